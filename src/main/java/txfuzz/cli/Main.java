@@ -1,0 +1,2 @@
+package txfuzz.cli;
+public class Main { public static void main(String[] a) {} }
