@@ -1,0 +1,392 @@
+package txfuzz.exec;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import txfuzz.model.DbState;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtKind;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+import txfuzz.model.Txn;
+import txfuzz.target.AbortScope;
+import txfuzz.target.Database;
+import txfuzz.target.ErrorClass;
+import txfuzz.target.LockProbe;
+import txfuzz.target.Target;
+
+/**
+ * The transaction execution protocol (WriteCheck Alg. 1, DT2 Alg. 1): one session per transaction,
+ * statements submitted one by one in the submitted order, a blocked statement holds back the rest
+ * of its transaction, and after every completion the blocked statements are checked for
+ * resumption. Blocking is learnt from the engine's lock probe, not from a timeout.
+ */
+public final class Executor implements AutoCloseable {
+    private final Target target;
+    private final ExecutorConfig config;
+    private final ExecutorService pool;
+
+    public Executor(Target target, ExecutorConfig config) {
+        this.target = target;
+        this.config = config;
+        this.pool = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "txfuzz-session");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public Target target() {
+        return target;
+    }
+
+    /** Runs {@code testCase} on a fresh database of the target. */
+    public Trace run(TestCase testCase) throws SetupFailedException, SQLException {
+        try (Database db = target.freshDatabase()) {
+            return run(testCase, db);
+        }
+    }
+
+    /** Runs {@code testCase} on {@code db}, which must be empty. */
+    public Trace run(TestCase testCase, Database db) throws SetupFailedException, SQLException {
+        setup(testCase, db);
+        Map<Integer, Session> sessions = new HashMap<>();
+        Optional<LockProbe> probe = Optional.empty();
+        try {
+            for (Txn t : testCase.transactions()) {
+                Connection c = db.connect(testCase.isolation(), testCase.mode());
+                sessions.put(t.id(), new Session(target, c, db.sessionId(c), testCase.execution()));
+            }
+            probe = db.lockProbe();
+            Run run = new Run(testCase, sessions, probe.orElse(null));
+            run.execute();
+            DbState state;
+            try (Connection c = db.connect(testCase.isolation(), testCase.mode())) {
+                state = StateReader.read(target, c, testCase.tables());
+            }
+            return new Trace(run.schedule, run.outcomes, run.endOrder, state, run.stalls);
+        } finally {
+            sessions.values().forEach(Session::close);
+            probe.ifPresent(LockProbe::close);
+        }
+    }
+
+    private void setup(TestCase testCase, Database db) throws SetupFailedException, SQLException {
+        try (Connection c = db.connect(testCase.isolation(), testCase.mode()); Statement s = c.createStatement()) {
+            for (String sql : testCase.setup()) {
+                try {
+                    s.execute(sql);
+                } catch (SQLException e) {
+                    throw new SetupFailedException("setup failed at: " + sql + " — " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
+    }
+
+    private enum Settled { DONE, BLOCKED }
+
+    /** The state of one run of the protocol. */
+    private final class Run {
+        private final TestCase testCase;
+        private final Map<Integer, Session> sessions;
+        private final LockProbe probe;
+        private final Map<Integer, TxnState> txns = new HashMap<>();
+        private final Map<String, Integer> txnOfSession = new HashMap<>();
+        final List<ExecutedStmt> schedule = new ArrayList<>();
+        final Map<Integer, TxnOutcome> outcomes = new HashMap<>();
+        final List<Integer> endOrder = new ArrayList<>();
+        int stalls;
+        private int submitSeq;
+
+        Run(TestCase testCase, Map<Integer, Session> sessions, LockProbe probe) {
+            this.testCase = testCase;
+            this.sessions = sessions;
+            this.probe = probe;
+            for (Txn t : testCase.transactions()) {
+                txns.put(t.id(), new TxnState(t, sessions.get(t.id())));
+                txnOfSession.put(sessions.get(t.id()).engineId(), t.id());
+            }
+        }
+
+        void execute() throws SQLException {
+            List<StmtRef> order = testCase.submittedOrder();
+            boolean[] submitted = new boolean[order.size()];
+            while (true) {
+                boolean restart = false;
+                boolean submittedAny = false;
+                for (int i = 0; i < order.size() && !restart; i++) {
+                    if (submitted[i]) {
+                        continue;
+                    }
+                    StmtRef ref = order.get(i);
+                    TxnState t = txns.get(ref.txn());
+                    if (t.ended) {
+                        submitted[i] = true; // an aborted transaction's remaining statements never run
+                        continue;
+                    }
+                    if (t.inFlight != null) {
+                        continue; // blocked: holds back the rest of its transaction
+                    }
+                    submitted[i] = true;
+                    submittedAny = true;
+                    t.submit(ref);
+                    if (settle(t) == Settled.BLOCKED) {
+                        t.blocked = true;
+                        continue;
+                    }
+                    complete(t);
+                    restart = resumeBlocked();
+                }
+                if (restart) {
+                    continue;
+                }
+                boolean anyInFlight = txns.values().stream().anyMatch(t -> t.inFlight != null);
+                if (!anyInFlight && allTrue(submitted)) {
+                    return;
+                }
+                if (!submittedAny && anyInFlight) {
+                    breakStall();
+                }
+            }
+        }
+
+        /** Waits until the statement in flight on {@code t} has finished, or the engine says it waits on a lock. */
+        private Settled settle(TxnState t) throws SQLException {
+            long start = System.nanoTime();
+            long pollNanos = 50_000;
+            int waitSightings = 0;
+            while (true) {
+                try {
+                    t.inFlight.get(pollNanos, TimeUnit.NANOSECONDS);
+                    return Settled.DONE;
+                } catch (TimeoutException notYet) {
+                    pollNanos = Math.min(pollNanos * 2, 2_000_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted", e);
+                } catch (ExecutionException e) {
+                    return Settled.DONE; // Session catches everything; complete() reports it
+                }
+                long elapsed = System.nanoTime() - start;
+                if (probe == null) {
+                    if (elapsed > config.blockTimeout().toNanos()) {
+                        return Settled.BLOCKED;
+                    }
+                    continue;
+                }
+                Optional<Set<String>> waits = probe.waitsFor(t.session.engineId());
+                if (waits.isPresent() && waitsOnLiveTransaction(waits.get())) {
+                    // Seen twice in a row: a waiter that was released in between would have gone.
+                    if (++waitSightings >= 2) {
+                        return Settled.BLOCKED;
+                    }
+                } else {
+                    waitSightings = 0;
+                }
+                if (elapsed > config.statementTimeout().toNanos()) {
+                    return Settled.BLOCKED; // hung without a lock wait; the stall handling cancels it
+                }
+            }
+        }
+
+        /** False when every blocker the engine names is one of ours that has already ended: a stale answer. */
+        private boolean waitsOnLiveTransaction(Set<String> blockers) {
+            if (blockers.isEmpty()) {
+                return true;
+            }
+            for (String b : blockers) {
+                Integer txn = txnOfSession.get(b);
+                if (txn == null || !txns.get(txn).ended) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Checks every blocked statement; completes those that finished, in the order they finished. */
+        private boolean resumeBlocked() throws SQLException {
+            boolean any = false;
+            while (true) {
+                List<TxnState> finished = new ArrayList<>();
+                for (TxnState t : txns.values()) {
+                    if (t.inFlight != null && settle(t) == Settled.DONE) {
+                        finished.add(t);
+                    }
+                }
+                if (finished.isEmpty()) {
+                    return any;
+                }
+                finished.sort(Comparator.comparingLong(TxnState::finishedNanos));
+                for (TxnState t : finished) {
+                    complete(t);
+                }
+                any = true;
+            }
+        }
+
+        /**
+         * Every remaining transaction waits. Give the engine the stall timeout to break the cycle
+         * (Derby detects deadlocks only after its deadlockTimeout); if it does not, cancel the most
+         * recently blocked statement and abort its transaction.
+         */
+        private void breakStall() throws SQLException {
+            long deadline = System.nanoTime() + config.stallTimeout().toNanos();
+            while (System.nanoTime() < deadline) {
+                for (TxnState t : txns.values()) {
+                    if (t.inFlight != null && t.inFlight.isDone()) {
+                        resumeBlocked();
+                        return;
+                    }
+                }
+                sleepMillis(1);
+            }
+            TxnState victim = txns.values().stream().filter(t -> t.inFlight != null)
+                    .max(Comparator.comparingInt(t -> t.inFlightSeq)).orElseThrow();
+            stalls++;
+            victim.session.cancel();
+            if (!awaitDone(victim, 2_000)) {
+                victim.session.abortConnection();
+                awaitDone(victim, 10_000);
+            }
+            victim.stallVictim = true;
+            resumeBlocked();
+        }
+
+        private boolean awaitDone(TxnState t, long millis) {
+            try {
+                t.inFlight.get(millis, TimeUnit.MILLISECONDS);
+                return true;
+            } catch (TimeoutException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } catch (ExecutionException e) {
+                return true;
+            }
+        }
+
+        /** Records the finished statement and what it did to its transaction. */
+        private void complete(TxnState t) {
+            Session.Completed done = t.result();
+            StmtRef ref = t.inFlightRef;
+            Stmt stmt = testCase.stmt(ref);
+            StmtResult result = done.result();
+            if (t.stallVictim && !result.failed()) {
+                result = StmtResult.failed(new StmtResult.EngineError(ErrorClass.OTHER, null, 0, "cancelled by txfuzz to break a stall"));
+            }
+            schedule.add(new ExecutedStmt(ref, result, t.blocked, t.inFlightSeq));
+            t.inFlight = null;
+            t.blocked = false;
+
+            if (t.stallVictim) {
+                t.session.rollbackQuietly();
+                end(t, TxnStatus.ABORTED, ref, "cancelled by txfuzz at " + ref + ": every transaction waited and the engine did not break the cycle");
+                return;
+            }
+            if (!t.txn.explicit()) {
+                boolean aborted = result.failed() && (result.errorClass().isConcurrencyConflict()
+                        || result.errorClass().isEngineFailure());
+                end(t, aborted ? TxnStatus.ABORTED : TxnStatus.COMMITTED, ref,
+                        aborted ? result.errorClass() + " at " + ref : "autocommit");
+                return;
+            }
+            if (stmt.kind() == StmtKind.COMMIT) {
+                if (result.failed()) {
+                    t.session.rollbackQuietly();
+                    end(t, TxnStatus.ABORTED, ref, "COMMIT failed: " + result.errorClass());
+                } else {
+                    end(t, TxnStatus.COMMITTED, ref, "COMMIT");
+                }
+                return;
+            }
+            if (stmt.kind() == StmtKind.ROLLBACK) {
+                end(t, TxnStatus.ROLLED_BACK, ref, "ROLLBACK");
+                return;
+            }
+            if (result.failed() && target.abortScope(result.errorClass()) == AbortScope.TRANSACTION) {
+                t.session.rollbackQuietly();
+                end(t, TxnStatus.ABORTED, ref, result.errorClass() + " at " + ref);
+            }
+        }
+
+        private void end(TxnState t, TxnStatus status, StmtRef cause, String reason) {
+            t.ended = true;
+            outcomes.put(t.txn.id(), new TxnOutcome(status, cause, reason));
+            endOrder.add(t.txn.id());
+        }
+
+        private final class TxnState {
+            final Txn txn;
+            final Session session;
+            Future<Session.Completed> inFlight;
+            StmtRef inFlightRef;
+            int inFlightSeq;
+            boolean blocked;
+            boolean ended;
+            boolean stallVictim;
+
+            TxnState(Txn txn, Session session) {
+                this.txn = txn;
+                this.session = session;
+            }
+
+            void submit(StmtRef ref) {
+                inFlightRef = ref;
+                inFlightSeq = submitSeq++;
+                inFlight = session.submit(testCase.stmt(ref), pool);
+            }
+
+            Session.Completed result() {
+                try {
+                    return inFlight.get();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted", e);
+                } catch (ExecutionException e) {
+                    return new Session.Completed(StmtResult.failed(new StmtResult.EngineError(ErrorClass.INTERNAL, null, 0,
+                            String.valueOf(e.getCause()))), System.nanoTime());
+                }
+            }
+
+            long finishedNanos() {
+                return result().finishedNanos();
+            }
+        }
+    }
+
+    private static boolean allTrue(boolean[] flags) {
+        for (boolean f : flags) {
+            if (!f) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void sleepMillis(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

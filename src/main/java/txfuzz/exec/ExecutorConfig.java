@@ -1,0 +1,16 @@
+package txfuzz.exec;
+
+import java.time.Duration;
+
+/**
+ * @param blockTimeout  only for targets without a lock probe: a statement that has not answered
+ *                      by then counts as blocked
+ * @param stallTimeout  how long every remaining transaction may wait before the executor decides the
+ *                      engine will not break the cycle itself and cancels one
+ * @param statementTimeout a statement that neither finishes nor waits on a lock for this long is hung
+ */
+public record ExecutorConfig(Duration blockTimeout, Duration stallTimeout, Duration statementTimeout) {
+    public static ExecutorConfig defaults() {
+        return new ExecutorConfig(Duration.ofMillis(500), Duration.ofSeconds(5), Duration.ofSeconds(60));
+    }
+}

@@ -1,0 +1,188 @@
+package txfuzz.exec;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import txfuzz.model.ExecutionMode;
+import txfuzz.model.Stmt;
+import txfuzz.model.Values;
+import txfuzz.target.ErrorClass;
+import txfuzz.target.SqlStates;
+import txfuzz.target.Target;
+
+/** One connection that runs one transaction's statements, one at a time, on a pool thread. */
+final class Session implements AutoCloseable {
+    /** A statement's result with the moment it finished, to order statements that resume together. */
+    record Completed(StmtResult result, long finishedNanos) {
+    }
+
+    private final Target target;
+    private final Connection connection;
+    private final String engineId;
+    private final ExecutionMode mode;
+    private final Map<String, PreparedStatement> prepared = new HashMap<>();
+    private Statement plain;
+    private volatile Statement running;
+
+    Session(Target target, Connection connection, String engineId, ExecutionMode mode) {
+        this.target = target;
+        this.connection = connection;
+        this.engineId = engineId;
+        this.mode = mode;
+    }
+
+    String engineId() {
+        return engineId;
+    }
+
+    Future<Completed> submit(Stmt stmt, ExecutorService pool) {
+        return pool.submit(() -> {
+            StmtResult r = execute(stmt);
+            return new Completed(r, System.nanoTime());
+        });
+    }
+
+    /** Runs a statement on the calling thread. */
+    StmtResult execute(Stmt stmt) {
+        try {
+            return switch (stmt.kind()) {
+                case BEGIN -> {
+                    target.begin(connection);
+                    yield StmtResult.ok();
+                }
+                case COMMIT -> {
+                    target.commit(connection);
+                    yield StmtResult.ok();
+                }
+                case ROLLBACK -> {
+                    target.rollback(connection);
+                    yield StmtResult.ok();
+                }
+                default -> run(stmt.sql());
+            };
+        } catch (SQLException e) {
+            return StmtResult.failed(error(e));
+        } catch (RuntimeException e) {
+            // A driver or embedded engine that throws something other than SQLException failed internally.
+            return StmtResult.failed(new StmtResult.EngineError(ErrorClass.INTERNAL, null, 0,
+                    e.getClass().getName() + ": " + e.getMessage()));
+        }
+    }
+
+    private StmtResult run(String sql) throws SQLException {
+        Statement s = statementFor(sql);
+        running = s;
+        try {
+            boolean hasRows = s instanceof PreparedStatement p ? p.execute() : s.execute(sql);
+            if (hasRows) {
+                try (ResultSet rs = s.getResultSet()) {
+                    return StmtResult.ofRows(readRows(rs));
+                }
+            }
+            return StmtResult.ofCount(s.getUpdateCount());
+        } finally {
+            running = null;
+        }
+    }
+
+    private Statement statementFor(String sql) throws SQLException {
+        if (mode == ExecutionMode.PREPARED) {
+            PreparedStatement p = prepared.get(sql);
+            if (p == null) {
+                p = connection.prepareStatement(sql);
+                prepared.put(sql, p);
+            }
+            return p;
+        }
+        if (plain == null) {
+            plain = connection.createStatement();
+        }
+        return plain;
+    }
+
+    static List<List<String>> readRows(ResultSet rs) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        int n = md.getColumnCount();
+        List<List<String>> rows = new ArrayList<>();
+        while (rs.next()) {
+            List<String> row = new ArrayList<>(n);
+            for (int i = 1; i <= n; i++) {
+                row.add(Values.normalise(rs.getObject(i)));
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    StmtResult.EngineError error(SQLException e) {
+        ErrorClass c;
+        try {
+            c = target.classify(e);
+        } catch (RuntimeException classifyFailed) {
+            c = ErrorClass.OTHER;
+        }
+        return new StmtResult.EngineError(c, e.getSQLState(), e.getErrorCode(), SqlStates.message(e));
+    }
+
+    /** Ends the transaction after the engine aborted it; errors are expected (it may be gone already). */
+    void rollbackQuietly() {
+        try {
+            target.rollback(connection);
+        } catch (SQLException | RuntimeException ignored) {
+            // the engine already rolled it back, or the connection is gone: either way it is over
+        }
+    }
+
+    /** Asks the engine to cancel the running statement (to break a stall the engine did not). */
+    void cancel() {
+        Statement s = running;
+        if (s != null) {
+            try {
+                s.cancel();
+            } catch (SQLException | RuntimeException ignored) {
+                // falls back to closing the connection
+            }
+        }
+    }
+
+    void abortConnection() {
+        try {
+            connection.close();
+        } catch (SQLException | RuntimeException ignored) {
+            // already broken
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            for (PreparedStatement p : prepared.values()) {
+                p.close();
+            }
+            if (plain != null) {
+                plain.close();
+            }
+        } catch (SQLException | RuntimeException ignored) {
+            // closing the connection below releases them too
+        }
+        try {
+            if (!connection.isClosed()) {
+                if (!connection.getAutoCommit()) {
+                    connection.rollback();
+                }
+                connection.close();
+            }
+        } catch (SQLException | RuntimeException ignored) {
+            // a broken connection is closed already
+        }
+    }
+}

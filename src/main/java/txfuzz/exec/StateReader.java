@@ -1,0 +1,29 @@
+package txfuzz.exec;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import txfuzz.model.DbState;
+import txfuzz.target.Target;
+
+/** Reads the contents of a test case's tables. */
+public final class StateReader {
+    private StateReader() {
+    }
+
+    public static DbState read(Target target, Connection c, List<String> tables) throws SQLException {
+        Map<String, List<List<String>>> contents = new LinkedHashMap<>();
+        try (Statement s = c.createStatement()) {
+            for (String table : tables) {
+                try (ResultSet rs = s.executeQuery("SELECT * FROM " + target.quote(table))) {
+                    contents.put(table, Session.readRows(rs));
+                }
+            }
+        }
+        return new DbState(contents);
+    }
+}

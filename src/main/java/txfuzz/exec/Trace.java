@@ -1,0 +1,40 @@
+package txfuzz.exec;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import txfuzz.model.DbState;
+import txfuzz.model.StmtRef;
+
+/**
+ * What actually happened when a test case ran.
+ *
+ * @param schedule   statements in order of completion (the actual schedule); statements of a
+ *                   transaction after it was aborted never ran and are absent
+ * @param outcomes   how each transaction ended, by id
+ * @param endOrder   transaction ids in the order they ended (commit, rollback or abort): the
+ *                   First-Commit/Rollback-First-Scheduled order
+ * @param finalState database contents after every transaction ended
+ * @param stalls     times every remaining transaction waited and the engine did not break the
+ *                   cycle within the stall timeout, so the executor cancelled one
+ */
+public record Trace(List<ExecutedStmt> schedule, Map<Integer, TxnOutcome> outcomes, List<Integer> endOrder,
+                    DbState finalState, int stalls) {
+    public Trace {
+        schedule = List.copyOf(schedule);
+        outcomes = Map.copyOf(outcomes);
+        endOrder = List.copyOf(endOrder);
+    }
+
+    public Optional<ExecutedStmt> executed(StmtRef ref) {
+        return schedule.stream().filter(e -> e.ref().equals(ref)).findFirst();
+    }
+
+    public long blockedCount() {
+        return schedule.stream().filter(ExecutedStmt::blocked).count();
+    }
+
+    public TxnOutcome outcome(int txn) {
+        return outcomes.get(txn);
+    }
+}
