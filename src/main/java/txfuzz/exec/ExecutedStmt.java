@@ -5,8 +5,10 @@ import txfuzz.model.StmtRef;
 /**
  * One statement in the actual schedule.
  *
- * @param submitSeq position in which it was submitted (0-based, across all sessions)
- * @param blocked   the engine made it wait for a lock before it completed
+ * @param blocked         the engine made it wait for a lock before it completed
+ * @param submitSeq       position in which it was submitted (0-based, across all sessions)
+ * @param completedBefore how many statements had completed when it was submitted: the statements
+ *                        at schedule positions below this finished before it began
  */
-public record ExecutedStmt(StmtRef ref, StmtResult result, boolean blocked, int submitSeq) {
+public record ExecutedStmt(StmtRef ref, StmtResult result, boolean blocked, int submitSeq, int completedBefore) {
 }

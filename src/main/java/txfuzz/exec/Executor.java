@@ -293,7 +293,7 @@ public final class Executor implements AutoCloseable {
             if (t.stallVictim && !result.failed()) {
                 result = StmtResult.failed(new StmtResult.EngineError(ErrorClass.OTHER, null, 0, "cancelled by txfuzz to break a stall"));
             }
-            schedule.add(new ExecutedStmt(ref, result, t.blocked, t.inFlightSeq));
+            schedule.add(new ExecutedStmt(ref, result, t.blocked, t.inFlightSeq, t.inFlightCompletedBefore));
             t.inFlight = null;
             t.blocked = false;
 
@@ -340,6 +340,7 @@ public final class Executor implements AutoCloseable {
             Future<Session.Completed> inFlight;
             StmtRef inFlightRef;
             int inFlightSeq;
+            int inFlightCompletedBefore;
             boolean blocked;
             boolean ended;
             boolean stallVictim;
@@ -352,6 +353,7 @@ public final class Executor implements AutoCloseable {
             void submit(StmtRef ref) {
                 inFlightRef = ref;
                 inFlightSeq = submitSeq++;
+                inFlightCompletedBefore = schedule.size();
                 inFlight = session.submit(testCase.stmt(ref), pool);
             }
 

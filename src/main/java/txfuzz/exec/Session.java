@@ -71,7 +71,7 @@ final class Session implements AutoCloseable {
             };
         } catch (SQLException e) {
             return StmtResult.failed(error(e));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError | AssertionError e) {
             // A driver or embedded engine that throws something other than SQLException failed internally.
             return StmtResult.failed(new StmtResult.EngineError(ErrorClass.INTERNAL, null, 0,
                     e.getClass().getName() + ": " + e.getMessage()));

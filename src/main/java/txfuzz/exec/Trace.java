@@ -34,6 +34,16 @@ public record Trace(List<ExecutedStmt> schedule, Map<Integer, TxnOutcome> outcom
         return schedule.stream().filter(ExecutedStmt::blocked).count();
     }
 
+    /** Position of {@code ref} in the schedule, or -1 when it never ran. */
+    public int position(StmtRef ref) {
+        for (int i = 0; i < schedule.size(); i++) {
+            if (schedule.get(i).ref().equals(ref)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     public TxnOutcome outcome(int txn) {
         return outcomes.get(txn);
     }

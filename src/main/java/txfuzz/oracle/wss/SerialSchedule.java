@@ -1,0 +1,113 @@
+package txfuzz.oracle.wss;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import txfuzz.exec.ExecutedStmt;
+import txfuzz.exec.Trace;
+import txfuzz.exec.TxnStatus;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+import txfuzz.model.Txn;
+
+/**
+ * A serial schedule derived from an actual run, as a test case of its own, with the map from its
+ * statements back to the original ones.
+ *
+ * @param testCase  the serial case: transactions one after another
+ * @param origin    serial statement → the original statement it replays
+ * @param txnOrder  original transaction ids in the order they run
+ */
+public record SerialSchedule(TestCase testCase, Map<StmtRef, StmtRef> origin, List<Integer> txnOrder) {
+
+    /** The committed transactions in First-Commit/Rollback-First-Scheduled order (WriteCheck §3.3). */
+    public static List<Integer> fcrfsCommitted(Trace trace) {
+        return trace.endOrder().stream().filter(id -> trace.outcome(id).status() == TxnStatus.COMMITTED).toList();
+    }
+
+    /**
+     * The body statements of committed transaction {@code txn} that took effect: those that ran and
+     * did not fail with a concurrency conflict (a conflict undoes the statement, so a serial replay
+     * must leave it out).
+     */
+    public static List<StmtRef> effective(TestCase c, Trace trace, int txn) {
+        Txn t = c.txn(txn);
+        List<StmtRef> refs = new ArrayList<>();
+        int first = t.explicit() ? 1 : 0;
+        int last = t.explicit() ? t.statements().size() - 1 : t.statements().size();
+        for (int i = first; i < last; i++) {
+            StmtRef ref = new StmtRef(txn, i);
+            Optional<ExecutedStmt> e = trace.executed(ref);
+            if (e.isPresent() && !(e.get().result().failed() && e.get().result().errorClass().isConcurrencyConflict())) {
+                refs.add(ref);
+            }
+        }
+        return refs;
+    }
+
+    /** tx-WSS: each committed transaction whole, in FCRFS order. */
+    public static SerialSchedule transactionLevel(TestCase c, Trace trace) {
+        List<Integer> order = fcrfsCommitted(trace);
+        List<Txn> txns = new ArrayList<>();
+        List<Integer> submitted = new ArrayList<>();
+        Map<StmtRef, StmtRef> origin = new HashMap<>();
+        for (int original : order) {
+            Txn t = c.txn(original);
+            int id = txns.size() + 1;
+            List<Stmt> stmts = new ArrayList<>();
+            if (t.explicit()) {
+                stmts.add(t.statements().get(0));
+            }
+            for (StmtRef ref : effective(c, trace, original)) {
+                origin.put(new StmtRef(id, stmts.size()), ref);
+                stmts.add(c.stmt(ref));
+            }
+            if (t.explicit()) {
+                stmts.add(t.statements().get(t.statements().size() - 1));
+            }
+            if (stmts.isEmpty()) {
+                continue; // an autocommit statement that conflicted: nothing to replay
+            }
+            txns.add(new Txn(id, stmts));
+            stmts.forEach(s -> submitted.add(id));
+        }
+        return new SerialSchedule(c.withTransactions(txns, submitted), origin, order);
+    }
+
+    /** stmt-WSS: every effective statement of the committed transactions as its own autocommit statement. */
+    public static Optional<SerialSchedule> statementLevel(TestCase c, Trace trace) {
+        List<Integer> order = fcrfsCommitted(trace);
+        List<StmtRef> refs = new ArrayList<>();
+        for (int original : order) {
+            if (!c.txn(original).canRunStatementLevel()) {
+                return Optional.empty();
+            }
+            refs.addAll(effective(c, trace, original));
+        }
+        return Optional.of(autocommit(c, refs, order));
+    }
+
+    /** The given statements, each as an autocommit transaction, in the given order. */
+    public static SerialSchedule autocommit(TestCase c, List<StmtRef> statements, List<Integer> txnOrder) {
+        List<Txn> txns = new ArrayList<>();
+        List<Integer> submitted = new ArrayList<>();
+        Map<StmtRef, StmtRef> origin = new HashMap<>();
+        for (StmtRef ref : statements) {
+            int id = txns.size() + 1;
+            txns.add(new Txn(id, List.of(c.stmt(ref))));
+            submitted.add(id);
+            origin.put(new StmtRef(id, 0), ref);
+        }
+        return new SerialSchedule(c.withTransactions(txns, submitted), origin, txnOrder);
+    }
+
+    public String describeOrder() {
+        if (txnOrder.isEmpty()) {
+            return "(no committed transaction)";
+        }
+        return String.join(" → ", txnOrder.stream().map(id -> "T" + id).toList());
+    }
+}

@@ -1,0 +1,40 @@
+package txfuzz.oracle.wss;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import txfuzz.model.DbState;
+
+/** The rows one statement or transaction removed and added, per table (multisets). */
+record StateDelta(Map<String, List<List<String>>> removed, Map<String, List<List<String>>> added) {
+
+    static StateDelta between(DbState before, DbState after) {
+        Map<String, List<List<String>>> removed = new LinkedHashMap<>();
+        Map<String, List<List<String>>> added = new LinkedHashMap<>();
+        for (DbState.TableDiff d : before.diff(after)) {
+            removed.put(d.table(), d.onlyHere());
+            added.put(d.table(), d.onlyThere());
+        }
+        return new StateDelta(removed, added);
+    }
+
+    /** {@code state} with this delta applied, or empty when a row to remove is not there (the writes collide). */
+    Optional<DbState> applyTo(DbState state) {
+        Map<String, List<List<String>>> tables = new LinkedHashMap<>();
+        state.tables().forEach((t, rows) -> tables.put(t, new ArrayList<>(rows)));
+        for (var e : removed.entrySet()) {
+            List<List<String>> rows = tables.computeIfAbsent(e.getKey(), k -> new ArrayList<>());
+            for (List<String> row : e.getValue()) {
+                if (!rows.remove(row)) {
+                    return Optional.empty();
+                }
+            }
+        }
+        for (var e : added.entrySet()) {
+            tables.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).addAll(e.getValue());
+        }
+        return Optional.of(new DbState(tables));
+    }
+}

@@ -1,0 +1,162 @@
+package txfuzz.oracle.wss;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import txfuzz.exec.ExecutedStmt;
+import txfuzz.exec.Executor;
+import txfuzz.exec.SetupFailedException;
+import txfuzz.exec.StmtResult;
+import txfuzz.exec.Trace;
+import txfuzz.model.DbState;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Oracle;
+import txfuzz.oracle.Verdict;
+import txfuzz.oracle.Violation;
+import txfuzz.target.Deviation;
+import txfuzz.target.LevelSemantics;
+
+/**
+ * Write-specific serializability (WriteCheck, PVLDB 2025): the actual run must leave the same
+ * database state, and its writes the same outcomes, as the serial replay of its committed
+ * transactions in First-Commit/Rollback-First-Scheduled order — transaction by transaction
+ * (tx-WSS) and statement by statement (stmt-WSS). At levels whose reads must be serializable in
+ * commit order, read results are compared too.
+ */
+public final class WssOracle implements Oracle {
+    @Override
+    public String name() {
+        return "wss";
+    }
+
+    @Override
+    public Verdict judge(TestCase c, Trace trace, Executor executor) throws SQLException, SetupFailedException {
+        LevelSemantics semantics = executor.target().profile().at(c.isolation());
+        List<Violation> found = new ArrayList<>();
+
+        SerialSchedule tx = SerialSchedule.transactionLevel(c, trace);
+        Trace txTrace = executor.run(tx.testCase());
+        stateViolation("tx-wss", "transaction-level", tx, trace, txTrace).ifPresent(found::add);
+        found.addAll(outcomeViolations(c, tx, trace, txTrace, semantics.serializableReads()));
+
+        Optional<SerialSchedule> stmt = SerialSchedule.statementLevel(c, trace);
+        if (stmt.isPresent()) {
+            Trace stmtTrace = executor.run(stmt.get().testCase());
+            stateViolation("stmt-wss", "statement-level", stmt.get(), trace, stmtTrace).ifPresent(found::add);
+        }
+
+        if (!found.isEmpty() && !semantics.deviations().isEmpty()) {
+            DeviationExplainer explainer = new DeviationExplainer(c, trace, executor);
+            for (Deviation d : semantics.deviations()) {
+                if (explainer.explains(d)) {
+                    String ref = semantics.reference() + " (" + describe(d) + ")";
+                    found = found.stream().map(v -> v.kind().equals("read-result") ? v
+                            : v.withClassification(Classification.DOCUMENTED, ref)).toList();
+                    break;
+                }
+            }
+        }
+        return new Verdict(name(), found);
+    }
+
+    static String describe(Deviation d) {
+        return switch (d) {
+            case STATEMENT_VISIBILITY -> "statement-level visibility: each write saw only data committed before it began and took no predicate or gap locks";
+            case DIRTY_VISIBILITY -> "dirty reads: writes saw uncommitted data of other transactions";
+            case TRANSACTION_SNAPSHOT -> "snapshot isolation: each transaction's writes were computed from its snapshot";
+        };
+    }
+
+    private Optional<Violation> stateViolation(String kind, String level, SerialSchedule serial, Trace actual, Trace expected) {
+        List<DbState.TableDiff> diffs = actual.finalState().diff(expected.finalState());
+        if (diffs.isEmpty()) {
+            return Optional.empty();
+        }
+        StringBuilder md = new StringBuilder();
+        md.append("The actual run's final state differs from the ").append(level).append(" serial replay ")
+                .append(serial.describeOrder()).append(" (First-Commit/Rollback-First-Scheduled order).\n\n");
+        for (DbState.TableDiff d : diffs) {
+            md.append("Table `").append(d.table()).append("`:\n\n");
+            d.onlyHere().forEach(r -> md.append("- only in the actual run: `").append(DbState.formatRow(r)).append("`\n"));
+            d.onlyThere().forEach(r -> md.append("- only in the serial replay: `").append(DbState.formatRow(r)).append("`\n"));
+            md.append('\n');
+        }
+        md.append("Actual state:\n\n").append(formatState(actual.finalState()))
+                .append("\nExpected (serial ").append(serial.describeOrder()).append("):\n\n").append(formatState(expected.finalState()));
+        DbState.TableDiff first = diffs.get(0);
+        String summary = kind + ": table " + first.table() + " differs from serial " + serial.describeOrder()
+                + " (" + first.onlyHere().size() + " rows only actual, " + first.onlyThere().size() + " only serial)";
+        return Optional.of(new Violation(name(), kind, Classification.BUG_CANDIDATE, summary, md.toString(), null));
+    }
+
+    private List<Violation> outcomeViolations(TestCase c, SerialSchedule serial, Trace actual, Trace expected, boolean compareReads) {
+        List<Violation> found = new ArrayList<>();
+        for (Map.Entry<StmtRef, StmtRef> e : serial.origin().entrySet()) {
+            StmtRef original = e.getValue();
+            var kind = c.stmt(original).kind();
+            boolean write = kind.isWrite();
+            if (!write && !(compareReads && kind.isRead())) {
+                continue;
+            }
+            StmtResult a = actual.executed(original).map(ExecutedStmt::result).orElse(null);
+            StmtResult s = expected.executed(e.getKey()).map(ExecutedStmt::result).orElse(null);
+            if (a == null || s == null) {
+                continue;
+            }
+            String difference = write ? writeDifference(a, s) : readDifference(a, s);
+            if (difference == null) {
+                continue;
+            }
+            String vkind = write ? "write-outcome" : "read-result";
+            String sql = c.stmt(original).sql();
+            String md = "Statement " + original + " `" + sql + "` " + difference + " in the actual run than in the serial replay "
+                    + serial.describeOrder() + ".\n\n- actual: " + describe(a) + "\n- serial: " + describe(s) + "\n";
+            found.add(new Violation(name(), vkind, Classification.BUG_CANDIDATE,
+                    vkind + " at " + original + ": actual " + a.summary() + ", serial " + s.summary(), md, null));
+        }
+        found.sort((x, y) -> x.summary().compareTo(y.summary()));
+        return found;
+    }
+
+    private static String writeDifference(StmtResult a, StmtResult s) {
+        if (a.failed() != s.failed()) {
+            return a.failed() ? "failed" : "succeeded";
+        }
+        if (a.failed()) {
+            return a.errorClass() == s.errorClass() ? null : "failed differently";
+        }
+        return a.updateCount() == s.updateCount() ? null : "changed a different number of rows";
+    }
+
+    private static String readDifference(StmtResult a, StmtResult s) {
+        if (a.failed() != s.failed()) {
+            return a.failed() ? "failed" : "succeeded";
+        }
+        if (a.failed()) {
+            return null;
+        }
+        return Objects.equals(DbState.sorted(a.rows()), DbState.sorted(s.rows())) ? null : "returned different rows";
+    }
+
+    private static String describe(StmtResult r) {
+        if (r.rows() != null) {
+            return r.rows().isEmpty() ? "no rows" : String.join(", ", r.rows().stream().map(DbState::formatRow).toList());
+        }
+        return r.summary();
+    }
+
+    static String formatState(DbState s) {
+        StringBuilder sb = new StringBuilder();
+        s.tables().forEach((t, rows) -> {
+            sb.append("    ").append(t).append(": ");
+            sb.append(rows.isEmpty() ? "(empty)" : String.join(" ", rows.stream().map(DbState::formatRow).toList()));
+            sb.append('\n');
+        });
+        return sb.toString();
+    }
+}

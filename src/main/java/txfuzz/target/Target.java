@@ -1,0 +1,84 @@
+package txfuzz.target;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import txfuzz.model.IsolationLevel;
+
+/**
+ * One DBMS under test: how to get a fresh private database, how to set isolation levels, run
+ * transaction control, classify errors and what the engine documents. One small class per DBMS.
+ */
+public interface Target extends AutoCloseable {
+    /** Short name used on the command line, e.g. "h2". */
+    String name();
+
+    /** Engine name and version as the engine reports it, e.g. "H2 2.3.232 (2024-08-11)". */
+    String version();
+
+    /** Levels the engine offers, weakest first. */
+    List<IsolationLevel> isolationLevels();
+
+    default IsolationLevel defaultIsolationLevel() {
+        return isolationLevels().contains(IsolationLevel.READ_COMMITTED) ? IsolationLevel.READ_COMMITTED : isolationLevels().get(0);
+    }
+
+    /** Concurrency-control modes; the first is the default. Most engines have only "default". */
+    default List<String> modes() {
+        return List.of("default");
+    }
+
+    Dialect dialect();
+
+    Profile profile();
+
+    /** A fresh, empty, private database for one test case; closing it drops it. */
+    Database freshDatabase() throws SQLException;
+
+    ErrorClass classify(SQLException e);
+
+    /** What an error of class {@code c} did to its transaction; the executor sends ROLLBACK for TRANSACTION. */
+    default AbortScope abortScope(ErrorClass c) {
+        return switch (c) {
+            case DEADLOCK, SERIALIZATION, BUSY, IN_FAILED_TRANSACTION, CONNECTION_LOST, INTERNAL -> AbortScope.TRANSACTION;
+            default -> AbortScope.STATEMENT;
+        };
+    }
+
+    /** Opens a transaction on a connection configured by {@link Database#connect}. */
+    default void begin(Connection c) throws SQLException {
+        c.setAutoCommit(false);
+    }
+
+    default void commit(Connection c) throws SQLException {
+        try {
+            c.commit();
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    default void rollback(Connection c) throws SQLException {
+        try {
+            c.rollback();
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    /** SQL a user runs in the engine's own client to set up a session like ours (for reproduce.sql). */
+    List<String> sessionSetupSql(IsolationLevel level, String mode);
+
+    /** How BEGIN, COMMIT and ROLLBACK are spelt in the engine's own client. */
+    default String beginSql() {
+        return "BEGIN";
+    }
+
+    /** Quotes an identifier if needed; generated identifiers are plain lower case. */
+    default String quote(String identifier) {
+        return identifier;
+    }
+
+    @Override
+    void close();
+}

@@ -1,0 +1,197 @@
+package txfuzz.target.h2;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import txfuzz.model.IsolationLevel;
+import txfuzz.target.Database;
+import txfuzz.target.Deviation;
+import txfuzz.target.Dialect;
+import txfuzz.target.ErrorClass;
+import txfuzz.target.Feature;
+import txfuzz.target.LevelSemantics;
+import txfuzz.target.LockProbe;
+import txfuzz.target.Profile;
+import txfuzz.target.SqlStates;
+import txfuzz.target.Target;
+
+/** H2 2.x, in memory, one private named database per test case. */
+public final class H2Target implements Target {
+    private static final AtomicLong NEXT_DB = new AtomicLong();
+    /** Far above a test case's lifetime, so a blocked statement stays blocked until its blocker ends. */
+    private static final int LOCK_TIMEOUT_MS = 600_000;
+    private static final String DOCS = "https://h2database.com/html/advanced.html#transaction_isolation";
+
+    private final String version;
+
+    public H2Target() {
+        try (Connection c = DriverManager.getConnection("jdbc:h2:mem:")) {
+            version = "H2 " + c.getMetaData().getDatabaseProductVersion();
+        } catch (SQLException e) {
+            throw new IllegalStateException("H2 does not start: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "h2";
+    }
+
+    @Override
+    public String version() {
+        return version;
+    }
+
+    @Override
+    public List<IsolationLevel> isolationLevels() {
+        return List.of(IsolationLevel.READ_UNCOMMITTED, IsolationLevel.READ_COMMITTED, IsolationLevel.REPEATABLE_READ,
+                IsolationLevel.SNAPSHOT, IsolationLevel.SERIALIZABLE);
+    }
+
+    @Override
+    public Dialect dialect() {
+        EnumSet<Feature> f = Dialect.core();
+        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.FOR_UPDATE, Feature.MERGE));
+        return new Dialect("h2", f, "DOUBLE PRECISION", "VARCHAR(10)");
+    }
+
+    @Override
+    public Profile profile() {
+        Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
+        m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(DOCS, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY));
+        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY));
+        // H2 takes the snapshot of each table when the transaction first touches it.
+        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT, Deviation.STATEMENT_VISIBILITY));
+        m.put(IsolationLevel.SNAPSHOT, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT));
+        // H2's SERIALIZABLE is snapshot isolation plus a check on updated rows; write skew is documented.
+        m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT));
+        return new Profile(m);
+    }
+
+    @Override
+    public Database freshDatabase() throws SQLException {
+        String url = "jdbc:h2:mem:txfuzz_" + NEXT_DB.incrementAndGet() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=" + LOCK_TIMEOUT_MS;
+        return new H2Database(url);
+    }
+
+    @Override
+    public ErrorClass classify(SQLException e) {
+        int code = e.getErrorCode();
+        switch (code) {
+            case 40001:
+                return ErrorClass.DEADLOCK;
+            case 90131: // concurrent update: first updater wins at REPEATABLE READ and above
+                return ErrorClass.SERIALIZATION;
+            case 50200:
+                return ErrorClass.LOCK_TIMEOUT;
+            case 50000: // "General error": an exception from inside the engine
+                return ErrorClass.INTERNAL;
+            case 90067: // connection broken
+            case 90098: // database closed
+            case 90121: // database called at VM shutdown
+                return ErrorClass.CONNECTION_LOST;
+            default:
+                break;
+        }
+        ErrorClass standard = SqlStates.byStandardClass(e);
+        if (standard != null) {
+            return standard;
+        }
+        String state = e.getSQLState();
+        if (state != null && state.startsWith("9")) {
+            // 90xxx: H2's own codes are about invalid statements (unknown function, wrong type ...)
+            return ErrorClass.INVALID_STATEMENT;
+        }
+        return state != null && state.startsWith("HY") ? ErrorClass.INTERNAL : ErrorClass.OTHER;
+    }
+
+    @Override
+    public List<String> sessionSetupSql(IsolationLevel level, String mode) {
+        return List.of("SET LOCK_TIMEOUT " + LOCK_TIMEOUT_MS, "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level.sql());
+    }
+
+    @Override
+    public void close() {
+    }
+
+    private static final class H2Database implements Database {
+        private final String url;
+        private final Connection keeper;
+
+        H2Database(String url) throws SQLException {
+            this.url = url;
+            this.keeper = DriverManager.getConnection(url);
+        }
+
+        @Override
+        public Connection connect(IsolationLevel level, String mode) throws SQLException {
+            Connection c = DriverManager.getConnection(url);
+            try (Statement s = c.createStatement()) {
+                s.execute("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level.sql());
+            }
+            return c;
+        }
+
+        @Override
+        public String sessionId(Connection c) throws SQLException {
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT SESSION_ID()")) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+
+        @Override
+        public Optional<LockProbe> lockProbe() throws SQLException {
+            Connection probe = DriverManager.getConnection(url);
+            PreparedStatement q = probe.prepareStatement("SELECT BLOCKER_ID FROM INFORMATION_SCHEMA.SESSIONS WHERE SESSION_ID = ?");
+            return Optional.of(new LockProbe() {
+                @Override
+                public Optional<Set<String>> waitsFor(String sessionId) throws SQLException {
+                    q.setInt(1, Integer.parseInt(sessionId));
+                    try (ResultSet rs = q.executeQuery()) {
+                        if (rs.next()) {
+                            String blocker = rs.getString(1);
+                            if (blocker != null) {
+                                return Optional.of(Set.of(blocker));
+                            }
+                        }
+                        return Optional.empty();
+                    }
+                }
+
+                @Override
+                public void close() {
+                    try {
+                        probe.close();
+                    } catch (SQLException ignored) {
+                        // the database is being dropped anyway
+                    }
+                }
+            });
+        }
+
+        @Override
+        public void close() {
+            try (Statement s = keeper.createStatement()) {
+                s.execute("SHUTDOWN");
+            } catch (SQLException ignored) {
+                // already gone: nothing left to drop
+            }
+            try {
+                keeper.close();
+            } catch (SQLException ignored) {
+                // closed by SHUTDOWN
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package txfuzz.oracle;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import txfuzz.model.IsolationLevel;
+import txfuzz.target.Database;
+import txfuzz.target.Dialect;
+import txfuzz.target.ErrorClass;
+import txfuzz.target.LockProbe;
+import txfuzz.target.Profile;
+import txfuzz.target.Target;
+
+/**
+ * Fault injection for oracle tests: a real engine whose COMMIT silently rolls back a transaction
+ * that overlapped another open transaction, while reporting success. Serial runs are unaffected,
+ * as with a real concurrency bug, so only an oracle that compares against them can catch it.
+ */
+public final class CommitDroppingTarget implements Target {
+    private final Target real;
+
+    public CommitDroppingTarget(Target real) {
+        this.real = real;
+    }
+
+    @Override
+    public String name() {
+        return real.name();
+    }
+
+    @Override
+    public String version() {
+        return real.version() + " with commits dropped under concurrency";
+    }
+
+    @Override
+    public List<IsolationLevel> isolationLevels() {
+        return real.isolationLevels();
+    }
+
+    @Override
+    public Dialect dialect() {
+        return real.dialect();
+    }
+
+    @Override
+    public Profile profile() {
+        return real.profile();
+    }
+
+    @Override
+    public ErrorClass classify(SQLException e) {
+        return real.classify(e);
+    }
+
+    @Override
+    public List<String> sessionSetupSql(IsolationLevel level, String mode) {
+        return real.sessionSetupSql(level, mode);
+    }
+
+    @Override
+    public void begin(Connection c) throws SQLException {
+        real.begin(c);
+    }
+
+    @Override
+    public void commit(Connection c) throws SQLException {
+        real.commit(c);
+    }
+
+    @Override
+    public void rollback(Connection c) throws SQLException {
+        real.rollback(c);
+    }
+
+    @Override
+    public void close() {
+        real.close();
+    }
+
+    @Override
+    public Database freshDatabase() throws SQLException {
+        Database db = real.freshDatabase();
+        // open transactions, each with the flag "another transaction was open at the same time"
+        Map<Object, AtomicBoolean> open = new ConcurrentHashMap<>();
+        return new Database() {
+            @Override
+            public Connection connect(IsolationLevel level, String mode) throws SQLException {
+                Connection c = db.connect(level, mode);
+                return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
+                        (proxy, method, args) -> {
+                            switch (method.getName()) {
+                                case "setAutoCommit" -> {
+                                    if (Boolean.FALSE.equals(args[0])) {
+                                        open.values().forEach(o -> o.set(true));
+                                        open.put(proxy, new AtomicBoolean(!open.isEmpty()));
+                                    } else {
+                                        open.remove(proxy);
+                                    }
+                                }
+                                case "commit" -> {
+                                    AtomicBoolean overlapped = open.get(proxy);
+                                    if (overlapped != null && overlapped.get()) {
+                                        c.rollback(); // the injected bug: success reported, writes lost
+                                        return null;
+                                    }
+                                }
+                                default -> {
+                                }
+                            }
+                            try {
+                                return method.invoke(c, args);
+                            } catch (InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        });
+            }
+
+            @Override
+            public String sessionId(Connection c) throws SQLException {
+                return db.sessionId(c);
+            }
+
+            @Override
+            public Optional<LockProbe> lockProbe() throws SQLException {
+                return db.lockProbe();
+            }
+
+            @Override
+            public void close() {
+                db.close();
+            }
+        };
+    }
+}
