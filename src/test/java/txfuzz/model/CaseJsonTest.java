@@ -1,0 +1,46 @@
+package txfuzz.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CaseJsonTest {
+    private static TestCase sample() {
+        return new TestCase(TestCase.FORMAT_VERSION, "h2", 7, 3, IsolationLevel.REPEATABLE_READ, "default", ExecutionMode.PREPARED,
+                List.of("t0"), List.of("CREATE TABLE t0(c0 INT)", "INSERT INTO t0 VALUES (1)"),
+                List.of(new Txn(1, List.of(Stmt.begin(), Stmt.of(StmtKind.UPDATE, "UPDATE t0 SET c0 = 2"), Stmt.commit())),
+                        new Txn(2, List.of(Stmt.of(StmtKind.DELETE, "DELETE FROM t0")))),
+                List.of(1, 2, 1, 1));
+    }
+
+    @Test
+    void roundTrips() throws Exception {
+        TestCase c = sample();
+        assertEquals(c, CaseJson.read(CaseJson.write(c), "mem"));
+    }
+
+    @Test
+    void malformedJsonSaysWhere() {
+        CaseFormatException e = assertThrows(CaseFormatException.class, () -> CaseJson.read("{\"dbms\": \"h2\",\n  \"tables\": [", "x.json"));
+        assertTrue(e.getMessage().startsWith("x.json:2:"), e.getMessage());
+    }
+
+    @Test
+    void anOrderThatDoesNotFitTheTransactionsIsRejectedWithTheReason() {
+        String json = CaseJson.write(sample()).replace("\"order\" : [ 1, 2, 1, 1 ]", "\"order\" : [ 1, 2, 1 ]");
+        CaseFormatException e = assertThrows(CaseFormatException.class, () -> CaseJson.read(json, "x.json"));
+        assertTrue(e.getMessage().contains("order names T1 2 times, but it has 3 statements"), e.getMessage());
+    }
+
+    @Test
+    void unknownFieldsAndWrongVersionsAreRejected() {
+        String unknown = CaseJson.write(sample()).replace("\"dbms\"", "\"colour\" : 1, \"dbms\"");
+        assertThrows(CaseFormatException.class, () -> CaseJson.read(unknown, "x.json"));
+        String future = CaseJson.write(sample()).replace("\"formatVersion\" : 1", "\"formatVersion\" : 99");
+        CaseFormatException e = assertThrows(CaseFormatException.class, () -> CaseJson.read(future, "x.json"));
+        assertTrue(e.getMessage().contains("format version 99"), e.getMessage());
+    }
+}
