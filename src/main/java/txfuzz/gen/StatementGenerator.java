@@ -1,0 +1,600 @@
+package txfuzz.gen;
+
+import java.util.ArrayList;
+import java.util.List;
+import txfuzz.gen.ExprGenerator.ColRef;
+import txfuzz.gen.ExprGenerator.Ref;
+import txfuzz.gen.ExprGenerator.Sub;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtKind;
+import txfuzz.target.Dialect;
+import txfuzz.target.Feature;
+
+/**
+ * One data statement at a time: SELECT, INSERT, UPDATE, DELETE or an upsert, within the dialect's
+ * features. Writes read only inside themselves (subqueries, SET c = c + 1), never through values
+ * an earlier statement returned. Constants written are added to the value pool.
+ */
+final class StatementGenerator {
+    private final Rng rng;
+    private final Dialect dialect;
+    private final Schema schema;
+    private final ValuePool pool;
+    private final ExprGenerator ex;
+
+    StatementGenerator(Rng rng, Dialect dialect, Schema schema, ValuePool pool) {
+        this.rng = rng;
+        this.dialect = dialect;
+        this.schema = schema;
+        this.pool = pool;
+        this.ex = new ExprGenerator(rng, dialect, schema, pool);
+    }
+
+    private boolean has(Feature f) {
+        return dialect.has(f);
+    }
+
+    /** Any data statement; about 60% writes. */
+    Stmt any() {
+        return rng.chance(0.4) ? select() : write();
+    }
+
+    Stmt write() {
+        ex.reset();
+        boolean upserts = hasUpsert();
+        return switch (rng.weighted(30, 34, 16, upserts ? 20 : 0)) {
+            case 0 -> insert();
+            case 1 -> update();
+            case 2 -> delete();
+            default -> upsert();
+        };
+    }
+
+    private boolean hasUpsert() {
+        return (has(Feature.MERGE) && mergePlans() != null) || has(Feature.INSERT_ON_CONFLICT) || has(Feature.REPLACE)
+                || has(Feature.INSERT_ON_DUPLICATE_KEY);
+    }
+
+    // ---------------------------------------------------------------- SELECT
+
+    Stmt select() {
+        ex.reset();
+        boolean join = has(Feature.JOIN_INNER) || has(Feature.JOIN_LEFT) || has(Feature.JOIN_RIGHT) || has(Feature.JOIN_FULL);
+        boolean lock = has(Feature.FOR_UPDATE) || has(Feature.FOR_SHARE) || has(Feature.LOCK_IN_SHARE_MODE);
+        String sql = switch (rng.weighted(5, join ? 3 : 0, has(Feature.AGGREGATE) ? 2 : 0, has(Feature.UNION) ? 1 : 0, lock ? 3 : 0)) {
+            case 0 -> simpleSelect();
+            case 1 -> joinSelect();
+            case 2 -> aggregateSelect();
+            case 3 -> unionSelect();
+            default -> lockingSelect();
+        };
+        return Stmt.of(StmtKind.SELECT, sql);
+    }
+
+    private Schema.Table anyTable() {
+        return rng.pick(schema.tables);
+    }
+
+    private Sub readSub() {
+        return new Sub(null, 0);
+    }
+
+    /** 1..3 select-list items: mostly column references, sometimes an expression. */
+    private List<String> items(List<Ref> scope, List<String> plainColumns) {
+        List<String> out = new ArrayList<>();
+        int n = rng.between(1, 3);
+        List<ColRef> cols = ExprGenerator.columns(scope);
+        for (int i = 0; i < n; i++) {
+            if (rng.chance(0.75)) {
+                String c = rng.pick(cols).sql();
+                if (!out.contains(c)) {
+                    out.add(c);
+                    plainColumns.add(c);
+                }
+            } else {
+                ColRef hint = rng.pick(cols);
+                out.add(ex.expr(hint.type(), hint.column(), scope, readSub(), 2));
+            }
+        }
+        if (out.isEmpty()) {
+            String c = rng.pick(cols).sql();
+            out.add(c);
+            plainColumns.add(c);
+        }
+        return out;
+    }
+
+    private String where(List<Ref> scope, Sub sub, double p) {
+        return rng.chance(p) ? " WHERE " + ex.predicate(scope, sub, 2) : "";
+    }
+
+    private String orderBy(List<String> plainColumns) {
+        if (!has(Feature.ORDER_BY) || plainColumns.isEmpty() || !rng.chance(0.3)) {
+            return "";
+        }
+        String first = rng.pick(plainColumns);
+        return " ORDER BY " + first + (rng.chance(0.3) ? " DESC" : "");
+    }
+
+    private String simpleSelect() {
+        Schema.Table t = anyTable();
+        List<Ref> scope = List.of(new Ref(ex.alias("x"), t));
+        List<String> plain = new ArrayList<>();
+        List<String> items = items(scope, plain);
+        boolean distinct = rng.chance(0.15);
+        return "SELECT " + (distinct ? "DISTINCT " : "") + String.join(", ", items) + " FROM " + t.name + " " + scope.get(0).qual()
+                + where(scope, readSub(), 0.8) + orderBy(plain);
+    }
+
+    /** FROM t x0 JOIN t' x1 ON ...; the join kinds the dialect has, an equality on comparable columns. */
+    private String fromJoin(List<Ref> scope) {
+        Schema.Table a = anyTable();
+        Schema.Table b = anyTable();
+        Ref ra = new Ref(ex.alias("x"), a);
+        Ref rb = new Ref(ex.alias("x"), b);
+        scope.add(ra);
+        scope.add(rb);
+        List<String> kinds = new ArrayList<>();
+        if (has(Feature.JOIN_INNER)) {
+            kinds.add(rng.chance(0.5) ? "JOIN" : "INNER JOIN");
+        }
+        if (has(Feature.JOIN_LEFT)) {
+            kinds.add("LEFT JOIN");
+        }
+        if (has(Feature.JOIN_RIGHT)) {
+            kinds.add("RIGHT JOIN");
+        }
+        List<String> equalities = new ArrayList<>();
+        for (ColRef x : ExprGenerator.columns(List.of(ra))) {
+            for (ColRef y : ExprGenerator.columns(List.of(rb))) {
+                if (x.type() == y.type()) {
+                    equalities.add(x.sql() + " = " + y.sql());
+                }
+            }
+        }
+        if (has(Feature.JOIN_FULL) && !equalities.isEmpty()) {
+            kinds.add("FULL JOIN");
+        }
+        String kind = rng.pick(kinds);
+        String on;
+        if (kind.startsWith("FULL")) {
+            on = rng.pick(equalities); // PostgreSQL wants FULL JOIN conditions merge- or hash-joinable
+        } else if (!equalities.isEmpty() && rng.chance(0.85)) {
+            on = rng.pick(equalities);
+            if (rng.chance(0.25)) {
+                on = on + " AND " + ex.predicate(scope, null, 0);
+            }
+        } else {
+            on = ex.predicate(scope, null, 1);
+        }
+        return a.name + " " + ra.qual() + " " + kind + " " + b.name + " " + rb.qual() + " ON " + on;
+    }
+
+    private String joinSelect() {
+        List<Ref> scope = new ArrayList<>();
+        String from = fromJoin(scope);
+        List<String> plain = new ArrayList<>();
+        List<String> items = items(scope, plain);
+        return "SELECT " + String.join(", ", items) + " FROM " + from + where(scope, readSub(), 0.6) + orderBy(plain);
+    }
+
+    private String aggregateSelect() {
+        List<Ref> scope = new ArrayList<>();
+        String from;
+        boolean join = has(Feature.JOIN_INNER) || has(Feature.JOIN_LEFT) || has(Feature.JOIN_RIGHT) || has(Feature.JOIN_FULL);
+        if (join && rng.chance(0.25)) {
+            from = fromJoin(scope);
+        } else {
+            Schema.Table t = anyTable();
+            Ref r = new Ref(ex.alias("x"), t);
+            scope.add(r);
+            from = t.name + " " + r.qual();
+        }
+        List<ColRef> cols = ExprGenerator.columns(scope);
+        List<String> items = new ArrayList<>();
+        String groupBy = "";
+        String group = null;
+        if (has(Feature.GROUP_BY) && rng.chance(0.6)) {
+            group = rng.pick(cols).sql();
+            items.add(group);
+            groupBy = " GROUP BY " + group;
+        }
+        int n = rng.between(1, 2);
+        for (int i = 0; i < n; i++) {
+            ColRef c = rng.pick(cols);
+            String agg = switch (rng.nextInt(c.type().numeric() ? 5 : 4)) {
+                case 0 -> "COUNT(*)";
+                case 1 -> "COUNT(" + c.sql() + ")";
+                case 2 -> "MIN(" + c.sql() + ")";
+                case 3 -> "MAX(" + c.sql() + ")";
+                default -> "SUM(" + c.sql() + ")";
+            };
+            if (!items.contains(agg)) {
+                items.add(agg);
+            }
+        }
+        String having = group != null && rng.chance(0.3) ? " HAVING COUNT(*) " + rng.pick(List.of(">", ">=", "=")) + " " + rng.between(1, 2) : "";
+        String order = group != null && has(Feature.ORDER_BY) && rng.chance(0.3) ? " ORDER BY " + group : "";
+        return "SELECT " + String.join(", ", items) + " FROM " + from + where(scope, readSub(), 0.6) + groupBy + having + order;
+    }
+
+    private String unionSelect() {
+        Schema.Table a = anyTable();
+        Ref ra = new Ref(ex.alias("x"), a);
+        ColRef left = rng.pick(ExprGenerator.columns(List.of(ra)));
+        Schema.Table b = anyTable();
+        if (b.columnsOf(left.type()).isEmpty()) {
+            b = a;
+        }
+        Ref rb = new Ref(ex.alias("x"), b);
+        ColRef right = rng.pick(ExprGenerator.columns(List.of(rb), left.type()));
+        return "SELECT " + left.sql() + " FROM " + a.name + " " + ra.qual() + where(List.of(ra), readSub(), 0.7)
+                + (rng.chance(0.5) ? " UNION " : " UNION ALL ")
+                + "SELECT " + right.sql() + " FROM " + b.name + " " + rb.qual() + where(List.of(rb), readSub(), 0.7);
+    }
+
+    /**
+     * SELECT ... FOR UPDATE / FOR SHARE / LOCK IN SHARE MODE over one table, plain columns, a WHERE
+     * without subqueries and no ORDER BY: Derby and PostgreSQL refuse locking clauses on anything richer.
+     */
+    private String lockingSelect() {
+        Schema.Table t = anyTable();
+        Ref r = new Ref(ex.alias("x"), t);
+        List<Ref> scope = List.of(r);
+        List<String> cols = new ArrayList<>();
+        for (ColRef c : ExprGenerator.columns(scope)) {
+            if (cols.isEmpty() || rng.chance(0.5)) {
+                cols.add(c.sql());
+            }
+        }
+        List<String> clauses = new ArrayList<>();
+        if (has(Feature.FOR_UPDATE)) {
+            clauses.add(" FOR UPDATE");
+        }
+        if (has(Feature.FOR_SHARE)) {
+            clauses.add(" FOR SHARE");
+        }
+        if (has(Feature.LOCK_IN_SHARE_MODE)) {
+            clauses.add(" LOCK IN SHARE MODE");
+        }
+        String w = rng.chance(0.85) ? " WHERE " + ex.predicate(scope, null, 1) : "";
+        return "SELECT " + String.join(", ", cols) + " FROM " + t.name + " " + r.qual() + w + rng.pick(clauses);
+    }
+
+    // ---------------------------------------------------------------- INSERT
+
+    /** The columns an INSERT names: every required one, and each other one with probability 0.6. */
+    private List<Schema.Column> insertColumns(Schema.Table t) {
+        List<Schema.Column> cols = new ArrayList<>();
+        for (Schema.Column c : t.columns) {
+            if (c.required() || rng.chance(0.6)) {
+                cols.add(c);
+            }
+        }
+        if (cols.isEmpty()) {
+            cols.add(rng.pick(t.columns));
+        }
+        return cols;
+    }
+
+    /** A value to insert into {@code c}, recorded in the pool. */
+    private String insertValue(Schema.Column c) {
+        Object v;
+        if (!c.notNull && rng.chance(0.1)) {
+            v = null;
+        } else if (c.references != null && rng.chance(0.8)) {
+            v = pool.valueFor(c.references);
+        } else {
+            v = pool.valueFor(c);
+        }
+        pool.record(c, v);
+        return Literals.sql(v);
+    }
+
+    private String valuesRow(List<Schema.Column> cols) {
+        List<String> vals = new ArrayList<>();
+        for (Schema.Column c : cols) {
+            vals.add(insertValue(c));
+        }
+        return "(" + String.join(", ", vals) + ")";
+    }
+
+    private String insertHead(Schema.Table t, List<Schema.Column> cols) {
+        return "INTO " + t.name + " (" + SchemaGenerator.names(cols) + ")";
+    }
+
+    private Stmt insert() {
+        Schema.Table t = anyTable();
+        List<Schema.Column> cols = insertColumns(t);
+        int form = rng.weighted(6, has(Feature.MULTI_ROW_INSERT) ? 2 : 0, has(Feature.INSERT_SELECT) ? 2 : 0);
+        String sql;
+        if (form == 2) {
+            sql = "INSERT " + insertHead(t, cols) + " " + insertSelect(t, cols);
+        } else {
+            List<String> rows = new ArrayList<>();
+            int n = form == 1 ? rng.between(2, 3) : 1;
+            for (int i = 0; i < n; i++) {
+                rows.add(valuesRow(cols));
+            }
+            sql = "INSERT " + insertHead(t, cols) + " VALUES " + String.join(", ", rows);
+        }
+        return Stmt.of(StmtKind.INSERT, sql);
+    }
+
+    /** SELECT exprs FROM s x WHERE ...: one expression of the right type per target column. */
+    private String insertSelect(Schema.Table target, List<Schema.Column> cols) {
+        Schema.Table src = anyTable();
+        Ref r = new Ref(ex.alias("x"), src);
+        List<Ref> scope = List.of(r);
+        Sub sub = new Sub(target, 0);
+        List<String> exprs = new ArrayList<>();
+        for (Schema.Column c : cols) {
+            List<ColRef> same = ExprGenerator.columns(scope, c.type);
+            if (c.unique && !same.isEmpty() && c.type.numeric()) {
+                // shift keys so the copy does not always collide with its source
+                exprs.add("(" + rng.pick(same).sql() + " + " + Literals.sql(pool.step(c.type)) + ")");
+            } else {
+                exprs.add(ex.expr(c.type, c, scope, sub, 1));
+            }
+        }
+        return "SELECT " + String.join(", ", exprs) + " FROM " + src.name + " " + r.qual() + where(scope, sub, 0.7);
+    }
+
+    // ---------------------------------------------------------------- UPDATE, DELETE
+
+    /** SET assignments over the row's own columns (qualified by {@code qual}), recorded in the pool. */
+    private List<String> assignments(Schema.Table t, List<Ref> scope, Sub sub, List<Schema.Column> exclude) {
+        List<Schema.Column> candidates = new ArrayList<>();
+        for (Schema.Column c : t.columns) {
+            if (!exclude.contains(c)) {
+                candidates.add(c);
+            }
+        }
+        List<String> out = new ArrayList<>();
+        if (candidates.isEmpty()) {
+            return out;
+        }
+        int n = rng.chance(0.7) ? 1 : 2;
+        List<Schema.Column> chosen = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Schema.Column c = rng.pick(candidates);
+            if (chosen.contains(c)) {
+                continue;
+            }
+            chosen.add(c);
+            out.add(c.name + " = " + assignedValue(c, scope, sub));
+        }
+        return out;
+    }
+
+    private String assignedValue(Schema.Column c, List<Ref> scope, Sub sub) {
+        List<ColRef> own = ExprGenerator.columns(scope, c.type);
+        switch (rng.weighted(4, own.isEmpty() || !c.type.numeric() ? 0 : 4, 3, sub != null ? 1 : 0)) {
+            case 0: {
+                Object v = !c.notNull && rng.chance(0.1) ? null : pool.valueFor(c.references != null ? c.references : c);
+                pool.record(c, v);
+                return Literals.sql(v);
+            }
+            case 1: {
+                ColRef x = rng.pick(own);
+                return "(" + x.sql() + (rng.chance(0.7) ? " + " : " - ") + Literals.sql(pool.step(c.type)) + ")";
+            }
+            case 2:
+                return ex.expr(c.type, c, scope, null, 2);
+            default:
+                return ex.expr(c.type, c, scope, sub, 2);
+        }
+    }
+
+    private Stmt update() {
+        Schema.Table t = anyTable();
+        List<Ref> scope = List.of(new Ref(t.name, t));
+        Sub sub = new Sub(t, 0);
+        Sub setSub = has(Feature.UPDATE_SET_SUBQUERY) ? sub : null;
+        List<String> sets = assignments(t, scope, setSub, List.of());
+        return Stmt.of(StmtKind.UPDATE, "UPDATE " + t.name + " SET " + String.join(", ", sets) + where(scope, sub, 0.85));
+    }
+
+    private Stmt delete() {
+        Schema.Table t = anyTable();
+        List<Ref> scope = List.of(new Ref(t.name, t));
+        return Stmt.of(StmtKind.DELETE, "DELETE FROM " + t.name + where(scope, new Sub(t, 0), 0.9));
+    }
+
+    // ---------------------------------------------------------------- upserts
+
+    private Stmt upsert() {
+        List<Integer> forms = new ArrayList<>();
+        if (has(Feature.MERGE) && mergePlans() != null) {
+            forms.add(0);
+        }
+        if (has(Feature.INSERT_ON_CONFLICT) && !keyedTables().isEmpty()) {
+            forms.add(1);
+        }
+        if (has(Feature.REPLACE)) {
+            forms.add(2);
+        }
+        if (has(Feature.INSERT_ON_DUPLICATE_KEY)) {
+            forms.add(3);
+        }
+        if (forms.isEmpty()) {
+            return insert(); // ON CONFLICT alone and no table with a key to conflict on
+        }
+        String sql = switch (rng.pick(forms)) {
+            case 0 -> merge();
+            case 1 -> onConflict();
+            case 2 -> replace();
+            default -> onDuplicateKey();
+        };
+        return Stmt.of(StmtKind.UPSERT, sql);
+    }
+
+    /** Tables with a key: a single-column unique key or the PK. */
+    private List<List<Schema.Column>> keysOf(Schema.Table t, boolean constraintsOnly) {
+        List<List<Schema.Column>> keys = new ArrayList<>();
+        if (!t.primaryKey.isEmpty()) {
+            keys.add(t.primaryKey);
+        }
+        for (Schema.Column c : t.columns) {
+            if ((constraintsOnly ? c.uniqueConstraint : c.unique) && !(t.primaryKey.size() == 1 && t.primaryKey.get(0) == c)) {
+                keys.add(List.of(c));
+            }
+        }
+        return keys;
+    }
+
+    /** Tables with a PRIMARY KEY or UNIQUE constraint. */
+    private List<Schema.Table> keyedTables() {
+        List<Schema.Table> out = new ArrayList<>();
+        for (Schema.Table t : schema.tables) {
+            if (!keysOf(t, true).isEmpty()) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * INSERT ... ON CONFLICT [(key)] DO UPDATE SET ... | DO NOTHING (SQLite, DuckDB, PostgreSQL), on
+     * a table with a key: DuckDB refuses ON CONFLICT on a table without one.
+     */
+    private String onConflict() {
+        Schema.Table t = rng.pick(keyedTables());
+        List<Schema.Column> key = rng.pick(keysOf(t, true));
+        List<Schema.Column> cols = insertColumns(t);
+        for (Schema.Column k : key) {
+            if (!cols.contains(k)) {
+                cols.add(k);
+            }
+        }
+        cols.sort((a, b) -> Integer.compare(a.index(), b.index()));
+        String head = "INSERT " + insertHead(t, cols) + " VALUES " + valuesRow(cols);
+        if (rng.chance(0.15)) {
+            return head + " ON CONFLICT DO NOTHING";
+        }
+        String target = " ON CONFLICT (" + SchemaGenerator.names(key) + ")";
+        List<Ref> scope = List.of(new Ref(t.name, t));
+        List<String> sets = new ArrayList<>();
+        for (String a : assignments(t, scope, null, key)) {
+            sets.add(a);
+        }
+        if (sets.isEmpty() || rng.chance(0.15)) {
+            return head + target + " DO NOTHING";
+        }
+        if (rng.chance(0.4)) {
+            // take the proposed row's value: excluded.c
+            Schema.Column c = null;
+            for (Schema.Column x : cols) {
+                if (!key.contains(x)) {
+                    c = x;
+                }
+            }
+            if (c != null) {
+                sets = List.of(c.name + " = excluded." + c.name);
+            }
+        }
+        String w = rng.chance(0.2) ? " WHERE " + ex.predicate(scope, null, 0) : "";
+        return head + target + " DO UPDATE SET " + String.join(", ", sets) + w;
+    }
+
+    /** REPLACE INTO t (...) VALUES (...) (SQLite, MariaDB). */
+    private String replace() {
+        Schema.Table t = anyTable();
+        List<Schema.Column> cols = insertColumns(t);
+        return "REPLACE " + insertHead(t, cols) + " VALUES " + valuesRow(cols);
+    }
+
+    /** INSERT ... ON DUPLICATE KEY UPDATE c = ... (MariaDB, MySQL). */
+    private String onDuplicateKey() {
+        Schema.Table t = anyTable();
+        List<Schema.Column> cols = insertColumns(t);
+        String head = "INSERT " + insertHead(t, cols) + " VALUES " + valuesRow(cols);
+        List<Ref> scope = List.of(new Ref(t.name, t));
+        List<String> sets = assignments(t, scope, null, List.of());
+        return head + " ON DUPLICATE KEY UPDATE " + String.join(", ", sets);
+    }
+
+    /**
+     * How a MERGE joins target and source: {@code target.tc = source.sc} where sc is unique in the
+     * source, so each target row matches at most one source row.
+     */
+    private record MergePlan(Schema.Table target, Schema.Column tc, Schema.Table source, Schema.Column sc) {
+    }
+
+    /** All MERGE plans the schema allows, in schema order; null when there is none. */
+    private List<MergePlan> mergePlans() {
+        List<MergePlan> plans = new ArrayList<>();
+        for (Schema.Table target : schema.tables) {
+            for (Schema.Table source : schema.tables) {
+                if (source == target) {
+                    continue; // Derby: the source of a MERGE may not be its target
+                }
+                for (Schema.Column sc : source.columns) {
+                    if (!sc.unique) {
+                        continue;
+                    }
+                    for (Schema.Column tc : target.columns) {
+                        if (tc.type == sc.type) {
+                            plans.add(new MergePlan(target, tc, source, sc));
+                        }
+                    }
+                }
+            }
+        }
+        return plans.isEmpty() ? null : plans;
+    }
+
+    /**
+     * MERGE INTO t USING s x ON (t.a = x.b) WHEN MATCHED [AND ...] THEN UPDATE SET ... | DELETE
+     * WHEN NOT MATCHED [AND ...] THEN INSERT (...) VALUES (...). The source is a base table: Derby
+     * accepts nothing else, and H2, HSQLDB, DuckDB and PostgreSQL all accept it.
+     */
+    private String merge() {
+        List<MergePlan> plans = mergePlans();
+        // prefer plans that join on the target's key: that is the upsert idiom
+        List<MergePlan> keyed = new ArrayList<>();
+        for (MergePlan p : plans) {
+            if (p.tc().unique) {
+                keyed.add(p);
+            }
+        }
+        MergePlan p = !keyed.isEmpty() && rng.chance(0.8) ? rng.pick(keyed) : rng.pick(plans);
+        Schema.Table t = p.target();
+        Ref src = new Ref(ex.alias("x"), p.source());
+        Ref tgt = new Ref(t.name, t);
+        List<Ref> both = List.of(tgt, src);
+        StringBuilder sb = new StringBuilder("MERGE INTO ").append(t.name).append(" USING ").append(p.source().name).append(' ')
+                .append(src.qual()).append(" ON (").append(tgt.qual()).append('.').append(p.tc().name).append(" = ")
+                .append(src.qual()).append('.').append(p.sc().name).append(')');
+        int clauses = rng.weighted(3, 1, 1); // both, matched only, not matched only
+        if (clauses != 2) {
+            sb.append(" WHEN MATCHED");
+            if (rng.chance(0.3)) {
+                sb.append(" AND ").append(ex.predicate(both, null, 0));
+            }
+            List<String> sets = clauses == 0 || rng.chance(0.85) ? assignments(t, both, null, List.of(p.tc())) : List.of();
+            sb.append(sets.isEmpty() ? " THEN DELETE" : " THEN UPDATE SET " + String.join(", ", sets));
+        }
+        if (clauses != 1) {
+            sb.append(" WHEN NOT MATCHED");
+            if (rng.chance(0.6)) {
+                sb.append(" AND ").append(ex.predicate(List.of(src), null, 0));
+            }
+            List<Schema.Column> cols = insertColumns(t);
+            if (!cols.contains(p.tc())) {
+                cols.add(p.tc());
+                cols.sort((a, b) -> Integer.compare(a.index(), b.index()));
+            }
+            List<String> vals = new ArrayList<>();
+            for (Schema.Column c : cols) {
+                if (c == p.tc()) {
+                    vals.add(src.qual() + "." + p.sc().name);
+                } else {
+                    vals.add(ex.expr(c.type, c, List.of(src), null, 1));
+                }
+            }
+            sb.append(" THEN INSERT (").append(SchemaGenerator.names(cols)).append(") VALUES (").append(String.join(", ", vals)).append(')');
+        }
+        return sb.toString();
+    }
+}

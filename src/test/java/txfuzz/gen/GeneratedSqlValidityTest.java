@@ -1,0 +1,62 @@
+package txfuzz.gen;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import txfuzz.model.IsolationLevel;
+import txfuzz.target.Database;
+import txfuzz.target.Target;
+import txfuzz.target.Targets;
+
+/**
+ * Every registered target runs ~200 generated cases statement by statement in autocommit. Setup
+ * statements must all succeed; statements the target classifies as INVALID_STATEMENT must stay
+ * rare. Picks up new targets from {@link Targets#names()} automatically.
+ */
+class GeneratedSqlValidityTest {
+    static final int CASES = 200;
+    /** Slow engines (Derby creates each table slowly) run fewer cases; the suite must stay near a minute. */
+    static final int MIN_CASES = 40;
+    static final long BUDGET_MS = 8_000;
+
+    static List<String> targets() {
+        return Targets.names();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void generatedStatementsAreValid(String name) throws SQLException {
+        try (Target target = Targets.create(name)) {
+            IsolationLevel level = target.defaultIsolationLevel();
+            String mode = target.modes().get(0);
+            StatementValidity.Result r = StatementValidity.run(name, target.dialect(), level, CASES, MIN_CASES, BUDGET_MS, 20240601L, () -> fresh(target, level, mode),
+                    target::classify);
+            System.out.print(r.summary());
+            assertTrue(r.setupFailed <= r.setupStatements / 200, "setup statements failed on " + name + ":\n" + r.summary());
+            assertTrue(r.invalidShare() < 0.10, "too many invalid statements on " + name + ":\n" + r.summary());
+        }
+    }
+
+    private static StatementValidity.Fresh fresh(Target target, IsolationLevel level, String mode) {
+        try {
+            Database db = target.freshDatabase();
+            return new StatementValidity.Fresh() {
+                @Override
+                public Connection open() throws SQLException {
+                    return db.connect(level, mode);
+                }
+
+                @Override
+                public void close() {
+                    db.close();
+                }
+            };
+        } catch (SQLException e) {
+            throw new IllegalStateException("no fresh database on " + target.name() + ": " + e.getMessage(), e);
+        }
+    }
+}
