@@ -77,7 +77,7 @@ public final class Executor implements AutoCloseable {
             try (Connection c = db.connect(testCase.isolation(), testCase.mode())) {
                 state = StateReader.read(target, c, testCase.tables());
             }
-            return new Trace(run.schedule, run.outcomes, run.endOrder, state, run.stalls);
+            return new Trace(run.schedule, run.outcomes, run.endOrder, state, run.stalls, run.hung);
         } finally {
             sessions.values().forEach(Session::close);
             probe.ifPresent(LockProbe::close);
@@ -113,6 +113,7 @@ public final class Executor implements AutoCloseable {
         final List<ExecutedStmt> schedule = new ArrayList<>();
         final Map<Integer, TxnOutcome> outcomes = new HashMap<>();
         final List<Integer> endOrder = new ArrayList<>();
+        final List<StmtRef> hung = new ArrayList<>();
         int stalls;
         private int submitSeq;
 
@@ -202,7 +203,8 @@ public final class Executor implements AutoCloseable {
                     waitSightings = 0;
                 }
                 if (elapsed > config.statementTimeout().toNanos()) {
-                    return Settled.BLOCKED; // hung without a lock wait; the stall handling cancels it
+                    t.hung = true; // running without a lock wait for far too long: cancelled below
+                    return Settled.BLOCKED;
                 }
             }
         }
@@ -248,7 +250,8 @@ public final class Executor implements AutoCloseable {
          * recently blocked statement and abort its transaction.
          */
         private void breakStall() throws SQLException {
-            long deadline = System.nanoTime() + config.stallTimeout().toNanos();
+            boolean anyHung = txns.values().stream().anyMatch(t -> t.inFlight != null && t.hung);
+            long deadline = anyHung ? 0 : System.nanoTime() + config.stallTimeout().toNanos();
             while (System.nanoTime() < deadline) {
                 for (TxnState t : txns.values()) {
                     if (t.inFlight != null && t.inFlight.isDone()) {
@@ -259,7 +262,7 @@ public final class Executor implements AutoCloseable {
                 sleepMillis(1);
             }
             TxnState victim = txns.values().stream().filter(t -> t.inFlight != null)
-                    .max(Comparator.comparingInt(t -> t.inFlightSeq)).orElseThrow();
+                    .max(Comparator.comparing((TxnState t) -> t.hung).thenComparingInt(t -> t.inFlightSeq)).orElseThrow();
             stalls++;
             victim.session.cancel();
             if (!awaitDone(victim, 2_000)) {
@@ -293,13 +296,19 @@ public final class Executor implements AutoCloseable {
             if (t.stallVictim && !result.failed()) {
                 result = StmtResult.failed(new StmtResult.EngineError(ErrorClass.OTHER, null, 0, "cancelled by txfuzz to break a stall"));
             }
-            schedule.add(new ExecutedStmt(ref, result, t.blocked, t.inFlightSeq, t.inFlightCompletedBefore));
+            if (t.hung) {
+                hung.add(ref);
+            }
+            schedule.add(new ExecutedStmt(ref, result, t.blocked && !t.hung, t.inFlightSeq, t.inFlightCompletedBefore));
             t.inFlight = null;
             t.blocked = false;
 
             if (t.stallVictim) {
                 t.session.rollbackQuietly();
-                end(t, TxnStatus.ABORTED, ref, "cancelled by txfuzz at " + ref + ": every transaction waited and the engine did not break the cycle");
+                end(t, TxnStatus.ABORTED, ref, t.hung
+                        ? "cancelled by txfuzz at " + ref + ": the statement ran for over " + config.statementTimeout().toSeconds() + " s without waiting on a lock"
+                        : "cancelled by txfuzz at " + ref + ": every transaction waited and the engine did not break the cycle");
+                t.hung = false;
                 return;
             }
             if (!t.txn.explicit()) {
@@ -344,6 +353,7 @@ public final class Executor implements AutoCloseable {
             boolean blocked;
             boolean ended;
             boolean stallVictim;
+            boolean hung;
 
             TxnState(Txn txn, Session session) {
                 this.txn = txn;

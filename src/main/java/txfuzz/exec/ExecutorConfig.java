@@ -8,9 +8,10 @@ import java.time.Duration;
  * @param stallTimeout  how long every remaining transaction may wait before the executor decides the
  *                      engine will not break the cycle itself and cancels one
  * @param statementTimeout a statement that neither finishes nor waits on a lock for this long is hung
+ *                      (the generated databases hold a few rows: every statement takes milliseconds)
  */
 public record ExecutorConfig(Duration blockTimeout, Duration stallTimeout, Duration statementTimeout) {
     public static ExecutorConfig defaults() {
-        return new ExecutorConfig(Duration.ofMillis(500), Duration.ofSeconds(5), Duration.ofSeconds(60));
+        return new ExecutorConfig(Duration.ofMillis(500), Duration.ofSeconds(5), Duration.ofSeconds(2));
     }
 }

@@ -17,10 +17,13 @@ import txfuzz.model.StmtRef;
  * @param finalState database contents after every transaction ended
  * @param stalls     times every remaining transaction waited and the engine did not break the
  *                   cycle within the stall timeout, so the executor cancelled one
+ * @param hung       statements that ran past the statement timeout without waiting on a lock and
+ *                   were cancelled: the engine hung (a finding of the explicit oracle)
  */
 public record Trace(List<ExecutedStmt> schedule, Map<Integer, TxnOutcome> outcomes, List<Integer> endOrder,
-                    DbState finalState, int stalls) {
+                    DbState finalState, int stalls, List<StmtRef> hung) {
     public Trace {
+        hung = List.copyOf(hung);
         schedule = List.copyOf(schedule);
         outcomes = Map.copyOf(outcomes);
         endOrder = List.copyOf(endOrder);

@@ -8,7 +8,7 @@ import txfuzz.exec.Trace;
 import txfuzz.model.TestCase;
 import txfuzz.target.ErrorClass;
 
-/** APTrans's explicit oracle: an internal error, a crash or a lost connection is a finding by itself. */
+/** APTrans's explicit oracle: an internal error, a crash, a lost connection or a hang is a finding by itself. */
 public final class ExplicitOracle implements Oracle {
     @Override
     public String name() {
@@ -18,6 +18,13 @@ public final class ExplicitOracle implements Oracle {
     @Override
     public Verdict judge(TestCase testCase, Trace trace, Executor executor) {
         List<Violation> found = new ArrayList<>();
+        for (var ref : trace.hung()) {
+            String sql = testCase.stmt(ref).sql();
+            found.add(new Violation(name(), "hang", Classification.BUG_CANDIDATE,
+                    "hang at " + ref + ": the statement neither finished nor waited on a lock",
+                    "Statement " + ref + " `" + sql + "` kept running without waiting on a lock until txfuzz cancelled it"
+                            + " (the engine's lock probe said it was not waiting).\n", null));
+        }
         for (ExecutedStmt e : trace.schedule()) {
             if (!e.result().failed() || !e.result().errorClass().isEngineFailure()) {
                 continue;

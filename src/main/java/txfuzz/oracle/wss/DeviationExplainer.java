@@ -1,6 +1,8 @@
 package txfuzz.oracle.wss;
 
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -10,31 +12,37 @@ import java.util.function.ToIntFunction;
 import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.Executor;
 import txfuzz.exec.SetupFailedException;
+import txfuzz.exec.StateLoader;
+import txfuzz.exec.StateReader;
 import txfuzz.exec.Trace;
 import txfuzz.model.DbState;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
+import txfuzz.target.Database;
 import txfuzz.target.Deviation;
+import txfuzz.target.Target;
 
 /**
  * Tests whether a documented write-order deviation explains a WSS violation, by simulating it on
- * the engine itself: each write's effect is computed by replaying, on a fresh database, exactly
- * what the deviation says the write could see, and the effects are then applied in commit order.
- * If that reproduces the actual final state, the violation is documented behaviour. If two
- * concurrent writes changed the same row version (a lost update), the second effect no longer
- * applies and the violation stays a bug candidate.
+ * the engine itself. Each committed write is run, on a fresh database, against exactly the data
+ * the deviation says it could see (the initial state plus the effects of what was visible to it);
+ * its effect is the rows it removed and added. The effects, applied in the order they happened,
+ * must reproduce the actual final state. If two concurrent writes changed the same row version (a
+ * lost update), the second effect no longer applies and the violation stays a bug candidate.
  */
 final class DeviationExplainer {
     private final TestCase testCase;
     private final Trace trace;
     private final Executor executor;
+    private final Target target;
     private final List<Integer> committed;
-    private final Map<List<StmtRef>, DbState> replays = new HashMap<>();
+    private DbState initial;
 
     DeviationExplainer(TestCase testCase, Trace trace, Executor executor) {
         this.testCase = testCase;
         this.trace = trace;
         this.executor = executor;
+        this.target = executor.target();
         this.committed = SerialSchedule.fcrfsCommitted(trace);
     }
 
@@ -44,7 +52,7 @@ final class DeviationExplainer {
             // A statement sees what was committed when it began; a blocked one may instead re-read when it resumed.
             case STATEMENT_VISIBILITY -> statementVisibility(false, ExecutedStmt::completedBefore)
                     || statementVisibility(false, e -> trace.position(e.ref()));
-            // Reads see uncommitted writes of statements that ran before (READ UNCOMMITTED).
+            // Reads also see uncommitted writes of statements that ran before (READ UNCOMMITTED).
             case DIRTY_VISIBILITY -> statementVisibility(true, ExecutedStmt::completedBefore)
                     || statementVisibility(true, e -> trace.position(e.ref()));
             // A transaction sees one snapshot taken when its first statement (or its BEGIN) began.
@@ -52,57 +60,42 @@ final class DeviationExplainer {
         };
     }
 
-    private boolean statementVisibility(boolean dirty, ToIntFunction<ExecutedStmt> visibilityPoint)
-            throws SQLException, SetupFailedException {
-        record Effect(int position, StateDelta delta) {
-        }
-        List<Effect> effects = new ArrayList<>();
-        for (int txn : committed) {
-            List<StmtRef> own = new ArrayList<>();
-            for (StmtRef ref : SerialSchedule.effective(testCase, trace, txn)) {
-                ExecutedStmt e = trace.executed(ref).orElseThrow();
-                List<StmtRef> prefix = seenBy(visibilityPoint.applyAsInt(e), txn, own, dirty);
-                DbState before = replay(prefix);
-                prefix.add(ref);
-                DbState after = replay(prefix);
-                effects.add(new Effect(trace.position(ref), StateDelta.between(before, after)));
-                own.add(ref);
-            }
-        }
-        effects.sort((a, b) -> Integer.compare(a.position, b.position));
-        return applyAll(effects.stream().map(Effect::delta).toList());
+    private record Effect(StmtRef ref, int position, int txn, StateDelta delta) {
     }
 
-    /**
-     * What a statement of {@code self} that began at schedule position {@code point} could see,
-     * as statements to replay in the order they took effect: another transaction's statements at
-     * its commit (or, reading dirty, where each ran), the transaction's own earlier ones where they ran.
-     */
-    private List<StmtRef> seenBy(int point, int self, List<StmtRef> own, boolean dirty) {
-        record Placed(int at, int seq, StmtRef ref) {
-        }
-        List<Placed> placed = new ArrayList<>();
+    private boolean statementVisibility(boolean dirty, ToIntFunction<ExecutedStmt> visibilityPoint) throws SQLException, SetupFailedException {
+        List<StmtRef> writes = new ArrayList<>();
         for (int txn : committed) {
-            if (txn == self) {
-                continue;
-            }
-            int end = trace.position(trace.outcome(txn).cause());
-            for (StmtRef ref : SerialSchedule.effective(testCase, trace, txn)) {
-                int at = dirty ? trace.position(ref) : end;
-                if (at < point) {
-                    placed.add(new Placed(at, placed.size(), ref));
+            writes.addAll(SerialSchedule.effective(testCase, trace, txn));
+        }
+        writes.sort((a, b) -> Integer.compare(trace.position(a), trace.position(b)));
+        Map<Integer, Integer> endOf = new HashMap<>();
+        committed.forEach(t -> endOf.put(t, trace.position(trace.outcome(t).cause())));
+        List<Effect> done = new ArrayList<>();
+        for (StmtRef ref : writes) {
+            int point = visibilityPoint.applyAsInt(trace.executed(ref).orElseThrow());
+            Optional<DbState> view = Optional.of(initial());
+            for (Effect e : done) {
+                boolean visible = e.txn == ref.txn() || (dirty ? e.position < point : endOf.get(e.txn) < point);
+                if (visible) {
+                    view = view.flatMap(e.delta::applyTo);
                 }
             }
+            if (view.isEmpty()) {
+                return false;
+            }
+            Optional<StateDelta> delta = effectOn(view.get(), List.of(ref));
+            if (delta.isEmpty()) {
+                return false;
+            }
+            done.add(new Effect(ref, trace.position(ref), ref.txn(), delta.get()));
         }
-        for (StmtRef ref : own) {
-            placed.add(new Placed(trace.position(ref), placed.size(), ref));
-        }
-        placed.sort((a, b) -> a.at != b.at ? Integer.compare(a.at, b.at) : Integer.compare(a.seq, b.seq));
-        return new ArrayList<>(placed.stream().map(Placed::ref).toList());
+        return reproducesActual(done.stream().map(Effect::delta).toList());
     }
 
     private boolean transactionSnapshot(boolean atFirstStatement) throws SQLException, SetupFailedException {
-        List<StateDelta> effects = new ArrayList<>();
+        Map<Integer, StateDelta> effects = new HashMap<>();
+        List<StateDelta> inCommitOrder = new ArrayList<>();
         for (int txn : committed) {
             List<StmtRef> body = SerialSchedule.effective(testCase, trace, txn);
             if (body.isEmpty()) {
@@ -110,28 +103,27 @@ final class DeviationExplainer {
             }
             StmtRef start = atFirstStatement || !testCase.txn(txn).explicit() ? body.get(0) : new StmtRef(txn, 0);
             int point = trace.executed(start).map(ExecutedStmt::completedBefore).orElse(0);
-            List<StmtRef> prefix = visibleBefore(point, txn);
-            DbState before = replay(prefix);
-            prefix.addAll(body);
-            DbState after = replay(prefix);
-            effects.add(StateDelta.between(before, after));
-        }
-        return applyAll(effects);
-    }
-
-    /** Effective statements of the committed transactions (other than {@code self}) that ended before schedule position {@code point}. */
-    private List<StmtRef> visibleBefore(int point, int self) {
-        List<StmtRef> prefix = new ArrayList<>();
-        for (int txn : committed) {
-            if (txn != self && trace.position(trace.outcome(txn).cause()) < point) {
-                prefix.addAll(SerialSchedule.effective(testCase, trace, txn));
+            Optional<DbState> view = Optional.of(initial());
+            for (int other : committed) {
+                if (effects.containsKey(other) && trace.position(trace.outcome(other).cause()) < point) {
+                    view = view.flatMap(effects.get(other)::applyTo);
+                }
             }
+            if (view.isEmpty()) {
+                return false;
+            }
+            Optional<StateDelta> delta = effectOn(view.get(), body);
+            if (delta.isEmpty()) {
+                return false;
+            }
+            effects.put(txn, delta.get());
+            inCommitOrder.add(delta.get());
         }
-        return prefix;
+        return reproducesActual(inCommitOrder);
     }
 
-    private boolean applyAll(List<StateDelta> effects) throws SQLException, SetupFailedException {
-        Optional<DbState> state = Optional.of(replay(List.of()));
+    private boolean reproducesActual(List<StateDelta> effects) throws SQLException, SetupFailedException {
+        Optional<DbState> state = Optional.of(initial());
         for (StateDelta d : effects) {
             state = state.flatMap(d::applyTo);
             if (state.isEmpty()) {
@@ -141,13 +133,37 @@ final class DeviationExplainer {
         return state.get().equals(trace.finalState());
     }
 
-    private DbState replay(List<StmtRef> statements) throws SQLException, SetupFailedException {
-        List<StmtRef> key = List.copyOf(statements);
-        DbState cached = replays.get(key);
-        if (cached == null) {
-            cached = executor.run(SerialSchedule.autocommit(testCase, key, List.of()).testCase()).finalState();
-            replays.put(key, cached);
+    private DbState initial() throws SQLException, SetupFailedException {
+        if (initial == null) {
+            initial = executor.run(SerialSchedule.autocommit(testCase, List.of(), List.of()).testCase()).finalState();
         }
-        return cached;
+        return initial;
+    }
+
+    /** What {@code statements}, run as autocommit statements on a database holding {@code view}, remove and add. */
+    private Optional<StateDelta> effectOn(DbState view, List<StmtRef> statements) throws SQLException, SetupFailedException {
+        try (Database db = target.freshDatabase()) {
+            try (Connection c = db.connect(testCase.isolation(), testCase.mode()); Statement s = c.createStatement()) {
+                for (String sql : testCase.setup()) {
+                    s.execute(sql);
+                }
+                try {
+                    StateLoader.load(target, c, testCase.tables(), view);
+                } catch (SQLException | RuntimeException e) {
+                    return Optional.empty(); // the view breaks a constraint: no state the engine could have shown
+                }
+                DbState before = StateReader.read(target, c, testCase.tables());
+                for (StmtRef ref : statements) {
+                    try {
+                        s.execute(testCase.stmt(ref).sql());
+                    } catch (SQLException e) {
+                        // a failing statement has no effect, as in the actual run
+                    }
+                }
+                return Optional.of(StateDelta.between(before, StateReader.read(target, c, testCase.tables())));
+            } catch (SQLException e) {
+                throw new SetupFailedException("cannot rebuild a state for the explanation: " + e.getMessage(), e);
+            }
+        }
     }
 }

@@ -36,11 +36,17 @@ public final class WssOracle implements Oracle {
 
     @Override
     public Verdict judge(TestCase c, Trace trace, Executor executor) throws SQLException, SetupFailedException {
+        if (!trace.hung().isEmpty()) {
+            return Verdict.clean(name()); // the explicit oracle reports the hang; the state says nothing more
+        }
         LevelSemantics semantics = executor.target().profile().at(c.isolation());
         List<Violation> found = new ArrayList<>();
 
         SerialSchedule tx = SerialSchedule.transactionLevel(c, trace);
         Trace txTrace = executor.run(tx.testCase());
+        if (!txTrace.hung().isEmpty()) {
+            return new Verdict(name(), List.of(replayHang(c, tx, txTrace)));
+        }
         stateViolation("tx-wss", "transaction-level", tx, trace, txTrace).ifPresent(found::add);
         found.addAll(outcomeViolations(c, tx, trace, txTrace, semantics.serializableReads()));
 
@@ -62,6 +68,14 @@ public final class WssOracle implements Oracle {
             }
         }
         return new Verdict(name(), found);
+    }
+
+    private Violation replayHang(TestCase c, SerialSchedule serial, Trace replay) {
+        StmtRef original = serial.origin().get(replay.hung().get(0));
+        return new Violation(name(), "replay-hang", Classification.BUG_CANDIDATE,
+                "replay-hang at " + original + ": the statement hung in the serial replay " + serial.describeOrder(),
+                "Statement " + original + " `" + c.stmt(original).sql() + "` neither finished nor waited on a lock when the committed"
+                        + " transactions were replayed one after another (" + serial.describeOrder() + ").\n", null);
     }
 
     static String describe(Deviation d) {

@@ -1,0 +1,133 @@
+package txfuzz.campaign;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import txfuzz.exec.Executor;
+import txfuzz.exec.SetupFailedException;
+import txfuzz.exec.Trace;
+import txfuzz.gen.CaseGenerator;
+import txfuzz.model.IsolationLevel;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Violation;
+import txfuzz.report.FindingRecord;
+import txfuzz.report.FindingWriter;
+import txfuzz.target.Target;
+
+/** The loop: seed → case → execute → judge → record, until the test count or time budget is spent. */
+public final class Campaign {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private final Target target;
+    private final CampaignConfig config;
+    private final PrintStream progress;
+    private final List<FindingRecord> findings = new ArrayList<>();
+    private final Stats stats = new Stats();
+
+    public Campaign(Target target, CampaignConfig config, PrintStream progress) {
+        this.target = target;
+        this.config = config;
+        this.progress = progress;
+    }
+
+    public Summary run() {
+        CaseGenerator generator = new CaseGenerator(config.gen());
+        String mode = config.mode() != null ? config.mode() : target.modes().get(0);
+        long deadline = config.time() == null ? Long.MAX_VALUE : System.nanoTime() + config.time().toNanos();
+        long nextProgress = config.progressEvery() == null ? Long.MAX_VALUE : System.nanoTime() + config.progressEvery().toNanos();
+        FindingWriter writer = new FindingWriter(config.out());
+        try (Executor executor = new Executor(target, config.executor())) {
+            Judge judge = new Judge(txfuzz.campaign.Oracles.create(config.oracles()), executor);
+            for (long i = 0; ; i++) {
+                if ((config.tests() != null && i >= config.tests()) || System.nanoTime() >= deadline) {
+                    break;
+                }
+                IsolationLevel level = config.levels().get((int) (i % config.levels().size()));
+                TestCase c = generator.generate(target.name(), target.dialect(), level, mode, config.seed(), i);
+                runOne(c, executor, judge, writer);
+                if (System.nanoTime() >= nextProgress) {
+                    progress.println(stats.progressLine());
+                    writeSummary();
+                    nextProgress = System.nanoTime() + config.progressEvery().toNanos();
+                }
+            }
+        }
+        if (config.progressEvery() != null) {
+            progress.println(stats.progressLine());
+        }
+        return writeSummary();
+    }
+
+    private void runOne(TestCase c, Executor executor, Judge judge, FindingWriter writer) {
+        Trace trace;
+        List<Violation> violations;
+        try {
+            trace = executor.run(c);
+            stats.add(c, trace);
+            violations = judge.judge(c, trace);
+            if (!violations.isEmpty()) {
+                violations = judge.confirm(c, violations);
+            }
+        } catch (SetupFailedException e) {
+            stats.invalidCases++;
+            return;
+        } catch (SQLException | RuntimeException e) {
+            // The engine failed outside any one statement (it could not open, read back or replay):
+            // that is a finding too, and the campaign goes on with a fresh database.
+            stats.cases++;
+            trace = null;
+            violations = List.of(new Violation("explicit", "engine-failure", Classification.BUG_CANDIDATE,
+                    "engine failure while running the case: " + e.getClass().getSimpleName() + ": " + e.getMessage(),
+                    "The engine failed outside any single statement:\n\n```\n" + e + "\n```\n", null));
+        }
+        if (violations.isEmpty()) {
+            return;
+        }
+        for (Violation v : violations) {
+            switch (v.classification()) {
+                case BUG_CANDIDATE -> stats.bugCandidates++;
+                case DOCUMENTED -> stats.documented++;
+                case FLAKY -> stats.flaky++;
+            }
+        }
+        String id = findingId(c);
+        findings.addAll(writer.write(id, c, trace, violations, target));
+        writeSummary();
+    }
+
+    private String findingId(TestCase c) {
+        return c.dbms() + "-" + c.isolation().shortName() + "-s" + c.seed() + "-i" + c.iteration();
+    }
+
+    private Summary writeSummary() {
+        double s = Math.max(stats.seconds(), 1e-9);
+        Summary summary = new Summary(target.name(), target.version(), config.seed(),
+                config.levels().stream().map(Enum::name).toList(), config.oracles(), stats.cases, stats.invalidCases,
+                stats.transactions, stats.statements, round(stats.seconds()), round(stats.cases / s), round(stats.transactions / s),
+                round(stats.share(stats.blockedStatements, stats.statements)),
+                round(stats.share(stats.invalidStatements, stats.statements)), stats.stalls,
+                stats.bugCandidates, stats.documented, stats.flaky, List.copyOf(findings));
+        try {
+            Files.createDirectories(config.out());
+            Path tmp = config.out().resolve("summary.json.tmp");
+            Files.writeString(tmp, JSON.writeValueAsString(summary) + "\n");
+            Files.move(tmp, config.out().resolve("summary.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + config.out().resolve("summary.json") + ": " + e.getMessage(), e);
+        }
+        return summary;
+    }
+
+    private static double round(double d) {
+        return Math.round(d * 1000) / 1000.0;
+    }
+}

@@ -1,0 +1,23 @@
+package txfuzz.campaign;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import txfuzz.exec.ExecutorConfig;
+import txfuzz.gen.GenConfig;
+import txfuzz.model.IsolationLevel;
+
+/**
+ * @param levels    isolation levels to test, in rotation (case i runs at levels[i % n])
+ * @param mode      concurrency mode, or null for the target's default
+ * @param tests     stop after this many cases (null: no limit)
+ * @param time      stop after this long (null: no limit)
+ * @param progressEvery how often to print a progress line (null: never)
+ */
+public record CampaignConfig(List<IsolationLevel> levels, String mode, List<String> oracles, Integer tests, Duration time, long seed,
+                            Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery) {
+    public CampaignConfig {
+        levels = List.copyOf(levels);
+        oracles = List.copyOf(oracles);
+    }
+}

@@ -1,0 +1,54 @@
+package txfuzz.campaign;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import txfuzz.exec.Executor;
+import txfuzz.exec.SetupFailedException;
+import txfuzz.exec.Trace;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Oracle;
+import txfuzz.oracle.Violation;
+
+/** Runs the chosen oracles on a trace and confirms what they find by running the case again. */
+public final class Judge {
+    private final List<Oracle> oracles;
+    private final Executor executor;
+
+    public Judge(List<Oracle> oracles, Executor executor) {
+        this.oracles = List.copyOf(oracles);
+        this.executor = executor;
+    }
+
+    public List<Violation> judge(TestCase c, Trace trace) throws SQLException, SetupFailedException {
+        List<Violation> all = new ArrayList<>();
+        for (Oracle o : oracles) {
+            all.addAll(o.judge(c, trace, executor).violations());
+        }
+        return all;
+    }
+
+    /**
+     * Re-runs the case once; a violation whose oracle and kind do not come back is flaky. The
+     * classification of a confirmed violation is the one of the second run when they disagree on
+     * it, since a documented explanation that holds once holds (it was simulated, not guessed).
+     */
+    public List<Violation> confirm(TestCase c, List<Violation> first) throws SQLException, SetupFailedException {
+        Trace again = executor.run(c);
+        List<Violation> second = judge(c, again);
+        Set<String> seen = new HashSet<>();
+        second.forEach(v -> seen.add(v.oracle() + "/" + v.kind()));
+        List<Violation> out = new ArrayList<>();
+        for (Violation v : first) {
+            if (!seen.contains(v.oracle() + "/" + v.kind())) {
+                out.add(v.withClassification(Classification.FLAKY, null));
+            } else {
+                out.add(v);
+            }
+        }
+        return out;
+    }
+}

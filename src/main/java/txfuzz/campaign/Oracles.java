@@ -1,0 +1,40 @@
+package txfuzz.campaign;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import txfuzz.oracle.ExplicitOracle;
+import txfuzz.oracle.Oracle;
+import txfuzz.oracle.wss.WssOracle;
+
+/** The registry of oracles by command-line name. */
+public final class Oracles {
+    private static final Map<String, Supplier<Oracle>> FACTORIES = new LinkedHashMap<>();
+
+    static {
+        FACTORIES.put("wss", WssOracle::new);
+        FACTORIES.put("explicit", ExplicitOracle::new);
+    }
+
+    private Oracles() {
+    }
+
+    public static List<String> names() {
+        return List.copyOf(FACTORIES.keySet());
+    }
+
+    /** Oracles by name; IllegalArgumentException naming the known ones for an unknown name. */
+    public static List<Oracle> create(List<String> names) {
+        List<Oracle> out = new ArrayList<>();
+        for (String n : names) {
+            Supplier<Oracle> f = FACTORIES.get(n.trim());
+            if (f == null) {
+                throw new IllegalArgumentException("unknown oracle '" + n.trim() + "'; known: " + String.join(", ", names()));
+            }
+            out.add(f.get());
+        }
+        return out;
+    }
+}

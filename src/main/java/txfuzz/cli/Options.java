@@ -1,0 +1,81 @@
+package txfuzz.cli;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import txfuzz.model.IsolationLevel;
+import txfuzz.target.Target;
+import txfuzz.target.Targets;
+
+/** Parsing and checking of option values shared by the commands. */
+final class Options {
+    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
+
+    private Options() {
+    }
+
+    static Target target(String name) {
+        if (!Targets.exists(name)) {
+            throw new Main.UserError("unknown DBMS '" + name + "'; known: " + String.join(", ", Targets.names()));
+        }
+        try {
+            return Targets.create(name);
+        } catch (RuntimeException e) {
+            throw new Main.UserError("cannot start " + name + ": " + e.getMessage());
+        }
+    }
+
+    static List<IsolationLevel> levels(Target target, String spec) {
+        if (spec == null || spec.equalsIgnoreCase("all")) {
+            return target.isolationLevels();
+        }
+        List<IsolationLevel> out = new ArrayList<>();
+        for (String part : spec.split(",")) {
+            IsolationLevel l = IsolationLevel.parse(part);
+            if (l == null || !target.isolationLevels().contains(l)) {
+                throw new Main.UserError("isolation level '" + part.trim() + "' is not offered by " + target.name() + "; it offers: "
+                        + String.join(", ", target.isolationLevels().stream().map(Enum::name).toList()) + " (or 'all')");
+            }
+            out.add(l);
+        }
+        return out;
+    }
+
+    static String mode(Target target, String mode) {
+        if (mode == null) {
+            return null;
+        }
+        if (!target.modes().contains(mode.toLowerCase(Locale.ROOT))) {
+            throw new Main.UserError("mode '" + mode + "' is not offered by " + target.name() + "; it offers: " + String.join(", ", target.modes()));
+        }
+        return mode.toLowerCase(Locale.ROOT);
+    }
+
+    static Duration duration(String text) {
+        Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw new Main.UserError("cannot read duration '" + text + "'; write e.g. 90s, 2m, 1h or 500ms");
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "s" : m.group(2);
+        return switch (unit) {
+            case "ms" -> Duration.ofMillis(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofSeconds(n);
+        };
+    }
+
+    static List<String> list(String csv) {
+        List<String> out = new ArrayList<>();
+        for (String s : csv.split(",")) {
+            if (!s.isBlank()) {
+                out.add(s.trim());
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,76 @@
+package txfuzz.cli;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import txfuzz.campaign.Campaign;
+import txfuzz.campaign.CampaignConfig;
+import txfuzz.campaign.Oracles;
+import txfuzz.campaign.Summary;
+import txfuzz.exec.ExecutorConfig;
+import txfuzz.gen.GenConfig;
+import txfuzz.model.IsolationLevel;
+import txfuzz.target.Target;
+
+@Command(name = "run", mixinStandardHelpOptions = true, description = "Generate test cases, run them on a DBMS, judge them, record findings.")
+final class RunCommand implements Callable<Integer> {
+    @Option(names = "--dbms", defaultValue = "h2", description = "DBMS to test (see 'txfuzz targets'). Default: ${DEFAULT-VALUE}.")
+    String dbms;
+
+    @Option(names = "--isolation", defaultValue = "all", description = "Isolation level(s), comma-separated, or 'all' (rotated). Default: ${DEFAULT-VALUE}.")
+    String isolation;
+
+    @Option(names = "--mode", description = "Concurrency mode where the DBMS has several (e.g. hsqldb: mvcc, locks).")
+    String mode;
+
+    @Option(names = "--oracle", defaultValue = "wss,explicit", description = "Oracles, comma-separated. Default: ${DEFAULT-VALUE}.")
+    String oracles;
+
+    @Option(names = "--tests", description = "Stop after this many test cases (default 300 when --time is not given).")
+    Integer tests;
+
+    @Option(names = "--time", description = "Stop after this long, e.g. 90s, 5m, 1h.")
+    String time;
+
+    @Option(names = "--seed", description = "Seed; the same seed gives the same cases. Default: the current time.")
+    Long seed;
+
+    @Option(names = "--out", defaultValue = "txfuzz-out", description = "Output folder for summary.json and findings/. Default: ${DEFAULT-VALUE}.")
+    Path out;
+
+    @Option(names = "--progress", defaultValue = "3s", description = "Progress line interval. Default: ${DEFAULT-VALUE}.")
+    String progressEvery;
+
+    @Override
+    public Integer call() {
+        if (tests != null && tests < 0) {
+            throw new Main.UserError("--tests must not be negative");
+        }
+        Duration budget = time == null ? null : Options.duration(time);
+        Integer count = tests == null && budget == null ? Integer.valueOf(300) : tests;
+        List<String> oracleNames = Options.list(oracles);
+        try {
+            Oracles.create(oracleNames);
+        } catch (IllegalArgumentException e) {
+            throw new Main.UserError(e.getMessage());
+        }
+        long s = seed != null ? seed : System.currentTimeMillis();
+        try (Target target = Options.target(dbms)) {
+            List<IsolationLevel> levels = Options.levels(target, isolation);
+            String m = Options.mode(target, mode);
+            System.out.printf("txfuzz: testing %s at %s, oracles %s, seed %d, %s; output in %s%n", target.version(),
+                    String.join(" ", levels.stream().map(IsolationLevel::name).toList()), String.join(",", oracleNames), s,
+                    count != null ? count + " cases" : "for " + time, out);
+            CampaignConfig config = new CampaignConfig(levels, m, oracleNames, count, budget, s, out, GenConfig.defaults(),
+                    ExecutorConfig.defaults(), Options.duration(progressEvery));
+            Summary summary = new Campaign(target, config, System.out).run();
+            System.out.printf("done: %d cases in %.1fs (%.1f cases/s, %.1f transactions/s); %d bug candidates, %d documented, %d flaky; see %s%n",
+                    summary.cases(), summary.seconds(), summary.casesPerSecond(), summary.transactionsPerSecond(), summary.bugCandidates(),
+                    summary.documented(), summary.flaky(), out.resolve("summary.json"));
+            return summary.bugCandidates() > 0 ? Main.FOUND : Main.OK;
+        }
+    }
+}

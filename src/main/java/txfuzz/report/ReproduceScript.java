@@ -1,0 +1,81 @@
+package txfuzz.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtKind;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+import txfuzz.model.Txn;
+import txfuzz.target.Target;
+
+/**
+ * Renders a test case as SQL to run by hand in the engine's own client: the setup, then one block
+ * per session with each statement's step number, then the submitted order step by step.
+ */
+public final class ReproduceScript {
+    private ReproduceScript() {
+    }
+
+    public static String render(TestCase c, Target target) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("-- txfuzz test case: ").append(target.version()).append(", isolation ").append(c.isolation().sql());
+        if (!"default".equals(c.mode())) {
+            sb.append(", mode ").append(c.mode());
+        }
+        sb.append("\n-- Run the setup once, open one client session per transaction (T1, T2, ...), configure each\n")
+                .append("-- session, then submit the statements in step order. A statement that blocks holds back\n")
+                .append("-- the rest of its session until it returns.\n\n");
+        sb.append("-- ===== Setup =====\n");
+        for (String s : c.setup()) {
+            sb.append(terminated(s)).append('\n');
+        }
+        List<StmtRef> order = c.submittedOrder();
+        for (Txn t : c.transactions()) {
+            sb.append("\n-- ===== Session T").append(t.id()).append(t.explicit() ? "" : " (autocommit)").append(" =====\n");
+            for (String s : target.sessionSetupSql(c.isolation(), c.mode())) {
+                sb.append(terminated(s)).append('\n');
+            }
+            for (int i = 0; i < t.statements().size(); i++) {
+                int step = order.indexOf(new StmtRef(t.id(), i)) + 1;
+                sb.append(pad(terminated(sqlOf(t.statements().get(i), target)), 60)).append(" -- step ").append(step).append('\n');
+            }
+        }
+        sb.append("\n-- ===== Submitted order =====\n");
+        for (int i = 0; i < order.size(); i++) {
+            StmtRef ref = order.get(i);
+            sb.append("-- step ").append(i + 1).append(": T").append(ref.txn()).append(": ")
+                    .append(oneLine(sqlOf(c.stmt(ref), target))).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String sqlOf(Stmt s, Target target) {
+        return s.kind() == StmtKind.BEGIN ? target.beginSql() : s.sql();
+    }
+
+    private static String terminated(String sql) {
+        String t = sql.strip();
+        return t.endsWith(";") ? t : t + ";";
+    }
+
+    private static String oneLine(String sql) {
+        return sql.replaceAll("\\s+", " ").strip();
+    }
+
+    private static String pad(String s, int width) {
+        if (s.length() >= width) {
+            return s;
+        }
+        return s + " ".repeat(width - s.length());
+    }
+
+    /** The setup and the transactions as plain statements, for listings. */
+    public static List<String> lines(TestCase c) {
+        List<String> out = new ArrayList<>(c.setup());
+        for (StmtRef ref : c.submittedOrder()) {
+            out.add("T" + ref.txn() + ": " + c.stmt(ref).sql());
+        }
+        return out;
+    }
+}
