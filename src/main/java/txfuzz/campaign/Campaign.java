@@ -67,7 +67,7 @@ public final class Campaign {
     }
 
     private void runOne(TestCase c, Executor executor, Judge judge, FindingWriter writer) {
-        Trace trace;
+        Trace trace = null;
         List<Violation> violations;
         try {
             trace = executor.run(c);
@@ -82,8 +82,9 @@ public final class Campaign {
         } catch (SQLException | RuntimeException e) {
             // The engine failed outside any one statement (it could not open, read back or replay):
             // that is a finding too, and the campaign goes on with a fresh database.
-            stats.cases++;
-            trace = null;
+            if (trace == null) {
+                stats.cases++;
+            }
             violations = List.of(new Violation("explicit", "engine-failure", Classification.BUG_CANDIDATE,
                     "engine failure while running the case: " + e.getClass().getSimpleName() + ": " + e.getMessage(),
                     "The engine failed outside any single statement:\n\n```\n" + e + "\n```\n", null));

@@ -186,15 +186,16 @@ public final class Executor implements AutoCloseable {
                 } catch (ExecutionException e) {
                     return Settled.DONE; // Session catches everything; complete() reports it
                 }
-                long elapsed = System.nanoTime() - start;
+                long now = System.nanoTime();
                 if (probe == null) {
-                    if (elapsed > config.blockTimeout().toNanos()) {
+                    if (now - start > config.blockTimeout().toNanos()) {
                         return Settled.BLOCKED;
                     }
                     continue;
                 }
                 Optional<Set<String>> waits = probe.waitsFor(t.session.engineId());
                 if (waits.isPresent() && waitsOnLiveTransaction(waits.get())) {
+                    t.lastSeenWaiting = now;
                     // Seen twice in a row: a waiter that was released in between would have gone.
                     if (++waitSightings >= 2) {
                         return Settled.BLOCKED;
@@ -202,8 +203,8 @@ public final class Executor implements AutoCloseable {
                 } else {
                     waitSightings = 0;
                 }
-                if (elapsed > config.statementTimeout().toNanos()) {
-                    t.hung = true; // running without a lock wait for far too long: cancelled below
+                if (now - t.lastSeenWaiting > config.statementTimeout().toNanos()) {
+                    t.hung = true; // running, not waiting, for far too long: the stall handling cancels it
                     return Settled.BLOCKED;
                 }
             }
@@ -296,19 +297,22 @@ public final class Executor implements AutoCloseable {
             if (t.stallVictim && !result.failed()) {
                 result = StmtResult.failed(new StmtResult.EngineError(ErrorClass.OTHER, null, 0, "cancelled by txfuzz to break a stall"));
             }
-            if (t.hung) {
+            if (t.hung && t.stallVictim) {
                 hung.add(ref);
             }
-            schedule.add(new ExecutedStmt(ref, result, t.blocked && !t.hung, t.inFlightSeq, t.inFlightCompletedBefore));
+            // A statement that overran the timeout but then finished by itself was waiting invisibly.
+            schedule.add(new ExecutedStmt(ref, result, t.blocked, t.inFlightSeq, t.inFlightCompletedBefore));
             t.inFlight = null;
             t.blocked = false;
+            boolean wasHung = t.hung;
+            t.hung = false;
 
             if (t.stallVictim) {
                 t.session.rollbackQuietly();
-                end(t, TxnStatus.ABORTED, ref, t.hung
+                end(t, TxnStatus.ABORTED, ref, wasHung
                         ? "cancelled by txfuzz at " + ref + ": the statement ran for over " + config.statementTimeout().toSeconds() + " s without waiting on a lock"
                         : "cancelled by txfuzz at " + ref + ": every transaction waited and the engine did not break the cycle");
-                t.hung = false;
+                t.stallVictim = false;
                 return;
             }
             if (!t.txn.explicit()) {
@@ -354,6 +358,8 @@ public final class Executor implements AutoCloseable {
             boolean ended;
             boolean stallVictim;
             boolean hung;
+            /** When the probe last saw the statement in flight wait on a lock (or when it was submitted). */
+            long lastSeenWaiting;
 
             TxnState(Txn txn, Session session) {
                 this.txn = txn;
@@ -364,6 +370,7 @@ public final class Executor implements AutoCloseable {
                 inFlightRef = ref;
                 inFlightSeq = submitSeq++;
                 inFlightCompletedBefore = schedule.size();
+                lastSeenWaiting = System.nanoTime();
                 inFlight = session.submit(testCase.stmt(ref), pool);
             }
 

@@ -5,10 +5,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.ToIntFunction;
+import java.util.Set;
 import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.Executor;
 import txfuzz.exec.SetupFailedException;
@@ -16,10 +18,12 @@ import txfuzz.exec.StateLoader;
 import txfuzz.exec.StateReader;
 import txfuzz.exec.Trace;
 import txfuzz.model.DbState;
+import txfuzz.model.StmtKind;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.target.Database;
 import txfuzz.target.Deviation;
+import txfuzz.target.ErrorClass;
 import txfuzz.target.Target;
 
 /**
@@ -27,16 +31,26 @@ import txfuzz.target.Target;
  * the engine itself. Each committed write is run, on a fresh database, against exactly the data
  * the deviation says it could see (the initial state plus the effects of what was visible to it);
  * its effect is the rows it removed and added. The effects, applied in the order they happened,
- * must reproduce the actual final state. If two concurrent writes changed the same row version (a
- * lost update), the second effect no longer applies and the violation stays a bug candidate.
+ * must reproduce the actual final state.
+ *
+ * <p>In the simulation every row carries a hidden identity column, so an effect removes a row
+ * version, not just equal values: if two concurrent writes changed the same row version (a lost
+ * update), the second effect no longer applies and the violation stays a bug candidate. Where the
+ * engine cannot add the column (DuckDB refuses ALTER TABLE on indexed tables), rows are matched by
+ * value instead.
  */
 final class DeviationExplainer {
+    private static final String ROW_ID = "txfuzz_rid";
+
     private final TestCase testCase;
     private final Trace trace;
     private final Executor executor;
     private final Target target;
     private final List<Integer> committed;
+    private final Map<Integer, Integer> endOf = new HashMap<>();
     private DbState initial;
+    private Boolean withRowIds;
+    private long nextRowId;
 
     DeviationExplainer(TestCase testCase, Trace trace, Executor executor) {
         this.testCase = testCase;
@@ -44,58 +58,107 @@ final class DeviationExplainer {
         this.executor = executor;
         this.target = executor.target();
         this.committed = SerialSchedule.fcrfsCommitted(trace);
+        committed.forEach(t -> endOf.put(t, trace.position(trace.outcome(t).cause())));
+    }
+
+    /** How a statement that waited is taken to have read. */
+    private enum ReadPoint {
+        /** everything as of when it was submitted */
+        SUBMITTED,
+        /** everything as of when it resumed */
+        RESUMED,
+        /**
+         * UPDATE and DELETE choose their rows as of when they were submitted, then re-check each chosen
+         * row's newest version after the wait (PostgreSQL's EvalPlanQual; H2 does the same)
+         */
+        RECHECK
     }
 
     /** Whether {@code deviation} reproduces the actual final state. */
     boolean explains(Deviation deviation) throws SQLException, SetupFailedException {
+        try {
+            return simulate(deviation);
+        } catch (RowIdsUnusable e) {
+            // A statement cannot run with the extra column (INSERT without a column list, SELECT *):
+            // simulate again matching rows by value.
+            withRowIds = false;
+            initial = null;
+            return simulate(deviation);
+        }
+    }
+
+    /** Thrown when the hidden identity column breaks a statement of the case. */
+    private static final class RowIdsUnusable extends RuntimeException {
+        RowIdsUnusable() {
+            super(null, null, false, false);
+        }
+    }
+
+    private boolean simulate(Deviation deviation) throws SQLException, SetupFailedException {
         return switch (deviation) {
-            // A statement sees what was committed when it began; a blocked one may instead re-read when it resumed.
-            case STATEMENT_VISIBILITY -> statementVisibility(false, ExecutedStmt::completedBefore)
-                    || statementVisibility(false, e -> trace.position(e.ref()));
-            // Reads also see uncommitted writes of statements that ran before (READ UNCOMMITTED).
-            case DIRTY_VISIBILITY -> statementVisibility(true, ExecutedStmt::completedBefore)
-                    || statementVisibility(true, e -> trace.position(e.ref()));
-            // A transaction sees one snapshot taken when its first statement (or its BEGIN) began.
+            case STATEMENT_VISIBILITY -> anyReadPoint(false);
+            case DIRTY_VISIBILITY -> anyReadPoint(true);
             case TRANSACTION_SNAPSHOT -> transactionSnapshot(true) || transactionSnapshot(false);
         };
     }
 
-    private record Effect(StmtRef ref, int position, int txn, StateDelta delta) {
+    private record Effect(int position, int txn, StateDelta delta) {
     }
 
-    private boolean statementVisibility(boolean dirty, ToIntFunction<ExecutedStmt> visibilityPoint) throws SQLException, SetupFailedException {
+    private boolean anyReadPoint(boolean dirty) throws SQLException, SetupFailedException {
+        for (ReadPoint p : ReadPoint.values()) {
+            if (statementVisibility(dirty, p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean statementVisibility(boolean dirty, ReadPoint readPoint) throws SQLException, SetupFailedException {
         List<StmtRef> writes = new ArrayList<>();
         for (int txn : committed) {
             writes.addAll(SerialSchedule.effective(testCase, trace, txn));
         }
         writes.sort((a, b) -> Integer.compare(trace.position(a), trace.position(b)));
-        Map<Integer, Integer> endOf = new HashMap<>();
-        committed.forEach(t -> endOf.put(t, trace.position(trace.outcome(t).cause())));
         List<Effect> done = new ArrayList<>();
         for (StmtRef ref : writes) {
-            int point = visibilityPoint.applyAsInt(trace.executed(ref).orElseThrow());
-            Optional<DbState> view = Optional.of(initial());
-            for (Effect e : done) {
-                boolean visible = e.txn == ref.txn() || (dirty ? e.position < point : endOf.get(e.txn) < point);
-                if (visible) {
-                    view = view.flatMap(e.delta::applyTo);
+            ExecutedStmt e = trace.executed(ref).orElseThrow();
+            int submitted = e.completedBefore();
+            int resumed = trace.position(ref);
+            Optional<StateDelta> delta;
+            if (readPoint == ReadPoint.RESUMED) {
+                delta = effectOn(view(done, ref.txn(), resumed, dirty), List.of(ref));
+            } else {
+                delta = effectOn(view(done, ref.txn(), submitted, dirty), List.of(ref));
+                StmtKind kind = testCase.stmt(ref).kind();
+                if (readPoint == ReadPoint.RECHECK && e.blocked() && delta.isPresent() && withRowIds
+                        && (kind == StmtKind.UPDATE || kind == StmtKind.DELETE)) {
+                    Set<String> chosen = rowIds(delta.get());
+                    delta = effectOn(view(done, ref.txn(), resumed, dirty), List.of(ref)).map(d -> d.restrictedTo(chosen));
                 }
             }
-            if (view.isEmpty()) {
-                return false;
-            }
-            Optional<StateDelta> delta = effectOn(view.get(), List.of(ref));
             if (delta.isEmpty()) {
                 return false;
             }
-            done.add(new Effect(ref, trace.position(ref), ref.txn(), delta.get()));
+            done.add(new Effect(resumed, ref.txn(), delta.get()));
         }
         return reproducesActual(done.stream().map(Effect::delta).toList());
     }
 
+    /** The data a statement of {@code txn} reading at schedule position {@code point} saw; empty if the effects collide. */
+    private Optional<DbState> view(List<Effect> done, int txn, int point, boolean dirty) throws SQLException, SetupFailedException {
+        Optional<DbState> view = Optional.of(initial());
+        for (Effect e : done) {
+            boolean visible = e.txn == txn || (dirty ? e.position < point : endOf.get(e.txn) < point);
+            if (visible) {
+                view = view.flatMap(e.delta::applyTo);
+            }
+        }
+        return view;
+    }
+
     private boolean transactionSnapshot(boolean atFirstStatement) throws SQLException, SetupFailedException {
-        Map<Integer, StateDelta> effects = new HashMap<>();
-        List<StateDelta> inCommitOrder = new ArrayList<>();
+        Map<Integer, StateDelta> effects = new LinkedHashMap<>();
         for (int txn : committed) {
             List<StmtRef> body = SerialSchedule.effective(testCase, trace, txn);
             if (body.isEmpty()) {
@@ -104,22 +167,18 @@ final class DeviationExplainer {
             StmtRef start = atFirstStatement || !testCase.txn(txn).explicit() ? body.get(0) : new StmtRef(txn, 0);
             int point = trace.executed(start).map(ExecutedStmt::completedBefore).orElse(0);
             Optional<DbState> view = Optional.of(initial());
-            for (int other : committed) {
-                if (effects.containsKey(other) && trace.position(trace.outcome(other).cause()) < point) {
-                    view = view.flatMap(effects.get(other)::applyTo);
+            for (var e : effects.entrySet()) {
+                if (endOf.get(e.getKey()) < point) {
+                    view = view.flatMap(e.getValue()::applyTo);
                 }
             }
-            if (view.isEmpty()) {
-                return false;
-            }
-            Optional<StateDelta> delta = effectOn(view.get(), body);
+            Optional<StateDelta> delta = effectOn(view, body);
             if (delta.isEmpty()) {
                 return false;
             }
             effects.put(txn, delta.get());
-            inCommitOrder.add(delta.get());
         }
-        return reproducesActual(inCommitOrder);
+        return reproducesActual(List.copyOf(effects.values()));
     }
 
     private boolean reproducesActual(List<StateDelta> effects) throws SQLException, SetupFailedException {
@@ -130,40 +189,117 @@ final class DeviationExplainer {
                 return false;
             }
         }
-        return state.get().equals(trace.finalState());
+        return withoutRowIds(state.get()).equals(trace.finalState());
     }
 
     private DbState initial() throws SQLException, SetupFailedException {
         if (initial == null) {
-            initial = executor.run(SerialSchedule.autocommit(testCase, List.of(), List.of()).testCase()).finalState();
+            DbState plain = executor.run(SerialSchedule.autocommit(testCase, List.of(), List.of()).testCase()).finalState();
+            initial = rowIdsSupported() ? withNewRowIds(plain) : plain;
         }
         return initial;
     }
 
+    private boolean rowIdsSupported() throws SQLException {
+        if (withRowIds == null) {
+            try (Database db = target.freshDatabase(); Connection c = db.connect(testCase.isolation(), testCase.mode());
+                 Statement s = c.createStatement()) {
+                for (String sql : testCase.setup()) {
+                    s.execute(sql);
+                }
+                addRowIdColumns(s);
+                withRowIds = true;
+            } catch (SQLException | RuntimeException e) {
+                withRowIds = false;
+            }
+        }
+        return withRowIds;
+    }
+
+    private void addRowIdColumns(Statement s) throws SQLException {
+        for (String t : testCase.tables()) {
+            s.execute("ALTER TABLE " + target.quote(t) + " ADD COLUMN " + ROW_ID + " BIGINT");
+        }
+    }
+
     /** What {@code statements}, run as autocommit statements on a database holding {@code view}, remove and add. */
-    private Optional<StateDelta> effectOn(DbState view, List<StmtRef> statements) throws SQLException, SetupFailedException {
+    private Optional<StateDelta> effectOn(Optional<DbState> view, List<StmtRef> statements) throws SQLException, SetupFailedException {
+        if (view.isEmpty()) {
+            return Optional.empty(); // the effects visible to it collide: no state the engine could have shown
+        }
+        initial();
         try (Database db = target.freshDatabase()) {
             try (Connection c = db.connect(testCase.isolation(), testCase.mode()); Statement s = c.createStatement()) {
                 for (String sql : testCase.setup()) {
                     s.execute(sql);
                 }
+                if (withRowIds) {
+                    addRowIdColumns(s);
+                }
                 try {
-                    StateLoader.load(target, c, testCase.tables(), view);
+                    StateLoader.load(target, c, testCase.tables(), view.get());
                 } catch (SQLException | RuntimeException e) {
                     return Optional.empty(); // the view breaks a constraint: no state the engine could have shown
                 }
-                DbState before = StateReader.read(target, c, testCase.tables());
                 for (StmtRef ref : statements) {
                     try {
                         s.execute(testCase.stmt(ref).sql());
                     } catch (SQLException e) {
-                        // a failing statement has no effect, as in the actual run
+                        ErrorClass cls = target.classify(e);
+                        if (withRowIds && cls != ErrorClass.CONSTRAINT && cls != ErrorClass.DATA) {
+                            throw new RowIdsUnusable();
+                        }
+                        // otherwise a failing statement has no effect, as in the actual run
                     }
                 }
-                return Optional.of(StateDelta.between(before, StateReader.read(target, c, testCase.tables())));
+                DbState after = StateReader.read(target, c, testCase.tables());
+                if (withRowIds) {
+                    after = withFilledRowIds(after);
+                }
+                return Optional.of(StateDelta.between(view.get(), after));
             } catch (SQLException e) {
                 throw new SetupFailedException("cannot rebuild a state for the explanation: " + e.getMessage(), e);
             }
         }
+    }
+
+    /** {@code state} read without the identity column, every row given a fresh identity. */
+    private DbState withNewRowIds(DbState state) {
+        return mapRows(state, row -> {
+            List<String> r = new ArrayList<>(row);
+            r.add(String.valueOf(nextRowId++));
+            return r;
+        });
+    }
+
+    /** {@code state} read with the identity column; rows the statement inserted (identity NULL) get a fresh one. */
+    private DbState withFilledRowIds(DbState state) {
+        return mapRows(state, row -> {
+            if (row.get(row.size() - 1) != null) {
+                return row;
+            }
+            List<String> r = new ArrayList<>(row);
+            r.set(r.size() - 1, String.valueOf(nextRowId++));
+            return r;
+        });
+    }
+
+    private static DbState mapRows(DbState state, java.util.function.UnaryOperator<List<String>> f) {
+        Map<String, List<List<String>>> tables = new LinkedHashMap<>();
+        state.tables().forEach((t, rows) -> tables.put(t, rows.stream().map(f).toList()));
+        return new DbState(tables);
+    }
+
+    private DbState withoutRowIds(DbState state) {
+        if (!withRowIds) {
+            return state;
+        }
+        return mapRows(state, r -> r.subList(0, r.size() - 1));
+    }
+
+    private static Set<String> rowIds(StateDelta d) {
+        Set<String> ids = new HashSet<>();
+        d.removed().values().forEach(rows -> rows.forEach(r -> ids.add(r.get(r.size() - 1))));
+        return ids;
     }
 }

@@ -20,6 +20,18 @@ record StateDelta(Map<String, List<List<String>>> removed, Map<String, List<List
         return new StateDelta(removed, added);
     }
 
+    /**
+     * Only the changes to rows whose identity (the last column) is in {@code ids}: removed rows with
+     * those ids and the rows added in their place. Rows the statement inserted are dropped too.
+     */
+    StateDelta restrictedTo(java.util.Set<String> ids) {
+        Map<String, List<List<String>>> r = new LinkedHashMap<>();
+        Map<String, List<List<String>>> a = new LinkedHashMap<>();
+        removed.forEach((t, rows) -> r.put(t, rows.stream().filter(row -> ids.contains(row.get(row.size() - 1))).toList()));
+        added.forEach((t, rows) -> a.put(t, rows.stream().filter(row -> ids.contains(row.get(row.size() - 1))).toList()));
+        return new StateDelta(r, a);
+    }
+
     /** {@code state} with this delta applied, or empty when a row to remove is not there (the writes collide). */
     Optional<DbState> applyTo(DbState state) {
         Map<String, List<List<String>>> tables = new LinkedHashMap<>();
