@@ -117,9 +117,15 @@ final class ExprGenerator {
      */
     String expr(ColType type, Schema.Column hint, List<Ref> scope, Sub sub, int depth) {
         List<ColRef> cols = columns(scope, type);
+        List<ColRef> others = new ArrayList<>();
+        for (ColRef c : cols) {
+            if (c.column() != hint) {
+                others.add(c); // "c = c" and "SET c = c" test nothing
+            }
+        }
         boolean scalarSub = has(Feature.SUBQUERY_SCALAR) && has(Feature.AGGREGATE) && !subqueryTables(sub).isEmpty();
         int choice = rng.weighted(
-                cols.isEmpty() ? 0 : 5,
+                others.isEmpty() ? 0 : 5,
                 4,
                 depth > 0 && type.numeric() && !cols.isEmpty() ? 2 : 0,
                 depth > 0 && has(Feature.CASE_WHEN) ? 1 : 0,
@@ -127,7 +133,7 @@ final class ExprGenerator {
                 depth > 0 && scalarSub ? 1 : 0);
         switch (choice) {
             case 0:
-                return rng.pick(cols).sql();
+                return rng.pick(others).sql();
             case 1:
                 return hint != null && hint.type == type ? constant(hint) : constant(type);
             case 2: {

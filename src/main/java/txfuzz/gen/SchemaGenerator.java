@@ -114,15 +114,25 @@ final class SchemaGenerator {
             }
             if (dialect.has(Feature.DEFAULT) && !c.unique && rng.chance(0.25)) {
                 Object v = pool.fresh(c.type);
-                if (c.accepts(v)) {
+                // no negative defaults: Derby cannot parse "DEFAULT -1 CHECK (...)"
+                if (c.accepts(v) && !(v instanceof Number n && n.doubleValue() < 0)) {
                     c.defaultValue = v;
                 }
             }
         }
         if (dialect.has(Feature.FOREIGN_KEY) && !schema.tables.isEmpty() && rng.chance(0.4)) {
-            Schema.Table parent = rng.pick(schema.tables);
-            if (parent.primaryKey.size() == 1) {
-                Schema.Column key = parent.primaryKey.get(0);
+            // a single-column PRIMARY KEY or UNIQUE constraint of an earlier table; every engine
+            // refuses a reference to a column with only a unique index (SQLite aside)
+            List<Schema.Column> keys = new ArrayList<>();
+            for (Schema.Table p : schema.tables) {
+                for (Schema.Column c : p.columns) {
+                    if (c.uniqueConstraint && c.type != ColType.DOUBLE) {
+                        keys.add(c);
+                    }
+                }
+            }
+            if (!keys.isEmpty()) {
+                Schema.Column key = rng.pick(keys);
                 List<Schema.Column> candidates = new ArrayList<>();
                 for (Schema.Column c : t.columns) {
                     if (c.type == key.type && !t.primaryKey.contains(c) && c.check == null) {
@@ -277,7 +287,10 @@ final class SchemaGenerator {
                     if (c.references != null) {
                         List<Object> parentValues = new ArrayList<>();
                         for (List<Object> pr : c.references.table.rows) {
-                            parentValues.add(pr.get(c.references.index()));
+                            Object pv = pr.get(c.references.index());
+                            if (pv != null) {
+                                parentValues.add(pv);
+                            }
                         }
                         v = parentValues.isEmpty() || (!c.notNull && rng.chance(0.2)) ? null : rng.pick(parentValues);
                     } else if (c.defaultValue != null && rng.chance(0.2)) {

@@ -369,7 +369,8 @@ final class StatementGenerator {
 
     private String assignedValue(Schema.Column c, List<Ref> scope, Sub sub) {
         List<ColRef> own = ExprGenerator.columns(scope, c.type);
-        switch (rng.weighted(4, own.isEmpty() || !c.type.numeric() ? 0 : 4, 3, sub != null ? 1 : 0)) {
+        boolean scalar = sub != null && has(Feature.SUBQUERY_SCALAR) && has(Feature.AGGREGATE) && !ex.subqueryTables(sub).isEmpty();
+        switch (rng.weighted(4, own.isEmpty() || !c.type.numeric() ? 0 : 4, 3, scalar ? 2 : 0)) {
             case 0: {
                 Object v = !c.notNull && rng.chance(0.1) ? null : pool.valueFor(c.references != null ? c.references : c);
                 pool.record(c, v);
@@ -381,8 +382,11 @@ final class StatementGenerator {
             }
             case 2:
                 return ex.expr(c.type, c, scope, null, 2);
-            default:
-                return ex.expr(c.type, c, scope, sub, 2);
+            default: {
+                // SET c = (SELECT MAX(...) ...): reads inside the write, never through a variable
+                String q = ex.scalarSubquery(c.type, c, scope, sub);
+                return has(Feature.COALESCE) && rng.chance(0.5) ? "COALESCE(" + q + ", " + ex.constant(c) + ")" : q;
+            }
         }
     }
 

@@ -212,6 +212,32 @@ class CaseGeneratorTest {
     }
 
     @Test
+    void everyPairOfRegisteredTargetsCanShareCases() {
+        List<String> names = txfuzz.target.Targets.names();
+        List<Dialect> dialects = new java.util.ArrayList<>();
+        for (String n : names) {
+            try (txfuzz.target.Target t = txfuzz.target.Targets.create(n)) {
+                dialects.add(t.dialect());
+            }
+        }
+        for (Dialect a : dialects) {
+            for (Dialect b : dialects) {
+                Dialect both = a.intersect(b);
+                for (long it = 0; it < 30; it++) {
+                    TestCase tc = make(both, 29, it);
+                    assertTrue(tc.transactions().stream().anyMatch(Txn::writes));
+                    if (!both.has(Feature.MERGE)) {
+                        assertTrue(allSql(tc).stream().noneMatch(x -> x.startsWith("MERGE")), both.name());
+                    }
+                    if (!both.has(Feature.FOR_UPDATE)) {
+                        assertTrue(allSql(tc).stream().noneMatch(x -> x.contains("FOR UPDATE")), both.name());
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void smallConfigsAreRespected() {
         GenConfig tiny = new GenConfig(1, 1, 0, 1, 1);
         CaseGenerator g = new CaseGenerator(tiny);

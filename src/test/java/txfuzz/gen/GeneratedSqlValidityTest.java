@@ -18,10 +18,12 @@ import txfuzz.target.Targets;
  * rare. Picks up new targets from {@link Targets#names()} automatically.
  */
 class GeneratedSqlValidityTest {
-    static final int CASES = 200;
+    /** Deeper runs: -Dgen.validity.cases=5000 -Dgen.validity.budgetMs=120000 -Dgen.validity.seed=7 */
+    static final int CASES = Integer.getInteger("gen.validity.cases", 200);
     /** Slow engines (Derby creates each table slowly) run fewer cases; the suite must stay near a minute. */
     static final int MIN_CASES = 40;
-    static final long BUDGET_MS = 8_000;
+    static final long BUDGET_MS = Long.getLong("gen.validity.budgetMs", 8_000);
+    static final long SEED = Long.getLong("gen.validity.seed", 20240601L);
 
     static List<String> targets() {
         return Targets.names();
@@ -33,7 +35,7 @@ class GeneratedSqlValidityTest {
         try (Target target = Targets.create(name)) {
             IsolationLevel level = target.defaultIsolationLevel();
             String mode = target.modes().get(0);
-            StatementValidity.Result r = StatementValidity.run(name, target.dialect(), level, CASES, MIN_CASES, BUDGET_MS, 20240601L, () -> fresh(target, level, mode),
+            StatementValidity.Result r = StatementValidity.run(name, target.dialect(), level, CASES, MIN_CASES, BUDGET_MS, SEED, () -> fresh(target, level, mode),
                     target::classify);
             System.out.print(r.summary());
             assertTrue(r.setupFailed <= r.setupStatements / 200, "setup statements failed on " + name + ":\n" + r.summary());

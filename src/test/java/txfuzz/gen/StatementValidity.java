@@ -40,6 +40,9 @@ final class StatementValidity {
         final Map<String, Integer> invalidMessages = new LinkedHashMap<>();
         final Map<String, String> invalidExample = new LinkedHashMap<>();
         final List<String> setupFailures = new ArrayList<>();
+        /** Errors neither invalid nor constraint violations: data errors and unclassified ones. */
+        final Map<String, Integer> otherMessages = new LinkedHashMap<>();
+        final Map<String, String> otherExample = new LinkedHashMap<>();
 
         Result(String name) {
             this.name = name;
@@ -58,6 +61,9 @@ final class StatementValidity {
             invalidMessages.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).limit(8).forEach(e ->
                     sb.append("  ").append(e.getValue()).append("x ").append(e.getKey()).append("\n      e.g. ")
                             .append(invalidExample.get(e.getKey())).append('\n'));
+            otherMessages.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).limit(4).forEach(e ->
+                    sb.append("  other: ").append(e.getValue()).append("x ").append(e.getKey()).append("\n      e.g. ")
+                            .append(otherExample.get(e.getKey())).append('\n'));
             setupFailures.stream().limit(5).forEach(f -> sb.append("  setup: ").append(f).append('\n'));
             return sb.toString();
         }
@@ -97,6 +103,11 @@ final class StatementValidity {
                         } catch (SQLException e) {
                             ErrorClass ec = classify.apply(e);
                             r.byClass.merge(ec, 1, Integer::sum);
+                            if (ec != ErrorClass.INVALID_STATEMENT && ec != ErrorClass.CONSTRAINT) {
+                                String key = ec + " " + e.getSQLState() + "/" + e.getErrorCode() + " " + shorten(firstLine(e));
+                                r.otherMessages.merge(key, 1, Integer::sum);
+                                r.otherExample.putIfAbsent(key, s.sql());
+                            }
                             if (ec == ErrorClass.INVALID_STATEMENT) {
                                 r.invalid++;
                                 String key = e.getSQLState() + "/" + e.getErrorCode() + " " + shorten(firstLine(e));
