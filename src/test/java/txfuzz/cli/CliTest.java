@@ -1,0 +1,96 @@
+package txfuzz.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line as a user meets it: exit codes, one-line errors, files written. */
+class CliTest {
+    record Result(int code, String out, String err) {
+    }
+
+    static synchronized Result run(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int code = Main.execute(args);
+            return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    private static void assertOneLineError(Result r, String expected) {
+        assertEquals(2, r.code(), r.toString());
+        assertTrue(r.err().contains(expected), r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+    }
+
+    @Test
+    void unknownDbmsIsAUsageError() {
+        assertOneLineError(run("run", "--dbms", "oracle9"), "unknown DBMS 'oracle9'; known: h2");
+    }
+
+    @Test
+    void unknownIsolationLevelIsAUsageError() {
+        assertOneLineError(run("run", "--isolation", "chaos"), "isolation level 'chaos' is not offered by h2");
+    }
+
+    @Test
+    void unknownOracleAndBadDurationAreUsageErrors() {
+        assertOneLineError(run("run", "--oracle", "magic"), "unknown oracle 'magic'");
+        assertOneLineError(run("run", "--time", "soon"), "cannot read duration 'soon'");
+        assertEquals(2, run("run", "--no-such-flag").code());
+    }
+
+    @Test
+    void malformedOrMissingCaseFilesAreUsageErrors(@TempDir Path dir) throws Exception {
+        Path bad = dir.resolve("bad.json");
+        Files.writeString(bad, "{ \"formatVersion\": 1, \"dbms\": \"h2\", ");
+        assertOneLineError(run("replay", bad.toString()), bad + ":");
+        assertOneLineError(run("replay", dir.resolve("nope.json").toString()), "no such file");
+    }
+
+    @Test
+    void aShortRunWritesItsSummaryAndFindingsReplay(@TempDir Path dir) throws Exception {
+        Result r = run("run", "--tests", "40", "--seed", "7", "--out", dir.toString());
+        assertTrue(r.code() == 0 || r.code() == 1, r.toString());
+        JsonNode summary = new ObjectMapper().readTree(dir.resolve("summary.json").toFile());
+        assertEquals(40, summary.get("cases").asInt());
+        assertEquals("h2", summary.get("dbms").asText());
+        for (String field : new String[] {"transactions", "statements", "seconds", "blockedShare", "invalidStatementShare", "findings"}) {
+            assertTrue(summary.has(field), field);
+        }
+        assertEquals(r.code() == 1, summary.get("bugCandidates").asInt() > 0);
+        for (JsonNode f : summary.get("findings")) {
+            Path findingDir = dir.resolve(f.get("dir").asText());
+            for (String file : new String[] {"case.json", "reproduce.sql", "verdict.md"}) {
+                assertTrue(Files.exists(findingDir.resolve(file)), findingDir.resolve(file).toString());
+            }
+            Result replay = run("replay", "--quiet", findingDir.resolve("case.json").toString());
+            assertTrue(replay.code() == 0 || replay.code() == 1, replay.toString());
+        }
+    }
+
+    @Test
+    void targetsListsEveryDbmsWithItsLevels() {
+        Result r = run("targets");
+        assertEquals(0, r.code());
+        assertTrue(r.out().contains("h2") && r.out().contains("READ_COMMITTED"), r.out());
+    }
+}
