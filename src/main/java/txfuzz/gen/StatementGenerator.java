@@ -478,10 +478,7 @@ final class StatementGenerator {
         }
         String target = " ON CONFLICT (" + SchemaGenerator.names(key) + ")";
         List<Ref> scope = List.of(new Ref(t.name, t));
-        List<String> sets = new ArrayList<>();
-        for (String a : assignments(t, scope, null, key)) {
-            sets.add(a);
-        }
+        List<String> sets = assignments(t, scope, null, key);
         if (sets.isEmpty() || rng.chance(0.15)) {
             return head + target + " DO NOTHING";
         }

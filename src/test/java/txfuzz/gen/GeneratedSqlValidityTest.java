@@ -22,7 +22,7 @@ class GeneratedSqlValidityTest {
     static final int CASES = Integer.getInteger("gen.validity.cases", 200);
     /** Slow engines (Derby creates each table slowly) run fewer cases; the suite must stay near a minute. */
     static final int MIN_CASES = 40;
-    static final long BUDGET_MS = Long.getLong("gen.validity.budgetMs", 8_000);
+    static final long BUDGET_MS = Long.getLong("gen.validity.budgetMs", 6_000);
     static final long SEED = Long.getLong("gen.validity.seed", 20240601L);
 
     static List<String> targets() {
