@@ -14,6 +14,7 @@ import txfuzz.exec.Executor;
 import txfuzz.exec.SetupFailedException;
 import txfuzz.exec.Trace;
 import txfuzz.gen.CaseGenerator;
+import txfuzz.model.ExecutionMode;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
@@ -52,6 +53,9 @@ public final class Campaign {
                 }
                 IsolationLevel level = config.levels().get((int) (i % config.levels().size()));
                 TestCase c = generator.generate(target.name(), target.dialect(), level, mode, config.seed(), i);
+                if (config.execution() == CampaignConfig.Execution.PREPARED || (config.execution() == CampaignConfig.Execution.MIXED && i % 2 == 1)) {
+                    c = c.withExecution(ExecutionMode.PREPARED);
+                }
                 runOne(c, executor, judge, writer);
                 if (System.nanoTime() >= nextProgress) {
                     progress.println(stats.progressLine());

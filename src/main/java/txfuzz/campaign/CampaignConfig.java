@@ -13,9 +13,13 @@ import txfuzz.model.IsolationLevel;
  * @param tests     stop after this many cases (null: no limit)
  * @param time      stop after this long (null: no limit)
  * @param progressEvery how often to print a progress line (null: never)
+ * @param execution how statements reach the engine: plain text, prepared statements, or alternating
  */
 public record CampaignConfig(List<IsolationLevel> levels, String mode, List<String> oracles, Integer tests, Duration time, long seed,
-                            Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery) {
+                            Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution) {
+    /** PLAIN or PREPARED for every case, or MIXED: every other case prepared. */
+    public enum Execution { PLAIN, PREPARED, MIXED }
+
     public CampaignConfig {
         levels = List.copyOf(levels);
         oracles = List.copyOf(oracles);

@@ -39,7 +39,7 @@ final class BenchCommand implements Callable<Integer> {
         for (String name : names) {
             try (Target target = Options.target(name)) {
                 CampaignConfig config = new CampaignConfig(target.isolationLevels(), null, List.of("wss", "explicit"), tests, null, seed,
-                        out.resolve(name), GenConfig.defaults(), ExecutorConfig.defaults(), null);
+                        out.resolve(name), GenConfig.defaults(), ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN);
                 Summary s = new Campaign(target, config, silent).run();
                 System.out.printf("| %s | %s | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %d | %d | %d |%n", name, target.version(), s.cases(),
                         s.seconds(), s.casesPerSecond(), s.transactionsPerSecond(), 100 * s.blockedShare(), 100 * s.invalidStatementShare(),

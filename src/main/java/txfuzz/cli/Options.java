@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import txfuzz.campaign.CampaignConfig;
 import txfuzz.model.IsolationLevel;
 import txfuzz.target.Target;
 import txfuzz.target.Targets;
@@ -52,6 +53,14 @@ final class Options {
             throw new Main.UserError("mode '" + mode + "' is not offered by " + target.name() + "; it offers: " + String.join(", ", target.modes()));
         }
         return mode.toLowerCase(Locale.ROOT);
+    }
+
+    static CampaignConfig.Execution execution(String text) {
+        try {
+            return CampaignConfig.Execution.valueOf(text.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new Main.UserError("--execution must be plain, prepared or mixed, not '" + text + "'");
+        }
     }
 
     static Duration duration(String text) {

@@ -41,6 +41,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "txfuzz-out", description = "Output folder for summary.json and findings/. Default: ${DEFAULT-VALUE}.")
     Path out;
 
+    @Option(names = "--execution", defaultValue = "plain",
+            description = "How statements reach the engine: plain, prepared (prepared statements re-used per session) or mixed. Default: ${DEFAULT-VALUE}.")
+    String execution;
+
     @Option(names = "--progress", defaultValue = "3s", description = "Progress line interval. Default: ${DEFAULT-VALUE}.")
     String progressEvery;
 
@@ -65,7 +69,7 @@ final class RunCommand implements Callable<Integer> {
                     String.join(" ", levels.stream().map(IsolationLevel::name).toList()), String.join(",", oracleNames), s,
                     count != null ? count + " cases" : "for " + time, out);
             CampaignConfig config = new CampaignConfig(levels, m, oracleNames, count, budget, s, out, GenConfig.defaults(),
-                    ExecutorConfig.defaults(), Options.duration(progressEvery));
+                    ExecutorConfig.defaults(), Options.duration(progressEvery), Options.execution(execution));
             Summary summary = new Campaign(target, config, System.out).run();
             System.out.printf("done: %d cases in %.1fs (%.1f cases/s, %.1f transactions/s); %d bug candidates, %d documented, %d flaky; see %s%n",
                     summary.cases(), summary.seconds(), summary.casesPerSecond(), summary.transactionsPerSecond(), summary.bugCandidates(),

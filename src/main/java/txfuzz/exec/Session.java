@@ -154,12 +154,25 @@ final class Session implements AutoCloseable {
         }
     }
 
+    /**
+     * Forces the connection shut when cancelling did not stop the statement. Some drivers block
+     * close() while a statement runs, so it happens on a thread of its own that nobody waits for.
+     */
     void abortConnection() {
-        try {
-            connection.close();
-        } catch (SQLException | RuntimeException ignored) {
-            // already broken
-        }
+        Thread t = new Thread(() -> {
+            try {
+                connection.abort(Runnable::run);
+            } catch (SQLException | RuntimeException | AbstractMethodError ignored) {
+                // fall through to close
+            }
+            try {
+                connection.close();
+            } catch (SQLException | RuntimeException ignored) {
+                // already broken
+            }
+        }, "txfuzz-abort");
+        t.setDaemon(true);
+        t.start();
     }
 
     @Override
