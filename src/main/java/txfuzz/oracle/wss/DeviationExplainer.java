@@ -51,6 +51,10 @@ final class DeviationExplainer {
     private DbState initial;
     private Boolean withRowIds;
     private long nextRowId;
+    /** Table (lower case) → its columns before the identity column was added, for INSERTs without a column list. */
+    private final Map<String, String> columnLists = new HashMap<>();
+    private static final java.util.regex.Pattern INSERT_WITHOUT_COLUMNS = java.util.regex.Pattern.compile(
+            "^(\\s*(?:INSERT|REPLACE)\\s+INTO\\s+)(\\w+)(\\s+(?:VALUES|SELECT)\\b)", java.util.regex.Pattern.CASE_INSENSITIVE);
 
     DeviationExplainer(TestCase testCase, Trace trace, Executor executor) {
         this.testCase = testCase;
@@ -74,16 +78,46 @@ final class DeviationExplainer {
         RECHECK
     }
 
-    /** Whether {@code deviation} reproduces the actual final state. */
-    boolean explains(Deviation deviation) throws SQLException, SetupFailedException {
+    /** The rule, under {@code deviation}, that reproduces the actual final state, in words; empty if none does. */
+    Optional<String> explanation(Deviation deviation) throws SQLException, SetupFailedException {
+        for (ReadPoint p : ReadPoint.values()) {
+            boolean explained = switch (deviation) {
+                case STATEMENT_VISIBILITY -> explains(deviation, p);
+                case DIRTY_VISIBILITY -> explains(deviation, p);
+                case TRANSACTION_SNAPSHOT -> p == ReadPoint.SUBMITTED && explains(deviation, p);
+            };
+            if (explained) {
+                return Optional.of(describe(deviation, p));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String describe(Deviation d, ReadPoint p) {
+        String waited = switch (p) {
+            case SUBMITTED -> "";
+            case RESUMED -> "; a statement that waited for a lock read the data as of when it resumed";
+            case RECHECK -> "; an UPDATE or DELETE that waited for a lock kept the rows it had chosen and re-checked their newest"
+                    + " versions (as PostgreSQL's EvalPlanQual does), not seeing rows inserted meanwhile";
+        };
+        return switch (d) {
+            case STATEMENT_VISIBILITY -> "statement-level visibility: each write saw only data committed before it began, with no"
+                    + " predicate or gap locks" + waited;
+            case DIRTY_VISIBILITY -> "dirty reads: each write also saw data other transactions had not committed yet" + waited;
+            case TRANSACTION_SNAPSHOT -> "snapshot isolation: each transaction's writes were computed from the snapshot taken at its"
+                    + " first statement, and concurrent writers changed different rows";
+        };
+    }
+
+    private boolean explains(Deviation deviation, ReadPoint readPoint) throws SQLException, SetupFailedException {
         try {
-            return simulate(deviation);
+            return simulate(deviation, readPoint);
         } catch (RowIdsUnusable e) {
-            // A statement cannot run with the extra column (INSERT without a column list, SELECT *):
-            // simulate again matching rows by value.
+            // A statement cannot run with the extra column (e.g. INSERT ... SELECT *): simulate again
+            // matching rows by value.
             withRowIds = false;
             initial = null;
-            return simulate(deviation);
+            return simulate(deviation, readPoint);
         }
     }
 
@@ -94,24 +128,15 @@ final class DeviationExplainer {
         }
     }
 
-    private boolean simulate(Deviation deviation) throws SQLException, SetupFailedException {
+    private boolean simulate(Deviation deviation, ReadPoint readPoint) throws SQLException, SetupFailedException {
         return switch (deviation) {
-            case STATEMENT_VISIBILITY -> anyReadPoint(false);
-            case DIRTY_VISIBILITY -> anyReadPoint(true);
+            case STATEMENT_VISIBILITY -> statementVisibility(false, readPoint);
+            case DIRTY_VISIBILITY -> statementVisibility(true, readPoint);
             case TRANSACTION_SNAPSHOT -> transactionSnapshot(true) || transactionSnapshot(false);
         };
     }
 
     private record Effect(int position, int txn, StateDelta delta) {
-    }
-
-    private boolean anyReadPoint(boolean dirty) throws SQLException, SetupFailedException {
-        for (ReadPoint p : ReadPoint.values()) {
-            if (statementVisibility(dirty, p)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private boolean statementVisibility(boolean dirty, ReadPoint readPoint) throws SQLException, SetupFailedException {
@@ -217,6 +242,17 @@ final class DeviationExplainer {
     }
 
     private void addRowIdColumns(Statement s) throws SQLException {
+        if (columnLists.isEmpty()) {
+            for (String t : testCase.tables()) {
+                try (var rs = s.executeQuery("SELECT * FROM " + target.quote(t) + " WHERE 1 = 0")) {
+                    List<String> names = new ArrayList<>();
+                    for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                        names.add(rs.getMetaData().getColumnName(i));
+                    }
+                    columnLists.put(t.toLowerCase(java.util.Locale.ROOT), String.join(", ", names));
+                }
+            }
+        }
         for (String t : testCase.tables()) {
             s.execute("ALTER TABLE " + target.quote(t) + " ADD COLUMN " + ROW_ID + " BIGINT");
         }
@@ -248,7 +284,7 @@ final class DeviationExplainer {
                         continue;
                     }
                     try {
-                        s.execute(testCase.stmt(ref).sql());
+                        s.execute(withRowIds ? withColumnList(testCase.stmt(ref).sql()) : testCase.stmt(ref).sql());
                     } catch (SQLException e) {
                         ErrorClass cls = target.classify(e);
                         if (withRowIds && cls != ErrorClass.CONSTRAINT && cls != ErrorClass.DATA) {
@@ -266,6 +302,16 @@ final class DeviationExplainer {
                 throw new SetupFailedException("cannot rebuild a state for the explanation: " + e.getMessage(), e);
             }
         }
+    }
+
+    /** {@code INSERT INTO t VALUES ...} with t's own column list, so the identity column takes its default. */
+    private String withColumnList(String sql) {
+        java.util.regex.Matcher m = INSERT_WITHOUT_COLUMNS.matcher(sql);
+        if (!m.find()) {
+            return sql;
+        }
+        String columns = columnLists.get(m.group(2).toLowerCase(java.util.Locale.ROOT));
+        return columns == null ? sql : m.group(1) + m.group(2) + " (" + columns + ")" + m.group(3) + sql.substring(m.end());
     }
 
     private boolean failedOnConstraint(StmtRef ref) {

@@ -72,8 +72,9 @@ public final class WssOracle implements Oracle {
             throws SQLException, SetupFailedException {
         boolean stateDiffers = found.stream().anyMatch(v -> v.kind().endsWith("-wss"));
         for (Deviation d : semantics.deviations()) {
-            if (explainer.explains(d)) {
-                String ref = semantics.reference() + " (" + describe(d) + ")";
+            Optional<String> rule = explainer.explanation(d);
+            if (rule.isPresent()) {
+                String ref = semantics.reference() + " (" + rule.get() + ")";
                 return found.stream().map(v -> v.kind().equals("read-result") ? v : v.withClassification(Classification.DOCUMENTED, ref)).toList();
             }
         }
@@ -91,14 +92,6 @@ public final class WssOracle implements Oracle {
                 "replay-hang at " + original + ": the statement hung in the serial replay " + serial.describeOrder(),
                 "Statement " + original + " `" + c.stmt(original).sql() + "` neither finished nor waited on a lock when the committed"
                         + " transactions were replayed one after another (" + serial.describeOrder() + ").\n", null);
-    }
-
-    static String describe(Deviation d) {
-        return switch (d) {
-            case STATEMENT_VISIBILITY -> "statement-level visibility: each write saw only data committed before it began and took no predicate or gap locks";
-            case DIRTY_VISIBILITY -> "dirty reads: writes saw uncommitted data of other transactions";
-            case TRANSACTION_SNAPSHOT -> "snapshot isolation: each transaction's writes were computed from its snapshot";
-        };
     }
 
     private Optional<Violation> stateViolation(String kind, String level, SerialSchedule serial, Trace actual, Trace expected) {
