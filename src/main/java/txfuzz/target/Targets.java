@@ -12,6 +12,10 @@ public final class Targets {
 
     static {
         FACTORIES.put("h2", H2Target::new);
+        FACTORIES.put("hsqldb", txfuzz.target.hsqldb.HsqldbTarget::new);
+        FACTORIES.put("derby", txfuzz.target.derby.DerbyTarget::new);
+        FACTORIES.put("sqlite", txfuzz.target.sqlite.SqliteTarget::new);
+        FACTORIES.put("duckdb", txfuzz.target.duckdb.DuckdbTarget::new);
     }
 
     private Targets() {

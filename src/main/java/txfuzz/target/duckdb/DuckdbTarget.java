@@ -1,0 +1,267 @@
+package txfuzz.target.duckdb;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import org.duckdb.DuckDBConnection;
+import txfuzz.model.IsolationLevel;
+import txfuzz.target.AbortScope;
+import txfuzz.target.Database;
+import txfuzz.target.Deviation;
+import txfuzz.target.Dialect;
+import txfuzz.target.ErrorClass;
+import txfuzz.target.Feature;
+import txfuzz.target.LevelSemantics;
+import txfuzz.target.LockProbe;
+import txfuzz.target.Profile;
+import txfuzz.target.Target;
+
+/**
+ * DuckDB, one in-memory database instance per test case ({@code jdbc:duckdb:} opens a new private
+ * one); every session is a {@link DuckDBConnection#duplicate()} of its first connection, and the
+ * instance goes away when the last of them closes. {@code threads = 1}: test cases are tiny, and so
+ * an open database costs no worker thread.
+ *
+ * <p>DuckDB has one isolation level, snapshot isolation (JDBC isolation settings are ignored), and
+ * optimistic concurrency control: it never waits for a lock. Writing a row another live or
+ * since-committed transaction wrote fails at once ("TransactionContext Error: Conflict on update!"),
+ * before the first writer commits, and aborts the transaction: every later statement fails with
+ * "Current transaction is aborted (please ROLLBACK)". Concurrent inserts of one key are caught at the
+ * second COMMIT ("Failed to commit: PRIMARY KEY or UNIQUE constraint violation").
+ *
+ * <p>A COMMIT of an aborted transaction — by JDBC's commit() or by SQL — returns normally and rolls
+ * it back. {@link #commit} therefore asks first (a {@code SELECT 1} fails in an aborted transaction)
+ * and throws instead of pretending to commit.
+ */
+public final class DuckdbTarget implements Target {
+    private static final AtomicLong NEXT_SESSION = new AtomicLong();
+    private static final String DOCS = "https://duckdb.org/docs/stable/connect/concurrency";
+    private static final String ABORTED = "Current transaction is aborted";
+
+    private final String version;
+
+    public DuckdbTarget() {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:", properties())) {
+            version = "DuckDB " + c.getMetaData().getDatabaseProductVersion();
+        } catch (SQLException e) {
+            throw new IllegalStateException("DuckDB does not start: " + e.getMessage(), e);
+        }
+    }
+
+    private static Properties properties() {
+        Properties p = new Properties();
+        p.setProperty("threads", "1");
+        return p;
+    }
+
+    @Override
+    public String name() {
+        return "duckdb";
+    }
+
+    @Override
+    public String version() {
+        return version;
+    }
+
+    @Override
+    public List<IsolationLevel> isolationLevels() {
+        return List.of(IsolationLevel.SNAPSHOT);
+    }
+
+    @Override
+    public Dialect dialect() {
+        EnumSet<Feature> f = Dialect.core();
+        // MERGE since 1.4; INSERT ... ON CONFLICT; INSERT OR REPLACE but not REPLACE INTO; no FOR UPDATE.
+        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.JOIN_FULL, Feature.INSERT_ON_CONFLICT, Feature.MERGE));
+        // Foreign keys are left out. DuckDB documents that a key deleted earlier in the same transaction
+        // still counts as referenced (DELETE child; DELETE parent fails), so autocommit replays would
+        // disagree with transactional runs for no bug; and 1.4.4 lets a concurrent DELETE of a parent
+        // and INSERT of its child both commit, leaving an orphan — a real bug, but one that every
+        // FK case would rediscover.
+        f.remove(Feature.FOREIGN_KEY);
+        return new Dialect("duckdb", f, "DOUBLE PRECISION", "VARCHAR(10)");
+    }
+
+    @Override
+    public Profile profile() {
+        return new Profile(Map.of(IsolationLevel.SNAPSHOT, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT)));
+    }
+
+    @Override
+    public Database freshDatabase() throws SQLException {
+        return new DuckdbDatabase();
+    }
+
+    /**
+     * DuckDB's JDBC driver gives neither SQLState nor vendor code; the message starts with the
+     * engine's exception type ("Constraint Error: ..."), which is what this goes by:
+     * <pre>
+     *  TransactionContext: "Current transaction is aborted"  IN_FAILED_TRANSACTION
+     *                      "Conflict on ..." / "write-write conflict" / "Failed to commit"  SERIALIZATION
+     *                      other (no transaction active, nested BEGIN)  OTHER
+     *  Constraint                                              CONSTRAINT
+     *  Conversion, Out of Range, Invalid Input, Mismatch Type, Divide by Zero, Decimal, Sequence   DATA
+     *  Parser, Syntax, Binder, Catalog, Not implemented, Dependency, Planner, Parameter Not ...,
+     *    Unknown Type, Invalid type, Missing Extension, Settings, Invalid Configuration    INVALID_STATEMENT
+     *  INTERNAL, NullPointer, Serialization, IO, Index, Executor, Expression, Optimizer,
+     *    Scheduler, Stat, Out of Memory                         INTERNAL
+     *  FATAL (database invalidated), Connection, "Connection was closed"   CONNECTION_LOST
+     * </pre>
+     */
+    @Override
+    public ErrorClass classify(SQLException e) {
+        String msg = String.valueOf(e.getMessage()).strip();
+        if (msg.contains(ABORTED)) {
+            return ErrorClass.IN_FAILED_TRANSACTION;
+        }
+        if (msg.contains("database has been invalidated") || msg.startsWith("Connection was closed")
+                || msg.startsWith("Connection has been closed")) {
+            return ErrorClass.CONNECTION_LOST;
+        }
+        int colon = msg.indexOf(" Error:");
+        String type = colon < 0 ? "" : msg.substring(0, colon);
+        return switch (type) {
+            case "TransactionContext" -> msg.contains("onflict") || msg.contains("Failed to commit")
+                    ? ErrorClass.SERIALIZATION : ErrorClass.OTHER;
+            case "Constraint" -> ErrorClass.CONSTRAINT;
+            case "Conversion", "Out of Range", "Invalid Input", "Mismatch Type", "Divide by Zero", "Decimal", "Sequence" -> ErrorClass.DATA;
+            case "Parser", "Syntax", "Binder", "Catalog", "Not implemented", "Dependency", "Planner", "Parameter Not Resolved",
+                    "Parameter Not Allowed", "Unknown Type", "Invalid type", "Missing Extension", "Settings",
+                    "Invalid Configuration" -> ErrorClass.INVALID_STATEMENT;
+            case "INTERNAL", "NullPointer", "Serialization", "IO", "Index", "Executor", "Expression", "Optimizer", "Scheduler",
+                    "Stat", "Out of Memory" -> ErrorClass.INTERNAL;
+            case "FATAL", "Connection" -> ErrorClass.CONNECTION_LOST;
+            default -> ErrorClass.OTHER;
+        };
+    }
+
+    /**
+     * DuckDB aborts the whole transaction on any error raised while a statement executes — a conflict,
+     * but also a constraint violation or a data error (measured: the next statement fails with
+     * "Current transaction is aborted (please ROLLBACK)" and nothing of the transaction survives).
+     * Errors raised before execution (Parser, Binder, Catalog: INVALID_STATEMENT) leave it intact.
+     * The aborted transaction stays open until ROLLBACK, which the executor sends for TRANSACTION.
+     */
+    @Override
+    public AbortScope abortScope(ErrorClass c) {
+        return switch (c) {
+            case CONSTRAINT, DATA -> AbortScope.TRANSACTION;
+            default -> Target.super.abortScope(c);
+        };
+    }
+
+    /**
+     * Commits, unless DuckDB already aborted the transaction: then it rolls back and throws (an
+     * IN_FAILED_TRANSACTION error), because DuckDB's own COMMIT would return normally without
+     * committing. A failure inside the commit itself (e.g. a duplicate key inserted concurrently) is
+     * thrown as DuckDB reports it; the transaction is rolled back either way.
+     */
+    @Override
+    public void commit(Connection c) throws SQLException {
+        try {
+            SQLException aborted = null;
+            try (Statement s = c.createStatement()) {
+                s.execute("SELECT 1");
+            } catch (SQLException e) {
+                if (!String.valueOf(e.getMessage()).contains(ABORTED)) {
+                    throw e;
+                }
+                aborted = e;
+            }
+            if (aborted != null) {
+                c.rollback();
+                throw new SQLException(firstLine(aborted)
+                        + " — COMMIT refused: DuckDB had aborted the transaction, it was rolled back", aborted);
+            }
+            c.commit();
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    @Override
+    public List<String> sessionSetupSql(IsolationLevel level, String mode) {
+        checkLevel(level);
+        return List.of("SET threads = 1");
+    }
+
+    @Override
+    public void close() {
+    }
+
+    private static void checkLevel(IsolationLevel level) {
+        if (level != IsolationLevel.SNAPSHOT) {
+            throw new IllegalArgumentException("DuckDB has only SNAPSHOT, not " + level);
+        }
+    }
+
+    /** First line of a message (DuckDB appends the query with a caret on later lines). */
+    private static String firstLine(SQLException e) {
+        String m = String.valueOf(e.getMessage());
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+
+    private static final class DuckdbDatabase implements Database {
+        private final DuckDBConnection first;
+        private final List<Connection> opened = new CopyOnWriteArrayList<>();
+        private final Map<Connection, String> ids = new ConcurrentHashMap<>();
+
+        DuckdbDatabase() throws SQLException {
+            first = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:", properties());
+        }
+
+        @Override
+        public Connection connect(IsolationLevel level, String mode) throws SQLException {
+            checkLevel(level);
+            if (mode != null && !mode.equals("default")) {
+                throw new IllegalArgumentException("DuckDB has only the mode 'default', not '" + mode + "'");
+            }
+            Connection c = first.duplicate();
+            opened.add(c);
+            ids.put(c, "S" + NEXT_SESSION.incrementAndGet());
+            return c;
+        }
+
+        @Override
+        public String sessionId(Connection c) {
+            return ids.computeIfAbsent(c, k -> "S" + NEXT_SESSION.incrementAndGet());
+        }
+
+        /** DuckDB never waits for a lock: conflicts fail at once. */
+        @Override
+        public Optional<LockProbe> lockProbe() {
+            return Optional.empty();
+        }
+
+        /** Closing the last connection to the instance frees the database. */
+        @Override
+        public void close() {
+            for (Connection c : opened) {
+                try {
+                    c.close();
+                } catch (SQLException ignored) {
+                    // closed already
+                }
+            }
+            opened.clear();
+            ids.clear();
+            try {
+                first.close();
+            } catch (SQLException ignored) {
+                // closed already
+            }
+        }
+    }
+}
