@@ -41,7 +41,7 @@ public final class Campaign {
 
     public Summary run() {
         CaseGenerator generator = new CaseGenerator(config.gen());
-        String mode = config.mode() != null ? config.mode() : target.modes().get(0);
+        List<String> modes = config.modes().isEmpty() ? List.of(target.modes().get(0)) : config.modes();
         long deadline = config.time() == null ? Long.MAX_VALUE : System.nanoTime() + config.time().toNanos();
         long nextProgress = config.progressEvery() == null ? Long.MAX_VALUE : System.nanoTime() + config.progressEvery().toNanos();
         FindingWriter writer = new FindingWriter(config.out());
@@ -51,7 +51,9 @@ public final class Campaign {
                 if ((config.tests() != null && i >= config.tests()) || System.nanoTime() >= deadline) {
                     break;
                 }
-                IsolationLevel level = config.levels().get((int) (i % config.levels().size()));
+                int n = config.levels().size();
+                IsolationLevel level = config.levels().get((int) (i % n));
+                String mode = modes.get((int) ((i / n) % modes.size()));
                 TestCase c = generator.generate(target.name(), target.dialect(), level, mode, config.seed(), i);
                 if (config.execution() == CampaignConfig.Execution.PREPARED || (config.execution() == CampaignConfig.Execution.MIXED && i % 2 == 1)) {
                     c = c.withExecution(ExecutionMode.PREPARED);

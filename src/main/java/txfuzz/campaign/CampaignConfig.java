@@ -9,19 +9,20 @@ import txfuzz.model.IsolationLevel;
 
 /**
  * @param levels    isolation levels to test, in rotation (case i runs at levels[i % n])
- * @param mode      concurrency mode, or null for the target's default
+ * @param modes     concurrency modes to rotate through (case i runs at modes[(i / levels) % n]); empty for the target's default
  * @param tests     stop after this many cases (null: no limit)
  * @param time      stop after this long (null: no limit)
  * @param progressEvery how often to print a progress line (null: never)
  * @param execution how statements reach the engine: plain text, prepared statements, or alternating
  */
-public record CampaignConfig(List<IsolationLevel> levels, String mode, List<String> oracles, Integer tests, Duration time, long seed,
+public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
                             Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution) {
     /** PLAIN or PREPARED for every case, or MIXED: every other case prepared. */
     public enum Execution { PLAIN, PREPARED, MIXED }
 
     public CampaignConfig {
         levels = List.copyOf(levels);
+        modes = List.copyOf(modes);
         oracles = List.copyOf(oracles);
     }
 }

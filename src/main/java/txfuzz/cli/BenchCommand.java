@@ -38,7 +38,7 @@ final class BenchCommand implements Callable<Integer> {
         PrintStream silent = new PrintStream(OutputStream.nullOutputStream());
         for (String name : names) {
             try (Target target = Options.target(name)) {
-                CampaignConfig config = new CampaignConfig(target.isolationLevels(), null, List.of("wss", "explicit"), tests, null, seed,
+                CampaignConfig config = new CampaignConfig(target.isolationLevels(), List.of(), List.of("wss", "explicit"), tests, null, seed,
                         out.resolve(name), GenConfig.defaults(), ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN);
                 Summary s = new Campaign(target, config, silent).run();
                 System.out.printf("| %s | %s | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %d | %d | %d |%n", name, target.version(), s.cases(),

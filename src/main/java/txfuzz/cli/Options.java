@@ -45,14 +45,24 @@ final class Options {
         return out;
     }
 
-    static String mode(Target target, String mode) {
-        if (mode == null) {
-            return null;
+    /** The modes asked for: none (the target's default), a comma-separated list, or 'all'. */
+    static List<String> modes(Target target, String spec) {
+        if (spec == null) {
+            return List.of();
         }
-        if (!target.modes().contains(mode.toLowerCase(Locale.ROOT))) {
-            throw new Main.UserError("mode '" + mode + "' is not offered by " + target.name() + "; it offers: " + String.join(", ", target.modes()));
+        if (spec.equalsIgnoreCase("all")) {
+            return target.modes();
         }
-        return mode.toLowerCase(Locale.ROOT);
+        List<String> out = new ArrayList<>();
+        for (String part : list(spec)) {
+            String m = part.toLowerCase(Locale.ROOT);
+            if (!target.modes().contains(m)) {
+                throw new Main.UserError("mode '" + part + "' is not offered by " + target.name() + "; it offers: "
+                        + String.join(", ", target.modes()) + " (or 'all')");
+            }
+            out.add(m);
+        }
+        return out;
     }
 
     static CampaignConfig.Execution execution(String text) {

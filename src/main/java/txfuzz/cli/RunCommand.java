@@ -23,7 +23,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--isolation", defaultValue = "all", description = "Isolation level(s), comma-separated, or 'all' (rotated). Default: ${DEFAULT-VALUE}.")
     String isolation;
 
-    @Option(names = "--mode", description = "Concurrency mode where the DBMS has several (e.g. hsqldb: mvcc, locks).")
+    @Option(names = "--mode", description = "Concurrency mode(s) where the DBMS has several (e.g. hsqldb: mvcc, locks), comma-separated, or 'all' (rotated). Default: the DBMS's default mode.")
     String mode;
 
     @Option(names = "--oracle", defaultValue = "wss,explicit", description = "Oracles, comma-separated. Default: ${DEFAULT-VALUE}.")
@@ -64,9 +64,10 @@ final class RunCommand implements Callable<Integer> {
         long s = seed != null ? seed : System.currentTimeMillis();
         try (Target target = Options.target(dbms)) {
             List<IsolationLevel> levels = Options.levels(target, isolation);
-            String m = Options.mode(target, mode);
-            System.out.printf("txfuzz: testing %s at %s, oracles %s, seed %d, %s; output in %s%n", target.version(),
-                    String.join(" ", levels.stream().map(IsolationLevel::name).toList()), String.join(",", oracleNames), s,
+            List<String> m = Options.modes(target, mode);
+            System.out.printf("txfuzz: testing %s at %s%s, oracles %s, seed %d, %s; output in %s%n", target.version(),
+                    String.join(" ", levels.stream().map(IsolationLevel::name).toList()),
+                    m.isEmpty() ? "" : " in mode " + String.join(", ", m), String.join(",", oracleNames), s,
                     count != null ? count + " cases" : "for " + time, out);
             CampaignConfig config = new CampaignConfig(levels, m, oracleNames, count, budget, s, out, GenConfig.defaults(),
                     ExecutorConfig.defaults(), Options.duration(progressEvery), Options.execution(execution));
