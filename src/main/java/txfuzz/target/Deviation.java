@@ -22,5 +22,11 @@ public enum Deviation {
      * transactions may commit writes computed from stale reads as long as they change different
      * rows (snapshot isolation: write skew, phantom writes).
      */
-    TRANSACTION_SNAPSHOT
+    TRANSACTION_SNAPSHOT,
+    /**
+     * The run is serializable, but not necessarily in commit order (PostgreSQL's SSI may order a
+     * reader before a writer that committed first): some serial order of the committed transactions
+     * reproduces the final state.
+     */
+    SOME_SERIAL_ORDER
 }

@@ -3,22 +3,37 @@ package txfuzz.target;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import txfuzz.target.derby.DerbyTarget;
+import txfuzz.target.duckdb.DuckdbTarget;
 import txfuzz.target.h2.H2Target;
+import txfuzz.target.hsqldb.HsqldbTarget;
+import txfuzz.target.sqlite.SqliteTarget;
 
 /** The registry of targets by command-line name. */
 public final class Targets {
-    private static final Map<String, Supplier<Target>> FACTORIES = new LinkedHashMap<>();
+    private static final Map<String, Function<TargetOptions, Target>> FACTORIES = new LinkedHashMap<>();
 
     static {
-        FACTORIES.put("h2", H2Target::new);
-        FACTORIES.put("hsqldb", txfuzz.target.hsqldb.HsqldbTarget::new);
-        FACTORIES.put("derby", txfuzz.target.derby.DerbyTarget::new);
-        FACTORIES.put("sqlite", txfuzz.target.sqlite.SqliteTarget::new);
-        FACTORIES.put("duckdb", txfuzz.target.duckdb.DuckdbTarget::new);
+        embedded("h2", H2Target::new);
+        embedded("hsqldb", HsqldbTarget::new);
+        embedded("derby", DerbyTarget::new);
+        embedded("sqlite", SqliteTarget::new);
+        embedded("duckdb", DuckdbTarget::new);
     }
 
     private Targets() {
+    }
+
+    /** An in-process engine: it takes no server options. */
+    private static void embedded(String name, Supplier<Target> factory) {
+        FACTORIES.put(name, options -> {
+            if (!options.isEmpty()) {
+                throw new IllegalArgumentException(name + " runs in process: --url, --user and --server-version do not apply to it");
+            }
+            return factory.get();
+        });
     }
 
     public static List<String> names() {
@@ -29,12 +44,19 @@ public final class Targets {
         return FACTORIES.containsKey(name);
     }
 
-    /** A new target; throws IllegalArgumentException naming the known targets when {@code name} is unknown. */
     public static Target create(String name) {
-        Supplier<Target> f = FACTORIES.get(name);
+        return create(name, TargetOptions.none());
+    }
+
+    /**
+     * A new target. IllegalArgumentException naming the known targets when {@code name} is unknown,
+     * or saying what is wrong with {@code options}.
+     */
+    public static Target create(String name, TargetOptions options) {
+        Function<TargetOptions, Target> f = FACTORIES.get(name);
         if (f == null) {
             throw new IllegalArgumentException("unknown DBMS '" + name + "'; known: " + String.join(", ", names()));
         }
-        return f.get();
+        return f.apply(options);
     }
 }

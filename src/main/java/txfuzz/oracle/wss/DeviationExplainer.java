@@ -84,7 +84,7 @@ final class DeviationExplainer {
             boolean explained = switch (deviation) {
                 case STATEMENT_VISIBILITY -> explains(deviation, p);
                 case DIRTY_VISIBILITY -> explains(deviation, p);
-                case TRANSACTION_SNAPSHOT -> p == ReadPoint.SUBMITTED && explains(deviation, p);
+                case TRANSACTION_SNAPSHOT, SOME_SERIAL_ORDER -> p == ReadPoint.SUBMITTED && explains(deviation, p);
             };
             if (explained) {
                 return Optional.of(describe(deviation, p));
@@ -93,7 +93,7 @@ final class DeviationExplainer {
         return Optional.empty();
     }
 
-    private static String describe(Deviation d, ReadPoint p) {
+    private String describe(Deviation d, ReadPoint p) {
         String waited = switch (p) {
             case SUBMITTED -> "";
             case RESUMED -> "; a statement that waited for a lock read the data as of when it resumed";
@@ -106,6 +106,7 @@ final class DeviationExplainer {
             case DIRTY_VISIBILITY -> "dirty reads: each write also saw data other transactions had not committed yet" + waited;
             case TRANSACTION_SNAPSHOT -> "snapshot isolation: each transaction's writes were computed from the snapshot taken at its"
                     + " first statement, and concurrent writers changed different rows";
+            case SOME_SERIAL_ORDER -> "serializable in an order other than commit order: " + lastSerialOrder;
         };
     }
 
@@ -133,7 +134,43 @@ final class DeviationExplainer {
             case STATEMENT_VISIBILITY -> statementVisibility(false, readPoint);
             case DIRTY_VISIBILITY -> statementVisibility(true, readPoint);
             case TRANSACTION_SNAPSHOT -> transactionSnapshot(true) || transactionSnapshot(false);
+            case SOME_SERIAL_ORDER -> someSerialOrder();
         };
+    }
+
+    /** At most this many orders are tried (5 transactions have 120). */
+    private static final int MAX_ORDERS = 120;
+    private String lastSerialOrder = "";
+
+    /** Whether running the committed transactions one after another in some order gives the actual final state. */
+    private boolean someSerialOrder() throws SQLException, SetupFailedException {
+        List<List<Integer>> orders = new ArrayList<>();
+        permutations(new ArrayList<>(committed), 0, orders);
+        for (List<Integer> order : orders) {
+            List<StmtRef> statements = new ArrayList<>();
+            order.forEach(t -> statements.addAll(SerialSchedule.effective(testCase, trace, t)));
+            DbState state = executor.run(SerialSchedule.autocommit(testCase, statements, order).testCase()).finalState();
+            if (state.equals(trace.finalState())) {
+                lastSerialOrder = String.join(" → ", order.stream().map(t -> "T" + t).toList());
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void permutations(List<Integer> items, int k, List<List<Integer>> out) {
+        if (out.size() >= MAX_ORDERS) {
+            return;
+        }
+        if (k == items.size()) {
+            out.add(List.copyOf(items));
+            return;
+        }
+        for (int i = k; i < items.size(); i++) {
+            java.util.Collections.swap(items, k, i);
+            permutations(items, k + 1, out);
+            java.util.Collections.swap(items, k, i);
+        }
     }
 
     private record Effect(int position, int txn, StateDelta delta) {
