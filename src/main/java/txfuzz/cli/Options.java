@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 import txfuzz.campaign.CampaignConfig;
 import txfuzz.model.IsolationLevel;
 import txfuzz.target.Target;
+import txfuzz.target.TargetOptions;
 import txfuzz.target.Targets;
 
 /** Parsing and checking of option values shared by the commands. */
@@ -19,14 +20,31 @@ final class Options {
     }
 
     static Target target(String name) {
+        return target(name, TargetOptions.none());
+    }
+
+    /**
+     * The target, started or connected. Closed on JVM exit too, so Ctrl-C stops a server txfuzz
+     * started (closing twice is harmless).
+     */
+    static Target target(String name, TargetOptions options) {
         if (!Targets.exists(name)) {
             throw new Main.UserError("unknown DBMS '" + name + "'; known: " + String.join(", ", Targets.names()));
         }
+        Target target;
         try {
-            return Targets.create(name);
+            target = Targets.create(name, options);
+        } catch (IllegalArgumentException e) {
+            throw new Main.UserError(e.getMessage());
         } catch (RuntimeException e) {
-            throw new Main.UserError("cannot start " + name + ": " + e.getMessage());
+            throw new Main.UserError("cannot start " + name + ": " + firstLine(e.getMessage()));
         }
+        Runtime.getRuntime().addShutdownHook(new Thread(target::close, "txfuzz-close-" + name));
+        return target;
+    }
+
+    private static String firstLine(String s) {
+        return s == null ? "" : s.lines().findFirst().orElse("");
     }
 
     static List<IsolationLevel> levels(Target target, String spec) {

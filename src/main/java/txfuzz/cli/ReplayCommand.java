@@ -30,6 +30,9 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--dbms", description = "Run on this DBMS instead of the one the case names.")
     String dbms;
 
+    @picocli.CommandLine.Mixin
+    ServerOptions server = new ServerOptions();
+
     @Option(names = "--oracle", defaultValue = "wss,explicit", description = "Oracles, comma-separated. Default: ${DEFAULT-VALUE}.")
     String oracles;
 
@@ -50,7 +53,7 @@ final class ReplayCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new Main.UserError(e.getMessage());
         }
-        try (Target target = Options.target(dbms != null ? dbms : c.dbms()); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+        try (Target target = Options.target(dbms != null ? dbms : c.dbms(), server.toTargetOptions()); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
             if (!target.isolationLevels().contains(c.isolation())) {
                 throw new Main.UserError(target.name() + " does not offer " + c.isolation().name());
             }

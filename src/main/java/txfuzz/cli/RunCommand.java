@@ -20,6 +20,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--dbms", defaultValue = "h2", description = "DBMS to test (see 'txfuzz targets'). Default: ${DEFAULT-VALUE}.")
     String dbms;
 
+    @picocli.CommandLine.Mixin
+    ServerOptions server = new ServerOptions();
+
     @Option(names = "--isolation", defaultValue = "all", description = "Isolation level(s), comma-separated, or 'all' (rotated). Default: ${DEFAULT-VALUE}.")
     String isolation;
 
@@ -62,7 +65,7 @@ final class RunCommand implements Callable<Integer> {
             throw new Main.UserError(e.getMessage());
         }
         long s = seed != null ? seed : System.currentTimeMillis();
-        try (Target target = Options.target(dbms)) {
+        try (Target target = Options.target(dbms, server.toTargetOptions())) {
             List<IsolationLevel> levels = Options.levels(target, isolation);
             List<String> m = Options.modes(target, mode);
             System.out.printf("txfuzz: testing %s at %s%s, oracles %s, seed %d, %s; output in %s%n", target.version(),

@@ -59,6 +59,12 @@ class CliTest {
     }
 
     @Test
+    void serverOptionsOnAnEmbeddedEngineAreAUsageError() {
+        assertOneLineError(run("run", "--url", "jdbc:h2:mem:x"), "h2 runs in process");
+        assertOneLineError(run("run", "--dbms", "h2", "--user", "bob"), "--user needs --url");
+    }
+
+    @Test
     void malformedOrMissingCaseFilesAreUsageErrors(@TempDir Path dir) throws Exception {
         Path bad = dir.resolve("bad.json");
         Files.writeString(bad, "{ \"formatVersion\": 1, \"dbms\": \"h2\", ");
