@@ -21,6 +21,7 @@ public final class Targets {
         embedded("derby", DerbyTarget::new);
         embedded("sqlite", SqliteTarget::new);
         embedded("duckdb", DuckdbTarget::new);
+        FACTORIES.put("postgres", txfuzz.target.postgres.PostgresTarget::new);
     }
 
     private Targets() {
