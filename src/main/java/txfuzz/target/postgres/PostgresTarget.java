@@ -156,7 +156,7 @@ public final class PostgresTarget implements Target {
             throw new IllegalStateException("cannot use PostgreSQL at " + where + " as " + endpoint.user() + ": " + SqlStates.message(e)
                     + (embedded ? "" : " (check --url, --user and the password)"), e);
         }
-        pool = new SessionPool(() -> endpoint.open(database));
+        pool = new SessionPool(this::openSession);
         generation++;
     }
 
@@ -212,6 +212,25 @@ public final class PostgresTarget implements Target {
         }
         throw new IllegalStateException("all " + MAX_NAMESPACES + " txfuzz databases on " + endpoint.describe("")
                 + " are in use by other txfuzz runs");
+    }
+
+    /**
+     * A new session in the namespace database. While the server recovers from a crashed backend it
+     * refuses sessions with 57P03 for a moment; wait for it, so a case that crashed a backend can
+     * still read its final state.
+     */
+    private Connection openSession() throws SQLException {
+        long deadline = System.currentTimeMillis() + RECOVERY_WAIT_MS;
+        while (true) {
+            try {
+                return endpoint.open(database);
+            } catch (SQLException e) {
+                if (!"57P03".equals(e.getSQLState()) || closed || System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
+                sleep(100);
+            }
+        }
     }
 
     private static boolean databaseExists(Connection c, String name) throws SQLException {
@@ -658,19 +677,42 @@ public final class PostgresTarget implements Target {
 
         @Override
         public Optional<LockProbe> lockProbe() throws SQLException {
-            Connection c = take(IsolationLevel.READ_COMMITTED);
-            PreparedStatement q;
-            try {
-                q = c.prepareStatement("SELECT pg_blocking_pids(?)");
-            } catch (SQLException e) {
-                c.close();
-                throw e;
+            return Optional.of(new BlockingPidsProbe());
+        }
+
+        /**
+         * {@code pg_blocking_pids(pid)}: the backends holding or queued ahead for a lock the session
+         * waits for (row locks included: a row lock wait is a wait for the locker's transaction id).
+         * When its own session is lost (the server crashed) it says "not waiting" once and opens a
+         * new session for the next question; the statements in flight fail by themselves then.
+         */
+        private final class BlockingPidsProbe implements LockProbe {
+            private Connection session;
+            private PreparedStatement query;
+
+            BlockingPidsProbe() throws SQLException {
+                open();
             }
-            return Optional.of(new LockProbe() {
-                @Override
-                public Optional<Set<String>> waitsFor(String sessionId) throws SQLException {
-                    q.setInt(1, Integer.parseInt(sessionId));
-                    try (ResultSet rs = q.executeQuery()) {
+
+            private void open() throws SQLException {
+                session = take(IsolationLevel.READ_COMMITTED);
+                try {
+                    query = session.prepareStatement("SELECT pg_blocking_pids(?)");
+                } catch (SQLException e) {
+                    SessionPool.closeQuietly(session);
+                    session = null;
+                    throw e;
+                }
+            }
+
+            @Override
+            public Optional<Set<String>> waitsFor(String sessionId) throws SQLException {
+                if (session == null) {
+                    open();
+                }
+                try {
+                    query.setInt(1, Integer.parseInt(sessionId));
+                    try (ResultSet rs = query.executeQuery()) {
                         rs.next();
                         Array a = rs.getArray(1);
                         Object[] pids = a == null ? new Object[0] : (Object[]) a.getArray();
@@ -683,18 +725,22 @@ public final class PostgresTarget implements Target {
                         }
                         return Optional.of(Set.copyOf(blockers));
                     }
-                }
-
-                @Override
-                public void close() {
-                    try {
-                        q.close();
-                    } catch (SQLException ignored) {
-                        // closing the session below releases it
+                } catch (SQLException e) {
+                    if (!isConnectionError(e)) {
+                        throw e;
                     }
-                    SessionPool.closeQuietly(c);
+                    close();
+                    return Optional.empty();
                 }
-            });
+            }
+
+            @Override
+            public void close() {
+                if (session != null) {
+                    SessionPool.closeQuietly(session); // also closes the prepared statement
+                    session = null;
+                }
+            }
         }
 
         /** Ends sessions the user of this database left open, then drops the schema. */
