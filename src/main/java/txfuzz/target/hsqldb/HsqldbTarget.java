@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import txfuzz.model.IsolationLevel;
@@ -216,6 +217,8 @@ public final class HsqldbTarget implements Target {
         private final String url;
         private final Connection keeper;
         private final List<Connection> opened = new CopyOnWriteArrayList<>();
+        /** Session ids, learnt at connect: asking later would wait behind a statement blocked in that session. */
+        private final Map<Connection, String> ids = new ConcurrentHashMap<>();
         private String mode = MODES.get(0);
 
         HsqldbDatabase(String name) throws SQLException {
@@ -233,6 +236,7 @@ public final class HsqldbTarget implements Target {
             try (Statement s = c.createStatement()) {
                 s.execute("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level.sql());
             }
+            ids.put(c, querySessionId(c));
             return c;
         }
 
@@ -248,6 +252,11 @@ public final class HsqldbTarget implements Target {
 
         @Override
         public String sessionId(Connection c) throws SQLException {
+            String id = ids.get(c);
+            return id != null ? id : querySessionId(c);
+        }
+
+        private static String querySessionId(Connection c) throws SQLException {
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("VALUES (SESSION_ID())")) {
                 rs.next();
                 return rs.getString(1);
@@ -302,6 +311,7 @@ public final class HsqldbTarget implements Target {
                 closeQuietly(c);
             }
             opened.clear();
+            ids.clear();
         }
     }
 
