@@ -1,0 +1,150 @@
+package txfuzz.history;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A row version's write list: the ids of the transactions that wrote the row, oldest first, one
+ * entry per write (a transaction that writes a row twice appears twice). {@link History#INITIAL}
+ * (0) is the loader of the initial rows. Because every write appends, each observed wList is a
+ * prefix of the row's version order (Elle's list-append trick, IsoRel §3.1.2).
+ */
+public final class WList {
+    private final long[] ids;
+
+    private WList(long[] ids) {
+        this.ids = ids;
+    }
+
+    public static WList of(long... ids) {
+        if (ids.length == 0) {
+            throw new IllegalArgumentException("a wList names at least one writer");
+        }
+        return new WList(ids.clone());
+    }
+
+    @JsonCreator
+    public static WList of(List<Long> ids) {
+        if (ids == null || ids.isEmpty()) {
+            throw new IllegalArgumentException("a wList names at least one writer");
+        }
+        long[] a = new long[ids.size()];
+        for (int i = 0; i < a.length; i++) {
+            Long id = ids.get(i);
+            if (id == null || id < 0) {
+                throw new IllegalArgumentException("wList entries are transaction ids >= 0, not " + id);
+            }
+            a[i] = id;
+        }
+        return new WList(a);
+    }
+
+    /** Parses the text form an instrumented column holds: "T0,T3,T7", "0,3,7", "T0, T3" or "0 3 7". */
+    public static WList parse(String text) {
+        String[] parts = text.trim().split("[,\\s]+");
+        long[] a = new long[parts.length];
+        int n = 0;
+        for (String p : parts) {
+            if (p.isEmpty()) {
+                continue;
+            }
+            String digits = p.charAt(0) == 'T' || p.charAt(0) == 't' ? p.substring(1) : p;
+            try {
+                a[n++] = Long.parseLong(digits);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("not a wList: \"" + text + "\"");
+            }
+        }
+        if (n == 0) {
+            throw new IllegalArgumentException("empty wList: \"" + text + "\"");
+        }
+        return new WList(Arrays.copyOf(a, n));
+    }
+
+    public int size() {
+        return ids.length;
+    }
+
+    public long get(int i) {
+        return ids[i];
+    }
+
+    public long last() {
+        return ids[ids.length - 1];
+    }
+
+    /** This list followed by {@code writer}: the version a write by {@code writer} installs on top of this one. */
+    public WList append(long writer) {
+        long[] a = Arrays.copyOf(ids, ids.length + 1);
+        a[ids.length] = writer;
+        return new WList(a);
+    }
+
+    /** The first {@code n} entries. */
+    public WList prefix(int n) {
+        return n == ids.length ? this : new WList(Arrays.copyOf(ids, n));
+    }
+
+    public boolean startsWith(WList p) {
+        return startsWith(p.ids, p.ids.length);
+    }
+
+    boolean startsWith(long[] p, int n) {
+        if (n > ids.length) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (ids[i] != p[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public boolean contains(long id) {
+        for (long x : ids) {
+            if (x == id) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    long[] raw() {
+        return ids;
+    }
+
+    @JsonValue
+    public long[] toArray() {
+        return ids.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof WList w && Arrays.equals(ids, w.ids);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(ids);
+    }
+
+    /** "T0,T2,T5". */
+    @Override
+    public String toString() {
+        return text(ids, ids.length);
+    }
+
+    static String text(long[] ids, int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                sb.append(',');
+            }
+            sb.append('T').append(ids[i]);
+        }
+        return sb.toString();
+    }
+}
