@@ -1,0 +1,55 @@
+package txfuzz.history;
+
+import java.util.List;
+import java.util.Set;
+import txfuzz.model.IsolationLevel;
+
+/**
+ * One anomaly in a history.
+ *
+ * @param anomaly            its most specific kind
+ * @param transactions       the transactions involved (the cycle's, in order, or the reader and
+ *                           writers of a non-cycle anomaly)
+ * @param cycle              the witness cycle (a shortest one found), empty for non-cycle anomalies
+ * @param viaSessionOrder    the cycle needs a session-order edge (Elle's "-process" variants)
+ * @param summary            one line, e.g. "lost update: T3 -rw t.r1-> T4 -ww t.r1-> T3"
+ * @param explanation        step by step, in Elle's style, quoting the statements
+ * @param mermaid            a Mermaid flowchart of the cycle
+ * @param dot                the same as Graphviz DOT
+ * @param level              the level it was judged against, or null when not judged yet
+ * @param proscribed         that level proscribes this kind ({@link IsolationModel})
+ * @param permittedByProfile the target's profile documents it as permitted at that level
+ */
+public record AnomalyFinding(Anomaly anomaly, List<Long> transactions, List<Dep> cycle, boolean viaSessionOrder, String summary,
+                             String explanation, String mermaid, String dot, IsolationLevel level, boolean proscribed,
+                             boolean permittedByProfile) {
+    public AnomalyFinding {
+        transactions = List.copyOf(transactions);
+        cycle = List.copyOf(cycle);
+    }
+
+    /** Proscribed by the level and not documented by the engine: worth a developer's time. */
+    public boolean bugCandidate() {
+        return proscribed && !permittedByProfile;
+    }
+
+    public AnomalyFinding judged(IsolationLevel l, Set<Anomaly> permitted) {
+        return new AnomalyFinding(anomaly, transactions, cycle, viaSessionOrder, summary, explanation, mermaid, dot, l,
+                IsolationModel.proscribes(l, anomaly), anomaly.coveredBy(permitted));
+    }
+
+    /** Explanation and drawing as Markdown, for finding reports. */
+    public String markdown() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("### ").append(anomaly.label()).append(viaSessionOrder ? " (via session order)" : "").append("\n\n");
+        sb.append(summary).append("\n\n");
+        if (level != null) {
+            sb.append(proscribed ? "Proscribed" : "Permitted").append(" at ").append(level.sql()).append(" (")
+                    .append(IsolationModel.reference(level)).append(")").append(permittedByProfile ? "; documented by the engine" : "")
+                    .append(".\n\n");
+        }
+        sb.append("```\n").append(explanation).append("```\n\n");
+        sb.append("```mermaid\n").append(mermaid).append("```\n");
+        return sb.toString();
+    }
+}

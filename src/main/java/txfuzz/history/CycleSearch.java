@@ -1,0 +1,528 @@
+package txfuzz.history;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jgrapht.Graph;
+
+/**
+ * Finds witness cycles for each cycle anomaly, Elle-style: strongly connected components first
+ * (no cycle crosses two of them), then, inside each component, a breadth-first search from every
+ * <em>anchor</em> edge (the edge type every cycle of the kind must contain: rw for G-single, ww
+ * for G0, ...) back to the anchor's source, over the edge types the kind allows, tracking a small
+ * automaton state (how many rw edges, whether two were adjacent, the type of the last edge). BFS
+ * gives the shortest such cycle per anchor; the best over the anchors tried is reported.
+ *
+ * <p>Each kind is searched in the components of the subgraph of its own edge types (a G0 search
+ * only ever looks at ww-components), first without session-order edges and then, where nothing
+ * was found, with them (the cycle is then flagged as needing session order). Work is bounded per
+ * component (anchors tried) and per kind (BFS steps) and findings are capped per kind; hitting a
+ * bound is reported as a warning, never silently.
+ *
+ * <p>IsoRel §3.4: "if a cycle between T1 and T2 includes an rw dependency produced by a SELECT
+ * statement in T1 and a wr dependency produced by a SELECT FOR UPDATE statement in T1 (e.g.
+ * T1 -rw(r)-> T2 and T2 -wr(r)-> T1), it is not an isolation anomaly … because the SELECT FOR
+ * UPDATE statement is current read, instead of snapshot read". Implemented exactly so: a
+ * two-transaction cycle made of an rw edge from a non-locking read of T1 and a wr edge into a
+ * locking read of T1 is not accepted as a witness (the search continues, so a cycle that closes
+ * some other way is still found). It applies to every row, as the paper's rule does not restrict
+ * the row; wr edges from locking and non-locking reads are distinct edges, so a non-locking read
+ * of the same version still closes the cycle.
+ */
+final class CycleSearch {
+    static final int WW = 0, WR = 1, RW = 2, RWP = 3, SO = 4;
+    private static final int STATES = 8;
+
+    /** What one kind of cycle looks like. */
+    enum Spec {
+        G0(WW, bits(WW), EnumSet.of(Anomaly.G0), 2),
+        G1C(WR, bits(WW, WR), EnumSet.of(Anomaly.G1C), 2),
+        /** Exactly one anti-dependency, the cycle closing with a ww edge (lost update, read-write skew). */
+        G_SINGLE_WW(RW, bits(WW, WR), EnumSet.of(Anomaly.LOST_UPDATE, Anomaly.READ_WRITE_SKEW, Anomaly.PHANTOM), 2),
+        /** Exactly one anti-dependency, the cycle closing with a wr edge (non-repeatable read, read skew). */
+        G_SINGLE_WR(RW, bits(WW, WR), EnumSet.of(Anomaly.NON_REPEATABLE_READ, Anomaly.READ_SKEW, Anomaly.PHANTOM), 2),
+        /** Exactly one anti-dependency, closing any way (the session-order pass). */
+        G_SINGLE_ANY(RW, bits(WW, WR), EnumSet.of(Anomaly.G_SINGLE, Anomaly.LOST_UPDATE, Anomaly.READ_WRITE_SKEW,
+                Anomaly.NON_REPEATABLE_READ, Anomaly.READ_SKEW, Anomaly.PHANTOM), 2),
+        PHANTOM(RWP, bits(WW, WR), EnumSet.of(Anomaly.PHANTOM), 2),
+        G_NONADJACENT(RW, bits(WW, WR, RW), EnumSet.of(Anomaly.G_NONADJACENT), 4),
+        G2_ITEM(RW, bits(WW, WR, RW), EnumSet.of(Anomaly.WRITE_SKEW, Anomaly.G2_ITEM), 2),
+        G2(RWP, bits(WW, WR, RW, RWP), EnumSet.of(Anomaly.G2), 2);
+
+        final int anchor;
+        final int pathMask;
+        final Set<Anomaly> produces;
+        final int minLength;
+
+        Spec(int anchor, int pathMask, Set<Anomaly> produces, int minLength) {
+            this.anchor = anchor;
+            this.pathMask = pathMask;
+            this.produces = produces;
+            this.minLength = minLength;
+        }
+
+        int cycleMask() {
+            return pathMask | (1 << anchor);
+        }
+
+        /** State after the anchor. Bits: 1 = previous edge rw, 2 = an rw in the path, 4 = two rw adjacent, 8 = last edge ww. */
+        int start() {
+            return 1;
+        }
+
+        int step(int s, int type) {
+            boolean rw = type == RW || type == RWP;
+            return switch (this) {
+                case G_NONADJACENT -> rw ? ((s & 1) != 0 ? -1 : 1 | 2) : (s & 2);
+                case G2_ITEM -> rw ? (1 | 2 | (s & 4) | ((s & 1) << 2)) : (s & 6);
+                case G2 -> rw ? 1 | 2 : (s & 2);
+                case G_SINGLE_WW, G_SINGLE_WR, G_SINGLE_ANY -> type == WW ? 8 : 0;
+                default -> 0;
+            };
+        }
+
+        boolean accept(int s) {
+            return switch (this) {
+                case G_NONADJACENT -> (s & 2) != 0 && (s & 1) == 0;
+                case G2_ITEM -> (s & 2) != 0 && ((s & 4) != 0 || (s & 1) != 0);
+                case G2 -> (s & 2) != 0;
+                case G_SINGLE_WW -> (s & 8) != 0;
+                case G_SINGLE_WR -> (s & 8) == 0;
+                default -> true;
+            };
+        }
+
+        boolean singleAntiDependency() {
+            return this == G_SINGLE_WW || this == G_SINGLE_WR || this == G_SINGLE_ANY || this == PHANTOM;
+        }
+    }
+
+    private static int bits(int... types) {
+        int m = 0;
+        for (int t : types) {
+            m |= 1 << t;
+        }
+        return m;
+    }
+
+    /** A found cycle, before explanation. */
+    record Witness(Anomaly anomaly, List<Dep> cycle, boolean viaSession) {
+    }
+
+    private final int nV;
+    private final long[] vid;
+    private final int[] off;
+    private final int[] to;
+    private final int[] from;
+    private final byte[] type;
+    private final Dep[] dep;
+    private final DependencyGraph.Limits limits;
+    final List<String> warnings = new ArrayList<>();
+    /** Distinct two-transaction cycles IsoRel §3.4 exempts. */
+    final Set<String> exempted = new HashSet<>();
+
+    // BFS scratch, sized once
+    private final int[] stamp;
+    private final int[] parEdge;
+    private final int[] parKey;
+    private final int[] queue;
+    private int cur;
+
+    CycleSearch(Graph<Long, Dep> g, DependencyGraph.Limits limits) {
+        this.limits = limits;
+        nV = g.vertexSet().size();
+        vid = new long[nV];
+        Map<Long, Integer> vi = new HashMap<>(nV * 2);
+        int i = 0;
+        for (Long v : g.vertexSet()) {
+            vid[i] = v;
+            vi.put(v, i++);
+        }
+        int m = g.edgeSet().size();
+        off = new int[nV + 1];
+        to = new int[m];
+        from = new int[m];
+        type = new byte[m];
+        dep = new Dep[m];
+        int[] src = new int[m];
+        int[] dst = new int[m];
+        Dep[] all = g.edgeSet().toArray(new Dep[0]);
+        for (int e = 0; e < m; e++) {
+            src[e] = vi.get(all[e].from());
+            dst[e] = vi.get(all[e].to());
+            off[src[e] + 1]++;
+        }
+        for (int v = 0; v < nV; v++) {
+            off[v + 1] += off[v];
+        }
+        int[] fill = Arrays.copyOf(off, nV);
+        for (int e = 0; e < m; e++) {
+            int k = fill[src[e]]++;
+            to[k] = dst[e];
+            from[k] = src[e];
+            dep[k] = all[e];
+            type[k] = (byte) typeOf(all[e]);
+        }
+        stamp = new int[nV * STATES];
+        parEdge = new int[nV * STATES];
+        parKey = new int[nV * STATES];
+        queue = new int[nV * STATES];
+    }
+
+    static int typeOf(Dep d) {
+        return switch (d.type()) {
+            case WW -> WW;
+            case WR -> WR;
+            case RW -> d.predicate() ? RWP : RW;
+            case SO -> SO;
+        };
+    }
+
+    /** Strongly connected components of the subgraph of the edge types in {@code mask} (iterative Tarjan). comp[v] = -1 for singletons. */
+    int[] components(int mask) {
+        int[] index = new int[nV];
+        int[] low = new int[nV];
+        int[] comp = new int[nV];
+        Arrays.fill(index, -1);
+        boolean[] onStack = new boolean[nV];
+        int[] stack = new int[nV];
+        int sp = 0;
+        int[] callV = new int[nV];
+        int[] callE = new int[nV];
+        int counter = 0;
+        int comps = 0;
+        for (int root = 0; root < nV; root++) {
+            if (index[root] >= 0) {
+                continue;
+            }
+            int csp = 0;
+            callV[csp] = root;
+            callE[csp] = off[root];
+            csp++;
+            index[root] = low[root] = counter++;
+            stack[sp++] = root;
+            onStack[root] = true;
+            while (csp > 0) {
+                int v = callV[csp - 1];
+                int e = callE[csp - 1];
+                boolean pushed = false;
+                while (e < off[v + 1]) {
+                    int w = to[e];
+                    int t = type[e];
+                    e++;
+                    if ((mask & (1 << t)) == 0) {
+                        continue;
+                    }
+                    if (index[w] < 0) {
+                        callE[csp - 1] = e;
+                        index[w] = low[w] = counter++;
+                        stack[sp++] = w;
+                        onStack[w] = true;
+                        callV[csp] = w;
+                        callE[csp] = off[w];
+                        csp++;
+                        pushed = true;
+                        break;
+                    } else if (onStack[w]) {
+                        low[v] = Math.min(low[v], index[w]);
+                    }
+                }
+                if (pushed) {
+                    continue;
+                }
+                callE[csp - 1] = e;
+                if (low[v] == index[v]) {
+                    int size = 0;
+                    int w;
+                    do {
+                        w = stack[--sp];
+                        onStack[w] = false;
+                        comp[w] = comps;
+                        size++;
+                    } while (w != v);
+                    if (size == 1) {
+                        comp[v] = -1;
+                    }
+                    comps++;
+                }
+                csp--;
+                if (csp > 0) {
+                    int parent = callV[csp - 1];
+                    low[parent] = Math.min(low[parent], low[v]);
+                }
+            }
+        }
+        return comp;
+    }
+
+    /**
+     * Searches every kind; {@code found} counts the witnesses per anomaly so far (a kind is
+     * skipped once all it can produce reached the cap).
+     */
+    List<Witness> searchAll(Map<Anomaly, Integer> found) {
+        List<Witness> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Spec spec : new Spec[] {Spec.G0, Spec.G1C, Spec.G_SINGLE_WW, Spec.G_SINGLE_WR, Spec.PHANTOM, Spec.G_NONADJACENT, Spec.G2_ITEM,
+                Spec.G2}) {
+            search(spec, false, found, out, seen);
+        }
+        // session order: only kinds not seen without it
+        for (Spec spec : new Spec[] {Spec.G0, Spec.G1C, Spec.G_SINGLE_ANY, Spec.PHANTOM, Spec.G_NONADJACENT, Spec.G2_ITEM, Spec.G2}) {
+            boolean any = false;
+            for (Anomaly a : spec.produces) {
+                any |= found.getOrDefault(a, 0) > 0;
+            }
+            if (!any) {
+                search(spec, true, found, out, seen);
+            }
+        }
+        return out;
+    }
+
+    private boolean saturated(Spec spec, Map<Anomaly, Integer> found) {
+        for (Anomaly a : spec.produces) {
+            if (found.getOrDefault(a, 0) < limits.findingsPerKind()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void search(Spec spec, boolean session, Map<Anomaly, Integer> found, List<Witness> out, Set<String> seen) {
+        if (saturated(spec, found)) {
+            return;
+        }
+        int mask = spec.cycleMask() | (session ? 1 << SO : 0);
+        int pathMask = spec.pathMask | (session ? 1 << SO : 0);
+        int[] comp = components(mask);
+        // anchors grouped by component
+        Map<Integer, List<Integer>> anchors = new HashMap<>();
+        for (int v = 0; v < nV; v++) {
+            if (comp[v] < 0) {
+                continue;
+            }
+            for (int e = off[v]; e < off[v + 1]; e++) {
+                if (type[e] == spec.anchor && comp[to[e]] == comp[v]) {
+                    anchors.computeIfAbsent(comp[v], k -> new ArrayList<>()).add(e);
+                }
+            }
+        }
+        long[] steps = {0};
+        for (Map.Entry<Integer, List<Integer>> c : anchors.entrySet()) {
+            if (saturated(spec, found)) {
+                return;
+            }
+            Map<Anomaly, Witness> best = new EnumMap<>(Anomaly.class);
+            List<Integer> as = c.getValue();
+            int tried = 0;
+            for (int a : as) {
+                if (tried++ >= limits.anchorsPerComponent()) {
+                    warnings.add(spec + ": tried only " + limits.anchorsPerComponent() + " of " + as.size()
+                            + " anchor edges in a component; witnesses there may not be the shortest");
+                    break;
+                }
+                if (steps[0] > limits.bfsStepsPerSpec()) {
+                    warnings.add(spec + ": search budget of " + limits.bfsStepsPerSpec() + " steps exhausted; some cycles may be unreported");
+                    break;
+                }
+                bfs(spec, a, comp, pathMask, best, steps);
+                if (allShortest(spec, best)) {
+                    break;
+                }
+            }
+            for (Witness w : best.values()) {
+                if (found.getOrDefault(w.anomaly(), 0) >= limits.findingsPerKind()) {
+                    continue;
+                }
+                String key = w.anomaly() + ":" + canonical(w.cycle());
+                if (seen.add(key)) {
+                    found.merge(w.anomaly(), 1, Integer::sum);
+                    out.add(w);
+                }
+            }
+        }
+    }
+
+    private static boolean allShortest(Spec spec, Map<Anomaly, Witness> best) {
+        for (Anomaly a : spec.produces) {
+            Witness w = best.get(a);
+            if (w == null || w.cycle().size() > spec.minLength) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String canonical(List<Dep> cycle) {
+        List<String> parts = new ArrayList<>();
+        for (Dep d : cycle) {
+            parts.add(d.toString());
+        }
+        parts.sort(null);
+        return String.join("|", parts);
+    }
+
+    /** BFS from the anchor's target back to its source; records the shortest witness per produced anomaly. */
+    private void bfs(Spec spec, int anchorEdge, int[] comp, int pathMask, Map<Anomaly, Witness> best, long[] steps) {
+        Dep anchor = dep[anchorEdge];
+        int u = from[anchorEdge];
+        int v = to[anchorEdge];
+        int c = comp[u];
+        cur++;
+        if (cur == Integer.MAX_VALUE) {
+            Arrays.fill(stamp, 0);
+            cur = 1;
+        }
+        int head = 0;
+        int tail = 0;
+        int s0 = spec.start();
+        int startKey = v * STATES + s0;
+        stamp[startKey] = cur;
+        parEdge[startKey] = -1;
+        queue[tail++] = startKey;
+        int depth = 0;
+        int levelEnd = tail;
+        int bound = Integer.MAX_VALUE; // longest cycle still useful
+        while (head < tail) {
+            if (head == levelEnd) {
+                depth++;
+                levelEnd = tail;
+            }
+            if (depth + 2 > bound) {
+                break;
+            }
+            int key = queue[head++];
+            int x = key / STATES;
+            int s = key % STATES;
+            for (int e = off[x]; e < off[x + 1]; e++) {
+                int t = type[e];
+                if ((pathMask & (1 << t)) == 0) {
+                    continue;
+                }
+                int y = to[e];
+                if (comp[y] != c) {
+                    continue;
+                }
+                steps[0]++;
+                int ns = spec.step(s, t);
+                if (ns < 0) {
+                    continue;
+                }
+                if (y == u) {
+                    if (!spec.accept(ns)) {
+                        continue;
+                    }
+                    if (spec.singleAntiDependency() && depth == 0 && exempt(anchor, dep[e])) {
+                        exempted.add(anchor + "|" + dep[e]);
+                        continue;
+                    }
+                    List<Dep> cycle = reconstruct(anchor, key, e);
+                    if (cycle == null) {
+                        continue; // repeats a transaction
+                    }
+                    Anomaly a = classify(spec, cycle);
+                    Witness old = best.get(a);
+                    if (old == null || old.cycle().size() > cycle.size()) {
+                        best.put(a, new Witness(a, cycle, cycle.stream().anyMatch(d -> d.type() == DepType.SO)));
+                    }
+                    if (allShortest(spec, best)) {
+                        return;
+                    }
+                    bound = longestUseful(spec, best);
+                    continue;
+                }
+                int nk = y * STATES + ns;
+                if (stamp[nk] != cur) {
+                    stamp[nk] = cur;
+                    parEdge[nk] = e;
+                    parKey[nk] = key;
+                    queue[tail++] = nk;
+                }
+            }
+        }
+    }
+
+    private static int longestUseful(Spec spec, Map<Anomaly, Witness> best) {
+        int bound = 0;
+        for (Anomaly a : spec.produces) {
+            Witness w = best.get(a);
+            if (w == null) {
+                return Integer.MAX_VALUE;
+            }
+            bound = Math.max(bound, w.cycle().size() - 1);
+        }
+        return bound;
+    }
+
+    /** IsoRel §3.4 (see class comment): T1 -rw-> T2 from a plain read of T1, T2 -wr-> T1 into a locking read of T1. */
+    static boolean exempt(Dep rw, Dep wr) {
+        return rw.type() == DepType.RW && !rw.locking() && wr.type() == DepType.WR && wr.locking() && !wr.predicate() && wr.to() == rw.from()
+                && wr.from() == rw.to();
+    }
+
+    private List<Dep> reconstruct(Dep anchor, int lastKey, int closing) {
+        List<Dep> rev = new ArrayList<>();
+        rev.add(dep[closing]);
+        int key = lastKey;
+        while (parEdge[key] >= 0) {
+            int e = parEdge[key];
+            rev.add(dep[e]);
+            key = parKey[key];
+        }
+        List<Dep> cycle = new ArrayList<>(rev.size() + 1);
+        cycle.add(anchor);
+        for (int i = rev.size() - 1; i >= 0; i--) {
+            cycle.add(rev.get(i));
+        }
+        Set<Long> vs = new LinkedHashSet<>();
+        for (Dep d : cycle) {
+            if (!vs.add(d.from())) {
+                return null;
+            }
+        }
+        return cycle;
+    }
+
+    static Anomaly classify(Spec spec, List<Dep> cycle) {
+        switch (spec) {
+            case G0:
+                return Anomaly.G0;
+            case G1C:
+                return Anomaly.G1C;
+            case G_NONADJACENT:
+                return Anomaly.G_NONADJACENT;
+            case G2:
+                return Anomaly.G2;
+            case G2_ITEM:
+                return cycle.size() == 2 && cycle.get(0).type() == DepType.RW && cycle.get(1).type() == DepType.RW ? Anomaly.WRITE_SKEW
+                        : Anomaly.G2_ITEM;
+            default:
+                break;
+        }
+        if (spec == Spec.PHANTOM || cycle.stream().anyMatch(Dep::predicate)) {
+            return Anomaly.PHANTOM;
+        }
+        Dep last = cycle.get(cycle.size() - 1);
+        Set<RowVersions> rows = new HashSet<>();
+        for (Dep d : cycle) {
+            if (d.row() != null) {
+                rows.add(d.row());
+            }
+        }
+        boolean oneRow = rows.size() == 1 && cycle.stream().noneMatch(d -> d.type() == DepType.SO);
+        if (last.type() == DepType.WW) {
+            return oneRow ? Anomaly.LOST_UPDATE : Anomaly.READ_WRITE_SKEW;
+        }
+        if (last.type() == DepType.WR) {
+            return oneRow ? Anomaly.NON_REPEATABLE_READ : Anomaly.READ_SKEW;
+        }
+        return Anomaly.G_SINGLE;
+    }
+}

@@ -1,0 +1,674 @@
+package txfuzz.history;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jgrapht.Graph;
+import org.jgrapht.graph.DirectedMultigraph;
+
+/**
+ * The dependency graph of a history (IsoRel §2.3, §3.3 Algorithm 1; Adya's DSG): one vertex per
+ * committed transaction, typed {@link Dep} edges (ww, wr, rw, so). Built by {@link #infer(History)},
+ * which also collects the anomalies that are not cycles (G1a, G1b, dirty update, incompatible
+ * order, garbage read, internal, predicate read miss).
+ *
+ * <p>Inference, per row:
+ * <ol>
+ * <li>Every read, write and predicate-read row is an observation of a wList. Observations naming
+ *     an aborted transaction are set aside: a committed reader of one is G1a, a committed version
+ *     on top of one is a dirty update. A wList naming a transaction the history does not have is a
+ *     garbage read.</li>
+ * <li>Version order: the longest remaining observation; all others must be prefixes of it (the
+ *     prefix rule). Otherwise the row has an incompatible order and yields no dependencies. A row
+ *     with a committed DELETE ends with the deleter's tombstone; a version after it, or a read of
+ *     it, is an incompatible order as well.</li>
+ * <li>ww: consecutive different writers of the order (Algorithm 1 l.16–19; a DELETE's tombstone
+ *     gives l.11–13's ww to the deleter).</li>
+ * <li>wr: a committed reader of version k gets a wr edge from its writer (l.14–15) — unless it is
+ *     the reader itself. If the writer wrote the row again right after (the next entry is the
+ *     same transaction), the read was of an intermediate version: G1b.</li>
+ * <li>rw: the reader of version k gets an rw edge to the first different writer after the
+ *     writer's run (l.20–35: "the first transaction in wList_j that modifies the row after
+ *     wList_i"; for a DELETE, l.26–30).</li>
+ * <li>so: consecutive committed transactions of a session.</li>
+ * <li>Predicate reads (not in IsoRel, which names this its limitation §6.1): see
+ *     {@link PredicateRead}. For a row the read did not return, if every version of the row from
+ *     some writer W's on was returned by a read with the same predicate, the reader saw a version
+ *     before W's: a predicate rw edge reader → W. If the row existed from the start and every
+ *     version matched, missing it is a predicate read miss; if it was then deleted by D, the
+ *     reader saw the deletion: a predicate wr edge D → reader.</li>
+ * </ol>
+ *
+ * <p>Transactions with an unknown outcome count as committed once a committed transaction
+ * observed one of their writes, and are left out otherwise.
+ */
+public final class DependencyGraph {
+    private final History history;
+    private final Map<Long, Transaction> byId;
+    private final Set<Long> committed;
+    private final Set<Long> aborted;
+    private final Map<RowKey, RowVersions> rows;
+    private final Graph<Long, Dep> graph;
+    private final List<AnomalyFinding> findings;
+    private final Map<Anomaly, Integer> counts;
+    private final List<String> warnings;
+
+    record RowKey(String table, String rowId) {
+    }
+
+    private DependencyGraph(History history, Map<Long, Transaction> byId, Set<Long> committed, Set<Long> aborted, Map<RowKey, RowVersions> rows,
+                            Graph<Long, Dep> graph, List<AnomalyFinding> findings, Map<Anomaly, Integer> counts, List<String> warnings) {
+        this.history = history;
+        this.byId = byId;
+        this.committed = committed;
+        this.aborted = aborted;
+        this.rows = rows;
+        this.graph = graph;
+        this.findings = findings;
+        this.counts = counts;
+        this.warnings = warnings;
+    }
+
+    public History history() {
+        return history;
+    }
+
+    /** The JGraphT graph: vertices are committed transaction ids, edges {@link Dep}s. */
+    public Graph<Long, Dep> graph() {
+        return graph;
+    }
+
+    public Transaction transaction(long id) {
+        return byId.get(id);
+    }
+
+    /** Committed, or of unknown outcome and observed: the vertices of the graph. */
+    public boolean committed(long id) {
+        return committed.contains(id);
+    }
+
+    public Set<Long> aborted() {
+        return Collections.unmodifiableSet(aborted);
+    }
+
+    public RowVersions row(String table, String rowId) {
+        return rows.get(new RowKey(table, rowId));
+    }
+
+    public Collection<RowVersions> rows() {
+        return Collections.unmodifiableCollection(rows.values());
+    }
+
+    /** The anomalies found without looking for cycles, capped per kind (see {@link #count}). */
+    List<AnomalyFinding> directFindings() {
+        return findings;
+    }
+
+    /** How many occurrences of a direct anomaly kind there were (findings are capped, counts are not). */
+    int count(Anomaly a) {
+        return counts.getOrDefault(a, 0);
+    }
+
+    Map<Anomaly, Integer> counts() {
+        return counts;
+    }
+
+    List<String> warnings() {
+        return warnings;
+    }
+
+    Explainer explainer() {
+        return new Explainer(byId::get);
+    }
+
+    public static DependencyGraph infer(History h) {
+        return infer(h, Limits.DEFAULT);
+    }
+
+    static DependencyGraph infer(History h, Limits limits) {
+        return new Builder(h, limits).build();
+    }
+
+    /** Bounds that keep pathological histories from taking forever; reaching one adds a warning. */
+    record Limits(int findingsPerKind, long predicateEdges, int anchorsPerComponent, long bfsStepsPerSpec) {
+        static final Limits DEFAULT = new Limits(20, 2_000_000, 200, 50_000_000);
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    private static final class Builder {
+        final History h;
+        final Limits limits;
+        final int n;
+        final Transaction[] txns;
+        final long[] ids;
+        final Map<Long, Integer> index;
+        final int[] dense; // id -> index+1 when ids are small, else null
+        final byte[] status; // 1 committed (effective), 2 aborted, 3 unknown & unobserved
+        final Map<RowKey, RowVersions> rows = new HashMap<>();
+        final Graph<Long, Dep> graph = new DirectedMultigraph<>(null, null, false);
+        final List<AnomalyFinding> findings = new ArrayList<>();
+        final Map<Anomaly, Integer> counts = new EnumMap<>(Anomaly.class);
+        final List<String> warnings = new ArrayList<>();
+        final Explainer ex;
+        final Map<PredKey, PredGroup> predGroups = new LinkedHashMap<>();
+        final Set<Long> abortedIds = new HashSet<>();
+        final Set<String> reported = new HashSet<>();
+
+        record PredKey(String table, String predicate) {
+        }
+
+        static final class PredGroup {
+            final List<int[]> readRefs = new ArrayList<>(); // {txnIndex, opIndex}
+            final Map<RowVersions, Set<Integer>> matched = new HashMap<>();
+        }
+
+        Builder(History h, Limits limits) {
+            this.h = h;
+            this.limits = limits;
+            this.n = h.transactions().size();
+            this.txns = h.transactions().toArray(new Transaction[0]);
+            this.ids = new long[n];
+            this.index = new HashMap<>(n * 2);
+            long max = 0;
+            for (int i = 0; i < n; i++) {
+                ids[i] = txns[i].id();
+                index.put(ids[i], i);
+                max = Math.max(max, ids[i]);
+            }
+            if (max < 8L * n + 1024) {
+                dense = new int[(int) max + 1];
+                for (int i = 0; i < n; i++) {
+                    dense[(int) ids[i]] = i + 1;
+                }
+            } else {
+                dense = null;
+            }
+            this.status = new byte[n];
+            Map<Long, Transaction> byId = new HashMap<>(n * 2);
+            for (Transaction t : txns) {
+                byId.put(t.id(), t);
+            }
+            this.ex = new Explainer(byId::get);
+        }
+
+        int idx(long id) {
+            if (dense != null) {
+                return id >= 0 && id < dense.length ? dense[(int) id] - 1 : -1;
+            }
+            Integer i = index.get(id);
+            return i == null ? -1 : i;
+        }
+
+        boolean isCommittedId(long id) {
+            if (id == History.INITIAL) {
+                return true;
+            }
+            int i = idx(id);
+            return i >= 0 && status[i] == 1;
+        }
+
+        DependencyGraph build() {
+            resolveOutcomes();
+            for (int i = 0; i < n; i++) {
+                if (status[i] == 1) {
+                    graph.addVertex(ids[i]);
+                } else if (txns[i].outcome() == Outcome.ABORTED) {
+                    abortedIds.add(ids[i]);
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                List<Op> ops = txns[i].ops();
+                for (int k = 0; k < ops.size(); k++) {
+                    Op op = ops.get(k);
+                    if (op instanceof Read r) {
+                        observe(i, r.table(), r.row(), r.wList(), r.stmt(), RowVersions.READ | (r.locking() ? RowVersions.LOCKING : 0), null);
+                    } else if (op instanceof Write w) {
+                        observe(i, w.table(), w.row(), w.wList(), w.stmt(),
+                                RowVersions.WRITE | (w.kind() == WriteKind.DELETE ? RowVersions.DELETE : 0), null);
+                    } else if (op instanceof PredicateRead p) {
+                        PredGroup g = null;
+                        if (p.predicate() != null && status[i] == 1) {
+                            g = predGroups.computeIfAbsent(new PredKey(p.table(), p.predicate()), key -> new PredGroup());
+                            g.readRefs.add(new int[] {i, k});
+                        }
+                        for (RowVersion rv : p.rows()) {
+                            RowVersions row = observe(i, p.table(), rv.row(), rv.wList(), p.stmt(),
+                                    RowVersions.READ | RowVersions.PRED | (p.locking() ? RowVersions.LOCKING : 0), p);
+                            if (row != null && p.predicate() != null) {
+                                predGroups.computeIfAbsent(new PredKey(p.table(), p.predicate()), key -> new PredGroup()).matched
+                                        .computeIfAbsent(row, key -> new HashSet<>()).add(rv.wList().size());
+                            }
+                        }
+                    }
+                }
+            }
+            for (RowVersions r : rows.values()) {
+                rowDependencies(r);
+            }
+            internal();
+            sessionOrder();
+            predicates();
+            return new DependencyGraph(h, byIdMap(), committedSet(), abortedIds, rows, graph, findings, counts, warnings);
+        }
+
+        private Map<Long, Transaction> byIdMap() {
+            Map<Long, Transaction> m = new HashMap<>(n * 2);
+            for (Transaction t : txns) {
+                m.put(t.id(), t);
+            }
+            return m;
+        }
+
+        private Set<Long> committedSet() {
+            Set<Long> s = new HashSet<>(n * 2);
+            for (int i = 0; i < n; i++) {
+                if (status[i] == 1) {
+                    s.add(ids[i]);
+                }
+            }
+            return s;
+        }
+
+        /** Committed stays committed; unknown becomes committed when a committed transaction observed its writes. */
+        private void resolveOutcomes() {
+            List<Integer> work = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                Outcome o = txns[i].outcome();
+                status[i] = o == Outcome.COMMITTED ? (byte) 1 : o == Outcome.ABORTED ? (byte) 2 : (byte) 3;
+                if (status[i] == 1) {
+                    work.add(i);
+                }
+            }
+            while (!work.isEmpty()) {
+                int i = work.remove(work.size() - 1);
+                for (Op op : txns[i].ops()) {
+                    for (WList w : wLists(op)) {
+                        long[] a = w.raw();
+                        for (long id : a) {
+                            int j = id == History.INITIAL ? -1 : idx(id);
+                            if (j >= 0 && j != i && status[j] == 3) {
+                                status[j] = 1;
+                                work.add(j);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        private static List<WList> wLists(Op op) {
+            if (op instanceof Read r) {
+                return List.of(r.wList());
+            }
+            if (op instanceof Write w) {
+                return List.of(w.wList());
+            }
+            List<WList> out = new ArrayList<>();
+            for (RowVersion rv : ((PredicateRead) op).rows()) {
+                out.add(rv.wList());
+            }
+            return out;
+        }
+
+        private boolean report(Anomaly a, String dedupeKey) {
+            if (dedupeKey != null && !reported.add(a + "\u0000" + dedupeKey)) {
+                return false;
+            }
+            int c = counts.merge(a, 1, Integer::sum);
+            return c <= limits.findingsPerKind();
+        }
+
+        private void add(Anomaly a, List<Long> txnIds, String summary, String explanation, List<Explainer.Arrow> arrows) {
+            Set<Long> ab = new HashSet<>();
+            for (long id : txnIds) {
+                if (abortedIds.contains(id)) {
+                    ab.add(id);
+                }
+            }
+            String text = a.label() + ": " + a.description() + ".\n\n" + explanation + "\n";
+            findings.add(new AnomalyFinding(a, txnIds, List.of(), false, a.label() + ": " + summary, text, Explainer.mermaid(arrows, ab),
+                    Explainer.dot(a.label(), arrows, ab), null, false, false));
+        }
+
+        /** Records one observation; returns the row when it counts towards the version order. */
+        private RowVersions observe(int t, String table, String rowId, WList w, int stmt, int flags, PredicateRead pred) {
+            long[] a = w.raw();
+            long observer = ids[t];
+            boolean observerCommitted = status[t] == 1;
+            String where = table + "." + rowId;
+            // garbage: unknown transactions, or the initial state anywhere but first
+            for (int i = 0; i < a.length; i++) {
+                long id = a[i];
+                boolean bad = id == History.INITIAL ? i != 0 : idx(id) < 0;
+                if (bad) {
+                    if (observerCommitted && report(Anomaly.GARBAGE_READ, observer + "/" + where)) {
+                        add(Anomaly.GARBAGE_READ, List.of(observer), Explainer.t(observer) + " observed " + where + " with wList " + w,
+                                Explainer.t(observer) + " observed " + where + " with wList " + w + ex.at(observer, stmt) + ", but "
+                                        + (id == History.INITIAL ? "the initial state T0 can only come first"
+                                        : Explainer.t(id) + " is not a transaction of this history") + ".",
+                                List.of(new Explainer.Arrow(id, observer, "? " + where, true)));
+                    }
+                    return null;
+                }
+            }
+            // versions that contain writes of transactions that did not commit
+            int firstAborted = -1;
+            for (int i = 0; i < a.length; i++) {
+                if (!isCommittedId(a[i]) && a[i] != observer) {
+                    firstAborted = i;
+                    break;
+                }
+            }
+            // an uncommitted transaction's own writes are no evidence of the committed version order
+            if (firstAborted >= 0 || (!observerCommitted && containsId(a, a.length, observer))) {
+                if (firstAborted >= 0) {
+                    long writer = a[firstAborted];
+                    boolean reallyAborted = txns[idx(writer)].outcome() == Outcome.ABORTED;
+                    if (reallyAborted && observerCommitted && (flags & RowVersions.READ) != 0
+                            && report(Anomaly.G1A, observer + "/" + writer)) {
+                        add(Anomaly.G1A, List.of(writer, observer), Explainer.t(observer) + " read " + where + " written by aborted "
+                                        + Explainer.t(writer) + " (wList " + w + ")",
+                                Explainer.t(observer) + " read " + where + "'s version with wList " + w + ex.at(observer, stmt) + ", which contains "
+                                        + Explainer.t(writer) + "'s write; but " + Explainer.t(writer) + " aborted, so " + Explainer.t(observer)
+                                        + " read data that never existed.",
+                                List.of(new Explainer.Arrow(writer, observer, "wr " + where, false)));
+                    }
+                    // a committed write on top of an aborted one
+                    for (int j = firstAborted + 1; j < a.length; j++) {
+                        if (isCommittedId(a[j]) && reallyAborted) {
+                            if (report(Anomaly.DIRTY_UPDATE, where + "/" + writer + "/" + a[j])) {
+                                add(Anomaly.DIRTY_UPDATE, List.of(writer, a[j]), Explainer.t(a[j]) + " wrote " + where + " on top of aborted "
+                                                + Explainer.t(writer) + "'s version (wList " + w + ")",
+                                        "The wList " + w + " of " + where + " (observed by " + Explainer.t(observer) + ex.at(observer, stmt)
+                                                + ") shows committed " + Explainer.t(a[j]) + " writing after " + Explainer.t(writer)
+                                                + ", which aborted: the aborted write survives in a committed version.",
+                                        List.of(new Explainer.Arrow(writer, a[j], "ww " + where, false)));
+                            }
+                            break;
+                        }
+                    }
+                }
+                return null;
+            }
+            RowVersions row = rows.computeIfAbsent(new RowKey(table, rowId), k -> new RowVersions(table, rowId));
+            RowVersions.Obs o = new RowVersions.Obs(t, a.length, stmt, flags, pred);
+            row.observe(o, a);
+            if ((flags & RowVersions.DELETE) != 0 && observerCommitted) {
+                row.tombstone = row.tombstone < 0 ? a.length : Math.min(row.tombstone, a.length);
+            }
+            return row;
+        }
+
+        private static boolean containsId(long[] a, int n, long id) {
+            for (int i = 0; i < n; i++) {
+                if (a[i] == id) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private int writerStmt(RowVersions r, long writer) {
+            for (RowVersions.Obs o : r.obs) {
+                if (o.is(RowVersions.WRITE) && ids[o.txn] == writer) {
+                    return o.stmt;
+                }
+            }
+            return -1;
+        }
+
+        private void edge(Dep d) {
+            graph.addEdge(d.from(), d.to(), d);
+        }
+
+        private void incompatible(RowVersions r, String summary, String explanation, List<Long> who) {
+            if (report(Anomaly.INCOMPATIBLE_ORDER, r.name())) {
+                List<Explainer.Arrow> arrows = new ArrayList<>();
+                for (int i = 1; i < who.size(); i++) {
+                    arrows.add(new Explainer.Arrow(who.get(0), who.get(i), "? " + r.name(), true));
+                }
+                add(Anomaly.INCOMPATIBLE_ORDER, who, summary, explanation, arrows);
+            }
+        }
+
+        private void rowDependencies(RowVersions r) {
+            if (r.conflictOther != null) {
+                long a = r.longestObs == null ? -1 : ids[r.longestObs.txn];
+                long b = ids[r.conflictObs.txn];
+                String wa = r.versionText(r.length);
+                String wb = WList.text(r.conflictOther, r.conflictOther.length);
+                incompatible(r, r.name() + " was seen as " + wa + " and as " + wb,
+                        Explainer.t(a) + ex.at(a, r.longestObs == null ? -1 : r.longestObs.stmt) + " saw " + r.name() + " with wList " + wa + ", but "
+                                + Explainer.t(b) + ex.at(b, r.conflictObs.stmt) + " saw it with wList " + wb
+                                + ". Neither is a prefix of the other, so no single order of writes explains both: a committed write was lost.",
+                        a == b || a < 0 ? List.of(b) : List.of(a, b));
+                return;
+            }
+            if (r.tombstone > 0 && r.length > r.tombstone) {
+                long deleter = r.order[r.tombstone - 1];
+                long after = r.order[r.tombstone];
+                incompatible(r, r.name() + " got a version from " + Explainer.t(after) + " after " + Explainer.t(deleter) + " deleted it",
+                        Explainer.t(deleter) + " deleted " + r.name() + " (its version was " + r.versionText(r.tombstone - 1) + "), yet "
+                                + Explainer.t(ids[r.longestObs.txn]) + ex.at(ids[r.longestObs.txn], r.longestObs.stmt) + " saw wList "
+                                + r.versionText(r.length) + ": " + Explainer.t(after) + " wrote the row after it was deleted.",
+                        List.of(deleter, after));
+                r.conflictOther = Arrays.copyOf(r.order, r.tombstone);
+                return;
+            }
+            r.computeRuns();
+            int len = r.length;
+            long[] order = r.order;
+            for (int i = 0; i + 1 < len; i++) {
+                long from = order[i];
+                long to = order[i + 1];
+                if (from != to && from != History.INITIAL) {
+                    edge(new Dep(DepType.WW, from, to, r, false, false, i + 1, i + 2, -1, writerStmt(r, to), null));
+                }
+            }
+            for (RowVersions.Obs o : r.obs) {
+                if (!o.is(RowVersions.READ) || status[o.txn] != 1) {
+                    continue;
+                }
+                long x = ids[o.txn];
+                int p = o.len;
+                if (r.tombstone > 0 && p >= r.tombstone) {
+                    incompatible(r, Explainer.t(x) + " read " + r.name() + " after " + Explainer.t(order[r.tombstone - 1]) + " deleted it",
+                            Explainer.t(x) + ex.at(x, o.stmt) + " read " + r.name() + " with wList " + r.versionText(p) + ", but "
+                                    + Explainer.t(order[r.tombstone - 1]) + "'s delete made that the row's last, invisible version.",
+                            List.of(order[r.tombstone - 1], x));
+                    continue;
+                }
+                long w = order[p - 1];
+                if (w == x) {
+                    continue;
+                }
+                boolean locking = o.is(RowVersions.LOCKING);
+                int wStmt = w == History.INITIAL ? -1 : writerStmt(r, w);
+                if (w != History.INITIAL) {
+                    edge(new Dep(DepType.WR, w, x, r, false, locking, p, 0, o.stmt, wStmt, null));
+                }
+                int q = r.nextDiff[p - 1];
+                if (q > p && w != History.INITIAL && report(Anomaly.G1B, x + "/" + w + "/" + r.name())) {
+                    add(Anomaly.G1B, List.of(w, x), Explainer.t(x) + " read " + r.name() + "'s intermediate version " + r.versionText(p) + " of "
+                                    + Explainer.t(w),
+                            Explainer.t(x) + ex.at(x, o.stmt) + " read " + r.name() + "'s version with wList " + r.versionText(p) + ", written by "
+                                    + Explainer.t(w) + ex.at(w, wStmt) + "; but " + Explainer.t(w) + " wrote the row again afterwards (wList "
+                                    + r.versionText(q) + "), so " + Explainer.t(x) + " saw a state " + Explainer.t(w) + " never committed.",
+                            List.of(new Explainer.Arrow(w, x, "wr " + r.name() + " (intermediate)", false)));
+                }
+                if (q < len) {
+                    long y = order[q];
+                    if (y != x) {
+                        edge(new Dep(DepType.RW, x, y, r, false, locking, p, q + 1, o.stmt, writerStmt(r, y), null));
+                    }
+                }
+            }
+        }
+
+        /** A transaction must see its own earlier writes of a row (Elle's internal consistency). */
+        private void internal() {
+            for (int i = 0; i < n; i++) {
+                if (status[i] != 1) {
+                    continue;
+                }
+                long x = ids[i];
+                Map<RowKey, WList> own = null;
+                for (Op op : txns[i].ops()) {
+                    if (op instanceof Write w) {
+                        RowKey k = new RowKey(w.table(), w.row());
+                        if (own == null) {
+                            own = new HashMap<>();
+                        }
+                        WList before = own.get(k);
+                        if (before != null && w.kind() != WriteKind.INSERT && !w.wList().startsWith(before)) {
+                            internalFinding(x, k, before, w.wList(), w.stmt(), "wrote");
+                        }
+                        own.put(k, w.wList());
+                    } else if (own != null && op instanceof Read r) {
+                        WList before = own.get(new RowKey(r.table(), r.row()));
+                        if (before != null && !r.wList().startsWith(before)) {
+                            internalFinding(x, new RowKey(r.table(), r.row()), before, r.wList(), r.stmt(), "read");
+                        }
+                    } else if (own != null && op instanceof PredicateRead p) {
+                        for (RowVersion rv : p.rows()) {
+                            WList before = own.get(new RowKey(p.table(), rv.row()));
+                            if (before != null && !rv.wList().startsWith(before)) {
+                                internalFinding(x, new RowKey(p.table(), rv.row()), before, rv.wList(), p.stmt(), "read");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        private void internalFinding(long x, RowKey k, WList mine, WList seen, int stmt, String verb) {
+            String where = k.table() + "." + k.rowId();
+            if (report(Anomaly.INTERNAL, x + "/" + where)) {
+                add(Anomaly.INTERNAL, List.of(x), Explainer.t(x) + " " + verb + " " + where + " as " + seen + " after writing " + mine,
+                        Explainer.t(x) + " wrote " + where + " (wList " + mine + "), then" + ex.at(x, stmt) + " " + verb + " it as wList " + seen
+                                + ", which does not contain its own write.",
+                        List.of(new Explainer.Arrow(x, x, verb + " " + where, true)));
+            }
+        }
+
+        private void sessionOrder() {
+            Map<Integer, List<Transaction>> sessions = new HashMap<>();
+            for (int i = 0; i < n; i++) {
+                if (status[i] == 1) {
+                    sessions.computeIfAbsent(txns[i].session(), s -> new ArrayList<>()).add(txns[i]);
+                }
+            }
+            for (List<Transaction> s : sessions.values()) {
+                s.sort((a, b) -> Integer.compare(a.seq(), b.seq()));
+                for (int i = 0; i + 1 < s.size(); i++) {
+                    edge(Dep.so(s.get(i).id(), s.get(i + 1).id()));
+                }
+            }
+        }
+
+        private void predicates() {
+            long budget = limits.predicateEdges();
+            for (Map.Entry<PredKey, PredGroup> e : predGroups.entrySet()) {
+                PredGroup g = e.getValue();
+                // rows whose versions match the predicate from some point on (see class comment)
+                List<RowVersions> cand = new ArrayList<>();
+                List<int[]> how = new ArrayList<>(); // {kind 0=rw 1=miss 2=deleted-wr, runStart, runFinalLen}
+                for (Map.Entry<RowVersions, Set<Integer>> m : g.matched.entrySet()) {
+                    RowVersions r = m.getKey();
+                    if (r.conflictOther != null || r.nextDiff == null) {
+                        continue;
+                    }
+                    Set<Integer> lens = m.getValue();
+                    boolean deleted = r.tombstone > 0;
+                    int live = deleted ? r.length - 1 : r.length;
+                    if (live <= 0) {
+                        continue;
+                    }
+                    // walk runs backwards over the live versions; a run matches when its final live version was seen matching
+                    int k = -1; // start index of the earliest run of the all-matching suffix
+                    int end = live;
+                    while (end > 0) {
+                        int start = end - 1;
+                        while (start > 0 && r.order[start - 1] == r.order[end - 1]) {
+                            start--;
+                        }
+                        if (!lens.contains(end)) {
+                            break;
+                        }
+                        k = start;
+                        end = start;
+                    }
+                    if (k < 0) {
+                        continue;
+                    }
+                    boolean fromStart = k == 0 && r.order[0] == History.INITIAL;
+                    if (deleted) {
+                        if (fromStart) {
+                            cand.add(r);
+                            how.add(new int[] {2, 0, 0});
+                        }
+                    } else if (fromStart) {
+                        cand.add(r);
+                        how.add(new int[] {1, 0, 0});
+                    } else {
+                        int runEnd = r.nextDiff[k];
+                        cand.add(r);
+                        how.add(new int[] {0, k, runEnd});
+                    }
+                }
+                if (cand.isEmpty()) {
+                    continue;
+                }
+                for (int[] ref : g.readRefs) {
+                    int t = ref[0];
+                    long x = ids[t];
+                    PredicateRead p = (PredicateRead) txns[t].ops().get(ref[1]);
+                    Set<String> seen = new HashSet<>();
+                    for (RowVersion rv : p.rows()) {
+                        seen.add(rv.row());
+                    }
+                    for (int c = 0; c < cand.size(); c++) {
+                        RowVersions r = cand.get(c);
+                        if (seen.contains(r.rowId()) || containsId(r.order, r.length, x)) {
+                            continue;
+                        }
+                        int[] hw = how.get(c);
+                        if (hw[0] == 1) {
+                            if (report(Anomaly.PREDICATE_READ_MISS, x + "/" + r.name())) {
+                                add(Anomaly.PREDICATE_READ_MISS, List.of(x), Explainer.t(x) + "'s predicate read of " + r.table() + " missed "
+                                                + r.name(),
+                                        Explainer.t(x) + "'s predicate read of " + r.table() + " (`" + p.predicate() + "`)" + ex.at(x, p.stmt())
+                                                + " did not return " + r.name() + ", which existed from the start, was never deleted, and matched the "
+                                                + "predicate in every version (" + r.versionText(r.length) + ").",
+                                        List.of(new Explainer.Arrow(History.INITIAL, x, "missed " + r.name(), true)));
+                            }
+                            continue;
+                        }
+                        if (budget-- <= 0) {
+                            warnings.add("predicate dependencies truncated at " + limits.predicateEdges() + " edges");
+                            return;
+                        }
+                        if (hw[0] == 2) {
+                            long d = r.order[r.length - 1];
+                            if (d != x) {
+                                edge(new Dep(DepType.WR, d, x, r, true, p.locking(), r.length, 0, p.stmt(), writerStmt(r, d), p));
+                            }
+                        } else {
+                            long w = r.order[hw[1]];
+                            edge(new Dep(DepType.RW, x, w, r, true, p.locking(), hw[1], hw[2], p.stmt(), writerStmt(r, w), p));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

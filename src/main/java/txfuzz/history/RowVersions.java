@@ -1,0 +1,140 @@
+package txfuzz.history;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the history reveals about one row: its version order (the longest observed wList; every
+ * other observation must be a prefix of it — IsoRel §3.3.1's prefix rule) and the observations.
+ * A version is named by the length of its wList: version {@code k} is the first {@code k} entries
+ * of the order and was written by entry {@code k-1}.
+ */
+public final class RowVersions {
+    static final int READ = 1, WRITE = 2, LOCKING = 4, DELETE = 8, PRED = 16;
+
+    /** One observation of a version by a transaction. */
+    static final class Obs {
+        final int txn; // index into the inference's transaction table
+        final int len;
+        final int stmt;
+        final int flags;
+        final PredicateRead pred;
+
+        Obs(int txn, int len, int stmt, int flags, PredicateRead pred) {
+            this.txn = txn;
+            this.len = len;
+            this.stmt = stmt;
+            this.flags = flags;
+            this.pred = pred;
+        }
+
+        boolean is(int flag) {
+            return (flags & flag) != 0;
+        }
+    }
+
+    private final String table;
+    private final String rowId;
+    long[] order = new long[0];
+    int length;
+    Obs longestObs;
+    /** Length of the committed tombstone (the delete's version), or -1 when the row was not deleted. */
+    int tombstone = -1;
+    /** Set when two observations contradict each other; the row then yields no dependencies. */
+    long[] conflictOther;
+    Obs conflictObs;
+    final List<Obs> obs = new ArrayList<>(4);
+    /** run[i] = index of the first entry after i with a different writer (or length). */
+    int[] nextDiff;
+
+    RowVersions(String table, String rowId) {
+        this.table = table;
+        this.rowId = rowId;
+    }
+
+    public String table() {
+        return table;
+    }
+
+    public String rowId() {
+        return rowId;
+    }
+
+    /** "t.r7". */
+    public String name() {
+        return table + "." + rowId;
+    }
+
+    /** The inferred version order (the longest observed wList). */
+    public WList versionOrder() {
+        return WList.of(java.util.Arrays.copyOf(order, length));
+    }
+
+    /** Version {@code len} (the first {@code len} entries of the order). */
+    public WList version(int len) {
+        return WList.of(java.util.Arrays.copyOf(order, len));
+    }
+
+    /** The writer of version {@code len}. */
+    public long writer(int len) {
+        return order[len - 1];
+    }
+
+    /** The last version is a delete's tombstone. */
+    public boolean deleted() {
+        return tombstone > 0;
+    }
+
+    /** Observations contradicted each other (incompatible order): no dependencies were inferred from this row. */
+    public boolean inconsistent() {
+        return conflictOther != null;
+    }
+
+    String versionText(int len) {
+        return WList.text(order, len);
+    }
+
+    void observe(Obs o, long[] ids) {
+        obs.add(o);
+        if (conflictOther != null) {
+            return;
+        }
+        int n = ids.length;
+        if (n <= length) {
+            if (!prefixOf(ids, n, order)) {
+                conflictOther = ids;
+                conflictObs = o;
+            }
+        } else {
+            if (!prefixOf(order, length, ids)) {
+                conflictOther = ids;
+                conflictObs = o;
+                return;
+            }
+            order = ids;
+            length = n;
+            longestObs = o;
+        }
+    }
+
+    private static boolean prefixOf(long[] p, int n, long[] of) {
+        for (int i = 0; i < n; i++) {
+            if (p[i] != of[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void computeRuns() {
+        nextDiff = new int[length];
+        for (int i = length - 1; i >= 0; i--) {
+            nextDiff[i] = i + 1 < length && order[i + 1] == order[i] ? nextDiff[i + 1] : i + 1;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name() + " " + versionText(length);
+    }
+}
