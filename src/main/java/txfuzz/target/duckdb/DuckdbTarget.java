@@ -37,7 +37,8 @@ import txfuzz.target.Target;
  * since-committed transaction wrote fails at once ("TransactionContext Error: Conflict on update!"),
  * before the first writer commits, and aborts the transaction: every later statement fails with
  * "Current transaction is aborted (please ROLLBACK)". Concurrent inserts of one key are caught at the
- * second COMMIT ("Failed to commit: PRIMARY KEY or UNIQUE constraint violation").
+ * second COMMIT ("Failed to commit: PRIMARY KEY or UNIQUE constraint violation"). Any other error
+ * raised while a statement executes (constraint, data) aborts the transaction as well.
  *
  * <p>A COMMIT of an aborted transaction — by JDBC's commit() or by SQL — returns normally and rolls
  * it back. {@link #commit} therefore asks first (a {@code SELECT 1} fails in an aborted transaction)
@@ -162,31 +163,49 @@ public final class DuckdbTarget implements Target {
     }
 
     /**
+     * Transactions are opened and ended with SQL (BEGIN TRANSACTION, COMMIT, ROLLBACK), JDBC
+     * autocommit left on, as in DuckDB's own client. (The driver's setAutoCommit(true) commits, so
+     * after a failed COMMIT it throws "cannot commit - no transaction is active" over the real error.)
+     * DuckDB's BEGIN takes its snapshot lazily, at the first statement, like JDBC's.
+     */
+    @Override
+    public void begin(Connection c) throws SQLException {
+        execute(c, "BEGIN TRANSACTION");
+    }
+
+    /**
      * Commits, unless DuckDB already aborted the transaction: then it rolls back and throws (an
      * IN_FAILED_TRANSACTION error), because DuckDB's own COMMIT would return normally without
-     * committing. A failure inside the commit itself (e.g. a duplicate key inserted concurrently) is
-     * thrown as DuckDB reports it; the transaction is rolled back either way.
+     * committing. A failure inside the commit itself (a key inserted concurrently: "Failed to
+     * commit: PRIMARY KEY or UNIQUE constraint violation") is thrown as DuckDB reports it; the
+     * transaction is over either way.
      */
     @Override
     public void commit(Connection c) throws SQLException {
         try {
-            SQLException aborted = null;
-            try (Statement s = c.createStatement()) {
-                s.execute("SELECT 1");
-            } catch (SQLException e) {
-                if (!String.valueOf(e.getMessage()).contains(ABORTED)) {
-                    throw e;
-                }
-                aborted = e;
+            execute(c, "SELECT 1");
+        } catch (SQLException e) {
+            if (!String.valueOf(e.getMessage()).contains(ABORTED)) {
+                throw e;
             }
-            if (aborted != null) {
-                c.rollback();
-                throw new SQLException(firstLine(aborted)
-                        + " — COMMIT refused: DuckDB had aborted the transaction, it was rolled back", aborted);
+            try {
+                execute(c, "ROLLBACK");
+            } catch (SQLException alreadyOver) {
+                e.addSuppressed(alreadyOver);
             }
-            c.commit();
-        } finally {
-            c.setAutoCommit(true);
+            throw new SQLException(firstLine(e) + " — COMMIT refused: DuckDB had aborted the transaction, it was rolled back", e);
+        }
+        execute(c, "COMMIT");
+    }
+
+    @Override
+    public void rollback(Connection c) throws SQLException {
+        execute(c, "ROLLBACK");
+    }
+
+    private static void execute(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
         }
     }
 
