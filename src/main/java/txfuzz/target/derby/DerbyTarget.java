@@ -17,8 +17,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -56,7 +58,8 @@ import txfuzz.target.Target;
  * <p>Dropping an in-memory database costs 500 ms: Derby sleeps that long after shutting it down
  * ("give running threads a chance to detect the shutdown"), then frees the storage. So
  * {@link Database#close} hands the drop to a background thread and returns at once; {@link #close}
- * waits for pending drops. Creating a database costs 50–120 ms of real work (system catalogs).
+ * waits for pending drops. Creating a database costs 50–120 ms of real work (system catalogs), so
+ * the next test case's database is created in the background while the current one runs.
  *
  * <p>derby.log: Derby writes a block to it at every database boot and shutdown. Unless the user
  * set a {@code derby.stream.error.*} property, it goes to {@link #DERBY_LOG}, which discards it.
@@ -79,12 +82,16 @@ public final class DerbyTarget implements Target {
     private static final String DOCS = "https://db.apache.org/derby/docs/10.16/devguide/cdevconcepts15366.html";
     private static final String SCHEMA = "APP";
 
+    /** Background work: creating the next database, dropping used ones. */
     private final ExecutorService dropper = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "txfuzz-derby-drop");
+        Thread t = new Thread(r, "txfuzz-derby");
         t.setDaemon(true);
         return t;
     });
     private volatile String version;
+    /** The next test case's database, being created in the background. */
+    private Future<DerbyDatabase> spare;
+    private boolean closed;
 
     @Override
     public String name() {
@@ -136,13 +143,48 @@ public final class DerbyTarget implements Target {
         return new Profile(m);
     }
 
+    /**
+     * Hands out the database created in the background during the previous test case (Derby spends
+     * 50–120 ms creating one), and starts creating the next.
+     */
     @Override
     public Database freshDatabase() throws SQLException {
-        DerbyDatabase db = new DerbyDatabase("txfuzz_" + NEXT_DB.incrementAndGet());
+        Future<DerbyDatabase> ready;
+        synchronized (this) {
+            ready = spare;
+            spare = null;
+        }
+        DerbyDatabase db = null;
+        if (ready != null) {
+            try {
+                db = ready.get();
+            } catch (ExecutionException | InterruptedException e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                db = null; // a failed background creation: try again here, where the error can be reported
+            }
+        }
+        if (db == null) {
+            db = create();
+        }
+        synchronized (this) {
+            if (spare == null && !closed) {
+                try {
+                    spare = dropper.submit(this::create);
+                } catch (RejectedExecutionException closing) {
+                    // the target is closing: no more spares
+                }
+            }
+        }
         if (version == null) {
             version = db.engineVersion();
         }
         return db;
+    }
+
+    private DerbyDatabase create() throws SQLException {
+        return new DerbyDatabase("txfuzz_" + NEXT_DB.incrementAndGet());
     }
 
     /**
@@ -214,9 +256,24 @@ public final class DerbyTarget implements Target {
         return "AUTOCOMMIT OFF";
     }
 
-    /** Waits (boundedly) for the databases still being dropped. */
+    /** Drops the spare database and waits (boundedly) for the databases still being dropped. */
     @Override
     public void close() {
+        Future<DerbyDatabase> unused;
+        synchronized (this) {
+            closed = true;
+            unused = spare;
+            spare = null;
+        }
+        if (unused != null) {
+            try {
+                unused.get().close();
+            } catch (ExecutionException e) {
+                // nothing was created
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         dropper.shutdown();
         try {
             dropper.awaitTermination(30, TimeUnit.SECONDS);

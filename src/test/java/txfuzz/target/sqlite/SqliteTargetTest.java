@@ -71,6 +71,7 @@ class SqliteTargetTest {
         assertEquals("wal", value(ca, "PRAGMA journal_mode"));
         assertEquals("0", value(ca, "PRAGMA busy_timeout"));
         assertEquals("1", value(ca, "PRAGMA foreign_keys"));
+        assertEquals("0", value(ca, "PRAGMA synchronous"));
         assertTrue(Files.exists(fa));
         a.close();
         assertTrue(ca.isClosed());
