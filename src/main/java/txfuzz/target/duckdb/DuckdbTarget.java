@@ -85,11 +85,11 @@ public final class DuckdbTarget implements Target {
         EnumSet<Feature> f = Dialect.core();
         // MERGE since 1.4; INSERT ... ON CONFLICT; INSERT OR REPLACE but not REPLACE INTO; no FOR UPDATE.
         f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.JOIN_FULL, Feature.INSERT_ON_CONFLICT, Feature.MERGE));
-        // Foreign keys are left out. DuckDB documents that a key deleted earlier in the same transaction
-        // still counts as referenced (DELETE child; DELETE parent fails), so autocommit replays would
-        // disagree with transactional runs for no bug; and 1.4.4 lets a concurrent DELETE of a parent
-        // and INSERT of its child both commit, leaving an orphan — a real bug, but one that every
-        // FK case would rediscover.
+        // Foreign keys are left out (measured on 1.4.4). A child row deleted earlier in the same
+        // transaction still counts as referencing its parent (DELETE child; DELETE parent fails; the
+        // error points to DuckDB's documented FK limitations), so autocommit replays would disagree
+        // with transactional runs for no bug. And a concurrent DELETE of a parent and INSERT of its
+        // child both commit, leaving an orphan — a real bug, but one every FK case would rediscover.
         f.remove(Feature.FOREIGN_KEY);
         return new Dialect("duckdb", f, "DOUBLE PRECISION", "VARCHAR(10)");
     }
