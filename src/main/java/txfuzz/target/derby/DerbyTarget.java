@@ -193,7 +193,8 @@ public final class DerbyTarget implements Target {
      * <pre>
      *  40001          DEADLOCK (victim; whole transaction rolled back)
      *  40XL1, 40XL2   LOCK_TIMEOUT (whole transaction rolled back)
-     *  XJ001          INTERNAL ("Java exception": an exception from inside the engine)
+     *  XJ001          INTERNAL ("Java exception": an exception from inside the engine), except a
+     *                 wrapped ShutdownException (the database shut down under the statement): CONNECTION_LOST
      *  40XD*, 40XT*, XS*, XB*   INTERNAL (store, raw transaction, boot, generated-code errors)
      *  08xxx, XJ004, XJ015, severity >= 40000   CONNECTION_LOST
      *  23xxx CONSTRAINT, 22xxx DATA, 42xxx and 0A000 INVALID_STATEMENT
@@ -211,7 +212,8 @@ public final class DerbyTarget implements Target {
             case "40XL1", "40XL2":
                 return ErrorClass.LOCK_TIMEOUT;
             case "XJ001":
-                return ErrorClass.INTERNAL;
+                // a statement that was running while its database shut down gets a wrapped ShutdownException
+                return mentions(e, "ShutdownException") ? ErrorClass.CONNECTION_LOST : ErrorClass.INTERNAL;
             case "XJ004", "XJ015":
                 return ErrorClass.CONNECTION_LOST;
             default:
@@ -228,6 +230,16 @@ public final class DerbyTarget implements Target {
         }
         ErrorClass standard = SqlStates.byStandardClass(e);
         return standard != null ? standard : ErrorClass.OTHER;
+    }
+
+    /** Whether {@code text} appears in the message of {@code e} or of any of its causes. */
+    private static boolean mentions(Throwable e, String text) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains(text) || t.getClass().getName().contains(text)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

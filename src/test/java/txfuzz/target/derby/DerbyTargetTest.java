@@ -136,6 +136,9 @@ class DerbyTargetTest {
         // an exception from inside the engine arrives as XJ001 "Java exception"
         assertEquals(ErrorClass.INTERNAL, target.classify(new SQLException("Java exception: ': java.lang.NullPointerException'.", "XJ001", 40000)));
         assertEquals(ErrorClass.INTERNAL, target.classify(new SQLException("Container 1,152 cannot be opened", "XSDG1", 45000)));
+        // seen when a statement runs into the drop: not an engine failure
+        assertEquals(ErrorClass.CONNECTION_LOST, target.classify(
+                new SQLException("Java exception: ': org.apache.derby.shared.common.error.ShutdownException'.", "XJ001", 40000)));
     }
 
     @Test
