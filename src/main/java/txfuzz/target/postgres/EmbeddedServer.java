@@ -35,12 +35,10 @@ final class EmbeddedServer implements AutoCloseable {
     /** The server version the bundled binaries artifact holds. */
     static final String BUNDLED_VERSION = "15.10";
     /**
-     * Deadlocks are detected only after a waiter has waited this long (PostgreSQL's default is 1 s).
-     * Short, so deadlock cases cost little; long enough that the executor always closes a cycle
-     * (a few milliseconds after the first wait) before the first waiter's check runs, so the first
-     * waiter is always the victim and the trace is the same on every run.
+     * The server's deadlock_timeout (PostgreSQL's default is 1 s), for sessions that do not set their
+     * own; txfuzz's sessions do, see {@link PostgresTarget#deadlockTimeoutMillis}.
      */
-    static final String DEADLOCK_TIMEOUT = "50ms";
+    static final String DEADLOCK_TIMEOUT = "200ms";
     private static final AtomicInteger NEXT = new AtomicInteger();
 
     private final EmbeddedPostgres pg;

@@ -54,7 +54,8 @@ import txfuzz.target.TargetOptions;
  * Any error inside an explicit transaction aborts the whole transaction (later statements get 25P02
  * until ROLLBACK), so {@link #abortScope} is TRANSACTION for every class and the executor sends
  * ROLLBACK. A failing autocommit statement ends only itself. Deadlocks are detected after
- * {@code deadlock_timeout}, set to {@value EmbeddedServer#DEADLOCK_TIMEOUT} (the default is 1 s); on a
+ * {@code deadlock_timeout}, set per session to 100 ms more than the session before, from 100 ms (see
+ * {@link #deadlockTimeoutMillis}; the default is 1 s), so the victim is always the lowest-numbered transaction of the cycle; on a
  * server given by URL it can be set only by a superuser, otherwise the server's own value applies.
  *
  * <p><b>Lock probe:</b> {@code pg_blocking_pids(pid)} for the session's backend pid
@@ -74,6 +75,8 @@ public final class PostgresTarget implements Target {
     static final int MAX_NAMESPACES = 32;
     /** pg_try_advisory_lock key by which a target claims its txfuzz_N database ("txfz"). */
     static final long CLAIM_KEY = 0x7478667AL;
+    static final int DEADLOCK_FIRST_MS = 100;
+    static final int DEADLOCK_STEP_MS = 100;
     /** How long a fresh database waits for a server that is recovering from a crashed backend. */
     private static final long RECOVERY_WAIT_MS = 30_000;
 
@@ -272,16 +275,27 @@ public final class PostgresTarget implements Target {
             deadlockTimeoutSet = true;
             return;
         }
-        StringBuilder sb = new StringBuilder("; SET lock_timeout = 0; SET statement_timeout = 0; SET idle_in_transaction_session_timeout = 0");
         try (Statement s = c.createStatement()) {
             s.execute("SET deadlock_timeout = '" + EmbeddedServer.DEADLOCK_TIMEOUT + "'");
             s.execute("RESET deadlock_timeout");
-            sb.append("; SET deadlock_timeout = '").append(EmbeddedServer.DEADLOCK_TIMEOUT).append('\'');
             deadlockTimeoutSet = true;
         } catch (SQLException e) {
             deadlockTimeoutSet = false; // 42501: not a superuser; the server's deadlock_timeout applies
         }
-        sessionDefaults = sb.toString();
+        sessionDefaults = "; SET lock_timeout = 0; SET statement_timeout = 0; SET idle_in_transaction_session_timeout = 0";
+    }
+
+    /**
+     * deadlock_timeout of the k-th session a fresh database hands out (0 = the first). PostgreSQL
+     * checks for a deadlock only in the waiter whose deadlock_timeout runs out first, and that one
+     * is the victim. With one timeout for all, two waiters of a cycle that formed within a few
+     * milliseconds fire within those milliseconds, and on a busy machine either may check first:
+     * the victim changed from run to run. The executor opens its sessions in transaction order
+     * (after the setup session), so steps of 100 ms make the victim the transaction with the lowest
+     * number in the cycle, on every run. A deadlock costs 200 to 600 ms.
+     */
+    static int deadlockTimeoutMillis(int k) {
+        return DEADLOCK_FIRST_MS + DEADLOCK_STEP_MS * Math.min(k, 20);
     }
 
     @Override
@@ -299,7 +313,7 @@ public final class PostgresTarget implements Target {
         return database;
     }
 
-    /** Whether deadlocks are detected after {@value EmbeddedServer#DEADLOCK_TIMEOUT} (else after the server's deadlock_timeout). */
+    /** Whether deadlocks are detected after txfuzz's short deadlock_timeout (else after the server's own). */
     public boolean shortDeadlockTimeout() {
         return deadlockTimeoutSet;
     }
@@ -636,21 +650,24 @@ public final class PostgresTarget implements Target {
         private final int gen;
         private final List<Connection> handedOut = new CopyOnWriteArrayList<>();
         private volatile boolean dbClosed;
+        /** Sessions handed out so far: each gets a longer deadlock_timeout than the one before. */
+        private int sessions;
 
         PgDatabase(String schema, int gen) {
             this.schema = schema;
             this.gen = gen;
         }
 
-        private Connection take(IsolationLevel level) throws SQLException {
+        private synchronized Connection take(IsolationLevel level) throws SQLException {
             if (dbClosed) {
                 throw new SQLException("this test database was closed", "08003");
             }
             if (gen != generation) {
                 throw new SQLException("the PostgreSQL server died and was restarted after this test database was made", "08006");
             }
+            String deadlockTimeout = deadlockTimeoutSet ? "; SET deadlock_timeout = '" + deadlockTimeoutMillis(sessions++) + "ms'" : "";
             Connection c = pool.take("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level.sql() + "; SET search_path = "
-                    + schema + sessionDefaults);
+                    + schema + sessionDefaults + deadlockTimeout);
             handedOut.removeIf(this::isClosed);
             handedOut.add(c);
             return c;

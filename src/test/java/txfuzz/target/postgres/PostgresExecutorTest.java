@@ -61,21 +61,24 @@ class PostgresExecutorTest {
         assertEquals(0, trace.stalls());
     }
 
-    /** Crossing updates. PostgreSQL checks for a deadlock only in the session whose deadlock_timeout runs out first. */
-    private static TestCase crossingUpdates() {
+    /**
+     * Crossing updates. PostgreSQL checks for a deadlock only in the session whose deadlock_timeout runs
+     * out first; txfuzz gives T1's session 200 ms, T2's 300 ms, so T1 is the victim whoever waits first.
+     */
+    private static TestCase crossingUpdates(Integer... order) {
         return Cases.on("postgres").table("t")
                 .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0), (2, 0)")
                 .txn("UPDATE t SET v = 1 WHERE id = 1", "UPDATE t SET v = 1 WHERE id = 2")
                 .txn("UPDATE t SET v = 2 WHERE id = 2", "UPDATE t SET v = 2 WHERE id = 1")
-                .order(1, 2, 1, 2, 1, 2, 1, 2);
+                .order(order.length > 0 ? order : new Integer[] {1, 2, 1, 2, 1, 2, 1, 2});
     }
 
     @Test
-    void aDeadlockAbortsTheFirstWaiterAfterDeadlockTimeoutAndTheOtherGoesOn() throws Exception {
+    void aDeadlockAbortsTheLowestNumberedTransactionOfTheCycleAndTheOtherGoesOn() throws Exception {
         long start = System.nanoTime();
         Trace trace = executor.run(crossingUpdates());
         long ms = (System.nanoTime() - start) / 1_000_000;
-        // T1.2 waits for T2's row 2; T2.2 closes the cycle a few ms later. T1's 50 ms deadlock_timeout runs out
+        // T1.2 waits for T2's row 2; T2.2 closes the cycle a few ms later. T1's 200 ms deadlock_timeout runs out
         // first, so T1 runs the check and is the victim (H2 instead aborts the session that closes the cycle).
         ExecutedStmt t12 = at(trace, 1, 2);
         assertEquals(ErrorClass.DEADLOCK, t12.result().errorClass(), trace.toString());
@@ -89,6 +92,16 @@ class PostgresExecutorTest {
         assertEquals(List.of(List.of("1", "2"), List.of("2", "2")), table(trace, "t"));
         assertEquals(0, trace.stalls());
         assertTrue(ms < 1000, "deadlock case took " + ms + " ms");
+    }
+
+    @Test
+    void theVictimIsTheLowestNumberedTransactionAlsoWhenItClosesTheCycle() throws Exception {
+        // T2 waits first (T2.2 on row 1), T1.2 closes the cycle: T1's shorter deadlock_timeout still runs out first.
+        Trace trace = executor.run(crossingUpdates(1, 2, 1, 2, 2, 1, 1, 2));
+        assertEquals(ErrorClass.DEADLOCK, at(trace, 1, 2).result().errorClass(), trace.toString());
+        assertTrue(at(trace, 2, 2).blocked());
+        assertTrue(trace.outcome(2).status().committed());
+        assertEquals(List.of(List.of("1", "2"), List.of("2", "2")), table(trace, "t"));
     }
 
     /** Each statement's outcome, in statement order: what ran, whether it waited, and what it returned. */

@@ -226,7 +226,7 @@ class PostgresTargetTest {
             try (Database db = target.freshDatabase(); Connection c = db.connect(l, "default")) {
                 assertEquals(l.sql().toLowerCase(), value(c, "SHOW transaction_isolation"));
                 assertEquals("0", value(c, "SHOW lock_timeout"));
-                assertEquals("50ms", value(c, "SHOW deadlock_timeout"));
+                assertEquals("100ms", value(c, "SHOW deadlock_timeout"), "the first session of a fresh database");
             }
         }
         assertThrows(IllegalArgumentException.class, () -> {
@@ -362,7 +362,7 @@ class PostgresTargetTest {
             assertEquals("40001", conflict.getSQLState());
             assertEquals(ErrorClass.SERIALIZATION, target.classify(conflict));
             a.rollback();
-            // a deadlock is detected after deadlock_timeout (50 ms), not after the default second
+            // a deadlock is detected after a deadlock_timeout (a's: 200 ms), not after the default second
             exec(a, "UPDATE t SET v = 3 WHERE id = 1");
             exec(b, "UPDATE t SET v = 3 WHERE id = 2");
             long start = System.nanoTime();
@@ -374,7 +374,7 @@ class PostgresTargetTest {
             a.rollback();
             assertNull(second.get(5, TimeUnit.SECONDS));
             b.rollback();
-            assertEquals("40P01", victim.getSQLState(), "the first waiter runs the deadlock check and is the victim");
+            assertEquals("40P01", victim.getSQLState(), "a has the shorter deadlock_timeout: it checks first and is the victim");
             assertEquals(ErrorClass.DEADLOCK, target.classify(victim));
             assertTrue(ms < 900, "detected after " + ms + " ms");
         }
