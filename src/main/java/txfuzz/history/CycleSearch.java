@@ -10,7 +10,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.jgrapht.Graph;
 
 /**
  * Finds witness cycles for each cycle anomaly, Elle-style: strongly connected components first
@@ -125,6 +124,7 @@ final class CycleSearch {
     private final Dep[] dep;
     private final DependencyGraph.Limits limits;
     final List<String> warnings = new ArrayList<>();
+    private final Map<Integer, int[]> componentCache = new HashMap<>();
     /** Distinct two-transaction cycles IsoRel §3.4 exempts. */
     final Set<String> exempted = new HashSet<>();
 
@@ -135,17 +135,26 @@ final class CycleSearch {
     private final int[] queue;
     private int cur;
 
-    CycleSearch(Graph<Long, Dep> g, DependencyGraph.Limits limits) {
+    CycleSearch(DependencyGraph g, DependencyGraph.Limits limits) {
         this.limits = limits;
-        nV = g.vertexSet().size();
-        vid = new long[nV];
-        Map<Long, Integer> vi = new HashMap<>(nV * 2);
-        int i = 0;
-        for (Long v : g.vertexSet()) {
-            vid[i] = v;
-            vi.put(v, i++);
+        vid = g.vertexIds;
+        nV = vid.length;
+        long max = 0;
+        for (long v : vid) {
+            max = Math.max(max, v);
         }
-        int m = g.edgeSet().size();
+        // vertex index by id: an array when ids are dense, else a map
+        int[] dense = max < 8L * nV + 1024 ? new int[(int) max + 1] : null;
+        Map<Long, Integer> vi = dense == null ? new HashMap<>(nV * 2) : null;
+        for (int i = 0; i < nV; i++) {
+            if (dense != null) {
+                dense[(int) vid[i]] = i;
+            } else {
+                vi.put(vid[i], i);
+            }
+        }
+        Dep[] all = g.edges.toArray(new Dep[0]);
+        int m = all.length;
         off = new int[nV + 1];
         to = new int[m];
         from = new int[m];
@@ -153,10 +162,9 @@ final class CycleSearch {
         dep = new Dep[m];
         int[] src = new int[m];
         int[] dst = new int[m];
-        Dep[] all = g.edgeSet().toArray(new Dep[0]);
         for (int e = 0; e < m; e++) {
-            src[e] = vi.get(all[e].from());
-            dst[e] = vi.get(all[e].to());
+            src[e] = dense != null ? dense[(int) all[e].from()] : vi.get(all[e].from());
+            dst[e] = dense != null ? dense[(int) all[e].to()] : vi.get(all[e].to());
             off[src[e] + 1]++;
         }
         for (int v = 0; v < nV; v++) {
@@ -269,6 +277,13 @@ final class CycleSearch {
     List<Witness> searchAll(Map<Anomaly, Integer> found) {
         List<Witness> out = new ArrayList<>();
         Set<String> seen = new HashSet<>();
+        boolean cyclic = false;
+        for (int c : components(bits(WW, WR, RW, RWP, SO))) {
+            cyclic |= c >= 0;
+        }
+        if (!cyclic) {
+            return out; // the whole graph is acyclic: nothing to find
+        }
         for (Spec spec : new Spec[] {Spec.G0, Spec.G1C, Spec.G_SINGLE_WW, Spec.G_SINGLE_WR, Spec.PHANTOM, Spec.G_NONADJACENT, Spec.G2_ITEM,
                 Spec.G2}) {
             search(spec, false, found, out, seen);
@@ -301,7 +316,7 @@ final class CycleSearch {
         }
         int mask = spec.cycleMask() | (session ? 1 << SO : 0);
         int pathMask = spec.pathMask | (session ? 1 << SO : 0);
-        int[] comp = components(mask);
+        int[] comp = componentCache.computeIfAbsent(mask, this::components);
         // anchors grouped by component
         Map<Integer, List<Integer>> anchors = new HashMap<>();
         for (int v = 0; v < nV; v++) {

@@ -1,7 +1,5 @@
 package txfuzz.history;
 
-import java.util.Objects;
-
 /**
  * An edge of the dependency graph: {@code from} must precede {@code to}. Equality is by
  * (type, from, to, row, predicate, locking), so the graph holds one edge per such combination
@@ -49,7 +47,11 @@ public record Dep(DepType type, long from, long to, RowVersions row, boolean pre
 
     @Override
     public int hashCode() {
-        return Objects.hash(type, from, to, row == null ? 0 : System.identityHashCode(row), predicate, locking);
+        long x = (from * 0x9E3779B97F4A7C15L) ^ ((to + 0x632BE59BD9B4E019L) * 0xC2B2AE3D27D4EB4FL);
+        int h = (int) (x ^ (x >>> 32));
+        h = 31 * h + type.ordinal();
+        h = 31 * h + (row == null ? 0 : System.identityHashCode(row));
+        return 4 * h + (predicate ? 2 : 0) + (locking ? 1 : 0);
     }
 
     @Override

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jgrapht.Graph;
-import org.jgrapht.graph.DirectedMultigraph;
 
 /**
  * The dependency graph of a history (IsoRel §2.3, §3.3 Algorithm 1; Adya's DSG): one vertex per
@@ -56,22 +55,33 @@ public final class DependencyGraph {
     private final Set<Long> committed;
     private final Set<Long> aborted;
     private final Map<RowKey, RowVersions> rows;
-    private final Graph<Long, Dep> graph;
+    private Graph<Long, Dep> graph;
     private final List<AnomalyFinding> findings;
     private final Map<Anomaly, Integer> counts;
     private final List<String> warnings;
+    /** The vertices and edges again, as arrays, for {@link CycleSearch}. */
+    long[] vertexIds;
+    List<Dep> edges;
 
     record RowKey(String table, String rowId) {
+        /** Mixed: the record default (31·h(table) + h(rowId)) clusters for rowIds like "r12345". */
+        @Override
+        public int hashCode() {
+            int h = table.hashCode() * 0x9E3779B9 + rowId.hashCode();
+            h *= 0x85EBCA6B;
+            h ^= h >>> 13;
+            h *= 0xC2B2AE35;
+            return h ^ (h >>> 16);
+        }
     }
 
     private DependencyGraph(History history, Map<Long, Transaction> byId, Set<Long> committed, Set<Long> aborted, Map<RowKey, RowVersions> rows,
-                            Graph<Long, Dep> graph, List<AnomalyFinding> findings, Map<Anomaly, Integer> counts, List<String> warnings) {
+                            List<AnomalyFinding> findings, Map<Anomaly, Integer> counts, List<String> warnings) {
         this.history = history;
         this.byId = byId;
         this.committed = committed;
         this.aborted = aborted;
         this.rows = rows;
-        this.graph = graph;
         this.findings = findings;
         this.counts = counts;
         this.warnings = warnings;
@@ -81,9 +91,27 @@ public final class DependencyGraph {
         return history;
     }
 
-    /** The JGraphT graph: vertices are committed transaction ids, edges {@link Dep}s. */
-    public Graph<Long, Dep> graph() {
+    /**
+     * The JGraphT graph: vertices are committed transaction ids, edges {@link Dep}s (one per
+     * distinct dependency). Built on first use: the checker itself searches compact arrays.
+     */
+    public synchronized Graph<Long, Dep> graph() {
+        if (graph == null) {
+            Graph<Long, Dep> g = new DepGraph();
+            for (long v : vertexIds) {
+                g.addVertex(v);
+            }
+            for (Dep d : edges) {
+                g.addEdge(d.from(), d.to(), d);
+            }
+            graph = g;
+        }
         return graph;
+    }
+
+    /** Number of distinct dependencies (edges), without building the JGraphT graph. */
+    public int edgeCount() {
+        return edges.size();
     }
 
     public Transaction transaction(long id) {
@@ -154,7 +182,13 @@ public final class DependencyGraph {
         final int[] dense; // id -> index+1 when ids are small, else null
         final byte[] status; // 1 committed (effective), 2 aborted, 3 unknown & unobserved
         final Map<RowKey, RowVersions> rows = new HashMap<>();
-        final Graph<Long, Dep> graph = new DirectedMultigraph<>(null, null, false);
+        /**
+         * The distinct dependencies. Duplicates can only come from one row (a transaction reading
+         * versions of the same writer's run twice, a writer pair adjacent twice in an order) or from
+         * predicate reads, so they are removed there, with compact keys.
+         */
+        final List<Dep> edges = new ArrayList<>();
+        final Set<Dep> predicateEdges = new HashSet<>();
         final List<AnomalyFinding> findings = new ArrayList<>();
         final Map<Anomaly, Integer> counts = new EnumMap<>(Anomaly.class);
         final List<String> warnings = new ArrayList<>();
@@ -219,9 +253,7 @@ public final class DependencyGraph {
         DependencyGraph build() {
             resolveOutcomes();
             for (int i = 0; i < n; i++) {
-                if (status[i] == 1) {
-                    graph.addVertex(ids[i]);
-                } else if (txns[i].outcome() == Outcome.ABORTED) {
+                if (status[i] != 1 && txns[i].outcome() == Outcome.ABORTED) {
                     abortedIds.add(ids[i]);
                 }
             }
@@ -257,7 +289,17 @@ public final class DependencyGraph {
             internal();
             sessionOrder();
             predicates();
-            return new DependencyGraph(h, byIdMap(), committedSet(), abortedIds, rows, graph, findings, counts, warnings);
+            int nv = 0;
+            long[] vertexIds = new long[n];
+            for (int i = 0; i < n; i++) {
+                if (status[i] == 1) {
+                    vertexIds[nv++] = ids[i];
+                }
+            }
+            DependencyGraph g = new DependencyGraph(h, byIdMap(), committedSet(), abortedIds, rows, findings, counts, warnings);
+            g.vertexIds = Arrays.copyOf(vertexIds, nv);
+            g.edges = edges;
+            return g;
         }
 
         private Map<Long, Transaction> byIdMap() {
@@ -417,6 +459,20 @@ public final class DependencyGraph {
             return false;
         }
 
+        /** Whether a ww edge from → to on this row was already added (the rare case of a writer pair adjacent twice). */
+        private boolean hasWw(RowVersions r, long from, long to) {
+            for (int k = edges.size() - 1; k >= 0; k--) {
+                Dep d = edges.get(k);
+                if (d.row() != r) {
+                    return false;
+                }
+                if (d.type() == DepType.WW && d.from() == from && d.to() == to) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         private int writerStmt(RowVersions r, long writer) {
             for (RowVersions.Obs o : r.obs) {
                 if (o.is(RowVersions.WRITE) && ids[o.txn] == writer) {
@@ -427,7 +483,36 @@ public final class DependencyGraph {
         }
 
         private void edge(Dep d) {
-            graph.addEdge(d.from(), d.to(), d);
+            if (!d.predicate() || predicateEdges.add(d)) {
+                edges.add(d);
+            }
+        }
+
+        /** Row-local de-duplication keys: a small array, a set once it grows. */
+        private static final class Seen {
+            long[] keys = new long[8];
+            int n;
+            Set<Long> set;
+
+            boolean add(long k) {
+                if (set != null) {
+                    return set.add(k);
+                }
+                for (int i = 0; i < n; i++) {
+                    if (keys[i] == k) {
+                        return false;
+                    }
+                }
+                if (n == keys.length) {
+                    set = new HashSet<>();
+                    for (long x : keys) {
+                        set.add(x);
+                    }
+                    return set.add(k);
+                }
+                keys[n++] = k;
+                return true;
+            }
         }
 
         private void incompatible(RowVersions r, String summary, String explanation, List<Long> who) {
@@ -467,15 +552,30 @@ public final class DependencyGraph {
             r.computeRuns();
             int len = r.length;
             long[] order = r.order;
+            Seen ww = null;
             for (int i = 0; i + 1 < len; i++) {
                 long from = order[i];
                 long to = order[i + 1];
                 if (from != to && from != History.INITIAL) {
-                    edge(new Dep(DepType.WW, from, to, r, false, false, i + 1, i + 2, -1, writerStmt(r, to), null));
+                    if (ww == null) {
+                        ww = new Seen();
+                    }
+                    if (ww.add(from * 31 + to) || !hasWw(r, from, to)) {
+                        edge(new Dep(DepType.WW, from, to, r, false, false, i + 1, i + 2, -1, writerStmt(r, to), null));
+                    }
                 }
             }
+            Seen reads = new Seen();
             for (RowVersions.Obs o : r.obs) {
                 if (!o.is(RowVersions.READ) || status[o.txn] != 1) {
+                    continue;
+                }
+                // one wr and one rw per (reader, writer's run, locking): later reads of the same run add nothing
+                int runStart = o.len - 1;
+                while (runStart > 0 && order[runStart - 1] == order[o.len - 1]) {
+                    runStart--;
+                }
+                if (!reads.add(((long) o.txn << 32) | ((long) runStart << 1) | (o.is(RowVersions.LOCKING) ? 1 : 0))) {
                     continue;
                 }
                 long x = ids[o.txn];

@@ -32,7 +32,7 @@ public final class IsolationChecker {
         Map<Anomaly, Integer> counts = new EnumMap<>(Anomaly.class);
         counts.putAll(g.counts());
         List<String> warnings = new ArrayList<>(g.warnings());
-        CycleSearch search = new CycleSearch(g.graph(), limits);
+        CycleSearch search = new CycleSearch(g, limits);
         Map<Anomaly, Integer> found = new EnumMap<>(Anomaly.class);
         Explainer ex = g.explainer();
         for (CycleSearch.Witness w : search.searchAll(found)) {
