@@ -330,6 +330,7 @@ final class CycleSearch {
             }
         }
         long[] steps = {0};
+        int capped = 0;
         for (Map.Entry<Integer, List<Integer>> c : anchors.entrySet()) {
             if (saturated(spec, found)) {
                 return;
@@ -339,18 +340,22 @@ final class CycleSearch {
             int tried = 0;
             for (int a : as) {
                 if (tried++ >= limits.anchorsPerComponent()) {
-                    warnings.add(spec + ": tried only " + limits.anchorsPerComponent() + " of " + as.size()
-                            + " anchor edges in a component; witnesses there may not be the shortest");
+                    capped++;
                     break;
                 }
                 if (steps[0] > limits.bfsStepsPerSpec()) {
-                    warnings.add(spec + ": search budget of " + limits.bfsStepsPerSpec() + " steps exhausted; some cycles may be unreported");
-                    break;
+                    warnings.add(spec + (session ? " (with session order)" : "") + ": search budget of " + limits.bfsStepsPerSpec()
+                            + " steps exhausted; some cycles of this kind may be unreported");
+                    return;
                 }
                 bfs(spec, a, comp, pathMask, best, steps);
                 if (allShortest(spec, best)) {
                     break;
                 }
+            }
+            if (capped == 1) {
+                warnings.add(spec + (session ? " (with session order)" : "") + ": tried only the first " + limits.anchorsPerComponent()
+                        + " anchor edges of some components; witnesses there may not be the shortest");
             }
             for (Witness w : best.values()) {
                 if (found.getOrDefault(w.anomaly(), 0) >= limits.findingsPerKind()) {
@@ -404,7 +409,7 @@ final class CycleSearch {
         queue[tail++] = startKey;
         int depth = 0;
         int levelEnd = tail;
-        int bound = Integer.MAX_VALUE; // longest cycle still useful
+        int bound = longestUseful(spec, best); // longest path (cycle minus the anchor) still worth finding
         while (head < tail) {
             if (head == levelEnd) {
                 depth++;

@@ -109,6 +109,62 @@ public final class DependencyGraph {
         return graph;
     }
 
+    /**
+     * Chains of dependencies whose types are {@code types} in order (each edge's {@code to} the
+     * next one's {@code from}, no transaction twice), e.g. [RW, WW] for APTrans's lost-update
+     * path; {@code closed} also requires the last edge to end where the first began (a cycle).
+     * At most {@code limit} chains. Depth-first, meant for the small graphs of one test case.
+     */
+    public List<List<Dep>> chains(List<DepType> types, boolean closed, int limit) {
+        List<List<Dep>> out = new ArrayList<>();
+        if (types.isEmpty()) {
+            return out;
+        }
+        Map<Long, List<Dep>> outEdges = new HashMap<>();
+        for (Dep d : edges) {
+            outEdges.computeIfAbsent(d.from(), k -> new ArrayList<>()).add(d);
+        }
+        List<Dep> path = new ArrayList<>();
+        for (Dep first : edges) {
+            if (out.size() >= limit) {
+                break;
+            }
+            if (first.type() == types.get(0)) {
+                path.add(first);
+                extend(path, types, closed, limit, outEdges, out);
+                path.clear();
+            }
+        }
+        return out;
+    }
+
+    private static void extend(List<Dep> path, List<DepType> types, boolean closed, int limit, Map<Long, List<Dep>> outEdges, List<List<Dep>> out) {
+        if (out.size() >= limit) {
+            return;
+        }
+        Dep last = path.get(path.size() - 1);
+        if (path.size() == types.size()) {
+            if (!closed || last.to() == path.get(0).from()) {
+                out.add(List.copyOf(path));
+            }
+            return;
+        }
+        for (Dep d : outEdges.getOrDefault(last.to(), List.of())) {
+            if (d.type() != types.get(path.size())) {
+                continue;
+            }
+            boolean repeats = false;
+            for (Dep p : path) {
+                repeats |= p.from() == d.to() && !(closed && path.size() + 1 == types.size() && d.to() == path.get(0).from());
+            }
+            if (!repeats) {
+                path.add(d);
+                extend(path, types, closed, limit, outEdges, out);
+                path.remove(path.size() - 1);
+            }
+        }
+    }
+
     /** Number of distinct dependencies (edges), without building the JGraphT graph. */
     public int edgeCount() {
         return edges.size();

@@ -544,4 +544,33 @@ class AnomalyTest {
         // but permitting write skew does not permit lost update
         assertTrue(an.judge(IsolationLevel.REPEATABLE_READ, Set.of(Anomaly.WRITE_SKEW, Anomaly.G2_ITEM)).get(0).bugCandidate());
     }
+
+    // ---- graph queries and bounds ------------------------------------------------------------
+
+    @Test
+    void typedChainsFindAPatternsDependencyPath() {
+        History h = History.builder()
+                .txn(1).read("x", 0).update("x", 0, 2).commit()
+                .txn(2).update("x", 0).commit()
+                .build();
+        DependencyGraph g = IsolationChecker.analyze(h).graph();
+        List<List<Dep>> lost = g.chains(List.of(DepType.RW, DepType.WW), true, 10);
+        assertEquals(1, lost.size());
+        assertEquals("T1 -rw t.x-> T2", lost.get(0).get(0).toString());
+        assertEquals(0, g.chains(List.of(DepType.RW, DepType.RW), true, 10).size());
+        assertEquals(0, g.chains(List.of(DepType.WR), false, 10).size(), "T1 read the initial version: T0 is no vertex, so no wr edge");
+        assertEquals(2, g.chains(List.of(DepType.WW), false, 10).size() + g.chains(List.of(DepType.RW), false, 10).size());
+    }
+
+    @Test
+    void findingsAreCappedPerKindButCounted() {
+        History.Builder b = History.builder();
+        for (int i = 0; i < 30; i++) {
+            b.txn(100 + i).update("x" + i, 0).abort();
+            b.txn(200 + i).read("x" + i, 0, 100 + i).commit();
+        }
+        Analysis an = IsolationChecker.analyze(b.build());
+        assertEquals(30, an.count(Anomaly.G1A));
+        assertEquals(20, an.findings().size());
+    }
 }
