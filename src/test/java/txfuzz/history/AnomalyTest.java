@@ -573,4 +573,56 @@ class AnomalyTest {
         assertEquals(30, an.count(Anomaly.G1A));
         assertEquals(20, an.findings().size());
     }
+
+    // ---- G2 through predicates ------------------------------------------------------------------
+
+    /** "Doctors on call": each checks the on-call rows by predicate and inserts its own; neither saw the other's. */
+    @Test
+    void predicateWriteSkewIsG2() {
+        History h = History.builder()
+                .txn(1).predicateRead("t", "oncall", false, row("r1", 0)).insert("r3").commit()
+                .txn(2).predicateRead("t", "oncall", false, row("r1", 0)).insert("r2").commit()
+                .txn(3).predicateRead("t", "oncall", false, row("r1", 0), row("r2", 2), row("r3", 1)).commit()
+                .build();
+        assertOnly(h, Anomaly.G2);
+        Analysis an = IsolationChecker.analyze(h);
+        assertFalse(an.judge(IsolationLevel.SNAPSHOT, Set.of()).get(0).proscribed());
+        assertFalse(an.judge(IsolationLevel.REPEATABLE_READ, Set.of()).get(0).proscribed());
+        assertTrue(an.judge(IsolationLevel.SERIALIZABLE, Set.of()).get(0).bugCandidate());
+    }
+
+    @Test
+    void seeingTheOthersInsertIsNoG2() {
+        History h = History.builder()
+                .txn(1).predicateRead("t", "oncall", false, row("r1", 0)).insert("r3").commit()
+                .txn(2).predicateRead("t", "oncall", false, row("r1", 0), row("r3", 1)).insert("r2").commit()
+                .txn(3).predicateRead("t", "oncall", false, row("r1", 0), row("r2", 2), row("r3", 1)).commit()
+                .build();
+        assertOnly(h);
+    }
+
+    // ---- the level table --------------------------------------------------------------------
+
+    @Test
+    void theLevelTableIsCumulativeAndNamedFormsFollowTheirKind() {
+        Set<Anomaly> ru = IsolationModel.proscribed(IsolationLevel.READ_UNCOMMITTED);
+        Set<Anomaly> rc = IsolationModel.proscribed(IsolationLevel.READ_COMMITTED);
+        Set<Anomaly> rr = IsolationModel.proscribed(IsolationLevel.REPEATABLE_READ);
+        Set<Anomaly> si = IsolationModel.proscribed(IsolationLevel.SNAPSHOT);
+        Set<Anomaly> ser = IsolationModel.proscribed(IsolationLevel.SERIALIZABLE);
+        assertTrue(rc.containsAll(ru) && rr.containsAll(rc) && si.containsAll(rc) && ser.containsAll(rr) && ser.containsAll(si));
+        assertEquals(EnumSet.allOf(Anomaly.class), ser);
+        for (IsolationLevel l : IsolationLevel.values()) {
+            for (Anomaly a : Anomaly.values()) {
+                if (a.parent() != null && a != Anomaly.PHANTOM && IsolationModel.proscribes(l, a.parent())) {
+                    assertTrue(IsolationModel.proscribes(l, a), a + " at " + l);
+                }
+            }
+        }
+        assertTrue(si.contains(Anomaly.LOST_UPDATE) && !si.contains(Anomaly.WRITE_SKEW) && si.contains(Anomaly.G_NONADJACENT));
+        assertTrue(rr.contains(Anomaly.WRITE_SKEW) && !rr.contains(Anomaly.PHANTOM) && !rr.contains(Anomaly.G2));
+        assertEquals(Anomaly.LOST_UPDATE, Anomaly.parse("lost-update"));
+        assertEquals(Anomaly.G_SINGLE, Anomaly.parse("G-single"));
+        assertEquals(Anomaly.G1A, Anomaly.parse("g1a"));
+    }
 }
