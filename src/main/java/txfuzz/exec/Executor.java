@@ -153,8 +153,10 @@ public final class Executor implements AutoCloseable {
                         t.blocked = true;
                         continue;
                     }
+                    // The submitted statement comes first: a waiter it released may finish before the
+                    // call returns to us (a COMMIT wakes its waiters), so finishing times do not order them.
                     complete(t);
-                    restart = resumeBlocked();
+                    restart = resumeBlocked() > 0;
                 }
                 if (restart) {
                     continue;
@@ -224,9 +226,12 @@ public final class Executor implements AutoCloseable {
             return false;
         }
 
-        /** Checks every blocked statement; completes those that finished, in the order they finished. */
-        private boolean resumeBlocked() throws SQLException {
-            boolean any = false;
+        /**
+         * Checks every statement in flight; completes those that finished, in the order they finished.
+         * Returns how many completed.
+         */
+        private int resumeBlocked() throws SQLException {
+            int completed = 0;
             while (true) {
                 List<TxnState> finished = new ArrayList<>();
                 for (TxnState t : txns.values()) {
@@ -235,13 +240,13 @@ public final class Executor implements AutoCloseable {
                     }
                 }
                 if (finished.isEmpty()) {
-                    return any;
+                    return completed;
                 }
                 finished.sort(Comparator.comparingLong(TxnState::finishedNanos));
                 for (TxnState t : finished) {
                     complete(t);
                 }
-                any = true;
+                completed += finished.size();
             }
         }
 

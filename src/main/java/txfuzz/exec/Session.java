@@ -82,7 +82,8 @@ final class Session implements AutoCloseable {
         Statement s = statementFor(sql);
         running = s;
         try {
-            boolean hasRows = s instanceof PreparedStatement p ? p.execute() : s.execute(sql);
+            // By mode, not by type: DuckDB's createStatement() returns a PreparedStatement with nothing prepared.
+            boolean hasRows = mode == ExecutionMode.PREPARED ? ((PreparedStatement) s).execute() : s.execute(sql);
             if (hasRows) {
                 try (ResultSet rs = s.getResultSet()) {
                     return StmtResult.ofRows(readRows(rs));

@@ -38,20 +38,20 @@ public final class ReproduceScript {
             }
             for (int i = 0; i < t.statements().size(); i++) {
                 int step = order.indexOf(new StmtRef(t.id(), i)) + 1;
-                sb.append(pad(terminated(sqlOf(t.statements().get(i), target)), 60)).append(" -- step ").append(step).append('\n');
+                sb.append(pad(terminated(sqlOf(t.statements().get(i), target, c.mode())), 60)).append(" -- step ").append(step).append('\n');
             }
         }
         sb.append("\n-- ===== Submitted order =====\n");
         for (int i = 0; i < order.size(); i++) {
             StmtRef ref = order.get(i);
             sb.append("-- step ").append(i + 1).append(": T").append(ref.txn()).append(": ")
-                    .append(oneLine(sqlOf(c.stmt(ref), target))).append('\n');
+                    .append(oneLine(sqlOf(c.stmt(ref), target, c.mode()))).append('\n');
         }
         return sb.toString();
     }
 
-    private static String sqlOf(Stmt s, Target target) {
-        return s.kind() == StmtKind.BEGIN ? target.beginSql() : s.sql();
+    private static String sqlOf(Stmt s, Target target, String mode) {
+        return s.kind() == StmtKind.BEGIN ? target.beginSql(mode) : s.sql();
     }
 
     private static String terminated(String sql) {

@@ -32,6 +32,11 @@ public interface Target extends AutoCloseable {
 
     Profile profile();
 
+    /** What the engine documents in {@code mode}; engines whose semantics depend on the mode override this. */
+    default Profile profile(String mode) {
+        return profile();
+    }
+
     /** A fresh, empty, private database for one test case; closing it drops it. */
     Database freshDatabase() throws SQLException;
 
@@ -69,9 +74,14 @@ public interface Target extends AutoCloseable {
     /** SQL a user runs in the engine's own client to set up a session like ours (for reproduce.sql). */
     List<String> sessionSetupSql(IsolationLevel level, String mode);
 
-    /** How BEGIN, COMMIT and ROLLBACK are spelt in the engine's own client. */
+    /** How BEGIN is spelt in the engine's own client. */
     default String beginSql() {
         return "BEGIN";
+    }
+
+    /** How BEGIN is spelt in the engine's own client in {@code mode}. */
+    default String beginSql(String mode) {
+        return beginSql();
     }
 
     /** Quotes an identifier if needed; generated identifiers are plain lower case. */

@@ -39,7 +39,7 @@ public final class WssOracle implements Oracle {
         if (!trace.hung().isEmpty()) {
             return Verdict.clean(name()); // the explicit oracle reports the hang; the state says nothing more
         }
-        LevelSemantics semantics = executor.target().profile().at(c.isolation());
+        LevelSemantics semantics = executor.target().profile(c.mode()).at(c.isolation());
         List<Violation> found = new ArrayList<>();
 
         SerialSchedule tx = SerialSchedule.transactionLevel(c, trace);
