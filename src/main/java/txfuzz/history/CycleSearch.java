@@ -44,12 +44,12 @@ final class CycleSearch {
         G0(WW, bits(WW), EnumSet.of(Anomaly.G0), 2),
         G1C(WR, bits(WW, WR), EnumSet.of(Anomaly.G1C), 2),
         /** Exactly one anti-dependency, the cycle closing with a ww edge (lost update, read-write skew). */
-        G_SINGLE_WW(RW, bits(WW, WR), EnumSet.of(Anomaly.LOST_UPDATE, Anomaly.READ_WRITE_SKEW, Anomaly.PHANTOM), 2),
+        G_SINGLE_WW(RW, bits(WW, WR), EnumSet.of(Anomaly.LOST_UPDATE, Anomaly.READ_WRITE_SKEW), 2),
         /** Exactly one anti-dependency, the cycle closing with a wr edge (non-repeatable read, read skew). */
-        G_SINGLE_WR(RW, bits(WW, WR), EnumSet.of(Anomaly.NON_REPEATABLE_READ, Anomaly.READ_SKEW, Anomaly.PHANTOM), 2),
+        G_SINGLE_WR(RW, bits(WW, WR), EnumSet.of(Anomaly.NON_REPEATABLE_READ, Anomaly.READ_SKEW), 2),
         /** Exactly one anti-dependency, closing any way (the session-order pass). */
         G_SINGLE_ANY(RW, bits(WW, WR), EnumSet.of(Anomaly.G_SINGLE, Anomaly.LOST_UPDATE, Anomaly.READ_WRITE_SKEW,
-                Anomaly.NON_REPEATABLE_READ, Anomaly.READ_SKEW, Anomaly.PHANTOM), 2),
+                Anomaly.NON_REPEATABLE_READ, Anomaly.READ_SKEW), 2),
         PHANTOM(RWP, bits(WW, WR), EnumSet.of(Anomaly.PHANTOM), 2),
         G_NONADJACENT(RW, bits(WW, WR, RW), EnumSet.of(Anomaly.G_NONADJACENT), 4),
         G2_ITEM(RW, bits(WW, WR, RW), EnumSet.of(Anomaly.WRITE_SKEW, Anomaly.G2_ITEM), 2),
@@ -57,6 +57,7 @@ final class CycleSearch {
 
         final int anchor;
         final int pathMask;
+        /** The kinds this search looks for (it stops once each has a shortest witness); classification may name others. */
         final Set<Anomaly> produces;
         final int minLength;
 
@@ -331,8 +332,9 @@ final class CycleSearch {
         }
         long[] steps = {0};
         int capped = 0;
+        boolean exhausted = false;
         for (Map.Entry<Integer, List<Integer>> c : anchors.entrySet()) {
-            if (saturated(spec, found)) {
+            if (saturated(spec, found) || exhausted) {
                 return;
             }
             Map<Anomaly, Witness> best = new EnumMap<>(Anomaly.class);
@@ -346,7 +348,8 @@ final class CycleSearch {
                 if (steps[0] > limits.bfsStepsPerSpec()) {
                     warnings.add(spec + (session ? " (with session order)" : "") + ": search budget of " + limits.bfsStepsPerSpec()
                             + " steps exhausted; some cycles of this kind may be unreported");
-                    return;
+                    exhausted = true;
+                    break;
                 }
                 bfs(spec, a, comp, pathMask, best, steps);
                 if (allShortest(spec, best)) {
