@@ -30,7 +30,7 @@ public enum Anomaly {
     NON_REPEATABLE_READ("non-repeatable read", "fuzzy read: T1 read a row twice and saw another transaction's write in between (P2; rw and wr on one row)", G_SINGLE),
     READ_SKEW("read skew", "T1 saw one row before and another row after another transaction's writes (A5A; rw and wr on different rows)", G_SINGLE),
     READ_WRITE_SKEW("read-write skew", "T1 read a row before another transaction wrote it, and wrote another row after that transaction (IsoRel §2.4; rw and ww on different rows)", G_SINGLE),
-    PHANTOM("phantom", "a predicate read missed a row another transaction inserted or changed, yet the reader also saw that transaction's effects (P3/A3)", G_SINGLE),
+    PHANTOM("phantom", "a predicate read missed a row another transaction inserted, changed or deleted, yet the reader also saw that transaction's effects (P3/A3)", G_SINGLE),
     WRITE_SKEW("write skew", "two transactions each read what the other then wrote (A5B; two rw dependencies)", G2_ITEM),
     // --- not cycles ---
     G1A("G1a", "aborted read: a committed transaction read a version written by a transaction that aborted", null),
