@@ -25,6 +25,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import txfuzz.exec.Cases;
+import txfuzz.exec.Executor;
+import txfuzz.exec.ExecutorConfig;
+import txfuzz.exec.Trace;
 import txfuzz.model.IsolationLevel;
 import txfuzz.target.AbortScope;
 import txfuzz.target.Database;
@@ -139,6 +143,39 @@ class PostgresTargetTest {
             assertTrue(second.database().matches("txfuzz_\\d+"), second.database());
             assertEquals(target.version(), second.version());
             assertTrue(second.shortDeadlockTimeout(), "the superuser may set deadlock_timeout per session");
+        }
+    }
+
+    @Test
+    void anOrdinaryUserWithCreatedbWorksTooWithTheServersDeadlockTimeout() throws Exception {
+        try (Connection admin = SharedServer.admin()) {
+            exec(admin, "DROP ROLE IF EXISTS txfuzz_tester", "CREATE ROLE txfuzz_tester LOGIN CREATEDB PASSWORD 'pw'");
+        }
+        String db = null;
+        try (PostgresTarget user = new PostgresTarget(new TargetOptions(SharedServer.url(), "txfuzz_tester", "pw", null))) {
+            db = user.database();
+            assertFalse(user.shortDeadlockTimeout(), "only a superuser may set deadlock_timeout");
+            try (Executor ex = new Executor(user, ExecutorConfig.defaults())) {
+                Trace trace = ex.run(Cases.on("postgres").table("t")
+                        .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0)")
+                        .txn("UPDATE t SET v = v + 1 WHERE id = 1")
+                        .txn("UPDATE t SET v = v + 10 WHERE id = 1")
+                        .order(1, 2, 1, 2, 1, 2));
+                assertTrue(trace.executed(new txfuzz.model.StmtRef(2, 1)).orElseThrow().blocked(), "the probe works for any user");
+                assertEquals(List.of(List.of("1", "11")), trace.finalState().tables().get("t"));
+            }
+            try (Database d = user.freshDatabase(); Connection c = d.connect(IsolationLevel.SERIALIZABLE, "default")) {
+                assertEquals("txfuzz_tester", value(c, "SELECT current_user"));
+                assertEquals("0", value(c, "SHOW lock_timeout"));
+                assertEquals(EmbeddedServer.DEADLOCK_TIMEOUT, value(c, "SHOW deadlock_timeout"));
+            }
+        } finally {
+            try (Connection admin = SharedServer.admin()) {
+                if (db != null) {
+                    exec(admin, "DROP DATABASE " + db);
+                }
+                exec(admin, "DROP ROLE txfuzz_tester");
+            }
         }
     }
 
