@@ -22,6 +22,7 @@ public final class Targets {
         embedded("sqlite", SqliteTarget::new);
         embedded("duckdb", DuckdbTarget::new);
         FACTORIES.put("postgres", txfuzz.target.postgres.PostgresTarget::new);
+        FACTORIES.put("mariadb", txfuzz.target.mariadb.MariadbTarget::new);
     }
 
     private Targets() {
