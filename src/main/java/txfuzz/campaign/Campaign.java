@@ -32,6 +32,8 @@ public final class Campaign {
     private final PrintStream progress;
     private final List<FindingRecord> findings = new ArrayList<>();
     private final Stats stats = new Stats();
+    private volatile boolean stopRequested;
+    private final java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
 
     public Campaign(Target target, CampaignConfig config, PrintStream progress) {
         this.target = target;
@@ -39,7 +41,28 @@ public final class Campaign {
         this.progress = progress;
     }
 
+    /**
+     * Asks the loop to stop after the current case and waits up to {@code millis} for it (Ctrl-C):
+     * nothing the interrupted case sees afterwards (a target being closed) is recorded as a finding.
+     */
+    public void stop(long millis) {
+        stopRequested = true;
+        try {
+            finished.await(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     public Summary run() {
+        try {
+            return loop();
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    private Summary loop() {
         CaseGenerator generator = new CaseGenerator(config.gen());
         List<String> modes = config.modes().isEmpty() ? List.of(target.modes().get(0)) : config.modes();
         long deadline = config.time() == null ? Long.MAX_VALUE : System.nanoTime() + config.time().toNanos();
@@ -48,7 +71,7 @@ public final class Campaign {
         try (Executor executor = new Executor(target, config.executor())) {
             Judge judge = new Judge(txfuzz.campaign.Oracles.create(config.oracles()), executor);
             for (long i = 0; ; i++) {
-                if ((config.tests() != null && i >= config.tests()) || System.nanoTime() >= deadline) {
+                if (stopRequested || (config.tests() != null && i >= config.tests()) || System.nanoTime() >= deadline) {
                     break;
                 }
                 int n = config.levels().size();
@@ -86,6 +109,9 @@ public final class Campaign {
             stats.invalidCases++;
             return;
         } catch (SQLException | RuntimeException e) {
+            if (stopRequested) {
+                return; // the run is being interrupted: the target is going away under this case
+            }
             // The engine failed outside any one statement (it could not open, read back or replay):
             // that is a finding too, and the campaign goes on with a fresh database.
             if (trace == null) {

@@ -28,6 +28,13 @@ final class Options {
      * started (closing twice is harmless).
      */
     static Target target(String name, TargetOptions options) {
+        Target target = open(name, options);
+        Runtime.getRuntime().addShutdownHook(new Thread(target::close, "txfuzz-close-" + name));
+        return target;
+    }
+
+    /** The target, without a shutdown hook: the caller arranges closing (see RunCommand). */
+    static Target open(String name, TargetOptions options) {
         if (!Targets.exists(name)) {
             throw new Main.UserError("unknown DBMS '" + name + "'; known: " + String.join(", ", Targets.names()));
         }
@@ -39,7 +46,6 @@ final class Options {
         } catch (RuntimeException e) {
             throw new Main.UserError("cannot start " + name + ": " + firstLine(e.getMessage()));
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(target::close, "txfuzz-close-" + name));
         return target;
     }
 

@@ -65,7 +65,7 @@ final class RunCommand implements Callable<Integer> {
             throw new Main.UserError(e.getMessage());
         }
         long s = seed != null ? seed : System.currentTimeMillis();
-        try (Target target = Options.target(dbms, server.toTargetOptions())) {
+        try (Target target = Options.open(dbms, server.toTargetOptions())) {
             List<IsolationLevel> levels = Options.levels(target, isolation);
             List<String> m = Options.modes(target, mode);
             System.out.printf("txfuzz: testing %s at %s%s, oracles %s, seed %d, %s; output in %s%n", target.version(),
@@ -74,7 +74,19 @@ final class RunCommand implements Callable<Integer> {
                     count != null ? count + " cases" : "for " + time, out);
             CampaignConfig config = new CampaignConfig(levels, m, oracleNames, count, budget, s, out, GenConfig.defaults(),
                     ExecutorConfig.defaults(), Options.duration(progressEvery), Options.execution(execution));
-            Summary summary = new Campaign(target, config, System.out).run();
+            Campaign campaign = new Campaign(target, config, System.out);
+            // Ctrl-C: let the current case finish, then close the target (stopping a server txfuzz started).
+            Thread onExit = new Thread(() -> {
+                campaign.stop(10_000);
+                target.close();
+            }, "txfuzz-stop");
+            Runtime.getRuntime().addShutdownHook(onExit);
+            Summary summary = campaign.run();
+            try {
+                Runtime.getRuntime().removeShutdownHook(onExit);
+            } catch (IllegalStateException alreadyExiting) {
+                // the hook is running: it closes the target
+            }
             System.out.printf("done: %d cases in %.1fs (%.1f cases/s, %.1f transactions/s); %d bug candidates, %d documented, %d flaky; see %s%n",
                     summary.cases(), summary.seconds(), summary.casesPerSecond(), summary.transactionsPerSecond(), summary.bugCandidates(),
                     summary.documented(), summary.flaky(), out.resolve("summary.json"));

@@ -318,7 +318,7 @@ public final class Executor implements AutoCloseable {
             t.hung = false;
 
             if (t.stallVictim) {
-                t.session.rollbackQuietly();
+                t.session.rollbackInBackground();
                 end(t, TxnStatus.ABORTED, ref, wasHung
                         ? "cancelled by txfuzz at " + ref + ": the statement ran for over " + config.statementTimeout().toSeconds() + " s without waiting on a lock"
                         : "cancelled by txfuzz at " + ref + ": every transaction waited and the engine did not break the cycle");

@@ -143,6 +143,17 @@ final class Session implements AutoCloseable {
         }
     }
 
+    /**
+     * Ends the transaction of a statement txfuzz cancelled or gave up on, on a thread of its own:
+     * drivers that serialise calls per connection (Derby) would block the executor behind a
+     * statement that is still stuck.
+     */
+    void rollbackInBackground() {
+        Thread t = new Thread(this::rollbackQuietly, "txfuzz-rollback");
+        t.setDaemon(true);
+        t.start();
+    }
+
     /** Asks the engine to cancel the running statement (to break a stall the engine did not). */
     void cancel() {
         Statement s = running;
