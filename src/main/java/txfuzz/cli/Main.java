@@ -15,8 +15,14 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Set when Ctrl-C started the JVM's shutdown: System.exit would then block forever. */
+    static final java.util.concurrent.atomic.AtomicBoolean SHUTTING_DOWN = new java.util.concurrent.atomic.AtomicBoolean();
+
     public static void main(String[] args) {
-        System.exit(execute(args));
+        int code = execute(args);
+        if (!SHUTTING_DOWN.get()) {
+            System.exit(code);
+        }
     }
 
     /** Runs the command line and returns the exit code: 0 clean, 1 bug candidate found, 2 usage or setup error. */

