@@ -32,6 +32,8 @@ final class Session implements AutoCloseable {
     private final Map<String, PreparedStatement> prepared = new HashMap<>();
     private Statement plain;
     private volatile Statement running;
+    /** A statement was submitted and has not returned: closing must not wait for it. */
+    private volatile boolean busy;
 
     Session(Target target, Connection connection, String engineId, ExecutionMode mode) {
         this.target = target;
@@ -45,9 +47,14 @@ final class Session implements AutoCloseable {
     }
 
     Future<Completed> submit(Stmt stmt, ExecutorService pool) {
+        busy = true;
         return pool.submit(() -> {
-            StmtResult r = execute(stmt);
-            return new Completed(r, System.nanoTime());
+            try {
+                StmtResult r = execute(stmt);
+                return new Completed(r, System.nanoTime());
+            } finally {
+                busy = false;
+            }
         });
     }
 
@@ -189,6 +196,10 @@ final class Session implements AutoCloseable {
 
     @Override
     public void close() {
+        if (busy) {
+            abortConnection(); // a stuck statement holds the connection (Derby): never wait for it
+            return;
+        }
         try {
             for (PreparedStatement p : prepared.values()) {
                 p.close();
