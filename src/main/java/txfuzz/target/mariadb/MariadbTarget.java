@@ -490,7 +490,11 @@ public final class MariadbTarget implements Target {
         }
     }
 
+    /** CONNECTION_ID(), as the driver learnt it in the handshake (no round trip). */
     private static long threadId(Connection c) throws SQLException {
+        if (c.isWrapperFor(org.mariadb.jdbc.Connection.class)) {
+            return c.unwrap(org.mariadb.jdbc.Connection.class).getThreadId();
+        }
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
             rs.next();
             return rs.getLong(1);
@@ -517,15 +521,11 @@ public final class MariadbTarget implements Target {
             }
             Connection c = open(name);
             try {
-                long id;
                 try (Statement s = c.createStatement()) {
                     s.execute("SET SESSION " + info.isolationVariable() + " = '" + isolationValue(level) + "', SESSION innodb_lock_wait_timeout = "
                             + LOCK_WAIT_TIMEOUT_S + ", SESSION sql_mode = '" + SQL_MODE + "'");
-                    try (ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
-                        rs.next();
-                        id = rs.getLong(1);
-                    }
                 }
+                long id = threadId(c);
                 opened.add(new Object[] {c, id});
                 return c;
             } catch (SQLException | RuntimeException e) {
