@@ -75,6 +75,7 @@ public final class MariadbTarget implements Target {
     private volatile String baseUrl;
     private volatile String params;
     private volatile Namespace namespace;
+    private volatile SessionPool pool;
     private volatile ServerInfo info;
     private volatile boolean probeWorks;
     private volatile boolean closed;
@@ -132,6 +133,7 @@ public final class MariadbTarget implements Target {
             });
             info = ServerInfo.read(namespace.admin());
             probeWorks = checkProbe();
+            pool = new SessionPool(() -> open(""));
         } catch (SQLException | IllegalStateException e) {
             String where = embedded ? "the MariaDB txfuzz started" : "the server at " + hostPart(baseUrl);
             if (e instanceof IllegalStateException && e.getCause() == null) {
@@ -149,6 +151,8 @@ public final class MariadbTarget implements Target {
         p.setProperty("connectTimeout", String.valueOf(CONNECT_TIMEOUT_MS));
         // prepared statements are prepared on the server (ExecutionMode.PREPARED), not emulated by the driver
         p.setProperty("useServerPrepStmts", "true");
+        // Connection.reset() sends COM_RESET_CONNECTION (rollback, session variables, prepared statements): SessionPool
+        p.setProperty("useResetConnection", "true");
         if (baseUrl.startsWith("jdbc:mysql:")) {
             p.setProperty("permitMysqlScheme", "true");
         }
@@ -321,6 +325,9 @@ public final class MariadbTarget implements Target {
      */
     private void reconnect(SQLException cause) throws SQLException {
         Namespace old = namespace;
+        if (pool != null) {
+            pool.close();
+        }
         if (embedded) {
             EmbeddedMariadb dead = server;
             boolean wasAlive = dead != null && dead.alive();
@@ -440,6 +447,9 @@ public final class MariadbTarget implements Target {
             }
             closed = true;
         }
+        if (pool != null) {
+            pool.close();
+        }
         Namespace ns = namespace;
         if (ns != null) {
             ns.close();
@@ -519,7 +529,7 @@ public final class MariadbTarget implements Target {
             if (mode != null && !mode.equals("default")) {
                 throw new IllegalArgumentException("MariaDB has no mode '" + mode + "'; it has [default]");
             }
-            Connection c = open(name);
+            Connection c = pool.take(name);
             try {
                 try (Statement s = c.createStatement()) {
                     s.execute("SET SESSION " + info.isolationVariable() + " = '" + isolationValue(level) + "', SESSION innodb_lock_wait_timeout = "
@@ -549,7 +559,7 @@ public final class MariadbTarget implements Target {
             if (!probeWorks) {
                 return Optional.empty();
             }
-            Connection probe = open(name);
+            Connection probe = pool.take(name);
             opened.add(new Object[] {probe, threadId(probe)});
             Statement status = probe.createStatement();
             return Optional.of(new LockProbe() {
@@ -588,7 +598,7 @@ public final class MariadbTarget implements Target {
                         } catch (SQLException ignored) {
                             // it ended meanwhile
                         }
-                        Namespace.closeQuietly(c);
+                        c.abort(Runnable::run); // never back into the pool
                     }
                 } catch (SQLException ignored) {
                     // isClosed does not throw in practice

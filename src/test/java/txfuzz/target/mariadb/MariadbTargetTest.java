@@ -384,6 +384,33 @@ class MariadbTargetTest {
         }
     }
 
+    /** Sessions are re-used across connects: reset (no leftover transaction, locks or variables) and on the right database. */
+    @Test
+    void reusedSessionsComeBackClean() throws Exception {
+        String firstId;
+        try (Database a = target.freshDatabase(); Connection c = table(a, IsolationLevel.SERIALIZABLE)) {
+            firstId = a.sessionId(c);
+            exec(c, "SET @leftover = 1");
+            target.begin(c);
+            exec(c, "UPDATE t SET v = 9 WHERE id = 1"); // closed with the transaction open: rolled back, lock released
+        }
+        try (Database b = target.freshDatabase()) {
+            boolean reused = false;
+            for (int i = 0; i < 3; i++) {
+                try (Connection c = b.connect(IsolationLevel.READ_COMMITTED, "default")) {
+                    reused |= b.sessionId(c).equals(firstId);
+                    assertEquals(value(c, "SELECT DATABASE()"), value(c, "SELECT DATABASE()"));
+                    assertTrue(value(c, "SELECT DATABASE()").startsWith("txfuzz_"));
+                    assertEquals("READ-COMMITTED", value(c, "SELECT @@tx_isolation"));
+                    assertNull(value(c, "SELECT @leftover"));
+                    assertEquals("0", value(c, "SELECT @@in_transaction"));
+                    assertTrue(c.getAutoCommit());
+                }
+            }
+            assertTrue(reused, "the first session was handed out again");
+        }
+    }
+
     @Test
     void urlsAreSplitIntoServerAndParameters() {
         assertEquals(List.of("jdbc:mariadb://h:3306", ""), List.of(MariadbTarget.splitUrl("jdbc:mariadb://h:3306/")));
