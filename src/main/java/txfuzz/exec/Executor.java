@@ -273,7 +273,7 @@ public final class Executor implements AutoCloseable {
             victim.session.cancel();
             if (!awaitDone(victim, 2_000)) {
                 victim.session.abortConnection();
-                if (!awaitDone(victim, 10_000)) {
+                if (!awaitDone(victim, 3_000)) {
                     // The engine ignores both cancel and abort: give the statement up (its thread stays stuck).
                     victim.inFlight = java.util.concurrent.CompletableFuture.completedFuture(new Session.Completed(
                             StmtResult.failed(new StmtResult.EngineError(ErrorClass.OTHER, null, 0, "abandoned: cancel and abort were ignored")),

@@ -12,6 +12,6 @@ import java.time.Duration;
  */
 public record ExecutorConfig(Duration blockTimeout, Duration stallTimeout, Duration statementTimeout) {
     public static ExecutorConfig defaults() {
-        return new ExecutorConfig(Duration.ofMillis(500), Duration.ofSeconds(5), Duration.ofSeconds(2));
+        return new ExecutorConfig(Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(2));
     }
 }
