@@ -116,6 +116,8 @@ public final class Executor implements AutoCloseable {
         final List<StmtRef> hung = new ArrayList<>();
         int stalls;
         private int submitSeq;
+        private int sweeps;
+        private int currentSweep = -1;
 
         Run(TestCase testCase, Map<Integer, Session> sessions, LockProbe probe) {
             this.testCase = testCase;
@@ -243,9 +245,11 @@ public final class Executor implements AutoCloseable {
                     return completed;
                 }
                 finished.sort(Comparator.comparingLong(TxnState::finishedNanos));
+                currentSweep = finished.size() > 1 ? ++sweeps : -1;
                 for (TxnState t : finished) {
                     complete(t);
                 }
+                currentSweep = -1;
                 completed += finished.size();
             }
         }
@@ -311,7 +315,7 @@ public final class Executor implements AutoCloseable {
                 hung.add(ref);
             }
             // A statement that overran the timeout but then finished by itself was waiting invisibly.
-            schedule.add(new ExecutedStmt(ref, result, t.blocked, t.inFlightSeq, t.inFlightCompletedBefore));
+            schedule.add(new ExecutedStmt(ref, result, t.blocked, t.inFlightSeq, t.inFlightCompletedBefore, currentSweep));
             t.inFlight = null;
             t.blocked = false;
             boolean wasHung = t.hung;

@@ -48,9 +48,45 @@ public record SerialSchedule(TestCase testCase, Map<StmtRef, StmtRef> origin, Li
         return refs;
     }
 
+    /**
+     * The FCRFS order and the other orders the run cannot rule out: transactions whose ending
+     * statements resumed in the same sweep may have ended in the engine in any order among
+     * themselves. The recorded order comes first; at most {@code limit} orders.
+     */
+    public static List<List<Integer>> possibleOrders(Trace trace, int limit) {
+        List<Integer> recorded = fcrfsCommitted(trace);
+        List<List<Integer>> out = new ArrayList<>();
+        out.add(recorded);
+        Map<Integer, Integer> groupOf = new HashMap<>();
+        for (int t : recorded) {
+            trace.executed(trace.outcome(t).cause()).ifPresent(e -> groupOf.put(t, e.resumedWith()));
+        }
+        expand(recorded, 0, groupOf, out, limit);
+        return out;
+    }
+
+    private static void expand(List<Integer> order, int from, Map<Integer, Integer> groupOf, List<List<Integer>> out, int limit) {
+        for (int i = from; i + 1 < order.size() && out.size() < limit; i++) {
+            int g = groupOf.getOrDefault(order.get(i), -1);
+            if (g < 0 || groupOf.getOrDefault(order.get(i + 1), -1) != g) {
+                continue;
+            }
+            List<Integer> swapped = new ArrayList<>(order);
+            java.util.Collections.swap(swapped, i, i + 1);
+            if (!out.contains(swapped)) {
+                out.add(swapped);
+                expand(swapped, 0, groupOf, out, limit);
+            }
+        }
+    }
+
     /** tx-WSS: each committed transaction whole, in FCRFS order. */
     public static SerialSchedule transactionLevel(TestCase c, Trace trace) {
-        List<Integer> order = fcrfsCommitted(trace);
+        return transactionLevel(c, trace, fcrfsCommitted(trace));
+    }
+
+    /** tx-WSS with the committed transactions in {@code order}. */
+    public static SerialSchedule transactionLevel(TestCase c, Trace trace, List<Integer> order) {
         List<Txn> txns = new ArrayList<>();
         List<Integer> submitted = new ArrayList<>();
         Map<StmtRef, StmtRef> origin = new HashMap<>();
@@ -79,7 +115,11 @@ public record SerialSchedule(TestCase testCase, Map<StmtRef, StmtRef> origin, Li
 
     /** stmt-WSS: every effective statement of the committed transactions as its own autocommit statement. */
     public static Optional<SerialSchedule> statementLevel(TestCase c, Trace trace) {
-        List<Integer> order = fcrfsCommitted(trace);
+        return statementLevel(c, trace, fcrfsCommitted(trace));
+    }
+
+    /** stmt-WSS with the committed transactions in {@code order}. */
+    public static Optional<SerialSchedule> statementLevel(TestCase c, Trace trace, List<Integer> order) {
         List<StmtRef> refs = new ArrayList<>();
         for (int original : order) {
             if (!c.txn(original).canRunStatementLevel()) {
