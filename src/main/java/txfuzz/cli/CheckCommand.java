@@ -1,0 +1,103 @@
+package txfuzz.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import txfuzz.history.Analysis;
+import txfuzz.history.AnomalyFinding;
+import txfuzz.history.History;
+import txfuzz.history.HistoryFormatException;
+import txfuzz.history.HistoryJson;
+import txfuzz.history.IsolationChecker;
+import txfuzz.model.IsolationLevel;
+import txfuzz.report.FindingRecord;
+
+@Command(name = "check", mixinStandardHelpOptions = true,
+        description = "Check a recorded history (docs/history-format.md) for isolation anomalies the level proscribes.")
+final class CheckCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "HISTORY.jsonl", description = "A history file.")
+    Path historyFile;
+
+    @Option(names = "--level", description = "Isolation level to judge against (default: the history's meta.level).")
+    String level;
+
+    @Option(names = "--out", description = "Also write summary.json and findings/<id>/ (verdict.md, cycle.dot) here.")
+    Path out;
+
+    @Override
+    public Integer call() {
+        History h;
+        try {
+            h = HistoryJson.read(historyFile);
+        } catch (HistoryFormatException e) {
+            throw new Main.UserError(e.getMessage());
+        }
+        String spec = level != null ? level : h.meta().get("level");
+        if (spec == null) {
+            throw new Main.UserError("say which level to judge against: --level (the history's header names none)");
+        }
+        IsolationLevel l = IsolationLevel.parse(spec);
+        if (l == null) {
+            throw new Main.UserError("unknown isolation level '" + spec + "'");
+        }
+        long start = System.nanoTime();
+        Analysis analysis = IsolationChecker.analyze(h);
+        // No engine profile applies offline yet: every anomaly the level proscribes is a bug candidate.
+        List<AnomalyFinding> judged = analysis.judge(l, Set.of());
+        double seconds = (System.nanoTime() - start) / 1e9;
+        List<AnomalyFinding> proscribed = judged.stream().filter(AnomalyFinding::proscribed).toList();
+        System.out.printf("Checked %s: %d transactions at %s in %.2fs; observed: %s%n", historyFile, h.transactions().size(), l.name(), seconds,
+                analysis.observed().isEmpty() ? "no anomaly" : String.join(", ", analysis.observed().stream().map(a -> a.label()).toList()));
+        analysis.warnings().forEach(w -> System.out.println("warning: " + w));
+        for (AnomalyFinding f : proscribed) {
+            System.out.println((f.bugCandidate() ? "bug-candidate: " : "documented: ") + f.summary());
+        }
+        if (proscribed.isEmpty()) {
+            System.out.println("No anomaly that " + l.sql() + " proscribes.");
+        }
+        if (out != null) {
+            write(h, l, proscribed, seconds);
+        }
+        return proscribed.stream().anyMatch(AnomalyFinding::bugCandidate) ? Main.FOUND : Main.OK;
+    }
+
+    private void write(History h, IsolationLevel l, List<AnomalyFinding> findings, double seconds) {
+        List<FindingRecord> records = new ArrayList<>();
+        try {
+            Files.createDirectories(out.resolve("findings"));
+            int n = 0;
+            for (AnomalyFinding f : findings) {
+                String id = "check-" + l.shortName() + "-" + (++n);
+                Path dir = out.resolve("findings").resolve(id);
+                Files.createDirectories(dir);
+                Files.writeString(dir.resolve("verdict.md"), "# " + id + "\n\nHistory: `" + historyFile + "`\n\n" + f.markdown());
+                Files.writeString(dir.resolve("cycle.dot"), f.dot());
+                records.add(new FindingRecord(id, "isolation", h.meta().getOrDefault("dbms", "unknown"), l.name(), f.anomaly().label(),
+                        f.bugCandidate() ? "bug-candidate" : "documented", "findings/" + id, f.summary()));
+            }
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("history", historyFile.toString());
+            summary.put("isolation", l.name());
+            summary.put("transactions", h.transactions().size());
+            summary.put("seconds", Math.round(seconds * 1000) / 1000.0);
+            summary.put("bugCandidates", records.stream().filter(r -> r.classification().equals("bug-candidate")).count());
+            summary.put("findings", records);
+            Files.writeString(out.resolve("summary.json"),
+                    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary) + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write to " + out + ": " + e.getMessage(), e);
+        }
+    }
+}
