@@ -71,6 +71,15 @@ public interface Target extends AutoCloseable {
         }
     }
 
+    /**
+     * Drops the primary-key, unique and foreign-key constraints (and unique indexes) of the tables
+     * in the current namespace, on a database txfuzz created for a simulation. Engines check those
+     * against the newest committed data, not against the data a statement reads, so a simulation
+     * that loads a statement's (older) view must not check them. Default: the engine keeps them.
+     */
+    default void dropKeyConstraints(Connection c) throws SQLException {
+    }
+
     /** SQL a user runs in the engine's own client to set up a session like ours (for reproduce.sql). */
     List<String> sessionSetupSql(IsolationLevel level, String mode);
 

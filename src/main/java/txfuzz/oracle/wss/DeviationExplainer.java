@@ -50,6 +50,7 @@ final class DeviationExplainer {
     private final List<Integer> committed;
     private final Map<Integer, Integer> endOf = new HashMap<>();
     private DbState initial;
+    private final boolean hasUpsert;
     private Boolean withRowIds;
     private long nextRowId;
     /** Table (lower case) → its columns before the identity column was added, for INSERTs without a column list. */
@@ -63,6 +64,8 @@ final class DeviationExplainer {
         this.executor = executor;
         this.target = executor.target();
         this.committed = SerialSchedule.fcrfsCommitted(trace);
+        this.hasUpsert = testCase.transactions().stream().flatMap(t -> t.statements().stream())
+                .anyMatch(st -> st.kind() == StmtKind.UPSERT);
         committed.forEach(t -> endOf.put(t, trace.position(trace.outcome(t).cause())));
     }
 
@@ -311,6 +314,15 @@ final class DeviationExplainer {
                 }
                 if (withRowIds) {
                     addRowIdColumns(s);
+                }
+                if (!hasUpsert) {
+                    // Keys are checked against the newest data, not against the view loaded here; an
+                    // upsert's effect depends on them, so cases with upserts keep them.
+                    try {
+                        target.dropKeyConstraints(c);
+                    } catch (SQLException e) {
+                        // best effort: the simulation then checks keys against the view
+                    }
                 }
                 try {
                     StateLoader.load(target, c, testCase.tables(), view.get());

@@ -123,6 +123,33 @@ public final class H2Target implements Target {
     }
 
     @Override
+    public void dropKeyConstraints(Connection c) throws SQLException {
+        List<String> drops = new java.util.ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT TABLE_NAME, CONSTRAINT_NAME FROM "
+                + "INFORMATION_SCHEMA.TABLE_CONSTRAINTS WHERE TABLE_SCHEMA = SCHEMA() AND CONSTRAINT_TYPE IN "
+                + "('FOREIGN KEY', 'UNIQUE', 'PRIMARY KEY') ORDER BY CASE CONSTRAINT_TYPE WHEN 'FOREIGN KEY' THEN 0 ELSE 1 END")) {
+            while (rs.next()) {
+                drops.add("ALTER TABLE \"" + rs.getString(1) + "\" DROP CONSTRAINT \"" + rs.getString(2) + "\"");
+            }
+        }
+        try (Statement s = c.createStatement()) {
+            for (String sql : drops) {
+                s.execute(sql);
+            }
+            List<String> indexes = new java.util.ArrayList<>();
+            try (ResultSet rs = s.executeQuery("SELECT INDEX_NAME FROM INFORMATION_SCHEMA.INDEXES WHERE TABLE_SCHEMA = SCHEMA() "
+                    + "AND INDEX_TYPE_NAME = 'UNIQUE INDEX'")) {
+                while (rs.next()) {
+                    indexes.add(rs.getString(1));
+                }
+            }
+            for (String index : indexes) {
+                s.execute("DROP INDEX \"" + index + "\"");
+            }
+        }
+    }
+
+    @Override
     public void close() {
     }
 

@@ -382,6 +382,33 @@ public final class PostgresTarget implements Target {
      * </ul>
      */
     @Override
+    public void dropKeyConstraints(Connection c) throws SQLException {
+        List<String> drops = new java.util.ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT conrelid::regclass::text, quote_ident(conname) "
+                + "FROM pg_constraint WHERE connamespace = current_schema()::regnamespace AND contype IN ('f', 'u', 'p') "
+                + "ORDER BY contype = 'f' DESC")) {
+            while (rs.next()) {
+                drops.add("ALTER TABLE " + rs.getString(1) + " DROP CONSTRAINT IF EXISTS " + rs.getString(2) + " CASCADE");
+            }
+        }
+        try (Statement s = c.createStatement()) {
+            for (String sql : drops) {
+                s.execute(sql);
+            }
+            List<String> indexes = new java.util.ArrayList<>();
+            try (ResultSet rs = s.executeQuery("SELECT i.indexrelid::regclass::text FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid "
+                    + "WHERE t.relnamespace = current_schema()::regnamespace AND i.indisunique")) {
+                while (rs.next()) {
+                    indexes.add(rs.getString(1));
+                }
+            }
+            for (String index : indexes) {
+                s.execute("DROP INDEX IF EXISTS " + index);
+            }
+        }
+    }
+
+    @Override
     public Profile profile() {
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
         m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS + "#XACT-READ-COMMITTED", Deviation.STATEMENT_VISIBILITY));
