@@ -96,15 +96,9 @@ public final class Campaign {
     }
 
     private void runOne(TestCase c, Executor executor, Judge judge, FindingWriter writer) {
-        Trace trace = null;
-        List<Violation> violations;
+        Trace trace;
         try {
             trace = executor.run(c);
-            stats.add(c, trace);
-            violations = judge.judge(c, trace);
-            if (!violations.isEmpty()) {
-                violations = judge.confirm(c, violations);
-            }
         } catch (SetupFailedException e) {
             stats.invalidCases++;
             return;
@@ -112,18 +106,38 @@ public final class Campaign {
             if (stopRequested) {
                 return; // the run is being interrupted: the target is going away under this case
             }
-            // The engine failed outside any one statement (it could not open, read back or replay):
-            // that is a finding too, and the campaign goes on with a fresh database.
-            if (trace == null) {
-                stats.cases++;
-            }
-            violations = List.of(new Violation("explicit", "engine-failure", Classification.BUG_CANDIDATE,
-                    "engine failure while running the case: " + e.getClass().getSimpleName() + ": " + e.getMessage(),
-                    "The engine failed outside any single statement:\n\n```\n" + e + "\n```\n", null));
-        }
-        if (violations.isEmpty()) {
+            // The engine failed outside any one statement (it could not open or read back): that is
+            // a finding too, and the campaign goes on with a fresh database.
+            stats.cases++;
+            record(c, null, List.of(failure("while running the case", e)), writer);
             return;
         }
+        stats.add(c, trace);
+        List<Violation> violations = new ArrayList<>();
+        try {
+            violations.addAll(judge.judge(c, trace));
+            if (!violations.isEmpty()) {
+                violations = new ArrayList<>(judge.confirm(c, violations));
+            }
+        } catch (SQLException | SetupFailedException | RuntimeException e) {
+            if (stopRequested) {
+                return;
+            }
+            // Keep what was found; the failure of a replay is a finding of its own.
+            violations.add(failure("while judging the case (serial replays, simulations or the confirming run)", e));
+        }
+        if (!violations.isEmpty() && !stopRequested) {
+            record(c, trace, violations, writer);
+        }
+    }
+
+    private static Violation failure(String when, Exception e) {
+        return new Violation("explicit", "engine-failure", Classification.BUG_CANDIDATE,
+                "engine failure " + when + ": " + e.getClass().getSimpleName() + ": " + e.getMessage(),
+                "The engine failed " + when + ", outside any single statement of the run:\n\n```\n" + e + "\n```\n", null);
+    }
+
+    private void record(TestCase c, Trace trace, List<Violation> violations, FindingWriter writer) {
         for (Violation v : violations) {
             switch (v.classification()) {
                 case BUG_CANDIDATE -> stats.bugCandidates++;
@@ -131,13 +145,14 @@ public final class Campaign {
                 case FLAKY -> stats.flaky++;
             }
         }
-        String id = findingId(c);
-        findings.addAll(writer.write(id, c, trace, violations, target));
+        findings.addAll(writer.write(findingId(c), c, trace, violations, target));
         writeSummary();
     }
 
+    /** e.g. h2-RC-s1-i42, hsqldb-SER-locks-s1-i7, h2-RR-prepared-s1-i9: unique within a run and across modes. */
     private String findingId(TestCase c) {
-        return c.dbms() + "-" + c.isolation().shortName() + "-s" + c.seed() + "-i" + c.iteration();
+        return c.dbms() + "-" + c.isolation().shortName() + ("default".equals(c.mode()) ? "" : "-" + c.mode())
+                + (c.execution() == ExecutionMode.PREPARED ? "-prepared" : "") + "-s" + c.seed() + "-i" + c.iteration();
     }
 
     private Summary writeSummary() {

@@ -32,9 +32,8 @@ public final class Judge {
     }
 
     /**
-     * Re-runs the case once; a violation whose oracle and kind do not come back is flaky. The
-     * classification of a confirmed violation is the one of the second run when they disagree on
-     * it, since a documented explanation that holds once holds (it was simulated, not guessed).
+     * Re-runs the case once; a violation whose oracle and kind do not come back is flaky. A
+     * confirmed violation keeps the classification of the first run, whose evidence is reported.
      */
     public List<Violation> confirm(TestCase c, List<Violation> first) throws SQLException, SetupFailedException {
         Trace again = executor.run(c);

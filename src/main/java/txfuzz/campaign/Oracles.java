@@ -28,6 +28,9 @@ public final class Oracles {
     /** Oracles by name; IllegalArgumentException naming the known ones for an unknown name. */
     public static List<Oracle> create(List<String> names) {
         List<Oracle> out = new ArrayList<>();
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("no oracle named; known: " + String.join(", ", names()));
+        }
         for (String n : names) {
             Supplier<Oracle> f = FACTORIES.get(n.trim());
             if (f == null) {

@@ -66,6 +66,10 @@ final class Options {
             }
             out.add(l);
         }
+        if (out.isEmpty()) {
+            throw new Main.UserError("--isolation names no level; give one or more of "
+                    + String.join(", ", target.isolationLevels().stream().map(Enum::name).toList()) + ", or 'all'");
+        }
         return out;
     }
 

@@ -309,12 +309,15 @@ public final class Executor implements AutoCloseable {
             Stmt stmt = testCase.stmt(ref);
             StmtResult result = done.result();
             if (t.stallVictim && !result.failed()) {
-                result = StmtResult.failed(new StmtResult.EngineError(ErrorClass.OTHER, null, 0, "cancelled by txfuzz to break a stall"));
+                // The cancel came too late: the statement had finished (an autocommit write is even
+                // committed). It is recorded as it happened.
+                t.stallVictim = false;
             }
             if (t.hung && t.stallVictim) {
                 hung.add(ref);
             }
-            // A statement that overran the timeout but then finished by itself was waiting invisibly.
+            // A statement that overran the timeout but then finished by itself was waiting invisibly:
+            // it is recorded as blocked, not hung.
             schedule.add(new ExecutedStmt(ref, result, t.blocked, t.inFlightSeq, t.inFlightCompletedBefore, currentSweep));
             t.inFlight = null;
             t.blocked = false;

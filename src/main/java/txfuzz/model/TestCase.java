@@ -35,8 +35,12 @@ public record TestCase(
     public static final int FORMAT_VERSION = 1;
 
     public TestCase {
-        Objects.requireNonNull(dbms, "dbms");
-        Objects.requireNonNull(isolation, "isolation");
+        require(dbms, "dbms");
+        require(isolation, "isolation");
+        require(tables, "tables");
+        require(setup, "setup");
+        require(transactions, "transactions");
+        require(order, "order");
         mode = mode == null ? "default" : mode;
         execution = execution == null ? ExecutionMode.PLAIN : execution;
         tables = List.copyOf(tables);
@@ -44,6 +48,12 @@ public record TestCase(
         transactions = List.copyOf(transactions);
         order = List.copyOf(order);
         validate(transactions, order);
+    }
+
+    private static void require(Object value, String field) {
+        if (value == null) {
+            throw new IllegalArgumentException("the case has no '" + field + "'");
+        }
     }
 
     private static void validate(List<Txn> transactions, List<Integer> order) {

@@ -3,7 +3,10 @@ package txfuzz.model;
 import java.math.BigDecimal;
 import java.math.MathContext;
 
-/** Normalises JDBC values to strings so results compare across engines and runs. */
+/**
+ * Normalises JDBC values to strings so results compare across engines and runs: integers exactly,
+ * floating point to 12 significant digits (engines sum and convert doubles differently).
+ */
 public final class Values {
     private static final MathContext DIGITS = new MathContext(12);
 
@@ -22,7 +25,11 @@ public final class Values {
             return number(new BigDecimal(d));
         }
         if (value instanceof BigDecimal bd) {
-            return number(bd);
+            return bd.scale() <= 0 || bd.stripTrailingZeros().scale() <= 0 ? bd.toBigInteger().toString() : number(bd);
+        }
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte
+                || value instanceof java.math.BigInteger) {
+            return value.toString(); // integers compare exactly
         }
         if (value instanceof Number n) {
             return number(new BigDecimal(n.toString()));

@@ -32,8 +32,10 @@ public final class FindingWriter {
             Files.writeString(dir.resolve("reproduce.sql"), ReproduceScript.render(c, target));
             if (trace != null) {
                 Files.writeString(dir.resolve("trace.txt"), TraceText.render(c, trace));
+            } else {
+                Files.deleteIfExists(dir.resolve("trace.txt")); // never leave an older run's trace beside this case
             }
-            Files.writeString(dir.resolve("verdict.md"), verdict(id, c, violations, target));
+            Files.writeString(dir.resolve("verdict.md"), verdict(id, c, violations, target, dir.resolve("case.json")));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write finding " + dir + ": " + e.getMessage(), e);
         }
@@ -45,12 +47,12 @@ public final class FindingWriter {
         return records;
     }
 
-    static String verdict(String id, TestCase c, List<Violation> violations, Target target) {
+    static String verdict(String id, TestCase c, List<Violation> violations, Target target, java.nio.file.Path caseFile) {
         StringBuilder md = new StringBuilder("# ").append(id).append("\n\n");
         md.append("- DBMS: ").append(target.version()).append('\n');
         md.append("- isolation level: ").append(c.isolation().sql()).append(c.mode().equals("default") ? "" : ", mode " + c.mode()).append('\n');
         md.append("- case: seed ").append(c.seed()).append(", iteration ").append(c.iteration()).append('\n');
-        md.append("- replay: `./txfuzz replay ").append("findings/").append(id).append("/case.json`\n\n");
+        md.append("- replay: `./txfuzz replay ").append(caseFile).append("`\n\n");
         for (Violation v : violations) {
             md.append("## ").append(v.oracle()).append(": ").append(v.kind()).append(" — ").append(v.classification().label()).append("\n\n");
             md.append(v.summary()).append("\n\n");

@@ -58,16 +58,29 @@ public interface Target extends AutoCloseable {
     default void commit(Connection c) throws SQLException {
         try {
             c.commit();
-        } finally {
-            c.setAutoCommit(true);
+        } catch (SQLException e) {
+            restoreAutoCommit(c, e);
+            throw e;
         }
+        c.setAutoCommit(true);
     }
 
     default void rollback(Connection c) throws SQLException {
         try {
             c.rollback();
-        } finally {
+        } catch (SQLException e) {
+            restoreAutoCommit(c, e);
+            throw e;
+        }
+        c.setAutoCommit(true);
+    }
+
+    /** Back to autocommit after a failed COMMIT/ROLLBACK, without letting a second error hide the first. */
+    private static void restoreAutoCommit(Connection c, SQLException first) {
+        try {
             c.setAutoCommit(true);
+        } catch (SQLException | RuntimeException second) {
+            first.addSuppressed(second);
         }
     }
 

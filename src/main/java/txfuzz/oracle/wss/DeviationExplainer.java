@@ -86,8 +86,7 @@ final class DeviationExplainer {
     Optional<String> explanation(Deviation deviation) throws SQLException, SetupFailedException {
         for (ReadPoint p : ReadPoint.values()) {
             boolean explained = switch (deviation) {
-                case STATEMENT_VISIBILITY -> explains(deviation, p);
-                case DIRTY_VISIBILITY -> explains(deviation, p);
+                case STATEMENT_VISIBILITY, DIRTY_VISIBILITY -> explains(deviation, p);
                 case TRANSACTION_SNAPSHOT, SOME_SERIAL_ORDER -> p == ReadPoint.SUBMITTED && explains(deviation, p);
             };
             if (explained) {
@@ -185,6 +184,15 @@ final class DeviationExplainer {
         for (int txn : committed) {
             writes.addAll(SerialSchedule.effective(testCase, trace, txn));
         }
+        if (dirty) {
+            // Reading uncommitted data includes data of transactions that later rolled back.
+            for (int txn : trace.endOrder()) {
+                if (!committed.contains(txn)) {
+                    writes.addAll(SerialSchedule.effective(testCase, trace, txn));
+                }
+            }
+        }
+        writes.removeIf(ref -> !testCase.stmt(ref).kind().isWrite()); // queries change nothing
         writes.sort((a, b) -> Integer.compare(trace.position(a), trace.position(b)));
         List<Effect> done = new ArrayList<>();
         for (StmtRef ref : writes) {
@@ -208,14 +216,20 @@ final class DeviationExplainer {
             }
             done.add(new Effect(resumed, ref.txn(), delta.get()));
         }
-        return reproducesActual(done.stream().map(Effect::delta).toList());
+        return reproducesActual(done.stream().filter(e -> committed.contains(e.txn)).map(Effect::delta).toList());
+    }
+
+    private int endPosition(int txn) {
+        return trace.position(trace.outcome(txn).cause());
     }
 
     /** The data a statement of {@code txn} reading at schedule position {@code point} saw; empty if the effects collide. */
     private Optional<DbState> view(List<Effect> done, int txn, int point, boolean dirty) throws SQLException, SetupFailedException {
         Optional<DbState> view = Optional.of(initial());
         for (Effect e : done) {
-            boolean visible = e.txn == txn || (dirty ? e.position < point : endOf.get(e.txn) < point);
+            boolean visible = e.txn == txn || (dirty
+                    ? e.position < point && (committed.contains(e.txn) || endPosition(e.txn) > point)
+                    : committed.contains(e.txn) && endOf.get(e.txn) < point);
             if (visible) {
                 view = view.flatMap(e.delta::applyTo);
             }
@@ -330,9 +344,9 @@ final class DeviationExplainer {
                     return Optional.empty(); // the view breaks a constraint: no state the engine could have shown
                 }
                 for (StmtRef ref : statements) {
-                    if (failedOnConstraint(ref)) {
-                        // Constraints are checked against the newest data, not the statement's view: a
-                        // statement that hit one in the actual run had no effect there.
+                    if (failedInActualRun(ref)) {
+                        // It had no effect in the actual run (constraints, for one, are checked against
+                        // the newest data, not the statement's view).
                         continue;
                     }
                     try {
@@ -340,9 +354,11 @@ final class DeviationExplainer {
                     } catch (SQLException e) {
                         ErrorClass cls = target.classify(e);
                         if (withRowIds && cls != ErrorClass.CONSTRAINT && cls != ErrorClass.DATA) {
-                            throw new RowIdsUnusable();
+                            throw new RowIdsUnusable(); // the identity column broke the statement
                         }
-                        // otherwise a failing statement has no effect, as in the actual run
+                        // It succeeded for real but fails on the data the rule says it saw: the rule
+                        // does not explain the run.
+                        return Optional.empty();
                     }
                 }
                 DbState after = StateReader.read(target, c, testCase.tables());
@@ -366,8 +382,8 @@ final class DeviationExplainer {
         return columns == null ? sql : m.group(1) + m.group(2) + " (" + columns + ")" + m.group(3) + sql.substring(m.end());
     }
 
-    private boolean failedOnConstraint(StmtRef ref) {
-        return trace.executed(ref).map(e -> e.result().failed() && e.result().errorClass() == ErrorClass.CONSTRAINT).orElse(false);
+    private boolean failedInActualRun(StmtRef ref) {
+        return trace.executed(ref).map(e -> e.result().failed()).orElse(false);
     }
 
     /** {@code state} read without the identity column, every row given a fresh identity. */

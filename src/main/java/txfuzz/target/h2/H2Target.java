@@ -167,6 +167,9 @@ public final class H2Target implements Target {
             Connection c = DriverManager.getConnection(url);
             try (Statement s = c.createStatement()) {
                 s.execute("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level.sql());
+            } catch (SQLException e) {
+                c.close();
+                throw e;
             }
             return c;
         }
