@@ -55,6 +55,8 @@ class CliTest {
     void unknownOracleAndBadDurationAreUsageErrors() {
         assertOneLineError(run("run", "--oracle", "magic"), "unknown oracle 'magic'");
         assertOneLineError(run("run", "--time", "soon"), "cannot read duration 'soon'");
+        assertOneLineError(run("run", "--isolation", ","), "--isolation names no level");
+        assertOneLineError(run("run", "--oracle", ","), "no oracle named");
         assertEquals(2, run("run", "--no-such-flag").code());
     }
 
@@ -70,6 +72,10 @@ class CliTest {
         Files.writeString(bad, "{ \"formatVersion\": 1, \"dbms\": \"h2\", ");
         assertOneLineError(run("replay", bad.toString()), bad + ":");
         assertOneLineError(run("replay", dir.resolve("nope.json").toString()), "no such file");
+        Path noTables = dir.resolve("notables.json");
+        Files.writeString(noTables, "{\"formatVersion\":1,\"dbms\":\"h2\",\"seed\":0,\"iteration\":0,\"isolation\":\"READ_COMMITTED\","
+                + "\"mode\":\"default\",\"execution\":\"PLAIN\",\"tables\":null,\"setup\":[],\"transactions\":[],\"order\":[]}");
+        assertOneLineError(run("replay", noTables.toString()), "the case has no 'tables'");
     }
 
     @Test
