@@ -106,11 +106,18 @@ public final class SqliteTarget implements Target {
      * transaction serializes at its snapshot, not at its COMMIT: it may commit after a writer whose
      * changes it never saw. Reads therefore do not have to match the commit-order serial schedule
      * (serializableReads = false) — with BEGIN IMMEDIATE they would, as every transaction takes the
-     * write lock at BEGIN; Profile has no mode dimension yet, so this is the default mode's.
+     * write lock at BEGIN (see {@link #profile(String)}).
      */
     @Override
     public Profile profile() {
-        return new Profile(Map.of(IsolationLevel.SERIALIZABLE, new LevelSemantics(Set.of(), false, DOCS)));
+        return profile(MODES.get(0));
+    }
+
+    /** With BEGIN IMMEDIATE every transaction holds the write lock from BEGIN: reads too follow commit order. */
+    @Override
+    public Profile profile(String mode) {
+        boolean immediate = "immediate".equals(mode);
+        return new Profile(Map.of(IsolationLevel.SERIALIZABLE, new LevelSemantics(Set.of(), immediate, DOCS)));
     }
 
     @Override
