@@ -166,7 +166,11 @@ class MariadbExecutorTest {
         Trace first = run(target, c);
         for (int i = 0; i < 3; i++) {
             Trace again = run(target, c);
-            assertEquals(scheduleOf(first), scheduleOf(again));
+            // Whether T1.2 (an UPDATE of the row T3 deleted) waits depends on whether InnoDB's purge
+            // thread has removed the delete-marked record yet (T2.1 locks it while it exists), so the
+            // blocked marker may differ; the order, the outcomes and the final state may not.
+            assertEquals(scheduleOf(first).stream().map(r -> r.replace("*", "")).toList(),
+                    scheduleOf(again).stream().map(r -> r.replace("*", "")).toList());
             assertEquals(first.outcomes(), again.outcomes());
             assertEquals(first.finalState(), again.finalState());
         }
