@@ -1,5 +1,7 @@
 package txfuzz.exec;
 
+import static txfuzz.exec.TraceViews.scheduleOf;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,10 +27,6 @@ class H2ExecutorTest {
     @AfterAll
     static void stop() {
         executor.close();
-    }
-
-    private static List<String> scheduleOf(Trace trace) {
-        return trace.schedule().stream().map(e -> e.ref() + (e.blocked() ? "*" : "")).toList();
     }
 
     @Test

@@ -1,5 +1,8 @@
 package txfuzz.exec;
 
+import static txfuzz.exec.TraceViews.scheduleOf;
+import static txfuzz.exec.TraceViews.rows;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,14 +32,6 @@ class HsqldbExecutorTest {
     static void stop() {
         executor.target().close();
         executor.close();
-    }
-
-    private static List<String> scheduleOf(Trace trace) {
-        return trace.schedule().stream().map(e -> e.ref() + (e.blocked() ? "*" : "")).toList();
-    }
-
-    private static List<List<String>> rows(String... rows) {
-        return java.util.Arrays.stream(rows).map(r -> List.of(r.split(","))).toList();
     }
 
     /** T1 updates row 1 and holds it; T2's update of row 1 waits for T1's COMMIT, then re-reads it. */

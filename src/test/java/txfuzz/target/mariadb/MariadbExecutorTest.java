@@ -1,5 +1,7 @@
 package txfuzz.target.mariadb;
 
+import static txfuzz.exec.TraceViews.scheduleOf;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -64,10 +66,6 @@ class MariadbExecutorTest {
             Trace trace = ex.run(c);
             return new Judged(trace, WSS.judge(c, trace, ex));
         }
-    }
-
-    private static List<String> scheduleOf(Trace trace) {
-        return trace.schedule().stream().map(e -> e.ref() + (e.blocked() ? "*" : "")).toList();
     }
 
     /** The final rows of table t, each row as "a,b", sorted. */
