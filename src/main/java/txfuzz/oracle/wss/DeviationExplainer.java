@@ -50,6 +50,8 @@ final class DeviationExplainer {
     private final List<Integer> committed;
     private final Map<Integer, Integer> endOf = new HashMap<>();
     private DbState initial;
+    /** Update counts of the statements the current simulation ran, for write-outcome checks. */
+    private final Map<StmtRef, Long> simulatedCounts = new HashMap<>();
     private final boolean hasUpsert;
     private Boolean withRowIds;
     private long nextRowId;
@@ -80,6 +82,16 @@ final class DeviationExplainer {
          * row's newest version after the wait (PostgreSQL's EvalPlanQual; H2 does the same)
          */
         RECHECK
+    }
+
+    /**
+     * Whether the simulation that last explained the run gave {@code ref} the update count it had in
+     * the actual run (true when the statement was not simulated on its own, e.g. it failed for real or
+     * its effect was re-checked after a lock wait).
+     */
+    boolean reproducedCount(StmtRef ref, long actualCount) {
+        Long simulated = simulatedCounts.get(ref);
+        return simulated == null || simulated == actualCount;
     }
 
     /** The rule, under {@code deviation}, that reproduces the actual final state, in words; empty if none does. */
@@ -114,6 +126,7 @@ final class DeviationExplainer {
     }
 
     private boolean explains(Deviation deviation, ReadPoint readPoint) throws SQLException, SetupFailedException {
+        simulatedCounts.clear();
         try {
             return simulate(deviation, readPoint);
         } catch (RowIdsUnusable e) {
@@ -209,6 +222,7 @@ final class DeviationExplainer {
                         && (kind == StmtKind.UPDATE || kind == StmtKind.DELETE)) {
                     Set<String> chosen = rowIds(delta.get());
                     delta = effectOn(view(done, ref.txn(), resumed, dirty), List.of(ref)).map(d -> d.restrictedTo(chosen));
+                    simulatedCounts.remove(ref); // re-checked rows: the simulated count is not the statement's
                 }
             }
             if (delta.isEmpty()) {
@@ -350,7 +364,8 @@ final class DeviationExplainer {
                         continue;
                     }
                     try {
-                        s.execute(withRowIds ? withColumnList(testCase.stmt(ref).sql()) : testCase.stmt(ref).sql());
+                        boolean rows = s.execute(withRowIds ? withColumnList(testCase.stmt(ref).sql()) : testCase.stmt(ref).sql());
+                        simulatedCounts.put(ref, rows ? -1L : s.getUpdateCount());
                     } catch (SQLException e) {
                         ErrorClass cls = target.classify(e);
                         if (withRowIds && cls != ErrorClass.CONSTRAINT && cls != ErrorClass.DATA) {

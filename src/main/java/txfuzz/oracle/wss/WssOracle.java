@@ -40,6 +40,8 @@ public final class WssOracle implements Oracle {
             return Verdict.clean(name()); // the explicit oracle reports the hang; the state says nothing more
         }
         LevelSemantics semantics = executor.target().profile(c.mode()).at(c.isolation());
+        lastActualWrites.clear();
+        lastRefs.clear();
         List<Violation> found = null;
         for (List<Integer> order : SerialSchedule.possibleOrders(trace, MAX_ORDERS)) {
             List<Violation> v = compare(c, trace, executor, order, semantics.serializableReads());
@@ -54,10 +56,14 @@ public final class WssOracle implements Oracle {
             }
         }
         if (!found.isEmpty() && !semantics.deviations().isEmpty()) {
-            found = classify(found, semantics, new DeviationExplainer(c, trace, executor));
+            found = classify(found, semantics, new DeviationExplainer(c, trace, executor), lastActualWrites, lastRefs);
         }
         return new Verdict(name(), found);
     }
+
+    /** The actual result and statement of each write-outcome violation of the current judgement. */
+    private final Map<Violation, StmtResult> lastActualWrites = new java.util.IdentityHashMap<>();
+    private final Map<Violation, StmtRef> lastRefs = new java.util.IdentityHashMap<>();
 
     /** Transactions that resumed together have no known order; at most this many orders are tried. */
     private static final int MAX_ORDERS = 24;
@@ -87,14 +93,26 @@ public final class WssOracle implements Oracle {
      * write outcomes differ, the level's weaker visibility accounts for them (a statement saw a
      * different set of rows, so it changed a different number, or hit a constraint another order avoids).
      */
-    private static List<Violation> classify(List<Violation> found, LevelSemantics semantics, DeviationExplainer explainer)
+    private static List<Violation> classify(List<Violation> found, LevelSemantics semantics, DeviationExplainer explainer,
+                                            Map<Violation, StmtResult> actualWrites, Map<Violation, StmtRef> refs)
             throws SQLException, SetupFailedException {
         boolean stateDiffers = found.stream().anyMatch(v -> v.kind().endsWith("-wss"));
         for (Deviation d : semantics.deviations()) {
             Optional<String> rule = explainer.explanation(d);
             if (rule.isPresent()) {
                 String ref = semantics.reference() + " (" + rule.get() + ")";
-                return found.stream().map(v -> v.kind().equals("read-result") ? v : v.withClassification(Classification.DOCUMENTED, ref)).toList();
+                List<Violation> out = new ArrayList<>();
+                for (Violation v : found) {
+                    boolean explained = switch (v.kind()) {
+                        case "read-result" -> false;
+                        // a write's count must come out of the simulation too, not just the final state
+                        case "write-outcome" -> actualWrites.get(v) != null
+                                && explainer.reproducedCount(refs.get(v), actualWrites.get(v).updateCount());
+                        default -> true;
+                    };
+                    out.add(explained ? v.withClassification(Classification.DOCUMENTED, ref) : v);
+                }
+                return out;
             }
         }
         if (!stateDiffers) {
@@ -157,8 +175,11 @@ public final class WssOracle implements Oracle {
             String sql = c.stmt(original).sql();
             String md = "Statement " + original + " `" + sql + "` " + difference + " in the actual run than in the serial replay "
                     + serial.describeOrder() + ".\n\n- actual: " + describe(a) + "\n- serial: " + describe(s) + "\n";
-            found.add(new Violation(name(), vkind, Classification.BUG_CANDIDATE,
-                    vkind + " at " + original + ": actual " + a.summary() + ", serial " + s.summary(), md, null));
+            Violation violation = new Violation(name(), vkind, Classification.BUG_CANDIDATE,
+                    vkind + " at " + original + ": actual " + a.summary() + ", serial " + s.summary(), md, null);
+            lastActualWrites.put(violation, a);
+            lastRefs.put(violation, original);
+            found.add(violation);
         }
         found.sort((x, y) -> x.summary().compareTo(y.summary()));
         return found;
