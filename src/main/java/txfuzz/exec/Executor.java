@@ -73,6 +73,7 @@ public final class Executor implements AutoCloseable {
             probe = db.lockProbe();
             Run run = new Run(testCase, sessions, probe.orElse(null));
             run.execute();
+            awaitBackgroundRollbacks(sessions.values());
             DbState state;
             try (Connection c = db.connect(testCase.isolation(), testCase.mode())) {
                 state = StateReader.read(target, c, testCase.tables());
@@ -81,6 +82,14 @@ public final class Executor implements AutoCloseable {
         } finally {
             sessions.values().forEach(Session::close);
             probe.ifPresent(LockProbe::close);
+        }
+    }
+
+    /** Lets rollbacks of cancelled transactions finish (a little while at most) before the final state is read. */
+    private static void awaitBackgroundRollbacks(java.util.Collection<Session> sessions) {
+        long deadline = System.nanoTime() + 3_000_000_000L;
+        while (sessions.stream().anyMatch(Session::rollingBack) && System.nanoTime() < deadline) {
+            sleepMillis(1);
         }
     }
 
@@ -221,7 +230,8 @@ public final class Executor implements AutoCloseable {
             }
             for (String b : blockers) {
                 Integer txn = txnOfSession.get(b);
-                if (txn == null || !txns.get(txn).ended) {
+                // an ended blocker still counts while a background rollback is releasing its locks
+                if (txn == null || !txns.get(txn).ended || txns.get(txn).session.rollingBack()) {
                     return true;
                 }
             }

@@ -32,6 +32,13 @@ final class Session implements AutoCloseable {
     private final Map<String, PreparedStatement> prepared = new HashMap<>();
     private Statement plain;
     private volatile Statement running;
+    /** A background rollback is still releasing this session's locks. */
+    private volatile boolean rollingBack;
+
+    boolean rollingBack() {
+        return rollingBack;
+    }
+
     /** A statement was submitted and has not returned: closing must not wait for it. */
     private volatile boolean busy;
 
@@ -156,7 +163,14 @@ final class Session implements AutoCloseable {
      * statement that is still stuck.
      */
     void rollbackInBackground() {
-        Thread t = new Thread(this::rollbackQuietly, "txfuzz-rollback");
+        rollingBack = true;
+        Thread t = new Thread(() -> {
+            try {
+                rollbackQuietly();
+            } finally {
+                rollingBack = false;
+            }
+        }, "txfuzz-rollback");
         t.setDaemon(true);
         t.start();
     }

@@ -36,8 +36,10 @@ public final class WssOracle implements Oracle {
 
     @Override
     public Verdict judge(TestCase c, Trace trace, Executor executor) throws SQLException, SetupFailedException {
-        if (!trace.hung().isEmpty()) {
-            return Verdict.clean(name()); // the explicit oracle reports the hang; the state says nothing more
+        if (!trace.hung().isEmpty() || trace.stalls() > 0) {
+            // The explicit oracle reports hangs; after txfuzz cancelled a statement to break a stall,
+            // the engine may still be undoing it, so the final state is no evidence either way.
+            return Verdict.clean(name());
         }
         LevelSemantics semantics = executor.target().profile(c.mode()).at(c.isolation());
         lastActualWrites.clear();
