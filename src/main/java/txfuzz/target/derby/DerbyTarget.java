@@ -134,7 +134,8 @@ public final class DerbyTarget implements Target {
     @Override
     public Profile profile() {
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
-        m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY));
+        // Derby's UR: reads take no locks and see uncommitted data (writes still lock).
+        m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(DOCS, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY));
         m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY));
         // Derby's RS: read locks kept to commit, but no range locks (phantoms).
         m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY));
