@@ -4,17 +4,14 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import txfuzz.model.IsolationLevel;
 import txfuzz.target.Database;
-import txfuzz.target.Dialect;
-import txfuzz.target.ErrorClass;
+import txfuzz.target.DelegatingTarget;
 import txfuzz.target.LockProbe;
-import txfuzz.target.Profile;
 import txfuzz.target.Target;
 
 /**
@@ -22,66 +19,15 @@ import txfuzz.target.Target;
  * that overlapped another open transaction, while reporting success. Serial runs are unaffected,
  * as with a real concurrency bug, so only an oracle that compares against them can catch it.
  */
-public final class CommitDroppingTarget implements Target {
-    private final Target real;
+public final class CommitDroppingTarget extends DelegatingTarget {
 
     public CommitDroppingTarget(Target real) {
-        this.real = real;
-    }
-
-    @Override
-    public String name() {
-        return real.name();
+        super(real);
     }
 
     @Override
     public String version() {
         return real.version() + " with commits dropped under concurrency";
-    }
-
-    @Override
-    public List<IsolationLevel> isolationLevels() {
-        return real.isolationLevels();
-    }
-
-    @Override
-    public Dialect dialect() {
-        return real.dialect();
-    }
-
-    @Override
-    public Profile profile() {
-        return real.profile();
-    }
-
-    @Override
-    public ErrorClass classify(SQLException e) {
-        return real.classify(e);
-    }
-
-    @Override
-    public List<String> sessionSetupSql(IsolationLevel level, String mode) {
-        return real.sessionSetupSql(level, mode);
-    }
-
-    @Override
-    public void begin(Connection c) throws SQLException {
-        real.begin(c);
-    }
-
-    @Override
-    public void commit(Connection c) throws SQLException {
-        real.commit(c);
-    }
-
-    @Override
-    public void rollback(Connection c) throws SQLException {
-        real.rollback(c);
-    }
-
-    @Override
-    public void close() {
-        real.close();
     }
 
     @Override

@@ -10,9 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 import org.duckdb.DuckDBConnection;
 import txfuzz.model.IsolationLevel;
 import txfuzz.target.AbortScope;
@@ -23,6 +20,7 @@ import txfuzz.target.ErrorClass;
 import txfuzz.target.Feature;
 import txfuzz.target.LevelSemantics;
 import txfuzz.target.LockProbe;
+import txfuzz.target.OpenSessions;
 import txfuzz.target.Profile;
 import txfuzz.target.Target;
 
@@ -45,7 +43,6 @@ import txfuzz.target.Target;
  * and throws instead of pretending to commit.
  */
 public final class DuckdbTarget implements Target {
-    private static final AtomicLong NEXT_SESSION = new AtomicLong();
     private static final String DOCS = "https://duckdb.org/docs/stable/connect/concurrency";
     private static final String ABORTED = "Current transaction is aborted";
 
@@ -234,8 +231,7 @@ public final class DuckdbTarget implements Target {
 
     private static final class DuckdbDatabase implements Database {
         private final DuckDBConnection first;
-        private final List<Connection> opened = new CopyOnWriteArrayList<>();
-        private final Map<Connection, String> ids = new ConcurrentHashMap<>();
+        private final OpenSessions sessions = new OpenSessions();
 
         DuckdbDatabase() throws SQLException {
             first = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:", properties());
@@ -247,15 +243,12 @@ public final class DuckdbTarget implements Target {
             if (mode != null && !mode.equals("default")) {
                 throw new IllegalArgumentException("DuckDB has only the mode 'default', not '" + mode + "'");
             }
-            Connection c = first.duplicate();
-            opened.add(c);
-            ids.put(c, "S" + NEXT_SESSION.incrementAndGet());
-            return c;
+            return sessions.register(first.duplicate());
         }
 
         @Override
         public String sessionId(Connection c) {
-            return ids.computeIfAbsent(c, k -> "S" + NEXT_SESSION.incrementAndGet());
+            return sessions.id(c);
         }
 
         /** DuckDB never waits for a lock: conflicts fail at once. */
@@ -267,15 +260,7 @@ public final class DuckdbTarget implements Target {
         /** Closing the last connection to the instance frees the database. */
         @Override
         public void close() {
-            for (Connection c : opened) {
-                try {
-                    c.close();
-                } catch (SQLException ignored) {
-                    // closed already
-                }
-            }
-            opened.clear();
-            ids.clear();
+            sessions.closeAll();
             try {
                 first.close();
             } catch (SQLException ignored) {

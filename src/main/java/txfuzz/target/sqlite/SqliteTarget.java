@@ -14,8 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.sqlite.SQLiteConfig;
@@ -29,6 +27,7 @@ import txfuzz.target.ErrorClass;
 import txfuzz.target.Feature;
 import txfuzz.target.LevelSemantics;
 import txfuzz.target.LockProbe;
+import txfuzz.target.OpenSessions;
 import txfuzz.target.Profile;
 import txfuzz.target.Target;
 
@@ -55,7 +54,6 @@ import txfuzz.target.Target;
  */
 public final class SqliteTarget implements Target {
     private static final AtomicLong NEXT_DB = new AtomicLong();
-    private static final AtomicLong NEXT_SESSION = new AtomicLong();
     private static final List<String> MODES = List.of("deferred", "immediate");
     private static final String DOCS = "https://www.sqlite.org/isolation.html";
 
@@ -268,8 +266,7 @@ public final class SqliteTarget implements Target {
     private static final class SqliteDatabase implements Database {
         private final Path file;
         private final String url;
-        private final List<Connection> opened = new CopyOnWriteArrayList<>();
-        private final Map<Connection, String> ids = new ConcurrentHashMap<>();
+        private final OpenSessions sessions = new OpenSessions();
 
         SqliteDatabase(Path file) throws SQLException {
             this.file = file;
@@ -292,15 +289,12 @@ public final class SqliteTarget implements Target {
         @Override
         public Connection connect(IsolationLevel level, String mode) throws SQLException {
             checkLevel(level);
-            Connection c = config(checkMode(mode)).createConnection(url);
-            opened.add(c);
-            ids.put(c, "S" + NEXT_SESSION.incrementAndGet());
-            return c;
+            return sessions.register(config(checkMode(mode)).createConnection(url));
         }
 
         @Override
         public String sessionId(Connection c) {
-            return ids.computeIfAbsent(c, k -> "S" + NEXT_SESSION.incrementAndGet());
+            return sessions.id(c);
         }
 
         /** SQLite never waits for a lock here (busy_timeout = 0): there is nothing to probe. */
@@ -311,15 +305,7 @@ public final class SqliteTarget implements Target {
 
         @Override
         public void close() {
-            for (Connection c : opened) {
-                try {
-                    c.close();
-                } catch (SQLException ignored) {
-                    // closed already
-                }
-            }
-            opened.clear();
-            ids.clear();
+            sessions.closeAll();
             for (String suffix : List.of("", "-wal", "-shm", "-journal")) {
                 try {
                     Files.deleteIfExists(file.resolveSibling(file.getFileName() + suffix));
