@@ -9,10 +9,19 @@ package txfuzz.oracle;
  * @param summary        one line for listings
  * @param details        the evidence, as Markdown: expected vs. actual, differing rows
  * @param reference      for documented behaviour, where the engine documents it; else null
+ * @param attachments    extra files for the finding's folder, name → content (e.g. "cycle.dot"); may be empty
  */
 public record Violation(String oracle, String kind, Classification classification, String summary, String details,
-                        String reference) {
+                        String reference, java.util.Map<String, String> attachments) {
+    public Violation {
+        attachments = attachments == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(attachments));
+    }
+
+    public Violation(String oracle, String kind, Classification classification, String summary, String details, String reference) {
+        this(oracle, kind, classification, summary, details, reference, java.util.Map.of());
+    }
+
     public Violation withClassification(Classification c, String ref) {
-        return new Violation(oracle, kind, c, summary, details, ref);
+        return new Violation(oracle, kind, c, summary, details, ref, attachments);
     }
 }

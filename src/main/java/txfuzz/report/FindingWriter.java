@@ -35,6 +35,11 @@ public final class FindingWriter {
             } else {
                 Files.deleteIfExists(dir.resolve("trace.txt")); // never leave an older run's trace beside this case
             }
+            for (Violation v : violations) {
+                for (var a : v.attachments().entrySet()) {
+                    Files.writeString(dir.resolve(a.getKey()), a.getValue());
+                }
+            }
             Files.writeString(dir.resolve("verdict.md"), verdict(id, c, violations, target, dir.resolve("case.json")));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write finding " + dir + ": " + e.getMessage(), e);
