@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import txfuzz.oracle.ExplicitOracle;
+import txfuzz.oracle.isolation.IsolationOracle;
 import txfuzz.oracle.Oracle;
 import txfuzz.oracle.wss.WssOracle;
 
@@ -16,9 +17,15 @@ public final class Oracles {
     static {
         FACTORIES.put("wss", WssOracle::new);
         FACTORIES.put("explicit", ExplicitOracle::new);
+        FACTORIES.put(IsolationOracle.NAME, IsolationOracle::new);
     }
 
     private Oracles() {
+    }
+
+    /** Whether these oracles need cases generated with rowId/wList instrumentation (the isolation oracle's history). */
+    public static boolean needInstrumentation(List<String> names) {
+        return names.stream().anyMatch(n -> n.trim().equals(IsolationOracle.NAME));
     }
 
     public static List<String> names() {

@@ -19,6 +19,7 @@ import txfuzz.target.Deviation;
 import txfuzz.target.Dialect;
 import txfuzz.target.ErrorClass;
 import txfuzz.target.Feature;
+import txfuzz.history.Anomaly;
 import txfuzz.target.LevelSemantics;
 import txfuzz.target.LockProbe;
 import txfuzz.target.Profile;
@@ -76,7 +77,9 @@ public final class H2Target implements Target {
         m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT, Deviation.STATEMENT_VISIBILITY));
         m.put(IsolationLevel.SNAPSHOT, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT));
         // H2's SERIALIZABLE is snapshot isolation plus a check on updated rows; write skew is documented.
-        m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT));
+        m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT).documenting(DOCS
+                + " (SERIALIZABLE: \"this isolation level in H2 currently doesn't ensure equivalence of concurrent and serializable execution"
+                + " of transactions that perform write operations\": write skew)", Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2));
         return new Profile(m);
     }
 

@@ -23,6 +23,7 @@ import txfuzz.target.Deviation;
 import txfuzz.target.Dialect;
 import txfuzz.target.ErrorClass;
 import txfuzz.target.Feature;
+import txfuzz.history.Anomaly;
 import txfuzz.target.LevelSemantics;
 import txfuzz.target.LockProbe;
 import txfuzz.target.Profile;
@@ -116,8 +117,11 @@ public final class HsqldbTarget implements Target {
         if (checkMode(mode).equals("mvcc")) {
             m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS_MVCC, Deviation.STATEMENT_VISIBILITY));
             // "REPEATABLE READ and SERIALIZABLE are both snapshot isolation" in MVCC: write skew is allowed.
-            m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS_MVCC, Deviation.TRANSACTION_SNAPSHOT));
-            m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(DOCS_MVCC, Deviation.TRANSACTION_SNAPSHOT));
+            String si = DOCS_MVCC + " (MVCC: REPEATABLE READ and SERIALIZABLE are snapshot isolation, which permits write skew)";
+            m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS_MVCC, Deviation.TRANSACTION_SNAPSHOT)
+                    .documenting(si, Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2));
+            m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(DOCS_MVCC, Deviation.TRANSACTION_SNAPSHOT)
+                    .documenting(si, Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2));
         } else {
             // LOCKS and MVLOCKS: read locks are released after each statement at READ COMMITTED and
             // kept to commit above it (REPEATABLE READ is upgraded to SERIALIZABLE): strict 2PL on tables.

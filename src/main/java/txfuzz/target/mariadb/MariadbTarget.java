@@ -22,6 +22,7 @@ import txfuzz.target.Deviation;
 import txfuzz.target.Dialect;
 import txfuzz.target.ErrorClass;
 import txfuzz.target.Feature;
+import txfuzz.history.Anomaly;
 import txfuzz.target.LevelSemantics;
 import txfuzz.target.LockProbe;
 import txfuzz.target.Profile;
@@ -291,7 +292,13 @@ public final class MariadbTarget implements Target {
                 + " COMMITTED) and " + rc, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY));
         m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(rc, Deviation.STATEMENT_VISIBILITY));
         m.put(IsolationLevel.REPEATABLE_READ, new LevelSemantics(Set.of(), false, MYSQL_CONSISTENT_READ
-                + " (plain SELECTs read a snapshot; writes and locking reads read the newest committed rows under next-key locks)"));
+                + " (plain SELECTs read a snapshot; writes and locking reads read the newest committed rows under next-key locks)")
+                // A plain read from the snapshot followed by a write on the newest version closes every
+                // one-anti-dependency cycle (lost update, read-write skew ...: Hermitage's P4/G-single
+                // for MySQL), and nothing stops write skew.
+                .documenting(MYSQL_CONSISTENT_READ + " (\"the snapshot of the database state applies to SELECT statements within a transaction,"
+                        + " not necessarily to DML statements\": lost update, read-write skew and write skew at REPEATABLE READ; Hermitage)",
+                        Anomaly.G_SINGLE, Anomaly.G_NONADJACENT, Anomaly.G2_ITEM, Anomaly.G2));
         m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.strict(MYSQL_LEVELS + "#isolevel_serializable"));
         return new Profile(m);
     }

@@ -24,6 +24,7 @@ import txfuzz.target.Deviation;
 import txfuzz.target.Dialect;
 import txfuzz.target.ErrorClass;
 import txfuzz.target.Feature;
+import txfuzz.history.Anomaly;
 import txfuzz.target.LevelSemantics;
 import txfuzz.target.LockProbe;
 import txfuzz.target.Profile;
@@ -412,7 +413,11 @@ public final class PostgresTarget implements Target {
     public Profile profile() {
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
         m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS + "#XACT-READ-COMMITTED", Deviation.STATEMENT_VISIBILITY));
-        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS + "#XACT-REPEATABLE-READ", Deviation.TRANSACTION_SNAPSHOT));
+        // Repeatable Read is snapshot isolation: "serialization anomalies" such as write skew are permitted
+        // (the manual's 13.2.2 and 13.2.3 examples; Hermitage: G2-item allowed).
+        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS + "#XACT-REPEATABLE-READ", Deviation.TRANSACTION_SNAPSHOT)
+                .documenting(DOCS + "#XACT-REPEATABLE-READ (snapshot isolation: serialization anomalies such as write skew)",
+                        Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2));
         m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(DOCS + "#XACT-SERIALIZABLE", Deviation.SOME_SERIAL_ORDER));
         return new Profile(m);
     }
