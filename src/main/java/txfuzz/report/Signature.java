@@ -1,0 +1,229 @@
+package txfuzz.report;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import txfuzz.model.ExecutionMode;
+import txfuzz.model.Stmt;
+import txfuzz.model.TestCase;
+import txfuzz.model.Txn;
+import txfuzz.oracle.Violation;
+
+/**
+ * What a finding is about, for grouping duplicates: the oracle and violation kind, the DBMS, level
+ * and mode, the classification, and the statement kinds and SQL features of the (reduced) case,
+ * read from its SQL text. Two findings with the same signature are, as far as txfuzz can tell, the
+ * same problem; a DBMS developer wants one report for them.
+ *
+ * <p>{@link #id()} is a short stable hash of the canonical form (the same signature gives the same
+ * id in every run and on every machine); {@link #text()} is the readable form.
+ *
+ * @param statements statement kinds and transaction shapes, e.g. {@code UPDATE}, {@code SELECT FOR UPDATE},
+ *                   {@code INSERT ON CONFLICT DO UPDATE}, {@code MERGE}, {@code ROLLBACK}, {@code autocommit}
+ * @param features   SQL features, e.g. {@code LEFT JOIN}, {@code subquery}, {@code aggregate}, {@code ORDER BY},
+ *                   {@code PRIMARY KEY}, {@code FOREIGN KEY}, {@code CHECK}, {@code index}, {@code prepared}
+ */
+public record Signature(String oracle, String kind, String classification, String dbms, String level, String mode,
+                        List<String> statements, List<String> features) {
+    /** Bumped whenever detection changes, so ids from different rules never collide by accident. */
+    static final int VERSION = 1;
+
+    public Signature {
+        statements = List.copyOf(new TreeSet<>(statements));
+        features = List.copyOf(new TreeSet<>(features));
+    }
+
+    public static Signature of(TestCase c, Violation v) {
+        Set<String> statements = new TreeSet<>();
+        Set<String> features = new TreeSet<>();
+        for (Txn t : c.transactions()) {
+            if (!t.explicit()) {
+                statements.add("autocommit");
+            } else if (t.endsWithRollback()) {
+                statements.add("ROLLBACK");
+            }
+            for (Stmt s : t.body()) {
+                String sql = normalise(s.sql());
+                statements.add(statementKind(s, sql));
+                features.addAll(queryFeatures(sql));
+            }
+        }
+        for (String sql : c.setup()) {
+            features.addAll(schemaFeatures(normalise(sql)));
+        }
+        if (c.execution() == ExecutionMode.PREPARED) {
+            features.add("prepared");
+        }
+        return new Signature(v.oracle(), v.kind(), v.classification().label(), c.dbms(), c.isolation().shortName(), c.mode(),
+                List.copyOf(statements), List.copyOf(features));
+    }
+
+    /** Everything but the statement kinds and features: findings with different headers are never duplicates. */
+    public String header() {
+        return oracle + "/" + kind + " " + classification + " " + dbms + " " + level + ("default".equals(mode) ? "" : " " + mode);
+    }
+
+    /** The canonical form the id hashes. */
+    public String canonical() {
+        return "v" + VERSION + "|" + oracle + "|" + kind + "|" + classification + "|" + dbms + "|" + level + "|" + mode + "|"
+                + String.join(",", statements) + "|" + String.join(",", features);
+    }
+
+    /** 12 hex digits of the SHA-256 of {@link #canonical()}. */
+    public String id() {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(canonical().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d, 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e); // every JDK has SHA-256
+        }
+    }
+
+    /** e.g. {@code wss/tx-wss bug-candidate h2 RC · UPDATE, autocommit · subquery, PRIMARY KEY}. */
+    public String text() {
+        return header() + " · " + (statements.isEmpty() ? "no statements" : String.join(", ", statements))
+                + " · " + (features.isEmpty() ? "no features" : String.join(", ", features));
+    }
+
+    /**
+     * Whether a case with this signature contains everything {@code smaller} names: the same header,
+     * and a superset of its statement kinds and features. Reduction only removes, so a reduced
+     * case's signature is always covered by its original's.
+     */
+    public boolean covers(Signature smaller) {
+        return header().equals(smaller.header()) && statements.containsAll(smaller.statements) && features.containsAll(smaller.features);
+    }
+
+    /** Upper case, string literals blanked (their content is data, not SQL), whitespace collapsed. */
+    static String normalise(String sql) {
+        String noStrings = sql.replaceAll("'(?:[^']|'')*'", "''");
+        return noStrings.replaceAll("\\s+", " ").strip().toUpperCase(Locale.ROOT);
+    }
+
+    private static final Pattern INSERT_SELECT = Pattern.compile("^INSERT (?:INTO )?\\S+ (?:\\([^)]*\\) )?\\(?\\s*SELECT\\b");
+
+    static String statementKind(Stmt s, String sql) {
+        if (sql.startsWith("SELECT") || sql.startsWith("(SELECT") || sql.startsWith("WITH")) {
+            if (sql.contains(" FOR UPDATE")) {
+                return "SELECT FOR UPDATE";
+            }
+            if (sql.contains(" FOR SHARE") || sql.contains(" LOCK IN SHARE MODE") || sql.contains(" FOR READ ONLY WITH RS")) {
+                return "SELECT FOR SHARE";
+            }
+            return "SELECT";
+        }
+        if (sql.startsWith("INSERT")) {
+            if (sql.startsWith("INSERT OR REPLACE")) {
+                return "INSERT OR REPLACE";
+            }
+            if (sql.startsWith("INSERT OR IGNORE")) {
+                return "INSERT OR IGNORE";
+            }
+            if (sql.startsWith("INSERT IGNORE")) {
+                return "INSERT IGNORE";
+            }
+            if (sql.contains(" ON CONFLICT")) {
+                return sql.contains(" DO NOTHING") ? "INSERT ON CONFLICT DO NOTHING" : "INSERT ON CONFLICT DO UPDATE";
+            }
+            if (sql.contains(" ON DUPLICATE KEY UPDATE")) {
+                return "INSERT ON DUPLICATE KEY UPDATE";
+            }
+            return INSERT_SELECT.matcher(sql).find() ? "INSERT SELECT" : "INSERT";
+        }
+        if (sql.startsWith("REPLACE")) {
+            return "REPLACE";
+        }
+        if (sql.startsWith("MERGE")) {
+            return sql.contains(" USING ") ? "MERGE" : "MERGE KEY";
+        }
+        if (sql.startsWith("UPSERT")) {
+            return "UPSERT";
+        }
+        if (sql.startsWith("UPDATE")) {
+            return "UPDATE";
+        }
+        if (sql.startsWith("DELETE")) {
+            return "DELETE";
+        }
+        int space = sql.indexOf(' ');
+        return space < 0 ? sql : sql.substring(0, space);
+    }
+
+    private static final Pattern JOIN = Pattern.compile("\\b(?:(LEFT|RIGHT|FULL|CROSS|NATURAL|INNER) )?(?:OUTER )?JOIN\\b");
+    private static final List<Object[]> QUERY_FEATURES = List.of(
+            new Object[] {"subquery", Pattern.compile("\\( ?SELECT\\b")},
+            new Object[] {"EXISTS", Pattern.compile("\\bEXISTS ?\\(")},
+            new Object[] {"IN list", Pattern.compile("\\bIN ?\\((?! ?SELECT\\b)")},
+            new Object[] {"aggregate", Pattern.compile("\\b(?:COUNT|SUM|MIN|MAX|AVG) ?\\(")},
+            new Object[] {"GROUP BY", Pattern.compile("\\bGROUP BY\\b")},
+            new Object[] {"HAVING", Pattern.compile("\\bHAVING\\b")},
+            new Object[] {"DISTINCT", Pattern.compile("\\bDISTINCT\\b")},
+            new Object[] {"ORDER BY", Pattern.compile("\\bORDER BY\\b")},
+            new Object[] {"LIMIT", Pattern.compile("\\b(?:LIMIT|FETCH FIRST|FETCH NEXT|OFFSET)\\b")},
+            new Object[] {"UNION", Pattern.compile("\\bUNION\\b")},
+            new Object[] {"INTERSECT/EXCEPT", Pattern.compile("\\b(?:INTERSECT|EXCEPT|MINUS)\\b")},
+            new Object[] {"CASE", Pattern.compile("\\bCASE\\b")},
+            new Object[] {"COALESCE", Pattern.compile("\\b(?:COALESCE|IFNULL|NULLIF) ?\\(")},
+            new Object[] {"BETWEEN", Pattern.compile("\\bBETWEEN\\b")},
+            new Object[] {"LIKE", Pattern.compile("\\bLIKE\\b")},
+            new Object[] {"IS NULL", Pattern.compile("\\bIS (?:NOT )?NULL\\b")},
+            new Object[] {"MERGE WHEN MATCHED UPDATE", Pattern.compile("\\bWHEN MATCHED(?: AND .*?)? THEN UPDATE\\b")},
+            new Object[] {"MERGE WHEN MATCHED DELETE", Pattern.compile("\\bWHEN MATCHED(?: AND .*?)? THEN DELETE\\b")},
+            new Object[] {"MERGE WHEN NOT MATCHED INSERT", Pattern.compile("\\bWHEN NOT MATCHED(?: AND .*?)? THEN INSERT\\b")});
+
+    /** Features of one (normalised) data statement. */
+    static Set<String> queryFeatures(String sql) {
+        Set<String> out = new TreeSet<>();
+        Matcher m = JOIN.matcher(sql);
+        while (m.find()) {
+            String k = m.group(1);
+            out.add((k == null ? "INNER" : k) + " JOIN");
+        }
+        for (Object[] f : QUERY_FEATURES) {
+            if (((Pattern) f[1]).matcher(sql).find()) {
+                out.add((String) f[0]);
+            }
+        }
+        return out;
+    }
+
+    /** Constraints and indexes the (normalised) setup statement declares; rows are data, not features. */
+    static Set<String> schemaFeatures(String sql) {
+        Set<String> out = new TreeSet<>();
+        if (sql.startsWith("CREATE TABLE")) {
+            if (sql.contains("PRIMARY KEY")) {
+                out.add("PRIMARY KEY");
+            }
+            if (Pattern.compile("\\bUNIQUE\\b").matcher(sql).find()) {
+                out.add("UNIQUE");
+            }
+            if (sql.contains(" REFERENCES ")) {
+                out.add("FOREIGN KEY");
+            }
+            if (Pattern.compile("\\bCHECK ?\\(").matcher(sql).find()) {
+                out.add("CHECK");
+            }
+        } else if (sql.startsWith("CREATE UNIQUE INDEX")) {
+            out.add("UNIQUE");
+            out.add("index");
+        } else if (sql.startsWith("CREATE INDEX")) {
+            out.add("index");
+        }
+        return out;
+    }
+
+    /** Statement kinds and features as one list, for listings. */
+    public List<String> elements() {
+        List<String> all = new ArrayList<>(statements);
+        all.addAll(features);
+        return all;
+    }
+}

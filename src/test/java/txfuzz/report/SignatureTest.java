@@ -1,0 +1,99 @@
+package txfuzz.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import txfuzz.exec.Cases;
+import txfuzz.model.ExecutionMode;
+import txfuzz.model.IsolationLevel;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtKind;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Violation;
+
+class SignatureTest {
+    private static final Violation TX_WSS = new Violation("wss", "tx-wss", Classification.BUG_CANDIDATE, "s", "d", null);
+
+    private static TestCase lostUpdate(int v) {
+        return Cases.on("h2").table("t").level(IsolationLevel.READ_COMMITTED)
+                .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, " + v + ")")
+                .txn("UPDATE t SET v = v + 1 WHERE id = 1")
+                .txn("UPDATE t SET v = v + 2 WHERE id = 1")
+                .order(1, 2, 1, 2, 1, 2);
+    }
+
+    @Test
+    void statementKindsAndFeaturesAreReadFromTheSql() {
+        TestCase c = Cases.on("h2").table("t0").table("t1")
+                .setup("CREATE TABLE t0 (c0 INT NOT NULL, c1 INT CHECK (c1 > 0), PRIMARY KEY (c0))",
+                        "CREATE TABLE t1 (c0 INT, UNIQUE (c0), FOREIGN KEY (c0) REFERENCES t0 (c0))",
+                        "CREATE INDEX i0 ON t0 (c1)", "INSERT INTO t0 VALUES (1, 1)")
+                .txn("SELECT x0.c0 FROM t0 x0 LEFT JOIN t1 x1 ON x0.c0 = x1.c0 WHERE x0.c1 IN (SELECT MAX(c1) FROM t0) ORDER BY x0.c0",
+                        "SELECT x.c0 FROM t0 x WHERE x.c1 > 0 FOR UPDATE")
+                .txn("INSERT INTO t1 (c0) SELECT s.c0 FROM t0 s", "DELETE FROM t0 WHERE c1 BETWEEN 1 AND 3", "ROLLBACK")
+                .autocommit("MERGE INTO t1 USING t0 x ON (t1.c0 = x.c0) WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT (c0) VALUES (x.c0)")
+                .order(1, 1, 1, 1, 2, 2, 2, 2, 3);
+        Signature s = Signature.of(c, TX_WSS);
+        assertEquals(List.of("DELETE", "INSERT SELECT", "MERGE", "ROLLBACK", "SELECT", "SELECT FOR UPDATE", "autocommit"), s.statements());
+        assertEquals(List.of("BETWEEN", "CHECK", "FOREIGN KEY", "LEFT JOIN", "MERGE WHEN MATCHED DELETE", "MERGE WHEN NOT MATCHED INSERT",
+                "ORDER BY", "PRIMARY KEY", "UNIQUE", "aggregate", "index", "subquery"), s.features());
+        assertTrue(s.text().startsWith("wss/tx-wss bug-candidate h2 RC · "), s.text());
+    }
+
+    @Test
+    void upsertFlavoursJoinsAndStringLiteralsAreTold() {
+        assertEquals("INSERT ON CONFLICT DO UPDATE", kind("INSERT INTO t (a) VALUES (1) ON CONFLICT (a) DO UPDATE SET b = excluded.b"));
+        assertEquals("INSERT ON CONFLICT DO NOTHING", kind("insert into t (a) values (1) on conflict do nothing"));
+        assertEquals("INSERT ON DUPLICATE KEY UPDATE", kind("INSERT INTO t (a) VALUES (1) ON DUPLICATE KEY UPDATE b = 2"));
+        assertEquals("REPLACE", kind("REPLACE INTO t (a) VALUES (1)"));
+        assertEquals("INSERT OR REPLACE", kind("INSERT OR REPLACE INTO t VALUES (1)"));
+        assertEquals("INSERT", kind("INSERT INTO t (a, b) VALUES (1, 'SELECT')"));
+        assertEquals("MERGE KEY", kind("MERGE INTO t KEY (a) VALUES (1, 2)"));
+        assertEquals("SELECT FOR SHARE", kind("SELECT a FROM t FOR SHARE"));
+        assertEquals("SELECT FOR SHARE", kind("SELECT a FROM t LOCK IN SHARE MODE"));
+        assertEquals(java.util.Set.of("INNER JOIN", "FULL JOIN", "EXISTS"),
+                Signature.queryFeatures(Signature.normalise("SELECT 1 FROM a JOIN b ON a.x = b.x FULL OUTER JOIN c ON c.x = a.x WHERE EXISTS (SELECT 1 FROM d)"))
+                        .stream().filter(f -> !f.equals("subquery")).collect(java.util.stream.Collectors.toSet()));
+        // a keyword inside a string is data
+        assertTrue(Signature.queryFeatures(Signature.normalise("SELECT a FROM t WHERE b = 'x ORDER BY y'")).isEmpty());
+    }
+
+    private static String kind(String sql) {
+        return Signature.statementKind(Stmt.of(StmtKind.OTHER, sql), Signature.normalise(sql));
+    }
+
+    @Test
+    void theIdIsStableAndIgnoresDataButNotWhatMatters() {
+        Signature a = Signature.of(lostUpdate(1), TX_WSS);
+        assertEquals(a, Signature.of(lostUpdate(7), TX_WSS), "different values, same signature");
+        assertEquals(a.id(), Signature.of(lostUpdate(7), TX_WSS).id());
+        assertTrue(a.id().matches("[0-9a-f]{12}"), a.id());
+        // the canonical form, hence the id, is fixed across runs and machines
+        assertEquals("v1|wss|tx-wss|bug-candidate|h2|RC|default|UPDATE|PRIMARY KEY", a.canonical());
+        assertEquals(a.id(), Signature.of(lostUpdate(3), TX_WSS).id());
+        assertNotEquals(a.id(), Signature.of(lostUpdate(1).withIsolation(IsolationLevel.SERIALIZABLE), TX_WSS).id());
+        assertNotEquals(a.id(), Signature.of(lostUpdate(1), TX_WSS.withClassification(Classification.DOCUMENTED, "r")).id());
+        assertNotEquals(a.id(), Signature.of(lostUpdate(1),
+                new Violation("wss", "stmt-wss", Classification.BUG_CANDIDATE, "s", "d", null)).id());
+        assertTrue(Signature.of(lostUpdate(1).withExecution(ExecutionMode.PREPARED), TX_WSS).features().contains("prepared"));
+    }
+
+    @Test
+    void aLargerCaseCoversItsReduction() {
+        Signature reduced = Signature.of(lostUpdate(1), TX_WSS);
+        TestCase larger = Cases.on("h2").table("t").level(IsolationLevel.READ_COMMITTED)
+                .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "CREATE INDEX i ON t (v)", "INSERT INTO t VALUES (1, 1)")
+                .txn("UPDATE t SET v = v + 1 WHERE id = 1", "SELECT v FROM t ORDER BY v")
+                .txn("UPDATE t SET v = v + 2 WHERE id = 1")
+                .order(1, 2, 1, 2, 1, 1, 2);
+        Signature big = Signature.of(larger, TX_WSS);
+        assertTrue(big.covers(reduced));
+        assertFalse(reduced.covers(big));
+        assertFalse(Signature.of(larger.withIsolation(IsolationLevel.SERIALIZABLE), TX_WSS).covers(reduced), "another level");
+    }
+}
