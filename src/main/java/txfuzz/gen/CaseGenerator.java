@@ -17,7 +17,17 @@ import txfuzz.target.Dialect;
  * transaction is explicit and at least one writes.
  *
  * <p>The result depends only on the arguments: the same (seed, iteration) always gives the same
- * case. The generator stays inside the dialect's features, so it works for an intersection of
+ * case.
+ *
+ * <p>Instrumented ({@link GenConfig#instrumented()}, for the isolation checker, IsoRel §3.2): every
+ * table gets {@code rid} and {@code wl} (last, never referenced by the generated expressions),
+ * initial rows rids '1', '2', … and wl ',0'; every transaction is explicit; every write appends
+ * its tag ",T.s" (T the transaction, s the statement's index in it) and is followed by a post-read
+ * of the rows carrying the tag; DELETE (and REPLACE, MERGE … THEN DELETE) become tag-UPDATE,
+ * post-read, delete by tag. Reads lead with each table's (rid, wl); an aggregate reads its rows
+ * instead, a UNION becomes a UNION ALL of both sides' rows. Each statement carries a
+ * {@link txfuzz.model.Tracking} for the history recorder. The same (seed, iteration) gives the
+ * same data statements as without instrumentation. The generator stays inside the dialect's features, so it works for an intersection of
  * dialects too.
  */
 public final class CaseGenerator {
@@ -42,12 +52,12 @@ public final class CaseGenerator {
         StatementGenerator stmts = new StatementGenerator(rng, dialect, schema, pool);
 
         int count = rng.between(1, config.maxTxns());
-        List<List<Stmt>> bodies = new ArrayList<>();
+        List<List<StatementGenerator.Gen>> bodies = new ArrayList<>();
         List<Boolean> explicit = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             boolean ex = count == 1 || rng.chance(EXPLICIT);
             int n = ex ? rng.between(1, config.maxStmtsPerTxn()) : 1;
-            List<Stmt> body = new ArrayList<>();
+            List<StatementGenerator.Gen> body = new ArrayList<>();
             for (int k = 0; k < n; k++) {
                 body.add(stmts.any());
             }
@@ -58,11 +68,11 @@ public final class CaseGenerator {
             // WriteCheck §5.2: at least one explicit transaction
             explicit.set(rng.nextInt(count), true);
         }
-        boolean writes = bodies.stream().flatMap(List::stream).anyMatch(s -> s.kind().isWrite());
+        boolean writes = bodies.stream().flatMap(List::stream).anyMatch(s -> s.stmt().kind().isWrite());
         if (!writes) {
             // ... and at least one that writes
             int t = rng.nextInt(count);
-            List<Stmt> body = bodies.get(t);
+            List<StatementGenerator.Gen> body = bodies.get(t);
             body.set(rng.nextInt(body.size()), stmts.write());
         }
 
@@ -71,10 +81,10 @@ public final class CaseGenerator {
             List<Stmt> all = new ArrayList<>();
             if (explicit.get(i)) {
                 all.add(Stmt.begin());
-                all.addAll(bodies.get(i));
+                bodies.get(i).forEach(g -> all.add(g.stmt()));
                 all.add(rng.chance(COMMIT) ? Stmt.commit() : Stmt.rollback());
             } else {
-                all.addAll(bodies.get(i));
+                all.add(bodies.get(i).get(0).stmt());
             }
             txns.add(new Txn(i + 1, all));
         }
@@ -83,8 +93,60 @@ public final class CaseGenerator {
         for (Schema.Table t : schema.tables) {
             tables.add(t.name);
         }
-        return new TestCase(TestCase.FORMAT_VERSION, dbms, seed, iteration, level, mode, ExecutionMode.PLAIN, tables, setup, txns,
-                interleave(rng, txns));
+        List<Integer> order = interleave(rng, txns);
+        if (config.instrumented()) {
+            return instrument(dbms, dialect, level, mode, seed, iteration, tables, setup, txns, bodies, order);
+        }
+        return new TestCase(TestCase.FORMAT_VERSION, dbms, seed, iteration, level, mode, ExecutionMode.PLAIN, tables, setup, txns, order);
+    }
+
+    /**
+     * The instrumented case: the same data statements (the random draws were all made above), each
+     * replaced by its instrumented form and companions, every transaction explicit (an autocommit
+     * one becomes BEGIN, its statement, COMMIT), and the plain submitted order with each statement
+     * expanded in place into its group.
+     */
+    private static TestCase instrument(String dbms, Dialect dialect, IsolationLevel level, String mode, long seed, long iteration,
+                                       List<String> tables, List<String> setup, List<Txn> plain, List<List<StatementGenerator.Gen>> bodies,
+                                       List<Integer> plainOrder) {
+        List<Txn> txns = new ArrayList<>();
+        // per transaction, per plain statement: how many instrumented statements it became
+        List<List<Integer>> groupSizes = new ArrayList<>();
+        for (int i = 0; i < plain.size(); i++) {
+            Txn p = plain.get(i);
+            int id = p.id();
+            List<Stmt> all = new ArrayList<>();
+            List<Integer> sizes = new ArrayList<>();
+            all.add(Stmt.begin());
+            int before = 0;
+            if (p.explicit()) {
+                sizes.add(1);
+                before = 1;
+            }
+            for (StatementGenerator.Gen g : bodies.get(i)) {
+                all.addAll(g.expand(new Instrumentation.Ctx(id, all.size(), dialect)));
+                sizes.add(all.size() - before);
+                before = all.size();
+            }
+            if (p.explicit()) {
+                all.add(p.statements().get(p.statements().size() - 1));
+                sizes.add(1);
+            } else {
+                all.add(Stmt.commit());
+                sizes.set(0, all.size()); // the autocommit statement is BEGIN, its group and COMMIT
+            }
+            txns.add(new Txn(id, all));
+            groupSizes.add(sizes);
+        }
+        List<Integer> order = new ArrayList<>();
+        int[] next = new int[plain.size()];
+        for (int id : plainOrder) {
+            int n = groupSizes.get(id - 1).get(next[id - 1]++);
+            for (int k = 0; k < n; k++) {
+                order.add(id);
+            }
+        }
+        return new TestCase(TestCase.FORMAT_VERSION, dbms, seed, iteration, level, mode, ExecutionMode.PLAIN, tables, setup, txns, order);
     }
 
     /** A random submitted order: each step appends the next statement of a random unfinished transaction. */

@@ -13,6 +13,8 @@ final class SchemaGenerator {
     private final ValuePool pool;
     private final List<ColType> types = new ArrayList<>();
     private int nextIndex;
+    /** The next initial row's rid: unique across the case's tables. */
+    private int nextRid = 1;
 
     SchemaGenerator(Rng rng, Dialect dialect, GenConfig config, ValuePool pool) {
         this.rng = rng;
@@ -197,6 +199,11 @@ final class SchemaGenerator {
             }
             parts.add(sb.toString());
         }
+        if (config.instrumented()) {
+            // row tracking: never in a key, an index, a CHECK or an FK; last, so a state dump ends with them
+            parts.add(Instrumentation.RID + " " + Instrumentation.TYPE);
+            parts.add(Instrumentation.WL + " " + Instrumentation.TYPE);
+        }
         if (!t.primaryKey.isEmpty()) {
             parts.add("PRIMARY KEY (" + names(t.primaryKey) + ")");
         }
@@ -321,6 +328,12 @@ final class SchemaGenerator {
                         cols.add(t.columns.get(k).name);
                         vals.add(Literals.sql(row.get(k)));
                     }
+                }
+                if (config.instrumented()) {
+                    cols.add(Instrumentation.RID);
+                    vals.add("'" + nextRid++ + "'");
+                    cols.add(Instrumentation.WL);
+                    vals.add("',0'"); // T0, the initial state
                 }
                 out.add("INSERT INTO " + t.name + " (" + String.join(", ", cols) + ") VALUES (" + String.join(", ", vals) + ")");
                 break;

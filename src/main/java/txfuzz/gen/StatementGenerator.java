@@ -5,8 +5,11 @@ import java.util.List;
 import txfuzz.gen.ExprGenerator.ColRef;
 import txfuzz.gen.ExprGenerator.Ref;
 import txfuzz.gen.ExprGenerator.Sub;
+import txfuzz.gen.Instrumentation.Ctx;
+import txfuzz.gen.Instrumentation.Expander;
 import txfuzz.model.Stmt;
 import txfuzz.model.StmtKind;
+import txfuzz.model.Tracking;
 import txfuzz.target.Dialect;
 import txfuzz.target.Feature;
 
@@ -14,8 +17,18 @@ import txfuzz.target.Feature;
  * One data statement at a time: SELECT, INSERT, UPDATE, DELETE or an upsert, within the dialect's
  * features. Writes read only inside themselves (subqueries, SET c = c + 1), never through values
  * an earlier statement returned. Constants written are added to the value pool.
+ *
+ * <p>Each statement comes with its instrumented form ({@link Instrumentation}), rendered from the
+ * same pieces without further random draws.
  */
 final class StatementGenerator {
+    /** A generated statement: its plain form and how to render it instrumented. */
+    record Gen(Stmt stmt, Expander instrumented) {
+        List<Stmt> expand(Ctx ctx) {
+            return instrumented.expand(ctx);
+        }
+    }
+
     private final Rng rng;
     private final Dialect dialect;
     private final Schema schema;
@@ -35,11 +48,11 @@ final class StatementGenerator {
     }
 
     /** Any data statement; about 60% writes. */
-    Stmt any() {
+    Gen any() {
         return rng.chance(0.4) ? select() : write();
     }
 
-    Stmt write() {
+    Gen write() {
         ex.reset();
         boolean upserts = hasUpsert();
         return switch (rng.weighted(30, 34, 16, upserts ? 20 : 0)) {
@@ -57,18 +70,29 @@ final class StatementGenerator {
 
     // ---------------------------------------------------------------- SELECT
 
-    Stmt select() {
+    Gen select() {
         ex.reset();
         boolean join = has(Feature.JOIN_INNER) || has(Feature.JOIN_LEFT) || has(Feature.JOIN_RIGHT) || has(Feature.JOIN_FULL);
         boolean lock = has(Feature.FOR_UPDATE) || has(Feature.FOR_SHARE) || has(Feature.LOCK_IN_SHARE_MODE);
-        String sql = switch (rng.weighted(5, join ? 3 : 0, has(Feature.AGGREGATE) ? 2 : 0, has(Feature.UNION) ? 1 : 0, lock ? 3 : 0)) {
+        return switch (rng.weighted(5, join ? 3 : 0, has(Feature.AGGREGATE) ? 2 : 0, has(Feature.UNION) ? 1 : 0, lock ? 3 : 0)) {
             case 0 -> simpleSelect();
             case 1 -> joinSelect();
             case 2 -> aggregateSelect();
             case 3 -> unionSelect();
             default -> lockingSelect();
         };
-        return Stmt.of(StmtKind.SELECT, sql);
+    }
+
+    /** A SELECT whose instrumented form is one statement with the given tracking. */
+    private static Gen read(String plain, String instrumented, Tracking tracking) {
+        Stmt stmt = Stmt.of(StmtKind.SELECT, plain);
+        return new Gen(stmt, ctx -> List.of(Stmt.of(StmtKind.SELECT, instrumented, tracking)));
+    }
+
+    /** The tracking of a read over {@code scope}: a predicate read when it is one table and a row-local WHERE. */
+    private static Tracking readTracking(List<Ref> scope, String where, boolean locking) {
+        String pred = scope.size() == 1 ? Instrumentation.predicate(where, scope.get(0)) : null;
+        return Tracking.read(Instrumentation.tables(scope), locking, pred);
     }
 
     private Schema.Table anyTable() {
@@ -116,14 +140,17 @@ final class StatementGenerator {
         return " ORDER BY " + first + (rng.chance(0.3) ? " DESC" : "");
     }
 
-    private String simpleSelect() {
+    private Gen simpleSelect() {
         Schema.Table t = anyTable();
         List<Ref> scope = List.of(new Ref(ex.alias("x"), t));
         List<String> plain = new ArrayList<>();
         List<String> items = items(scope, plain);
         boolean distinct = rng.chance(0.15);
-        return "SELECT " + (distinct ? "DISTINCT " : "") + String.join(", ", items) + " FROM " + t.name + " " + scope.get(0).qual()
-                + where(scope, readSub(), 0.8) + orderBy(plain);
+        String head = "SELECT " + (distinct ? "DISTINCT " : "");
+        String where = where(scope, readSub(), 0.8);
+        String rest = " FROM " + t.name + " " + scope.get(0).qual() + where + orderBy(plain);
+        return read(head + String.join(", ", items) + rest, head + Instrumentation.pairs(scope) + ", " + String.join(", ", items) + rest,
+                readTracking(scope, where, false));
     }
 
     /** FROM t x0 JOIN t' x1 ON ...; the join kinds the dialect has, an equality on comparable columns. */
@@ -170,15 +197,22 @@ final class StatementGenerator {
         return a.name + " " + ra.qual() + " " + kind + " " + b.name + " " + rb.qual() + " ON " + on;
     }
 
-    private String joinSelect() {
+    private Gen joinSelect() {
         List<Ref> scope = new ArrayList<>();
         String from = fromJoin(scope);
         List<String> plain = new ArrayList<>();
         List<String> items = items(scope, plain);
-        return "SELECT " + String.join(", ", items) + " FROM " + from + where(scope, readSub(), 0.6) + orderBy(plain);
+        String rest = " FROM " + from + where(scope, readSub(), 0.6) + orderBy(plain);
+        // outer joins give NULL rids for the missing side: the recorder skips those
+        return read("SELECT " + String.join(", ", items) + rest, "SELECT " + Instrumentation.pairs(scope) + ", " + String.join(", ", items) + rest,
+                Tracking.read(Instrumentation.tables(scope), false, null));
     }
 
-    private String aggregateSelect() {
+    /**
+     * Instrumented, an aggregate becomes the row-level SELECT of the same FROM and WHERE: the rows
+     * it reads, without GROUP BY, HAVING or ORDER BY (aggregates hide the rows they read).
+     */
+    private Gen aggregateSelect() {
         List<Ref> scope = new ArrayList<>();
         String from;
         boolean join = has(Feature.JOIN_INNER) || has(Feature.JOIN_LEFT) || has(Feature.JOIN_RIGHT) || has(Feature.JOIN_FULL);
@@ -213,12 +247,18 @@ final class StatementGenerator {
                 items.add(agg);
             }
         }
+        String where = where(scope, readSub(), 0.6);
         String having = group != null && rng.chance(0.3) ? " HAVING COUNT(*) " + rng.pick(List.of(">", ">=", "=")) + " " + rng.between(1, 2) : "";
         String order = group != null && has(Feature.ORDER_BY) && rng.chance(0.3) ? " ORDER BY " + group : "";
-        return "SELECT " + String.join(", ", items) + " FROM " + from + where(scope, readSub(), 0.6) + groupBy + having + order;
+        return read("SELECT " + String.join(", ", items) + " FROM " + from + where + groupBy + having + order,
+                "SELECT " + Instrumentation.pairs(scope) + " FROM " + from + where, readTracking(scope, where, false));
     }
 
-    private String unionSelect() {
+    /**
+     * Instrumented, a UNION becomes a UNION ALL of both sides' rows, each led by its table's name
+     * and (rid, wl): the rows read are the same, duplicates included.
+     */
+    private Gen unionSelect() {
         Schema.Table a = anyTable();
         Ref ra = new Ref(ex.alias("x"), a);
         ColRef left = rng.pick(ExprGenerator.columns(List.of(ra)));
@@ -228,16 +268,20 @@ final class StatementGenerator {
         }
         Ref rb = new Ref(ex.alias("x"), b);
         ColRef right = rng.pick(ExprGenerator.columns(List.of(rb), left.type()));
-        return "SELECT " + left.sql() + " FROM " + a.name + " " + ra.qual() + where(List.of(ra), readSub(), 0.7)
-                + (rng.chance(0.5) ? " UNION " : " UNION ALL ")
-                + "SELECT " + right.sql() + " FROM " + b.name + " " + rb.qual() + where(List.of(rb), readSub(), 0.7);
+        String fromA = " FROM " + a.name + " " + ra.qual() + where(List.of(ra), readSub(), 0.7);
+        String union = rng.chance(0.5) ? " UNION " : " UNION ALL ";
+        String fromB = " FROM " + b.name + " " + rb.qual() + where(List.of(rb), readSub(), 0.7);
+        String instrumented = "SELECT '" + a.name + "', " + Instrumentation.pairs(List.of(ra)) + fromA
+                + " UNION ALL SELECT '" + b.name + "', " + Instrumentation.pairs(List.of(rb)) + fromB;
+        return read("SELECT " + left.sql() + fromA + union + "SELECT " + right.sql() + fromB, instrumented,
+                Tracking.read(List.of(Tracking.TABLE_COLUMN), false, null));
     }
 
     /**
      * SELECT ... FOR UPDATE / FOR SHARE / LOCK IN SHARE MODE over one table, plain columns, a WHERE
      * without subqueries and no ORDER BY: Derby and PostgreSQL refuse locking clauses on anything richer.
      */
-    private String lockingSelect() {
+    private Gen lockingSelect() {
         Schema.Table t = anyTable();
         Ref r = new Ref(ex.alias("x"), t);
         List<Ref> scope = List.of(r);
@@ -258,7 +302,9 @@ final class StatementGenerator {
             clauses.add(" LOCK IN SHARE MODE");
         }
         String w = rng.chance(0.85) ? " WHERE " + ex.predicate(scope, null, 1) : "";
-        return "SELECT " + String.join(", ", cols) + " FROM " + t.name + " " + r.qual() + w + rng.pick(clauses);
+        String rest = " FROM " + t.name + " " + r.qual() + w + rng.pick(clauses);
+        return read("SELECT " + String.join(", ", cols) + rest, "SELECT " + Instrumentation.pairs(scope) + ", " + String.join(", ", cols) + rest,
+                readTracking(scope, w, true));
     }
 
     // ---------------------------------------------------------------- INSERT
@@ -291,38 +337,75 @@ final class StatementGenerator {
         return Literals.sql(v);
     }
 
-    private String valuesRow(List<Schema.Column> cols) {
+    /** The literals of one row to insert, one per column. */
+    private List<String> valuesRow(List<Schema.Column> cols) {
         List<String> vals = new ArrayList<>();
         for (Schema.Column c : cols) {
             vals.add(insertValue(c));
         }
+        return vals;
+    }
+
+    private static String row(List<String> vals) {
         return "(" + String.join(", ", vals) + ")";
+    }
+
+    /** The row with the tracking columns: its rid and the write's tag. */
+    private static String trackedRow(List<String> vals, String rid, String tag) {
+        List<String> all = new ArrayList<>(vals);
+        all.add(rid);
+        all.add(Instrumentation.tagLiteral(tag));
+        return row(all);
     }
 
     private String insertHead(Schema.Table t, List<Schema.Column> cols) {
         return "INTO " + t.name + " (" + SchemaGenerator.names(cols) + ")";
     }
 
-    private Stmt insert() {
+    private static String trackedHead(Schema.Table t, List<Schema.Column> cols) {
+        return "INTO " + t.name + " (" + SchemaGenerator.names(cols) + ", " + Instrumentation.RID + ", " + Instrumentation.WL + ")";
+    }
+
+    private Gen insert() {
         Schema.Table t = anyTable();
         List<Schema.Column> cols = insertColumns(t);
         int form = rng.weighted(6, has(Feature.MULTI_ROW_INSERT) ? 2 : 0, has(Feature.INSERT_SELECT) ? 2 : 0);
-        String sql;
         if (form == 2) {
-            sql = "INSERT " + insertHead(t, cols) + " " + insertSelect(t, cols);
-        } else {
-            List<String> rows = new ArrayList<>();
-            int n = form == 1 ? rng.between(2, 3) : 1;
-            for (int i = 0; i < n; i++) {
-                rows.add(valuesRow(cols));
-            }
-            sql = "INSERT " + insertHead(t, cols) + " VALUES " + String.join(", ", rows);
+            InsertSelect is = insertSelect(t, cols);
+            Stmt plain = Stmt.of(StmtKind.INSERT, "INSERT " + insertHead(t, cols) + " SELECT " + String.join(", ", is.exprs()) + is.rest());
+            return new Gen(plain, ctx -> {
+                String tag = ctx.tag(0);
+                String sql = "INSERT " + trackedHead(t, cols) + " SELECT " + String.join(", ", is.exprs()) + ", "
+                        + Instrumentation.ridFrom(dialect, is.source().qual(), tag) + ", " + Instrumentation.tagLiteral(tag) + is.rest();
+                return List.of(Stmt.of(StmtKind.INSERT, sql, Tracking.write(t.name, tag, List.of(), false)), Instrumentation.postRead(t, tag));
+            });
         }
-        return Stmt.of(StmtKind.INSERT, sql);
+        List<List<String>> rows = new ArrayList<>();
+        int n = form == 1 ? rng.between(2, 3) : 1;
+        for (int i = 0; i < n; i++) {
+            rows.add(valuesRow(cols));
+        }
+        Stmt plain = Stmt.of(StmtKind.INSERT, "INSERT " + insertHead(t, cols) + " VALUES " + String.join(", ", rows.stream().map(StatementGenerator::row).toList()));
+        return new Gen(plain, ctx -> {
+            String tag = ctx.tag(0);
+            List<String> rids = new ArrayList<>();
+            List<String> tracked = new ArrayList<>();
+            for (int k = 0; k < rows.size(); k++) {
+                String rid = Instrumentation.ridLiteral(tag, k);
+                rids.add(rid);
+                tracked.add(trackedRow(rows.get(k), "'" + rid + "'", tag));
+            }
+            return List.of(Stmt.of(StmtKind.INSERT, "INSERT " + trackedHead(t, cols) + " VALUES " + String.join(", ", tracked),
+                    Tracking.write(t.name, tag, rids, false)));
+        });
+    }
+
+    /** The SELECT of an INSERT … SELECT: its expressions, and " FROM s x WHERE ..." over {@code source}. */
+    private record InsertSelect(List<String> exprs, Ref source, String rest) {
     }
 
     /** SELECT exprs FROM s x WHERE ...: one expression of the right type per target column. */
-    private String insertSelect(Schema.Table target, List<Schema.Column> cols) {
+    private InsertSelect insertSelect(Schema.Table target, List<Schema.Column> cols) {
         Schema.Table src = anyTable();
         Ref r = new Ref(ex.alias("x"), src);
         List<Ref> scope = List.of(r);
@@ -337,7 +420,7 @@ final class StatementGenerator {
                 exprs.add(ex.expr(c.type, c, scope, sub, 1));
             }
         }
-        return "SELECT " + String.join(", ", exprs) + " FROM " + src.name + " " + r.qual() + where(scope, sub, 0.7);
+        return new InsertSelect(exprs, r, " FROM " + src.name + " " + r.qual() + where(scope, sub, 0.7));
     }
 
     // ---------------------------------------------------------------- UPDATE, DELETE
@@ -390,24 +473,54 @@ final class StatementGenerator {
         }
     }
 
-    private Stmt update() {
+    /** Instrumented: the tag appended in the SET list, then the post-read of the tagged rows. */
+    private Gen update() {
         Schema.Table t = anyTable();
         List<Ref> scope = List.of(new Ref(t.name, t));
         Sub sub = new Sub(t, 0);
         Sub setSub = has(Feature.UPDATE_SET_SUBQUERY) ? sub : null;
         List<String> sets = assignments(t, scope, setSub, List.of());
-        return Stmt.of(StmtKind.UPDATE, "UPDATE " + t.name + " SET " + String.join(", ", sets) + where(scope, sub, 0.85));
+        String where = where(scope, sub, 0.85);
+        Stmt plain = Stmt.of(StmtKind.UPDATE, "UPDATE " + t.name + " SET " + String.join(", ", sets) + where);
+        return new Gen(plain, ctx -> {
+            String tag = ctx.tag(0);
+            String sql = "UPDATE " + t.name + " SET " + String.join(", ", sets) + ", " + Instrumentation.appendTag(dialect, "", tag) + where;
+            return List.of(Stmt.of(StmtKind.UPDATE, sql, Tracking.write(t.name, tag, List.of(), false)), Instrumentation.postRead(t, tag));
+        });
     }
 
-    private Stmt delete() {
+    /**
+     * Instrumented: a tag-UPDATE with the DELETE's WHERE, the post-read of the tagged rows (the
+     * versions about to be deleted), then {@code DELETE FROM t WHERE wl LIKE '%,tag'}.
+     */
+    private Gen delete() {
         Schema.Table t = anyTable();
         List<Ref> scope = List.of(new Ref(t.name, t));
-        return Stmt.of(StmtKind.DELETE, "DELETE FROM " + t.name + where(scope, new Sub(t, 0), 0.9));
+        String where = where(scope, new Sub(t, 0), 0.9);
+        return new Gen(Stmt.of(StmtKind.DELETE, "DELETE FROM " + t.name + where), ctx -> deleting(ctx, t, where,
+                "DELETE FROM " + t.name + " WHERE " + Instrumentation.WL + " LIKE '%," + ctx.tag(2) + "'", StmtKind.DELETE, List.of(), false));
+    }
+
+    /**
+     * A write that deletes the rows {@code where} selects: tag-UPDATE, post-read, the write at
+     * offset 2 (tag {@code ctx.tag(2)}), and a second post-read when the write can also leave rows
+     * it inserted or updated.
+     */
+    private List<Stmt> deleting(Ctx ctx, Schema.Table t, String where, String write, StmtKind kind, List<String> rids, boolean postReadAfter) {
+        String tag = ctx.tag(2);
+        List<Stmt> out = new ArrayList<>();
+        out.add(Instrumentation.tagUpdate(dialect, t, where, tag));
+        out.add(Instrumentation.postRead(t, tag));
+        out.add(Stmt.of(kind, write, Tracking.write(t.name, tag, rids, true)));
+        if (postReadAfter) {
+            out.add(Instrumentation.postRead(t, tag));
+        }
+        return out;
     }
 
     // ---------------------------------------------------------------- upserts
 
-    private Stmt upsert() {
+    private Gen upsert() {
         List<Integer> forms = new ArrayList<>();
         if (has(Feature.MERGE) && mergePlans() != null) {
             forms.add(0);
@@ -424,13 +537,24 @@ final class StatementGenerator {
         if (forms.isEmpty()) {
             return insert(); // ON CONFLICT alone and no table with a key to conflict on
         }
-        String sql = switch (rng.pick(forms)) {
+        return switch (rng.pick(forms)) {
             case 0 -> merge();
             case 1 -> onConflict();
             case 2 -> replace();
             default -> onDuplicateKey();
         };
-        return Stmt.of(StmtKind.UPSERT, sql);
+    }
+
+    /** An upsert of one VALUES row: instrumented, the row carries a fresh rid and the tag, {@code tail(tag)} follows, then the post-read. */
+    private Gen singleRowUpsert(Schema.Table t, List<Schema.Column> cols, List<String> vals, String plainTail,
+                                java.util.function.Function<String, String> trackedTail) {
+        Stmt plain = Stmt.of(StmtKind.UPSERT, "INSERT " + insertHead(t, cols) + " VALUES " + row(vals) + plainTail);
+        return new Gen(plain, ctx -> {
+            String tag = ctx.tag(0);
+            String sql = "INSERT " + trackedHead(t, cols) + " VALUES " + trackedRow(vals, "'" + Instrumentation.ridLiteral(tag, 0) + "'", tag)
+                    + trackedTail.apply(tag);
+            return List.of(Stmt.of(StmtKind.UPSERT, sql, Tracking.write(t.name, tag, List.of(), false)), Instrumentation.postRead(t, tag));
+        });
     }
 
     /** Tables with a key: a single-column unique key or the PK. */
@@ -462,7 +586,7 @@ final class StatementGenerator {
      * INSERT ... ON CONFLICT [(key)] DO UPDATE SET ... | DO NOTHING (SQLite, DuckDB, PostgreSQL), on
      * a table with a key: DuckDB refuses ON CONFLICT on a table without one.
      */
-    private String onConflict() {
+    private Gen onConflict() {
         Schema.Table t = rng.pick(keyedTables());
         List<Schema.Column> key = rng.pick(keysOf(t, true));
         List<Schema.Column> cols = insertColumns(t);
@@ -472,15 +596,15 @@ final class StatementGenerator {
             }
         }
         cols.sort((a, b) -> Integer.compare(a.index(), b.index()));
-        String head = "INSERT " + insertHead(t, cols) + " VALUES " + valuesRow(cols);
+        List<String> vals = valuesRow(cols);
         if (rng.chance(0.15)) {
-            return head + " ON CONFLICT DO NOTHING";
+            return singleRowUpsert(t, cols, vals, " ON CONFLICT DO NOTHING", tag -> " ON CONFLICT DO NOTHING");
         }
         String target = " ON CONFLICT (" + SchemaGenerator.names(key) + ")";
         List<Ref> scope = List.of(new Ref(t.name, t));
         List<String> sets = assignments(t, scope, null, key);
         if (sets.isEmpty() || rng.chance(0.15)) {
-            return head + target + " DO NOTHING";
+            return singleRowUpsert(t, cols, vals, target + " DO NOTHING", tag -> target + " DO NOTHING");
         }
         if (rng.chance(0.4)) {
             // take the proposed row's value: excluded.c
@@ -495,24 +619,75 @@ final class StatementGenerator {
             }
         }
         String w = rng.chance(0.2) ? " WHERE " + ex.predicate(scope, null, 0) : "";
-        return head + target + " DO UPDATE SET " + String.join(", ", sets) + w;
+        String setList = String.join(", ", sets);
+        return singleRowUpsert(t, cols, vals, target + " DO UPDATE SET " + setList + w,
+                tag -> target + " DO UPDATE SET " + setList + ", " + Instrumentation.appendTag(dialect, t.name + ".", tag) + w);
     }
 
-    /** REPLACE INTO t (...) VALUES (...) (SQLite, MariaDB). */
-    private String replace() {
+    /**
+     * REPLACE INTO t (...) VALUES (...) (SQLite, MariaDB). Instrumented (IsoRel ⑨, ⑩): when a unique
+     * key of the new row is fully known and not NULL, a tag-UPDATE of the rows that conflict on any
+     * such key and their post-read come first (the versions REPLACE deletes), then the REPLACE with
+     * a fresh rid; with no such key it can delete nothing and is instrumented like an INSERT.
+     */
+    private Gen replace() {
         Schema.Table t = anyTable();
         List<Schema.Column> cols = insertColumns(t);
-        return "REPLACE " + insertHead(t, cols) + " VALUES " + valuesRow(cols);
+        List<String> vals = valuesRow(cols);
+        Stmt plain = Stmt.of(StmtKind.UPSERT, "REPLACE " + insertHead(t, cols) + " VALUES " + row(vals));
+        String conflicts = conflictPredicate(t, cols, vals);
+        return new Gen(plain, ctx -> {
+            int offset = conflicts == null ? 0 : 2;
+            String tag = ctx.tag(offset);
+            String rid = Instrumentation.ridLiteral(tag, 0);
+            String sql = "REPLACE " + trackedHead(t, cols) + " VALUES " + trackedRow(vals, "'" + rid + "'", tag);
+            if (conflicts == null) {
+                return List.of(Stmt.of(StmtKind.UPSERT, sql, Tracking.write(t.name, tag, List.of(rid), false)));
+            }
+            return deleting(ctx, t, " WHERE " + conflicts, sql, StmtKind.UPSERT, List.of(rid), false);
+        });
+    }
+
+    /**
+     * The rows a new row {@code vals} (for {@code cols}, defaults elsewhere) conflicts with: an OR
+     * over the unique keys all of whose values are known and not NULL; null when there is none.
+     */
+    private static String conflictPredicate(Schema.Table t, List<Schema.Column> cols, List<String> vals) {
+        List<String> disjuncts = new ArrayList<>();
+        for (List<Schema.Column> key : t.uniqueKeys) {
+            List<String> eqs = new ArrayList<>();
+            for (Schema.Column c : key) {
+                int i = cols.indexOf(c);
+                String v = i >= 0 ? vals.get(i) : c.defaultValue != null ? Literals.sql(c.defaultValue) : "NULL";
+                if (v.equals("NULL")) {
+                    eqs = null;
+                    break;
+                }
+                eqs.add(c.name + " = " + v);
+            }
+            if (eqs != null && !eqs.isEmpty()) {
+                String conj = String.join(" AND ", eqs);
+                if (!disjuncts.contains(conj)) {
+                    disjuncts.add(conj);
+                }
+            }
+        }
+        if (disjuncts.isEmpty()) {
+            return null;
+        }
+        return disjuncts.size() == 1 ? disjuncts.get(0) : "(" + String.join(") OR (", disjuncts) + ")";
     }
 
     /** INSERT ... ON DUPLICATE KEY UPDATE c = ... (MariaDB, MySQL). */
-    private String onDuplicateKey() {
+    private Gen onDuplicateKey() {
         Schema.Table t = anyTable();
         List<Schema.Column> cols = insertColumns(t);
-        String head = "INSERT " + insertHead(t, cols) + " VALUES " + valuesRow(cols);
+        List<String> vals = valuesRow(cols);
         List<Ref> scope = List.of(new Ref(t.name, t));
         List<String> sets = assignments(t, scope, null, List.of());
-        return head + " ON DUPLICATE KEY UPDATE " + String.join(", ", sets);
+        String setList = String.join(", ", sets);
+        return singleRowUpsert(t, cols, vals, " ON DUPLICATE KEY UPDATE " + setList,
+                tag -> " ON DUPLICATE KEY UPDATE " + setList + ", " + Instrumentation.appendTag(dialect, "", tag));
     }
 
     /**
@@ -550,7 +725,7 @@ final class StatementGenerator {
      * WHEN NOT MATCHED [AND ...] THEN INSERT (...) VALUES (...). The source is a base table: Derby
      * accepts nothing else, and H2, HSQLDB, DuckDB and PostgreSQL all accept it.
      */
-    private String merge() {
+    private Gen merge() {
         List<MergePlan> plans = mergePlans();
         // prefer plans that join on the target's key: that is the upsert idiom
         List<MergePlan> keyed = new ArrayList<>();
@@ -564,22 +739,42 @@ final class StatementGenerator {
         Ref src = new Ref(ex.alias("x"), p.source());
         Ref tgt = new Ref(t.name, t);
         List<Ref> both = List.of(tgt, src);
+        String on = tgt.qual() + "." + p.tc().name + " = " + src.qual() + "." + p.sc().name;
         StringBuilder sb = new StringBuilder("MERGE INTO ").append(t.name).append(" USING ").append(p.source().name).append(' ')
-                .append(src.qual()).append(" ON (").append(tgt.qual()).append('.').append(p.tc().name).append(" = ")
-                .append(src.qual()).append('.').append(p.sc().name).append(')');
+                .append(src.qual()).append(" ON (").append(on).append(')');
+        // the instrumented form, built alongside: @TAG@ stands for the tag, filled in on expansion
+        StringBuilder tracked = new StringBuilder(sb);
+        String matchedCond = null;
+        boolean deletes = false;
+        boolean leavesRows = false;
         int clauses = rng.weighted(3, 1, 1); // both, matched only, not matched only
         if (clauses != 2) {
             sb.append(" WHEN MATCHED");
+            tracked.append(" WHEN MATCHED");
             if (rng.chance(0.3)) {
-                sb.append(" AND ").append(ex.predicate(both, null, 0));
+                matchedCond = ex.predicate(both, null, 0);
+                sb.append(" AND ").append(matchedCond);
+                tracked.append(" AND ").append(matchedCond);
             }
             List<String> sets = clauses == 0 || rng.chance(0.85) ? assignments(t, both, null, List.of(p.tc())) : List.of();
             sb.append(sets.isEmpty() ? " THEN DELETE" : " THEN UPDATE SET " + String.join(", ", sets));
+            if (sets.isEmpty()) {
+                deletes = true;
+                tracked.append(" THEN DELETE");
+            } else {
+                leavesRows = true;
+                tracked.append(" THEN UPDATE SET ").append(String.join(", ", sets)).append(", ")
+                        .append(Instrumentation.appendTag(dialect, t.name + ".", "@TAG@"));
+            }
         }
         if (clauses != 1) {
+            leavesRows = true;
             sb.append(" WHEN NOT MATCHED");
+            tracked.append(" WHEN NOT MATCHED");
             if (rng.chance(0.6)) {
-                sb.append(" AND ").append(ex.predicate(List.of(src), null, 0));
+                String cond = ex.predicate(List.of(src), null, 0);
+                sb.append(" AND ").append(cond);
+                tracked.append(" AND ").append(cond);
             }
             List<Schema.Column> cols = insertColumns(t);
             if (!cols.contains(p.tc())) {
@@ -595,7 +790,25 @@ final class StatementGenerator {
                 }
             }
             sb.append(" THEN INSERT (").append(SchemaGenerator.names(cols)).append(") VALUES (").append(String.join(", ", vals)).append(')');
+            tracked.append(" THEN INSERT (").append(SchemaGenerator.names(cols)).append(", ").append(Instrumentation.RID).append(", ")
+                    .append(Instrumentation.WL).append(") VALUES (").append(String.join(", ", vals)).append(", ")
+                    .append(Instrumentation.ridFrom(dialect, src.qual(), "@TAG@")).append(", ").append(Instrumentation.tagLiteral("@TAG@"))
+                    .append(')');
         }
-        return sb.toString();
+        Stmt plain = Stmt.of(StmtKind.UPSERT, sb.toString());
+        String template = tracked.toString();
+        if (!deletes) {
+            return new Gen(plain, ctx -> {
+                String tag = ctx.tag(0);
+                return List.of(Stmt.of(StmtKind.UPSERT, template.replace("@TAG@", tag), Tracking.write(t.name, tag, List.of(), false)),
+                        Instrumentation.postRead(t, tag));
+            });
+        }
+        // WHEN MATCHED THEN DELETE: the rows matched by a source row for which the condition holds
+        // (the source column is unique, so each target row matches at most one source row)
+        String victims = " WHERE EXISTS (SELECT 1 FROM " + p.source().name + " " + src.qual() + " WHERE " + on
+                + (matchedCond == null ? "" : " AND " + matchedCond) + ")";
+        boolean after = leavesRows;
+        return new Gen(plain, ctx -> deleting(ctx, t, victims, template.replace("@TAG@", ctx.tag(2)), StmtKind.UPSERT, List.of(), after));
     }
 }

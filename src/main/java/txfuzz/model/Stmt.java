@@ -1,20 +1,44 @@
 package txfuzz.model;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
 /**
  * One SQL statement of a transaction. The SQL text is the source of truth: it is what the user
  * reads, edits and replays. {@code needsTransaction} marks statements that cannot run as an
  * autocommit statement (SAVEPOINT and the like), which rules out the statement-level replay.
+ * {@code tracking} (optional, null for plain cases) tells the history recorder how to read the
+ * statement's result in an instrumented case.
  */
-public record Stmt(StmtKind kind, String sql, boolean needsTransaction) {
+public record Stmt(StmtKind kind, String sql, boolean needsTransaction,
+                   @JsonInclude(JsonInclude.Include.NON_NULL) Tracking tracking) {
     public Stmt {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(sql, "sql");
     }
 
+    public Stmt(StmtKind kind, String sql, boolean needsTransaction) {
+        this(kind, sql, needsTransaction, null);
+    }
+
+    @JsonCreator
+    static Stmt json(@JsonProperty("kind") StmtKind kind, @JsonProperty("sql") String sql,
+                     @JsonProperty("needsTransaction") boolean needsTransaction, @JsonProperty("tracking") Tracking tracking) {
+        return new Stmt(kind, sql, needsTransaction, tracking);
+    }
+
     public static Stmt of(StmtKind kind, String sql) {
         return new Stmt(kind, sql, false);
+    }
+
+    public static Stmt of(StmtKind kind, String sql, Tracking tracking) {
+        return new Stmt(kind, sql, false, tracking);
+    }
+
+    public Stmt withTracking(Tracking t) {
+        return new Stmt(kind, sql, needsTransaction, t);
     }
 
     public static Stmt begin() {

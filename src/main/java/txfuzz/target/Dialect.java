@@ -10,10 +10,32 @@ import java.util.Set;
  * @param features      what the generator may use
  * @param doubleType    the column type name for floating point
  * @param varcharType   the column type name for strings, with a length
+ * @param concat        how strings are concatenated (the row-tracking instrumentation appends to
+ *                      its write lists with it)
  */
-public record Dialect(String name, Set<Feature> features, String doubleType, String varcharType) {
+public record Dialect(String name, Set<Feature> features, String doubleType, String varcharType, Concat concat) {
+    /** String concatenation: the standard {@code a || b}, or {@code CONCAT(a, b)} where {@code ||} means OR (MariaDB, MySQL). */
+    public enum Concat {
+        PIPES, FUNCTION;
+
+        public String apply(String a, String b) {
+            return this == PIPES ? a + " || " + b : "CONCAT(" + a + ", " + b + ")";
+        }
+    }
+
     public Dialect {
         features = features.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(features));
+        concat = concat == null ? Concat.PIPES : concat;
+    }
+
+    /** A dialect that concatenates with {@code ||}. */
+    public Dialect(String name, Set<Feature> features, String doubleType, String varcharType) {
+        this(name, features, doubleType, varcharType, Concat.PIPES);
+    }
+
+    /** {@code a} concatenated with {@code b}, in this dialect's spelling. */
+    public String concat(String a, String b) {
+        return concat.apply(a, b);
     }
 
     public boolean has(Feature f) {
@@ -35,7 +57,10 @@ public record Dialect(String name, Set<Feature> features, String doubleType, Str
             common.remove(Feature.TYPE_VARCHAR);
             vt = varcharType;
         }
-        return new Dialect(name + "∩" + other.name, common, dt, vt);
+        // CONCAT() where either side needs it: || is OR there, and the engines with || here have CONCAT() too
+        // (Derby aside, which has no MariaDB-like partner to intersect with)
+        Concat cc = concat == other.concat ? concat : Concat.FUNCTION;
+        return new Dialect(name + "∩" + other.name, common, dt, vt, cc);
     }
 
     /** Features nearly every SQL engine has; targets start from this and add or remove. */

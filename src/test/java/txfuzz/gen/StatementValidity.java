@@ -78,7 +78,12 @@ final class StatementValidity {
      */
     static Result run(String name, Dialect dialect, IsolationLevel level, int cases, int minCases, long budgetMillis, long seed,
             java.util.function.Supplier<Fresh> fresh, Function<SQLException, ErrorClass> classify) throws SQLException {
-        CaseGenerator gen = new CaseGenerator(GenConfig.defaults());
+        return run(GenConfig.defaults(), name, dialect, level, cases, minCases, budgetMillis, seed, fresh, classify);
+    }
+
+    static Result run(GenConfig config, String name, Dialect dialect, IsolationLevel level, int cases, int minCases, long budgetMillis, long seed,
+            java.util.function.Supplier<Fresh> fresh, Function<SQLException, ErrorClass> classify) throws SQLException {
+        CaseGenerator gen = new CaseGenerator(config);
         Result r = new Result(name);
         long deadline = System.nanoTime() + budgetMillis * 1_000_000L;
         for (int i = 0; i < cases && (i < minCases || System.nanoTime() < deadline); i++) {

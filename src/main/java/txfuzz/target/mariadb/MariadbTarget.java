@@ -248,7 +248,7 @@ public final class MariadbTarget implements Target {
         if (i != null && !i.writesMayReadTheirTable()) {
             f.remove(Feature.WRITE_SUBQUERY_SAME_TABLE);
         }
-        return new Dialect(name(), f, "DOUBLE", "VARCHAR(10)");
+        return new Dialect(name(), f, "DOUBLE", "VARCHAR(10)", Dialect.Concat.FUNCTION); // || is OR in MariaDB
     }
 
     /**

@@ -1,0 +1,109 @@
+package txfuzz.gen;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import txfuzz.gen.ExprGenerator.Ref;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtKind;
+import txfuzz.model.Tracking;
+import txfuzz.target.Dialect;
+
+/**
+ * Row tracking for the isolation checker (IsoRel §3.1.2, §3.2.2; docs/history-format.md): the
+ * auxiliary columns {@code rid} and {@code wl}, the tags writes append, and the companion
+ * statements. The statement generator builds, next to each plain statement, an {@link Expander}
+ * that renders its instrumented form from the same pieces without drawing random numbers, so a
+ * (seed, iteration) gives the same data statements with and without instrumentation.
+ */
+final class Instrumentation {
+    /** Row identity, unique across the case's tables. */
+    static final String RID = "rid";
+    /** Write list: ",0" for initial rows; every write appends ",<T>.<s>". */
+    static final String WL = "wl";
+    /** Both columns' type: long enough for every write of the largest case (a tag is at most ~8 characters). */
+    static final String TYPE = "VARCHAR(1000)";
+
+    private Instrumentation() {
+    }
+
+    /** Where the statements of one generated statement go: transaction {@code txn}, first at index {@code index}. */
+    record Ctx(int txn, int index, Dialect dialect) {
+        /** The tag of the write statement placed {@code offset} statements after the first. */
+        String tag(int offset) {
+            return txn + "." + (index + offset);
+        }
+    }
+
+    /** Renders a generated statement's instrumented form: the statement and its companions. */
+    @FunctionalInterface
+    interface Expander {
+        List<Stmt> expand(Ctx ctx);
+    }
+
+    /** The wl literal a write with {@code tag} gives a new row. */
+    static String tagLiteral(String tag) {
+        return "'," + tag + "'";
+    }
+
+    /** {@code wl = <qual>wl || ',tag'}. */
+    static String appendTag(Dialect d, String qualifier, String tag) {
+        return WL + " = " + d.concat(qualifier + WL, tagLiteral(tag));
+    }
+
+    /** The rid of row {@code k} of an INSERT … VALUES with {@code tag}. */
+    static String ridLiteral(String tag, int k) {
+        return tag + "." + k;
+    }
+
+    /** A rid unique per source row of an INSERT … SELECT: the source rid, a slash and the tag. */
+    static String ridFrom(Dialect d, String sourceQualifier, String tag) {
+        return d.concat(sourceQualifier + "." + RID, "'/" + tag + "'");
+    }
+
+    /** {@code SELECT rid, wl FROM t WHERE wl LIKE '%,tag'}: the rows whose last write is the tagged one. */
+    static Stmt postRead(Schema.Table t, String tag) {
+        return Stmt.of(StmtKind.SELECT, "SELECT " + RID + ", " + WL + " FROM " + t.name + " WHERE " + WL + " LIKE '%," + tag + "'",
+                Tracking.postRead(t.name, tag));
+    }
+
+    /** {@code UPDATE t SET wl = wl || ',tag'[ WHERE ...]}: tags the rows a deleting write is about to delete. */
+    static Stmt tagUpdate(Dialect d, Schema.Table t, String where, String tag) {
+        return Stmt.of(StmtKind.UPDATE, "UPDATE " + t.name + " SET " + appendTag(d, "", tag) + where, Tracking.tag(t.name, tag));
+    }
+
+    /** "x0.rid, x0.wl, x1.rid, x1.wl" for the tables in scope. */
+    static String pairs(List<Ref> refs) {
+        List<String> out = new ArrayList<>();
+        for (Ref r : refs) {
+            out.add(r.qual() + "." + RID);
+            out.add(r.qual() + "." + WL);
+        }
+        return String.join(", ", out);
+    }
+
+    static List<String> tables(List<Ref> refs) {
+        List<String> out = new ArrayList<>();
+        for (Ref r : refs) {
+            out.add(r.table().name);
+        }
+        return out;
+    }
+
+    /**
+     * The predicate of a single-table read for the history: the WHERE text without the table's
+     * qualifier ({@code "true"} without WHERE), or null when it is not row-local (a subquery).
+     *
+     * @param where " WHERE ..." or ""
+     */
+    static String predicate(String where, Ref ref) {
+        if (where.isEmpty()) {
+            return "true";
+        }
+        String w = where.startsWith(" WHERE ") ? where.substring(" WHERE ".length()) : where;
+        if (w.toUpperCase(java.util.Locale.ROOT).contains("SELECT")) {
+            return null;
+        }
+        return w.replaceAll("\\b" + Pattern.quote(ref.qual()) + "\\.", "");
+    }
+}
