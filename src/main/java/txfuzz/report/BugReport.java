@@ -1,0 +1,254 @@
+package txfuzz.report;
+
+import java.util.List;
+import java.util.Map;
+import txfuzz.exec.ExecutedStmt;
+import txfuzz.exec.Trace;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtKind;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+import txfuzz.model.Txn;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Violation;
+import txfuzz.target.Target;
+
+/**
+ * A finding's README.md: a report to paste into a DBMS's bug tracker as it is. It names the
+ * version and isolation level, gives the schema, data and sessions as SQL in the order to run
+ * them, says what happened and what was expected and why, draws the dependency cycle where the
+ * oracle has one, and ends with how txfuzz found, reduced and replays it.
+ */
+public final class BugReport {
+    private BugReport() {
+    }
+
+    /** @param folder the finding's folder as the user names it (e.g. {@code txfuzz-out/findings/h2-RC-s1-i156}) */
+    public static String render(Finding f, Target target, String folder) {
+        TestCase c = f.testCase();
+        Violation v = f.primary();
+        StringBuilder md = new StringBuilder();
+        md.append("# ").append(target.version()).append(": ").append(headline(v)).append(" at ").append(c.isolation().sql()).append("\n\n");
+        if (f.duplicateOf() != null) {
+            md.append("> **Duplicate** of [").append(f.duplicateOf()).append("](../").append(f.duplicateOf()).append("/README.md)");
+            Signature theirs = f.duplicateOfSignature();
+            if (theirs == null || theirs.equals(f.signature())) {
+                md.append(": the same signature.");
+            } else {
+                md.append(" (signature `").append(theirs.id()).append("`): the same oracle, violation, classification, DBMS and level, ")
+                        .append("and this case has every statement kind and SQL feature that finding's reduced case needs (")
+                        .append(String.join(", ", theirs.elements().isEmpty() ? List.of("none") : theirs.elements())).append(").");
+            }
+            md.append(" Report that one; this folder is kept as further evidence.\n\n");
+        }
+        md.append(v.summary()).append("\n\n");
+        md.append("| | |\n|---|---|\n");
+        md.append("| DBMS | ").append(cell(target.version())).append(" |\n");
+        md.append("| isolation level | ").append(c.isolation().sql()).append("default".equals(c.mode()) ? "" : " (mode " + c.mode() + ")").append(" |\n");
+        md.append("| statements sent as | ").append(c.execution() == txfuzz.model.ExecutionMode.PREPARED
+                ? "prepared statements, re-used within a session" : "plain SQL text").append(" |\n");
+        md.append("| sessions | ").append(c.transactions().size()).append(" (one per transaction)").append(" |\n");
+        md.append("| found by | txfuzz oracle `").append(v.oracle()).append("`, violation `").append(v.kind()).append("` |\n");
+        md.append("| classification | ").append(v.classification().label()).append(" |\n");
+        md.append("| signature | `").append(f.signature().id()).append("` ").append(cell(f.signature().text())).append(" |\n\n");
+
+        md.append("## Schema and data\n\n```sql\n");
+        for (String s : c.setup()) {
+            md.append(terminated(s)).append('\n');
+        }
+        md.append("```\n\n");
+
+        md.append("## Sessions\n\n");
+        md.append("Open ").append(c.transactions().size() == 1 ? "one session" : c.transactions().size() + " sessions").append(" (")
+                .append(String.join(", ", c.transactions().stream().map(t -> "T" + t.id()).toList()))
+                .append("). Configure each one with:\n\n```sql\n");
+        for (String s : target.sessionSetupSql(c.isolation(), c.mode())) {
+            md.append(terminated(s)).append('\n');
+        }
+        md.append("```\n\nThen run the statements in this order, each in its session. A statement that blocks holds back the rest "
+                + "of its session until it returns; go on with the other sessions' steps meanwhile.");
+        if (f.trace() != null) {
+            md.append(" The comment after each statement is what it returned in txfuzz's run.");
+        }
+        md.append("\n\n```sql\n");
+        List<StmtRef> order = c.submittedOrder();
+        for (int i = 0; i < order.size(); i++) {
+            StmtRef ref = order.get(i);
+            Txn t = c.txn(ref.txn());
+            String sql = terminated(sqlOf(c.stmt(ref), target, c.mode()));
+            String head = "/* T" + ref.txn() + (t.explicit() ? "" : ", autocommit") + " */ ";
+            String comment = "-- step " + (i + 1) + outcome(f.trace(), ref);
+            md.append(pad(head + oneLine(sql), 70)).append(' ').append(comment).append('\n');
+        }
+        md.append("```\n\n");
+
+        md.append("## What happened, and what was expected\n\n");
+        md.append(v.details().strip()).append("\n\n");
+        if (f.trace() != null) {
+            md.append("<details><summary>The run in full: order of completion, outcomes, final state</summary>\n\n```\n")
+                    .append(TraceText.render(c, f.trace()).strip()).append("\n```\n\n</details>\n\n");
+        }
+
+        md.append("## Explanation\n\n").append(explanation(v, target, c)).append("\n\n");
+
+        String drawings = drawings(v);
+        if (!drawings.isEmpty()) {
+            md.append("## Dependency graph\n\n").append(drawings);
+        }
+
+        List<Violation> others = f.violations().stream().filter(o -> !(o.oracle().equals(v.oracle()) && o.kind().equals(v.kind()))).toList();
+        if (!others.isEmpty()) {
+            md.append("## Also seen in the run of the case as found\n\n");
+            for (Violation o : others) {
+                md.append("- ").append(o.oracle()).append('/').append(o.kind()).append(" (").append(o.classification().label()).append("): ")
+                        .append(oneLine(o.summary())).append('\n');
+            }
+            md.append("\nSee `verdict.md` for their evidence").append(f.reduced() ? " (statement references such as T1.2 are to `original.case.json`)" : "")
+                    .append(".\n\n");
+        }
+
+        md.append("## How txfuzz found it\n\n");
+        md.append("Generated case: seed ").append(c.seed()).append(", iteration ").append(c.iteration()).append(". ");
+        md.append(reductionText(f)).append("\n\n");
+        md.append("Replay and judge it again:\n\n```\n./txfuzz replay ").append(folder).append("/case.json\n");
+        if (f.reduced()) {
+            md.append("./txfuzz replay ").append(folder).append("/original.case.json   # the case as found\n");
+        }
+        md.append("```\n\nFiles: `case.json` (the case), `reproduce.sql` (the same SQL, one block per session, for the engine's own client), ");
+        md.append("`trace.txt` (the run), `verdict.md` (every violation's evidence)");
+        if (f.reduced()) {
+            md.append(", `original.case.json`, `original.reproduce.sql`, `original.trace.txt` (the case as found, before reduction)");
+        }
+        md.append(".\n");
+        return md.toString();
+    }
+
+    private static String headline(Violation v) {
+        return switch (v.kind()) {
+            case "tx-wss" -> "committed writes end in a state no serial order of the transactions gives";
+            case "stmt-wss" -> "committed writes end in a state no serial order of the statements gives";
+            case "write-outcome" -> "a write changes a different number of rows than in any serial order";
+            case "read-result" -> "a query returns rows no serial order gives";
+            case "replay-hang" -> "a statement hangs with no concurrency at all";
+            case "engine-error" -> "internal error";
+            case "connection-lost" -> "the connection breaks (crash?)";
+            case "hang" -> "a statement hangs without waiting on a lock";
+            case "engine-failure" -> "the engine fails outside any statement";
+            default -> v.oracle() + " " + v.kind();
+        };
+    }
+
+    /** What the oracle checks and why the observation breaks it; then the classification's meaning. */
+    static String explanation(Violation v, Target target, TestCase c) {
+        String rule = switch (v.oracle() + "/" + v.kind()) {
+            case "wss/tx-wss", "wss/stmt-wss" -> "txfuzz ran the transactions concurrently, then replayed the ones that committed one after "
+                    + "another, in the order they committed (First-Commit/Rollback-First-Scheduled; WriteCheck, PVLDB 2025)"
+                    + ("wss/stmt-wss".equals(v.oracle() + "/" + v.kind()) ? ", each statement as a transaction of its own" : "")
+                    + ", and also in every other commit order the run cannot rule out. Whatever the isolation level, what committed "
+                    + "transactions write must not be lost or changed by running concurrently: the final state must equal such a "
+                    + "replay's. Here it equals none of them.";
+            case "wss/write-outcome" -> "A write statement must change the rows the serial replay in commit order says it changes "
+                    + "(WriteCheck, PVLDB 2025): here it succeeded, failed or changed a different number of rows.";
+            case "wss/read-result" -> "At " + c.isolation().sql() + ", " + target.name() + " promises reads consistent with the order "
+                    + "transactions commit in; this query returned rows the serial replay in that order does not.";
+            case "wss/replay-hang" -> "With the transactions run one after another there is nothing to wait for; the statement neither "
+                    + "finished nor waited on a lock.";
+            case "explicit/engine-error" -> "An internal error is never the correct answer to a valid statement (APTrans's explicit oracle).";
+            case "explicit/connection-lost" -> "The engine dropped the connection while running a statement: it crashed or killed the session.";
+            case "explicit/hang" -> "The statement kept running and the engine said it was not waiting on a lock; txfuzz cancelled it.";
+            case "explicit/engine-failure" -> "The engine failed while opening, reading back or replaying, outside any single statement.";
+            default -> "The oracle `" + v.oracle() + "` reports `" + v.kind() + "`; the evidence above explains it.";
+        };
+        String verdict = switch (v.classification()) {
+            case BUG_CANDIDATE -> "Nothing " + target.name() + " documents for " + c.isolation().sql() + " explains it: where the level "
+                    + "documents weaker behaviour, txfuzz simulated that behaviour on the engine itself and it does not reproduce what "
+                    + "happened. This is a bug candidate.";
+            case DOCUMENTED -> "This is behaviour " + target.name() + " documents at " + c.isolation().sql()
+                    + (v.reference() == null ? "." : ": " + v.reference() + ".") + " Recorded for completeness, not as a bug.";
+            case FLAKY -> "It did not come back when the case was run again: treat it with care.";
+        };
+        return rule + "\n\n" + verdict;
+    }
+
+    /** Mermaid drawings embedded, DOT files linked, from the violation's attachments. */
+    static String drawings(Violation v) {
+        StringBuilder md = new StringBuilder();
+        for (Map.Entry<String, String> a : v.attachments().entrySet()) {
+            if (a.getKey().endsWith(".mmd")) {
+                String body = a.getValue().strip();
+                if (body.startsWith("```")) {
+                    body = body.replaceFirst("^```\\w*\\n?", "").replaceFirst("\\n?```$", "").strip();
+                }
+                md.append("```mermaid\n").append(body).append("\n```\n\n");
+            }
+        }
+        for (String name : v.attachments().keySet()) {
+            if (name.endsWith(".dot")) {
+                md.append("Graphviz: [`").append(name).append("`](").append(name).append(") (`dot -Tsvg ").append(name).append(" > ")
+                        .append(name, 0, name.length() - 4).append(".svg`)\n\n");
+            }
+        }
+        return md.toString();
+    }
+
+    private static String reductionText(Finding f) {
+        ReductionRecord r = f.reduction();
+        if (r == null) {
+            return "";
+        }
+        return switch (r.status()) {
+            case ReductionRecord.REDUCED -> "Reduced automatically from " + r.statementsBefore() + " to " + r.statementsAfter()
+                    + " data statements in " + r.seconds() + " s (" + r.runs() + " runs"
+                    + (Boolean.TRUE.equals(r.exhausted()) ? "; the time budget ran out, so it may shrink further" : "")
+                    + "); the case as found is kept as `original.case.json`.";
+            case ReductionRecord.PENDING -> "Not reduced yet (" + r.statementsBefore() + " data statements): reduction is running.";
+            case ReductionRecord.SKIPPED_DUPLICATE -> "Not reduced (" + r.statementsBefore() + " data statements): it contains every "
+                    + "statement kind and feature of the reduced finding it duplicates, so the campaign did not spend time reducing it.";
+            case ReductionRecord.OFF -> "Not reduced (" + r.statementsBefore() + " data statements): reduction was off (`--reduce-time 0`).";
+            case ReductionRecord.TIME_UP -> "Not reduced (" + r.statementsBefore() + " data statements): the campaign's time was up.";
+            default -> "Not reduced (" + r.statementsBefore() + " data statements): "
+                    + (f.primary().classification() == Classification.FLAKY ? "it is flaky" : "the oracles cannot re-check this kind of failure")
+                    + ".";
+        };
+    }
+
+    private static String outcome(Trace trace, StmtRef ref) {
+        if (trace == null) {
+            return "";
+        }
+        return trace.executed(ref).map(e -> ": " + summary(e)).orElse(": never ran (its transaction had ended)");
+    }
+
+    private static String summary(ExecutedStmt e) {
+        String s = oneLine(e.result().summary());
+        var rows = e.result().rows();
+        if (!e.result().failed() && rows != null && !rows.isEmpty() && rows.size() <= 4) {
+            s += ": " + String.join(" ", rows.stream().map(txfuzz.model.DbState::formatRow).toList());
+        }
+        if (s.length() > 90) {
+            s = s.substring(0, 87) + "...";
+        }
+        return (e.blocked() ? "blocked, then " : "") + s;
+    }
+
+    private static String sqlOf(Stmt s, Target target, String mode) {
+        return s.kind() == StmtKind.BEGIN ? target.beginSql(mode) : s.sql();
+    }
+
+    private static String terminated(String sql) {
+        String t = sql.strip();
+        return t.endsWith(";") ? t : t + ";";
+    }
+
+    private static String oneLine(String s) {
+        return s.replaceAll("\\s+", " ").strip();
+    }
+
+    private static String pad(String s, int width) {
+        return s.length() >= width ? s : s + " ".repeat(width - s.length());
+    }
+
+    private static String cell(String s) {
+        return s.replace("|", "\\|").replace("\n", " ");
+    }
+}

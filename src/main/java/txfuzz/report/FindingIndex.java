@@ -1,0 +1,181 @@
+package txfuzz.report;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * De-duplication of a campaign's findings by {@link Signature}, and {@code findings/index.md}.
+ *
+ * <p>A <em>group</em> is one unique finding: its representative (the first finding with that
+ * signature) and the later findings that duplicate it. A finding joins a group when
+ * <ul>
+ *   <li>its signature equals the group's, or</li>
+ *   <li>(before reduction, see {@link #covering}) its unreduced signature <em>covers</em> the
+ *       signature of a group whose representative was reduced: same oracle, kind, classification,
+ *       DBMS, level and mode, and every statement kind and feature the reduced case still needs is
+ *       present. Reducing it would very likely end in the same place, so the campaign saves the
+ *       time and counts it as a duplicate.</li>
+ * </ul>
+ * Not thread-safe: owned by one campaign loop.
+ */
+public final class FindingIndex {
+    /** One unique finding and its duplicates. */
+    public static final class Group {
+        private final Signature signature;
+        private final String representative;
+        private final String description;
+        private final boolean reduced;
+        private final int order;
+        private final List<String> duplicates = new ArrayList<>();
+
+        Group(Signature signature, String representative, String description, boolean reduced, int order) {
+            this.signature = signature;
+            this.representative = representative;
+            this.description = description;
+            this.reduced = reduced;
+            this.order = order;
+        }
+
+        public Signature signature() {
+            return signature;
+        }
+
+        /** Id of the first finding with this signature: the one to read and report. */
+        public String representative() {
+            return representative;
+        }
+
+        public String description() {
+            return description;
+        }
+
+        /** The representative's signature comes from a reduced case. */
+        public boolean reduced() {
+            return reduced;
+        }
+
+        public List<String> duplicates() {
+            return List.copyOf(duplicates);
+        }
+    }
+
+    private final List<Group> groups = new ArrayList<>();
+
+    /** The group with exactly this signature, if any. */
+    public Optional<Group> exact(Signature s) {
+        return groups.stream().filter(g -> g.signature.equals(s)).findFirst();
+    }
+
+    /**
+     * For a case not yet reduced: the group it evidently belongs to — the one with exactly its
+     * signature, else the most specific reduced group its signature covers (earliest on a tie).
+     */
+    public Optional<Group> covering(Signature unreduced) {
+        Optional<Group> same = exact(unreduced);
+        if (same.isPresent()) {
+            return same;
+        }
+        return groups.stream().filter(g -> g.reduced && unreduced.covers(g.signature))
+                .max(Comparator.<Group>comparingInt(g -> g.signature.elements().size()).thenComparing(g -> -g.order));
+    }
+
+    /**
+     * Files finding {@code id} under its (final) signature: the representative of a new group, or
+     * a duplicate of the group with that signature. Returns the group.
+     */
+    public Group add(String id, Signature s, String description, boolean reduced) {
+        Optional<Group> g = exact(s);
+        if (g.isPresent()) {
+            g.get().duplicates.add(id);
+            return g.get();
+        }
+        Group fresh = new Group(s, id, description, reduced, groups.size());
+        groups.add(fresh);
+        return fresh;
+    }
+
+    /** Files finding {@code id} as a duplicate of {@code g} (found by {@link #covering}). */
+    public void addDuplicate(Group g, String id) {
+        g.duplicates.add(id);
+    }
+
+    /** Unique findings, oldest first. */
+    public List<Group> groups() {
+        return List.copyOf(groups);
+    }
+
+    public int unique() {
+        return groups.size();
+    }
+
+    public int unique(String classification) {
+        return (int) groups.stream().filter(g -> g.signature.classification().equals(classification)).count();
+    }
+
+    public int duplicates() {
+        return groups.stream().mapToInt(g -> g.duplicates.size()).sum();
+    }
+
+    private static final List<String[]> SECTIONS = List.of(new String[] {"bug-candidate", "Bug candidates"},
+            new String[] {"documented", "Documented behaviour"}, new String[] {"flaky", "Flaky (not reproduced by a second run)"});
+
+    /** index.md: the unique findings, newest first, by classification. Links are relative to findings/. */
+    public String render(String dbmsVersion, long seed) {
+        StringBuilder md = new StringBuilder("# txfuzz findings: ").append(dbmsVersion).append(", seed ").append(seed).append("\n\n");
+        int total = unique() + duplicates();
+        md.append(unique()).append(" unique finding").append(unique() == 1 ? "" : "s").append(" (")
+                .append(unique("bug-candidate")).append(" bug candidate").append(unique("bug-candidate") == 1 ? "" : "s").append(", ")
+                .append(unique("documented")).append(" documented, ").append(unique("flaky")).append(" flaky) among ")
+                .append(total).append(" finding").append(total == 1 ? "" : "s").append("; ").append(duplicates())
+                .append(" duplicate").append(duplicates() == 1 ? "" : "s")
+                .append(". Each unique finding's README.md is a ready bug report; duplicates share its signature.\n");
+        for (String[] section : SECTIONS) {
+            List<Group> in = new ArrayList<>(groups.stream().filter(g -> g.signature.classification().equals(section[0])).toList());
+            if (in.isEmpty()) {
+                continue;
+            }
+            in.sort(Comparator.comparingInt((Group g) -> g.order).reversed());
+            md.append("\n## ").append(section[1]).append(" (newest first)\n\n");
+            md.append("| finding | classification | signature | description | duplicates |\n|---|---|---|---|---|\n");
+            for (Group g : in) {
+                md.append("| [").append(g.representative).append("](").append(g.representative).append("/README.md) | ")
+                        .append(g.signature.classification()).append(" | `").append(g.signature.id()).append("` ")
+                        .append(cell(g.signature.text())).append(" | ").append(cell(g.description)).append(" | ")
+                        .append(g.duplicates.size());
+                if (!g.duplicates.isEmpty()) {
+                    List<String> shown = new ArrayList<>(g.duplicates.subList(Math.max(0, g.duplicates.size() - 5), g.duplicates.size()));
+                    java.util.Collections.reverse(shown);
+                    md.append(": ").append(String.join(", ", shown));
+                    if (g.duplicates.size() > shown.size()) {
+                        md.append(", …");
+                    }
+                }
+                md.append(" |\n");
+            }
+        }
+        return md.toString();
+    }
+
+    /** Writes {@code findingsDir/index.md} atomically. */
+    public void write(Path findingsDir, String dbmsVersion, long seed) {
+        try {
+            Files.createDirectories(findingsDir);
+            Path tmp = findingsDir.resolve("index.md.tmp");
+            Files.writeString(tmp, render(dbmsVersion, seed));
+            Files.move(tmp, findingsDir.resolve("index.md"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + findingsDir.resolve("index.md") + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String cell(String s) {
+        return s.replace("|", "\\|").replace("\n", " ");
+    }
+}

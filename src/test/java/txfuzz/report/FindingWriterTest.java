@@ -1,0 +1,112 @@
+package txfuzz.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import txfuzz.exec.Cases;
+import txfuzz.model.IsolationLevel;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Violation;
+import txfuzz.target.h2.H2Target;
+
+class FindingWriterTest {
+    private static TestCase writeSkew() {
+        return Cases.on("h2").table("t").level(IsolationLevel.SNAPSHOT)
+                .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0), (2, 0)")
+                .txn("SELECT v FROM t WHERE id = 2", "UPDATE t SET v = 1 WHERE id = 1")
+                .txn("SELECT v FROM t WHERE id = 1", "UPDATE t SET v = 1 WHERE id = 2")
+                .order(1, 2, 1, 2, 1, 2, 1, 2);
+    }
+
+    private static final String MERMAID = "flowchart LR\n  T1 -->|rw| T2\n  T2 -->|rw| T1\n";
+
+    private static Violation g2() {
+        return new Violation("isolation", "G2-item", Classification.BUG_CANDIDATE, "G2-item: write skew between T1 and T2",
+                "Let T1 = ... and T2 = ... Then T1 < T2 because T1 read t.r2 before T2 wrote it. However T2 < T1 because"
+                        + " T2 read t.r1 before T1 wrote it: a contradiction.\n", null,
+                Map.of("G2-item.mmd", "```mermaid\n" + MERMAID + "```\n", "G2-item.dot", "digraph { T1 -> T2; T2 -> T1; }\n"));
+    }
+
+    @Test
+    void aGraphFindingEmbedsItsMermaidDrawingAndLinksItsDotFile(@TempDir Path out) throws Exception {
+        try (H2Target h2 = new H2Target()) {
+            TestCase c = writeSkew();
+            Violation v = g2();
+            FindingWriter w = new FindingWriter(out);
+            Finding f = Finding.unreduced("h2-SI-s0-i0", c, null, List.of(v), ReductionRecord.notRun(ReductionRecord.OFF, 4));
+            List<FindingRecord> records = w.write(f, h2);
+            Path dir = out.resolve("findings/h2-SI-s0-i0");
+            String readme = Files.readString(dir.resolve("README.md"));
+            assertTrue(readme.contains("```mermaid\n" + MERMAID.strip() + "\n```"), readme);
+            assertFalse(readme.contains("```mermaid\n```mermaid"), readme);
+            assertTrue(readme.contains("[`G2-item.dot`](G2-item.dot)"), readme);
+            assertTrue(Files.readString(dir.resolve("G2-item.dot")).startsWith("digraph"));
+            assertTrue(readme.contains("SNAPSHOT") && readme.contains("a contradiction"), readme);
+            assertTrue(readme.contains("reduction was off"), readme);
+            assertFalse(Files.exists(dir.resolve("trace.txt")), "no run, no trace");
+            assertEquals(1, records.size());
+            FindingRecord r = records.get(0);
+            assertTrue(r.primary());
+            assertEquals(Signature.of(c, v).id(), r.signature());
+            assertEquals("off", r.reduction().status());
+        }
+    }
+
+    @Test
+    void aFolderWrittenAgainWithoutReductionKeepsNoStaleOriginal(@TempDir Path out) throws Exception {
+        try (H2Target h2 = new H2Target()) {
+            TestCase c = writeSkew();
+            Violation v = g2();
+            FindingWriter w = new FindingWriter(out);
+            Finding found = Finding.unreduced("x", c, null, List.of(v), ReductionRecord.notRun(ReductionRecord.PENDING, 4));
+            TestCase smaller = c.withSetup(c.tables(), List.of("CREATE TABLE t(id INT, v INT)", "INSERT INTO t VALUES (1, 0), (2, 0)"));
+            w.write(new Finding("x", smaller, null, List.of(v), v, Signature.of(smaller, v), null, null,
+                    new ReductionRecord(ReductionRecord.REDUCED, 4, 4, 1.0, 0.5, 3, false), c, null), h2);
+            Path dir = out.resolve("findings/x");
+            assertTrue(Files.readString(dir.resolve("case.json")).contains("CREATE TABLE t(id INT, v INT)"));
+            assertTrue(Files.readString(dir.resolve("original.case.json")).contains("PRIMARY KEY"));
+            assertTrue(Files.exists(dir.resolve("original.G2-item.mmd")), "the drawings of the case as found stay beside it");
+            assertTrue(Files.readString(dir.resolve("verdict.md")).contains("original.case.json"));
+            w.write(found, h2);
+            assertFalse(Files.exists(dir.resolve("original.case.json")));
+            assertTrue(Files.readString(dir.resolve("case.json")).contains("PRIMARY KEY"));
+        }
+    }
+
+    @Test
+    void theIndexGroupsByExactSignatureOrByCoverageOfAReducedOne() {
+        Violation v = new Violation("wss", "tx-wss", Classification.BUG_CANDIDATE, "tx-wss: lost", "d", null);
+        TestCase small = Cases.on("h2").table("t").setup("CREATE TABLE t(v INT)").txn("UPDATE t SET v = 1").txn("UPDATE t SET v = 2")
+                .order(1, 2, 1, 2, 1, 2);
+        TestCase big = Cases.on("h2").table("t").setup("CREATE TABLE t(v INT)", "CREATE INDEX i ON t (v)")
+                .txn("UPDATE t SET v = 1", "SELECT v FROM t").txn("UPDATE t SET v = 2").order(1, 2, 1, 2, 1, 1, 2);
+        TestCase other = Cases.on("h2").table("t").setup("CREATE TABLE t(v INT)").txn("DELETE FROM t").txn("DELETE FROM t")
+                .order(1, 2, 1, 2, 1, 2);
+        FindingIndex index = new FindingIndex();
+        assertTrue(index.covering(Signature.of(small, v)).isEmpty());
+        index.add("a", Signature.of(small, v), "lost", false);
+        assertTrue(index.covering(Signature.of(big, v)).isEmpty(), "an unreduced representative covers nothing but its own signature");
+        assertTrue(index.covering(Signature.of(small, v)).isPresent());
+
+        FindingIndex reduced = new FindingIndex();
+        FindingIndex.Group g = reduced.add("a", Signature.of(small, v), "lost", true);
+        assertEquals(g, reduced.covering(Signature.of(big, v)).orElseThrow());
+        reduced.addDuplicate(g, "b");
+        assertTrue(reduced.covering(Signature.of(other, v)).isEmpty());
+        reduced.add("c", Signature.of(other, v), "deleted", true);
+        reduced.add("d", Signature.of(other, v), "deleted", true);
+        assertEquals(2, reduced.unique());
+        assertEquals(2, reduced.duplicates());
+        String md = reduced.render("H2", 1);
+        assertTrue(md.indexOf("[c](c/README.md)") < md.indexOf("[a](a/README.md)"), "newest first:\n" + md);
+        assertTrue(md.contains("| 1: b |") && md.contains("| 1: d |"), md);
+    }
+}
