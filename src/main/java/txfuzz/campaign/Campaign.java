@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import txfuzz.exec.Executor;
 import txfuzz.exec.SetupFailedException;
 import txfuzz.exec.Trace;
@@ -19,8 +20,15 @@ import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Violation;
+import txfuzz.reduce.ReduceConfig;
+import txfuzz.reduce.Reducer;
+import txfuzz.reduce.Reduction;
+import txfuzz.report.Finding;
+import txfuzz.report.FindingIndex;
 import txfuzz.report.FindingRecord;
 import txfuzz.report.FindingWriter;
+import txfuzz.report.ReductionRecord;
+import txfuzz.report.Signature;
 import txfuzz.target.Target;
 
 /** The loop: seed → case → execute → judge → record, until the test count or time budget is spent. */
@@ -30,15 +38,32 @@ public final class Campaign {
     private final Target target;
     private final CampaignConfig config;
     private final PrintStream progress;
-    private final List<FindingRecord> findings = new ArrayList<>();
+    /** summary.json's findings, by finding id in the order found; a finding's records are replaced when it is reduced. */
+    private final java.util.LinkedHashMap<String, List<FindingRecord>> findings = new java.util.LinkedHashMap<>();
+    private final FindingIndex index = new FindingIndex();
+    private long deadline = Long.MAX_VALUE;
     private final Stats stats = new Stats();
     private volatile boolean stopRequested;
     private final java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
 
+    private final CaseSource source;
+
+    /** Where case i comes from: the generator, or (in tests) a fixed family of cases. */
+    interface CaseSource {
+        TestCase make(IsolationLevel level, String mode, long iteration);
+    }
+
     public Campaign(Target target, CampaignConfig config, PrintStream progress) {
+        this(target, config, progress, null);
+    }
+
+    Campaign(Target target, CampaignConfig config, PrintStream progress, CaseSource source) {
         this.target = target;
         this.config = config;
         this.progress = progress;
+        CaseGenerator generator = new CaseGenerator(config.gen());
+        this.source = source != null ? source
+                : (level, mode, i) -> generator.generate(target.name(), target.dialect(), level, mode, config.seed(), i);
     }
 
     /**
@@ -63,9 +88,8 @@ public final class Campaign {
     }
 
     private Summary loop() {
-        CaseGenerator generator = new CaseGenerator(config.gen());
         List<String> modes = config.modes().isEmpty() ? List.of(target.modes().get(0)) : config.modes();
-        long deadline = config.time() == null ? Long.MAX_VALUE : System.nanoTime() + config.time().toNanos();
+        deadline = config.time() == null ? Long.MAX_VALUE : System.nanoTime() + config.time().toNanos();
         long nextProgress = config.progressEvery() == null ? Long.MAX_VALUE : System.nanoTime() + config.progressEvery().toNanos();
         FindingWriter writer = new FindingWriter(config.out());
         try (Executor executor = new Executor(target, config.executor())) {
@@ -77,7 +101,7 @@ public final class Campaign {
                 int n = config.levels().size();
                 IsolationLevel level = config.levels().get((int) (i % n));
                 String mode = modes.get((int) ((i / n) % modes.size()));
-                TestCase c = generator.generate(target.name(), target.dialect(), level, mode, config.seed(), i);
+                TestCase c = source.make(level, mode, i);
                 if (config.execution() == CampaignConfig.Execution.PREPARED || (config.execution() == CampaignConfig.Execution.MIXED && i % 2 == 1)) {
                     c = c.withExecution(ExecutionMode.PREPARED);
                 }
@@ -109,7 +133,7 @@ public final class Campaign {
             // The engine failed outside any one statement (it could not open or read back): that is
             // a finding too, and the campaign goes on with a fresh database.
             stats.cases++;
-            record(c, null, List.of(failure("while running the case", e)), writer);
+            record(c, null, List.of(failure("while running the case", e)), writer, executor, judge);
             return;
         }
         stats.add(c, trace);
@@ -127,7 +151,7 @@ public final class Campaign {
             violations.add(failure("while judging the case (serial replays, simulations or the confirming run)", e));
         }
         if (!violations.isEmpty() && !stopRequested) {
-            record(c, trace, violations, writer);
+            record(c, trace, violations, writer, executor, judge);
         }
     }
 
@@ -137,7 +161,20 @@ public final class Campaign {
                 "The engine failed " + when + ", outside any single statement of the run:\n\n```\n" + e + "\n```\n", null);
     }
 
-    private void record(TestCase c, Trace trace, List<Violation> violations, FindingWriter writer) {
+    /**
+     * Writes the finding at once, then reduces and de-duplicates it (see docs/findings.md):
+     * <ol>
+     *   <li>if the case as found already belongs to a known unique finding — the same signature,
+     *       or it covers the signature of a reduced one — it is filed as that one's duplicate
+     *       without reduction;</li>
+     *   <li>else, if its primary violation can be reduced (confirmed, not flaky, reported by an
+     *       oracle, reduction on, time left), the reducer shrinks it; the reduced case becomes
+     *       case.json, the case as found stays as original.case.json; its reduced signature makes
+     *       it a new unique finding or a duplicate of the one with that signature;</li>
+     *   <li>else it is filed by its own signature.</li>
+     * </ol>
+     */
+    private void record(TestCase c, Trace trace, List<Violation> violations, FindingWriter writer, Executor executor, Judge judge) {
         for (Violation v : violations) {
             switch (v.classification()) {
                 case BUG_CANDIDATE -> stats.bugCandidates++;
@@ -145,8 +182,80 @@ public final class Campaign {
                 case FLAKY -> stats.flaky++;
             }
         }
-        findings.addAll(writer.write(findingId(c), c, trace, violations, target));
+        String id = findingId(c);
+        int before = Reducer.dataStatements(c);
+        Finding found = Finding.unreduced(id, c, trace, violations, ReductionRecord.notRun(ReductionRecord.PENDING, before));
+        Violation primary = found.primary();
+        boolean reducible = primary.classification() != Classification.FLAKY && trace != null && !"engine-failure".equals(primary.kind());
+        Optional<FindingIndex.Group> known = index.covering(found.signature());
+        String status = !reducible ? ReductionRecord.NOT_APPLICABLE
+                : !config.reduces() ? ReductionRecord.OFF
+                : known.isPresent() ? ReductionRecord.SKIPPED_DUPLICATE
+                : stopRequested || System.nanoTime() >= deadline ? ReductionRecord.TIME_UP
+                : ReductionRecord.PENDING;
+        if (!ReductionRecord.PENDING.equals(status)) {
+            ReductionRecord r = ReductionRecord.notRun(status, before);
+            if (ReductionRecord.SKIPPED_DUPLICATE.equals(status)) {
+                stats.reductionsSkipped++;
+            }
+            FindingIndex.Group g;
+            if (known.isPresent()) {
+                g = known.get();
+                index.addDuplicate(g, id);
+            } else {
+                g = index.add(id, found.signature(), oneLine(primary.summary()), false);
+            }
+            file(writer.write(found.withReduction(r).withDuplicateOf(duplicateOf(g, id), g.signature()), target));
+            return;
+        }
+        file(writer.write(found, target)); // findings are never lost: written before the reduction starts
+        Finding reduced = reduce(found, executor, judge);
+        FindingIndex.Group g = index.add(id, reduced.signature(), oneLine(reduced.primary().summary()), reduced.reduced());
+        file(writer.write(reduced.withDuplicateOf(duplicateOf(g, id), g.signature()), target));
+    }
+
+    private static String duplicateOf(FindingIndex.Group g, String id) {
+        return g.representative().equals(id) ? null : g.representative();
+    }
+
+    /** Reduces the finding's case within the budget (and the campaign's remaining time); the finding unchanged if that fails. */
+    private Finding reduce(Finding f, Executor executor, Judge judge) {
+        long left = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(deadline - System.nanoTime(), 0);
+        java.time.Duration budget = left < config.reduceTime().toNanos() ? java.time.Duration.ofNanos(left) : config.reduceTime();
+        Reduction r;
+        try {
+            r = new Reducer(executor, judge.oracles(), new ReduceConfig(budget)).reduce(f.testCase(), f.primary());
+        } catch (RuntimeException e) {
+            // the reducer's own failure must not cost the finding: keep the case as found
+            progress.println("txfuzz: reducing " + f.id() + " failed, keeping the case as found: " + e);
+            return f.withReduction(ReductionRecord.notRun(ReductionRecord.FAILED, f.reduction().statementsBefore()));
+        }
+        stats.addReduction(r);
+        Violation shown = r.violation() != null ? r.violation() : f.primary();
+        Trace trace = f.trace();
+        if (!r.reduced().equals(f.testCase())) {
+            trace = null; // a run of the reduced case for trace.txt and the README; none when it cannot be run
+            if (!stopRequested) {
+                try {
+                    trace = executor.run(r.reduced());
+                } catch (SQLException | SetupFailedException | RuntimeException e) {
+                    trace = null;
+                }
+            }
+        }
+        return new Finding(f.id(), r.reduced(), trace, f.violations(), shown, Signature.of(r.reduced(), shown), null, null,
+                ReductionRecord.of(r), f.testCase(), f.trace());
+    }
+
+    private void file(List<FindingRecord> records) {
+        findings.put(records.get(0).id(), records);
+        stats.uniqueFindings = index.unique();
+        stats.duplicates = index.duplicates();
         writeSummary();
+    }
+
+    private static String oneLine(String s) {
+        return s.replaceAll("\\s+", " ").strip();
     }
 
     /** e.g. h2-RC-s1-i42, hsqldb-SER-locks-s1-i7, h2-RR-prepared-s1-i9: unique within a run and across modes. */
@@ -162,7 +271,14 @@ public final class Campaign {
                 stats.transactions, stats.statements, round(stats.seconds()), round(stats.cases / s), round(stats.transactions / s),
                 round(stats.share(stats.blockedStatements, stats.statements)),
                 round(stats.share(stats.invalidStatements, stats.statements)), stats.stalls,
-                stats.bugCandidates, stats.documented, stats.flaky, List.copyOf(findings));
+                stats.bugCandidates, stats.documented, stats.flaky, findings.values().stream().flatMap(List::stream).toList(),
+                index.unique(), index.unique(Classification.BUG_CANDIDATE.label()), index.duplicates(),
+                new Summary.Reduction(round(config.reduceTime().toMillis() / 1000.0), stats.reductions, stats.reductionsSkipped,
+                        stats.reducedStatementsBefore, stats.reducedStatementsAfter,
+                        stats.medianRatio() == null ? null : round(stats.medianRatio()), round(stats.reductionSeconds), stats.reductionRuns,
+                        stats.reductionsExhausted),
+                index.groups().stream().map(g -> new Summary.Group(g.signature().id(), g.signature().text(), g.signature().classification(),
+                        g.representative(), g.description(), g.duplicates().size(), g.duplicates())).toList());
         try {
             Files.createDirectories(config.out());
             Path tmp = config.out().resolve("summary.json.tmp");
@@ -172,6 +288,7 @@ public final class Campaign {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + config.out().resolve("summary.json") + ": " + e.getMessage(), e);
         }
+        index.write(config.out().resolve("findings"), target.version(), config.seed());
         return summary;
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.gen.GenConfig;
 import txfuzz.model.IsolationLevel;
+import txfuzz.reduce.ReduceConfig;
 
 /**
  * @param levels    isolation levels to test, in rotation (case i runs at levels[i % n])
@@ -14,9 +15,11 @@ import txfuzz.model.IsolationLevel;
  * @param time      stop after this long (null: no limit)
  * @param progressEvery how often to print a progress line (null: never)
  * @param execution how statements reach the engine: plain text, prepared statements, or alternating
+ * @param reduceTime how long reducing one finding may take; zero turns reduction off
  */
 public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
-                            Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution) {
+                            Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution,
+                            Duration reduceTime) {
     /** PLAIN or PREPARED for every case, or MIXED: every other case prepared. */
     public enum Execution { PLAIN, PREPARED, MIXED }
 
@@ -24,5 +27,23 @@ public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, Li
         levels = List.copyOf(levels);
         modes = List.copyOf(modes);
         oracles = List.copyOf(oracles);
+        reduceTime = reduceTime == null ? ReduceConfig.defaults().budget() : reduceTime;
+        if (reduceTime.isNegative()) {
+            throw new IllegalArgumentException("the reduction time must not be negative");
+        }
+    }
+
+    /** With the default reduction budget ({@link ReduceConfig#defaults()}). */
+    public CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
+                          Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution) {
+        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, null);
+    }
+
+    public boolean reduces() {
+        return !reduceTime.isZero();
+    }
+
+    public CampaignConfig withReduceTime(Duration d) {
+        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, d);
     }
 }

@@ -23,6 +23,11 @@ public final class Judge {
         this.executor = executor;
     }
 
+    /** The oracles, in the order they judge (the reducer re-judges candidates with them). */
+    public List<Oracle> oracles() {
+        return oracles;
+    }
+
     public List<Violation> judge(TestCase c, Trace trace) throws SQLException, SetupFailedException {
         List<Violation> all = new ArrayList<>();
         for (Oracle o : oracles) {

@@ -17,6 +17,18 @@ final class Stats {
     long bugCandidates;
     long documented;
     long flaky;
+    /** Unique findings (signature groups) and findings filed as duplicates of one. */
+    long uniqueFindings;
+    long duplicates;
+    /** Findings reduced, and reductions skipped because an earlier reduced finding covered the case. */
+    long reductions;
+    long reductionsSkipped;
+    long reducedStatementsBefore;
+    long reducedStatementsAfter;
+    long reductionRuns;
+    long reductionsExhausted;
+    double reductionSeconds;
+    final java.util.List<Double> reductionRatios = new java.util.ArrayList<>();
     final long startNanos = System.nanoTime();
 
     void add(TestCase c, Trace t) {
@@ -32,6 +44,27 @@ final class Stats {
         }
     }
 
+    void addReduction(txfuzz.reduce.Reduction r) {
+        reductions++;
+        reducedStatementsBefore += r.statementsBefore();
+        reducedStatementsAfter += r.statementsAfter();
+        reductionRuns += r.runs();
+        reductionsExhausted += r.exhausted() ? 1 : 0;
+        reductionSeconds += r.seconds();
+        reductionRatios.add(r.ratio());
+    }
+
+    /** Median of statementsAfter / statementsBefore over the reductions; null when none ran. */
+    Double medianRatio() {
+        if (reductionRatios.isEmpty()) {
+            return null;
+        }
+        java.util.List<Double> sorted = new java.util.ArrayList<>(reductionRatios);
+        java.util.Collections.sort(sorted);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
     double seconds() {
         return (System.nanoTime() - startNanos) / 1e9;
     }
@@ -43,8 +76,8 @@ final class Stats {
     String progressLine() {
         double s = Math.max(seconds(), 1e-9);
         return String.format("[%5.0fs] cases %d (%.1f/s), transactions %d (%.1f/s), blocked %.1f%% of statements, invalid %.1f%%, "
-                        + "findings: %d bug candidates, %d documented, %d flaky",
+                        + "findings: %d bug candidates, %d documented, %d flaky; %d unique, %d duplicates, %d reduced",
                 seconds(), cases, cases / s, transactions, transactions / s, 100 * share(blockedStatements, statements),
-                100 * share(invalidStatements, statements), bugCandidates, documented, flaky);
+                100 * share(invalidStatements, statements), bugCandidates, documented, flaky, uniqueFindings, duplicates, reductions);
     }
 }

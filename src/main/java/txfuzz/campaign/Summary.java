@@ -3,9 +3,58 @@ package txfuzz.campaign;
 import java.util.List;
 import txfuzz.report.FindingRecord;
 
-/** summary.json: a run's figures and its findings. Later work keeps this shape and adds fields. */
+/**
+ * summary.json: a run's figures and its findings. Later work keeps this shape and adds fields.
+ *
+ * @param uniqueFindings      signature groups (see {@link txfuzz.report.FindingIndex}): findings worth a report each
+ * @param uniqueBugCandidates those of them that are bug candidates
+ * @param duplicates          findings filed as duplicates of an earlier one
+ * @param reduction           what reducing the findings cost and achieved
+ * @param signatures          the unique findings, oldest first
+ */
 public record Summary(String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
                       long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
                       double transactionsPerSecond, double blockedShare, double invalidStatementShare, long stalls,
-                      long bugCandidates, long documented, long flaky, List<FindingRecord> findings) {
+                      long bugCandidates, long documented, long flaky, List<FindingRecord> findings,
+                      long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures) {
+
+    /** The shape before de-duplication and reduction: no unique findings counted, nothing reduced. */
+    public Summary(String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
+                   long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
+                   double transactionsPerSecond, double blockedShare, double invalidStatementShare, long stalls,
+                   long bugCandidates, long documented, long flaky, List<FindingRecord> findings) {
+        this(dbms, version, seed, isolation, oracles, cases, invalidCases, transactions, statements, seconds, casesPerSecond,
+                transactionsPerSecond, blockedShare, invalidStatementShare, stalls, bugCandidates, documented, flaky, findings,
+                0, 0, 0, null, List.of());
+    }
+
+    /**
+     * Reduction totals.
+     *
+     * @param budgetSeconds      the time one reduction may take (0: off)
+     * @param reduced            findings whose case was reduced
+     * @param skippedDuplicates  findings not reduced because an earlier reduced finding covers them
+     * @param statementsBefore   data statements of the reduced findings' cases as found, summed
+     * @param statementsAfter    data statements after reduction, summed
+     * @param medianRatio        median of after/before over the reduced findings (null when none)
+     * @param seconds            time spent reducing
+     * @param runs               candidate runs made while reducing
+     * @param exhausted          reductions stopped by the budget before a fixed point
+     */
+    public record Reduction(double budgetSeconds, long reduced, long skippedDuplicates, long statementsBefore, long statementsAfter,
+                            Double medianRatio, double seconds, long runs, long exhausted) {
+    }
+
+    /**
+     * One unique finding.
+     *
+     * @param signature    the signature id
+     * @param text         its readable form
+     * @param finding      the representative finding's id (its folder under findings/)
+     * @param duplicates   how many later findings share the signature
+     * @param duplicateIds their ids, oldest first
+     */
+    public record Group(String signature, String text, String classification, String finding, String description, int duplicates,
+                        List<String> duplicateIds) {
+    }
 }

@@ -30,8 +30,13 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "txfuzz-out/bench", description = "Output folder (one subfolder per DBMS). Default: ${DEFAULT-VALUE}.")
     Path out;
 
+    @Option(names = "--reduce-time", defaultValue = "0",
+            description = "How long reducing one finding may take (as for run); 0, the default, measures the search alone.")
+    String reduceTime;
+
     @Override
     public Integer call() {
+        java.time.Duration reduce = RunCommand.reduceDuration(reduceTime);
         List<String> names = dbms.equalsIgnoreCase("all") ? Targets.names() : Options.list(dbms);
         System.out.println("| DBMS | version | cases | seconds | cases/s | transactions/s | blocked stmts | invalid stmts | bug candidates | documented | flaky |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
@@ -39,7 +44,7 @@ final class BenchCommand implements Callable<Integer> {
         for (String name : names) {
             try (Target target = Options.target(name)) {
                 CampaignConfig config = new CampaignConfig(target.isolationLevels(), List.of(), List.of("wss", "explicit"), tests, null, seed,
-                        out.resolve(name), GenConfig.defaults(), ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN);
+                        out.resolve(name), GenConfig.defaults(), ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN, reduce);
                 Summary s = new Campaign(target, config, silent).run();
                 System.out.printf("| %s | %s | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %d | %d | %d |%n", name, target.version(), s.cases(),
                         s.seconds(), s.casesPerSecond(), s.transactionsPerSecond(), 100 * s.blockedShare(), 100 * s.invalidStatementShare(),

@@ -48,8 +48,17 @@ final class RunCommand implements Callable<Integer> {
             description = "How statements reach the engine: plain, prepared (prepared statements re-used per session) or mixed. Default: ${DEFAULT-VALUE}.")
     String execution;
 
+    @Option(names = "--reduce-time", defaultValue = "30s",
+            description = "How long reducing one finding may take, e.g. 30s, 2m; 0 turns reduction off. Default: ${DEFAULT-VALUE}.")
+    String reduceTime;
+
     @Option(names = "--progress", defaultValue = "3s", description = "Progress line interval. Default: ${DEFAULT-VALUE}.")
     String progressEvery;
+
+    /** "0" (off) or a duration as --time takes it. */
+    static Duration reduceDuration(String text) {
+        return text.strip().equals("0") ? Duration.ZERO : Options.duration(text);
+    }
 
     @Override
     public Integer call() {
@@ -57,6 +66,7 @@ final class RunCommand implements Callable<Integer> {
             throw new Main.UserError("--tests must not be negative");
         }
         Duration budget = time == null ? null : Options.duration(time);
+        Duration reduce = reduceDuration(reduceTime);
         Integer count = tests == null && budget == null ? Integer.valueOf(300) : tests;
         List<String> oracleNames = Options.list(oracles);
         try {
@@ -73,7 +83,7 @@ final class RunCommand implements Callable<Integer> {
                     m.isEmpty() ? "" : " in mode " + String.join(", ", m), String.join(",", oracleNames), s,
                     count != null ? count + " cases" : "for " + time, out);
             CampaignConfig config = new CampaignConfig(levels, m, oracleNames, count, budget, s, out, GenConfig.defaults(),
-                    ExecutorConfig.defaults(), Options.duration(progressEvery), Options.execution(execution));
+                    ExecutorConfig.defaults(), Options.duration(progressEvery), Options.execution(execution), reduce);
             Campaign campaign = new Campaign(target, config, System.out);
             // Ctrl-C: let the current case finish, then close the target (stopping a server txfuzz started).
             Thread onExit = new Thread(() -> {
@@ -88,9 +98,11 @@ final class RunCommand implements Callable<Integer> {
             } catch (IllegalStateException alreadyExiting) {
                 // the hook is running: it closes the target
             }
-            System.out.printf("done: %d cases in %.1fs (%.1f cases/s, %.1f transactions/s); %d bug candidates, %d documented, %d flaky; see %s%n",
+            System.out.printf("done: %d cases in %.1fs (%.1f cases/s, %.1f transactions/s); %d bug candidates, %d documented, %d flaky; "
+                            + "%d unique findings (%d bug candidates), %d duplicates; see %s and %s%n",
                     summary.cases(), summary.seconds(), summary.casesPerSecond(), summary.transactionsPerSecond(), summary.bugCandidates(),
-                    summary.documented(), summary.flaky(), out.resolve("summary.json"));
+                    summary.documented(), summary.flaky(), summary.uniqueFindings(), summary.uniqueBugCandidates(), summary.duplicates(),
+                    out.resolve("summary.json"), out.resolve("findings").resolve("index.md"));
             return summary.bugCandidates() > 0 ? Main.FOUND : Main.OK;
         }
     }
