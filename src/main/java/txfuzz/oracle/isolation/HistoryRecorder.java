@@ -1,13 +1,57 @@
 package txfuzz.oracle.isolation;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import txfuzz.exec.ExecutedStmt;
+import txfuzz.exec.SessionSlot;
+import txfuzz.exec.StmtResult;
 import txfuzz.exec.Trace;
+import txfuzz.exec.TxnOutcome;
 import txfuzz.history.History;
+import txfuzz.history.Op;
+import txfuzz.history.Outcome;
+import txfuzz.history.PredicateRead;
+import txfuzz.history.Read;
+import txfuzz.history.RowVersion;
+import txfuzz.history.Transaction;
+import txfuzz.history.WList;
+import txfuzz.history.Write;
+import txfuzz.history.WriteKind;
+import txfuzz.model.DbState;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtKind;
+import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
+import txfuzz.model.Tracking;
+import txfuzz.model.Txn;
+import txfuzz.target.ErrorClass;
 
 /**
- * Turns the run of an instrumented case (rowId/wList columns, see gen's instrumented mode) into a
- * row-level {@link History} for the isolation checker.
- * STUB: being written; returns an empty history.
+ * Turns the run of an instrumented case (rid/wl columns, see gen's instrumented mode and
+ * {@link Tracking}) into a row-level {@link History} for the isolation checker
+ * (docs/history-format.md).
+ *
+ * <ul>
+ *   <li>{@link Tracking.Role#READ}: each result row leads with (rid, wl) per table (a triple with
+ *       the table name for {@code "*"}); a {@code pred} op when the tracking names a predicate,
+ *       otherwise a {@code read} per row and table (NULL rids of outer joins skipped).</li>
+ *   <li>{@link Tracking.Role#POST_READ}: the rows whose wl ends with the tag. Before a deleting
+ *       write: a locking read of the previous version and the tombstone when the write succeeded,
+ *       an update when it failed or never ran (the rows keep the tag). Otherwise: a one-entry list
+ *       is an insert, a longer one a locking read of the previous version and an update.</li>
+ *   <li>{@link Tracking.Role#WRITE} with rids (INSERT … VALUES, REPLACE): an insert per rid when it
+ *       succeeded.</li>
+ *   <li>The final state, when it has the tracking columns (last in each table), becomes one more
+ *       committed transaction that reads every table through the predicate {@code "true"}.</li>
+ * </ul>
+ * Ops are attributed to the write statement of their tag when the case still has it. Failed
+ * statements record nothing. Whatever a reducer removed, the recorder records what is left and
+ * never throws.
  */
 public final class HistoryRecorder {
     private HistoryRecorder() {
@@ -15,11 +59,329 @@ public final class HistoryRecorder {
 
     /** Controlled runs: every transaction on a session of its own. */
     public static History record(TestCase c, Trace trace) {
-        return History.of(java.util.List.of());
+        Map<Integer, SessionSlot> slots = new HashMap<>();
+        for (Txn t : c.transactions()) {
+            slots.put(t.id(), new SessionSlot(t.id(), 0));
+        }
+        return record(c, trace, slots);
     }
 
     /** Concurrent runs: {@code slots} says which session ran each transaction (by id), and in which position. */
-    public static History record(TestCase c, Trace trace, java.util.Map<Integer, txfuzz.exec.SessionSlot> slots) {
-        return History.of(java.util.List.of());
+    public static History record(TestCase c, Trace trace, Map<Integer, SessionSlot> slots) {
+        Map<String, String> meta = new LinkedHashMap<>();
+        meta.put("dbms", c.dbms());
+        meta.put("level", c.isolation().name());
+        meta.put("seed", Long.toString(c.seed()));
+        meta.put("iteration", Long.toString(c.iteration()));
+
+        Map<String, Long> tagOwner = tagOwners(c);
+        Map<StmtRef, ExecutedStmt> executed = new HashMap<>();
+        for (ExecutedStmt e : trace.schedule()) {
+            executed.putIfAbsent(e.ref(), e);
+        }
+
+        Map<Integer, SessionSlot> placed = placeSessions(c, slots);
+        List<Transaction> out = new ArrayList<>();
+        long maxId = 0;
+        int maxSession = -1;
+        for (Txn t : c.transactions()) {
+            SessionSlot slot = placed.get(t.id());
+            List<String> sql = t.statements().stream().map(Stmt::sql).toList();
+            List<Op> ops = new Recording(t, executed, tagOwner).ops();
+            out.add(new Transaction(t.id(), slot.session(), slot.seq(), outcome(t, trace, executed), sql, ops));
+            maxId = Math.max(maxId, t.id());
+            maxSession = Math.max(maxSession, slot.session());
+        }
+        Transaction last = finalRead(c, trace.finalState(), tagOwner, maxId + 1, maxSession + 1);
+        if (last != null) {
+            out.add(last);
+        }
+        return new History(meta, out);
+    }
+
+    /** The given slots when they are usable (every transaction, no (session, seq) twice), private sessions for the rest. */
+    private static Map<Integer, SessionSlot> placeSessions(TestCase c, Map<Integer, SessionSlot> slots) {
+        Map<Integer, SessionSlot> placed = new HashMap<>();
+        Set<SessionSlot> used = new HashSet<>();
+        int maxSession = -1;
+        for (Txn t : c.transactions()) {
+            SessionSlot s = slots == null ? null : slots.get(t.id());
+            if (s != null && used.add(s)) {
+                placed.put(t.id(), s);
+                maxSession = Math.max(maxSession, s.session());
+            }
+        }
+        for (Txn t : c.transactions()) {
+            if (!placed.containsKey(t.id())) {
+                placed.put(t.id(), new SessionSlot(++maxSession, 0));
+            }
+        }
+        return placed;
+    }
+
+    private static Outcome outcome(Txn t, Trace trace, Map<StmtRef, ExecutedStmt> executed) {
+        TxnOutcome o = trace.outcome(t.id());
+        if (o == null) {
+            return Outcome.UNKNOWN;
+        }
+        return switch (o.status()) {
+            case COMMITTED -> Outcome.COMMITTED;
+            case ROLLED_BACK -> Outcome.ABORTED;
+            case ABORTED -> {
+                // the connection died while COMMIT was under way: the engine may have committed it
+                ExecutedStmt cause = o.cause() == null ? null : executed.get(o.cause());
+                boolean atCommit = o.cause() != null && o.cause().txn() == t.id() && o.cause().index() < t.statements().size()
+                        && t.statements().get(o.cause().index()).kind() == StmtKind.COMMIT;
+                yield atCommit && cause != null && cause.result().errorClass() == ErrorClass.CONNECTION_LOST ? Outcome.UNKNOWN : Outcome.ABORTED;
+            }
+        };
+    }
+
+    /** Which transaction each tag belongs to, from the case itself (robust to renumbered statements). */
+    private static Map<String, Long> tagOwners(TestCase c) {
+        Map<String, Long> owners = new HashMap<>();
+        for (Txn t : c.transactions()) {
+            for (Stmt s : t.statements()) {
+                if (s.tracking() != null && s.tracking().tag() != null) {
+                    owners.putIfAbsent(s.tracking().tag(), (long) t.id());
+                }
+            }
+        }
+        return owners;
+    }
+
+    /** The wl column's text (",0,1.2,3.1") as transaction ids; null when it is not a write list. */
+    static WList parse(String text, Map<String, Long> tagOwner) {
+        if (text == null) {
+            return null;
+        }
+        List<Long> ids = new ArrayList<>();
+        for (String entry : text.split(",")) {
+            String e = entry.trim();
+            if (e.isEmpty()) {
+                continue;
+            }
+            Long owner = tagOwner.get(e);
+            if (owner == null) {
+                int dot = e.indexOf('.');
+                try {
+                    owner = Long.parseLong(dot < 0 ? e : e.substring(0, dot));
+                } catch (NumberFormatException ex) {
+                    return null;
+                }
+            }
+            if (owner < 0) {
+                return null;
+            }
+            ids.add(owner);
+        }
+        return ids.isEmpty() ? null : WList.of(ids);
+    }
+
+    /** The last entry of a wl text: the tag of the row's latest write. */
+    private static String lastTag(String wl) {
+        int comma = wl.lastIndexOf(',');
+        return wl.substring(comma + 1).trim();
+    }
+
+    /** One transaction's ops. */
+    private static final class Recording {
+        private final Txn txn;
+        private final long id;
+        private final Map<StmtRef, ExecutedStmt> executed;
+        private final Map<String, Long> tagOwner;
+        private final List<Op> ops = new ArrayList<>();
+        private final Set<Op> seen = new HashSet<>();
+        /** Rows already recorded as written with a given list: a write revealed twice is recorded once. */
+        private final Set<String> written = new HashSet<>();
+
+        Recording(Txn txn, Map<StmtRef, ExecutedStmt> executed, Map<String, Long> tagOwner) {
+            this.txn = txn;
+            this.id = txn.id();
+            this.executed = executed;
+            this.tagOwner = tagOwner;
+        }
+
+        List<Op> ops() {
+            List<Stmt> stmts = txn.statements();
+            for (int i = 0; i < stmts.size(); i++) {
+                Tracking tr = stmts.get(i).tracking();
+                StmtResult r = result(i);
+                if (tr == null || r == null || r.failed()) {
+                    continue;
+                }
+                try {
+                    switch (tr.role()) {
+                        case READ -> read(i, tr, r);
+                        case POST_READ -> postRead(i, tr, r);
+                        case WRITE -> inserts(i, tr);
+                        case TAG -> {
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    // a result that does not have the shape the tracking promises: record what was recorded so far
+                }
+            }
+            return ops;
+        }
+
+        /** The statement's result, or null when it never ran. */
+        private StmtResult result(int index) {
+            ExecutedStmt e = executed.get(new StmtRef(txn.id(), index));
+            return e == null ? null : e.result();
+        }
+
+        private boolean succeeded(int index) {
+            StmtResult r = result(index);
+            return r != null && !r.failed();
+        }
+
+        private void add(Op op) {
+            if (op instanceof Write w && !written.add(w.table() + "\u0000" + w.row() + "\u0000" + w.wList())) {
+                return;
+            }
+            if (seen.add(op)) {
+                ops.add(op);
+            }
+        }
+
+        private void read(int stmt, Tracking tr, StmtResult r) {
+            if (r.rows() == null) {
+                return;
+            }
+            List<String> tables = tr.tables();
+            boolean pred = tr.predicate() != null && tables.size() == 1 && !tables.get(0).equals(Tracking.TABLE_COLUMN);
+            List<RowVersion> matched = new ArrayList<>();
+            Set<String> matchedRows = new HashSet<>();
+            for (List<String> row : r.rows()) {
+                int p = 0;
+                for (String declared : tables) {
+                    String table = declared;
+                    if (declared.equals(Tracking.TABLE_COLUMN)) {
+                        table = p < row.size() ? row.get(p) : null;
+                        p++;
+                    }
+                    if (p + 1 >= row.size()) {
+                        break;
+                    }
+                    String rid = row.get(p);
+                    String wl = row.get(p + 1);
+                    p += 2;
+                    WList list = parse(wl, tagOwner);
+                    if (table == null || table.isEmpty() || rid == null || rid.isEmpty() || list == null) {
+                        continue; // the missing side of an outer join, or a row without tracking
+                    }
+                    if (pred) {
+                        if (matchedRows.add(rid)) {
+                            matched.add(new RowVersion(rid, list));
+                        }
+                    } else {
+                        add(new Read(stmt, table, rid, list, tr.locking()));
+                    }
+                }
+            }
+            if (pred) {
+                add(new PredicateRead(stmt, tables.get(0), tr.predicate(), tr.locking(), matched));
+            }
+        }
+
+        /** The WRITE statement with {@code tag} in this transaction, or -1 (a reducer removed it). */
+        private int writeOf(String tag) {
+            List<Stmt> stmts = txn.statements();
+            for (int i = 0; i < stmts.size(); i++) {
+                Tracking t = stmts.get(i).tracking();
+                if (t != null && t.role() == Tracking.Role.WRITE && tag.equals(t.tag())) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        private void postRead(int stmt, Tracking tr, StmtResult r) {
+            if (r.rows() == null || tr.tag() == null || tr.tables().isEmpty()) {
+                return;
+            }
+            String table = tr.tables().get(0);
+            int w = writeOf(tr.tag());
+            Tracking write = w < 0 ? null : txn.statements().get(w).tracking();
+            boolean beforeDelete = write != null && write.deletes() && w > stmt;
+            boolean deleted = beforeDelete && succeeded(w);
+            int at = w >= 0 ? w : stmt;
+            for (List<String> row : r.rows()) {
+                if (row.size() < 2 || row.get(0) == null || row.get(1) == null || !tr.tag().equals(lastTag(row.get(1)))) {
+                    continue;
+                }
+                String rid = row.get(0);
+                WList list = parse(row.get(1), tagOwner);
+                if (list == null || list.last() != id) {
+                    continue;
+                }
+                if (list.size() == 1 && !beforeDelete) {
+                    add(new Write(at, table, rid, WriteKind.INSERT, WList.of(id)));
+                    continue;
+                }
+                if (list.size() > 1) {
+                    add(new Read(at, table, rid, list.prefix(list.size() - 1), true));
+                }
+                add(new Write(at, table, rid, deleted ? WriteKind.DELETE : WriteKind.UPDATE, list));
+            }
+        }
+
+        private void inserts(int stmt, Tracking tr) {
+            if (tr.rids().isEmpty() || tr.tables().isEmpty()) {
+                return;
+            }
+            for (String rid : tr.rids()) {
+                add(new Write(stmt, tr.tables().get(0), rid, WriteKind.INSERT, WList.of(id)));
+            }
+        }
+    }
+
+    /**
+     * IsoRel's final read: one committed transaction reading every table through "true". Only for
+     * instrumented cases whose final state has the tracking columns (the last two of each table);
+     * null otherwise.
+     */
+    private static Transaction finalRead(TestCase c, DbState state, Map<String, Long> tagOwner, long id, int session) {
+        boolean instrumented = c.transactions().stream().flatMap(t -> t.statements().stream()).anyMatch(s -> s.tracking() != null);
+        if (!instrumented || state == null) {
+            return null;
+        }
+        List<String> sql = new ArrayList<>();
+        List<Op> ops = new ArrayList<>();
+        for (String table : c.tables()) {
+            List<List<String>> rows = state.tables().get(table);
+            if (rows == null) {
+                continue;
+            }
+            List<RowVersion> versions = new ArrayList<>();
+            Set<String> rids = new HashSet<>();
+            boolean tracked = true;
+            for (List<String> row : rows) {
+                if (row.size() < 2) {
+                    tracked = false;
+                    break;
+                }
+                String rid = row.get(row.size() - 2);
+                String wl = row.get(row.size() - 1);
+                WList list = wl == null || !wl.startsWith(",") ? null : parse(wl, tagOwner);
+                if (list == null) {
+                    tracked = false;
+                    break;
+                }
+                if (rid != null && !rid.isEmpty() && rids.add(rid)) {
+                    versions.add(new RowVersion(rid, list));
+                }
+            }
+            if (!tracked) {
+                continue;
+            }
+            ops.add(new PredicateRead(sql.size(), table, "true", false, versions));
+            sql.add("SELECT rid, wl FROM " + table);
+        }
+        if (ops.isEmpty()) {
+            return null;
+        }
+        return new Transaction(id, session, 0, Outcome.COMMITTED, sql, ops);
     }
 }

@@ -1,0 +1,112 @@
+package txfuzz.oracle.isolation;
+
+import java.util.ArrayList;
+import java.util.List;
+import txfuzz.exec.Cases;
+import txfuzz.model.IsolationLevel;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtKind;
+import txfuzz.model.TestCase;
+import txfuzz.model.Tracking;
+import txfuzz.model.Txn;
+
+/**
+ * Hand-written instrumented cases: statements with their {@link Tracking}, as the generator's
+ * instrumented mode writes them. Transaction ids and statement indexes are the caller's to keep
+ * in step with the tags.
+ */
+final class TrackedCases {
+    private final String dbms;
+    private IsolationLevel level = IsolationLevel.READ_COMMITTED;
+    private final List<String> tables = new ArrayList<>();
+    private final List<String> setup = new ArrayList<>();
+    private final List<Txn> txns = new ArrayList<>();
+    private List<Stmt> current;
+
+    private TrackedCases(String dbms) {
+        this.dbms = dbms;
+    }
+
+    static TrackedCases on(String dbms) {
+        return new TrackedCases(dbms);
+    }
+
+    TrackedCases level(IsolationLevel l) {
+        level = l;
+        return this;
+    }
+
+    TrackedCases table(String name) {
+        tables.add(name);
+        return this;
+    }
+
+    TrackedCases setup(String... sql) {
+        setup.addAll(List.of(sql));
+        return this;
+    }
+
+    /** Starts the next explicit transaction (BEGIN is statement 0). */
+    TrackedCases begin() {
+        current = new ArrayList<>();
+        current.add(Stmt.begin());
+        return this;
+    }
+
+    /** Index the next statement gets. */
+    int next() {
+        return current.size();
+    }
+
+    TrackedCases plain(String sql) {
+        current.add(Stmt.of(Cases.kindOf(sql), sql));
+        return this;
+    }
+
+    TrackedCases read(String sql, String predicate, boolean locking, String... tables) {
+        current.add(Stmt.of(StmtKind.SELECT, sql, Tracking.read(List.of(tables), locking, predicate)));
+        return this;
+    }
+
+    TrackedCases write(String sql, String table, String tag, List<String> rids, boolean deletes) {
+        current.add(Stmt.of(Cases.kindOf(sql), sql, Tracking.write(table, tag, rids, deletes)));
+        return this;
+    }
+
+    TrackedCases tag(String table, String where, String tag) {
+        current.add(Stmt.of(StmtKind.UPDATE, "UPDATE " + table + " SET wl = wl || '," + tag + "'" + where, Tracking.tag(table, tag)));
+        return this;
+    }
+
+    TrackedCases postRead(String table, String tag) {
+        current.add(Stmt.of(StmtKind.SELECT, "SELECT rid, wl FROM " + table + " WHERE wl LIKE '%," + tag + "'", Tracking.postRead(table, tag)));
+        return this;
+    }
+
+    TrackedCases commit() {
+        current.add(Stmt.commit());
+        txns.add(new Txn(txns.size() + 1, current));
+        return this;
+    }
+
+    TrackedCases rollback() {
+        current.add(Stmt.rollback());
+        txns.add(new Txn(txns.size() + 1, current));
+        return this;
+    }
+
+    /** The transactions one after another: T1's statements, then T2's, … */
+    TestCase serial() {
+        List<Integer> order = new ArrayList<>();
+        for (Txn t : txns) {
+            for (int i = 0; i < t.statements().size(); i++) {
+                order.add(t.id());
+            }
+        }
+        return order(order.toArray(Integer[]::new));
+    }
+
+    TestCase order(Integer... order) {
+        return new TestCase(TestCase.FORMAT_VERSION, dbms, 0, 0, level, "default", null, tables, setup, txns, List.of(order));
+    }
+}
