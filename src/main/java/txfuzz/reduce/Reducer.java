@@ -1,20 +1,51 @@
 package txfuzz.reduce;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.Executor;
+import txfuzz.exec.Trace;
+import txfuzz.model.CaseJson;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtKind;
+import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
+import txfuzz.model.Txn;
+import txfuzz.oracle.Classification;
 import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Violation;
+import txfuzz.target.ErrorClass;
 
 /**
- * Shrinks a failing case while the same violation keeps appearing (delta debugging over
- * transactions, statements, schema and rows, then expression simplification).
- * STUB: the real implementation is being written; this one returns the case unchanged.
+ * Shrinks a failing case while the same violation keeps appearing: delta debugging (ddmin) over
+ * transactions, data statements, tables, setup rows and indexes, then simpler interleavings,
+ * constraints and unused columns, then expression simplification of each statement; rounds repeat
+ * until nothing changes or the time budget runs out.
+ *
+ * <p>A candidate "still fails" when a fresh run of it, judged by the oracle that found the
+ * original violation, shows a violation of the same oracle and kind, with the same classification
+ * when the original was a bug candidate or documented. A candidate the engine cannot set up, that
+ * throws, or in which a statement the reducer rewrote is rejected as invalid, does not fail.
+ * Results are cached by content. Because findings can be nondeterministic, every pass that changed
+ * the case is confirmed by two more fresh runs; when they do not both fail, reduction falls back
+ * to the last confirmed case (the original at worst), so the result always reproduces.
  */
 public final class Reducer {
     private final Executor executor;
     private final List<Oracle> oracles;
     private final ReduceConfig config;
+
+    /** Fresh runs that must all fail before a reduced case is trusted. */
+    static final int CONFIRMATIONS = 2;
+    /** Runs of the original before it is declared not failing. */
+    static final int ORIGINAL_TRIES = 3;
 
     public Reducer(Executor executor, List<Oracle> oracles, ReduceConfig config) {
         this.executor = executor;
@@ -24,12 +55,633 @@ public final class Reducer {
 
     /** Never throws for an engine failure during a candidate run: such a candidate just does not count as failing. */
     public Reduction reduce(TestCase c, Violation v) {
-        int n = dataStatements(c);
-        return new Reduction(c, c, v, n, n, 0, 0, false);
+        return new Search(c, v).run();
     }
 
     /** Statements other than BEGIN/COMMIT/ROLLBACK. */
     public static int dataStatements(TestCase c) {
         return (int) c.transactions().stream().flatMap(t -> t.statements().stream()).filter(s -> !s.kind().isControl()).count();
+    }
+
+    /** Thrown inside a pass when the search part of the budget is spent. */
+    private static final class OutOfTime extends RuntimeException {
+        OutOfTime() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** One reduction: its cache, counters and clock. */
+    private final class Search {
+        private final TestCase original;
+        private final Violation wanted;
+        private final List<Oracle> judges;
+        private final long start = System.nanoTime();
+        private final long budgetEnd;
+        /** The longest run that showed the violation: what a confirmation run may cost. */
+        private long longestFailingRun;
+        private final Map<String, Optional<Violation>> cache = new HashMap<>();
+        private final Set<String> originalSql = new HashSet<>();
+        private int runs;
+        private TestCase current;
+        private TestCase confirmed;
+        private Violation confirmedViolation;
+
+        Search(TestCase original, Violation wanted) {
+            this.original = original;
+            this.wanted = wanted;
+            List<Oracle> same = oracles.stream().filter(o -> o.name().equals(wanted.oracle())).toList();
+            this.judges = same.isEmpty() ? oracles : same;
+            this.budgetEnd = start + config.budget().toNanos();
+            for (Txn t : original.transactions()) {
+                t.statements().forEach(s -> originalSql.add(s.sql()));
+            }
+        }
+
+        Reduction run() {
+            int before = dataStatements(original);
+            // the original must fail before anything else is believed
+            Optional<Violation> first = Optional.empty();
+            for (int i = 0; i < ORIGINAL_TRIES && first.isEmpty() && (i == 0 || System.nanoTime() < budgetEnd); i++) {
+                first = execute(original);
+            }
+            if (first.isEmpty()) {
+                return new Reduction(original, original, wanted, before, before, runs, seconds(), false);
+            }
+            cache.put(key(original), first);
+            current = original;
+            confirmed = original;
+            confirmedViolation = first.get();
+            boolean exhausted = false;
+            try {
+                boolean changed = true;
+                while (changed) {
+                    changed = false;
+                    changed |= pass(this::transactions);
+                    changed |= pass(this::statements);
+                    changed |= pass(this::tables);
+                    changed |= pass(this::setupRows);
+                    changed |= pass(this::indexes);
+                    changed |= pass(this::autocommit);
+                    changed |= pass(this::interleaving);
+                    changed |= pass(this::constraints);
+                    changed |= pass(this::columns);
+                    changed |= pass(this::expressions);
+                    changed |= pass(this::setupConstants);
+                }
+            } catch (OutOfTime e) {
+                exhausted = true;
+                if (System.nanoTime() + reserve() <= budgetEnd + config.budget().toNanos() / 10) {
+                    checkpoint();
+                } else {
+                    current = confirmed; // no time left to confirm the last steps
+                }
+            }
+            TestCase reduced = confirmed;
+            return new Reduction(original, reduced, confirmedViolation, before, dataStatements(reduced), runs, seconds(), exhausted);
+        }
+
+        private double seconds() {
+            return (System.nanoTime() - start) / 1e9;
+        }
+
+        /** Runs one pass; when it changed the case, confirms the change (or falls back). */
+        private boolean pass(Runnable p) {
+            TestCase before = current;
+            p.run();
+            if (current == before) {
+                return false;
+            }
+            return checkpoint(); // its runs come out of the reserve: candidates start only while it is free
+        }
+
+        /** Confirms {@code current} by fresh runs; on failure returns to the last confirmed case. */
+        private boolean checkpoint() {
+            if (current == confirmed) {
+                return false;
+            }
+            Violation last = null;
+            for (int i = 0; i < CONFIRMATIONS; i++) {
+                Optional<Violation> v = execute(current);
+                if (v.isEmpty()) {
+                    cache.put(key(current), Optional.empty()); // it failed once by chance: never accept it again
+                    current = confirmed;
+                    return false;
+                }
+                last = v.get();
+            }
+            confirmed = current;
+            confirmedViolation = last;
+            return true;
+        }
+
+        // ------------------------------------------------------------ testing candidates
+
+        private String key(TestCase c) {
+            return CaseJson.write(c);
+        }
+
+        /** Whether {@code c} fails (cached); accepting it makes it current. */
+        private boolean tryCandidate(TestCase c) {
+            if (c == null) {
+                return false;
+            }
+            String k = key(c);
+            Optional<Violation> v = cache.get(k);
+            if (v == null) {
+                if (System.nanoTime() + longestFailingRun > searchEnd()) {
+                    throw new OutOfTime();
+                }
+                v = execute(c);
+                cache.put(k, v);
+            }
+            if (v.isPresent()) {
+                current = c;
+                return true;
+            }
+            return false;
+        }
+
+        /** A fresh run, judged: the matching violation, if any. Engine trouble counts as not failing. */
+        private Optional<Violation> execute(TestCase c) {
+            long t0 = System.nanoTime();
+            Optional<Violation> v = executeOnce(c);
+            if (v.isPresent()) {
+                longestFailingRun = Math.max(longestFailingRun, System.nanoTime() - t0);
+            }
+            return v;
+        }
+
+        /** Time kept back for confirming the final case. */
+        private long reserve() {
+            return CONFIRMATIONS * longestFailingRun;
+        }
+
+        /** Candidates start only before this. */
+        private long searchEnd() {
+            return budgetEnd - reserve();
+        }
+
+        private Optional<Violation> executeOnce(TestCase c) {
+            runs++;
+            try {
+                Trace trace = executor.run(c);
+                for (ExecutedStmt e : trace.schedule()) {
+                    if (e.result().failed() && e.result().errorClass() == ErrorClass.INVALID_STATEMENT
+                            && !originalSql.contains(c.stmt(e.ref()).sql())) {
+                        return Optional.empty(); // a rewrite the engine does not accept
+                    }
+                }
+                for (Oracle o : judges) {
+                    for (Violation v : o.judge(c, trace, executor).violations()) {
+                        if (matches(v)) {
+                            return Optional.of(v);
+                        }
+                    }
+                }
+                return Optional.empty();
+            } catch (Exception | StackOverflowError e) {
+                return Optional.empty();
+            }
+        }
+
+        private boolean matches(Violation v) {
+            if (!v.oracle().equals(wanted.oracle()) || !v.kind().equals(wanted.kind())) {
+                return false;
+            }
+            return switch (wanted.classification()) {
+                case BUG_CANDIDATE -> v.classification() == Classification.BUG_CANDIDATE;
+                case DOCUMENTED -> v.classification() == Classification.DOCUMENTED;
+                case FLAKY -> true;
+            };
+        }
+
+        // ------------------------------------------------------------ ddmin
+
+        /**
+         * Delta debugging over {@code items} of the current case: {@code build} makes the case that
+         * keeps only the given items (null when no valid case does). Tries removing everything
+         * first, then complements of ever smaller chunks. Accepted candidates become current.
+         */
+        private <T> void ddmin(List<T> items, Function<List<T>, TestCase> build) {
+            if (items.isEmpty()) {
+                return;
+            }
+            if (items.size() > 1 && tryCandidate(safe(build, List.of()))) {
+                return;
+            }
+            List<T> cur = new ArrayList<>(items);
+            int n = 2;
+            while (!cur.isEmpty()) {
+                n = Math.min(n, cur.size());
+                List<List<T>> chunks = chunks(cur, n);
+                boolean reduced = false;
+                for (List<T> chunk : chunks) {
+                    List<T> complement = new ArrayList<>(cur);
+                    complement.removeAll(chunk);
+                    if (tryCandidate(safe(build, complement))) {
+                        cur = complement;
+                        n = Math.max(n - 1, 2);
+                        reduced = true;
+                        break;
+                    }
+                }
+                if (!reduced) {
+                    if (n >= cur.size()) {
+                        break;
+                    }
+                    n = Math.min(cur.size(), 2 * n);
+                }
+            }
+        }
+
+        private <T> TestCase safe(Function<List<T>, TestCase> build, List<T> keep) {
+            try {
+                return build.apply(keep);
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                return null;
+            }
+        }
+
+        private static <T> List<List<T>> chunks(List<T> items, int n) {
+            List<List<T>> out = new ArrayList<>();
+            int size = items.size();
+            int startAt = 0;
+            for (int i = 0; i < n; i++) {
+                int end = startAt + (size - startAt) / (n - i);
+                if (end > startAt) {
+                    out.add(new ArrayList<>(items.subList(startAt, end)));
+                }
+                startAt = end;
+            }
+            return out;
+        }
+
+        // ------------------------------------------------------------ passes
+
+        private void transactions() {
+            TestCase base = current;
+            List<Integer> ids = base.transactions().stream().map(Txn::id).toList();
+            ddmin(ids, keep -> {
+                Set<Integer> gone = new HashSet<>(ids);
+                gone.removeAll(keep);
+                return gone.size() == ids.size() ? null : CaseEdits.removeTxns(base, gone);
+            });
+        }
+
+        private void statements() {
+            TestCase base = current;
+            List<StmtRef> refs = CaseEdits.dataRefs(base);
+            ddmin(refs, keep -> {
+                if (keep.isEmpty()) {
+                    return null;
+                }
+                Set<StmtRef> gone = new HashSet<>(refs);
+                gone.removeAll(keep);
+                return CaseEdits.removeStmts(base, gone);
+            });
+        }
+
+        private void tables() {
+            TestCase base = current;
+            if (base.tables().size() < 2) {
+                return;
+            }
+            ddmin(base.tables(), keep -> {
+                if (keep.isEmpty()) {
+                    return null;
+                }
+                Set<String> gone = new LinkedHashSet<>(base.tables());
+                keep.forEach(gone::remove);
+                return dropTables(base, gone);
+            });
+        }
+
+        /** Setup INSERT statements (whole), then rows of multi-row INSERTs. */
+        private void setupRows() {
+            TestCase base = current;
+            List<Integer> inserts = new ArrayList<>();
+            for (int i = 0; i < base.setup().size(); i++) {
+                if (SchemaText.insert(base.setup().get(i)).isPresent() || base.setup().get(i).strip().toUpperCase().startsWith("INSERT")) {
+                    inserts.add(i);
+                }
+            }
+            ddmin(inserts, keep -> withoutSetup(base, inserts, keep));
+            for (int i = 0; i < current.setup().size(); i++) {
+                Optional<SchemaText.Insert> ins = SchemaText.insert(current.setup().get(i));
+                if (ins.isEmpty() || ins.get().rows().size() < 2) {
+                    continue;
+                }
+                TestCase b = current;
+                int at = i;
+                List<Integer> rows = new ArrayList<>();
+                for (int k = 0; k < ins.get().rows().size(); k++) {
+                    rows.add(k);
+                }
+                ddmin(rows, keep -> SchemaText.keepRows(b.setup().get(at), keep).map(sql -> replaceSetup(b, at, sql)).orElse(null));
+            }
+        }
+
+        private void indexes() {
+            TestCase base = current;
+            List<Integer> idx = new ArrayList<>();
+            for (int i = 0; i < base.setup().size(); i++) {
+                if (SchemaText.isIndex(base.setup().get(i))) {
+                    idx.add(i);
+                }
+            }
+            ddmin(idx, keep -> withoutSetup(base, idx, keep));
+        }
+
+        /** BEGIN; s; COMMIT as the autocommit statement s. */
+        private void autocommit() {
+            for (int id = 1; id <= current.transactions().size(); id++) {
+                Txn t = current.txn(id);
+                if (t.explicit() && !t.endsWithRollback() && t.statements().size() == 3 && !t.statements().get(1).needsTransaction()) {
+                    tryCandidate(CaseEdits.toAutocommit(current, id));
+                }
+            }
+        }
+
+        /** Fewer switches between sessions: a fully serial order, then statements moved up to their transaction's previous one. */
+        private void interleaving() {
+            List<Integer> serial = new ArrayList<>(current.order());
+            serial.sort(Integer::compare);
+            if (switches(serial) < switches(current.order())) {
+                tryCandidate(current.withTransactions(current.transactions(), serial));
+            }
+            boolean moved = true;
+            while (moved) {
+                moved = false;
+                List<Integer> order = current.order();
+                for (int i = 1; i < order.size() && !moved; i++) {
+                    int id = order.get(i);
+                    if (order.get(i - 1) == id) {
+                        continue;
+                    }
+                    int j = order.subList(0, i).lastIndexOf(id);
+                    if (j < 0) {
+                        continue;
+                    }
+                    List<Integer> cand = new ArrayList<>(order);
+                    cand.remove(i);
+                    cand.add(j + 1, id);
+                    if (switches(cand) < switches(order)) {
+                        moved = tryCandidate(current.withTransactions(current.transactions(), cand));
+                    }
+                }
+            }
+        }
+
+        private static int switches(List<Integer> order) {
+            int n = 0;
+            for (int i = 1; i < order.size(); i++) {
+                if (!order.get(i).equals(order.get(i - 1))) {
+                    n++;
+                }
+            }
+            return n;
+        }
+
+        /** PRIMARY KEY, UNIQUE, CHECK, FOREIGN KEY, NOT NULL and DEFAULT clauses of CREATE TABLE. */
+        private void constraints() {
+            TestCase base = current;
+            record Span(int setupIndex, int[] span) {
+            }
+            List<Span> spans = new ArrayList<>();
+            for (int i = 0; i < base.setup().size(); i++) {
+                if (SchemaText.createdTable(base.setup().get(i)) != null) {
+                    for (int[] s : SchemaText.constraintSpans(base.setup().get(i))) {
+                        spans.add(new Span(i, s));
+                    }
+                }
+            }
+            ddmin(spans, keep -> {
+                List<String> setup = new ArrayList<>(base.setup());
+                for (int i = 0; i < setup.size(); i++) {
+                    List<int[]> drop = new ArrayList<>();
+                    for (Span s : spans) {
+                        if (s.setupIndex() == i && !keep.contains(s)) {
+                            drop.add(s.span());
+                        }
+                    }
+                    if (!drop.isEmpty()) {
+                        setup.set(i, SchemaText.delete(setup.get(i), drop));
+                    }
+                }
+                return base.withSetup(base.tables(), setup);
+            });
+        }
+
+        /** Columns nothing mentions: out of CREATE TABLE and out of every INSERT's column list and rows. */
+        private void columns() {
+            TestCase base = current;
+            List<String[]> unused = new ArrayList<>();
+            for (String sql : base.setup()) {
+                String table = SchemaText.createdTable(sql);
+                if (table == null) {
+                    continue;
+                }
+                for (String col : SchemaText.columns(sql)) {
+                    if (!SchemaText.instrumentation(col) && dropColumn(base, table, col) != null) {
+                        unused.add(new String[] {table, col});
+                    }
+                }
+            }
+            ddmin(unused, keep -> {
+                TestCase c = base;
+                for (String[] u : unused) {
+                    if (!keep.contains(u)) {
+                        c = dropColumn(c, u[0], u[1]);
+                        if (c == null) {
+                            return null;
+                        }
+                    }
+                }
+                return c;
+            });
+        }
+
+        /** Statement by statement, simpler expressions, greedily. */
+        private void expressions() {
+            for (StmtRef ref : CaseEdits.dataRefs(current)) {
+                boolean progress = true;
+                while (progress) {
+                    progress = false;
+                    Stmt s = current.stmt(ref);
+                    if (!CaseEdits.editable(s)) {
+                        break;
+                    }
+                    for (String v : Simplifier.variants(s.sql())) {
+                        if (tryCandidate(CaseEdits.replaceSql(current, ref, v))) {
+                            progress = true;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+
+        /** Simpler constants in the setup's INSERT rows. */
+        private void setupConstants() {
+            for (int i = 0; i < current.setup().size(); i++) {
+                if (SchemaText.insert(current.setup().get(i)).isEmpty()) {
+                    continue;
+                }
+                boolean progress = true;
+                while (progress) {
+                    progress = false;
+                    for (String v : Simplifier.constantVariants(current.setup().get(i))) {
+                        if (tryCandidate(replaceSetup(current, i, v))) {
+                            progress = true;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- case edits on the setup
+
+    private static TestCase withoutSetup(TestCase base, List<Integer> candidates, List<Integer> keep) {
+        List<String> setup = new ArrayList<>();
+        for (int i = 0; i < base.setup().size(); i++) {
+            if (!candidates.contains(i) || keep.contains(i)) {
+                setup.add(base.setup().get(i));
+            }
+        }
+        return base.withSetup(base.tables(), setup);
+    }
+
+    private static TestCase replaceSetup(TestCase base, int index, String sql) {
+        List<String> setup = new ArrayList<>(base.setup());
+        setup.set(index, sql);
+        return base.withSetup(base.tables(), setup);
+    }
+
+    /** Without the tables {@code gone}: their CREATE TABLE, indexes, rows, references to them and every statement naming them. */
+    static TestCase dropTables(TestCase base, Set<String> gone) {
+        List<String> setup = new ArrayList<>();
+        for (String sql : base.setup()) {
+            String created = SchemaText.createdTable(sql);
+            if (created != null && contains(gone, created)) {
+                continue;
+            }
+            String indexed = SchemaText.indexedTable(sql);
+            if (indexed != null && contains(gone, indexed)) {
+                continue;
+            }
+            Optional<SchemaText.Insert> ins = SchemaText.insert(sql);
+            if (ins.isPresent() && contains(gone, ins.get().table())) {
+                continue;
+            }
+            String s = sql;
+            for (String g : gone) {
+                if (created != null) {
+                    s = SchemaText.dropReferencesTo(s, g);
+                }
+            }
+            if (gone.stream().anyMatch(g -> Sql.mentions(sql, g)) && created == null) {
+                continue; // another setup statement about a dropped table (INSERT ... SELECT)
+            }
+            setup.add(s);
+        }
+        List<String> tables = base.tables().stream().filter(t -> !contains(gone, t)).toList();
+        Set<StmtRef> drop = new HashSet<>();
+        for (StmtRef r : CaseEdits.dataRefs(base)) {
+            String sql = base.stmt(r).sql();
+            if (gone.stream().anyMatch(g -> Sql.mentions(sql, g))) {
+                drop.add(r);
+            }
+        }
+        TestCase c = base.withSetup(tables, setup);
+        if (drop.size() == CaseEdits.dataRefs(base).size()) {
+            return null;
+        }
+        return drop.isEmpty() ? c : CaseEdits.removeStmts(c, drop);
+    }
+
+    private static boolean contains(Set<String> names, String name) {
+        return names.stream().anyMatch(n -> n.equalsIgnoreCase(name));
+    }
+
+    /**
+     * Without column {@code col} of {@code table}, or null when something other than INSERT column
+     * lists mentions it: the CREATE TABLE, the table's indexes, another table, or a statement.
+     */
+    static TestCase dropColumn(TestCase base, String table, String col) {
+        List<String> setup = new ArrayList<>(base.setup());
+        int position = -1;
+        for (int i = 0; i < setup.size(); i++) {
+            String sql = setup.get(i);
+            String created = SchemaText.createdTable(sql);
+            if (created != null && created.equalsIgnoreCase(table)) {
+                position = SchemaText.columns(sql).stream().map(String::toLowerCase).toList().indexOf(col.toLowerCase());
+                if (Sql.count(Sql.tokens(sql), col) != 1) {
+                    return null; // a table constraint or another column's CHECK names it
+                }
+                Optional<String> s = SchemaText.dropColumnDef(sql, col);
+                if (s.isEmpty()) {
+                    return null;
+                }
+                setup.set(i, s.get());
+            }
+        }
+        if (position < 0) {
+            return null;
+        }
+        for (int i = 0; i < setup.size(); i++) {
+            String sql = setup.get(i);
+            String created = SchemaText.createdTable(sql);
+            if (created != null) {
+                if (!created.equalsIgnoreCase(table) && Sql.mentions(sql, table) && Sql.mentions(sql, col)) {
+                    return null; // a reference to it, perhaps
+                }
+                continue;
+            }
+            Optional<SchemaText.Insert> ins = SchemaText.insert(sql);
+            if (ins.isPresent() && ins.get().table().equalsIgnoreCase(table)) {
+                Optional<String> s = SchemaText.dropInsertColumn(sql, col, position);
+                if (s.isEmpty()) {
+                    return null;
+                }
+                setup.set(i, s.get());
+            } else if (Sql.mentions(sql, table) && Sql.mentions(sql, col)) {
+                return null;
+            }
+        }
+        Map<StmtRef, String> rewritten = new HashMap<>();
+        for (StmtRef r : CaseEdits.dataRefs(base)) {
+            String sql = base.stmt(r).sql();
+            if (!Sql.mentions(sql, table)) {
+                continue;
+            }
+            Optional<SchemaText.Insert> ins = SchemaText.insert(sql);
+            if (ins.isPresent() && ins.get().table().equalsIgnoreCase(table)) {
+                Optional<String> s = SchemaText.dropInsertColumn(sql, col, position);
+                if (s.isEmpty()) {
+                    return null;
+                }
+                if (!s.get().equals(sql)) {
+                    rewritten.put(r, s.get());
+                }
+            } else if (Sql.mentions(sql, col) || sql.contains("*") && !sql.contains("(*)")) {
+                return null;
+            }
+        }
+        TestCase c = base.withSetup(base.tables(), setup);
+        for (var e : rewritten.entrySet()) {
+            c = CaseEdits.replaceSql(c, e.getKey(), e.getValue());
+        }
+        return c;
+    }
+
+    /** For tests and the command line: the kinds of statements in a case, in submitted order. */
+    static List<StmtKind> kinds(TestCase c) {
+        List<StmtKind> out = new ArrayList<>();
+        for (StmtRef r : c.submittedOrder()) {
+            out.add(c.stmt(r).kind());
+        }
+        return out;
     }
 }
