@@ -306,6 +306,8 @@ public final class HistoryRecorder {
             Tracking write = w < 0 ? null : txn.statements().get(w).tracking();
             boolean beforeDelete = write != null && write.deletes() && w > stmt;
             boolean deleted = beforeDelete && succeeded(w);
+            // rows a later post-read of the tag still finds were not deleted after all
+            Set<String> survivors = deleted ? survivors(w, tr.tag()) : Set.of();
             int at = w >= 0 ? w : stmt;
             for (List<String> row : r.rows()) {
                 if (row.size() < 2 || row.get(0) == null || row.get(1) == null || !tr.tag().equals(lastTag(row.get(1)))) {
@@ -323,8 +325,26 @@ public final class HistoryRecorder {
                 if (list.size() > 1) {
                     add(new Read(at, table, rid, list.prefix(list.size() - 1), true));
                 }
-                add(new Write(at, table, rid, deleted ? WriteKind.DELETE : WriteKind.UPDATE, list));
+                add(new Write(at, table, rid, deleted && !survivors.contains(rid) ? WriteKind.DELETE : WriteKind.UPDATE, list));
             }
+        }
+
+        /** Rids that a successful post-read of {@code tag} after statement {@code w} returned. */
+        private Set<String> survivors(int w, String tag) {
+            Set<String> out = new HashSet<>();
+            List<Stmt> stmts = txn.statements();
+            for (int i = w + 1; i < stmts.size(); i++) {
+                Tracking t = stmts.get(i).tracking();
+                StmtResult r = result(i);
+                if (t != null && t.role() == Tracking.Role.POST_READ && tag.equals(t.tag()) && r != null && !r.failed() && r.rows() != null) {
+                    for (List<String> row : r.rows()) {
+                        if (!row.isEmpty() && row.get(0) != null) {
+                            out.add(row.get(0));
+                        }
+                    }
+                }
+            }
+            return out;
         }
 
         private void inserts(int stmt, Tracking tr) {
