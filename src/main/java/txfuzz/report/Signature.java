@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import txfuzz.model.ExecutionMode;
 import txfuzz.model.Stmt;
 import txfuzz.model.TestCase;
+import txfuzz.model.Tracking;
 import txfuzz.model.Txn;
 import txfuzz.oracle.Violation;
 
@@ -51,6 +52,9 @@ public record Signature(String oracle, String kind, String classification, Strin
                 statements.add("ROLLBACK");
             }
             for (Stmt s : t.body()) {
+                if (companion(s)) {
+                    continue;
+                }
                 String sql = normalise(s.sql());
                 statements.add(statementKind(s, sql));
                 features.addAll(queryFeatures(sql));
@@ -64,6 +68,14 @@ public record Signature(String oracle, String kind, String classification, Strin
         }
         return new Signature(v.oracle(), v.kind(), v.classification().label(), c.dbms(), c.isolation().shortName(), c.mode(),
                 List.copyOf(statements), List.copyOf(features));
+    }
+
+    /**
+     * Row tracking's companion statements (the tag update before a deleting write, the read of the
+     * rows a write tagged) are the instrument, not the case: the statement they accompany counts.
+     */
+    private static boolean companion(Stmt s) {
+        return s.tracking() != null && (s.tracking().role() == Tracking.Role.TAG || s.tracking().role() == Tracking.Role.POST_READ);
     }
 
     /** Everything but the statement kinds and features: findings with different headers are never duplicates. */

@@ -84,6 +84,20 @@ class SignatureTest {
     }
 
     @Test
+    void rowTrackingCompanionsAreNotPartOfTheSignature() {
+        TestCase plain = lostUpdate(1);
+        List<txfuzz.model.Txn> txns = new java.util.ArrayList<>();
+        for (txfuzz.model.Txn t : plain.transactions()) {
+            List<Stmt> stmts = new java.util.ArrayList<>(t.statements());
+            stmts.add(2, Stmt.of(StmtKind.SELECT, "SELECT rid, wl FROM t WHERE wl LIKE '%," + t.id() + ".1'",
+                    new txfuzz.model.Tracking(txfuzz.model.Tracking.Role.POST_READ, List.of("t"), false, null, t.id() + ".1", null, false)));
+            txns.add(new txfuzz.model.Txn(t.id(), stmts));
+        }
+        TestCase tracked = plain.withTransactions(txns, List.of(1, 2, 1, 2, 1, 2, 1, 2));
+        assertEquals(Signature.of(plain, TX_WSS), Signature.of(tracked, TX_WSS));
+    }
+
+    @Test
     void aLargerCaseCoversItsReduction() {
         Signature reduced = Signature.of(lostUpdate(1), TX_WSS);
         TestCase larger = Cases.on("h2").table("t").level(IsolationLevel.READ_COMMITTED)
