@@ -61,7 +61,8 @@ public final class Campaign {
         this.target = target;
         this.config = config;
         this.progress = progress;
-        CaseGenerator generator = new CaseGenerator(config.gen());
+        // The isolation oracle reads row versions: its cases carry rowId/wList columns.
+        CaseGenerator generator = new CaseGenerator(Oracles.needInstrumentation(config.oracles()) ? config.gen().withInstrumentation(true) : config.gen());
         this.source = source != null ? source
                 : (level, mode, i) -> generator.generate(target.name(), target.dialect(), level, mode, config.seed(), i);
     }
