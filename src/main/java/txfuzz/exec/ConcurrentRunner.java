@@ -365,6 +365,7 @@ public final class ConcurrentRunner implements AutoCloseable {
         private void escalate(Worker w, InFlight f, long now) {
             if (f.abortedAt == 0 && now - f.cancelledAt > graceNanos(1)) {
                 f.abortedAt = now;
+                w.reconnect = true; // the abort closes the connection on a thread of its own: do not race it
                 w.session.abortConnection();
             } else if (f.abortedAt != 0 && now - f.abortedAt > graceNanos(1.5)) {
                 w.abandon(f);
@@ -388,6 +389,8 @@ public final class ConcurrentRunner implements AutoCloseable {
         private volatile Session session;
         private volatile String engineId;
         private volatile InFlight current;
+        /** The connection is lost, or the watchdog aborted it: open a new one before the next transaction. */
+        private volatile boolean reconnect;
         /** The watchdog gave up on a statement of this session: it stops, its thread may stay stuck. */
         private volatile boolean abandoned;
         private int next;
@@ -418,7 +421,7 @@ public final class ConcurrentRunner implements AutoCloseable {
                     if (!runTxn(t)) {
                         return;
                     }
-                    if (!abandoned && connectionGone() && !reconnect(t)) {
+                    if (!abandoned && (reconnect || connectionGone()) && !reconnect(t)) {
                         return;
                     }
                 }
@@ -443,6 +446,9 @@ public final class ConcurrentRunner implements AutoCloseable {
                 }
                 current = null;
                 if (result.failed()) {
+                    if (result.errorClass() == ErrorClass.CONNECTION_LOST) {
+                        reconnect = true;
+                    }
                     renewSession();
                 }
                 if (complete(t, stmt, f, result)) {
@@ -519,6 +525,7 @@ public final class ConcurrentRunner implements AutoCloseable {
         }
 
         private boolean reconnect(Txn after) {
+            reconnect = false;
             session.close();
             try {
                 connect();
