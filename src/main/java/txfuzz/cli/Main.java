@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** Entry point: picocli dispatch, with one-line errors instead of stack traces. */
 @Command(name = "txfuzz", mixinStandardHelpOptions = true, version = "txfuzz 0.1.0",
         description = "Finds transaction bugs in relational DBMSs.",
-        subcommands = {RunCommand.class, ReplayCommand.class, CheckCommand.class, TargetsCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, ReplayCommand.class, ReduceCommand.class, CheckCommand.class, IsolationTableCommand.class, TargetsCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     public static final int OK = 0;
     public static final int FOUND = 1;

@@ -1,0 +1,157 @@
+package txfuzz.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import txfuzz.campaign.Judge;
+import txfuzz.campaign.Oracles;
+import txfuzz.exec.Executor;
+import txfuzz.exec.ExecutorConfig;
+import txfuzz.exec.SetupFailedException;
+import txfuzz.model.CaseFormatException;
+import txfuzz.model.CaseJson;
+import txfuzz.model.StmtKind;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Oracle;
+import txfuzz.oracle.Violation;
+import txfuzz.reduce.ReduceConfig;
+import txfuzz.reduce.Reducer;
+import txfuzz.reduce.Reduction;
+import txfuzz.report.ReproduceScript;
+import txfuzz.target.Target;
+
+@Command(name = "reduce", mixinStandardHelpOptions = true,
+        description = "Shrink a failing case to the statements, rows and schema the violation needs; writes reduced.case.json and reduced.reproduce.sql.")
+final class ReduceCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "CASE.json", description = "A case file, e.g. txfuzz-out/findings/<id>/case.json.")
+    Path caseFile;
+
+    @picocli.CommandLine.Mixin
+    ServerOptions server = new ServerOptions();
+
+    @Option(names = "--oracle", defaultValue = "wss,explicit", description = "Oracles, comma-separated. Default: ${DEFAULT-VALUE}.")
+    String oracles;
+
+    @Option(names = "--kind", description = "The violation to keep (e.g. tx-wss, write-outcome, hang, engine-error). Default: the first bug candidate.")
+    String kind;
+
+    @Option(names = "--time", defaultValue = "60s", description = "Time budget, e.g. 30s, 2m. Default: ${DEFAULT-VALUE}.")
+    String time;
+
+    @Option(names = "--out", description = "Directory for reduced.case.json and reduced.reproduce.sql. Default: beside the case file.")
+    Path out;
+
+    /** Runs of the case before it is declared not failing (findings can be nondeterministic). */
+    private static final int TRIES = 3;
+
+    @Override
+    public Integer call() throws SQLException {
+        var budget = Options.duration(time);
+        if (budget.isZero()) {
+            throw new Main.UserError("--time must be more than 0");
+        }
+        TestCase c;
+        try {
+            c = CaseJson.read(caseFile);
+        } catch (CaseFormatException e) {
+            throw new Main.UserError(e.getMessage());
+        }
+        List<Oracle> chosen;
+        try {
+            chosen = Oracles.create(Options.list(oracles));
+        } catch (IllegalArgumentException e) {
+            throw new Main.UserError(e.getMessage());
+        }
+        Path outDir = out != null ? out : caseFile.toAbsolutePath().getParent();
+        try (Target target = Options.target(c.dbms(), server.toTargetOptions()); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+            if (!target.isolationLevels().contains(c.isolation())) {
+                throw new Main.UserError(target.name() + " does not offer " + c.isolation().name());
+            }
+            if (!target.modes().contains(c.mode())) {
+                throw new Main.UserError(target.name() + " has no mode '" + c.mode() + "'; it has: " + String.join(", ", target.modes()));
+            }
+            if (server.url != null) {
+                refuseForeignDdl(c);
+            }
+            Judge judge = new Judge(chosen, executor);
+            Optional<Violation> picked = Optional.empty();
+            List<String> seen = new ArrayList<>();
+            for (int i = 0; i < TRIES && picked.isEmpty(); i++) {
+                List<Violation> vs;
+                try {
+                    vs = judge.judge(c, executor.run(c));
+                } catch (SetupFailedException e) {
+                    throw new Main.UserError("the case's setup does not run on " + target.name() + ": " + e.getMessage());
+                }
+                vs.forEach(v -> seen.add(v.kind() + " (" + v.classification().label() + ")"));
+                picked = pick(vs);
+            }
+            if (picked.isEmpty()) {
+                System.out.println("The case does not fail on " + target.version() + " at " + c.isolation().name()
+                        + (kind != null ? " with a violation of kind '" + kind + "'" : "") + " in " + TRIES + " runs"
+                        + (seen.isEmpty() ? "" : "; it shows: " + String.join(", ", seen.stream().distinct().toList()))
+                        + ". Nothing to reduce.");
+                return Main.FOUND;
+            }
+            Violation v = picked.get();
+            System.out.println("Reducing " + caseFile + " on " + target.version() + " at " + c.isolation().name() + ": " + v.oracle() + " "
+                    + v.kind() + " (" + v.classification().label() + ")");
+            Reduction r = new Reducer(executor, chosen, new ReduceConfig(budget)).reduce(c, v);
+            Files.createDirectories(outDir);
+            Path caseOut = outDir.resolve("reduced.case.json");
+            Path sqlOut = outDir.resolve("reduced.reproduce.sql");
+            Files.writeString(caseOut, CaseJson.write(r.reduced()));
+            Files.writeString(sqlOut, ReproduceScript.render(r.reduced(), target));
+            System.out.printf(Locale.ROOT, "Statements %d -> %d (transactions %d -> %d, setup statements %d -> %d) in %d runs, %.1f s%s%n",
+                    r.statementsBefore(), r.statementsAfter(), c.transactions().size(), r.reduced().transactions().size(),
+                    c.setup().size(), r.reduced().setup().size(), r.runs(), r.seconds(),
+                    r.exhausted() ? " (time budget spent: the case may shrink further with more --time)" : "");
+            System.out.println();
+            for (String line : ReproduceScript.lines(r.reduced())) {
+                System.out.println("  " + line);
+            }
+            System.out.println();
+            System.out.println("Verdict: " + r.violation().classification().label() + ": " + r.violation().summary());
+            System.out.println("Wrote " + caseOut + " and " + sqlOut);
+            return Main.OK;
+        } catch (IOException e) {
+            throw new Main.UserError("cannot write into " + outDir + ": " + e.getMessage());
+        }
+    }
+
+    /** The violation of --kind (a bug candidate before others), else the first bug candidate, else the first violation. */
+    private Optional<Violation> pick(List<Violation> vs) {
+        List<Violation> pool = kind == null ? vs : vs.stream().filter(v -> v.kind().equals(kind)).toList();
+        return pool.stream().filter(v -> v.classification() == Classification.BUG_CANDIDATE).findFirst().or(() -> pool.stream().findFirst());
+    }
+
+    /** As in replay: on a server given by URL, a case file may only create and fill its own tables. */
+    private static void refuseForeignDdl(TestCase c) {
+        Pattern allowed = Pattern.compile("^\\s*(CREATE\\s+(TABLE|(UNIQUE\\s+)?INDEX)|INSERT|REPLACE)\\b", Pattern.CASE_INSENSITIVE);
+        for (String sql : c.setup()) {
+            if (!allowed.matcher(sql).find()) {
+                throw new Main.UserError("refusing to run on a server given by --url: the case's setup has a statement other than "
+                        + "CREATE TABLE/INDEX or INSERT: " + sql.strip().lines().findFirst().orElse(""));
+            }
+        }
+        for (var t : c.transactions()) {
+            for (var st : t.statements()) {
+                if (st.kind() == StmtKind.OTHER) {
+                    throw new Main.UserError("refusing to run on a server given by --url: T" + t.id() + " has a statement that is not "
+                            + "a query, a write or transaction control: " + st.sql().strip().lines().findFirst().orElse(""));
+                }
+            }
+        }
+    }
+}
