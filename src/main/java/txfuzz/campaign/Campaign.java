@@ -11,15 +11,21 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import txfuzz.exec.ConcurrentRun;
+import txfuzz.exec.ConcurrentRunner;
 import txfuzz.exec.Executor;
 import txfuzz.exec.SetupFailedException;
 import txfuzz.exec.Trace;
 import txfuzz.gen.CaseGenerator;
+import txfuzz.history.History;
 import txfuzz.model.ExecutionMode;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Violation;
+import txfuzz.oracle.isolation.HistoryRecorder;
+import txfuzz.oracle.isolation.IsolationOracle;
+import txfuzz.oracle.isolation.WitnessCase;
 import txfuzz.reduce.ReduceConfig;
 import txfuzz.reduce.Reducer;
 import txfuzz.reduce.Reduction;
@@ -62,7 +68,9 @@ public final class Campaign {
         this.config = config;
         this.progress = progress;
         // The isolation oracle reads row versions: its cases carry rowId/wList columns.
-        CaseGenerator generator = new CaseGenerator(Oracles.needInstrumentation(config.oracles()) ? config.gen().withInstrumentation(true) : config.gen());
+        // Concurrent runs spread many transactions over a few sessions.
+        CaseGenerator generator = new CaseGenerator(config.concurrent() ? IsolationTable.genConfig(config.sessions())
+                : Oracles.needInstrumentation(config.oracles()) ? config.gen().withInstrumentation(true) : config.gen());
         this.source = source != null ? source
                 : (level, mode, i) -> generator.generate(target.name(), target.dialect(), level, mode, config.seed(), i);
     }
@@ -93,7 +101,8 @@ public final class Campaign {
         deadline = config.time() == null ? Long.MAX_VALUE : System.nanoTime() + config.time().toNanos();
         long nextProgress = config.progressEvery() == null ? Long.MAX_VALUE : System.nanoTime() + config.progressEvery().toNanos();
         FindingWriter writer = new FindingWriter(config.out());
-        try (Executor executor = new Executor(target, config.executor())) {
+        try (Executor executor = new Executor(target, config.executor());
+             ConcurrentRunner concurrent = config.concurrent() ? new ConcurrentRunner(target, config.executor()) : null) {
             Judge judge = new Judge(txfuzz.campaign.Oracles.create(config.oracles()), executor);
             for (long i = 0; ; i++) {
                 if (stopRequested || (config.tests() != null && i >= config.tests()) || System.nanoTime() >= deadline) {
@@ -106,7 +115,11 @@ public final class Campaign {
                 if (config.execution() == CampaignConfig.Execution.PREPARED || (config.execution() == CampaignConfig.Execution.MIXED && i % 2 == 1)) {
                     c = c.withExecution(ExecutionMode.PREPARED);
                 }
-                runOne(c, executor, judge, writer);
+                if (concurrent != null) {
+                    runConcurrently(c, concurrent, executor, judge, writer);
+                } else {
+                    runOne(c, executor, judge, writer);
+                }
                 if (System.nanoTime() >= nextProgress) {
                     progress.println(stats.progressLine());
                     writeSummary();
@@ -154,6 +167,110 @@ public final class Campaign {
         if (!violations.isEmpty() && !stopRequested) {
             record(c, trace, violations, writer, executor, judge);
         }
+    }
+
+    /**
+     * IsoRel's mode: the case's transactions run truly concurrently on a few sessions; the
+     * history (with session order) is checked. A proscribed anomaly is then linearised into a
+     * controlled case of just its cycle's transactions, in the order their statements completed
+     * (WitnessCase): if that shows the anomaly too, it is the finding — replayable, confirmed and
+     * reduced like any other — with the concurrent case and history kept beside it. Otherwise the
+     * concurrent evidence is the finding (not replayable as such, so not reduced).
+     */
+    private void runConcurrently(TestCase c, ConcurrentRunner runner, Executor executor, Judge judge, FindingWriter writer) {
+        ConcurrentRun run;
+        try {
+            run = runner.run(c, config.sessions());
+        } catch (SetupFailedException e) {
+            stats.invalidCases++;
+            return;
+        } catch (SQLException | RuntimeException e) {
+            if (stopRequested) {
+                return;
+            }
+            stats.cases++;
+            record(c, null, List.of(failure("while running the case", e)), writer, executor, judge);
+            return;
+        }
+        stats.add(c, run.trace());
+        List<Violation> violations = new ArrayList<>();
+        IsolationOracle.Judged judged = null;
+        try {
+            for (txfuzz.oracle.Oracle o : judge.oracles()) {
+                if (o instanceof IsolationOracle) {
+                    History h = HistoryRecorder.record(c, run.trace(), run.slots());
+                    judged = IsolationOracle.judged(h, c.isolation(), IsolationOracle.semantics(target.profile(c.mode()), c.isolation()));
+                    violations.addAll(judged.violations());
+                } else {
+                    violations.addAll(o.judge(c, run.trace(), executor).violations());
+                }
+            }
+        } catch (SQLException | SetupFailedException | RuntimeException e) {
+            if (stopRequested) {
+                return;
+            }
+            violations.add(failure("while judging the concurrent run", e));
+        }
+        if (violations.isEmpty() || stopRequested) {
+            return;
+        }
+        if (judged != null && !judged.findings().isEmpty()) {
+            int primary = 0;
+            for (int k = 0; k < judged.findings().size(); k++) {
+                if (judged.findings().get(k).bugCandidate()) {
+                    primary = k;
+                    break;
+                }
+            }
+            String kind = judged.violations().get(primary).kind();
+            java.util.Set<Integer> cycle = new java.util.TreeSet<>();
+            for (long t : judged.findings().get(primary).transactions()) {
+                if (t >= 1 && t <= c.transactions().size()) {
+                    cycle.add((int) t);
+                }
+            }
+            try {
+                TestCase witness = WitnessCase.of(c, run.trace(), cycle);
+                Trace wt = executor.run(witness);
+                List<Violation> again = judge.judge(witness, wt);
+                if (again.stream().anyMatch(v -> v.kind().equals(kind))) {
+                    again = judge.confirm(witness, again);
+                    List<Violation> withEvidence = new ArrayList<>();
+                    for (Violation v : again) {
+                        withEvidence.add(concurrentEvidence(v, c, run, false));
+                    }
+                    record(witness, wt, withEvidence, writer, executor, judge);
+                    return;
+                }
+            } catch (SQLException | SetupFailedException | RuntimeException e) {
+                // the linearisation could not run: report the concurrent evidence as it is
+            }
+        }
+        List<Violation> shown = new ArrayList<>();
+        for (Violation v : violations) {
+            shown.add(concurrentEvidence(v, c, run, true));
+        }
+        record(c, null, shown, writer, executor, judge);
+    }
+
+    /** Adds the concurrent run to a violation: where it was seen, the whole case and its trace. */
+    private Violation concurrentEvidence(Violation v, TestCase c, ConcurrentRun run, boolean onlyConcurrent) {
+        java.util.Map<String, String> files = new java.util.LinkedHashMap<>();
+        for (var e : v.attachments().entrySet()) {
+            files.put(onlyConcurrent || !e.getKey().equals("history.jsonl") ? e.getKey() : "witness.history.jsonl", e.getValue());
+        }
+        if (!onlyConcurrent) {
+            files.put("concurrent.case.json", txfuzz.model.CaseJson.write(c)); // else it is case.json itself
+        }
+        files.put("concurrent.trace.txt", txfuzz.report.TraceText.render(c, run.trace()));
+        String where = onlyConcurrent
+                ? "Seen in a concurrent run (" + config.sessions() + " sessions, transaction i on session (i-1) % " + config.sessions()
+                        + "); a controlled replay of its cycle in completion order did not show it, so `case.json` is the whole concurrent"
+                        + " case (`txfuzz replay` runs it in its submitted order, which may not show the anomaly) and `concurrent.trace.txt`"
+                        + " is what happened.\n\n"
+                : "First seen in a concurrent run (" + config.sessions() + " sessions: `concurrent.case.json`, `concurrent.trace.txt`);"
+                        + " `case.json` replays the anomaly's transactions in the order their statements completed there, and shows it too.\n\n";
+        return new Violation(v.oracle(), v.kind(), v.classification(), v.summary(), where + v.details(), v.reference(), files);
     }
 
     private static Violation failure(String when, Exception e) {

@@ -16,10 +16,13 @@ import txfuzz.reduce.ReduceConfig;
  * @param progressEvery how often to print a progress line (null: never)
  * @param execution how statements reach the engine: plain text, prepared statements, or alternating
  * @param reduceTime how long reducing one finding may take; zero turns reduction off
+ * @param sessions  0: each case runs in its submitted order through the executor; 2..5: the isolation
+ *                  oracle's concurrent mode (IsoRel): larger cases whose transactions that many
+ *                  sessions run truly concurrently
  */
 public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
                             Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution,
-                            Duration reduceTime) {
+                            Duration reduceTime, int sessions) {
     /** PLAIN or PREPARED for every case, or MIXED: every other case prepared. */
     public enum Execution { PLAIN, PREPARED, MIXED }
 
@@ -31,12 +34,21 @@ public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, Li
         if (reduceTime.isNegative()) {
             throw new IllegalArgumentException("the reduction time must not be negative");
         }
+        if (sessions != 0 && (sessions < 2 || sessions > 5)) {
+            throw new IllegalArgumentException("sessions must be 0 (controlled runs) or 2 to 5, not " + sessions);
+        }
+    }
+
+    /** Controlled runs. */
+    public CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
+                          Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution, Duration reduceTime) {
+        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, 0);
     }
 
     /** With the default reduction budget ({@link ReduceConfig#defaults()}). */
     public CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
                           Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution) {
-        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, null);
+        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, null, 0);
     }
 
     public boolean reduces() {
@@ -44,6 +56,14 @@ public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, Li
     }
 
     public CampaignConfig withReduceTime(Duration d) {
-        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, d);
+        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, d, sessions);
+    }
+
+    public CampaignConfig withSessions(int n) {
+        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, n);
+    }
+
+    public boolean concurrent() {
+        return sessions > 0;
     }
 }

@@ -52,6 +52,11 @@ final class RunCommand implements Callable<Integer> {
             description = "How long reducing one finding may take, e.g. 30s, 2m; 0 turns reduction off. Default: ${DEFAULT-VALUE}.")
     String reduceTime;
 
+    @Option(names = "--sessions", defaultValue = "0",
+            description = "0: each case runs in its submitted order (reproducible). 2-5: the isolation oracle's concurrent mode (IsoRel):"
+                    + " that many sessions run larger cases' transactions truly concurrently. Default: ${DEFAULT-VALUE}.")
+    int sessions;
+
     @Option(names = "--progress", defaultValue = "3s", description = "Progress line interval. Default: ${DEFAULT-VALUE}.")
     String progressEvery;
 
@@ -74,6 +79,15 @@ final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new Main.UserError(e.getMessage());
         }
+        if (sessions != 0) {
+            if (sessions < 2 || sessions > 5) {
+                throw new Main.UserError("--sessions must be 0 (controlled runs) or 2 to 5, not " + sessions);
+            }
+            if (!Oracles.needInstrumentation(oracleNames) || oracleNames.stream().anyMatch(o -> !o.equals("isolation") && !o.equals("explicit"))) {
+                throw new Main.UserError("--sessions runs cases concurrently, which only the isolation oracle (with explicit) can judge:"
+                        + " use --oracle isolation or --oracle isolation,explicit");
+            }
+        }
         long s = seed != null ? seed : System.currentTimeMillis();
         try (Target target = Options.open(dbms, server.toTargetOptions())) {
             List<IsolationLevel> levels = Options.levels(target, isolation);
@@ -82,8 +96,11 @@ final class RunCommand implements Callable<Integer> {
                     String.join(" ", levels.stream().map(IsolationLevel::name).toList()),
                     m.isEmpty() ? "" : " in mode " + String.join(", ", m), String.join(",", oracleNames), s,
                     count != null ? count + " cases" : "for " + time, out);
+            if (sessions > 0) {
+                System.out.printf("txfuzz: concurrent mode, %d sessions per case%n", sessions);
+            }
             CampaignConfig config = new CampaignConfig(levels, m, oracleNames, count, budget, s, out, GenConfig.defaults(),
-                    ExecutorConfig.defaults(), Options.duration(progressEvery), Options.execution(execution), reduce);
+                    ExecutorConfig.defaults(), Options.duration(progressEvery), Options.execution(execution), reduce, sessions);
             Campaign campaign = new Campaign(target, config, System.out);
             // Ctrl-C: let the current case finish, then close the target (stopping a server txfuzz started).
             Thread onExit = new Thread(() -> {

@@ -56,12 +56,20 @@ public final class IsolationOracle implements Oracle {
 
     private static final java.util.regex.Pattern RID_COLUMN = java.util.regex.Pattern.compile("(?is)^\\s*CREATE\\s+TABLE\\b.*[(,]\\s*rid\\s");
 
-    static LevelSemantics semantics(Profile profile, IsolationLevel level) {
+    public static LevelSemantics semantics(Profile profile, IsolationLevel level) {
         return profile.levels().containsKey(level) ? profile.at(level) : new LevelSemantics(Set.of(), false, null);
     }
 
     /** One violation per anomaly kind the level proscribes (its first witness), judged against the profile. */
     public static List<Violation> violations(History h, IsolationLevel level, LevelSemantics semantics) {
+        return judged(h, level, semantics).violations();
+    }
+
+    /** The proscribed anomalies of a history, first witness per kind, with their violations (same order). */
+    public record Judged(List<AnomalyFinding> findings, List<Violation> violations) {
+    }
+
+    public static Judged judged(History h, IsolationLevel level, LevelSemantics semantics) {
         Analysis analysis = IsolationChecker.analyze(h);
         Map<Anomaly, AnomalyFinding> firstPerKind = new LinkedHashMap<>();
         for (AnomalyFinding f : analysis.judge(level, semantics.documentedAnomalies())) {
@@ -73,7 +81,7 @@ public final class IsolationOracle implements Oracle {
         for (AnomalyFinding f : firstPerKind.values()) {
             out.add(violation(f, analysis.count(f.anomaly()), h, semantics));
         }
-        return out;
+        return new Judged(List.copyOf(firstPerKind.values()), out);
     }
 
     /** "lost update" → "lost-update": violation kinds are single words. */
