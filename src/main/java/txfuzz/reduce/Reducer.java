@@ -665,7 +665,7 @@ public final class Reducer {
                 if (!s.get().equals(sql)) {
                     rewritten.put(r, s.get());
                 }
-            } else if (Sql.mentions(sql, col) || sql.contains("*") && !sql.contains("(*)")) {
+            } else if (Sql.mentionsColumn(sql, table, col) || sql.contains("*") && !sql.contains("(*)")) {
                 return null;
             }
         }

@@ -181,4 +181,41 @@ final class Sql {
         parts.add(new int[] {s, to});
         return parts;
     }
+
+    /** Words after a table name that are not its alias. */
+    private static final java.util.Set<String> NOT_ALIASES = java.util.Set.of("WHERE", "SET", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS",
+            "ON", "USING", "VALUES", "GROUP", "ORDER", "UNION", "EXCEPT", "INTERSECT", "WHEN", "SELECT", "FOR", "LOCK", "HAVING", "LIMIT",
+            "DEFAULT", "RETURNING", "AS");
+
+    /**
+     * Whether {@code sql} may refer to column {@code column} of {@code table}: an unqualified
+     * mention counts, a qualified one only when its qualifier is the table or one of its aliases.
+     */
+    static boolean mentionsColumn(String sql, String table, String column) {
+        List<Token> t = tokens(sql);
+        java.util.Set<String> bound = new java.util.HashSet<>();
+        bound.add(table.toLowerCase(Locale.ROOT));
+        for (int i = 0; i + 1 < t.size(); i++) {
+            if (t.get(i).type() == Type.WORD && t.get(i).text().equalsIgnoreCase(table) && !(i > 0 && t.get(i - 1).is("."))) {
+                int a = t.get(i + 1).is("AS") ? i + 2 : i + 1;
+                if (a < t.size() && t.get(a).type() == Type.WORD && !NOT_ALIASES.contains(t.get(a).upper())) {
+                    bound.add(t.get(a).text().toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        for (int i = 0; i < t.size(); i++) {
+            Token x = t.get(i);
+            if (!(x.type() == Type.WORD || x.type() == Type.QUOTED) || !name(x).equalsIgnoreCase(column)) {
+                continue;
+            }
+            if (i >= 2 && t.get(i - 1).is(".")) {
+                if (bound.contains(name(t.get(i - 2)).toLowerCase(Locale.ROOT))) {
+                    return true;
+                }
+            } else {
+                return true;
+            }
+        }
+        return false;
+    }
 }
