@@ -112,13 +112,13 @@ final class Session implements AutoCloseable {
     private Statement statementFor(String sql) throws SQLException {
         if (mode == ExecutionMode.PREPARED) {
             PreparedStatement p = prepared.get(sql);
-            if (p == null) {
+            if (p == null || p.isClosed()) { // DuckDB's driver closes a statement that raised an error
                 p = connection.prepareStatement(sql);
                 prepared.put(sql, p);
             }
             return p;
         }
-        if (plain == null) {
+        if (plain == null || plain.isClosed()) {
             plain = connection.createStatement();
         }
         return plain;

@@ -325,7 +325,12 @@ public final class HistoryRecorder {
                 if (list.size() > 1) {
                     add(new Read(at, table, rid, list.prefix(list.size() - 1), true));
                 }
-                add(new Write(at, table, rid, deleted && !survivors.contains(rid) ? WriteKind.DELETE : WriteKind.UPDATE, list));
+                add(new Write(at, table, rid, WriteKind.UPDATE, list));
+                if (deleted && !survivors.contains(rid)) {
+                    // The tag-update installed a version of its own, which a dirty reader can see; the
+                    // DELETE then writes the tombstone on top of it (the writer twice in the list).
+                    add(new Write(at, table, rid, WriteKind.DELETE, list.append(id)));
+                }
             }
         }
 

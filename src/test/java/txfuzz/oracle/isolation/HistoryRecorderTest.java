@@ -114,7 +114,7 @@ class HistoryRecorderTest {
         assertEquals(List.of(
                 "write 1 t 1.1.0 insert T1",
                 "read 2 t 1 T0 L", "write 2 t 1 update T0,T1",
-                "read 6 t 2 T0 L", "write 6 t 2 delete T0,T1",
+                "read 6 t 2 T0 L", "write 6 t 2 update T0,T1", "write 6 t 2 delete T0,T1,T1",
                 "pred 7 t v > 15 [3=T0, 1.1.0=T1, 5=T0]",
                 "read 8 t 1 T0,T1", "read 8 u 4 T0",
                 "read 9 t 3 T0"), ops(t1));
