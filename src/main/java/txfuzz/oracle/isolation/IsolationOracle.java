@@ -49,12 +49,10 @@ public final class IsolationOracle implements Oracle {
         return new Verdict(NAME, violations(h, c.isolation(), semantics(profile, c.isolation())));
     }
 
-    /** Generated with rowId/wList columns (gen's instrumented mode): its tables have a {@code rid} column. */
+    /** Generated in gen's instrumented mode: some statement says how its result reveals row versions. */
     static boolean instrumented(TestCase c) {
-        return c.setup().stream().anyMatch(s -> RID_COLUMN.matcher(s).find());
+        return c.transactions().stream().flatMap(t -> t.statements().stream()).anyMatch(s -> s.tracking() != null);
     }
-
-    private static final java.util.regex.Pattern RID_COLUMN = java.util.regex.Pattern.compile("(?is)^\\s*CREATE\\s+TABLE\\b.*[(,]\\s*rid\\s");
 
     public static LevelSemantics semantics(Profile profile, IsolationLevel level) {
         return profile.levels().containsKey(level) ? profile.at(level) : new LevelSemantics(Set.of(), false, null);
