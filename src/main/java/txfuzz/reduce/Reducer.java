@@ -512,7 +512,7 @@ public final class Reducer {
                         break;
                     }
                     for (String v : Simplifier.variants(s.sql())) {
-                        if (tryCandidate(CaseEdits.replaceSql(current, ref, v))) {
+                        if (TrackedText.keeps(s, v) && tryCandidate(CaseEdits.replaceSql(current, ref, v))) {
                             progress = true;
                             break;
                         }
@@ -531,7 +531,7 @@ public final class Reducer {
                 while (progress) {
                     progress = false;
                     for (String v : Simplifier.constantVariants(current.setup().get(i))) {
-                        if (tryCandidate(replaceSetup(current, i, v))) {
+                        if (TrackedText.keepsSetup(current.setup().get(i), v) && tryCandidate(replaceSetup(current, i, v))) {
                             progress = true;
                             break;
                         }

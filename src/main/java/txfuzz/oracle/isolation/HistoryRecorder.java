@@ -150,32 +150,26 @@ public final class HistoryRecorder {
         return owners;
     }
 
-    /** The wl column's text (",0,1.2,3.1") as transaction ids; null when it is not a write list. */
+    /**
+     * The wl column's text (",0,1.2,3.1") as transaction ids; null when it is not a write list:
+     * it must start with a comma and name only the initial state (0) and tags of the case's own
+     * write statements. A reduced case may have lost a tracked column or constant; reading such a
+     * value as a write list would invent versions.
+     */
     static WList parse(String text, Map<String, Long> tagOwner) {
-        if (text == null) {
+        if (text == null || !text.startsWith(",")) {
             return null;
         }
         List<Long> ids = new ArrayList<>();
-        for (String entry : text.split(",")) {
+        for (String entry : text.substring(1).split(",", -1)) {
             String e = entry.trim();
-            if (e.isEmpty()) {
-                continue;
-            }
-            Long owner = tagOwner.get(e);
+            Long owner = e.equals("0") ? Long.valueOf(0) : tagOwner.get(e);
             if (owner == null) {
-                int dot = e.indexOf('.');
-                try {
-                    owner = Long.parseLong(dot < 0 ? e : e.substring(0, dot));
-                } catch (NumberFormatException ex) {
-                    return null;
-                }
-            }
-            if (owner < 0) {
                 return null;
             }
             ids.add(owner);
         }
-        return ids.isEmpty() ? null : WList.of(ids);
+        return WList.of(ids);
     }
 
     /** The last entry of a wl text: the tag of the row's latest write. */

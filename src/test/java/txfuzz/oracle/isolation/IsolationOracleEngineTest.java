@@ -143,4 +143,20 @@ class IsolationOracleEngineTest {
             assertEquals(List.of(), kinds(new IsolationOracle().judge(c, trace, ex)), "READ UNCOMMITTED permits G1b");
         }
     }
+
+    /**
+     * A reducer can replace a tracked column or constant (here the read's wl became c1, the
+     * initial wl ''): such values are not write lists and are not read as versions. Before, "0"
+     * was taken for the initial state and the transaction "did not see its own write".
+     */
+    @Test
+    void valuesThatAreNotWriteListsAreIgnored() throws Exception {
+        TrackedCases b = TrackedCases.on("h2").level(IsolationLevel.SERIALIZABLE).table("t0")
+                .setup("CREATE TABLE t0 (c1 INT, rid VARCHAR(100), wl VARCHAR(100))", "INSERT INTO t0 (c1, rid, wl) VALUES (0, '1', '')");
+        b.begin().write("UPDATE t0 SET wl = wl || ',1.1'", "t0", "1.1", List.of(), false).postRead("t0", "1.1")
+                .read("SELECT x0.rid, x0.c1 FROM t0 x0", null, false, "t0").commit();
+        try (Target h2 = Targets.create("h2")) {
+            assertEquals(List.of(), kinds(judge(h2, b.serial())));
+        }
+    }
 }
