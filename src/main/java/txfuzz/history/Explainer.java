@@ -109,14 +109,14 @@ final class Explainer {
         }
         for (Dep d : cycle) {
             if (d.type() == DepType.WR && d.readerStmt() >= 0) {
-                stmts.get(d.to()).add(d.readerStmt());
+                stmts.computeIfAbsent(d.to(), k -> new TreeSet<>()).add(d.readerStmt());
             } else if (d.type() == DepType.RW && d.readerStmt() >= 0) {
-                stmts.get(d.from()).add(d.readerStmt());
+                stmts.computeIfAbsent(d.from(), k -> new TreeSet<>()).add(d.readerStmt());
             }
             if ((d.type() == DepType.WW || d.type() == DepType.RW) && d.writerStmt() >= 0) {
-                stmts.get(d.to()).add(d.writerStmt());
+                stmts.computeIfAbsent(d.to(), k -> new TreeSet<>()).add(d.writerStmt());
             } else if (d.type() == DepType.WR && d.writerStmt() >= 0) {
-                stmts.get(d.from()).add(d.writerStmt());
+                stmts.computeIfAbsent(d.from(), k -> new TreeSet<>()).add(d.writerStmt());
             }
         }
         StringBuilder sb = new StringBuilder();
