@@ -82,6 +82,8 @@ public final class HistoryRecorder {
 
         Map<Integer, SessionSlot> placed = placeSessions(c, slots);
         List<Transaction> out = new ArrayList<>();
+        int sessions = placed.values().stream().mapToInt(SessionSlot::session).max().orElse(-1) + 1;
+        out.addAll(rolledBackStatements(c, executed, tagOwner, c.transactions().size() + 2L, sessions + 1));
         long maxId = 0;
         int maxSession = -1;
         for (Txn t : c.transactions()) {
@@ -135,6 +137,45 @@ public final class HistoryRecorder {
                 yield atCommit && cause != null && cause.result().errorClass() == ErrorClass.CONNECTION_LOST ? Outcome.UNKNOWN : Outcome.ABORTED;
             }
         };
+    }
+
+    /**
+     * A write statement that failed was rolled back by the engine, yet at READ UNCOMMITTED another
+     * transaction may have read a row version it wrote in the meantime. Such versions never
+     * existed in any committed state: each failed statement's tag is given to an aborted
+     * transaction of its own (ids from {@code firstId}), so such a read is the aborted read (G1a)
+     * it is — not a write of the statement's transaction, which may have committed. A tag also
+     * written by a statement that succeeded (a DELETE's tag-update when the DELETE itself failed)
+     * stays its transaction's.
+     */
+    private static List<Transaction> rolledBackStatements(TestCase c, Map<StmtRef, ExecutedStmt> executed, Map<String, Long> tagOwner,
+                                                          long firstId, int firstSession) {
+        Map<String, Boolean> onlyFailures = new LinkedHashMap<>();
+        Map<String, String> sqlOf = new HashMap<>();
+        for (Txn t : c.transactions()) {
+            for (int i = 0; i < t.statements().size(); i++) {
+                Stmt s = t.statements().get(i);
+                Tracking tr = s.tracking();
+                ExecutedStmt e = executed.get(new StmtRef(t.id(), i));
+                boolean writesTag = tr != null && tr.tag() != null && (tr.role() == Tracking.Role.TAG
+                        || (tr.role() == Tracking.Role.WRITE && (!tr.deletes() || !tr.rids().isEmpty())));
+                if (!writesTag || e == null) {
+                    continue;
+                }
+                onlyFailures.merge(tr.tag(), e.result().failed(), Boolean::logicalAnd);
+                sqlOf.putIfAbsent(tr.tag(), s.sql());
+            }
+        }
+        List<Transaction> out = new ArrayList<>();
+        long id = firstId;
+        int session = firstSession;
+        for (var e : onlyFailures.entrySet()) {
+            if (e.getValue()) {
+                tagOwner.put(e.getKey(), id);
+                out.add(new Transaction(id++, session++, 0, Outcome.ABORTED, List.of(sqlOf.get(e.getKey())), List.of()));
+            }
+        }
+        return out;
     }
 
     /** Which transaction each tag belongs to, from the case itself (robust to renumbered statements). */

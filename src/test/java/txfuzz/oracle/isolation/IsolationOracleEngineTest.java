@@ -159,4 +159,54 @@ class IsolationOracleEngineTest {
             assertEquals(List.of(), kinds(judge(h2, b.serial())));
         }
     }
+
+    /**
+     * Derby at READ UNCOMMITTED: T2's UPDATE changes row 1's key to one T1 inserted and has not
+     * committed, so it waits; a dirty reader sees row 1 with T2's tag meanwhile; T1 commits and
+     * T2's UPDATE fails on the duplicate key and is rolled back, though T2 commits. The version the
+     * reader saw never existed in a committed state: an aborted read (G1a, permitted at READ
+     * UNCOMMITTED), not a lost write (incompatible order, a false bug candidate before).
+     */
+    @Test
+    void aDirtyReadOfAStatementThatFailedIsAnAbortedRead() throws Exception {
+        TrackedCases b = TrackedCases.on("derby").level(IsolationLevel.READ_UNCOMMITTED).table("t")
+                .setup("CREATE TABLE t (k INT PRIMARY KEY, rid VARCHAR(100), wl VARCHAR(100))", "INSERT INTO t (k, rid, wl) VALUES (1, '1', ',0')");
+        b.begin().write("INSERT INTO t (k, rid, wl) VALUES (10, '1.1.0', ',1.1')", "t", "1.1", List.of("1.1.0"), false).commit();
+        b.begin().write("UPDATE t SET k = 10, wl = wl || ',2.1' WHERE k = 1", "t", "2.1", List.of(), false).postRead("t", "2.1").commit();
+        b.begin().read("SELECT x.rid, x.wl FROM t x", "true", false, "t").commit();
+        b.begin().write("UPDATE t SET wl = wl || ',4.1' WHERE k = 1", "t", "4.1", List.of(), false).postRead("t", "4.1").commit();
+        // T1 inserts; T2's update waits on T1's key; T3 reads dirty; T1 commits, T2's update fails, T2 commits; T3 commits;
+        // then T4 writes row 1 on top of the version that did exist
+        TestCase c = b.order(1, 1, 2, 2, 3, 3, 1, 2, 2, 3, 4, 4, 4, 4);
+        try (Target derby = Targets.create("derby"); Executor ex = new Executor(derby, ExecutorConfig.defaults())) {
+            Trace trace = ex.run(c);
+            assertTrue(trace.executed(new txfuzz.model.StmtRef(2, 1)).orElseThrow().result().failed(), trace::toString);
+            java.util.Set<txfuzz.history.Anomaly> seen = txfuzz.history.IsolationChecker.analyze(HistoryRecorder.record(c, trace)).observed();
+            org.junit.jupiter.api.Assumptions.assumeTrue(!seen.isEmpty(), "Derby did not show the dirty row this time: " + trace);
+            assertEquals(java.util.Set.of(txfuzz.history.Anomaly.G1A), seen);
+            assertEquals(List.of(), kinds(new IsolationOracle().judge(c, trace, ex)));
+        }
+    }
+
+    /**
+     * H2 2.3.232 at REPEATABLE READ, SNAPSHOT and SERIALIZABLE: after a transaction changes rows'
+     * primary keys, its own SELECT returns every changed row twice, before and after its write
+     * (found by txfuzz's concurrent isolation table). The history shows the transaction reading
+     * its own row without its write: "internal", a bug candidate at every level. READ COMMITTED
+     * returns each row once.
+     */
+    @Test
+    void h2ShowsATransactionBothVersionsOfARowWhoseKeyItChanged() throws Exception {
+        for (IsolationLevel level : List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.REPEATABLE_READ)) {
+            TrackedCases b = TrackedCases.on("h2").level(level).table("t")
+                    .setup("CREATE TABLE t (k INT PRIMARY KEY, rid VARCHAR(100), wl VARCHAR(100))",
+                            "INSERT INTO t (k, rid, wl) VALUES (2, '1', ',0')", "INSERT INTO t (k, rid, wl) VALUES (0, '2', ',0')");
+            b.begin().write("UPDATE t SET k = k - 1, wl = wl || ',1.1'", "t", "1.1", List.of(), false).postRead("t", "1.1")
+                    .read("SELECT x.rid, x.wl FROM t x ORDER BY x.k DESC", null, false, "t").commit();
+            try (Target h2 = Targets.create("h2")) {
+                List<String> found = kinds(judge(h2, b.serial()));
+                assertEquals(level == IsolationLevel.READ_COMMITTED ? List.of() : List.of("internal/bug-candidate"), found, level.name());
+            }
+        }
+    }
 }
