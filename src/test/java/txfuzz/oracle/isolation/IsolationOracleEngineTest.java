@@ -209,4 +209,29 @@ class IsolationOracleEngineTest {
             }
         }
     }
+
+    /**
+     * PostgreSQL 15.10 (the bundled server): MERGE at REPEATABLE READ overwrites a row another
+     * transaction updated and committed after MERGE's snapshot, where UPDATE fails with 40001 — a
+     * lost update. Found by `run --oracle isolation`; upstream fixed it in 15.16 / 17.8 ("MERGE must
+     * raise a serialization failure under REPEATABLE READ"). The same workload with UPDATE is clean.
+     */
+    @Test
+    void postgres15MergeLosesAnUpdateAtRepeatableRead() throws Exception {
+        try (Target pg = Targets.create("postgres")) {
+            for (boolean merge : new boolean[] {true, false}) {
+                TrackedCases b = TrackedCases.on("postgres").level(IsolationLevel.REPEATABLE_READ).table("t").table("s")
+                        .setup("CREATE TABLE t (k INT, rid VARCHAR(100), wl VARCHAR(100))", "CREATE TABLE s (k INT, rid VARCHAR(100), wl VARCHAR(100))",
+                                "INSERT INTO t (k, rid, wl) VALUES (1, '1', ',0')", "INSERT INTO s (k, rid, wl) VALUES (1, '2', ',0')");
+                String write = merge ? "MERGE INTO t USING s x ON (t.k = x.k) WHEN MATCHED THEN UPDATE SET wl = t.wl || ',1.2'"
+                        : "UPDATE t SET wl = wl || ',1.2' WHERE k = 1";
+                b.begin().read("SELECT x.rid, x.wl FROM t x", "true", false, "t").write(write, "t", "1.2", List.of(), false)
+                        .postRead("t", "1.2").commit();
+                b.begin().write("UPDATE t SET wl = wl || ',2.1'", "t", "2.1", List.of(), false).postRead("t", "2.1").commit();
+                // T1 reads; T2 updates and commits; T1 writes the row
+                TestCase c = b.order(1, 1, 2, 2, 2, 2, 1, 1, 1);
+                assertEquals(merge ? List.of("lost-update/bug-candidate") : List.of(), kinds(judge(pg, c)), merge ? "MERGE" : "UPDATE");
+            }
+        }
+    }
 }
