@@ -43,7 +43,10 @@ import txfuzz.target.Target;
  * dropped with {@code ;drop=true}. Pure row locking, no MVCC.
  *
  * <p>Lock settings are database properties, set when the database is created:
- * {@code derby.locks.waitTimeout} 600 s (far above a test case's lifetime; 40XL1 after it) and
+ * {@code derby.locks.waitTimeout} 10 s (well above any wait the executor lets run: it breaks a stall
+ * after 2 s; but a statement it had to abandon — Derby cannot cancel one, and aborting its connection
+ * waits for the statement — gives up its locks after at most this long, instead of holding up the
+ * rest of the case and the final read for minutes; 40XL1 after it) and
  * {@code derby.locks.deadlockTimeout} 0. Derby looks for a deadlock once per lock wait, after
  * deadlockTimeout seconds (default 20); at 0 it looks the moment a statement starts to wait, which is
  * exactly when a cycle can close, and then waits normally. Measured: a crossing-update deadlock is
@@ -77,7 +80,7 @@ public final class DerbyTarget implements Target {
 
     private static final AtomicLong NEXT_DB = new AtomicLong();
     private static final AtomicLong NEXT_SESSION = new AtomicLong();
-    static final int WAIT_TIMEOUT_S = 600;
+    static final int WAIT_TIMEOUT_S = 10;
     static final int DEADLOCK_TIMEOUT_S = 0;
     private static final String DOCS = "https://db.apache.org/derby/docs/10.16/devguide/cdevconcepts15366.html";
     private static final String SCHEMA = "APP";
