@@ -61,7 +61,7 @@ public final class BugReport {
         md.append("## Sessions\n\n");
         md.append("Open ").append(c.transactions().size() == 1 ? "one session" : c.transactions().size() + " sessions").append(" (")
                 .append(String.join(", ", c.transactions().stream().map(t -> "T" + t.id()).toList()))
-                .append("). Configure each one with:\n\n```sql\n");
+                .append(c.transactions().size() == 1 ? "). Configure it with:\n\n```sql\n" : "). Configure each one with:\n\n```sql\n");
         for (String s : target.sessionSetupSql(c.isolation(), c.mode())) {
             md.append(terminated(s)).append('\n');
         }
@@ -157,12 +157,21 @@ public final class BugReport {
             case "explicit/connection-lost" -> "The engine dropped the connection while running a statement: it crashed or killed the session.";
             case "explicit/hang" -> "The statement kept running and the engine said it was not waiting on a lock; txfuzz cancelled it.";
             case "explicit/engine-failure" -> "The engine failed while opening, reading back or replaying, outside any single statement.";
-            default -> "The oracle `" + v.oracle() + "` reports `" + v.kind() + "`; the evidence above explains it.";
+            default -> "isolation".equals(v.oracle())
+                    ? "txfuzz recorded which version of which row every statement read and wrote (two hidden columns per table: a row "
+                    + "identity and the list of transactions that wrote the row; IsoRel, ISSTA 2025) and built the dependency graph of "
+                    + "the transactions. " + c.isolation().sql() + " proscribes this kind of cycle (Adya's generalised isolation levels)."
+                    : "The oracle `" + v.oracle() + "` reports `" + v.kind() + "`; the evidence above explains it.";
         };
         String verdict = switch (v.classification()) {
-            case BUG_CANDIDATE -> "Nothing " + target.name() + " documents for " + c.isolation().sql() + " explains it: where the level "
-                    + "documents weaker behaviour, txfuzz simulated that behaviour on the engine itself and it does not reproduce what "
-                    + "happened. This is a bug candidate.";
+            case BUG_CANDIDATE -> switch (v.oracle()) {
+                case "wss" -> "Nothing " + target.name() + " documents for " + c.isolation().sql() + " explains it: where the level "
+                        + "documents weaker behaviour, txfuzz simulated that behaviour on the engine itself and it does not reproduce what "
+                        + "happened. This is a bug candidate.";
+                case "isolation" -> target.name() + " documents no exception for this anomaly at " + c.isolation().sql()
+                        + " (txfuzz's profile of the engine, docs/isolation.md). This is a bug candidate.";
+                default -> "No isolation level permits this. This is a bug candidate.";
+            };
             case DOCUMENTED -> "This is behaviour " + target.name() + " documents at " + c.isolation().sql()
                     + (v.reference() == null ? "." : ": " + v.reference() + ".") + " Recorded for completeness, not as a bug.";
             case FLAKY -> "It did not come back when the case was run again: treat it with care.";
