@@ -34,17 +34,31 @@ final class BenchCommand implements Callable<Integer> {
             description = "How long reducing one finding may take (as for run); 0, the default, measures the search alone.")
     String reduceTime;
 
+    @Option(names = "--oracle", defaultValue = "wss,explicit", description = "Oracles, comma-separated. Default: ${DEFAULT-VALUE}.")
+    String oracles;
+
+    @Option(names = "--sessions", defaultValue = "0", description = "0: controlled runs; 2-5: concurrent runs (the isolation oracle only)."
+            + " Default: ${DEFAULT-VALUE}.")
+    int sessions;
+
     @Override
     public Integer call() {
         java.time.Duration reduce = RunCommand.reduceDuration(reduceTime);
+        List<String> oracleNames = Options.list(oracles);
+        try {
+            txfuzz.campaign.Oracles.create(oracleNames);
+        } catch (IllegalArgumentException e) {
+            throw new Main.UserError(e.getMessage());
+        }
+        RunCommand.checkSessions(sessions, oracleNames);
         List<String> names = dbms.equalsIgnoreCase("all") ? Targets.names() : Options.list(dbms);
         System.out.println("| DBMS | version | cases | seconds | cases/s | transactions/s | blocked stmts | invalid stmts | bug candidates | documented | flaky |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         PrintStream silent = new PrintStream(OutputStream.nullOutputStream());
         for (String name : names) {
             try (Target target = Options.target(name)) {
-                CampaignConfig config = new CampaignConfig(target.isolationLevels(), List.of(), List.of("wss", "explicit"), tests, null, seed,
-                        out.resolve(name), GenConfig.defaults(), ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN, reduce);
+                CampaignConfig config = new CampaignConfig(target.isolationLevels(), List.of(), oracleNames, tests, null, seed,
+                        out.resolve(name), GenConfig.defaults(), ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN, reduce, sessions);
                 Summary s = new Campaign(target, config, silent).run();
                 System.out.printf("| %s | %s | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %d | %d | %d |%n", name, target.version(), s.cases(),
                         s.seconds(), s.casesPerSecond(), s.transactionsPerSecond(), 100 * s.blockedShare(), 100 * s.invalidStatementShare(),

@@ -60,6 +60,20 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--progress", defaultValue = "3s", description = "Progress line interval. Default: ${DEFAULT-VALUE}.")
     String progressEvery;
 
+    /** Concurrent runs take 2..5 sessions and only the oracles that can judge them. */
+    static void checkSessions(int sessions, List<String> oracleNames) {
+        if (sessions == 0) {
+            return;
+        }
+        if (sessions < 2 || sessions > 5) {
+            throw new Main.UserError("--sessions must be 0 (controlled runs) or 2 to 5, not " + sessions);
+        }
+        if (!Oracles.needInstrumentation(oracleNames) || oracleNames.stream().anyMatch(o -> !o.equals("isolation") && !o.equals("explicit"))) {
+            throw new Main.UserError("--sessions runs cases concurrently, which only the isolation oracle (with explicit) can judge:"
+                    + " use --oracle isolation or --oracle isolation,explicit");
+        }
+    }
+
     /** "0" (off) or a duration as --time takes it. */
     static Duration reduceDuration(String text) {
         return text.strip().equals("0") ? Duration.ZERO : Options.duration(text);
@@ -79,15 +93,7 @@ final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new Main.UserError(e.getMessage());
         }
-        if (sessions != 0) {
-            if (sessions < 2 || sessions > 5) {
-                throw new Main.UserError("--sessions must be 0 (controlled runs) or 2 to 5, not " + sessions);
-            }
-            if (!Oracles.needInstrumentation(oracleNames) || oracleNames.stream().anyMatch(o -> !o.equals("isolation") && !o.equals("explicit"))) {
-                throw new Main.UserError("--sessions runs cases concurrently, which only the isolation oracle (with explicit) can judge:"
-                        + " use --oracle isolation or --oracle isolation,explicit");
-            }
-        }
+        checkSessions(sessions, oracleNames);
         long s = seed != null ? seed : System.currentTimeMillis();
         try (Target target = Options.open(dbms, server.toTargetOptions())) {
             List<IsolationLevel> levels = Options.levels(target, isolation);
