@@ -110,4 +110,19 @@ class SignatureTest {
         assertFalse(reduced.covers(big));
         assertFalse(Signature.of(larger.withIsolation(IsolationLevel.SERIALIZABLE), TX_WSS).covers(reduced), "another level");
     }
+
+    @Test
+    void serverCrashesAreGroupedByTheAssertionThatFailed() {
+        String crash = "engine failure while running the case: IllegalStateException: MariaDB crashed during DROP DATABASE txfuzz_1:"
+                + " InnoDB: Assertion failure in file dict0dict.cc line 1872 | InnoDB: Failing assertion: table->n_rec_locks == 0 | mysqld got signal 6";
+        Violation v = new Violation("explicit", "engine-failure", Classification.BUG_CANDIDATE, crash, "d", null);
+        Signature a = Signature.of(lostUpdate(1), v);
+        Signature b = Signature.of(lostUpdate(1).withIsolation(IsolationLevel.SERIALIZABLE), v);
+        assertEquals(a, b, "the case and the level do not matter");
+        assertEquals(List.of("assertion: table->n_rec_locks == 0"), a.features());
+        Violation other = new Violation("explicit", "engine-failure", Classification.BUG_CANDIDATE, crash.replace("n_rec_locks", "n_waiting"), "d", null);
+        assertNotEquals(a, Signature.of(lostUpdate(1), other));
+        assertNotEquals(Signature.of(lostUpdate(1), TX_WSS), Signature.of(lostUpdate(1).withIsolation(IsolationLevel.SERIALIZABLE), TX_WSS),
+                "other findings keep their level");
+    }
 }
