@@ -201,7 +201,7 @@ public final class IsolationTable {
         files.put(kind + ".mmd", f.mermaid());
         files.put(kind + ".dot", f.dot());
         return new Violation(IsolationOracle.NAME, kind, c, f.anomaly().label() + " at " + f.level().sql() + " (" + s.words() + "): " + f.summary(),
-                f.markdown(), reference, files);
+                f.markdown(false), reference, files);
     }
 
     static String line(Row r) {

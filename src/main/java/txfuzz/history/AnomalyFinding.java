@@ -40,6 +40,11 @@ public record AnomalyFinding(Anomaly anomaly, List<Long> transactions, List<Dep>
 
     /** Explanation and drawing as Markdown, for finding reports. */
     public String markdown() {
+        return markdown(true);
+    }
+
+    /** Explanation as Markdown; the Mermaid drawing only when asked (reports that draw the cycle elsewhere leave it out). */
+    public String markdown(boolean withDrawing) {
         StringBuilder sb = new StringBuilder();
         sb.append("### ").append(anomaly.label()).append(viaSessionOrder ? " (via session order)" : "").append("\n\n");
         sb.append(summary).append("\n\n");
@@ -48,8 +53,10 @@ public record AnomalyFinding(Anomaly anomaly, List<Long> transactions, List<Dep>
                     .append(IsolationModel.reference(level)).append(")").append(permittedByProfile ? "; documented by the engine" : "")
                     .append(".\n\n");
         }
-        sb.append("```\n").append(explanation).append("```\n\n");
-        sb.append("```mermaid\n").append(mermaid).append("```\n");
+        sb.append("```\n").append(explanation).append("```\n");
+        if (withDrawing) {
+            sb.append("\n```mermaid\n").append(mermaid).append("```\n");
+        }
         return sb.toString();
     }
 }

@@ -96,7 +96,7 @@ public final class IsolationOracle implements Oracle {
         if (count > 1) {
             details.append(" Witnesses of this kind: ").append(count).append("; the shortest found is shown.");
         }
-        details.append("\n\n").append(f.markdown()).append('\n');
+        details.append("\n\n").append(f.markdown(false)).append('\n');
         details.append("The row-level history is in `history.jsonl` (check it offline with `txfuzz check history.jsonl --level ")
                 .append(f.level().name()).append("`); the cycle is drawn in `").append(kind).append(".dot`.\n");
         Map<String, String> files = new LinkedHashMap<>();
