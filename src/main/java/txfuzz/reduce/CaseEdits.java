@@ -14,6 +14,7 @@ import txfuzz.model.Stmt;
 import txfuzz.model.StmtKind;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
+import txfuzz.model.Tracking;
 import txfuzz.model.Txn;
 
 /**
@@ -147,6 +148,32 @@ final class CaseEdits {
     }
 
     /** Whether a statement's kind allows it to be touched by text edits (data statements only). */
+    /**
+     * {@code refs} grouped for removal: a write with the tag-update and post-reads that carry its
+     * tag (the isolation oracle's instrumentation: without them its row versions are unattributed
+     * or unseen), every other statement alone.
+     */
+    static List<List<StmtRef>> trackingUnits(TestCase c, List<StmtRef> refs) {
+        Map<String, List<StmtRef>> byTag = new LinkedHashMap<>();
+        List<List<StmtRef>> units = new ArrayList<>();
+        for (StmtRef r : refs) {
+            Tracking t = c.stmt(r).tracking();
+            if (t == null || t.tag() == null || t.role() == Tracking.Role.READ) {
+                units.add(List.of(r));
+                continue;
+            }
+            String key = r.txn() + "/" + t.tag();
+            List<StmtRef> unit = byTag.get(key);
+            if (unit == null) {
+                unit = new ArrayList<>();
+                byTag.put(key, unit);
+                units.add(unit);
+            }
+            unit.add(r);
+        }
+        return units;
+    }
+
     static boolean editable(Stmt s) {
         return s.kind() != StmtKind.OTHER && !s.kind().isControl();
     }

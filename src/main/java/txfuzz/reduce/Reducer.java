@@ -328,15 +328,17 @@ public final class Reducer {
             });
         }
 
+        /** Data statements, a write together with its row-tracking companions (they go or stay as one). */
         private void statements() {
             TestCase base = current;
             List<StmtRef> refs = CaseEdits.dataRefs(base);
-            ddmin(refs, keep -> {
+            List<List<StmtRef>> units = CaseEdits.trackingUnits(base, refs);
+            ddmin(units, keep -> {
                 if (keep.isEmpty()) {
                     return null;
                 }
                 Set<StmtRef> gone = new HashSet<>(refs);
-                gone.removeAll(keep);
+                keep.forEach(gone::removeAll);
                 return CaseEdits.removeStmts(base, gone);
             });
         }
