@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import txfuzz.history.Analysis;
+import txfuzz.history.Anomaly;
 import txfuzz.history.AnomalyFinding;
 import txfuzz.history.History;
 import txfuzz.history.HistoryFormatException;
@@ -23,6 +24,8 @@ import txfuzz.history.HistoryJson;
 import txfuzz.history.IsolationChecker;
 import txfuzz.model.IsolationLevel;
 import txfuzz.report.FindingRecord;
+import txfuzz.target.LevelSemantics;
+import txfuzz.target.Target;
 
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = "Check a recorded history (docs/history-format.md) for isolation anomalies the level proscribes.")
@@ -35,6 +38,13 @@ final class CheckCommand implements Callable<Integer> {
 
     @Option(names = "--out", description = "Also write summary.json and findings/<id>/ (verdict.md, cycle.dot) here.")
     Path out;
+
+    @Option(names = "--dbms", description = "Judge against this DBMS's profile (anomalies it documents at the level are 'documented')."
+            + " Default: none, every anomaly the level proscribes is a bug candidate. (postgres and mariadb start a server for it.)")
+    String dbms;
+
+    @Option(names = "--mode", description = "The DBMS's concurrency mode for its profile (e.g. hsqldb: mvcc, locks). Default: its default mode.")
+    String mode;
 
     @Override
     public Integer call() {
@@ -54,8 +64,7 @@ final class CheckCommand implements Callable<Integer> {
         }
         long start = System.nanoTime();
         Analysis analysis = IsolationChecker.analyze(h);
-        // No engine profile applies offline yet: every anomaly the level proscribes is a bug candidate.
-        List<AnomalyFinding> judged = analysis.judge(l, Set.of());
+        List<AnomalyFinding> judged = analysis.judge(l, documented(l));
         double seconds = (System.nanoTime() - start) / 1e9;
         List<AnomalyFinding> proscribed = judged.stream().filter(AnomalyFinding::proscribed).toList();
         System.out.printf("Checked %s: %d transactions at %s in %.2fs; observed: %s%n", historyFile, h.transactions().size(), l.name(), seconds,
@@ -71,6 +80,21 @@ final class CheckCommand implements Callable<Integer> {
             write(h, l, proscribed, seconds);
         }
         return proscribed.stream().anyMatch(AnomalyFinding::bugCandidate) ? Main.FOUND : Main.OK;
+    }
+
+    /** What the --dbms profile documents at {@code level}; nothing without --dbms. */
+    private Set<Anomaly> documented(IsolationLevel level) {
+        if (dbms == null) {
+            return Set.of();
+        }
+        try (Target target = Options.open(dbms, txfuzz.target.TargetOptions.none())) {
+            List<String> modes = Options.modes(target, mode);
+            LevelSemantics s = target.profile(modes.isEmpty() ? target.modes().get(0) : modes.get(0)).levels().get(level);
+            if (s == null) {
+                throw new Main.UserError("isolation level " + level.name() + " is not offered by " + dbms);
+            }
+            return s.documentedAnomalies();
+        }
     }
 
     private void write(History h, IsolationLevel l, List<AnomalyFinding> findings, double seconds) {

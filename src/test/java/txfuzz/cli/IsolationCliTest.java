@@ -64,4 +64,26 @@ class IsolationCliTest {
         CliTest.Result bad = CliTest.run("isolation-table", "--sessions", "1", "--out", out.toString());
         assertEquals(2, bad.code());
     }
+
+    @Test
+    void checkJudgesAgainstAnEngineProfileWhenAsked(@TempDir Path dir) throws Exception {
+        // write skew: each reads the row the other then writes
+        String t1 = "{\"id\":1,\"session\":1,\"seq\":0,\"outcome\":\"committed\",\"ops\":["
+                + "{\"op\":\"read\",\"stmt\":1,\"table\":\"t\",\"row\":\"x\",\"wlist\":[0]},"
+                + "{\"op\":\"write\",\"stmt\":2,\"table\":\"t\",\"row\":\"y\",\"kind\":\"update\",\"wlist\":[0,1]}]}";
+        String t2 = "{\"id\":2,\"session\":2,\"seq\":0,\"outcome\":\"committed\",\"ops\":["
+                + "{\"op\":\"read\",\"stmt\":1,\"table\":\"t\",\"row\":\"y\",\"wlist\":[0]},"
+                + "{\"op\":\"write\",\"stmt\":2,\"table\":\"t\",\"row\":\"x\",\"kind\":\"update\",\"wlist\":[0,2]}]}";
+        Path h = dir.resolve("skew.jsonl");
+        Files.writeString(h, t1 + "\n" + t2 + "\n");
+        CliTest.Result plain = CliTest.run("check", h.toString(), "--level", "SERIALIZABLE");
+        assertEquals(1, plain.code(), plain.toString());
+        assertTrue(plain.out().contains("bug-candidate: write skew"), plain.out());
+        CliTest.Result h2 = CliTest.run("check", h.toString(), "--level", "SERIALIZABLE", "--dbms", "h2");
+        assertEquals(0, h2.code(), h2.toString());
+        assertTrue(h2.out().contains("documented: write skew"), h2.out());
+        CliTest.Result unknown = CliTest.run("check", h.toString(), "--level", "SERIALIZABLE", "--dbms", "oracle9");
+        assertEquals(2, unknown.code());
+        assertFalse(unknown.err().contains("\tat "), unknown.err());
+    }
 }
