@@ -110,7 +110,7 @@ public final class ConcurrentRunner implements AutoCloseable {
         if (sessions < 1) {
             throw new IllegalArgumentException("sessions must be >= 1, not " + sessions);
         }
-        setup(c, db);
+        CaseSetup.load(c, db);
         Run run = new Run(c, db, sessions);
         try {
             run.open();
@@ -134,18 +134,6 @@ public final class ConcurrentRunner implements AutoCloseable {
             slots.put(t.id(), new SessionSlot(s, next[s]++));
         }
         return slots;
-    }
-
-    private void setup(TestCase testCase, Database db) throws SetupFailedException, SQLException {
-        try (Connection c = db.connect(testCase.isolation(), testCase.mode()); Statement s = c.createStatement()) {
-            for (String sql : testCase.setup()) {
-                try {
-                    s.execute(sql);
-                } catch (SQLException e) {
-                    throw new SetupFailedException("setup failed at: " + sql + " — " + e.getMessage(), e);
-                }
-            }
-        }
     }
 
     @Override
@@ -445,11 +433,8 @@ public final class ConcurrentRunner implements AutoCloseable {
                     return false; // the watchdog recorded it as abandoned
                 }
                 current = null;
-                if (result.failed()) {
-                    if (result.errorClass() == ErrorClass.CONNECTION_LOST) {
-                        reconnect = true;
-                    }
-                    renewSession();
+                if (result.failed() && result.errorClass() == ErrorClass.CONNECTION_LOST) {
+                    reconnect = true;
                 }
                 if (complete(t, stmt, f, result)) {
                     return true;
@@ -504,15 +489,6 @@ public final class ConcurrentRunner implements AutoCloseable {
             }
             run.record(f, result);
             return false;
-        }
-
-        /**
-         * A fresh {@link Session} on the same connection after a failed statement: DuckDB's driver
-         * closes a statement (plain or prepared) that raised an error, and Session would re-use it.
-         * The old statements stay open until the connection closes.
-         */
-        private void renewSession() {
-            session = new Session(target, connection, engineId, run.testCase.execution());
         }
 
         /** After a transaction: is the connection closed (lost, or aborted by the watchdog)? */

@@ -2,7 +2,6 @@ package txfuzz.exec;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -62,7 +61,7 @@ public final class Executor implements AutoCloseable {
 
     /** Runs {@code testCase} on {@code db}, which must be empty. */
     public Trace run(TestCase testCase, Database db) throws SetupFailedException, SQLException {
-        setup(testCase, db);
+        CaseSetup.load(testCase, db);
         Map<Integer, Session> sessions = new HashMap<>();
         Optional<LockProbe> probe = Optional.empty();
         try {
@@ -90,18 +89,6 @@ public final class Executor implements AutoCloseable {
         long deadline = System.nanoTime() + 3_000_000_000L;
         while (sessions.stream().anyMatch(Session::rollingBack) && System.nanoTime() < deadline) {
             sleepMillis(1);
-        }
-    }
-
-    private void setup(TestCase testCase, Database db) throws SetupFailedException, SQLException {
-        try (Connection c = db.connect(testCase.isolation(), testCase.mode()); Statement s = c.createStatement()) {
-            for (String sql : testCase.setup()) {
-                try {
-                    s.execute(sql);
-                } catch (SQLException e) {
-                    throw new SetupFailedException("setup failed at: " + sql + " — " + e.getMessage(), e);
-                }
-            }
         }
     }
 
