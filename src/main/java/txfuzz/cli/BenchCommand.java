@@ -45,11 +45,7 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() {
         java.time.Duration reduce = RunCommand.reduceDuration(reduceTime);
         List<String> oracleNames = Options.list(oracles);
-        try {
-            txfuzz.campaign.Oracles.create(oracleNames);
-        } catch (IllegalArgumentException e) {
-            throw new Main.UserError(e.getMessage());
-        }
+        Options.oracles(oracles); // unknown names: a one-line error before anything starts
         RunCommand.checkSessions(sessions, oracleNames);
         List<String> names = dbms.equalsIgnoreCase("all") ? Targets.names() : Options.list(dbms);
         System.out.println("| DBMS | version | cases | seconds | cases/s | transactions/s | blocked stmts | invalid stmts | bug candidates | documented | flaky |");

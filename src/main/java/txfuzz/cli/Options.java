@@ -7,7 +7,13 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import txfuzz.campaign.CampaignConfig;
+import txfuzz.campaign.Oracles;
+import txfuzz.model.CaseFormatException;
+import txfuzz.model.CaseJson;
 import txfuzz.model.IsolationLevel;
+import txfuzz.model.StmtKind;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Oracle;
 import txfuzz.target.Target;
 import txfuzz.target.TargetOptions;
 import txfuzz.target.Targets;
@@ -124,5 +130,57 @@ final class Options {
             }
         }
         return out;
+    }
+
+    /** A case file, or a one-line error naming the file and line. */
+    static TestCase readCase(java.nio.file.Path file) {
+        try {
+            return CaseJson.read(file);
+        } catch (CaseFormatException e) {
+            throw new Main.UserError(e.getMessage());
+        }
+    }
+
+    /** Oracles by comma-separated names, or a one-line error naming the known ones. */
+    static List<Oracle> oracles(String spec) {
+        try {
+            return Oracles.create(list(spec));
+        } catch (IllegalArgumentException e) {
+            throw new Main.UserError(e.getMessage());
+        }
+    }
+
+    private static final Pattern OWN_SETUP = Pattern.compile("^\\s*(CREATE\\s+(TABLE|(UNIQUE\\s+)?INDEX)|INSERT|REPLACE)\\b",
+            Pattern.CASE_INSENSITIVE);
+
+    /**
+     * Whether {@code target} can run case {@code c} (its level and mode), and — on a server given
+     * by URL — whether the case only creates and fills its own tables: a case file, perhaps written
+     * by someone else, must not drop or alter anything txfuzz did not create.
+     */
+    static void checkRunnable(Target target, TestCase c, boolean serverByUrl) {
+        if (!target.isolationLevels().contains(c.isolation())) {
+            throw new Main.UserError(target.name() + " does not offer " + c.isolation().name());
+        }
+        if (!target.modes().contains(c.mode())) {
+            throw new Main.UserError(target.name() + " has no mode '" + c.mode() + "'; it has: " + String.join(", ", target.modes()));
+        }
+        if (!serverByUrl) {
+            return;
+        }
+        for (String sql : c.setup()) {
+            if (!OWN_SETUP.matcher(sql).find()) {
+                throw new Main.UserError("refusing to run on a server given by --url: the case's setup has a statement other than "
+                        + "CREATE TABLE/INDEX or INSERT: " + sql.strip().lines().findFirst().orElse(""));
+            }
+        }
+        for (var t : c.transactions()) {
+            for (var st : t.statements()) {
+                if (st.kind() == StmtKind.OTHER) {
+                    throw new Main.UserError("refusing to run on a server given by --url: T" + t.id() + " has a statement that is not "
+                            + "a query, a write or transaction control: " + st.sql().strip().lines().findFirst().orElse(""));
+                }
+            }
+        }
     }
 }

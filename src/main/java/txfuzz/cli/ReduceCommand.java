@@ -9,18 +9,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import txfuzz.campaign.Judge;
-import txfuzz.campaign.Oracles;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.exec.SetupFailedException;
-import txfuzz.model.CaseFormatException;
 import txfuzz.model.CaseJson;
-import txfuzz.model.StmtKind;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Oracle;
@@ -61,29 +57,11 @@ final class ReduceCommand implements Callable<Integer> {
         if (budget.isZero()) {
             throw new Main.UserError("--time must be more than 0");
         }
-        TestCase c;
-        try {
-            c = CaseJson.read(caseFile);
-        } catch (CaseFormatException e) {
-            throw new Main.UserError(e.getMessage());
-        }
-        List<Oracle> chosen;
-        try {
-            chosen = Oracles.create(Options.list(oracles));
-        } catch (IllegalArgumentException e) {
-            throw new Main.UserError(e.getMessage());
-        }
+        TestCase c = Options.readCase(caseFile);
+        List<Oracle> chosen = Options.oracles(oracles);
         Path outDir = out != null ? out : caseFile.toAbsolutePath().getParent();
         try (Target target = Options.target(c.dbms(), server.toTargetOptions()); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
-            if (!target.isolationLevels().contains(c.isolation())) {
-                throw new Main.UserError(target.name() + " does not offer " + c.isolation().name());
-            }
-            if (!target.modes().contains(c.mode())) {
-                throw new Main.UserError(target.name() + " has no mode '" + c.mode() + "'; it has: " + String.join(", ", target.modes()));
-            }
-            if (server.url != null) {
-                refuseForeignDdl(c);
-            }
+            Options.checkRunnable(target, c, server.url != null);
             Judge judge = new Judge(chosen, executor);
             Optional<Violation> picked = Optional.empty();
             List<String> seen = new ArrayList<>();
@@ -136,22 +114,4 @@ final class ReduceCommand implements Callable<Integer> {
         return pool.stream().filter(v -> v.classification() == Classification.BUG_CANDIDATE).findFirst().or(() -> pool.stream().findFirst());
     }
 
-    /** As in replay: on a server given by URL, a case file may only create and fill its own tables. */
-    private static void refuseForeignDdl(TestCase c) {
-        Pattern allowed = Pattern.compile("^\\s*(CREATE\\s+(TABLE|(UNIQUE\\s+)?INDEX)|INSERT|REPLACE)\\b", Pattern.CASE_INSENSITIVE);
-        for (String sql : c.setup()) {
-            if (!allowed.matcher(sql).find()) {
-                throw new Main.UserError("refusing to run on a server given by --url: the case's setup has a statement other than "
-                        + "CREATE TABLE/INDEX or INSERT: " + sql.strip().lines().findFirst().orElse(""));
-            }
-        }
-        for (var t : c.transactions()) {
-            for (var st : t.statements()) {
-                if (st.kind() == StmtKind.OTHER) {
-                    throw new Main.UserError("refusing to run on a server given by --url: T" + t.id() + " has a statement that is not "
-                            + "a query, a write or transaction control: " + st.sql().strip().lines().findFirst().orElse(""));
-                }
-            }
-        }
-    }
 }

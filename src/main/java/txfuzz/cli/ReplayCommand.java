@@ -8,13 +8,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import txfuzz.campaign.Judge;
-import txfuzz.campaign.Oracles;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.exec.SetupFailedException;
 import txfuzz.exec.Trace;
-import txfuzz.model.CaseFormatException;
-import txfuzz.model.CaseJson;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Oracle;
@@ -39,53 +36,12 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "Print only the verdict, not the trace.")
     boolean quiet;
 
-    /**
-     * On a server given by URL, a case file (perhaps written by someone else) may only create and
-     * fill its own tables: txfuzz never drops or alters anything it did not create.
-     */
-    private static void refuseForeignDdl(TestCase c) {
-        java.util.regex.Pattern allowed = java.util.regex.Pattern.compile(
-                "^\\s*(CREATE\\s+(TABLE|(UNIQUE\\s+)?INDEX)|INSERT|REPLACE)\\b", java.util.regex.Pattern.CASE_INSENSITIVE);
-        for (String sql : c.setup()) {
-            if (!allowed.matcher(sql).find()) {
-                throw new Main.UserError("refusing to run on a server given by --url: the case's setup has a statement other than "
-                        + "CREATE TABLE/INDEX or INSERT: " + sql.strip().lines().findFirst().orElse(""));
-            }
-        }
-        for (var t : c.transactions()) {
-            for (var st : t.statements()) {
-                if (st.kind() == txfuzz.model.StmtKind.OTHER) {
-                    throw new Main.UserError("refusing to run on a server given by --url: T" + t.id() + " has a statement that is not "
-                            + "a query, a write or transaction control: " + st.sql().strip().lines().findFirst().orElse(""));
-                }
-            }
-        }
-    }
-
     @Override
     public Integer call() throws SQLException {
-        TestCase c;
-        try {
-            c = CaseJson.read(caseFile);
-        } catch (CaseFormatException e) {
-            throw new Main.UserError(e.getMessage());
-        }
-        List<Oracle> chosen;
-        try {
-            chosen = Oracles.create(Options.list(oracles));
-        } catch (IllegalArgumentException e) {
-            throw new Main.UserError(e.getMessage());
-        }
+        TestCase c = Options.readCase(caseFile);
+        List<Oracle> chosen = Options.oracles(oracles);
         try (Target target = Options.target(dbms != null ? dbms : c.dbms(), server.toTargetOptions()); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
-            if (!target.isolationLevels().contains(c.isolation())) {
-                throw new Main.UserError(target.name() + " does not offer " + c.isolation().name());
-            }
-            if (!target.modes().contains(c.mode())) {
-                throw new Main.UserError(target.name() + " has no mode '" + c.mode() + "'; it has: " + String.join(", ", target.modes()));
-            }
-            if (server.url != null) {
-                refuseForeignDdl(c);
-            }
+            Options.checkRunnable(target, c, server.url != null);
             Trace trace;
             List<Violation> violations;
             try {

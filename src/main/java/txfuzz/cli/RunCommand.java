@@ -88,11 +88,7 @@ final class RunCommand implements Callable<Integer> {
         Duration reduce = reduceDuration(reduceTime);
         Integer count = tests == null && budget == null ? Integer.valueOf(300) : tests;
         List<String> oracleNames = Options.list(oracles);
-        try {
-            Oracles.create(oracleNames);
-        } catch (IllegalArgumentException e) {
-            throw new Main.UserError(e.getMessage());
-        }
+        Options.oracles(oracles); // unknown names: a one-line error before anything starts
         checkSessions(sessions, oracleNames);
         long s = seed != null ? seed : System.currentTimeMillis();
         try (Target target = Options.open(dbms, server.toTargetOptions())) {
