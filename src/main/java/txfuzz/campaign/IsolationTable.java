@@ -27,7 +27,6 @@ import txfuzz.history.Analysis;
 import txfuzz.history.Anomaly;
 import txfuzz.history.AnomalyFinding;
 import txfuzz.history.History;
-import txfuzz.history.HistoryJson;
 import txfuzz.history.IsolationChecker;
 import txfuzz.history.IsolationModel;
 import txfuzz.model.IsolationLevel;
@@ -122,8 +121,8 @@ public final class IsolationTable {
     }
 
     private Row row(IsolationLevel level, String mode, CaseGenerator generator, Executor executor, ConcurrentRunner concurrent, FindingWriter writer) {
-        LevelSemantics semantics = target.profile(mode).levels().get(level);
-        Set<Anomaly> documented = semantics == null ? Set.of() : semantics.documentedAnomalies();
+        LevelSemantics semantics = IsolationOracle.semantics(target.profile(mode), level);
+        Set<Anomaly> documented = semantics.documentedAnomalies();
         Map<Anomaly, Integer> counts = new EnumMap<>(Anomaly.class);
         Map<Anomaly, String> examples = new EnumMap<>(Anomaly.class);
         Map<Anomaly, Standing> standing = new EnumMap<>(Anomaly.class);
@@ -166,7 +165,7 @@ public final class IsolationTable {
                 }
                 String id = target.name() + "-" + level.shortName() + ("default".equals(mode) ? "" : "-" + mode) + "-" + IsolationOracle.kind(a)
                         + "-s" + config.seed() + "-i" + i;
-                writer.write(id, c, trace, List.of(violation(f, s, h, semantics)), target);
+                writer.write(id, c, trace, List.of(violation(f, s, analysis.count(a), h, semantics)), target);
                 examples.put(a, id);
                 standing.put(a, s);
             }
@@ -187,21 +186,14 @@ public final class IsolationTable {
         }
     }
 
-    private static Violation violation(AnomalyFinding f, Standing s, History h, LevelSemantics semantics) {
-        Classification c = switch (s) {
-            case BUG_CANDIDATE -> Classification.BUG_CANDIDATE;
-            case FLAKY -> Classification.FLAKY;
-            default -> Classification.DOCUMENTED;
+    /** The oracle's violation for the finding, classified by its standing in the table. */
+    private static Violation violation(AnomalyFinding f, Standing s, int count, History h, LevelSemantics semantics) {
+        Violation v = IsolationOracle.violation(f, count, h, semantics);
+        return switch (s) {
+            case PERMITTED -> v.withClassification(Classification.DOCUMENTED, IsolationModel.reference(f.level()) + " does not proscribe it");
+            case FLAKY -> v.withClassification(Classification.FLAKY, null);
+            default -> v;
         };
-        String reference = s == Standing.PERMITTED ? IsolationModel.reference(f.level()) + " does not proscribe it"
-                : s == Standing.DOCUMENTED ? semantics.anomalyReference() : null;
-        String kind = IsolationOracle.kind(f.anomaly());
-        Map<String, String> files = new LinkedHashMap<>();
-        files.put("history.jsonl", HistoryJson.write(h));
-        files.put(kind + ".mmd", f.mermaid());
-        files.put(kind + ".dot", f.dot());
-        return new Violation(IsolationOracle.NAME, kind, c, f.anomaly().label() + " at " + f.level().sql() + " (" + s.words() + "): " + f.summary(),
-                f.markdown(false), reference, files);
     }
 
     static String line(Row r) {

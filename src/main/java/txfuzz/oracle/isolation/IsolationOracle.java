@@ -87,12 +87,17 @@ public final class IsolationOracle implements Oracle {
         return a.label().replace(' ', '-');
     }
 
-    private static Violation violation(AnomalyFinding f, int count, History h, LevelSemantics semantics) {
+    /**
+     * A finding judged at its level as a violation: documented when the profile permits it, a bug
+     * candidate otherwise; the history and the cycle's drawings come along as files.
+     */
+    public static Violation violation(AnomalyFinding f, int count, History h, LevelSemantics semantics) {
         boolean documented = f.permittedByProfile();
         String kind = kind(f.anomaly());
         StringBuilder details = new StringBuilder();
         details.append("The dependency graph of the run's row-level history (IsoRel: rowId/wList instrumentation) has a cycle that ")
-                .append(f.level().sql()).append(" proscribes (").append(IsolationModel.reference(f.level())).append(").");
+                .append(f.level().sql()).append(f.proscribed() ? " proscribes (" : " permits (").append(IsolationModel.reference(f.level()))
+                .append(").");
         if (count > 1) {
             details.append(" Witnesses of this kind: ").append(count).append("; the shortest found is shown.");
         }
