@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import txfuzz.model.DbState;
@@ -86,9 +86,13 @@ public final class Executor implements AutoCloseable {
 
     /** Lets rollbacks of cancelled transactions finish (a little while at most) before the final state is read. */
     private static void awaitBackgroundRollbacks(java.util.Collection<Session> sessions) {
-        long deadline = System.nanoTime() + 3_000_000_000L;
-        while (sessions.stream().anyMatch(Session::rollingBack) && System.nanoTime() < deadline) {
-            sleepMillis(1);
+        try {
+            CompletableFuture.allOf(sessions.stream().map(Session::backgroundRollback)
+                    .toArray(CompletableFuture[]::new)).get(3, TimeUnit.SECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // a rollback still stuck after 3 s: read the state anyway
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -259,14 +263,22 @@ public final class Executor implements AutoCloseable {
         private void breakStall() throws SQLException {
             boolean anyHung = txns.values().stream().anyMatch(t -> t.inFlight != null && t.hung);
             long deadline = anyHung ? 0 : System.nanoTime() + config.stallTimeout().toNanos();
-            while (System.nanoTime() < deadline) {
-                for (TxnState t : txns.values()) {
-                    if (t.inFlight != null && t.inFlight.isDone()) {
-                        resumeBlocked();
-                        return;
-                    }
+            if (deadline > System.nanoTime()) {
+                // wait for whichever statement finishes first, or the stall timeout
+                try {
+                    CompletableFuture.anyOf(txns.values().stream().filter(t -> t.inFlight != null).map(t -> t.inFlight)
+                            .toArray(CompletableFuture[]::new)).get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                    resumeBlocked();
+                    return;
+                } catch (ExecutionException e) {
+                    resumeBlocked(); // it finished, by failing
+                    return;
+                } catch (TimeoutException e) {
+                    // nobody finished: the engine did not break the cycle
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
                 }
-                sleepMillis(1);
             }
             TxnState victim = txns.values().stream().filter(t -> t.inFlight != null)
                     .max(Comparator.comparing((TxnState t) -> t.hung).thenComparingInt(t -> t.inFlightSeq)).orElseThrow();
@@ -276,7 +288,7 @@ public final class Executor implements AutoCloseable {
                 victim.session.abortConnection();
                 if (!awaitDone(victim, 3_000)) {
                     // The engine ignores both cancel and abort: give the statement up (its thread stays stuck).
-                    victim.inFlight = java.util.concurrent.CompletableFuture.completedFuture(new Session.Completed(
+                    victim.inFlight = CompletableFuture.completedFuture(new Session.Completed(
                             StmtResult.failed(new StmtResult.EngineError(ErrorClass.OTHER, null, 0, "abandoned: cancel and abort were ignored")),
                             System.nanoTime()));
                 }
@@ -364,7 +376,7 @@ public final class Executor implements AutoCloseable {
         private final class TxnState {
             final Txn txn;
             final Session session;
-            Future<Session.Completed> inFlight;
+            CompletableFuture<Session.Completed> inFlight;
             StmtRef inFlightRef;
             int inFlightSeq;
             int inFlightCompletedBefore;
@@ -413,13 +425,5 @@ public final class Executor implements AutoCloseable {
             }
         }
         return true;
-    }
-
-    private static void sleepMillis(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

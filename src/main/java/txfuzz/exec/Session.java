@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import txfuzz.model.ExecutionMode;
 import txfuzz.model.Stmt;
 import txfuzz.model.Values;
@@ -33,10 +33,10 @@ final class Session implements AutoCloseable {
     private Statement plain;
     private volatile Statement running;
     /** A background rollback is still releasing this session's locks. */
-    private volatile boolean rollingBack;
+    private volatile CompletableFuture<Void> background = CompletableFuture.completedFuture(null);
 
     boolean rollingBack() {
-        return rollingBack;
+        return !background.isDone();
     }
 
     /** A statement was submitted and has not returned: closing must not wait for it. */
@@ -53,16 +53,16 @@ final class Session implements AutoCloseable {
         return engineId;
     }
 
-    Future<Completed> submit(Stmt stmt, ExecutorService pool) {
+    CompletableFuture<Completed> submit(Stmt stmt, ExecutorService pool) {
         busy = true;
-        return pool.submit(() -> {
+        return CompletableFuture.supplyAsync(() -> {
             try {
                 StmtResult r = execute(stmt);
                 return new Completed(r, System.nanoTime());
             } finally {
                 busy = false;
             }
-        });
+        }, pool);
     }
 
     /** Runs a statement on the calling thread. */
@@ -163,16 +163,22 @@ final class Session implements AutoCloseable {
      * statement that is still stuck.
      */
     void rollbackInBackground() {
-        rollingBack = true;
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        background = done;
         Thread t = new Thread(() -> {
             try {
                 rollbackQuietly();
             } finally {
-                rollingBack = false;
+                done.complete(null);
             }
         }, "txfuzz-rollback");
         t.setDaemon(true);
         t.start();
+    }
+
+    /** Completes when the last background rollback has (already done when there was none). */
+    CompletableFuture<Void> backgroundRollback() {
+        return background;
     }
 
     /** Asks the engine to cancel the running statement (to break a stall the engine did not). */
