@@ -2,13 +2,11 @@ package txfuzz.gen;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import txfuzz.model.IsolationLevel;
-import txfuzz.target.Database;
 import txfuzz.target.Target;
 import txfuzz.target.Targets;
 
@@ -35,7 +33,7 @@ class GeneratedSqlValidityTest {
         try (Target target = Targets.create(name)) {
             IsolationLevel level = target.defaultIsolationLevel();
             String mode = target.modes().get(0);
-            StatementValidity.Result r = StatementValidity.run(name, target.dialect(), level, CASES, MIN_CASES, BUDGET_MS, SEED, () -> fresh(target, level, mode),
+            StatementValidity.Result r = StatementValidity.run(name, target.dialect(), level, CASES, MIN_CASES, BUDGET_MS, SEED, () -> StatementValidity.fresh(target, level, mode),
                     target::classify);
             System.out.print(r.summary());
             assertTrue(r.setupFailed <= r.setupStatements / 200, "setup statements failed on " + name + ":\n" + r.summary());
@@ -43,22 +41,4 @@ class GeneratedSqlValidityTest {
         }
     }
 
-    private static StatementValidity.Fresh fresh(Target target, IsolationLevel level, String mode) {
-        try {
-            Database db = target.freshDatabase();
-            return new StatementValidity.Fresh() {
-                @Override
-                public Connection open() throws SQLException {
-                    return db.connect(level, mode);
-                }
-
-                @Override
-                public void close() {
-                    db.close();
-                }
-            };
-        } catch (SQLException e) {
-            throw new IllegalStateException("no fresh database on " + target.name() + ": " + e.getMessage(), e);
-        }
-    }
 }

@@ -158,4 +158,24 @@ final class StatementValidity {
         m = m.replaceAll("\"[^\"]*\\[\\*\\][^\"]*\"", "\"...\"");
         return m.length() > 160 ? m.substring(0, 160) : m;
     }
+
+    /** A fresh database of {@code target} whose connections run at {@code level} in {@code mode}. */
+    static Fresh fresh(txfuzz.target.Target target, txfuzz.model.IsolationLevel level, String mode) {
+        try {
+            txfuzz.target.Database db = target.freshDatabase();
+            return new Fresh() {
+                @Override
+                public java.sql.Connection open() throws java.sql.SQLException {
+                    return db.connect(level, mode);
+                }
+
+                @Override
+                public void close() {
+                    db.close();
+                }
+            };
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("no fresh database on " + target.name() + ": " + e.getMessage(), e);
+        }
+    }
 }
