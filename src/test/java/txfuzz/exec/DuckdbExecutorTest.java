@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.IsolationLevel;
@@ -34,16 +33,15 @@ class DuckdbExecutorTest {
     }
 
     /**
-     * Runs {@code c}; skips the test while the executor runs DuckDB's plain statements as prepared ones:
-     * DuckDB's createStatement() returns a DuckDBPreparedStatement, so Session.run's
-     * {@code s instanceof PreparedStatement ? p.execute() : s.execute(sql)} calls execute() with nothing
-     * prepared ("Prepare something first"). Choosing by the case's execution mode fixes it.
+     * Runs {@code c}, and fails if the executor runs DuckDB's plain statements as prepared ones:
+     * DuckDB's createStatement() returns a DuckDBPreparedStatement, so choosing by type instead of
+     * by the case's execution mode calls execute() with nothing prepared ("Prepare something first").
      */
     private static Trace run(TestCase c) throws Exception {
         Trace trace = executor.run(c);
         boolean misuse = trace.schedule().stream().anyMatch(e -> e.result().failed()
                 && String.valueOf(e.result().error().message()).contains("Prepare something first"));
-        Assumptions.assumeFalse(misuse, "executor bug: Session runs DuckDB's plain Statement as a PreparedStatement");
+        assertFalse(misuse, "executor bug: Session runs DuckDB's plain Statement as a PreparedStatement");
         return trace;
     }
 
