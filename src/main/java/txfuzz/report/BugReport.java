@@ -4,8 +4,6 @@ import java.util.List;
 import java.util.Map;
 import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.Trace;
-import txfuzz.model.Stmt;
-import txfuzz.model.StmtKind;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
@@ -54,7 +52,7 @@ public final class BugReport {
 
         md.append("## Schema and data\n\n```sql\n");
         for (String s : c.setup()) {
-            md.append(terminated(s)).append('\n');
+            md.append(ReproduceScript.terminated(s)).append('\n');
         }
         md.append("```\n\n");
 
@@ -63,7 +61,7 @@ public final class BugReport {
                 .append(String.join(", ", c.transactions().stream().map(t -> "T" + t.id()).toList()))
                 .append(c.transactions().size() == 1 ? "). Configure it with:\n\n```sql\n" : "). Configure each one with:\n\n```sql\n");
         for (String s : target.sessionSetupSql(c.isolation(), c.mode())) {
-            md.append(terminated(s)).append('\n');
+            md.append(ReproduceScript.terminated(s)).append('\n');
         }
         md.append("```\n\nThen run the statements in this order, each in its session. A statement that blocks holds back the rest "
                 + "of its session until it returns; go on with the other sessions' steps meanwhile.");
@@ -75,10 +73,10 @@ public final class BugReport {
         for (int i = 0; i < order.size(); i++) {
             StmtRef ref = order.get(i);
             Txn t = c.txn(ref.txn());
-            String sql = terminated(sqlOf(c.stmt(ref), target, c.mode()));
+            String sql = ReproduceScript.terminated(ReproduceScript.sqlOf(c.stmt(ref), target, c.mode()));
             String head = "/* T" + ref.txn() + (t.explicit() ? "" : ", autocommit") + " */ ";
             String comment = "-- step " + (i + 1) + outcome(f.trace(), ref);
-            md.append(pad(head + oneLine(sql), 70)).append(' ').append(comment).append('\n');
+            md.append(ReproduceScript.pad(head + ReproduceScript.oneLine(sql), 70)).append(' ').append(comment).append('\n');
         }
         md.append("```\n\n");
 
@@ -101,7 +99,7 @@ public final class BugReport {
             md.append("## Also seen in the run of the case as found\n\n");
             for (Violation o : others) {
                 md.append("- ").append(o.oracle()).append('/').append(o.kind()).append(" (").append(o.classification().label()).append("): ")
-                        .append(oneLine(o.summary())).append('\n');
+                        .append(ReproduceScript.oneLine(o.summary())).append('\n');
             }
             md.append("\nSee `verdict.md` for their evidence").append(f.reduced() ? " (statement references such as T1.2 are to `original.case.json`)" : "")
                     .append(".\n\n");
@@ -229,7 +227,7 @@ public final class BugReport {
     }
 
     private static String summary(ExecutedStmt e) {
-        String s = oneLine(e.result().summary());
+        String s = ReproduceScript.oneLine(e.result().summary());
         var rows = e.result().rows();
         if (!e.result().failed() && rows != null && !rows.isEmpty() && rows.size() <= 4) {
             s += ": " + String.join(" ", rows.stream().map(txfuzz.model.DbState::formatRow).toList());
@@ -238,23 +236,6 @@ public final class BugReport {
             s = s.substring(0, 87) + "...";
         }
         return (e.blocked() ? "blocked, then " : "") + s;
-    }
-
-    private static String sqlOf(Stmt s, Target target, String mode) {
-        return s.kind() == StmtKind.BEGIN ? target.beginSql(mode) : s.sql();
-    }
-
-    private static String terminated(String sql) {
-        String t = sql.strip();
-        return t.endsWith(";") ? t : t + ";";
-    }
-
-    private static String oneLine(String s) {
-        return s.replaceAll("\\s+", " ").strip();
-    }
-
-    private static String pad(String s, int width) {
-        return s.length() >= width ? s : s + " ".repeat(width - s.length());
     }
 
     private static String cell(String s) {

@@ -50,20 +50,20 @@ public final class ReproduceScript {
         return sb.toString();
     }
 
-    private static String sqlOf(Stmt s, Target target, String mode) {
+    static String sqlOf(Stmt s, Target target, String mode) {
         return s.kind() == StmtKind.BEGIN ? target.beginSql(mode) : s.sql();
     }
 
-    private static String terminated(String sql) {
+    static String terminated(String sql) {
         String t = sql.strip();
         return t.endsWith(";") ? t : t + ";";
     }
 
-    private static String oneLine(String sql) {
+    static String oneLine(String sql) {
         return sql.replaceAll("\\s+", " ").strip();
     }
 
-    private static String pad(String s, int width) {
+    static String pad(String s, int width) {
         if (s.length() >= width) {
             return s;
         }
