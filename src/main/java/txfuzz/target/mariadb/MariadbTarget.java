@@ -347,7 +347,7 @@ public final class MariadbTarget implements Target {
                 dead.stop();
             }
             System.err.println("txfuzz: the MariaDB server " + (wasAlive ? "stopped answering" : "died") + " (" + SqlStates.message(cause)
-                    + "); starting a new one. The server's " + lastWords);
+                    + "); starting a new one. Its last words: " + EmbeddedMariadb.crashLine(lastWords));
             restarts++;
             connectServer();
         } else {
