@@ -35,7 +35,7 @@ import txfuzz.report.FindingRecord;
 import txfuzz.report.FindingWriter;
 import txfuzz.report.ReductionRecord;
 import txfuzz.report.Signature;
-import txfuzz.target.Target;
+import txfuzz.dbms.Target;
 
 /** The loop: seed → case → execute → judge → record, until the test count or time budget is spent. */
 public final class Campaign {

@@ -36,8 +36,8 @@ import txfuzz.oracle.Violation;
 import txfuzz.oracle.isolation.HistoryRecorder;
 import txfuzz.oracle.isolation.IsolationOracle;
 import txfuzz.report.FindingWriter;
-import txfuzz.target.LevelSemantics;
-import txfuzz.target.Target;
+import txfuzz.dbms.LevelSemantics;
+import txfuzz.dbms.Target;
 
 /**
  * Hermitage's table, measured: for each isolation level of a target, run instrumented cases

@@ -3,7 +3,7 @@ package txfuzz.campaign;
 import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.Trace;
 import txfuzz.model.TestCase;
-import txfuzz.target.ErrorClass;
+import txfuzz.dbms.ErrorClass;
 
 /** Running figures of a campaign. Mutable, owned by the campaign loop. */
 final class Stats {

@@ -12,8 +12,8 @@ import txfuzz.campaign.CampaignConfig;
 import txfuzz.campaign.Summary;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.gen.GenConfig;
-import txfuzz.target.Target;
-import txfuzz.target.Targets;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Throughput benchmark: a fixed-seed campaign per DBMS at every level; prints a Markdown table.")

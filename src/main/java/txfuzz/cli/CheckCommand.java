@@ -24,8 +24,8 @@ import txfuzz.history.HistoryJson;
 import txfuzz.history.IsolationChecker;
 import txfuzz.model.IsolationLevel;
 import txfuzz.report.FindingRecord;
-import txfuzz.target.LevelSemantics;
-import txfuzz.target.Target;
+import txfuzz.dbms.LevelSemantics;
+import txfuzz.dbms.Target;
 
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = "Check a recorded history (docs/history-format.md) for isolation anomalies the level proscribes.")
@@ -87,7 +87,7 @@ final class CheckCommand implements Callable<Integer> {
         if (dbms == null) {
             return Set.of();
         }
-        try (Target target = Options.open(dbms, txfuzz.target.TargetOptions.none())) {
+        try (Target target = Options.open(dbms, txfuzz.dbms.TargetOptions.none())) {
             List<String> modes = Options.modes(target, mode);
             LevelSemantics s = target.profile(modes.isEmpty() ? target.modes().get(0) : modes.get(0)).levels().get(level);
             if (s == null) {

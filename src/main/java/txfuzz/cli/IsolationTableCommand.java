@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 import txfuzz.campaign.IsolationTable;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.model.IsolationLevel;
-import txfuzz.target.Target;
+import txfuzz.dbms.Target;
 
 @Command(name = "isolation-table", mixinStandardHelpOptions = true,
         description = "Run instrumented cases at every isolation level of a DBMS and print which anomalies each level shows"

@@ -14,9 +14,9 @@ import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtKind;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Oracle;
-import txfuzz.target.Target;
-import txfuzz.target.TargetOptions;
-import txfuzz.target.Targets;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.TargetOptions;
+import txfuzz.dbms.Targets;
 
 /** Parsing and checking of option values shared by the commands. */
 final class Options {

@@ -25,7 +25,7 @@ import txfuzz.reduce.ReduceConfig;
 import txfuzz.reduce.Reducer;
 import txfuzz.reduce.Reduction;
 import txfuzz.report.ReproduceScript;
-import txfuzz.target.Target;
+import txfuzz.dbms.Target;
 
 @Command(name = "reduce", mixinStandardHelpOptions = true,
         description = "Shrink a failing case to the statements, rows and schema the violation needs; writes reduced.case.json and reduced.reproduce.sql.")

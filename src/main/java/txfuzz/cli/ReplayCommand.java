@@ -17,7 +17,7 @@ import txfuzz.oracle.Classification;
 import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Violation;
 import txfuzz.report.TraceText;
-import txfuzz.target.Target;
+import txfuzz.dbms.Target;
 
 @Command(name = "replay", mixinStandardHelpOptions = true, description = "Re-run one case file and judge it again.")
 final class ReplayCommand implements Callable<Integer> {

@@ -13,7 +13,7 @@ import txfuzz.campaign.Summary;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.gen.GenConfig;
 import txfuzz.model.IsolationLevel;
-import txfuzz.target.Target;
+import txfuzz.dbms.Target;
 
 @Command(name = "run", mixinStandardHelpOptions = true, description = "Generate test cases, run them on a DBMS, judge them, record findings.")
 final class RunCommand implements Callable<Integer> {

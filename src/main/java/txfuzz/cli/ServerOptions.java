@@ -1,7 +1,7 @@
 package txfuzz.cli;
 
 import picocli.CommandLine.Option;
-import txfuzz.target.TargetOptions;
+import txfuzz.dbms.TargetOptions;
 
 /** How to reach a server DBMS: start one (default) or use an existing one by URL. */
 final class ServerOptions {

@@ -3,8 +3,8 @@ package txfuzz.cli;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import txfuzz.model.IsolationLevel;
-import txfuzz.target.Target;
-import txfuzz.target.Targets;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
 
 @Command(name = "targets", mixinStandardHelpOptions = true, description = "List the DBMSs txfuzz can test, with their isolation levels.")
 final class TargetsCommand implements Callable<Integer> {

@@ -4,7 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import txfuzz.model.TestCase;
-import txfuzz.target.Database;
+import txfuzz.dbms.Database;
 
 /** Loads a case's schema and initial rows into a fresh database, for both run modes. */
 final class CaseSetup {

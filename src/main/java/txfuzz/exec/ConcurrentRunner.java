@@ -22,11 +22,11 @@ import txfuzz.model.StmtKind;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
-import txfuzz.target.AbortScope;
-import txfuzz.target.Database;
-import txfuzz.target.ErrorClass;
-import txfuzz.target.LockProbe;
-import txfuzz.target.Target;
+import txfuzz.dbms.AbortScope;
+import txfuzz.dbms.Database;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.LockProbe;
+import txfuzz.dbms.Target;
 
 /**
  * IsoRel's execution mode (ISSTA 2025 §3, step ⑤): a few sessions (connections), each running its

@@ -15,9 +15,9 @@ import java.util.concurrent.ExecutorService;
 import txfuzz.model.ExecutionMode;
 import txfuzz.model.Stmt;
 import txfuzz.model.Values;
-import txfuzz.target.ErrorClass;
-import txfuzz.target.SqlStates;
-import txfuzz.target.Target;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.SqlStates;
+import txfuzz.dbms.Target;
 
 /** One connection that runs one transaction's statements, one at a time, on a pool thread. */
 final class Session implements AutoCloseable {

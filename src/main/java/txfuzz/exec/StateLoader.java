@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import txfuzz.model.DbState;
-import txfuzz.target.Target;
+import txfuzz.dbms.Target;
 
 /**
  * Replaces the contents of a test case's tables with a given state, so a statement can be run on

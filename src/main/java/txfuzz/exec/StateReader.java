@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import txfuzz.model.DbState;
-import txfuzz.target.Target;
+import txfuzz.dbms.Target;
 
 /** Reads the contents of a test case's tables. */
 public final class StateReader {

@@ -1,7 +1,7 @@
 package txfuzz.exec;
 
 import java.util.List;
-import txfuzz.target.ErrorClass;
+import txfuzz.dbms.ErrorClass;
 
 /**
  * What one statement returned: rows (normalised, in the order the engine gave them), an update

@@ -8,7 +8,7 @@ import txfuzz.model.IsolationLevel;
 import txfuzz.model.Stmt;
 import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
-import txfuzz.target.Dialect;
+import txfuzz.dbms.Dialect;
 
 /**
  * Generates test cases the WriteCheck way (§5.1, §5.2): a small schema with constraints and

@@ -2,8 +2,8 @@ package txfuzz.gen;
 
 import java.util.ArrayList;
 import java.util.List;
-import txfuzz.target.Dialect;
-import txfuzz.target.Feature;
+import txfuzz.dbms.Dialect;
+import txfuzz.dbms.Feature;
 
 /**
  * Typed expressions and predicates over the tables in scope. Every expression has one

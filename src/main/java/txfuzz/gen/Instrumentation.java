@@ -7,7 +7,7 @@ import txfuzz.gen.ExprGenerator.Ref;
 import txfuzz.model.Stmt;
 import txfuzz.model.StmtKind;
 import txfuzz.model.Tracking;
-import txfuzz.target.Dialect;
+import txfuzz.dbms.Dialect;
 
 /**
  * Row tracking for the isolation checker (IsoRel §3.1.2, §3.2.2; docs/history-format.md): the

@@ -2,8 +2,8 @@ package txfuzz.gen;
 
 import java.util.ArrayList;
 import java.util.List;
-import txfuzz.target.Dialect;
-import txfuzz.target.Feature;
+import txfuzz.dbms.Dialect;
+import txfuzz.dbms.Feature;
 
 /** Tables t0, t1 ... with columns c0, c1 ..., their constraints and indexes, and the initial rows. */
 final class SchemaGenerator {

@@ -10,8 +10,8 @@ import txfuzz.gen.Instrumentation.Expander;
 import txfuzz.model.Stmt;
 import txfuzz.model.StmtKind;
 import txfuzz.model.Tracking;
-import txfuzz.target.Dialect;
-import txfuzz.target.Feature;
+import txfuzz.dbms.Dialect;
+import txfuzz.dbms.Feature;
 
 /**
  * One data statement at a time: SELECT, INSERT, UPDATE, DELETE or an upsert, within the dialect's

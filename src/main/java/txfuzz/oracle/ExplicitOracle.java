@@ -6,7 +6,7 @@ import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.Executor;
 import txfuzz.exec.Trace;
 import txfuzz.model.TestCase;
-import txfuzz.target.ErrorClass;
+import txfuzz.dbms.ErrorClass;
 
 /** APTrans's explicit oracle: an internal error, a crash, a lost connection or a hang is a finding by itself. */
 public final class ExplicitOracle implements Oracle {

@@ -21,7 +21,7 @@ import txfuzz.model.Txn;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Violation;
-import txfuzz.target.ErrorClass;
+import txfuzz.dbms.ErrorClass;
 
 /**
  * Shrinks a failing case while the same violation keeps appearing: delta debugging (ddmin) over

@@ -9,7 +9,7 @@ import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Violation;
-import txfuzz.target.Target;
+import txfuzz.dbms.Target;
 
 /**
  * A finding's README.md: a report to paste into a DBMS's bug tracker as it is. It names the

@@ -11,7 +11,7 @@ import txfuzz.exec.Trace;
 import txfuzz.model.CaseJson;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Violation;
-import txfuzz.target.Target;
+import txfuzz.dbms.Target;
 
 /**
  * Writes a finding's folder: README.md (the bug report), case.json (replayable), reproduce.sql,

@@ -7,7 +7,7 @@ import txfuzz.model.StmtKind;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
-import txfuzz.target.Target;
+import txfuzz.dbms.Target;
 
 /**
  * Renders a test case as SQL to run by hand in the engine's own client: the setup, then one block

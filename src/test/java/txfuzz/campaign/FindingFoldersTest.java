@@ -25,7 +25,7 @@ import txfuzz.model.CaseJson;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.CommitDroppingTarget;
-import txfuzz.target.h2.H2Target;
+import txfuzz.dbms.h2.H2Target;
 
 /**
  * A campaign over real H2 with an injected fault (a commit dropped under concurrency), fed a

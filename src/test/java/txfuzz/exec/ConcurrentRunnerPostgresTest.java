@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
-import txfuzz.target.ErrorClass;
-import txfuzz.target.Target;
-import txfuzz.target.Targets;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
 
 /** The concurrent run mode on a real PostgreSQL server: SSI aborts without lost increments, deadlocks, hangs. */
 class ConcurrentRunnerPostgresTest {
@@ -25,11 +25,11 @@ class ConcurrentRunnerPostgresTest {
     private static boolean ownServer;
     private static ConcurrentRunner runner;
 
-    /** The PostgreSQL test classes' shared server (txfuzz.target.postgres.SharedServer), else one of our own. */
+    /** The PostgreSQL test classes' shared server (txfuzz.dbms.postgres.SharedServer), else one of our own. */
     @BeforeAll
     static void start() {
         try {
-            Class<?> shared = Class.forName("txfuzz.target.postgres.SharedServer");
+            Class<?> shared = Class.forName("txfuzz.dbms.postgres.SharedServer");
             Method m = shared.getDeclaredMethod("target");
             m.setAccessible(true);
             target = (Target) m.invoke(null);

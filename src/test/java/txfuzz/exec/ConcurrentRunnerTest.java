@@ -32,12 +32,12 @@ import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
-import txfuzz.target.Database;
-import txfuzz.target.DelegatingTarget;
-import txfuzz.target.ErrorClass;
-import txfuzz.target.LockProbe;
-import txfuzz.target.Target;
-import txfuzz.target.Targets;
+import txfuzz.dbms.Database;
+import txfuzz.dbms.DelegatingTarget;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.LockProbe;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
 
 /** The concurrent run mode on the embedded engines: outcomes, committed writes, conflicts, deadlocks, hangs. */
 class ConcurrentRunnerTest {

@@ -10,9 +10,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import txfuzz.gen.CaseGenerator;
 import txfuzz.gen.GenConfig;
 import txfuzz.model.TestCase;
-import txfuzz.target.Database;
-import txfuzz.target.Target;
-import txfuzz.target.Targets;
+import txfuzz.dbms.Database;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
 
 /**
  * Throughput of the concurrent runner on generated cases (40 transactions of up to 4 statements, 4
@@ -76,7 +76,7 @@ class ConcurrentRunnerThroughputTest {
 
     private static Target sharedPostgres() {
         try {
-            Method m = Class.forName("txfuzz.target.postgres.SharedServer").getDeclaredMethod("target");
+            Method m = Class.forName("txfuzz.dbms.postgres.SharedServer").getDeclaredMethod("target");
             m.setAccessible(true);
             return (Target) m.invoke(null);
         } catch (ReflectiveOperationException e) {

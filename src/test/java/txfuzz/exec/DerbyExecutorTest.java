@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
-import txfuzz.target.ErrorClass;
-import txfuzz.target.derby.DerbyTarget;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.derby.DerbyTarget;
 
 /** The execution protocol on Derby: row locks, deadlocks found as soon as the cycle closes. */
 class DerbyExecutorTest {

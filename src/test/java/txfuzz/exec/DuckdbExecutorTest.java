@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
-import txfuzz.target.ErrorClass;
-import txfuzz.target.duckdb.DuckdbTarget;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.duckdb.DuckdbTarget;
 
 /** The execution protocol on DuckDB: optimistic, a conflicting write fails at once and aborts its transaction. */
 class DuckdbExecutorTest {

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
-import txfuzz.target.ErrorClass;
-import txfuzz.target.h2.H2Target;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.h2.H2Target;
 
 class H2ExecutorTest {
     private static Executor executor;

@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
-import txfuzz.target.ErrorClass;
-import txfuzz.target.hsqldb.HsqldbTarget;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.hsqldb.HsqldbTarget;
 
 /** The execution protocol on HSQLDB, in its lock-based (locks) and multi-version (mvcc) modes. */
 class HsqldbExecutorTest {

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
-import txfuzz.target.ErrorClass;
-import txfuzz.target.sqlite.SqliteTarget;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.sqlite.SqliteTarget;
 
 /** The execution protocol on SQLite: nothing ever waits; a second writer fails at once with SQLITE_BUSY. */
 class SqliteExecutorTest {

@@ -17,8 +17,8 @@ import txfuzz.model.Stmt;
 import txfuzz.model.StmtKind;
 import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
-import txfuzz.target.Dialect;
-import txfuzz.target.Feature;
+import txfuzz.dbms.Dialect;
+import txfuzz.dbms.Feature;
 
 class CaseGeneratorTest {
     /** Everything the generator knows, so every code path runs. */
@@ -213,10 +213,10 @@ class CaseGeneratorTest {
 
     @Test
     void everyPairOfRegisteredTargetsCanShareCases() {
-        List<String> names = txfuzz.target.Targets.names();
+        List<String> names = txfuzz.dbms.Targets.names();
         List<Dialect> dialects = new java.util.ArrayList<>();
         for (String n : names) {
-            try (txfuzz.target.Target t = txfuzz.target.Targets.create(n)) {
+            try (txfuzz.dbms.Target t = txfuzz.dbms.Targets.create(n)) {
                 dialects.add(t.dialect());
             }
         }

@@ -17,8 +17,8 @@ import txfuzz.model.StmtKind;
 import txfuzz.model.TestCase;
 import txfuzz.model.Tracking;
 import txfuzz.model.Txn;
-import txfuzz.target.Dialect;
-import txfuzz.target.Feature;
+import txfuzz.dbms.Dialect;
+import txfuzz.dbms.Feature;
 
 /** The shape of instrumented cases, without an engine (the engines run them in InstrumentedSqlValidityTest and the isolation tests). */
 class InstrumentedCaseTest {

@@ -8,8 +8,8 @@ import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import txfuzz.model.IsolationLevel;
-import txfuzz.target.Target;
-import txfuzz.target.Targets;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
 
 /**
  * Instrumented generation ({@link GenConfig#instrumented()}) is valid SQL on every registered

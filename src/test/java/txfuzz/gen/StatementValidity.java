@@ -14,8 +14,8 @@ import txfuzz.model.IsolationLevel;
 import txfuzz.model.Stmt;
 import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
-import txfuzz.target.Dialect;
-import txfuzz.target.ErrorClass;
+import txfuzz.dbms.Dialect;
+import txfuzz.dbms.ErrorClass;
 
 /**
  * Runs generated cases against an engine in autocommit, one statement after another, and counts
@@ -160,9 +160,9 @@ final class StatementValidity {
     }
 
     /** A fresh database of {@code target} whose connections run at {@code level} in {@code mode}. */
-    static Fresh fresh(txfuzz.target.Target target, txfuzz.model.IsolationLevel level, String mode) {
+    static Fresh fresh(txfuzz.dbms.Target target, txfuzz.model.IsolationLevel level, String mode) {
         try {
-            txfuzz.target.Database db = target.freshDatabase();
+            txfuzz.dbms.Database db = target.freshDatabase();
             return new Fresh() {
                 @Override
                 public java.sql.Connection open() throws java.sql.SQLException {

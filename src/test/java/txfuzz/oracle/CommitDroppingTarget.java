@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import txfuzz.model.IsolationLevel;
-import txfuzz.target.Database;
-import txfuzz.target.DelegatingTarget;
-import txfuzz.target.LockProbe;
-import txfuzz.target.Target;
+import txfuzz.dbms.Database;
+import txfuzz.dbms.DelegatingTarget;
+import txfuzz.dbms.LockProbe;
+import txfuzz.dbms.Target;
 
 /**
  * Fault injection for oracle tests: a real engine whose COMMIT silently rolls back a transaction

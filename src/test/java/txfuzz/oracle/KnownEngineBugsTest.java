@@ -12,7 +12,7 @@ import txfuzz.exec.Trace;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.wss.WssOracle;
-import txfuzz.target.Targets;
+import txfuzz.dbms.Targets;
 
 /**
  * Engine bugs txfuzz found in the versions the project pins, kept as proof that the oracles catch

@@ -31,8 +31,8 @@ import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
 import txfuzz.oracle.wss.WssOracle;
-import txfuzz.target.Targets;
-import txfuzz.target.h2.H2Target;
+import txfuzz.dbms.Targets;
+import txfuzz.dbms.h2.H2Target;
 
 /** Reduction on real engines: injected faults, real engine bugs, nondeterministic oracles, the time budget. */
 class ReducerTest {

@@ -15,8 +15,8 @@ import txfuzz.model.Tracking;
 import txfuzz.model.Txn;
 import txfuzz.oracle.Violation;
 import txfuzz.oracle.isolation.IsolationOracle;
-import txfuzz.target.Target;
-import txfuzz.target.Targets;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
 
 /**
  * Reducing an isolation finding keeps each surviving write with its row-tracking companions, so

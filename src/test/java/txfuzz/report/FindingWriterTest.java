@@ -15,7 +15,7 @@ import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Violation;
-import txfuzz.target.h2.H2Target;
+import txfuzz.dbms.h2.H2Target;
 
 class FindingWriterTest {
     private static TestCase writeSkew() {

@@ -29,7 +29,7 @@ import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.model.Tracking;
 import txfuzz.model.Txn;
-import txfuzz.target.ErrorClass;
+import txfuzz.dbms.ErrorClass;
 
 /**
  * Turns the run of an instrumented case (rid/wl columns, see gen's instrumented mode and

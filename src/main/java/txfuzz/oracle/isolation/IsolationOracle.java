@@ -22,8 +22,8 @@ import txfuzz.oracle.Classification;
 import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
-import txfuzz.target.LevelSemantics;
-import txfuzz.target.Profile;
+import txfuzz.dbms.LevelSemantics;
+import txfuzz.dbms.Profile;
 
 /**
  * IsoRel's oracle (ISSTA 2025): the run of an instrumented case becomes a row-level history

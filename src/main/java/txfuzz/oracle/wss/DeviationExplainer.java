@@ -21,10 +21,10 @@ import txfuzz.model.DbState;
 import txfuzz.model.StmtKind;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
-import txfuzz.target.Database;
-import txfuzz.target.Deviation;
-import txfuzz.target.ErrorClass;
-import txfuzz.target.Target;
+import txfuzz.dbms.Database;
+import txfuzz.dbms.Deviation;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.Target;
 
 /**
  * Tests whether a documented write-order deviation explains a WSS violation, by simulating it on

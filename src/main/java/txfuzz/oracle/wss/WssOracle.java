@@ -18,8 +18,8 @@ import txfuzz.oracle.Classification;
 import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
-import txfuzz.target.Deviation;
-import txfuzz.target.LevelSemantics;
+import txfuzz.dbms.Deviation;
+import txfuzz.dbms.LevelSemantics;
 
 /**
  * Write-specific serializability (WriteCheck, PVLDB 2025): the actual run must leave the same

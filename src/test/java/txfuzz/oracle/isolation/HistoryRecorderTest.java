@@ -28,8 +28,8 @@ import txfuzz.model.Stmt;
 import txfuzz.model.TestCase;
 import txfuzz.model.Tracking;
 import txfuzz.model.Txn;
-import txfuzz.target.Target;
-import txfuzz.target.Targets;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
 
 /** Hand-written instrumented cases run on H2 by the executor, recorded into exact histories. */
 class HistoryRecorderTest {

@@ -22,8 +22,8 @@ import txfuzz.model.DbState;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
-import txfuzz.target.Target;
-import txfuzz.target.Targets;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
 
 /**
  * Generated instrumented cases run serially (T1's statements, then T2's, …) on each embedded

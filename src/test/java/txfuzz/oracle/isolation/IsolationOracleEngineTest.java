@@ -14,8 +14,8 @@ import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
-import txfuzz.target.Target;
-import txfuzz.target.Targets;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
 
 /**
  * The isolation oracle both ways on real engines: an anomaly a weak level shows is reported with

@@ -9,7 +9,7 @@ import txfuzz.history.History;
 import txfuzz.model.IsolationLevel;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Violation;
-import txfuzz.target.h2.H2Target;
+import txfuzz.dbms.h2.H2Target;
 
 /**
  * How the oracle classifies an anomaly: not reported where the level permits it, documented where
@@ -47,7 +47,7 @@ class IsolationOracleProfileTest {
     @Test
     void writeSkewIsABugCandidateWhereTheProfileDocumentsNothing() {
         List<Violation> ser = IsolationOracle.violations(WRITE_SKEW, IsolationLevel.SERIALIZABLE,
-                txfuzz.target.LevelSemantics.strict("https://www.sqlite.org/isolation.html"));
+                txfuzz.dbms.LevelSemantics.strict("https://www.sqlite.org/isolation.html"));
         assertEquals(Classification.BUG_CANDIDATE, ser.get(0).classification());
         assertTrue(ser.get(0).attachments().keySet().containsAll(List.of("history.jsonl", "write-skew.mmd", "write-skew.dot")));
         assertTrue(ser.get(0).attachments().get("write-skew.mmd").contains("flowchart"), "the drawing comes as a file the report embeds");

@@ -13,8 +13,8 @@ import txfuzz.history.HistoryJson;
 import txfuzz.history.IsolationChecker;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
-import txfuzz.target.Target;
-import txfuzz.target.Targets;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
 
 /**
  * The pipeline catches a real anomaly: at READ COMMITTED two transactions read a row, then both

@@ -13,8 +13,8 @@ import txfuzz.model.Stmt;
 import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
 import txfuzz.oracle.Violation;
-import txfuzz.target.Target;
-import txfuzz.target.Targets;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
 
 /** Linearising a run into a controlled case of chosen transactions keeps their statements' order and their anomaly. */
 class WitnessCaseTest {

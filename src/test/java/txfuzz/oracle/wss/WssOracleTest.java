@@ -15,8 +15,8 @@ import txfuzz.oracle.Classification;
 import txfuzz.oracle.CommitDroppingTarget;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
-import txfuzz.target.Target;
-import txfuzz.target.h2.H2Target;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.h2.H2Target;
 
 class WssOracleTest {
     private static final WssOracle WSS = new WssOracle();

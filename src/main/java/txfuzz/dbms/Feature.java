@@ -1,0 +1,29 @@
+package txfuzz.dbms;
+
+/**
+ * SQL features a generator may use. A target's dialect lists the ones its engine accepts; the
+ * differential oracle generates for the intersection of several dialects.
+ */
+public enum Feature {
+    // column types
+    TYPE_INT, TYPE_DOUBLE, TYPE_VARCHAR,
+    // constraints and indexes
+    PRIMARY_KEY, UNIQUE, NOT_NULL, CHECK, DEFAULT, FOREIGN_KEY, INDEX, UNIQUE_INDEX,
+    // queries
+    JOIN_INNER, JOIN_LEFT, JOIN_RIGHT, JOIN_FULL, SUBQUERY_IN, SUBQUERY_EXISTS, SUBQUERY_SCALAR,
+    AGGREGATE, GROUP_BY, ORDER_BY, UNION, CASE_WHEN, BETWEEN, LIKE, COALESCE,
+    /** SELECT ... FOR UPDATE. */
+    FOR_UPDATE,
+    /** SELECT ... FOR SHARE (PostgreSQL, MariaDB 10.11+ spells it LOCK IN SHARE MODE too). */
+    FOR_SHARE,
+    LOCK_IN_SHARE_MODE,
+    // writes
+    INSERT_SELECT, MULTI_ROW_INSERT,
+    /** UPDATE/DELETE whose WHERE has a subquery over the same table being written. */
+    WRITE_SUBQUERY_SAME_TABLE,
+    /** UPDATE/DELETE whose WHERE has a subquery over another table. */
+    WRITE_SUBQUERY_OTHER_TABLE,
+    /** UPDATE ... SET c = (scalar subquery). */
+    UPDATE_SET_SUBQUERY,
+    MERGE, INSERT_ON_CONFLICT, REPLACE, INSERT_ON_DUPLICATE_KEY
+}

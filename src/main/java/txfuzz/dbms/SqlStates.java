@@ -1,0 +1,34 @@
+package txfuzz.dbms;
+
+import java.sql.SQLException;
+
+/** Classification by standard SQLState class, shared by targets before their vendor codes. */
+public final class SqlStates {
+    private SqlStates() {
+    }
+
+    /** The standard meaning of {@code e}'s SQLState, or null when the class says nothing definite. */
+    public static ErrorClass byStandardClass(SQLException e) {
+        String state = e.getSQLState();
+        if (state == null || state.length() < 2) {
+            return null;
+        }
+        String cls = state.substring(0, 2);
+        return switch (cls) {
+            case "23" -> ErrorClass.CONSTRAINT;
+            case "22" -> ErrorClass.DATA;
+            case "42" -> ErrorClass.INVALID_STATEMENT;
+            case "08" -> ErrorClass.CONNECTION_LOST;
+            case "25" -> "25P02".equals(state) ? ErrorClass.IN_FAILED_TRANSACTION : null;
+            case "40" -> "40P01".equals(state) ? ErrorClass.DEADLOCK : ErrorClass.SERIALIZATION;
+            case "0A" -> ErrorClass.INVALID_STATEMENT;
+            default -> null;
+        };
+    }
+
+    /** The first exception in a chain whose message is not empty, for messages. */
+    public static String message(SQLException e) {
+        String m = e.getMessage();
+        return m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
+    }
+}

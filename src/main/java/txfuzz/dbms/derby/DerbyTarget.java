@@ -1,0 +1,458 @@
+package txfuzz.dbms.derby;
+
+import java.io.OutputStream;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import txfuzz.model.IsolationLevel;
+import txfuzz.dbms.AbortScope;
+import txfuzz.dbms.Database;
+import txfuzz.dbms.Deviation;
+import txfuzz.dbms.Dialect;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.Feature;
+import txfuzz.dbms.LevelSemantics;
+import txfuzz.dbms.LockProbe;
+import txfuzz.dbms.Profile;
+import txfuzz.dbms.SqlStates;
+import txfuzz.dbms.Target;
+
+/**
+ * Apache Derby (embedded), one in-memory database per test case ({@code jdbc:derby:memory:txfuzz_N}),
+ * dropped with {@code ;drop=true}. Pure row locking, no MVCC.
+ *
+ * <p>Lock settings are database properties, set when the database is created:
+ * {@code derby.locks.waitTimeout} 10 s (well above any wait the executor lets run: it breaks a stall
+ * after 2 s; but a statement it had to abandon — Derby cannot cancel one, and aborting its connection
+ * waits for the statement — gives up its locks after at most this long, instead of holding up the
+ * rest of the case and the final read for minutes; 40XL1 after it) and
+ * {@code derby.locks.deadlockTimeout} 0. Derby looks for a deadlock once per lock wait, after
+ * deadlockTimeout seconds (default 20); at 0 it looks the moment a statement starts to wait, which is
+ * exactly when a cycle can close, and then waits normally. Measured: a crossing-update deadlock is
+ * reported in ~10 ms instead of 20 s, with no busy waiting. (System properties {@code derby.locks.*}
+ * take precedence over database properties: a user who sets them overrides ours.)
+ *
+ * <p>Sessions are told apart in Derby's lock tables by their user name: each connection logs in as
+ * its own user (no authentication is configured, so any name is accepted) and then works in schema
+ * APP. {@code SYSCS_DIAG.TRANSACTION_TABLE} maps a transaction id to that user name, and
+ * {@code SYSCS_DIAG.LOCK_TABLE} says which transaction waits for which lock.
+ *
+ * <p>Dropping an in-memory database costs 500 ms: Derby sleeps that long after shutting it down
+ * ("give running threads a chance to detect the shutdown"), then frees the storage. So
+ * {@link Database#close} hands the drop to a background thread and returns at once; {@link #close}
+ * waits for pending drops. Creating a database costs 50–120 ms of real work (system catalogs), so
+ * the next test case's database is created in the background while the current one runs.
+ *
+ * <p>derby.log: Derby writes a block to it at every database boot and shutdown. Unless the user
+ * set a {@code derby.stream.error.*} property, it goes to {@link #DERBY_LOG}, which discards it.
+ */
+public final class DerbyTarget implements Target {
+    /** Derby's error stream (derby.stream.error.field names this field): discarded. */
+    public static final OutputStream DERBY_LOG = OutputStream.nullOutputStream();
+
+    static {
+        if (System.getProperty("derby.stream.error.file") == null && System.getProperty("derby.stream.error.field") == null
+                && System.getProperty("derby.stream.error.method") == null) {
+            System.setProperty("derby.stream.error.field", DerbyTarget.class.getName() + ".DERBY_LOG");
+        }
+    }
+
+    private static final AtomicLong NEXT_DB = new AtomicLong();
+    private static final AtomicLong NEXT_SESSION = new AtomicLong();
+    static final int WAIT_TIMEOUT_S = 10;
+    static final int DEADLOCK_TIMEOUT_S = 0;
+    private static final String DOCS = "https://db.apache.org/derby/docs/10.16/devguide/cdevconcepts15366.html";
+    private static final String SCHEMA = "APP";
+
+    /** Background work: creating the next database, dropping used ones. */
+    private final ExecutorService dropper = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "txfuzz-derby");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile String version;
+    /** The next test case's database, being created in the background. */
+    private Future<DerbyDatabase> spare;
+    private boolean closed;
+
+    @Override
+    public String name() {
+        return "derby";
+    }
+
+    @Override
+    public String version() {
+        String v = version;
+        if (v == null) {
+            try (Database db = freshDatabase()) {
+                v = version;
+            } catch (SQLException e) {
+                throw new IllegalStateException("Derby does not start: " + e.getMessage(), e);
+            }
+        }
+        return v;
+    }
+
+    @Override
+    public List<IsolationLevel> isolationLevels() {
+        return List.of(IsolationLevel.READ_UNCOMMITTED, IsolationLevel.READ_COMMITTED, IsolationLevel.REPEATABLE_READ,
+                IsolationLevel.SERIALIZABLE);
+    }
+
+    @Override
+    public Dialect dialect() {
+        EnumSet<Feature> f = Dialect.core();
+        // No FULL JOIN. FOR UPDATE only on a single-table SELECT without ORDER BY, aggregates or
+        // DISTINCT (42Y90 otherwise). MERGE only with a base table (or table function) as source.
+        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.FOR_UPDATE, Feature.MERGE));
+        return new Dialect("derby", f, "DOUBLE PRECISION", "VARCHAR(10)");
+    }
+
+    /**
+     * Derby: "Inserts, updates, and deletes always behave the same no matter what the isolation level
+     * is. Only the behavior of select statements varies." Writes lock the rows they change; only
+     * SERIALIZABLE (Derby's RR) takes range locks, so below it phantoms reach writes too.
+     */
+    @Override
+    public Profile profile() {
+        Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
+        // Derby's UR: reads take no locks and see uncommitted data (writes still lock).
+        m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(DOCS, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY));
+        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY));
+        // Derby's RS: read locks kept to commit, but no range locks (phantoms).
+        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY));
+        // Derby's RR: strict two-phase locking with range locks.
+        m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.strict(DOCS));
+        return new Profile(m);
+    }
+
+    /**
+     * Hands out the database created in the background during the previous test case (Derby spends
+     * 50–120 ms creating one), and starts creating the next.
+     */
+    @Override
+    public Database freshDatabase() throws SQLException {
+        Future<DerbyDatabase> ready;
+        synchronized (this) {
+            ready = spare;
+            spare = null;
+        }
+        DerbyDatabase db = null;
+        if (ready != null) {
+            try {
+                db = ready.get();
+            } catch (ExecutionException | InterruptedException e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                db = null; // a failed background creation: try again here, where the error can be reported
+            }
+        }
+        if (db == null) {
+            db = create();
+        }
+        synchronized (this) {
+            if (spare == null && !closed) {
+                try {
+                    spare = dropper.submit(this::create);
+                } catch (RejectedExecutionException closing) {
+                    // the target is closing: no more spares
+                }
+            }
+        }
+        if (version == null) {
+            version = db.engineVersion();
+        }
+        return db;
+    }
+
+    private DerbyDatabase create() throws SQLException {
+        return new DerbyDatabase("txfuzz_" + NEXT_DB.incrementAndGet());
+    }
+
+    /**
+     * By SQLState (Derby's vendor code is the error's severity: 20000 statement, 30000 transaction
+     * rolled back, 40000 session closed, 45000 database shut down, 50000 system):
+     * <pre>
+     *  40001          DEADLOCK (victim; whole transaction rolled back)
+     *  40XL1, 40XL2   LOCK_TIMEOUT (whole transaction rolled back)
+     *  XJ001          INTERNAL ("Java exception": an exception from inside the engine), except a
+     *                 wrapped ShutdownException (the database shut down under the statement): CONNECTION_LOST
+     *  40XD*, 40XT*, XS*, XB*   INTERNAL (store, raw transaction, boot, generated-code errors)
+     *  08xxx, XJ004, XJ015, severity >= 40000   CONNECTION_LOST
+     *  23xxx CONSTRAINT, 22xxx DATA, 42xxx and 0A000 INVALID_STATEMENT
+     * </pre>
+     */
+    @Override
+    public ErrorClass classify(SQLException e) {
+        String state = e.getSQLState();
+        if (state == null) {
+            return ErrorClass.OTHER;
+        }
+        switch (state) {
+            case "40001":
+                return ErrorClass.DEADLOCK;
+            case "40XL1", "40XL2":
+                return ErrorClass.LOCK_TIMEOUT;
+            case "XJ001":
+                // a statement that was running while its database shut down gets a wrapped ShutdownException
+                return mentions(e, "ShutdownException") ? ErrorClass.CONNECTION_LOST : ErrorClass.INTERNAL;
+            case "XJ004", "XJ015":
+                return ErrorClass.CONNECTION_LOST;
+            default:
+                break;
+        }
+        if (state.startsWith("40XD") || state.startsWith("40XT") || state.startsWith("XS") || state.startsWith("XB")) {
+            return ErrorClass.INTERNAL;
+        }
+        if (state.startsWith("08") || e.getErrorCode() >= 40000) {
+            return ErrorClass.CONNECTION_LOST;
+        }
+        if (state.startsWith("40")) {
+            return ErrorClass.OTHER; // 40XC0 "dead statement" and kin
+        }
+        ErrorClass standard = SqlStates.byStandardClass(e);
+        return standard != null ? standard : ErrorClass.OTHER;
+    }
+
+    /** Whether {@code text} appears in the message of {@code e} or of any of its causes. */
+    private static boolean mentions(Throwable e, String text) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains(text) || t.getClass().getName().contains(text)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Derby rolls the whole transaction back for every error of transaction severity: a deadlock
+     * victim (40001) and a lock timeout (40XL1) alike; the executor's ROLLBACK is then a no-op.
+     * Constraint, data and syntax errors undo only their statement. (Also: changing the isolation
+     * level commits the open transaction — connect() sets it in autocommit mode, before any.)
+     */
+    @Override
+    public AbortScope abortScope(ErrorClass c) {
+        return c == ErrorClass.LOCK_TIMEOUT ? AbortScope.TRANSACTION : Target.super.abortScope(c);
+    }
+
+    @Override
+    public List<String> sessionSetupSql(IsolationLevel level, String mode) {
+        return List.of(
+                "CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.waitTimeout', '" + WAIT_TIMEOUT_S + "')",
+                "CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.deadlockTimeout', '" + DEADLOCK_TIMEOUT_S + "')",
+                "SET SCHEMA " + SCHEMA,
+                "SET ISOLATION " + derbyLevel(level));
+    }
+
+    /** Derby has no BEGIN: in ij a transaction is opened by turning autocommit off (an ij command). */
+    @Override
+    public String beginSql() {
+        return "AUTOCOMMIT OFF";
+    }
+
+    /** Drops the spare database and waits (boundedly) for the databases still being dropped. */
+    @Override
+    public void close() {
+        Future<DerbyDatabase> unused;
+        synchronized (this) {
+            closed = true;
+            unused = spare;
+            spare = null;
+        }
+        if (unused != null) {
+            try {
+                unused.get().close();
+            } catch (ExecutionException e) {
+                // nothing was created
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        dropper.shutdown();
+        try {
+            dropper.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Derby's own names: UR, CS, RS, RR (Derby's RR is SERIALIZABLE, its RS is REPEATABLE READ). */
+    static String derbyLevel(IsolationLevel level) {
+        return switch (level) {
+            case READ_UNCOMMITTED -> "UR";
+            case READ_COMMITTED -> "CS";
+            case REPEATABLE_READ -> "RS";
+            case SERIALIZABLE -> "RR";
+            default -> throw new IllegalArgumentException("Derby has no isolation level " + level);
+        };
+    }
+
+    private static int jdbcLevel(IsolationLevel level) {
+        return switch (level) {
+            case READ_UNCOMMITTED -> Connection.TRANSACTION_READ_UNCOMMITTED;
+            case READ_COMMITTED -> Connection.TRANSACTION_READ_COMMITTED;
+            case REPEATABLE_READ -> Connection.TRANSACTION_REPEATABLE_READ;
+            case SERIALIZABLE -> Connection.TRANSACTION_SERIALIZABLE;
+            default -> throw new IllegalArgumentException("Derby has no isolation level " + level);
+        };
+    }
+
+    private final class DerbyDatabase implements Database {
+        private final String url;
+        private final Connection keeper;
+        private final List<Connection> opened = new CopyOnWriteArrayList<>();
+        private final Map<Connection, String> users = new ConcurrentHashMap<>();
+        private final AtomicBoolean closed = new AtomicBoolean();
+
+        DerbyDatabase(String name) throws SQLException {
+            this.url = "jdbc:derby:memory:" + name;
+            this.keeper = DriverManager.getConnection(url + ";create=true");
+            try (Statement s = keeper.createStatement()) {
+                s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.waitTimeout', '" + WAIT_TIMEOUT_S + "')");
+                s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.deadlockTimeout', '" + DEADLOCK_TIMEOUT_S + "')");
+            } catch (SQLException e) {
+                close();
+                throw e;
+            }
+        }
+
+        String engineVersion() throws SQLException {
+            var md = keeper.getMetaData();
+            return md.getDatabaseProductName() + " " + md.getDatabaseProductVersion();
+        }
+
+        @Override
+        public Connection connect(IsolationLevel level, String mode) throws SQLException {
+            int jdbc = jdbcLevel(level);
+            if (mode != null && !mode.equals("default")) {
+                throw new IllegalArgumentException("Derby has only the mode 'default', not '" + mode + "'");
+            }
+            String user = "TXFUZZ" + NEXT_SESSION.incrementAndGet();
+            Connection c = DriverManager.getConnection(url, user, "");
+            opened.add(c);
+            users.put(c, user);
+            try (Statement s = c.createStatement()) {
+                s.execute("SET SCHEMA " + SCHEMA); // the default schema would be the user's own
+            }
+            c.setTransactionIsolation(jdbc); // in autocommit mode: there is no transaction to commit yet
+            return c;
+        }
+
+        @Override
+        public String sessionId(Connection c) throws SQLException {
+            String user = users.get(c);
+            return user != null ? user : c.getMetaData().getUserName();
+        }
+
+        /**
+         * SYSCS_DIAG.LOCK_TABLE joined to SYSCS_DIAG.TRANSACTION_TABLE (for the user name, which is
+         * the session id). A session waits when it has a lock row in state WAIT; its blockers are the
+         * other sessions holding (GRANT) a lock on the same object. Empty set when Derby says it waits
+         * but no holder shows (it queues behind another waiter).
+         */
+        @Override
+        public Optional<LockProbe> lockProbe() throws SQLException {
+            Connection probe = DriverManager.getConnection(url, "TXFUZZ_PROBE", "");
+            opened.add(probe);
+            probe.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+            PreparedStatement q = probe.prepareStatement(
+                    "SELECT t.USERNAME, l.XID, l.TYPE, l.TABLENAME, l.LOCKNAME, l.STATE"
+                            + " FROM SYSCS_DIAG.LOCK_TABLE l JOIN SYSCS_DIAG.TRANSACTION_TABLE t ON l.XID = t.XID");
+            return Optional.of(new LockProbe() {
+                @Override
+                public Optional<Set<String>> waitsFor(String sessionId) throws SQLException {
+                    record Row(String user, String xid, String lock, boolean waiting) {
+                    }
+                    List<Row> rows = new ArrayList<>();
+                    try (ResultSet rs = q.executeQuery()) {
+                        while (rs.next()) {
+                            rows.add(new Row(rs.getString(1), rs.getString(2),
+                                    rs.getString(3) + "|" + rs.getString(4) + "|" + rs.getString(5), "WAIT".equals(rs.getString(6))));
+                        }
+                    }
+                    Set<String> blockers = new LinkedHashSet<>();
+                    boolean waits = false;
+                    for (Row w : rows) {
+                        if (!w.waiting() || !sessionId.equals(w.user())) {
+                            continue;
+                        }
+                        waits = true;
+                        for (Row h : rows) {
+                            if (!h.waiting() && h.lock().equals(w.lock()) && !h.xid().equals(w.xid()) && h.user() != null
+                                    && !h.user().equals(sessionId)) {
+                                blockers.add(h.user());
+                            }
+                        }
+                    }
+                    return waits ? Optional.of(Set.copyOf(blockers)) : Optional.empty();
+                }
+
+                @Override
+                public void close() {
+                    closeQuietly(probe);
+                }
+            });
+        }
+
+        /**
+         * Drops the database in the background (Derby sleeps 500 ms in every drop). The drop shuts the
+         * database down first, which also ends statements still waiting for a lock (08006); only then
+         * are the connections closed — closing a connection whose statement waits would wait with it.
+         */
+        @Override
+        public void close() {
+            if (!closed.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                dropper.execute(this::drop);
+            } catch (RejectedExecutionException targetClosed) {
+                drop();
+            }
+        }
+
+        private void drop() {
+            try {
+                DriverManager.getConnection(url + ";drop=true").close();
+            } catch (SQLException expected) {
+                // 08006 "Database ... dropped" is how Derby reports success
+            }
+            closeQuietly(keeper);
+            for (Connection c : opened) {
+                closeQuietly(c);
+            }
+            opened.clear();
+            users.clear();
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException ignored) {
+            // the database is gone already
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package txfuzz.dbms.mariadb;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What the server says it is, and what differs between the flavours the target drives.
+ *
+ * <table>
+ * <caption>flavour differences</caption>
+ * <tr><th></th><th>MariaDB 10.11</th><th>MySQL 8.0</th></tr>
+ * <tr><td>isolation variable</td><td>tx_isolation (transaction_isolation from 11.1)</td><td>transaction_isolation</td></tr>
+ * <tr><td>lock probe</td><td colspan="2">SHOW ENGINE INNODB STATUS ("MariaDB thread id" / "MySQL thread id")</td></tr>
+ * <tr><td>SELECT ... FOR SHARE</td><td>no (LOCK IN SHARE MODE only)</td><td>yes (and LOCK IN SHARE MODE)</td></tr>
+ * <tr><td>UPDATE/DELETE with a subquery on the same table</td><td>allowed (10.3.2+)</td><td>error 1093</td></tr>
+ * <tr><td>CHECK violation</td><td>4025</td><td>3819</td></tr>
+ * <tr><td>after a deadlock (1213)</td><td>the transaction is rolled back, but a session that opened it with BEGIN stays in
+ *     "explicit transaction" mode: its next statements form a new transaction that a later ROLLBACK undoes
+ *     (MDEV-27922)</td><td>rolled back and ended; later statements autocommit</td></tr>
+ * </table>
+ *
+ * @param flavour         "MariaDB" or "MySQL" (Percona and other MySQL builds count as MySQL)
+ * @param version         VERSION(), e.g. "10.11.5-MariaDB"
+ * @param comment         @@version_comment, e.g. "MariaDB Server"
+ * @param major           e.g. 10
+ * @param minor           e.g. 11
+ * @param snapshotIsolation @@innodb_snapshot_isolation ("ON"/"OFF", MariaDB 10.6.18/10.11.8+), or null where absent
+ */
+record ServerInfo(String flavour, String version, String comment, int major, int minor, String snapshotIsolation) {
+    private static final Pattern MAJOR_MINOR = Pattern.compile("^(\\d+)\\.(\\d+)");
+
+    static ServerInfo read(Connection c) throws SQLException {
+        String version;
+        String comment;
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT VERSION(), @@version_comment")) {
+            rs.next();
+            version = rs.getString(1);
+            comment = rs.getString(2);
+        }
+        String v = version.toLowerCase(Locale.ROOT);
+        String flavour = v.contains("mariadb") ? "MariaDB" : "MySQL";
+        Matcher m = MAJOR_MINOR.matcher(version);
+        boolean found = m.find();
+        int major = found ? Integer.parseInt(m.group(1)) : 0;
+        int minor = found ? Integer.parseInt(m.group(2)) : 0;
+        String snapshot = null;
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW VARIABLES LIKE 'innodb_snapshot_isolation'")) {
+            if (rs.next()) {
+                snapshot = rs.getString(2);
+            }
+        }
+        return new ServerInfo(flavour, version, comment, major, minor, snapshot);
+    }
+
+    boolean isMariadb() {
+        return flavour.equals("MariaDB");
+    }
+
+    /** The session variable that holds the isolation level. */
+    String isolationVariable() {
+        if (isMariadb()) {
+            return major > 11 || (major == 11 && minor >= 1) ? "transaction_isolation" : "tx_isolation";
+        }
+        return "transaction_isolation";
+    }
+
+    boolean hasForShare() {
+        return !isMariadb() && major >= 8;
+    }
+
+    /** Whether UPDATE/DELETE may read the table they write in a subquery (MariaDB 10.3.2+; MySQL: error 1093). */
+    boolean writesMayReadTheirTable() {
+        return isMariadb() && (major > 10 || (major == 10 && minor >= 3));
+    }
+
+    /** e.g. "MariaDB 10.11.5-MariaDB (MariaDB Server)". */
+    String describe() {
+        String s = flavour + " " + version + (comment == null || comment.isBlank() ? "" : " (" + comment + ")");
+        return snapshotIsolation == null ? s : s + ", innodb_snapshot_isolation=" + snapshotIsolation;
+    }
+}

@@ -1,0 +1,816 @@
+package txfuzz.dbms.postgres;
+
+import java.nio.file.Path;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import txfuzz.model.IsolationLevel;
+import txfuzz.dbms.AbortScope;
+import txfuzz.dbms.Database;
+import txfuzz.dbms.Deviation;
+import txfuzz.dbms.Dialect;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.Feature;
+import txfuzz.history.Anomaly;
+import txfuzz.dbms.LevelSemantics;
+import txfuzz.dbms.LockProbe;
+import txfuzz.dbms.Profile;
+import txfuzz.dbms.SqlStates;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.TargetOptions;
+
+/**
+ * PostgreSQL: a server txfuzz starts itself (PostgreSQL {@value EmbeddedServer#BUNDLED_VERSION} from
+ * Maven artifacts, see {@link EmbeddedServer}) or an existing one given by URL.
+ *
+ * <p><b>Namespace.</b> txfuzz works in a database of its own, {@code txfuzz_N} (N = 1, 2, ...), created
+ * from template0 when missing and marked by a table {@code public.txfuzz_owner}. A database of that
+ * name without the marker was not made by txfuzz: the target refuses to start rather than touch
+ * it. Each target claims one such database for its lifetime with a session-level advisory lock, so
+ * parallel workers and runs each get their own. Inside it, a test case's tables live in a schema
+ * {@code txfuzz_case_K}, dropped (CASCADE) and created anew for every fresh database — about 1.3 ms
+ * on the started server, against ~30 ms for CREATE DATABASE and ~1.8 ms for listing and dropping the
+ * tables. Nothing outside that database is ever created, changed or dropped.
+ *
+ * <p><b>Sessions</b> are pooled across test cases ({@link SessionPool}): a new PostgreSQL session
+ * costs ~4 ms, a pooled one a round trip. Each session is set to the case's level and schema when
+ * taken, with lock_timeout, statement_timeout and idle_in_transaction_session_timeout 0 (waits last
+ * until the blocker ends), and reset with DISCARD ALL when given back.
+ *
+ * <p><b>Semantics.</b> Levels READ COMMITTED, REPEATABLE READ, SERIALIZABLE. READ UNCOMMITTED is
+ * accepted by PostgreSQL but runs as READ COMMITTED, so it is not offered (it would repeat RC cases).
+ * Any error inside an explicit transaction aborts the whole transaction (later statements get 25P02
+ * until ROLLBACK), so {@link #abortScope} is TRANSACTION for every class and the executor sends
+ * ROLLBACK. A failing autocommit statement ends only itself. Deadlocks are detected after
+ * {@code deadlock_timeout}, set per session to 100 ms more than the session before, from 100 ms (see
+ * {@link #deadlockTimeoutMillis}; the default is 1 s), so the victim is always the lowest-numbered transaction of the cycle; on a
+ * server given by URL it can be set only by a superuser, otherwise the server's own value applies.
+ *
+ * <p><b>Lock probe:</b> {@code pg_blocking_pids(pid)} for the session's backend pid
+ * ({@code pg_backend_pid()}, known to the driver without a round trip).
+ *
+ * <p><b>Crashes.</b> A statement that loses its session reports CONNECTION_LOST (08xxx, 57P01..57P03),
+ * which the explicit oracle reports. When the started server's postmaster is gone, the next
+ * {@link #freshDatabase()} starts a new one (its log is kept, see {@link #lastCrashLog()}), so a
+ * campaign goes on. When only backends crashed, PostgreSQL recovers by itself; the next fresh
+ * database waits for it.
+ */
+public final class PostgresTarget implements Target {
+    static final String DOCS = "https://www.postgresql.org/docs/15/transaction-iso.html";
+    static final String MARKER = "txfuzz_owner";
+    static final String SCHEMA_PREFIX = "txfuzz_case_";
+    /** How many txfuzz_N databases a server may hold before a new target gives up. */
+    static final int MAX_NAMESPACES = 32;
+    /** pg_try_advisory_lock key by which a target claims its txfuzz_N database ("txfz"). */
+    static final long CLAIM_KEY = 0x7478667AL;
+    static final int DEADLOCK_FIRST_MS = 100;
+    static final int DEADLOCK_STEP_MS = 100;
+    /** How long a fresh database waits for a server that is recovering from a crashed backend. */
+    private static final long RECOVERY_WAIT_MS = 30_000;
+
+    private final boolean embedded;
+    private final Object lock = new Object();
+    private final Thread hook;
+    private final Deque<String> freeSchemas = new ArrayDeque<>();
+    private volatile boolean closed;
+    private int nextSchema;
+
+    // the current server; replaced when the started server is restarted
+    private volatile EmbeddedServer server;
+    private volatile Endpoint endpoint;
+    private volatile Flavour flavour;
+    private volatile String database;
+    private volatile Connection keeper;
+    private volatile SessionPool pool;
+    private volatile int generation;
+    /** Appended to the settings of every session taken from the pool (session settings DISCARD ALL resets). */
+    private volatile String sessionDefaults = "";
+    private volatile boolean deadlockTimeoutSet;
+    private volatile Path lastCrashLog;
+    private int restarts;
+
+    private long resets;
+    private long resetNanos;
+
+    /** A server txfuzz starts, or the one at {@code options.url()}. */
+    public PostgresTarget(TargetOptions options) {
+        TargetOptions o = options == null ? TargetOptions.none() : options;
+        embedded = o.url() == null;
+        if (embedded) {
+            if (o.user() != null || o.password() != null) {
+                throw new IllegalArgumentException("a user and password apply only to a server given by --url");
+            }
+            checkBundledVersion(o.serverVersion());
+        } else if (o.serverVersion() != null) {
+            throw new IllegalArgumentException("--server-version applies only when txfuzz starts the server; with --url the server's own"
+                    + " version is used");
+        }
+        Endpoint ep = embedded ? null : Endpoint.of(o.url(), o.user(), o.password());
+        hook = new Thread(this::close, "txfuzz-postgres-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            if (embedded) {
+                server = EmbeddedServer.start();
+                ep = server.endpoint();
+            }
+            endpoint = ep;
+            attach();
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    public PostgresTarget() {
+        this(TargetOptions.none());
+    }
+
+    private static void checkBundledVersion(String requested) {
+        if (requested == null) {
+            return;
+        }
+        String v = requested.trim();
+        String bundled = EmbeddedServer.BUNDLED_VERSION;
+        if (!(bundled.equals(v) || (bundled + ".0").equals(v) || bundled.startsWith(v + "."))) {
+            throw new IllegalArgumentException("txfuzz bundles PostgreSQL " + bundled + " only (--server-version " + bundled.split("\\.")[0]
+                    + "); to test PostgreSQL " + v + ", start that server yourself and pass --url");
+        }
+    }
+
+    /** Connects to the current endpoint: detects the flavour, claims a namespace, opens the pool. */
+    private void attach() {
+        String where = endpoint.toString();
+        try (Connection m = endpoint.open(endpoint.maintenanceDb())) {
+            flavour = Flavour.detect(m, where);
+            claimNamespace(m);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot use PostgreSQL at " + where + " as " + endpoint.user() + ": " + SqlStates.message(e)
+                    + (embedded ? "" : " (check --url, --user and the password)"), e);
+        }
+        pool = new SessionPool(this::openSession);
+        generation++;
+    }
+
+    /**
+     * Claims the first txfuzz_N database that is free: created (from template0, with the marker)
+     * when missing, refused when it exists without the marker, skipped when another target holds
+     * its advisory lock.
+     */
+    private void claimNamespace(Connection maintenance) throws SQLException {
+        for (int n = 1; n <= MAX_NAMESPACES; n++) {
+            String name = "txfuzz_" + n;
+            boolean created = false;
+            if (!databaseExists(maintenance, name)) {
+                try (Statement s = maintenance.createStatement()) {
+                    s.execute("CREATE DATABASE " + name + " TEMPLATE template0");
+                    created = true;
+                } catch (SQLException e) {
+                    if (!"42P04".equals(e.getSQLState())) { // 42P04: another txfuzz created it just now
+                        throw new IllegalStateException("cannot create database " + name + " on " + endpoint.describe("") + " as "
+                                + endpoint.user() + ": " + SqlStates.message(e) + " (txfuzz needs the CREATEDB privilege to make its own"
+                                + " database)", e);
+                    }
+                }
+            }
+            Connection c = endpoint.open(name);
+            try {
+                if (created) {
+                    try (Statement s = c.createStatement()) {
+                        s.execute("CREATE TABLE public." + MARKER + " (created_at TIMESTAMPTZ NOT NULL DEFAULT now(), note TEXT NOT NULL)");
+                        s.execute("INSERT INTO public." + MARKER + " (note) VALUES ('created by txfuzz: it drops and re-creates the schemas "
+                                + SCHEMA_PREFIX + "* in this database for every test case and touches nothing else')");
+                    }
+                } else if (!hasMarker(c)) {
+                    throw new IllegalStateException("database " + name + " on " + endpoint.describe("") + " exists but was not created by"
+                            + " txfuzz (it has no table public." + MARKER + "); txfuzz never touches a database it did not create: rename"
+                            + " or drop it yourself if it is not needed");
+                }
+                if (claim(c)) {
+                    try (Statement s = c.createStatement()) {
+                        // waits of the keeper's schema DDL are bounded: see dropSchema
+                        s.execute("SET lock_timeout = '10s'");
+                    }
+                    database = name;
+                    keeper = c;
+                    setSessionDefaults(c);
+                    return;
+                }
+                c.close();
+            } catch (SQLException | RuntimeException e) {
+                SessionPool.closeQuietly(c);
+                throw e;
+            }
+        }
+        throw new IllegalStateException("all " + MAX_NAMESPACES + " txfuzz databases on " + endpoint.describe("")
+                + " are in use by other txfuzz runs");
+    }
+
+    /**
+     * A new session in the namespace database. While the server recovers from a crashed backend it
+     * refuses sessions with 57P03 for a moment; wait for it, so a case that crashed a backend can
+     * still read its final state.
+     */
+    private Connection openSession() throws SQLException {
+        long deadline = System.currentTimeMillis() + RECOVERY_WAIT_MS;
+        while (true) {
+            try {
+                return endpoint.open(database);
+            } catch (SQLException e) {
+                if (!"57P03".equals(e.getSQLState()) || closed || System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
+                sleep(100);
+            }
+        }
+    }
+
+    private static boolean databaseExists(Connection c, String name) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
+            p.setString(1, name);
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    private static boolean hasMarker(Connection c) throws SQLException {
+        for (int attempt = 0; ; attempt++) {
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT to_regclass('public." + MARKER + "') IS NOT NULL")) {
+                rs.next();
+                if (rs.getBoolean(1) || attempt == 10) {
+                    return rs.getBoolean(1);
+                }
+            }
+            sleep(100); // another txfuzz may have created the database a moment ago and be adding its marker
+        }
+    }
+
+    private static boolean claim(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_try_advisory_lock(" + CLAIM_KEY + ")")) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
+    }
+
+    /**
+     * Settings every session gets. On the started server they are server defaults already; on a
+     * server given by URL they are set per session, deadlock_timeout only where this user may (superuser).
+     */
+    private void setSessionDefaults(Connection c) {
+        if (embedded) {
+            sessionDefaults = "";
+            deadlockTimeoutSet = true;
+            return;
+        }
+        try (Statement s = c.createStatement()) {
+            s.execute("SET deadlock_timeout = '" + EmbeddedServer.DEADLOCK_TIMEOUT + "'");
+            s.execute("RESET deadlock_timeout");
+            deadlockTimeoutSet = true;
+        } catch (SQLException e) {
+            deadlockTimeoutSet = false; // 42501: not a superuser; the server's deadlock_timeout applies
+        }
+        sessionDefaults = "; SET lock_timeout = 0; SET statement_timeout = 0; SET idle_in_transaction_session_timeout = 0";
+    }
+
+    /**
+     * deadlock_timeout of the k-th session a fresh database hands out (0 = the first). PostgreSQL
+     * checks for a deadlock only in the waiter whose deadlock_timeout runs out first, and that one
+     * is the victim. With one timeout for all, two waiters of a cycle that formed within a few
+     * milliseconds fire within those milliseconds, and on a busy machine either may check first:
+     * the victim changed from run to run. The executor opens its sessions in transaction order
+     * (after the setup session), so steps of 100 ms make the victim the transaction with the lowest
+     * number in the cycle, on every run. A deadlock costs 200 to 600 ms.
+     */
+    static int deadlockTimeoutMillis(int k) {
+        return DEADLOCK_FIRST_MS + DEADLOCK_STEP_MS * Math.min(k, 20);
+    }
+
+    @Override
+    public String name() {
+        return "postgres";
+    }
+
+    @Override
+    public String version() {
+        return flavour.version();
+    }
+
+    /** The namespace database this target claimed, e.g. "txfuzz_1". */
+    public String database() {
+        return database;
+    }
+
+    /** Whether deadlocks are detected after txfuzz's short deadlock_timeout (else after the server's own). */
+    public boolean shortDeadlockTimeout() {
+        return deadlockTimeoutSet;
+    }
+
+    /** The log of the last started server that died, or null. */
+    public Path lastCrashLog() {
+        return lastCrashLog;
+    }
+
+    /** How many times the started server was restarted after it died. */
+    public int restarts() {
+        synchronized (lock) {
+            return restarts;
+        }
+    }
+
+    /** Mean cost of making a fresh database (drop and create the case schema), in milliseconds. */
+    public double meanResetMillis() {
+        synchronized (lock) {
+            return resets == 0 ? 0 : resetNanos / 1e6 / resets;
+        }
+    }
+
+    /** Sessions opened on the server so far (the rest were taken from the pool). */
+    int sessionsOpened() {
+        return pool.opened;
+    }
+
+    EmbeddedServer server() {
+        return server;
+    }
+
+    Endpoint endpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public List<IsolationLevel> isolationLevels() {
+        return List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.REPEATABLE_READ, IsolationLevel.SERIALIZABLE);
+    }
+
+    @Override
+    public Dialect dialect() {
+        EnumSet<Feature> f = Dialect.core();
+        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.JOIN_FULL, Feature.FOR_UPDATE, Feature.FOR_SHARE, Feature.INSERT_ON_CONFLICT));
+        if (flavour.hasMerge()) {
+            f.add(Feature.MERGE);
+        }
+        return new Dialect("postgres", f, "DOUBLE PRECISION", "VARCHAR(10)");
+    }
+
+    /**
+     * What the PostgreSQL manual, chapter "Transaction Isolation", documents:
+     * <ul>
+     * <li>READ COMMITTED: each statement sees the data committed before it began; an UPDATE, DELETE
+     *     or SELECT FOR UPDATE that finds a row being changed waits, then re-evaluates its WHERE on the
+     *     row's newest version (EvalPlanQual) without seeing rows inserted meanwhile; no predicate
+     *     locks. → statement-level visibility, with the explainer's re-check read point.</li>
+     * <li>REPEATABLE READ: one snapshot from the transaction's first statement; a write to a row a
+     *     concurrent transaction changed and committed fails with 40001; write skew is allowed
+     *     (snapshot isolation). → transaction snapshot.</li>
+     * <li>SERIALIZABLE: SSI; the committed transactions are equivalent to some serial order, which
+     *     need not be their commit order (a reader may be ordered before a writer that committed
+     *     first; WriteCheck footnote 4). → some serial order; reads are not compared with the
+     *     commit-order replay.</li>
+     * </ul>
+     */
+    @Override
+    public void dropKeyConstraints(Connection c) throws SQLException {
+        List<String> drops = new java.util.ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT conrelid::regclass::text, quote_ident(conname) "
+                + "FROM pg_constraint WHERE connamespace = current_schema()::regnamespace AND contype IN ('f', 'u', 'p') "
+                + "ORDER BY contype = 'f' DESC")) {
+            while (rs.next()) {
+                drops.add("ALTER TABLE " + rs.getString(1) + " DROP CONSTRAINT IF EXISTS " + rs.getString(2) + " CASCADE");
+            }
+        }
+        try (Statement s = c.createStatement()) {
+            for (String sql : drops) {
+                s.execute(sql);
+            }
+            List<String> indexes = new java.util.ArrayList<>();
+            try (ResultSet rs = s.executeQuery("SELECT i.indexrelid::regclass::text FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid "
+                    + "WHERE t.relnamespace = current_schema()::regnamespace AND i.indisunique")) {
+                while (rs.next()) {
+                    indexes.add(rs.getString(1));
+                }
+            }
+            for (String index : indexes) {
+                s.execute("DROP INDEX IF EXISTS " + index);
+            }
+        }
+    }
+
+    @Override
+    public Profile profile() {
+        Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
+        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS + "#XACT-READ-COMMITTED", Deviation.STATEMENT_VISIBILITY));
+        // Repeatable Read is snapshot isolation: "serialization anomalies" such as write skew are permitted
+        // (the manual's 13.2.2 and 13.2.3 examples; Hermitage: G2-item allowed).
+        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS + "#XACT-REPEATABLE-READ", Deviation.TRANSACTION_SNAPSHOT)
+                .documenting(DOCS + "#XACT-REPEATABLE-READ (snapshot isolation: serialization anomalies such as write skew)",
+                        Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2));
+        m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(DOCS + "#XACT-SERIALIZABLE", Deviation.SOME_SERIAL_ORDER));
+        return new Profile(m);
+    }
+
+    /**
+     * By SQLState (PostgreSQL reports no vendor codes):
+     * <pre>
+     *  40001 serialization_failure            SERIALIZATION (RR write conflict, SSI abort)
+     *  40P01 deadlock_detected                DEADLOCK
+     *  40002, 23xxx, 44000 integrity          CONSTRAINT
+     *  25P02 in_failed_sql_transaction        IN_FAILED_TRANSACTION
+     *  22xxx data, 21000 cardinality          DATA (e.g. 22012 division by zero, 21000 a scalar
+     *                                          subquery or ON CONFLICT DO UPDATE meeting two rows)
+     *  42xxx, 0A000, 3D000, 3F000, 34000, 26000, 2BP01, 25001, 25006   INVALID_STATEMENT
+     *  55P03 lock_not_available               LOCK_TIMEOUT (lock_timeout is 0, so not expected)
+     *  08xxx connection, 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now,
+     *  57P04 database_dropped                 CONNECTION_LOST
+     *  XX000 internal_error, XX001 data_corrupted, XX002 index_corrupted, 58xxx system error,
+     *  53200 out_of_memory                    INTERNAL
+     *  57014 query_canceled (txfuzz cancels to break a stall), everything else   OTHER
+     * </pre>
+     */
+    @Override
+    public ErrorClass classify(SQLException e) {
+        return classifyState(e.getSQLState());
+    }
+
+    static ErrorClass classifyState(String state) {
+        if (state == null || state.length() != 5) {
+            return ErrorClass.OTHER;
+        }
+        switch (state) {
+            case "40001":
+                return ErrorClass.SERIALIZATION;
+            case "40P01":
+                return ErrorClass.DEADLOCK;
+            case "40002", "44000":
+                return ErrorClass.CONSTRAINT;
+            case "25P02":
+                return ErrorClass.IN_FAILED_TRANSACTION;
+            case "21000":
+                return ErrorClass.DATA;
+            case "0A000", "3D000", "3F000", "34000", "26000", "2BP01", "25001", "25006":
+                return ErrorClass.INVALID_STATEMENT;
+            case "55P03":
+                return ErrorClass.LOCK_TIMEOUT;
+            case "57P01", "57P02", "57P03", "57P04":
+                return ErrorClass.CONNECTION_LOST;
+            case "53200":
+                return ErrorClass.INTERNAL;
+            default:
+                break;
+        }
+        return switch (state.substring(0, 2)) {
+            case "23" -> ErrorClass.CONSTRAINT;
+            case "22" -> ErrorClass.DATA;
+            case "42" -> ErrorClass.INVALID_STATEMENT;
+            case "08" -> ErrorClass.CONNECTION_LOST;
+            case "XX", "58" -> ErrorClass.INTERNAL;
+            default -> ErrorClass.OTHER;
+        };
+    }
+
+    static boolean isConnectionError(SQLException e) {
+        return classifyState(e.getSQLState()) == ErrorClass.CONNECTION_LOST;
+    }
+
+    /**
+     * Every error inside an explicit transaction aborts it: PostgreSQL refuses every later statement
+     * with 25P02 until ROLLBACK. (An autocommit statement's error ends only that statement; the
+     * executor does not ask about those.)
+     */
+    @Override
+    public AbortScope abortScope(ErrorClass c) {
+        return AbortScope.TRANSACTION;
+    }
+
+    @Override
+    public List<String> sessionSetupSql(IsolationLevel level, String mode) {
+        return List.of("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + checkLevel(level).sql(),
+                "SET lock_timeout = 0", "SET statement_timeout = 0");
+    }
+
+    private IsolationLevel checkLevel(IsolationLevel level) {
+        if (!isolationLevels().contains(level)) {
+            throw new IllegalArgumentException("PostgreSQL has no isolation level " + level + " here; it offers " + isolationLevels()
+                    + (level == IsolationLevel.READ_UNCOMMITTED ? " (it runs READ UNCOMMITTED as READ COMMITTED)" : ""));
+        }
+        return level;
+    }
+
+    private static void checkMode(String mode) {
+        if (mode != null && !mode.equals("default")) {
+            throw new IllegalArgumentException("PostgreSQL has no mode '" + mode + "'; it has [default]");
+        }
+    }
+
+    @Override
+    public Database freshDatabase() throws SQLException {
+        synchronized (lock) {
+            long start = System.nanoTime();
+            String schema = freeSchemas.isEmpty() ? SCHEMA_PREFIX + (++nextSchema) : freeSchemas.pop();
+            String sql = "DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema;
+            try {
+                ensureServer();
+                keeperExec(sql);
+            } catch (SQLException e) {
+                if (!isConnectionError(e)) {
+                    freeSchemas.push(schema);
+                    throw e;
+                }
+                try {
+                    recover();
+                    keeperExec(sql);
+                } catch (SQLException | RuntimeException again) {
+                    freeSchemas.push(schema);
+                    throw again;
+                }
+            } catch (RuntimeException e) {
+                freeSchemas.push(schema);
+                throw e;
+            }
+            resets++;
+            resetNanos += System.nanoTime() - start;
+            return new PgDatabase(schema, generation);
+        }
+    }
+
+    private void ensureClosedNot() {
+        if (closed) {
+            throw new IllegalStateException("the postgres target is closed");
+        }
+    }
+
+    /** A started server whose postmaster is gone is replaced by a new one. */
+    private void ensureServer() {
+        ensureClosedNot();
+        if (embedded && !server.isAlive()) {
+            restart();
+        }
+    }
+
+    /** The keeper session broke: the server died (restart it), recovers from a crashed backend, or dropped us. */
+    private void recover() throws SQLException {
+        ensureClosedNot();
+        if (embedded && !server.isAlive()) {
+            restart();
+            return;
+        }
+        // the postmaster lives: wait until it accepts sessions again, then claim the namespace anew
+        long deadline = System.currentTimeMillis() + RECOVERY_WAIT_MS;
+        while (true) {
+            try {
+                SessionPool.abortQuietly(keeper);
+                pool.clear();
+                try (Connection m = endpoint.open(endpoint.maintenanceDb())) {
+                    claimNamespace(m);
+                }
+                return;
+            } catch (SQLException e) {
+                if (!isConnectionError(e) || System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
+                if (embedded && !server.isAlive()) {
+                    restart();
+                    return;
+                }
+                sleep(200);
+            }
+        }
+    }
+
+    private void restart() {
+        EmbeddedServer dead = server;
+        dead.close(true);
+        lastCrashLog = dead.log();
+        SessionPool old = pool;
+        if (old != null) {
+            old.close();
+        }
+        SessionPool.abortQuietly(keeper);
+        restarts++;
+        server = EmbeddedServer.start();
+        endpoint = server.endpoint();
+        attach();
+        if (closed) { // close() ran meanwhile (shutdown hook): do not leave the new server behind
+            close();
+            throw new IllegalStateException("the postgres target is closed");
+        }
+    }
+
+    private void keeperExec(String sql) throws SQLException {
+        try (Statement s = keeper.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    /**
+     * Drops a case schema. A session of the case that is still in a transaction (a statement the
+     * executor gave up on) would hold locks the DROP waits for: after the keeper's lock_timeout,
+     * txfuzz's own other sessions in its database are terminated and the DROP is tried again.
+     */
+    private void dropSchema(String schema) {
+        String sql = "DROP SCHEMA IF EXISTS " + schema + " CASCADE";
+        for (int attempt = 0; attempt < 2; attempt++) {
+            try {
+                keeperExec(sql);
+                return;
+            } catch (SQLException e) {
+                if (!"55P03".equals(e.getSQLState())) {
+                    return; // the server is gone: the next fresh database recovers, and drops the schema then
+                }
+                try {
+                    keeperExec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+                            + " AND pid <> pg_backend_pid() AND application_name = 'txfuzz'");
+                } catch (SQLException ignored) {
+                    return;
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        // No lock here: a shutdown hook must not wait for a case that holds it.
+        SessionPool p = pool;
+        if (p != null) {
+            p.close();
+        }
+        Connection k = keeper;
+        if (k != null) {
+            SessionPool.closeQuietly(k); // ends the session and so the namespace claim
+        }
+        EmbeddedServer s = server;
+        if (s != null) {
+            s.close(false);
+        }
+        if (Thread.currentThread() != hook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs or has run: nothing to remove
+            }
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One test case's namespace: a schema in the target's database. */
+    private final class PgDatabase implements Database {
+        private final String schema;
+        private final int gen;
+        private final List<Connection> handedOut = new CopyOnWriteArrayList<>();
+        private volatile boolean dbClosed;
+        /** Sessions handed out so far: each gets a longer deadlock_timeout than the one before. */
+        private int sessions;
+
+        PgDatabase(String schema, int gen) {
+            this.schema = schema;
+            this.gen = gen;
+        }
+
+        private synchronized Connection take(IsolationLevel level) throws SQLException {
+            if (dbClosed) {
+                throw new SQLException("this test database was closed", "08003");
+            }
+            if (gen != generation) {
+                throw new SQLException("the PostgreSQL server died and was restarted after this test database was made", "08006");
+            }
+            String deadlockTimeout = deadlockTimeoutSet ? "; SET deadlock_timeout = '" + deadlockTimeoutMillis(sessions++) + "ms'" : "";
+            Connection c = pool.take("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level.sql() + "; SET search_path = "
+                    + schema + sessionDefaults + deadlockTimeout);
+            handedOut.removeIf(this::isClosed);
+            handedOut.add(c);
+            return c;
+        }
+
+        private boolean isClosed(Connection c) {
+            try {
+                return c.isClosed();
+            } catch (SQLException e) {
+                return true;
+            }
+        }
+
+        @Override
+        public Connection connect(IsolationLevel level, String mode) throws SQLException {
+            checkMode(mode);
+            return take(checkLevel(level));
+        }
+
+        @Override
+        public String sessionId(Connection c) throws SQLException {
+            return String.valueOf(SessionPool.backendPid(c));
+        }
+
+        @Override
+        public Optional<LockProbe> lockProbe() throws SQLException {
+            return Optional.of(new BlockingPidsProbe());
+        }
+
+        /**
+         * {@code pg_blocking_pids(pid)}: the backends holding or queued ahead for a lock the session
+         * waits for (row locks included: a row lock wait is a wait for the locker's transaction id).
+         * When its own session is lost (the server crashed) it says "not waiting" once and opens a
+         * new session for the next question; the statements in flight fail by themselves then.
+         */
+        private final class BlockingPidsProbe implements LockProbe {
+            private Connection session;
+            private PreparedStatement query;
+
+            BlockingPidsProbe() throws SQLException {
+                open();
+            }
+
+            private void open() throws SQLException {
+                session = take(IsolationLevel.READ_COMMITTED);
+                try {
+                    query = session.prepareStatement("SELECT pg_blocking_pids(?)");
+                } catch (SQLException e) {
+                    SessionPool.closeQuietly(session);
+                    session = null;
+                    throw e;
+                }
+            }
+
+            @Override
+            public Optional<Set<String>> waitsFor(String sessionId) throws SQLException {
+                if (session == null) {
+                    open();
+                }
+                try {
+                    query.setInt(1, Integer.parseInt(sessionId));
+                    try (ResultSet rs = query.executeQuery()) {
+                        rs.next();
+                        Array a = rs.getArray(1);
+                        Object[] pids = a == null ? new Object[0] : (Object[]) a.getArray();
+                        if (pids.length == 0) {
+                            return Optional.empty();
+                        }
+                        Set<String> blockers = new LinkedHashSet<>();
+                        for (Object pid : pids) {
+                            blockers.add(String.valueOf(pid));
+                        }
+                        return Optional.of(Set.copyOf(blockers));
+                    }
+                } catch (SQLException e) {
+                    if (!isConnectionError(e)) {
+                        throw e;
+                    }
+                    close();
+                    return Optional.empty();
+                }
+            }
+
+            @Override
+            public void close() {
+                if (session != null) {
+                    SessionPool.closeQuietly(session); // also closes the prepared statement
+                    session = null;
+                }
+            }
+        }
+
+        /** Ends sessions the user of this database left open, then drops the schema. */
+        @Override
+        public void close() {
+            if (dbClosed) {
+                return;
+            }
+            dbClosed = true;
+            for (Connection c : handedOut) {
+                if (!isClosed(c)) {
+                    ((SessionPool.Pooled) c).discard();
+                }
+            }
+            handedOut.clear();
+            synchronized (lock) {
+                if (gen == generation && !closed) {
+                    dropSchema(schema);
+                }
+                freeSchemas.push(schema);
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package txfuzz.dbms;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import txfuzz.model.IsolationLevel;
+
+/**
+ * A target that passes every call to a real one; test wrappers (fault injection, recording)
+ * override only what they change, so they can never forget to forward a semantics method.
+ */
+public abstract class DelegatingTarget implements Target {
+    protected final Target real;
+
+    protected DelegatingTarget(Target real) {
+        this.real = real;
+    }
+
+    @Override
+    public String name() {
+        return real.name();
+    }
+
+    @Override
+    public String version() {
+        return real.version();
+    }
+
+    @Override
+    public List<IsolationLevel> isolationLevels() {
+        return real.isolationLevels();
+    }
+
+    @Override
+    public List<String> modes() {
+        return real.modes();
+    }
+
+    @Override
+    public Dialect dialect() {
+        return real.dialect();
+    }
+
+    @Override
+    public Profile profile() {
+        return real.profile();
+    }
+
+    @Override
+    public Profile profile(String mode) {
+        return real.profile(mode);
+    }
+
+    @Override
+    public Database freshDatabase() throws SQLException {
+        return real.freshDatabase();
+    }
+
+    @Override
+    public ErrorClass classify(SQLException e) {
+        return real.classify(e);
+    }
+
+    @Override
+    public AbortScope abortScope(ErrorClass c) {
+        return real.abortScope(c);
+    }
+
+    @Override
+    public void begin(Connection c) throws SQLException {
+        real.begin(c);
+    }
+
+    @Override
+    public void commit(Connection c) throws SQLException {
+        real.commit(c);
+    }
+
+    @Override
+    public void rollback(Connection c) throws SQLException {
+        real.rollback(c);
+    }
+
+    @Override
+    public void dropKeyConstraints(Connection c) throws SQLException {
+        real.dropKeyConstraints(c);
+    }
+
+    @Override
+    public List<String> sessionSetupSql(IsolationLevel level, String mode) {
+        return real.sessionSetupSql(level, mode);
+    }
+
+    @Override
+    public String beginSql(String mode) {
+        return real.beginSql(mode);
+    }
+
+    @Override
+    public String quote(String identifier) {
+        return real.quote(identifier);
+    }
+
+    @Override
+    public void close() {
+        real.close();
+    }
+}
