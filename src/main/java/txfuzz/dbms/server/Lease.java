@@ -1,0 +1,211 @@
+package txfuzz.dbms.server;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * A record, in the private directory, of one server this process started and the data directory it
+ * made: who owns it (this process, by pid and start time), the server's process and the directory.
+ * A run that ends normally or by a signal it can see stops its servers and deletes the lease; a run
+ * that was killed (SIGKILL, a crash of the JVM) leaves it behind, and the next run's {@link #sweep}
+ * stops that server and removes its data directory, saying so in one line.
+ */
+public final class Lease implements AutoCloseable {
+    private static final AtomicInteger NEXT = new AtomicInteger();
+    private static final String OWNER_PID = "ownerPid";
+    private static final String OWNER_START = "ownerStart";
+    private static final String KIND = "kind";
+    private static final String DATA_DIR = "dataDir";
+    private static final String SERVER_PID = "serverPid";
+    private static final String SERVER_START = "serverStart";
+
+    private final Path file;
+    private final Properties props;
+
+    private Lease(Path file, Properties props) {
+        this.file = file;
+        this.props = props;
+    }
+
+    /** The folder of leases under the private root. */
+    public static Path folder() {
+        return PrivateDirectory.of("leases");
+    }
+
+    /**
+     * Takes a lease for a server of {@code kind} ("PostgreSQL", "MariaDB") about to be started with
+     * {@code dataDir}, which must lie inside the private root (the sweep deletes only there).
+     */
+    public static Lease take(String kind, Path dataDir) {
+        Path root = PrivateDirectory.root();
+        Path data = dataDir.toAbsolutePath().normalize();
+        if (!data.startsWith(root)) {
+            throw new IllegalArgumentException("a leased data directory must lie in " + root + ": " + data);
+        }
+        ProcessHandle me = ProcessHandle.current();
+        Properties p = new Properties();
+        p.setProperty(OWNER_PID, String.valueOf(me.pid()));
+        p.setProperty(OWNER_START, startOf(me).map(Instant::toString).orElse(""));
+        p.setProperty(KIND, kind);
+        p.setProperty(DATA_DIR, data.toString());
+        Lease lease = new Lease(folder().resolve(me.pid() + "-" + NEXT.incrementAndGet() + ".lease"), p);
+        lease.save();
+        return lease;
+    }
+
+    /** Records the server's process once it runs (the process the sweep stops). */
+    public void serverStarted(long pid) {
+        props.setProperty(SERVER_PID, String.valueOf(pid));
+        props.setProperty(SERVER_START, ProcessHandle.of(pid).flatMap(Lease::startOf).map(Instant::toString).orElse(""));
+        save();
+    }
+
+    /** Deletes the lease: its server is stopped and its data directory removed. */
+    @Override
+    public void close() {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // the next sweep finds an owner that has ended and nothing left to remove
+        }
+    }
+
+    private void save() {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (OutputStream out = Files.newOutputStream(tmp)) {
+            props.store(out, "txfuzz: a server this process started; removed by the next run if this process was killed");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + tmp + ": " + e.getMessage(), e);
+        }
+        try {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Removes what runs that no longer exist left behind: stops each such server (only the very process
+     * recorded, checked by its start time, so a reused pid is never signalled) and deletes its data
+     * directory. Each removal is reported to {@code say} in one line. Returns how many leases were swept.
+     */
+    public static int sweep(Consumer<String> say) {
+        Path folder = folder();
+        Path root = PrivateDirectory.root();
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(folder, "*.lease")) {
+            ds.forEach(files::add);
+        } catch (IOException e) {
+            return 0;
+        }
+        int swept = 0;
+        for (Path f : files) {
+            Properties p = new Properties();
+            try (InputStream in = Files.newInputStream(f)) {
+                p.load(in);
+            } catch (IOException e) {
+                continue;
+            }
+            if (alive(p.getProperty(OWNER_PID), p.getProperty(OWNER_START))) {
+                continue; // a run that is still going (perhaps another txfuzz of this user)
+            }
+            String kind = p.getProperty(KIND, "server");
+            String what = "";
+            Optional<ProcessHandle> server = process(p.getProperty(SERVER_PID), p.getProperty(SERVER_START));
+            if (server.isPresent()) {
+                stop(server.get());
+                what = "stopped a " + kind + " server (pid " + server.get().pid() + ") and ";
+            }
+            String data = p.getProperty(DATA_DIR, "");
+            Path dir = data.isEmpty() ? null : Path.of(data).normalize();
+            boolean removed = false;
+            if (dir != null && dir.startsWith(root) && !dir.equals(root) && Files.exists(dir)) {
+                deleteTree(dir);
+                removed = true;
+            }
+            try {
+                Files.deleteIfExists(f);
+            } catch (IOException ignored) {
+                // tried again next time
+            }
+            if (!what.isEmpty() || removed) {
+                say.accept("txfuzz: " + what + (removed ? "removed the data directory " + dir : "found no data directory")
+                        + " left by txfuzz process " + p.getProperty(OWNER_PID) + ", which was killed");
+            }
+            swept++;
+        }
+        return swept;
+    }
+
+    private static boolean alive(String pid, String start) {
+        return process(pid, start).isPresent();
+    }
+
+    /** The recorded process, if it still runs and is the same process (same start time) as recorded. */
+    private static Optional<ProcessHandle> process(String pid, String start) {
+        if (pid == null || pid.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            Optional<ProcessHandle> h = ProcessHandle.of(Long.parseLong(pid.trim())).filter(ProcessHandle::isAlive);
+            if (h.isEmpty() || start == null || start.isBlank()) {
+                return h;
+            }
+            Optional<Instant> now = startOf(h.get());
+            return now.isEmpty() || now.get().toString().equals(start) ? h : Optional.empty();
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<Instant> startOf(ProcessHandle h) {
+        return h.info().startInstant();
+    }
+
+    /** SIGTERM (a fast shutdown for PostgreSQL and MariaDB), then SIGKILL after 10 s. */
+    public static void stop(ProcessHandle h) {
+        h.destroy();
+        try {
+            h.onExit().get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            h.destroyForcibly();
+        } catch (Exception e) {
+            h.destroyForcibly();
+        }
+    }
+
+    /** Deletes a directory tree, not following links out of it. */
+    public static void deleteTree(Path root) {
+        if (root == null || !Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(q -> {
+                try {
+                    Files.deleteIfExists(q);
+                } catch (IOException ignored) {
+                    // best effort: reported by what is left
+                }
+            });
+        } catch (IOException | UncheckedIOException ignored) {
+            // best effort
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package txfuzz.dbms.server;
+
+import com.sun.security.auth.module.UnixSystem;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Directories only the current user can reach, for everything txfuzz runs or keeps on a shared machine:
+ * unpacked server binaries, data directories, password files, leases. A directory is created with mode
+ * 0700; an existing one is used only when it is a real directory (not a symbolic link), owned by the
+ * current user and writable by nobody else; otherwise the run stops with a one-line reason, because
+ * another user could have planted a program there that txfuzz would then run.
+ *
+ * <p>The root is the system property {@code txfuzz.home} or {@code $TXFUZZ_HOME} when set, else {@code $XDG_CACHE_HOME/txfuzz}, else
+ * {@code ~/.cache/txfuzz}.
+ */
+public final class PrivateDirectory {
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+    private static final Set<PosixFilePermission> OTHERS_WRITE = EnumSet.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
+
+    private PrivateDirectory() {
+    }
+
+    /** The root of txfuzz's private files, created or checked. */
+    public static Path root() {
+        String home = System.getProperty("txfuzz.home", System.getenv("TXFUZZ_HOME"));
+        Path root;
+        if (home != null && !home.isBlank()) {
+            root = Path.of(home);
+        } else {
+            String cache = System.getenv("XDG_CACHE_HOME");
+            root = (cache != null && !cache.isBlank() ? Path.of(cache) : Path.of(System.getProperty("user.home"), ".cache")).resolve("txfuzz");
+        }
+        return ensure(root.toAbsolutePath().normalize());
+    }
+
+    /** {@code name} under the root (e.g. "postgres", "leases"), created or checked. */
+    public static Path of(String name) {
+        return ensure(root().resolve(name));
+    }
+
+    /**
+     * Creates {@code dir} (and missing parents) with mode 0700, or checks an existing one. An existing
+     * directory of ours that others may read is narrowed to 0700; one they may write is refused (its
+     * contents cannot be trusted).
+     */
+    public static Path ensure(Path dir) {
+        try {
+            if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+                Path parent = dir.getParent();
+                if (parent != null && !Files.isDirectory(parent)) {
+                    Files.createDirectories(parent);
+                }
+                try {
+                    Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+                    Files.setPosixFilePermissions(dir, OWNER_ONLY); // the umask may have narrowed the bits; never widened them
+                    return dir;
+                } catch (FileAlreadyExistsException raced) {
+                    // another process made it first: check it like any existing one
+                }
+            }
+            check(dir);
+            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS);
+            if (!perms.equals(OWNER_ONLY)) {
+                Files.setPosixFilePermissions(dir, OWNER_ONLY);
+            }
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the private directory " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** IllegalStateException (one line) unless {@code dir} is a directory of the current user that no one else may write. */
+    public static void check(Path dir) throws IOException {
+        if (Files.isSymbolicLink(dir) || !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IllegalStateException(dir + " is not a plain directory; txfuzz keeps its servers' files only in a directory of its own"
+                    + " (remove it, or set TXFUZZ_HOME to another place)");
+        }
+        long owner = ((Number) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS)).longValue();
+        if (owner != currentUid()) {
+            throw new IllegalStateException(dir + " belongs to another user (uid " + owner + "); txfuzz runs no program from a directory"
+                    + " it does not own (remove it, or set TXFUZZ_HOME to another place)");
+        }
+        Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS);
+        if (perms.stream().anyMatch(OTHERS_WRITE::contains)) {
+            throw new IllegalStateException(dir + " is writable by other users (mode " + PosixFilePermissions.toString(perms) + "), so what it"
+                    + " holds cannot be trusted; txfuzz refuses it (remove it, or set TXFUZZ_HOME to another place)");
+        }
+    }
+
+    /** Whether this process runs as root. */
+    public static boolean isRoot() {
+        return currentUid() == 0;
+    }
+
+    static long currentUid() {
+        return new UnixSystem().getUid();
+    }
+
+    /** Writes {@code content} to a new file only its owner may read (0600), replacing an older one. */
+    public static void writeSecret(Path file, String content) {
+        try {
+            Files.deleteIfExists(file);
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(file, content);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}
