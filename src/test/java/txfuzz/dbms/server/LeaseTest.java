@@ -1,0 +1,120 @@
+package txfuzz.dbms.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LeaseTest {
+    @TempDir
+    Path tmp;
+    private String before;
+
+    @BeforeEach
+    void privateRoot() {
+        before = System.getProperty("txfuzz.home");
+        System.setProperty("txfuzz.home", tmp.resolve("home").toString());
+    }
+
+    @AfterEach
+    void restore() {
+        if (before == null) {
+            System.clearProperty("txfuzz.home");
+        } else {
+            System.setProperty("txfuzz.home", before);
+        }
+    }
+
+    @Test
+    void aLiveOwnersLeaseIsLeftAloneAndClosingRemovesIt() throws Exception {
+        Path data = Files.createDirectories(PrivateDirectory.root().resolve("data-1"));
+        try (Lease lease = Lease.take("TestServer", data)) {
+            List<String> said = new ArrayList<>();
+            assertEquals(0, Lease.sweep(said::add), "this process runs: its lease is not swept");
+            assertTrue(Files.exists(data));
+            assertTrue(said.isEmpty());
+        }
+        try (var leases = Files.list(Lease.folder())) {
+            assertEquals(0, leases.count(), "closing deletes the lease file");
+        }
+    }
+
+    @Test
+    void aKilledRunsServerAndDataDirectoryAreRemovedByTheNextRun() throws Exception {
+        Path data = Files.createDirectories(PrivateDirectory.root().resolve("data-2"));
+        Files.writeString(data.resolve("PG_VERSION"), "15\n");
+        Process server = new ProcessBuilder("sleep", "300").start(); // stands in for a postmaster
+        Process owner = new ProcessBuilder("true").start();
+        owner.waitFor(10, TimeUnit.SECONDS); // a txfuzz process that has ended (as after SIGKILL)
+        Lease lease = Lease.take("TestServer", data);
+        lease.serverStarted(server.pid());
+        Path file;
+        try (var leases = Files.list(Lease.folder())) {
+            file = leases.filter(p -> p.toString().endsWith(".lease")).findFirst().orElseThrow();
+        }
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(file)) {
+            p.load(in);
+        }
+        p.setProperty("ownerPid", String.valueOf(owner.pid()));
+        p.setProperty("ownerStart", "");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            p.store(out, null);
+        }
+        List<String> said = new ArrayList<>();
+        assertEquals(1, Lease.sweep(said::add));
+        assertTrue(server.waitFor(15, TimeUnit.SECONDS), "the orphaned server was stopped");
+        assertFalse(Files.exists(data), "its data directory was removed");
+        assertFalse(Files.exists(file), "and the lease");
+        assertEquals(1, said.size());
+        assertTrue(said.get(0).startsWith("txfuzz: stopped a TestServer server (pid " + server.pid() + ")"), said.get(0));
+        assertFalse(said.get(0).contains("\n"));
+    }
+
+    @Test
+    void aReusedServerPidIsNeverSignalled() throws Exception {
+        Path data = Files.createDirectories(PrivateDirectory.root().resolve("data-3"));
+        Process bystander = new ProcessBuilder("sleep", "300").start();
+        try {
+            Lease lease = Lease.take("TestServer", data);
+            lease.serverStarted(bystander.pid());
+            Path file;
+            try (var leases = Files.list(Lease.folder())) {
+                file = leases.filter(q -> q.toString().endsWith(".lease")).findFirst().orElseThrow();
+            }
+            Properties p = new Properties();
+            try (InputStream in = Files.newInputStream(file)) {
+                p.load(in);
+            }
+            p.setProperty("ownerPid", "999999999");
+            p.setProperty("serverStart", "2001-01-01T00:00:00Z"); // the pid now belongs to another process
+            try (OutputStream out = Files.newOutputStream(file)) {
+                p.store(out, null);
+            }
+            Lease.sweep(s -> { });
+            assertTrue(bystander.isAlive(), "a process that merely has the recorded pid is not ours to stop");
+            assertFalse(Files.exists(data));
+        } finally {
+            bystander.destroyForcibly();
+        }
+    }
+
+    @Test
+    void nothingOutsideThePrivateRootIsEverLeased() throws Exception {
+        Path outside = Files.createDirectories(tmp.resolve("not-ours"));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Lease.take("TestServer", outside));
+        assertTrue(Files.exists(outside));
+    }
+}
