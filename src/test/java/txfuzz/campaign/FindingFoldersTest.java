@@ -158,12 +158,12 @@ class FindingFoldersTest {
 
     @Test
     void aReductionStoppedByItsBudgetIsTimeUpAndKeepsTheCaseAsFound(@TempDir Path out) throws Exception {
-        // 1 ms: the reducer's first run of the case overruns it, and nothing smaller can be confirmed
+        // 1 ms: over before the reducer starts, or after its first run of the case; nothing smaller can be confirmed
         Summary s = campaign(out, Duration.ofMillis(1));
         var first = s.findings().stream().filter(f -> f.id().equals("h2-RC-s5-i0") && f.primary()).findFirst().orElseThrow();
         assertEquals("time-up", first.reduction().status(), first.toString());
         assertNull(first.reduction().statementsAfter(), first.toString());
-        assertTrue(first.reduction().runs() >= 1, first.toString());
+        assertTrue(first.reduction().runs() != null && first.reduction().runs() <= 1, "at most the one run the budget may not foresee: " + first);
         assertEquals(Boolean.TRUE, first.reduction().exhausted(), first.toString());
         assertEquals(0, s.reduction().reduced(), "a case that did not shrink is not counted as reduced");
         Path dir = out.resolve("findings/h2-RC-s5-i0");
