@@ -328,7 +328,8 @@ public final class Campaign {
         }
         file(writer.write(found, target)); // findings are never lost: written before the reduction starts
         Finding reduced = reduce(found, executor, judge);
-        FindingIndex.Group g = index.add(id, reduced.signature(), oneLine(reduced.primary().summary()), reduced.reduced());
+        FindingIndex.Group g = index.add(id, reduced.signature(), oneLine(reduced.primary().summary()),
+                reduced.reduced() || ReductionRecord.MINIMAL.equals(reduced.reduction().status())); // a minimal case is its own reduction
         file(writer.write(reduced.withDuplicateOf(duplicateOf(g, id), g.signature()), target));
     }
 
@@ -342,24 +343,27 @@ public final class Campaign {
         java.time.Duration budget = left < config.reduceTime().toNanos() ? java.time.Duration.ofNanos(left) : config.reduceTime();
         Reduction r;
         try {
-            r = new Reducer(executor, judge.oracles(), new ReduceConfig(budget)).reduce(f.testCase(), f.primary());
+            r = new Reducer(executor, judge.oracles(), new ReduceConfig(budget, () -> stopRequested)).reduce(f.testCase(), f.primary());
         } catch (RuntimeException e) {
             // the reducer's own failure must not cost the finding: keep the case as found
             progress.println("txfuzz: reducing " + f.id() + " failed, keeping the case as found: " + e);
             return f.withReduction(ReductionRecord.notRun(ReductionRecord.FAILED, f.reduction().statementsBefore()));
         }
         stats.addReduction(r);
+        if (stopRequested || !r.changed()) {
+            // interrupted, out of time before anything smaller was confirmed, or nothing to remove:
+            // the case as found stays the finding (case.json, no original.* files)
+            return f.withReduction(ReductionRecord.unchanged(stopRequested ? Reduction.End.INTERRUPTED : r.end(), r));
+        }
         Violation shown = r.violation() != null ? r.violation() : f.primary();
-        Trace trace = f.trace();
-        if (!r.reduced().equals(f.testCase())) {
-            trace = null; // a run of the reduced case for trace.txt and the README; none when it cannot be run
-            if (!stopRequested) {
-                try {
-                    trace = executor.run(r.reduced());
-                } catch (SQLException | SetupFailedException | RuntimeException e) {
-                    trace = null;
-                }
-            }
+        Trace trace = null; // a run of the reduced case for trace.txt and the README; none when it cannot be run
+        try {
+            trace = executor.run(r.reduced());
+        } catch (SQLException | SetupFailedException | RuntimeException e) {
+            trace = null;
+        }
+        if (stopRequested) {
+            return f.withReduction(ReductionRecord.unchanged(Reduction.End.INTERRUPTED, r));
         }
         return new Finding(f.id(), r.reduced(), trace, f.violations(), shown, Signature.of(r.reduced(), shown), null, null,
                 ReductionRecord.of(r), f.testCase(), f.trace());

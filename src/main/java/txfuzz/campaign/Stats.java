@@ -45,13 +45,15 @@ final class Stats {
     }
 
     void addReduction(txfuzz.reduce.Reduction r) {
-        reductions++;
-        reducedStatementsBefore += r.statementsBefore();
-        reducedStatementsAfter += r.statementsAfter();
         reductionRuns += r.runs();
         reductionsExhausted += r.exhausted() ? 1 : 0;
         reductionSeconds += r.seconds();
-        reductionRatios.add(r.ratio());
+        if (r.changed()) { // only a case that shrank counts as reduced (an interrupted or fruitless reduction keeps the case as found)
+            reductions++;
+            reducedStatementsBefore += r.statementsBefore();
+            reducedStatementsAfter += r.statementsAfter();
+            reductionRatios.add(r.ratio());
+        }
     }
 
     /** Median of statementsAfter / statementsBefore over the reductions; null when none ran. */

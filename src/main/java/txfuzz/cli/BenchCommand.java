@@ -48,6 +48,14 @@ final class BenchCommand implements Callable<Integer> {
         Options.oracles(oracles); // unknown names: a one-line error before anything starts
         RunCommand.checkSessions(sessions, oracleNames);
         List<String> names = dbms.equalsIgnoreCase("all") ? Targets.names() : Options.list(dbms);
+        if (names.isEmpty()) {
+            throw new Main.UserError("--dbms names no DBMS; known: " + String.join(", ", Targets.names()) + " (or 'all')");
+        }
+        names.forEach(Options::checkDbms); // before the table's header, not in the middle of it
+        if (tests < 1) {
+            throw new Main.UserError("--tests must be at least 1");
+        }
+        Options.checkOut(out, "--out");
         System.out.println("| DBMS | version | cases | seconds | cases/s | transactions/s | blocked stmts | invalid stmts | bug candidates | documented | flaky |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         PrintStream silent = new PrintStream(OutputStream.nullOutputStream());

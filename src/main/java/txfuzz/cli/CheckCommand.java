@@ -62,6 +62,12 @@ final class CheckCommand implements Callable<Integer> {
         if (l == null) {
             throw new Main.UserError("unknown isolation level '" + spec + "'");
         }
+        if (dbms != null) {
+            Options.checkDbms(dbms);
+        }
+        if (out != null) {
+            Options.checkOut(out, "--out");
+        }
         long start = System.nanoTime();
         Analysis analysis = IsolationChecker.analyze(h);
         List<AnomalyFinding> judged = analysis.judge(l, documented(l));

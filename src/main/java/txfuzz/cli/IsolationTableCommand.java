@@ -53,8 +53,12 @@ final class IsolationTableCommand implements Callable<Integer> {
             throw new Main.UserError("--tests must be at least 1");
         }
         Duration perLevel = tests != null ? null : Options.duration(time);
+        Options.checkDbms(dbms);
+        Options.checkLevelNames(isolation);
+        var targetOptions = server.toTargetOptions();
+        Options.checkOut(out, "--out");
         long s = seed != null ? seed : System.currentTimeMillis();
-        try (Target target = Options.open(dbms, server.toTargetOptions())) {
+        try (Target target = Options.open(dbms, targetOptions)) {
             List<IsolationLevel> levels = Options.levels(target, isolation);
             List<String> modes = Options.modes(target, mode);
             System.out.printf("txfuzz: isolation table of %s, %s, %s per level, seed %d; output in %s%n", target.version(),

@@ -1,9 +1,17 @@
 package txfuzz.cli;
 
+import java.io.UncheckedIOException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
-/** Entry point: picocli dispatch, with one-line errors instead of stack traces. */
+/**
+ * Entry point: picocli dispatch, with one-line errors instead of stack traces. Exit codes: 0 no bug
+ * candidate, 1 a bug candidate, 2 a usage or setup error, 3 an internal error (a bug in txfuzz),
+ * 130 interrupted (Ctrl-C).
+ */
 @Command(name = "txfuzz", mixinStandardHelpOptions = true, version = "txfuzz 0.1.0",
         description = "Finds transaction bugs in relational DBMSs.",
         subcommands = {RunCommand.class, ReplayCommand.class, ReduceCommand.class, CheckCommand.class, IsolationTableCommand.class, TargetsCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
@@ -11,12 +19,27 @@ public final class Main implements Runnable {
     public static final int OK = 0;
     public static final int FOUND = 1;
     public static final int USAGE = 2;
+    public static final int INTERNAL = 3;
+    /** 128 + SIGINT, as a shell reports a command Ctrl-C stopped. */
+    public static final int INTERRUPTED = 130;
+
+    /** The environment variable that turns on --debug for every command. */
+    static final String DEBUG_ENV = "TXFUZZ_DEBUG";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     /** Set when Ctrl-C started the JVM's shutdown: System.exit would then block forever. */
-    static final java.util.concurrent.atomic.AtomicBoolean SHUTTING_DOWN = new java.util.concurrent.atomic.AtomicBoolean();
+    static final AtomicBoolean SHUTTING_DOWN = new AtomicBoolean();
+
+    /** --debug (on every subcommand) or TXFUZZ_DEBUG=1: errors come with their stack trace. */
+    private static final AtomicBoolean DEBUG = new AtomicBoolean();
+
+    @Option(names = "--debug", scope = ScopeType.INHERIT,
+            description = "On an error, print its stack trace too (also: environment variable TXFUZZ_DEBUG=1).")
+    void debug(boolean on) {
+        DEBUG.set(on);
+    }
 
     public static void main(String[] args) {
         int code = execute(args);
@@ -25,28 +48,94 @@ public final class Main implements Runnable {
         }
     }
 
-    /** Runs the command line and returns the exit code: 0 clean, 1 bug candidate found, 2 usage or setup error. */
+    /** Runs the command line and returns the exit code (see the class comment). Every error is one line on stderr. */
     public static int execute(String... args) {
+        DEBUG.set(debugFromEnvironment());
         CommandLine cli = new CommandLine(new Main());
         cli.setParameterExceptionHandler((ex, a) -> {
-            System.err.println("txfuzz: " + ex.getMessage());
-            System.err.println("Try 'txfuzz " + commandName(ex.getCommandLine()) + "--help' for usage.");
+            debugTrace(ex);
+            System.err.println("txfuzz: " + oneLine(ex.getMessage()) + " (see 'txfuzz " + commandName(ex.getCommandLine()) + "--help')");
             return USAGE;
         });
-        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            System.err.println("txfuzz: " + (ex instanceof UserError ? ex.getMessage() : describe(ex)));
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> report(ex));
+        try {
+            return cli.execute(args);
+        } catch (RuntimeException | Error e) {
+            return report(e); // thrown outside the command (by picocli itself): still one line
+        }
+    }
+
+    /** Prints {@code ex} as one line (with its stack trace under --debug) and returns its exit code. */
+    static int report(Throwable ex) {
+        debugTrace(ex);
+        if (ex instanceof UserError) {
+            System.err.println("txfuzz: " + oneLine(ex.getMessage()));
             return USAGE;
-        });
-        return cli.execute(args);
+        }
+        if (ex instanceof Interrupted || shutdownInProgress(ex)) {
+            SHUTTING_DOWN.set(true); // Ctrl-C: the JVM is exiting by itself; System.exit now would block
+            System.err.println("txfuzz: interrupted");
+            return INTERRUPTED;
+        }
+        if (ex instanceof UncheckedIOException) {
+            // the file system refused (disk full, permissions changed under the run): a setup error, not a bug
+            System.err.println("txfuzz: " + oneLine(ex.getMessage()));
+            return USAGE;
+        }
+        String msg = ex.getMessage() == null || ex.getMessage().isBlank() ? ex.getClass().getSimpleName() : oneLine(ex.getMessage());
+        System.err.println("txfuzz: internal error: " + msg + " (run with --debug for the stack trace)");
+        return INTERNAL;
+    }
+
+    private static boolean debugFromEnvironment() {
+        String v = System.getenv(DEBUG_ENV);
+        return v != null && !v.isBlank() && !v.equals("0") && !v.equalsIgnoreCase("false");
+    }
+
+    private static void debugTrace(Throwable ex) {
+        if (DEBUG.get()) {
+            ex.printStackTrace(System.err);
+        }
+    }
+
+    /** Whether {@code ex} (or a cause) is the JVM refusing a shutdown hook because Ctrl-C already started its exit. */
+    static boolean shutdownInProgress(Throwable ex) {
+        for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof IllegalStateException && "Shutdown in progress".equals(t.getMessage())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Registers a shutdown hook; when Ctrl-C already started the JVM's exit, a quiet {@link Interrupted} instead. */
+    static void addShutdownHook(Thread hook) {
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            throw new Interrupted();
+        }
+    }
+
+    /** Removes a hook; nothing to do while the JVM exits (the hook is running or about to). */
+    static void removeShutdownHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException alreadyExiting) {
+            SHUTTING_DOWN.set(true);
+        }
+    }
+
+    /** The first non-blank line of {@code s}, stripped ("" for null): what a one-line error can show of a longer text. */
+    static String oneLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        return s.lines().map(String::strip).filter(l -> !l.isEmpty()).findFirst().orElse("");
     }
 
     private static String commandName(CommandLine c) {
         return c.getParent() == null ? "" : c.getCommandName() + " ";
-    }
-
-    private static String describe(Throwable ex) {
-        String msg = ex.getMessage();
-        return ex.getClass().getSimpleName() + (msg == null ? "" : ": " + msg.lines().findFirst().orElse(""));
     }
 
     @Override
@@ -58,6 +147,13 @@ public final class Main implements Runnable {
     static final class UserError extends RuntimeException {
         UserError(String message) {
             super(message);
+        }
+    }
+
+    /** Ctrl-C stopped the command: a quiet exit, code 130. */
+    static final class Interrupted extends RuntimeException {
+        Interrupted() {
+            super("interrupted");
         }
     }
 }

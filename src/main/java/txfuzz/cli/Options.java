@@ -21,6 +21,8 @@ import txfuzz.dbms.Targets;
 /** Parsing and checking of option values shared by the commands. */
 final class Options {
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
+    /** Longest --time and friends: deadlines are nanosecond clocks, and 100000 hours (over 11 years) is far enough. */
+    static final Duration MAX_DURATION = Duration.ofHours(100_000);
 
     private Options() {
     }
@@ -35,7 +37,12 @@ final class Options {
      */
     static Target target(String name, TargetOptions options) {
         Target target = open(name, options);
-        Runtime.getRuntime().addShutdownHook(new Thread(target::close, "txfuzz-close-" + name));
+        try {
+            Main.addShutdownHook(new Thread(target::close, "txfuzz-close-" + name));
+        } catch (Main.Interrupted e) {
+            target.close(); // Ctrl-C while it started: stop it here, no hook will
+            throw e;
+        }
         return target;
     }
 
@@ -47,16 +54,93 @@ final class Options {
         Target target;
         try {
             target = Targets.create(name, options);
-        } catch (IllegalArgumentException e) {
-            throw new Main.UserError(e.getMessage());
         } catch (RuntimeException e) {
-            throw new Main.UserError("cannot start " + name + ": " + firstLine(e.getMessage()));
+            if (Main.shutdownInProgress(e)) {
+                throw new Main.Interrupted(); // Ctrl-C while the server started
+            }
+            if (e instanceof IllegalArgumentException) {
+                throw new Main.UserError(Main.oneLine(e.getMessage()));
+            }
+            throw new Main.UserError("cannot start " + name + ": " + Main.oneLine(e.getMessage()));
         }
         return target;
     }
 
-    private static String firstLine(String s) {
-        return s == null ? "" : s.lines().findFirst().orElse("");
+    /** Unknown DBMS names, before anything starts. */
+    static void checkDbms(String name) {
+        if (!Targets.exists(name)) {
+            throw new Main.UserError("unknown DBMS '" + name + "'; known: " + String.join(", ", Targets.names()));
+        }
+    }
+
+    /** Level names that name no isolation level at all: found before a DBMS starts (whether it offers them is checked after). */
+    static void checkLevelNames(String spec) {
+        if (spec == null || spec.equalsIgnoreCase("all")) {
+            return;
+        }
+        for (String part : spec.split(",")) {
+            if (!part.isBlank() && IsolationLevel.parse(part) == null) {
+                throw new Main.UserError("unknown isolation level '" + part.trim() + "'; levels: "
+                        + String.join(", ", java.util.Arrays.stream(IsolationLevel.values()).map(Enum::name).toList()) + " (or 'all')");
+            }
+        }
+    }
+
+    /**
+     * An output folder ({@code option} names it in the message) that can be written: created when
+     * missing, then proved writable by creating and deleting a file in it. Checked before the first
+     * case runs and before any DBMS starts, so a finding is never lost to an unusable folder.
+     */
+    static void checkOut(java.nio.file.Path dir, String option) {
+        if (java.nio.file.Files.exists(dir) && !java.nio.file.Files.isDirectory(dir)) {
+            throw new Main.UserError(option + " " + dir + " is a file, not a folder");
+        }
+        try {
+            java.nio.file.Files.createDirectories(dir);
+        } catch (java.io.IOException e) {
+            throw new Main.UserError("cannot create " + option + " folder " + dir + ": " + reason(e));
+        }
+        try {
+            java.nio.file.Path probe = java.nio.file.Files.createTempFile(dir, ".txfuzz-write-probe-", ".tmp");
+            java.nio.file.Files.delete(probe);
+        } catch (java.io.IOException e) {
+            throw new Main.UserError("cannot write into " + option + " folder " + dir + ": " + reason(e));
+        }
+    }
+
+    /** Why the file system refused, in words (no exception class names). */
+    static String reason(java.io.IOException e) {
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof java.nio.file.FileAlreadyExistsException f) {
+            return f.getFile() + " is a file";
+        }
+        if (e instanceof java.nio.file.NoSuchFileException f) {
+            return "no such file or folder " + f.getFile();
+        }
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return (f.getFile() != null ? f.getFile() + ": " : "") + f.getReason();
+        }
+        return Main.oneLine(e.getMessage());
+    }
+
+    /** Violation kinds the oracles report; --kind must name one. */
+    static final List<String> KINDS = kinds();
+
+    private static List<String> kinds() {
+        List<String> out = new ArrayList<>(List.of("tx-wss", "stmt-wss", "write-outcome", "read-result", "replay-hang", "hang",
+                "engine-error", "connection-lost", "engine-failure"));
+        for (txfuzz.history.Anomaly a : txfuzz.history.Anomaly.values()) {
+            out.add(txfuzz.oracle.isolation.IsolationOracle.kind(a));
+        }
+        return List.copyOf(out);
+    }
+
+    static void checkKind(String kind) {
+        if (!KINDS.contains(kind)) {
+            throw new Main.UserError("unknown violation kind '" + kind + "'; kinds: " + String.join(", ", KINDS));
+        }
     }
 
     static List<IsolationLevel> levels(Target target, String spec) {
@@ -112,14 +196,23 @@ final class Options {
         if (!m.matches()) {
             throw new Main.UserError("cannot read duration '" + text + "'; write e.g. 90s, 2m, 1h or 500ms");
         }
-        long n = Long.parseLong(m.group(1));
         String unit = m.group(2) == null ? "s" : m.group(2);
-        return switch (unit) {
-            case "ms" -> Duration.ofMillis(n);
-            case "m" -> Duration.ofMinutes(n);
-            case "h" -> Duration.ofHours(n);
-            default -> Duration.ofSeconds(n);
-        };
+        Duration d;
+        try {
+            long n = Long.parseLong(m.group(1));
+            d = switch (unit) {
+                case "ms" -> Duration.ofMillis(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofSeconds(n);
+            };
+        } catch (NumberFormatException | ArithmeticException e) {
+            d = null;
+        }
+        if (d == null || d.compareTo(MAX_DURATION) > 0) {
+            throw new Main.UserError("duration '" + text.trim() + "' is too long; the maximum is " + MAX_DURATION.toHours() + "h");
+        }
+        return d;
     }
 
     static List<String> list(String csv) {

@@ -4,11 +4,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -53,59 +57,118 @@ final class ReduceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws SQLException {
+        long started = System.nanoTime();
         var budget = Options.duration(time);
         if (budget.isZero()) {
             throw new Main.UserError("--time must be more than 0");
         }
+        if (kind != null) {
+            Options.checkKind(kind);
+        }
         TestCase c = Options.readCase(caseFile);
         List<Oracle> chosen = Options.oracles(oracles);
+        var targetOptions = server.toTargetOptions();
         Path outDir = out != null ? out : caseFile.toAbsolutePath().getParent();
-        try (Target target = Options.target(c.dbms(), server.toTargetOptions()); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+        Options.checkOut(outDir, "--out"); // before any run: a reduction's result must have somewhere to go
+        long end = started + budget.toNanos(); // --time is the whole command's: the runs that pick the violation count too
+        AtomicBoolean stop = new AtomicBoolean();
+        CountDownLatch done = new CountDownLatch(1);
+        try (Target target = Options.target(c.dbms(), targetOptions); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
             Options.checkRunnable(target, c, server.url != null);
-            Judge judge = new Judge(chosen, executor);
-            Optional<Violation> picked = Optional.empty();
-            List<String> seen = new ArrayList<>();
-            for (int i = 0; i < TRIES && picked.isEmpty(); i++) {
-                List<Violation> vs;
+            // Ctrl-C: stop the reducer between runs and write nothing
+            Thread onExit = new Thread(() -> {
+                Main.SHUTTING_DOWN.set(true);
+                stop.set(true);
                 try {
-                    vs = judge.judge(c, executor.run(c));
-                } catch (SetupFailedException e) {
-                    throw new Main.UserError("the case's setup does not run on " + target.name() + ": " + e.getMessage());
+                    done.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
-                vs.forEach(v -> seen.add(v.kind() + " (" + v.classification().label() + ")"));
-                picked = pick(vs);
+            }, "txfuzz-stop-reduce");
+            Main.addShutdownHook(onExit);
+            try {
+                return reduce(c, chosen, target, executor, outDir, end, stop);
+            } finally {
+                done.countDown();
+                Main.removeShutdownHook(onExit);
             }
-            if (picked.isEmpty()) {
-                System.out.println("The case does not fail on " + target.version() + " at " + c.isolation().name()
-                        + (kind != null ? " with a violation of kind '" + kind + "'" : "") + " in " + TRIES + " runs"
-                        + (seen.isEmpty() ? "" : "; it shows: " + String.join(", ", seen.stream().distinct().toList()))
-                        + ". Nothing to reduce.");
-                return Main.FOUND;
-            }
-            Violation v = picked.get();
-            System.out.println("Reducing " + caseFile + " on " + target.version() + " at " + c.isolation().name() + ": " + v.oracle() + " "
-                    + v.kind() + " (" + v.classification().label() + ")");
-            Reduction r = new Reducer(executor, chosen, new ReduceConfig(budget)).reduce(c, v);
-            Files.createDirectories(outDir);
-            Path caseOut = outDir.resolve("reduced.case.json");
-            Path sqlOut = outDir.resolve("reduced.reproduce.sql");
-            Files.writeString(caseOut, CaseJson.write(r.reduced()));
-            Files.writeString(sqlOut, ReproduceScript.render(r.reduced(), target));
-            System.out.printf(Locale.ROOT, "Statements %d -> %d (transactions %d -> %d, setup statements %d -> %d) in %d runs, %.1f s%s%n",
-                    r.statementsBefore(), r.statementsAfter(), c.transactions().size(), r.reduced().transactions().size(),
-                    c.setup().size(), r.reduced().setup().size(), r.runs(), r.seconds(),
-                    r.exhausted() ? " (time budget spent: the case may shrink further with more --time)" : "");
-            System.out.println();
-            for (String line : ReproduceScript.lines(r.reduced())) {
-                System.out.println("  " + line);
-            }
-            System.out.println();
-            System.out.println("Verdict: " + r.violation().classification().label() + ": " + r.violation().summary());
-            System.out.println("Wrote " + caseOut + " and " + sqlOut);
-            return Main.OK;
         } catch (IOException e) {
-            throw new Main.UserError("cannot write into " + outDir + ": " + e.getMessage());
+            throw new Main.UserError("cannot write into " + outDir + ": " + Main.oneLine(e.getMessage()));
         }
+    }
+
+    private int reduce(TestCase c, List<Oracle> chosen, Target target, Executor executor, Path outDir, long end, AtomicBoolean stop)
+            throws SQLException, IOException {
+        Judge judge = new Judge(chosen, executor);
+        Optional<Violation> picked = Optional.empty();
+        List<String> seen = new ArrayList<>();
+        long longest = 0;
+        int tries = 0;
+        for (int i = 0; i < TRIES && picked.isEmpty(); i++) {
+            if (stop.get()) {
+                throw new Main.Interrupted();
+            }
+            if (i > 0 && System.nanoTime() + longest > end) {
+                break; // another run would overrun --time
+            }
+            long t0 = System.nanoTime();
+            List<Violation> vs;
+            try {
+                vs = judge.judge(c, executor.run(c));
+            } catch (SetupFailedException e) {
+                throw new Main.UserError("the case's setup does not run on " + target.name() + ": " + Main.oneLine(e.getMessage()));
+            }
+            longest = Math.max(longest, System.nanoTime() - t0);
+            tries++;
+            vs.forEach(v -> seen.add(v.kind() + " (" + v.classification().label() + ")"));
+            picked = pick(vs);
+        }
+        if (stop.get()) {
+            throw new Main.Interrupted();
+        }
+        if (picked.isEmpty()) {
+            System.out.println("The case does not fail on " + target.version() + " at " + c.isolation().name()
+                    + (kind != null ? " with a violation of kind '" + kind + "'" : "") + " in " + tries + " runs"
+                    + (tries < TRIES ? " (all --time " + time + " allowed)" : "")
+                    + (seen.isEmpty() ? "" : "; it shows: " + String.join(", ", seen.stream().distinct().toList()))
+                    + ". Nothing to reduce.");
+            return Main.FOUND;
+        }
+        Violation v = picked.get();
+        System.out.println("Reducing " + caseFile + " on " + target.version() + " at " + c.isolation().name() + ": " + v.oracle() + " "
+                + v.kind() + " (" + v.classification().label() + ")");
+        Duration left = Duration.ofNanos(Math.max(0, end - System.nanoTime()));
+        Reduction r = new Reducer(executor, chosen, new ReduceConfig(left, stop::get)).reduce(c, v);
+        if (stop.get() || r.end() == Reduction.End.INTERRUPTED) {
+            throw new Main.Interrupted();
+        }
+        if (!r.changed()) {
+            // never write the case as given as if it were reduced
+            String why = switch (r.end()) {
+                case TIME_UP -> "the --time budget (" + time + ") ran out before a smaller case was confirmed";
+                case NOT_FAILING -> "the reducer's runs of the case did not show the violation again (it may be nondeterministic)";
+                default -> "nothing could be removed: the case is already minimal for this violation";
+            };
+            System.out.printf(Locale.ROOT, "No smaller case: %s (%d runs, %.1f s). Nothing written.%n", why, r.runs(), r.seconds());
+            return Main.OK;
+        }
+        Files.createDirectories(outDir);
+        Path caseOut = outDir.resolve("reduced.case.json");
+        Path sqlOut = outDir.resolve("reduced.reproduce.sql");
+        Files.writeString(caseOut, CaseJson.write(r.reduced()));
+        Files.writeString(sqlOut, ReproduceScript.render(r.reduced(), target));
+        System.out.printf(Locale.ROOT, "Statements %d -> %d (transactions %d -> %d, setup statements %d -> %d) in %d runs, %.1f s%s%n",
+                r.statementsBefore(), r.statementsAfter(), c.transactions().size(), r.reduced().transactions().size(),
+                c.setup().size(), r.reduced().setup().size(), r.runs(), r.seconds(),
+                r.exhausted() ? " (time budget spent: the case may shrink further with more --time)" : "");
+        System.out.println();
+        for (String line : ReproduceScript.lines(r.reduced())) {
+            System.out.println("  " + line);
+        }
+        System.out.println();
+        System.out.println("Verdict: " + r.violation().classification().label() + ": " + r.violation().summary());
+        System.out.println("Wrote " + caseOut + " and " + sqlOut);
+        return Main.OK;
     }
 
     /** The violation of --kind (a bug candidate before others), else the first bug candidate, else the first violation. */

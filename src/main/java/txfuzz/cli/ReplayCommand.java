@@ -48,7 +48,7 @@ final class ReplayCommand implements Callable<Integer> {
                 trace = executor.run(c);
                 violations = new Judge(chosen, executor).judge(c, trace);
             } catch (SetupFailedException e) {
-                throw new Main.UserError("the case's setup does not run on " + target.name() + ": " + e.getMessage());
+                throw new Main.UserError("the case's setup does not run on " + target.name() + ": " + Main.oneLine(e.getMessage()));
             }
             System.out.println("Replayed " + caseFile + " on " + target.version() + " at " + c.isolation().name());
             if (!quiet) {

@@ -84,14 +84,21 @@ final class RunCommand implements Callable<Integer> {
         if (tests != null && tests < 0) {
             throw new Main.UserError("--tests must not be negative");
         }
+        // every option value is checked before anything is printed or started
         Duration budget = time == null ? null : Options.duration(time);
         Duration reduce = reduceDuration(reduceTime);
+        Duration progress = Options.duration(progressEvery);
+        CampaignConfig.Execution exec = Options.execution(execution);
         Integer count = tests == null && budget == null ? Integer.valueOf(300) : tests;
         List<String> oracleNames = Options.list(oracles);
         Options.oracles(oracles); // unknown names: a one-line error before anything starts
         checkSessions(sessions, oracleNames);
+        Options.checkDbms(dbms);
+        Options.checkLevelNames(isolation);
+        var targetOptions = server.toTargetOptions();
+        Options.checkOut(out, "--out"); // a finding must have somewhere to go before the first case runs
         long s = seed != null ? seed : System.currentTimeMillis();
-        try (Target target = Options.open(dbms, server.toTargetOptions())) {
+        try (Target target = Options.open(dbms, targetOptions)) {
             List<IsolationLevel> levels = Options.levels(target, isolation);
             List<String> m = Options.modes(target, mode);
             System.out.printf("txfuzz: testing %s at %s%s, oracles %s, seed %d, %s; output in %s%n", target.version(),
@@ -102,7 +109,7 @@ final class RunCommand implements Callable<Integer> {
                 System.out.printf("txfuzz: concurrent mode, %d sessions per case%n", sessions);
             }
             CampaignConfig config = new CampaignConfig(levels, m, oracleNames, count, budget, s, out, GenConfig.defaults(),
-                    ExecutorConfig.defaults(), Options.duration(progressEvery), Options.execution(execution), reduce, sessions);
+                    ExecutorConfig.defaults(), progress, exec, reduce, sessions);
             Campaign campaign = new Campaign(target, config, System.out);
             // Ctrl-C: let the current case finish, then close the target (stopping a server txfuzz started).
             Thread onExit = new Thread(() -> {
@@ -110,13 +117,9 @@ final class RunCommand implements Callable<Integer> {
                 campaign.stop(10_000);
                 target.close();
             }, "txfuzz-stop");
-            Runtime.getRuntime().addShutdownHook(onExit);
+            Main.addShutdownHook(onExit); // Ctrl-C already under way: a quiet "interrupted", and the target closes below
             Summary summary = campaign.run();
-            try {
-                Runtime.getRuntime().removeShutdownHook(onExit);
-            } catch (IllegalStateException alreadyExiting) {
-                // the hook is running: it closes the target
-            }
+            Main.removeShutdownHook(onExit); // while exiting, the hook is running: it closes the target
             System.out.printf("done: %d cases in %.1fs (%.1f cases/s, %.1f transactions/s); %d bug candidates, %d documented, %d flaky; "
                             + "%d unique findings (%d bug candidates), %d duplicates; see %s and %s%n",
                     summary.cases(), summary.seconds(), summary.casesPerSecond(), summary.transactionsPerSecond(), summary.bugCandidates(),

@@ -63,10 +63,13 @@ public final class Reducer {
         return (int) c.transactions().stream().flatMap(t -> t.statements().stream()).filter(s -> !s.kind().isControl()).count();
     }
 
-    /** Thrown inside a pass when the search part of the budget is spent. */
-    private static final class OutOfTime extends RuntimeException {
-        OutOfTime() {
+    /** Thrown inside a pass when the search part of the budget is spent, or when asked to stop. */
+    private static final class Halt extends RuntimeException {
+        final Reduction.End end;
+
+        Halt(Reduction.End end) {
             super(null, null, false, false);
+            this.end = end;
         }
     }
 
@@ -77,8 +80,12 @@ public final class Reducer {
         private final List<Oracle> judges;
         private final long start = System.nanoTime();
         private final long budgetEnd;
-        /** The longest run that showed the violation: what a confirmation run may cost. */
-        private long longestFailingRun;
+        /** What a run that shows the violation typically costs (a confirmation run). */
+        private long typicalFailingRun;
+        /** What a run of any kind typically costs (a hang is cancelled only after a while): a candidate run. */
+        private long typicalRun;
+        private final java.util.ArrayDeque<Long> recentRuns = new java.util.ArrayDeque<>();
+        private final java.util.ArrayDeque<Long> recentFailingRuns = new java.util.ArrayDeque<>();
         private final Map<String, Optional<Violation>> cache = new HashMap<>();
         private final Set<String> originalSql = new HashSet<>();
         private int runs;
@@ -99,19 +106,26 @@ public final class Reducer {
 
         Reduction run() {
             int before = dataStatements(original);
-            // the original must fail before anything else is believed
+            // the original must fail before anything else is believed; its first run is the one run
+            // that may overrun the budget (nothing tells how long it takes before it ran once)
             Optional<Violation> first = Optional.empty();
-            for (int i = 0; i < ORIGINAL_TRIES && first.isEmpty() && (i == 0 || System.nanoTime() < budgetEnd); i++) {
+            for (int i = 0; i < ORIGINAL_TRIES && first.isEmpty(); i++) {
+                if (config.stop().getAsBoolean()) {
+                    return unchanged(before, Reduction.End.INTERRUPTED);
+                }
+                if (System.nanoTime() + typicalRun > budgetEnd || System.nanoTime() >= budgetEnd) {
+                    return unchanged(before, Reduction.End.TIME_UP);
+                }
                 first = execute(original);
             }
             if (first.isEmpty()) {
-                return new Reduction(original, original, wanted, before, before, runs, seconds(), false);
+                return unchanged(before, config.stop().getAsBoolean() ? Reduction.End.INTERRUPTED : Reduction.End.NOT_FAILING);
             }
             cache.put(key(original), first);
             current = original;
             confirmed = original;
             confirmedViolation = first.get();
-            boolean exhausted = false;
+            Reduction.End end = Reduction.End.FIXED_POINT;
             try {
                 boolean changed = true;
                 while (changed) {
@@ -128,16 +142,36 @@ public final class Reducer {
                     changed |= pass(this::expressions);
                     changed |= pass(this::setupConstants);
                 }
-            } catch (OutOfTime e) {
-                exhausted = true;
-                if (System.nanoTime() + reserve() <= budgetEnd + config.budget().toNanos() / 10) {
-                    checkpoint();
-                } else {
-                    current = confirmed; // no time left to confirm the last steps
+            } catch (Halt h) {
+                end = h.end;
+                if (end == Reduction.End.TIME_UP) {
+                    try {
+                        checkpoint(); // confirms the last steps only if its runs fit in the budget
+                    } catch (Halt again) {
+                        end = again.end;
+                    }
                 }
             }
+            if (end == Reduction.End.INTERRUPTED) {
+                return unchanged(before, end); // a half-done reduction is not a result: keep the case as found
+            }
             TestCase reduced = confirmed;
-            return new Reduction(original, reduced, confirmedViolation, before, dataStatements(reduced), runs, seconds(), exhausted);
+            return new Reduction(original, reduced, confirmedViolation, before, dataStatements(reduced), runs, seconds(), end);
+        }
+
+        private Reduction unchanged(int before, Reduction.End end) {
+            return new Reduction(original, original, confirmedViolation != null ? confirmedViolation : wanted, before, before, runs,
+                    seconds(), end);
+        }
+
+        /** Stops the search when asked to, or when a run of {@code cost} could not finish before {@code end}. */
+        private void checkTime(long cost, long end) {
+            if (config.stop().getAsBoolean()) {
+                throw new Halt(Reduction.End.INTERRUPTED);
+            }
+            if (System.nanoTime() + cost > end) {
+                throw new Halt(Reduction.End.TIME_UP);
+            }
         }
 
         private double seconds() {
@@ -161,6 +195,12 @@ public final class Reducer {
             }
             Violation last = null;
             for (int i = 0; i < CONFIRMATIONS; i++) {
+                try {
+                    checkTime(typicalFailingRun, budgetEnd);
+                } catch (Halt h) {
+                    current = confirmed; // no time left to confirm the last steps
+                    throw h;
+                }
                 Optional<Violation> v = execute(current);
                 if (v.isEmpty()) {
                     cache.put(key(current), Optional.empty()); // it failed once by chance: never accept it again
@@ -182,15 +222,14 @@ public final class Reducer {
 
         /** Whether {@code c} fails (cached); accepting it makes it current. */
         private boolean tryCandidate(TestCase c) {
+            checkTime(0, searchEnd()); // also between cached candidates: building them costs time on a large case
             if (c == null) {
                 return false;
             }
             String k = key(c);
             Optional<Violation> v = cache.get(k);
             if (v == null) {
-                if (System.nanoTime() + longestFailingRun > searchEnd()) {
-                    throw new OutOfTime();
-                }
+                checkTime(typicalRun, searchEnd()); // never start a run that cannot finish in time
                 v = execute(c);
                 cache.put(k, v);
             }
@@ -205,15 +244,31 @@ public final class Reducer {
         private Optional<Violation> execute(TestCase c) {
             long t0 = System.nanoTime();
             Optional<Violation> v = executeOnce(c);
+            long took = System.nanoTime() - t0;
+            typicalRun = typical(recentRuns, took);
             if (v.isPresent()) {
-                longestFailingRun = Math.max(longestFailingRun, System.nanoTime() - t0);
+                typicalFailingRun = typical(recentFailingRuns, took);
             }
             return v;
         }
 
+        /**
+         * The median of the last few runs, with {@code took} added: one slow run (a pause, a busy
+         * machine) does not end the search early, a case whose runs are all long stops it in time.
+         */
+        private static long typical(java.util.ArrayDeque<Long> recent, long took) {
+            recent.addLast(took);
+            if (recent.size() > 5) {
+                recent.removeFirst();
+            }
+            List<Long> sorted = new ArrayList<>(recent);
+            sorted.sort(null);
+            return sorted.get(sorted.size() / 2);
+        }
+
         /** Time kept back for confirming the final case. */
         private long reserve() {
-            return CONFIRMATIONS * longestFailingRun;
+            return CONFIRMATIONS * typicalFailingRun;
         }
 
         /** Candidates start only before this. */

@@ -212,7 +212,16 @@ public final class BugReport {
             case ReductionRecord.SKIPPED_DUPLICATE -> "Not reduced (" + r.statementsBefore() + " data statements): it contains every "
                     + "statement kind and feature of the reduced finding it duplicates, so the campaign did not spend time reducing it.";
             case ReductionRecord.OFF -> "Not reduced (" + r.statementsBefore() + " data statements): reduction was off (`--reduce-time 0`).";
-            case ReductionRecord.TIME_UP -> "Not reduced (" + r.statementsBefore() + " data statements): the campaign's time was up.";
+            case ReductionRecord.TIME_UP -> r.runs() == null
+                    ? "Not reduced (" + r.statementsBefore() + " data statements): the campaign's time was up."
+                    : "Not reduced (" + r.statementsBefore() + " data statements): the reduction's time budget ran out after " + r.runs()
+                            + " runs in " + r.seconds() + " s, before a smaller case was confirmed.";
+            case ReductionRecord.INTERRUPTED -> "Not reduced (" + r.statementsBefore() + " data statements): the reduction was interrupted.";
+            case ReductionRecord.MINIMAL -> "Not reduced (" + r.statementsBefore() + " data statements): the reducer could remove nothing ("
+                    + r.runs() + " runs in " + r.seconds() + " s).";
+            case ReductionRecord.NOT_REPRODUCED -> "Not reduced (" + r.statementsBefore() + " data statements): the reducer's runs of the case"
+                    + " did not show the violation again (it may be nondeterministic).";
+            case ReductionRecord.FAILED -> "Not reduced (" + r.statementsBefore() + " data statements): the reducer itself failed.";
             default -> "Not reduced (" + r.statementsBefore() + " data statements): "
                     + (f.primary().classification() == Classification.FLAKY ? "it is flaky" : "the oracles cannot re-check this kind of failure")
                     + ".";

@@ -2,11 +2,18 @@ package txfuzz.report;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import txfuzz.exec.Trace;
 import txfuzz.model.CaseJson;
 import txfuzz.model.TestCase;
@@ -18,10 +25,9 @@ import txfuzz.dbms.Target;
  * trace.txt and verdict.md, the violations' attachments, and once the case was reduced the case as
  * found beside it (original.case.json, original.reproduce.sql, original.trace.txt). Written at
  * once, before the campaign moves on, so a crash later loses nothing; written again when the
- * reduction is done.
+ * reduction is done. Each write is whole or invisible (see {@link #write(Finding, Target)}).
  */
 public final class FindingWriter {
-    static final String[] ORIGINAL_FILES = {"original.case.json", "original.reproduce.sql", "original.trace.txt"};
 
     private final Path findingsDir;
 
@@ -42,37 +48,33 @@ public final class FindingWriter {
         return write(Finding.unreduced(id, c, trace, violations, null), target);
     }
 
-    /** Writes the finding's folder and returns one record per violation of the run as found. */
+    /**
+     * Writes the finding's folder and returns one record per violation of the run as found. The
+     * folder is written whole under a hidden temporary name beside it ({@code .<id>.tmp-<pid>}) and
+     * then renamed into place atomically; a folder written before (e.g. before reduction) is renamed
+     * away first ({@code .<id>.old-<pid>}) and deleted after, so {@code findings/<id>} is always
+     * complete — at worst absent between the two renames, never partial. Stale hidden folders of a
+     * killed run are removed first.
+     */
     public List<FindingRecord> write(Finding f, Target target) {
         Path dir = dir(f.id());
+        long pid = ProcessHandle.current().pid();
+        Path tmp = findingsDir.resolve("." + f.id() + ".tmp-" + pid);
+        Path old = findingsDir.resolve("." + f.id() + ".old-" + pid);
         try {
-            Files.createDirectories(dir);
-            // the case as found first: the folder holds it under one name or another at every moment
-            if (f.reduced()) {
-                Files.writeString(dir.resolve("original.case.json"), CaseJson.write(f.original()));
-                Files.writeString(dir.resolve("original.reproduce.sql"), ReproduceScript.render(f.original(), target));
-                writeOrDelete(dir.resolve("original.trace.txt"), f.originalTrace() == null ? null : TraceText.render(f.original(), f.originalTrace()));
+            Files.createDirectories(findingsDir);
+            removeStale();
+            deleteTree(tmp);
+            Files.createDirectory(tmp);
+            writeFiles(f, target, tmp, dir);
+            if (Files.exists(dir)) {
+                deleteTree(old);
+                Files.move(dir, old, StandardCopyOption.ATOMIC_MOVE);
+                Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+                deleteTree(old);
             } else {
-                for (String name : ORIGINAL_FILES) {
-                    Files.deleteIfExists(dir.resolve(name)); // never leave an older run's files beside this case
-                }
+                Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
             }
-            Files.writeString(dir.resolve("case.json"), CaseJson.write(f.testCase()));
-            Files.writeString(dir.resolve("reproduce.sql"), ReproduceScript.render(f.testCase(), target));
-            writeOrDelete(dir.resolve("trace.txt"), f.trace() == null ? null : TraceText.render(f.testCase(), f.trace()));
-            for (Violation v : f.violations()) {
-                for (Map.Entry<String, String> a : v.attachments().entrySet()) {
-                    // once reduced, the drawings of the run as found describe original.case.json
-                    Files.writeString(dir.resolve((f.reduced() ? "original." : "") + a.getKey()), a.getValue());
-                }
-            }
-            for (Map.Entry<String, String> a : f.primary().attachments().entrySet()) {
-                Files.writeString(dir.resolve(a.getKey()), a.getValue());
-            }
-            Path caseFile = dir.resolve(f.reduced() ? "original.case.json" : "case.json");
-            Files.writeString(dir.resolve("verdict.md"), verdict(f.id(), f.reduced() ? f.original() : f.testCase(), f.violations(), target,
-                    caseFile, f.reduced()));
-            Files.writeString(dir.resolve("README.md"), BugReport.render(f, target, dir.toString()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write finding " + dir + ": " + e.getMessage(), e);
         }
@@ -85,6 +87,69 @@ public final class FindingWriter {
                     .withFinding(v == primary, f.signature(), f.duplicateOf(), f.reduction()));
         }
         return records;
+    }
+
+    /** The folder's files, into {@code into}; {@code dir} is where they will be (the README names it). */
+    private void writeFiles(Finding f, Target target, Path into, Path dir) throws IOException {
+        if (f.reduced()) {
+            Files.writeString(into.resolve("original.case.json"), CaseJson.write(f.original()));
+            Files.writeString(into.resolve("original.reproduce.sql"), ReproduceScript.render(f.original(), target));
+            writeOrDelete(into.resolve("original.trace.txt"), f.originalTrace() == null ? null : TraceText.render(f.original(), f.originalTrace()));
+        }
+        Files.writeString(into.resolve("case.json"), CaseJson.write(f.testCase()));
+        Files.writeString(into.resolve("reproduce.sql"), ReproduceScript.render(f.testCase(), target));
+        writeOrDelete(into.resolve("trace.txt"), f.trace() == null ? null : TraceText.render(f.testCase(), f.trace()));
+        for (Violation v : f.violations()) {
+            for (Map.Entry<String, String> a : v.attachments().entrySet()) {
+                // once reduced, the drawings of the run as found describe original.case.json
+                Files.writeString(into.resolve((f.reduced() ? "original." : "") + a.getKey()), a.getValue());
+            }
+        }
+        for (Map.Entry<String, String> a : f.primary().attachments().entrySet()) {
+            Files.writeString(into.resolve(a.getKey()), a.getValue());
+        }
+        Path caseFile = dir.resolve(f.reduced() ? "original.case.json" : "case.json");
+        Files.writeString(into.resolve("verdict.md"), verdict(f.id(), f.reduced() ? f.original() : f.testCase(), f.violations(), target,
+                caseFile, f.reduced()));
+        Files.writeString(into.resolve("README.md"), BugReport.render(f, target, dir.toString()));
+    }
+
+    /** Hidden names under findings/ are this writer's work in progress: readers of findings/ skip them. */
+    public static boolean isHidden(Path entry) {
+        return entry.getFileName().toString().startsWith(".");
+    }
+
+    private static final Pattern WORK_FOLDER = Pattern.compile("\\..+\\.(tmp|old)-(\\d+)");
+
+    /** Removes hidden work folders left by a process that is gone (killed mid-write), and this process's own leftovers. */
+    private void removeStale() throws IOException {
+        List<Path> stale = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(findingsDir)) {
+            for (Path e : entries) {
+                Matcher m = WORK_FOLDER.matcher(e.getFileName().toString());
+                if (m.matches() && Files.isDirectory(e, LinkOption.NOFOLLOW_LINKS)) {
+                    long pid = Long.parseLong(m.group(2));
+                    boolean alive = pid != ProcessHandle.current().pid() && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+                    if (!alive) {
+                        stale.add(e);
+                    }
+                }
+            }
+        }
+        for (Path p : stale) {
+            deleteTree(p);
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     private static void writeOrDelete(Path file, String content) throws IOException {

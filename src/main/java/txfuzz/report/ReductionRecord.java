@@ -5,17 +5,20 @@ import txfuzz.reduce.Reduction;
 /**
  * A finding's reduction as summary.json records it.
  *
- * @param status           {@code reduced} (the reducer ran; {@code case.json} is its result, {@code original.case.json} the
- *                         case as found), {@code pending} (being reduced), {@code skipped-duplicate} (an earlier reduced finding
+ * @param status           {@code reduced} (the reducer shrank the case; {@code case.json} is its result, {@code original.case.json}
+ *                         the case as found), {@code pending} (being reduced), {@code skipped-duplicate} (an earlier reduced finding
  *                         already explains it), {@code off} (reduction disabled), {@code not-applicable} (flaky, or a failure
- *                         outside the oracles' reach), {@code time-up} (the campaign's time ran out first), {@code failed} (the reducer
- *                         itself failed; the case as found is kept)
+ *                         outside the oracles' reach), {@code time-up} (the campaign's time ran out first, or the reduction's own
+ *                         budget ran out before a smaller case was confirmed), {@code interrupted} (stopped by Ctrl-C),
+ *                         {@code minimal} (the reducer removed nothing), {@code not-reproduced} (the reducer's runs of the case did
+ *                         not show the violation again), {@code failed} (the reducer itself failed). In every status but
+ *                         {@code reduced}, {@code case.json} is the case as found and there are no {@code original.*} files.
  * @param statementsBefore data statements of the case as found (BEGIN/COMMIT/ROLLBACK not counted)
  * @param statementsAfter  data statements of the reduced case; null unless reduced
  * @param ratio            statementsAfter / statementsBefore; null unless reduced
- * @param seconds          wall time the reduction took; null unless reduced
- * @param runs             candidate runs the reducer made; null unless reduced
- * @param exhausted        the reduction's time budget ran out before a fixed point; null unless reduced
+ * @param seconds          wall time the reduction took; null unless the reducer ran
+ * @param runs             candidate runs the reducer made; null unless the reducer ran
+ * @param exhausted        the reduction's time budget ran out before a fixed point; null unless the reducer ran
  */
 public record ReductionRecord(String status, int statementsBefore, Integer statementsAfter, Double ratio, Double seconds, Integer runs,
                               Boolean exhausted) {
@@ -26,10 +29,32 @@ public record ReductionRecord(String status, int statementsBefore, Integer state
     public static final String NOT_APPLICABLE = "not-applicable";
     public static final String TIME_UP = "time-up";
     public static final String FAILED = "failed";
+    public static final String INTERRUPTED = "interrupted";
+    public static final String MINIMAL = "minimal";
+    public static final String NOT_REPRODUCED = "not-reproduced";
 
+    /** A reduction that shrank the case; anything else is {@link #unchanged}. */
     public static ReductionRecord of(Reduction r) {
+        if (!r.changed()) {
+            throw new IllegalArgumentException("an unchanged case is not reduced (" + r.end() + ")");
+        }
         return new ReductionRecord(REDUCED, r.statementsBefore(), r.statementsAfter(), round(r.ratio()), round(r.seconds()), r.runs(),
                 r.exhausted());
+    }
+
+    /**
+     * A reduction that ran but left the case as found: {@code interrupted}, {@code time-up} (its budget ran out before a smaller
+     * case was confirmed), {@code minimal} (nothing could be removed) or {@code not-reproduced} (the case did not show the
+     * violation again); its seconds and runs are kept, statementsAfter and ratio are null.
+     */
+    public static ReductionRecord unchanged(Reduction.End end, Reduction r) {
+        String status = switch (end) {
+            case INTERRUPTED -> INTERRUPTED;
+            case TIME_UP -> TIME_UP;
+            case FIXED_POINT -> MINIMAL;
+            case NOT_FAILING -> NOT_REPRODUCED;
+        };
+        return new ReductionRecord(status, r.statementsBefore(), null, null, round(r.seconds()), r.runs(), end == Reduction.End.TIME_UP);
     }
 
     public static ReductionRecord notRun(String status, int statementsBefore) {

@@ -157,6 +157,27 @@ class FindingFoldersTest {
     }
 
     @Test
+    void aReductionStoppedByItsBudgetIsTimeUpAndKeepsTheCaseAsFound(@TempDir Path out) throws Exception {
+        // 1 ms: over before the reducer starts, or after its first run of the case; nothing smaller can be confirmed
+        Summary s = campaign(out, Duration.ofMillis(1));
+        var first = s.findings().stream().filter(f -> f.id().equals("h2-RC-s5-i0") && f.primary()).findFirst().orElseThrow();
+        assertEquals("time-up", first.reduction().status(), first.toString());
+        assertNull(first.reduction().statementsAfter(), first.toString());
+        assertTrue(first.reduction().runs() != null && first.reduction().runs() <= 1, "at most the one run the budget may not foresee: " + first);
+        assertEquals(Boolean.TRUE, first.reduction().exhausted(), first.toString());
+        assertEquals(0, s.reduction().reduced(), "a case that did not shrink is not counted as reduced");
+        Path dir = out.resolve("findings/h2-RC-s5-i0");
+        assertEquals(lostUpdate(0), CaseJson.read(dir.resolve("case.json")), "case.json is the case as found");
+        try (var files = Files.list(dir)) {
+            List<String> names = files.map(p -> p.getFileName().toString()).toList();
+            assertTrue(names.stream().noneMatch(n -> n.startsWith("original.")), names.toString());
+            assertTrue(names.containsAll(List.of("README.md", "case.json", "reproduce.sql", "trace.txt", "verdict.md")), names.toString());
+        }
+        String readme = Files.readString(dir.resolve("README.md"));
+        assertTrue(readme.contains("time budget ran out") && !readme.contains("Reduced automatically"), readme);
+    }
+
+    @Test
     void runTakesAReductionTime(@TempDir Path out) throws Exception {
         int code = quietly(() -> Main.execute("run", "--tests", "4", "--seed", "3", "--reduce-time", "0", "--out", out.toString()));
         assertTrue(code == Main.OK || code == Main.FOUND, "exit " + code);

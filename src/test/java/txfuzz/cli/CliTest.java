@@ -19,7 +19,12 @@ class CliTest {
     record Result(int code, String out, String err) {
     }
 
-    static synchronized Result run(String... args) {
+    static Result run(String... args) {
+        return capture(() -> Main.execute(args));
+    }
+
+    /** Runs {@code body} with System.out and System.err captured; its value is the exit code. */
+    static synchronized Result capture(java.util.function.IntSupplier body) {
         PrintStream oldOut = System.out;
         PrintStream oldErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -27,7 +32,7 @@ class CliTest {
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
             System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int code = Main.execute(args);
+            int code = body.getAsInt();
             return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         } finally {
             System.setOut(oldOut);
@@ -48,7 +53,8 @@ class CliTest {
 
     @Test
     void unknownIsolationLevelIsAUsageError() {
-        assertOneLineError(run("run", "--isolation", "chaos"), "isolation level 'chaos' is not offered by h2");
+        assertOneLineError(run("run", "--isolation", "chaos"), "unknown isolation level 'chaos'");
+        assertOneLineError(run("run", "--dbms", "hsqldb", "--isolation", "RU"), "isolation level 'RU' is not offered by hsqldb");
     }
 
     @Test

@@ -63,7 +63,7 @@ class ReduceCommandTest {
         Path f = dir.resolve("case.json");
         Files.writeString(f, CaseJson.write(c));
         Path out = dir.resolve("out");
-        CliTest.Result r = CliTest.run("reduce", "--oracle", "wss", "--kind", "tx-wss", "--time", "8s", "--out", out.toString(), f.toString());
+        CliTest.Result r = CliTest.run("reduce", "--oracle", "wss", "--kind", "tx-wss", "--time", "30s", "--out", out.toString(), f.toString());
         assertEquals(0, r.code(), r.toString());
         assertTrue(r.out().matches("(?s).*Statements 4 -> [1-4] .* in \\d+ runs, [0-9.]+ s.*"), r.out());
         TestCase reduced = CaseJson.read(out.resolve("reduced.case.json"));

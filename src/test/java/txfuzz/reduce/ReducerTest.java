@@ -239,6 +239,62 @@ class ReducerTest {
     }
 
     @Test
+    void anInterruptedReductionKeepsTheCaseAsFoundAndSaysSo() throws Exception {
+        TestCase c = noisyLostCommit();
+        try (Executor ex = new Executor(new CommitDroppingTarget(new H2Target()), ExecutorConfig.defaults())) {
+            Violation v = violationOf(c, ex, new WssOracle(), "tx-wss");
+            AtomicInteger asked = new AtomicInteger();
+            // Ctrl-C after a few candidates: some of them already shrank the case, none of that is a result
+            Reduction r = new Reducer(ex, List.of(new WssOracle()), new ReduceConfig(Duration.ofSeconds(30), () -> asked.incrementAndGet() > 8))
+                    .reduce(c, v);
+            assertEquals(Reduction.End.INTERRUPTED, r.end(), r.toString());
+            assertSame(c, r.reduced());
+            assertFalse(r.changed());
+            assertEquals(r.statementsBefore(), r.statementsAfter());
+            assertTrue(r.runs() >= 1 && r.runs() < 12, r.toString());
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> txfuzz.report.ReductionRecord.of(r),
+                    "an unchanged case is never recorded as reduced");
+            assertEquals("interrupted", txfuzz.report.ReductionRecord.unchanged(r.end(), r).status());
+        }
+    }
+
+    @Test
+    void theBudgetIsHardEvenWhenEveryRunIsSlow() throws Exception {
+        // each run of this case (the run and its serial replays) takes about 450 ms; 1 s allows the first run and at most one more, never the usual dozens
+        TestCase c = noisyLostCommit();
+        try (Executor ex = new Executor(new SlowTarget(new CommitDroppingTarget(new H2Target()), 150), ExecutorConfig.defaults())) {
+            Violation v = violationOf(c, ex, new WssOracle(), "tx-wss");
+            long t0 = System.nanoTime();
+            Reduction r = new Reducer(ex, List.of(new WssOracle()), new ReduceConfig(Duration.ofSeconds(1))).reduce(c, v);
+            double wall = (System.nanoTime() - t0) / 1e9;
+            assertEquals(Reduction.End.TIME_UP, r.end(), r.toString());
+            assertTrue(wall < 1.0 + 0.9, "took " + wall + " s on a 1 s budget: more than one run over");
+            assertFalse(r.changed(), "no time to confirm anything smaller: " + r);
+            assertEquals("time-up", txfuzz.report.ReductionRecord.unchanged(r.end(), r).status());
+        }
+    }
+
+    /** Real H2 whose every case setup sleeps first: a stand-in for a large case's long runs. */
+    static final class SlowTarget extends txfuzz.dbms.DelegatingTarget {
+        private final long millis;
+
+        SlowTarget(txfuzz.dbms.Target inner, long millis) {
+            super(inner);
+            this.millis = millis;
+        }
+
+        @Override
+        public txfuzz.dbms.Database freshDatabase() throws java.sql.SQLException {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return super.freshDatabase();
+        }
+    }
+
+    @Test
     void dataStatementsCountsNeitherBeginNorCommit() {
         assertEquals(7, Reducer.dataStatements(noisyLostCommit()));
     }

@@ -109,4 +109,43 @@ class FindingWriterTest {
         assertTrue(md.indexOf("[c](c/README.md)") < md.indexOf("[a](a/README.md)"), "newest first:\n" + md);
         assertTrue(md.contains("| 1: b |") && md.contains("| 1: d |"), md);
     }
+
+    @Test
+    void aFolderIsWrittenWholeUnderAHiddenNameAndStaleWorkFoldersAreCleaned(@TempDir Path out) throws Exception {
+        try (H2Target h2 = new H2Target()) {
+            TestCase c = writeSkew();
+            FindingWriter w = new FindingWriter(out);
+            Path findings = out.resolve("findings");
+            Files.createDirectories(findings);
+            // a killed run's half-written folder: no live process has this pid
+            long deadPid = Long.MAX_VALUE - 7;
+            Path stale = findings.resolve(".h2-SI-s0-i9.tmp-" + deadPid);
+            Files.createDirectories(stale);
+            Files.writeString(stale.resolve("case.json"), "{");
+            Path staleOld = findings.resolve(".h2-SI-s0-i9.old-" + deadPid);
+            Files.createDirectories(staleOld);
+
+            Finding f = Finding.unreduced("h2-SI-s0-i0", c, null, List.of(g2()), ReductionRecord.notRun(ReductionRecord.PENDING, 4));
+            w.write(f, h2);
+            // written again (as after a reduction): the new folder replaces the old one whole
+            w.write(f.withReduction(ReductionRecord.notRun(ReductionRecord.OFF, 4)), h2);
+
+            Path dir = findings.resolve("h2-SI-s0-i0");
+            for (String file : new String[] {"README.md", "case.json", "reproduce.sql", "verdict.md", "G2-item.dot", "G2-item.mmd"}) {
+                assertTrue(Files.isRegularFile(dir.resolve(file)), file);
+            }
+            assertTrue(Files.readString(dir.resolve("README.md")).contains("reduction was off"), "the second write is the one visible");
+            assertTrue(Files.readString(dir.resolve("README.md")).contains(dir.toString()), "the README names the final folder, not the temp one");
+            try (var entries = Files.list(findings)) {
+                List<String> names = entries.map(p -> p.getFileName().toString()).toList();
+                assertEquals(List.of("h2-SI-s0-i0"), names, "no temporary or stale folder remains");
+            }
+        }
+    }
+
+    @Test
+    void readersOfTheFindingsFolderSkipHiddenWorkFolders() {
+        assertTrue(FindingWriter.isHidden(Path.of("findings/.h2-RC-s1-i3.tmp-42")));
+        assertFalse(FindingWriter.isHidden(Path.of("findings/h2-RC-s1-i3")));
+    }
 }
