@@ -167,8 +167,8 @@ final class EmbeddedMariadb {
             Path data = dir.resolve("data");
             Path tmp = Files.createDirectory(dir.resolve("tmp"));
             Path files = Files.createDirectory(dir.resolve("files"));
-            Path socket = dir.resolve("mariadbd.sock");
-            if (socket.toString().getBytes(StandardCharsets.UTF_8).length > 100) {
+            Path socket = socket();
+            if (socket.toString().getBytes(StandardCharsets.UTF_8).length > 107) { // sun_path: 108 bytes with the NUL
                 throw new IllegalStateException("the socket path " + socket + " is too long for a Unix socket; set TXFUZZ_HOME to a shorter"
                         + " private directory");
             }
@@ -336,7 +336,7 @@ final class EmbeddedMariadb {
     }
 
     Path socket() {
-        return dir.resolve("mariadbd.sock");
+        return dir.resolve("sock");
     }
 
     /** Whether the mariadbd process still runs. */
@@ -515,8 +515,11 @@ final class EmbeddedMariadb {
             if (Files.exists(base, LinkOption.NOFOLLOW_LINKS)) {
                 return; // another process unpacked it while we waited
             }
+            // what an unpacking killed half-way left (we hold the lock, so no one unpacks now)
+            try (java.nio.file.DirectoryStream<Path> old = Files.newDirectoryStream(root, "mariadb-" + BUNDLED_VERSION + ".partial-*")) {
+                old.forEach(Lease::deleteTree);
+            }
             Path partial = root.resolve("mariadb-" + BUNDLED_VERSION + ".partial-" + ProcessHandle.current().pid());
-            Lease.deleteTree(partial);
             PrivateDirectory.ensure(partial);
             try (ZipFile zip = new ZipFile(where.jar().toFile())) {
                 for (Enumeration<? extends ZipEntry> en = zip.entries(); en.hasMoreElements(); ) {
