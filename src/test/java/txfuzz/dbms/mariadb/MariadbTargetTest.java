@@ -14,7 +14,6 @@ import static txfuzz.dbms.EngineTests.rows;
 import static txfuzz.dbms.EngineTests.value;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -56,8 +55,8 @@ class MariadbTargetTest {
         return c;
     }
 
-    private static Connection root(String database) throws SQLException {
-        return DriverManager.getConnection(target.server().url() + database, "root", "");
+    private static Connection runner(String database) throws SQLException {
+        return target.server().connect(database); // txfuzz's own account: root's password is known to nobody
     }
 
     @Test
@@ -118,7 +117,7 @@ class MariadbTargetTest {
                 assertEquals(ErrorClass.INVALID_STATEMENT, target.classify(error(cb, "SELECT * FROM t")), "b must not see a's table");
             }
         }
-        try (Connection c = root("")) {
+        try (Connection c = runner("")) {
             assertEquals(List.of(), rows(c, "SHOW DATABASES LIKE '" + nameA + "'"), "dropped when the case is done");
             assertEquals("txfuzz", value(c, "SELECT created_by FROM txfuzz_home.txfuzz_marker"));
         }
@@ -159,11 +158,11 @@ class MariadbTargetTest {
     void refusesAHomeDatabaseItDidNotCreate() throws Exception {
         // a second target on the same server: once the home database is someone else's, it must refuse
         String url = target.server().url();
-        try (Connection c = root("")) {
+        try (Connection c = runner("")) {
             exec(c, "RENAME TABLE txfuzz_home.txfuzz_marker TO txfuzz_home.someone_elses");
             try {
                 IllegalStateException e = assertThrows(IllegalStateException.class,
-                        () -> new MariadbTarget(new TargetOptions(url, "root", null, null)));
+                        () -> new MariadbTarget(new TargetOptions(url, target.server().user(), target.server().password(), null)));
                 assertTrue(e.getMessage().contains("was not created by txfuzz"), e.getMessage());
                 assertEquals("1", value(c, "SELECT COUNT(*) FROM txfuzz_home.someone_elses"), "left alone");
             } finally {
@@ -175,7 +174,7 @@ class MariadbTargetTest {
     @Test
     void aSecondTargetByUrlSharesTheServerAndCleansUpOnlyItsOwnDatabases() throws Exception {
         String url = target.server().url() + "ignored_db?connectTimeout=2000";
-        try (MariadbTarget other = new MariadbTarget(new TargetOptions(url, "root", "", null))) {
+        try (MariadbTarget other = new MariadbTarget(new TargetOptions(url, target.server().user(), target.server().password(), null))) {
             assertTrue(other.version().startsWith("MariaDB 10.11.5") && other.version().contains(" at 127.0.0.1:"), other.version());
             try (Database mine = target.freshDatabase(); Connection c = table(mine, IsolationLevel.READ_COMMITTED)) {
                 other.freshDatabase().close();
@@ -237,7 +236,7 @@ class MariadbTargetTest {
 
     @Test
     void aKilledConnectionIsConnectionLost() throws Exception {
-        try (Database db = target.freshDatabase(); Connection c = table(db, IsolationLevel.READ_COMMITTED); Connection admin = root("")) {
+        try (Database db = target.freshDatabase(); Connection c = table(db, IsolationLevel.READ_COMMITTED); Connection admin = runner("")) {
             String id = db.sessionId(c);
             exec(admin, "KILL " + id);
             SQLException e = error(c, "SELECT * FROM t");
