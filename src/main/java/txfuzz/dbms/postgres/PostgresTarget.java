@@ -123,7 +123,8 @@ public final class PostgresTarget implements Target {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             if (embedded) {
-                server = EmbeddedServer.start();
+                // published before it runs: the shutdown hook stops a server that is still starting
+                server = EmbeddedServer.start(s -> server = s);
                 ep = server.endpoint();
             }
             endpoint = ep;
@@ -600,7 +601,7 @@ public final class PostgresTarget implements Target {
         }
         SessionPool.abortQuietly(keeper);
         restarts++;
-        server = EmbeddedServer.start();
+        server = EmbeddedServer.start(s -> server = s);
         endpoint = server.endpoint();
         attach();
         if (closed) { // close() ran meanwhile (shutdown hook): do not leave the new server behind
