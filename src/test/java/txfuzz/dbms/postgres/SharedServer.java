@@ -29,16 +29,17 @@ final class SharedServer {
 
     /** The shared server's address, for targets that reach it "as an existing server". */
     static String url() {
-        return "jdbc:postgresql://localhost:" + target().server().port() + "/postgres";
+        return "jdbc:postgresql://127.0.0.1:" + target().server().port() + "/postgres";
     }
 
+    /** The shared server "given by --url", with its superuser and the password of this start (the server's administrator). */
     static TargetOptions asExistingServer() {
-        return new TargetOptions(url(), "postgres", null, null);
+        return new TargetOptions(url(), EmbeddedServer.SUPERUSER, target().server().superuserPassword(), null);
     }
 
     /** A superuser session on the shared server's maintenance database, outside any txfuzz namespace. */
     static Connection admin() throws SQLException {
-        return target().endpoint().open("postgres");
+        return target().server().adminEndpoint().open("postgres");
     }
 
     static void exec(Connection c, String... sql) throws SQLException {

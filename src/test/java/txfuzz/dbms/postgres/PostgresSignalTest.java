@@ -1,0 +1,150 @@
+package txfuzz.dbms.postgres;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import txfuzz.dbms.server.PrivateDirectory;
+
+/**
+ * Ctrl-C (SIGINT) on a txfuzz process that started PostgreSQL, for real: a separate JVM starts the
+ * server under a private home of its own and is interrupted, once right after the start and once
+ * in the middle of it. Neither may leave a postmaster, a data directory or a lease behind.
+ */
+class PostgresSignalTest {
+    /** The interrupted process: starts a server under the home in args[0], says so, and waits. */
+    public static final class Child {
+        public static void main(String[] args) throws Exception {
+            System.setProperty("txfuzz.home", args[0]);
+            System.out.println("starting");
+            PostgresTarget t = new PostgresTarget();
+            System.out.println("started " + t.server().postmasterPid());
+            Thread.sleep(Long.MAX_VALUE);
+        }
+    }
+
+    private static Path home(Path tmp) throws Exception {
+        Path real = Binaries.prepare(PrivateDirectory.of("postgres"));
+        Path home = tmp.resolve("home");
+        Files.createDirectories(home.resolve("postgres"));
+        Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
+        Files.setPosixFilePermissions(home.resolve("postgres"), PosixFilePermissions.fromString("rwx------"));
+        Process cp = new ProcessBuilder("cp", "-a", real.toString(), home.resolve("postgres").toString()).inheritIO().start();
+        assertEquals(0, cp.waitFor());
+        return home;
+    }
+
+    private static Process child(Path home, BlockingQueue<String> lines) throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Child.class.getName(), home.toString())
+                .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String l; (l = r.readLine()) != null; ) {
+                    System.out.println("child: " + l);
+                    lines.add(l);
+                }
+            } catch (IOException ignored) {
+                // the child ended
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        return p;
+    }
+
+    private static void sigint(Process p) throws Exception {
+        assertEquals(0, new ProcessBuilder("kill", "-INT", String.valueOf(p.pid())).start().waitFor());
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the interrupted JVM ends within 30 s");
+    }
+
+    /** Processes whose command line names the home: the postmaster and its backends run with -D <home>/postgres/data-... */
+    private static List<Long> serversUnder(Path home) {
+        long deadline = System.currentTimeMillis() + 10_000;
+        List<Long> found;
+        do {
+            found = ProcessHandle.allProcesses().filter(h -> {
+                try {
+                    String cmd = Files.readString(Path.of("/proc", String.valueOf(h.pid()), "cmdline"));
+                    return cmd.contains(home.toString()) && EmbeddedServer.running(h) && h.pid() != ProcessHandle.current().pid();
+                } catch (IOException | RuntimeException e) {
+                    return false;
+                }
+            }).map(ProcessHandle::pid).toList();
+            if (found.isEmpty()) {
+                return found;
+            }
+            PostgresTargetTest.sleep(100);
+        } while (System.currentTimeMillis() < deadline);
+        return found;
+    }
+
+    private static void assertNothingLeft(Path home) throws IOException {
+        assertEquals(List.of(), serversUnder(home), "no postmaster is left running");
+        try (Stream<Path> files = Files.list(home.resolve("postgres"))) {
+            assertEquals(List.of(), files.filter(f -> f.getFileName().toString().startsWith("data-")).toList(),
+                    "no data directory, log or password file is left");
+        }
+        Path leases = home.resolve("leases");
+        if (Files.exists(leases)) {
+            try (Stream<Path> files = Files.list(leases)) {
+                assertEquals(List.of(), files.toList(), "no lease is left");
+            }
+        }
+    }
+
+    @Test
+    void ctrlCRightAfterTheStartStopsTheServer(@TempDir Path tmp) throws Exception {
+        Path home = home(tmp);
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Process p = child(home, lines);
+        try {
+            String line;
+            do {
+                line = lines.poll(90, TimeUnit.SECONDS);
+                assertNotNull(line, "the child did not start a server");
+            } while (!line.startsWith("started "));
+            long pid = Long.parseLong(line.substring("started ".length()).trim());
+            assertTrue(pid > 0 && ProcessHandle.of(pid).isPresent());
+            sigint(p);
+            assertNothingLeft(home);
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    void ctrlCWhileTheServerStartsLeavesNothing(@TempDir Path tmp) throws Exception {
+        Path home = home(tmp);
+        Process p = child(home, new LinkedBlockingQueue<>());
+        try {
+            long deadline = System.currentTimeMillis() + 90_000;
+            boolean seen = false;
+            while (!seen && System.currentTimeMillis() < deadline) {
+                try (Stream<Path> files = Files.list(home.resolve("postgres"))) {
+                    seen = files.anyMatch(f -> f.getFileName().toString().startsWith("data-") && Files.isDirectory(f));
+                }
+                Thread.sleep(10);
+            }
+            assertTrue(seen, "the child began to start a server");
+            sigint(p); // initdb or the postmaster's start-up is under way
+            assertNothingLeft(home);
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+}
