@@ -354,12 +354,12 @@ class MariadbSecurityTest {
     void sigintDuringStartUpEndsTheRunAndLeavesNothing() throws Exception {
         Path out = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "sigint-");
         try {
-            String java = ProcessHandle.current().info().command().orElse("java");
-            List<String> cmd = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path")));
+            List<String> args = new ArrayList<>();
             if (System.getProperty("txfuzz.home") != null) {
-                cmd.add("-Dtxfuzz.home=" + System.getProperty("txfuzz.home"));
+                args.add("-Dtxfuzz.home=" + System.getProperty("txfuzz.home"));
             }
-            cmd.addAll(List.of("txfuzz.cli.Main", "run", "--dbms", "mariadb", "--tests", "5", "--out", out.resolve("o").toString()));
+            args.addAll(List.of("txfuzz.cli.Main", "run", "--dbms", "mariadb", "--tests", "5", "--out", out.resolve("o").toString()));
+            List<String> cmd = txfuzz.ChildJvm.command(args.toArray(String[]::new));
             Process run = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.resolve("log").toFile()).start();
             Path runs = PrivateDirectory.of("mariadb-runs");
             String prefix = run.pid() + "-";

@@ -49,8 +49,7 @@ class PostgresSignalTest {
     }
 
     private static Process child(Path home, BlockingQueue<String> lines) throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Child.class.getName(), home.toString())
+        Process p = new ProcessBuilder(txfuzz.ChildJvm.command(Child.class.getName(), home.toString()))
                 .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         Thread reader = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {

@@ -1,0 +1,24 @@
+package txfuzz;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The command line of a second JVM on the test classpath, for tests that signal a real txfuzz process. */
+public final class ChildJvm {
+    private ChildJvm() {
+    }
+
+    /**
+     * {@code java -cp <test classpath> <jvmArgsAndMain...>}, with SIGINT and SIGTERM at their defaults as
+     * in a terminal. A job started by a non-interactive shell (as a CI script runs the suite) inherits
+     * SIGINT ignored, and a JVM leaves an ignored SIGINT ignored, so a test's Ctrl-C would not arrive:
+     * perl restores the default dispositions and then becomes the JVM (same pid).
+     */
+    public static List<String> command(String... jvmArgsAndMain) {
+        List<String> cmd = new ArrayList<>(List.of("perl", "-e", "$SIG{INT} = $SIG{TERM} = 'DEFAULT'; exec @ARGV or die \"exec: $!\"",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path")));
+        cmd.addAll(List.of(jvmArgsAndMain));
+        return cmd;
+    }
+}
