@@ -49,6 +49,16 @@ class SignalExitTest {
     }
 
     @Test
+    void postgresTerminatedDuringStartUp() throws Exception {
+        interruptDuringStartUp("postgres", "TERM");
+    }
+
+    @Test
+    void mariadbTerminatedMidCase() throws Exception {
+        interruptMidCase("mariadb", "TERM");
+    }
+
+    @Test
     void postgresTerminatedMidCase() throws Exception {
         interruptMidCase("postgres", "TERM");
     }
@@ -75,16 +85,25 @@ class SignalExitTest {
 
     @Test
     void interruptedMidReductionLeavesWholeFindingsAndSaysSo() throws Exception {
+        stopMidReduction("INT");
+    }
+
+    @Test
+    void terminatedMidReductionLeavesWholeFindingsAndSaysSo() throws Exception {
+        stopMidReduction("TERM");
+    }
+
+    private void stopMidReduction(String sig) throws Exception {
         Path out = tmp.resolve("out");
         // H2 at READ UNCOMMITTED finds a documented write deviation within the first cases of seed 1
         Process p = launch(out, "run", "--dbms", "h2", "--isolation", "READ_UNCOMMITTED", "--seed", "1", "--tests", "500",
                 "--reduce-time", "5m");
         waitFor(() -> findingFolders(out).size() > 0, 60, "a finding is written", p);
         Thread.sleep(300); // the reduction of that finding is under way
-        signal(p, "INT");
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz ends within a minute of SIGINT");
+        signal(p, sig);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz ends within a minute of SIG" + sig);
         assertOutputWhole(out);
-        assertEquals(Main.INTERRUPTED, p.exitValue());
+        assertEquals(sig.equals("INT") ? Main.INTERRUPTED : 128 + 15, p.exitValue(), "the shell's code for a run ended by SIG" + sig);
         JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
         List<String> statuses = new ArrayList<>();
         for (JsonNode f : summary.path("findings")) {
