@@ -14,6 +14,7 @@ import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtKind;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Oracle;
+import txfuzz.dbms.Engine;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
@@ -165,22 +166,37 @@ final class Options {
 
     /** The modes asked for: none (the target's default), a comma-separated list, or 'all'. */
     static List<String> modes(Target target, String spec) {
+        return modes(target.name(), target.modes(), spec);
+    }
+
+    /** The same, from a DBMS's description: nothing starts. */
+    static List<String> modes(Engine engine, String spec) {
+        return modes(engine.name(), engine.modes(), spec);
+    }
+
+    private static List<String> modes(String name, List<String> offered, String spec) {
         if (spec == null) {
             return List.of();
         }
         if (spec.equalsIgnoreCase("all")) {
-            return target.modes();
+            return offered;
         }
         List<String> out = new ArrayList<>();
         for (String part : list(spec)) {
             String m = part.toLowerCase(Locale.ROOT);
-            if (!target.modes().contains(m)) {
-                throw new Main.UserError("mode '" + part + "' is not offered by " + target.name() + "; it offers: "
-                        + String.join(", ", target.modes()) + " (or 'all')");
+            if (!offered.contains(m)) {
+                throw new Main.UserError("mode '" + part + "' is not offered by " + name + "; it offers: "
+                        + String.join(", ", offered) + " (or 'all')");
             }
             out.add(m);
         }
         return out;
+    }
+
+    /** A DBMS's static description, or a one-line error naming the known ones. Starts nothing. */
+    static Engine engine(String name) {
+        checkDbms(name);
+        return Targets.engine(name);
     }
 
     static CampaignConfig.Execution execution(String text) {

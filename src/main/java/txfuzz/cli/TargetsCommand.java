@@ -2,21 +2,19 @@ package txfuzz.cli;
 
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import txfuzz.model.IsolationLevel;
-import txfuzz.dbms.Target;
+import txfuzz.dbms.Engine;
 import txfuzz.dbms.Targets;
+import txfuzz.model.IsolationLevel;
 
-@Command(name = "targets", mixinStandardHelpOptions = true, description = "List the DBMSs txfuzz can test, with their isolation levels.")
+/** Lists the DBMSs from their descriptions: starts no server and no embedded engine. */
+@Command(name = "targets", mixinStandardHelpOptions = true, description = "List the DBMSs txfuzz can test, with the version it uses by default,"
+        + " their isolation levels and modes. Starts nothing.")
 final class TargetsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
-        for (String name : Targets.names()) {
-            try (Target t = Targets.create(name)) {
-                System.out.printf("%-8s %-36s levels: %-60s modes: %s%n", name, t.version(),
-                        String.join(" ", t.isolationLevels().stream().map(IsolationLevel::name).toList()), String.join(" ", t.modes()));
-            } catch (RuntimeException e) {
-                System.out.printf("%-8s (unavailable: %s)%n", name, e.getMessage());
-            }
+        for (Engine e : Targets.engines()) {
+            System.out.printf("%-8s %-36s levels: %-60s modes: %s%n", e.name(), e.defaultVersion(),
+                    String.join(" ", e.isolationLevels().stream().map(IsolationLevel::name).toList()), String.join(" ", e.modes()));
         }
         return Main.OK;
     }

@@ -9,7 +9,11 @@ public final class SqlStates {
 
     /** The standard meaning of {@code e}'s SQLState, or null when the class says nothing definite. */
     public static ErrorClass byStandardClass(SQLException e) {
-        String state = e.getSQLState();
+        return byStandardClass(e.getSQLState());
+    }
+
+    /** The standard meaning of SQLState {@code state}, or null when its class says nothing definite. */
+    public static ErrorClass byStandardClass(String state) {
         if (state == null || state.length() < 2) {
             return null;
         }

@@ -6,48 +6,60 @@ import java.util.List;
 import txfuzz.model.IsolationLevel;
 
 /**
- * One DBMS under test: how to get a fresh private database, how to set isolation levels, run
- * transaction control, classify errors and what the engine documents. One small class per DBMS.
+ * One DBMS, live: started (or connected), with its exact version, fresh private databases,
+ * sessions and the lock probe. What is known without starting it — levels, modes, dialect,
+ * profile, error classification, session setup — is its {@link Engine}; the default methods here
+ * delegate to it, so callers ask the target and need not care which part answers.
  */
 public interface Target extends AutoCloseable {
+    /** The static description this target was opened from. */
+    Engine engine();
+
     /** Short name used on the command line, e.g. "h2". */
-    String name();
+    default String name() {
+        return engine().name();
+    }
 
     /** Engine name and version as the engine reports it, e.g. "H2 2.3.232 (2024-08-11)". */
     String version();
 
     /** Levels the engine offers, weakest first. */
-    List<IsolationLevel> isolationLevels();
+    default List<IsolationLevel> isolationLevels() {
+        return engine().isolationLevels();
+    }
 
     default IsolationLevel defaultIsolationLevel() {
-        return isolationLevels().contains(IsolationLevel.READ_COMMITTED) ? IsolationLevel.READ_COMMITTED : isolationLevels().get(0);
+        return engine().defaultIsolationLevel();
     }
 
     /** Concurrency-control modes; the first is the default. Most engines have only "default". */
     default List<String> modes() {
-        return List.of("default");
+        return engine().modes();
     }
 
-    Dialect dialect();
+    default Dialect dialect() {
+        return engine().dialect();
+    }
 
-    Profile profile();
+    default Profile profile() {
+        return engine().profile();
+    }
 
-    /** What the engine documents in {@code mode}; engines whose semantics depend on the mode override this. */
+    /** What the engine documents in {@code mode}. */
     default Profile profile(String mode) {
-        return profile();
+        return engine().profile(mode);
     }
 
     /** A fresh, empty, private database for one test case; closing it drops it. */
     Database freshDatabase() throws SQLException;
 
-    ErrorClass classify(SQLException e);
+    default ErrorClass classify(SQLException e) {
+        return engine().classify(e);
+    }
 
     /** What an error of class {@code c} did to its transaction; the executor sends ROLLBACK for TRANSACTION. */
     default AbortScope abortScope(ErrorClass c) {
-        return switch (c) {
-            case DEADLOCK, SERIALIZATION, BUSY, IN_FAILED_TRANSACTION, CONNECTION_LOST, INTERNAL -> AbortScope.TRANSACTION;
-            default -> AbortScope.STATEMENT;
-        };
+        return engine().abortScope(c);
     }
 
     /** Opens a transaction on a connection configured by {@link Database#connect}. */
@@ -91,24 +103,27 @@ public interface Target extends AutoCloseable {
      * that loads a statement's (older) view must not check them. Default: the engine keeps them.
      */
     default void dropKeyConstraints(Connection c) throws SQLException {
+        engine().dropKeyConstraints(c);
     }
 
     /** SQL a user runs in the engine's own client to set up a session like ours (for reproduce.sql). */
-    List<String> sessionSetupSql(IsolationLevel level, String mode);
+    default List<String> sessionSetupSql(IsolationLevel level, String mode) {
+        return engine().sessionSetupSql(level, mode);
+    }
 
     /** How BEGIN is spelt in the engine's own client. */
     default String beginSql() {
-        return "BEGIN";
+        return engine().beginSql();
     }
 
     /** How BEGIN is spelt in the engine's own client in {@code mode}. */
     default String beginSql(String mode) {
-        return beginSql();
+        return engine().beginSql(mode);
     }
 
     /** Quotes an identifier if needed; generated identifiers are plain lower case. */
     default String quote(String identifier) {
-        return identifier;
+        return engine().quote(identifier);
     }
 
     @Override

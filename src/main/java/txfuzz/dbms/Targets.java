@@ -3,47 +3,51 @@ package txfuzz.dbms;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.function.Supplier;
-import txfuzz.dbms.derby.DerbyTarget;
-import txfuzz.dbms.duckdb.DuckdbTarget;
-import txfuzz.dbms.h2.H2Target;
-import txfuzz.dbms.hsqldb.HsqldbTarget;
-import txfuzz.dbms.sqlite.SqliteTarget;
+import txfuzz.dbms.derby.DerbyEngine;
+import txfuzz.dbms.duckdb.DuckdbEngine;
+import txfuzz.dbms.h2.H2Engine;
+import txfuzz.dbms.hsqldb.HsqldbEngine;
+import txfuzz.dbms.mariadb.MariadbEngine;
+import txfuzz.dbms.postgres.PostgresEngine;
+import txfuzz.dbms.sqlite.SqliteEngine;
 
-/** The registry of targets by command-line name. */
+/**
+ * The registry: every DBMS's {@link Engine} (its static description) by command-line name, and
+ * live {@link Target}s opened from them. Looking a description up starts nothing.
+ */
 public final class Targets {
-    private static final Map<String, Function<TargetOptions, Target>> FACTORIES = new LinkedHashMap<>();
+    private static final Map<String, Engine> ENGINES = new LinkedHashMap<>();
 
     static {
-        embedded("h2", H2Target::new);
-        embedded("hsqldb", HsqldbTarget::new);
-        embedded("derby", DerbyTarget::new);
-        embedded("sqlite", SqliteTarget::new);
-        embedded("duckdb", DuckdbTarget::new);
-        FACTORIES.put("postgres", txfuzz.dbms.postgres.PostgresTarget::new);
-        FACTORIES.put("mariadb", txfuzz.dbms.mariadb.MariadbTarget::new);
+        for (Engine e : List.of(new H2Engine(), new HsqldbEngine(), new DerbyEngine(), new SqliteEngine(), new DuckdbEngine(),
+                new PostgresEngine(), new MariadbEngine())) {
+            ENGINES.put(e.name(), e);
+        }
     }
 
     private Targets() {
     }
 
-    /** An in-process engine: it takes no server options. */
-    private static void embedded(String name, Supplier<Target> factory) {
-        FACTORIES.put(name, options -> {
-            if (!options.isEmpty()) {
-                throw new IllegalArgumentException(name + " runs in process: --url, --user and --server-version do not apply to it");
-            }
-            return factory.get();
-        });
-    }
-
     public static List<String> names() {
-        return List.copyOf(FACTORIES.keySet());
+        return List.copyOf(ENGINES.keySet());
     }
 
     public static boolean exists(String name) {
-        return FACTORIES.containsKey(name);
+        return ENGINES.containsKey(name);
+    }
+
+    /** Every description, in the order of {@link #names()}. */
+    public static List<Engine> engines() {
+        return List.copyOf(ENGINES.values());
+    }
+
+    /** The static description of {@code name}; IllegalArgumentException naming the known ones when it is unknown. */
+    public static Engine engine(String name) {
+        Engine e = ENGINES.get(name);
+        if (e == null) {
+            throw new IllegalArgumentException("unknown DBMS '" + name + "'; known: " + String.join(", ", names()));
+        }
+        return e;
     }
 
     public static Target create(String name) {
@@ -51,14 +55,10 @@ public final class Targets {
     }
 
     /**
-     * A new target. IllegalArgumentException naming the known targets when {@code name} is unknown,
-     * or saying what is wrong with {@code options}.
+     * A new live target. IllegalArgumentException naming the known targets when {@code name} is
+     * unknown, or saying what is wrong with {@code options}.
      */
     public static Target create(String name, TargetOptions options) {
-        Function<TargetOptions, Target> f = FACTORIES.get(name);
-        if (f == null) {
-            throw new IllegalArgumentException("unknown DBMS '" + name + "'; known: " + String.join(", ", names()));
-        }
-        return f.apply(options);
+        return engine(name).open(options == null ? TargetOptions.none() : options);
     }
 }

@@ -17,6 +17,11 @@ public abstract class DelegatingTarget implements Target {
     }
 
     @Override
+    public Engine engine() {
+        return real.engine();
+    }
+
+    @Override
     public String name() {
         return real.name();
     }

@@ -8,8 +8,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,16 +24,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import txfuzz.model.IsolationLevel;
-import txfuzz.dbms.AbortScope;
 import txfuzz.dbms.Database;
-import txfuzz.dbms.Deviation;
-import txfuzz.dbms.Dialect;
-import txfuzz.dbms.ErrorClass;
-import txfuzz.dbms.Feature;
-import txfuzz.dbms.LevelSemantics;
 import txfuzz.dbms.LockProbe;
-import txfuzz.dbms.Profile;
-import txfuzz.dbms.SqlStates;
 import txfuzz.dbms.Target;
 
 /**
@@ -80,10 +70,6 @@ public final class DerbyTarget implements Target {
 
     private static final AtomicLong NEXT_DB = new AtomicLong();
     private static final AtomicLong NEXT_SESSION = new AtomicLong();
-    static final int WAIT_TIMEOUT_S = 10;
-    static final int DEADLOCK_TIMEOUT_S = 0;
-    private static final String DOCS = "https://db.apache.org/derby/docs/10.16/devguide/cdevconcepts15366.html";
-    private static final String SCHEMA = "APP";
 
     /** Background work: creating the next database, dropping used ones. */
     private final ExecutorService dropper = Executors.newCachedThreadPool(r -> {
@@ -91,14 +77,23 @@ public final class DerbyTarget implements Target {
         t.setDaemon(true);
         return t;
     });
+    private final DerbyEngine engine;
     private volatile String version;
     /** The next test case's database, being created in the background. */
     private Future<DerbyDatabase> spare;
     private boolean closed;
 
+    public DerbyTarget() {
+        this(new DerbyEngine());
+    }
+
+    DerbyTarget(DerbyEngine engine) {
+        this.engine = engine;
+    }
+
     @Override
-    public String name() {
-        return "derby";
+    public DerbyEngine engine() {
+        return engine;
     }
 
     @Override
@@ -112,39 +107,6 @@ public final class DerbyTarget implements Target {
             }
         }
         return v;
-    }
-
-    @Override
-    public List<IsolationLevel> isolationLevels() {
-        return List.of(IsolationLevel.READ_UNCOMMITTED, IsolationLevel.READ_COMMITTED, IsolationLevel.REPEATABLE_READ,
-                IsolationLevel.SERIALIZABLE);
-    }
-
-    @Override
-    public Dialect dialect() {
-        EnumSet<Feature> f = Dialect.core();
-        // No FULL JOIN. FOR UPDATE only on a single-table SELECT without ORDER BY, aggregates or
-        // DISTINCT (42Y90 otherwise). MERGE only with a base table (or table function) as source.
-        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.FOR_UPDATE, Feature.MERGE));
-        return new Dialect("derby", f, "DOUBLE PRECISION", "VARCHAR(10)");
-    }
-
-    /**
-     * Derby: "Inserts, updates, and deletes always behave the same no matter what the isolation level
-     * is. Only the behavior of select statements varies." Writes lock the rows they change; only
-     * SERIALIZABLE (Derby's RR) takes range locks, so below it phantoms reach writes too.
-     */
-    @Override
-    public Profile profile() {
-        Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
-        // Derby's UR: reads take no locks and see uncommitted data (writes still lock).
-        m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(DOCS, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY));
-        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY));
-        // Derby's RS: read locks kept to commit, but no range locks (phantoms).
-        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY));
-        // Derby's RR: strict two-phase locking with range locks.
-        m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.strict(DOCS));
-        return new Profile(m);
     }
 
     /**
@@ -191,87 +153,6 @@ public final class DerbyTarget implements Target {
         return new DerbyDatabase("txfuzz_" + NEXT_DB.incrementAndGet());
     }
 
-    /**
-     * By SQLState (Derby's vendor code is the error's severity: 20000 statement, 30000 transaction
-     * rolled back, 40000 session closed, 45000 database shut down, 50000 system):
-     * <pre>
-     *  40001          DEADLOCK (victim; whole transaction rolled back)
-     *  40XL1, 40XL2   LOCK_TIMEOUT (whole transaction rolled back)
-     *  XJ001          INTERNAL ("Java exception": an exception from inside the engine), except a
-     *                 wrapped ShutdownException (the database shut down under the statement): CONNECTION_LOST
-     *  40XD*, 40XT*, XS*, XB*   INTERNAL (store, raw transaction, boot, generated-code errors)
-     *  08xxx, XJ004, XJ015, severity >= 40000   CONNECTION_LOST
-     *  23xxx CONSTRAINT, 22xxx DATA, 42xxx and 0A000 INVALID_STATEMENT
-     * </pre>
-     */
-    @Override
-    public ErrorClass classify(SQLException e) {
-        String state = e.getSQLState();
-        if (state == null) {
-            return ErrorClass.OTHER;
-        }
-        switch (state) {
-            case "40001":
-                return ErrorClass.DEADLOCK;
-            case "40XL1", "40XL2":
-                return ErrorClass.LOCK_TIMEOUT;
-            case "XJ001":
-                // a statement that was running while its database shut down gets a wrapped ShutdownException
-                return mentions(e, "ShutdownException") ? ErrorClass.CONNECTION_LOST : ErrorClass.INTERNAL;
-            case "XJ004", "XJ015":
-                return ErrorClass.CONNECTION_LOST;
-            default:
-                break;
-        }
-        if (state.startsWith("40XD") || state.startsWith("40XT") || state.startsWith("XS") || state.startsWith("XB")) {
-            return ErrorClass.INTERNAL;
-        }
-        if (state.startsWith("08") || e.getErrorCode() >= 40000) {
-            return ErrorClass.CONNECTION_LOST;
-        }
-        if (state.startsWith("40")) {
-            return ErrorClass.OTHER; // 40XC0 "dead statement" and kin
-        }
-        ErrorClass standard = SqlStates.byStandardClass(e);
-        return standard != null ? standard : ErrorClass.OTHER;
-    }
-
-    /** Whether {@code text} appears in the message of {@code e} or of any of its causes. */
-    private static boolean mentions(Throwable e, String text) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (String.valueOf(t.getMessage()).contains(text) || t.getClass().getName().contains(text)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Derby rolls the whole transaction back for every error of transaction severity: a deadlock
-     * victim (40001) and a lock timeout (40XL1) alike; the executor's ROLLBACK is then a no-op.
-     * Constraint, data and syntax errors undo only their statement. (Also: changing the isolation
-     * level commits the open transaction — connect() sets it in autocommit mode, before any.)
-     */
-    @Override
-    public AbortScope abortScope(ErrorClass c) {
-        return c == ErrorClass.LOCK_TIMEOUT ? AbortScope.TRANSACTION : Target.super.abortScope(c);
-    }
-
-    @Override
-    public List<String> sessionSetupSql(IsolationLevel level, String mode) {
-        return List.of(
-                "CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.waitTimeout', '" + WAIT_TIMEOUT_S + "')",
-                "CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.deadlockTimeout', '" + DEADLOCK_TIMEOUT_S + "')",
-                "SET SCHEMA " + SCHEMA,
-                "SET ISOLATION " + derbyLevel(level));
-    }
-
-    /** Derby has no BEGIN: in ij a transaction is opened by turning autocommit off (an ij command). */
-    @Override
-    public String beginSql() {
-        return "AUTOCOMMIT OFF";
-    }
-
     /** Drops the spare database and waits (boundedly) for the databases still being dropped. */
     @Override
     public void close() {
@@ -298,17 +179,6 @@ public final class DerbyTarget implements Target {
         }
     }
 
-    /** Derby's own names: UR, CS, RS, RR (Derby's RR is SERIALIZABLE, its RS is REPEATABLE READ). */
-    static String derbyLevel(IsolationLevel level) {
-        return switch (level) {
-            case READ_UNCOMMITTED -> "UR";
-            case READ_COMMITTED -> "CS";
-            case REPEATABLE_READ -> "RS";
-            case SERIALIZABLE -> "RR";
-            default -> throw new IllegalArgumentException("Derby has no isolation level " + level);
-        };
-    }
-
     private static int jdbcLevel(IsolationLevel level) {
         return switch (level) {
             case READ_UNCOMMITTED -> Connection.TRANSACTION_READ_UNCOMMITTED;
@@ -330,8 +200,8 @@ public final class DerbyTarget implements Target {
             this.url = "jdbc:derby:memory:" + name;
             this.keeper = DriverManager.getConnection(url + ";create=true");
             try (Statement s = keeper.createStatement()) {
-                s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.waitTimeout', '" + WAIT_TIMEOUT_S + "')");
-                s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.deadlockTimeout', '" + DEADLOCK_TIMEOUT_S + "')");
+                s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.waitTimeout', '" + DerbyEngine.WAIT_TIMEOUT_S + "')");
+                s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.deadlockTimeout', '" + DerbyEngine.DEADLOCK_TIMEOUT_S + "')");
             } catch (SQLException e) {
                 close();
                 throw e;
@@ -354,7 +224,7 @@ public final class DerbyTarget implements Target {
             opened.add(c);
             users.put(c, user);
             try (Statement s = c.createStatement()) {
-                s.execute("SET SCHEMA " + SCHEMA); // the default schema would be the user's own
+                s.execute("SET SCHEMA " + DerbyEngine.SCHEMA); // the default schema would be the user's own
             }
             c.setTransactionIsolation(jdbc); // in autocommit mode: there is no transaction to commit yet
             return c;

@@ -4,24 +4,13 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import org.duckdb.DuckDBConnection;
 import txfuzz.model.IsolationLevel;
-import txfuzz.dbms.AbortScope;
 import txfuzz.dbms.Database;
-import txfuzz.dbms.Deviation;
-import txfuzz.dbms.Dialect;
-import txfuzz.dbms.ErrorClass;
-import txfuzz.dbms.Feature;
-import txfuzz.dbms.LevelSemantics;
 import txfuzz.dbms.LockProbe;
 import txfuzz.dbms.OpenSessions;
-import txfuzz.dbms.Profile;
 import txfuzz.dbms.Target;
 
 /**
@@ -43,12 +32,16 @@ import txfuzz.dbms.Target;
  * and throws instead of pretending to commit.
  */
 public final class DuckdbTarget implements Target {
-    private static final String DOCS = "https://duckdb.org/docs/stable/connect/concurrency";
-    private static final String ABORTED = "Current transaction is aborted";
 
+    private final DuckdbEngine engine;
     private final String version;
 
     public DuckdbTarget() {
+        this(new DuckdbEngine());
+    }
+
+    DuckdbTarget(DuckdbEngine engine) {
+        this.engine = engine;
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:", properties())) {
             version = "DuckDB " + c.getMetaData().getDatabaseProductVersion();
         } catch (SQLException e) {
@@ -63,8 +56,8 @@ public final class DuckdbTarget implements Target {
     }
 
     @Override
-    public String name() {
-        return "duckdb";
+    public DuckdbEngine engine() {
+        return engine;
     }
 
     @Override
@@ -73,90 +66,8 @@ public final class DuckdbTarget implements Target {
     }
 
     @Override
-    public List<IsolationLevel> isolationLevels() {
-        return List.of(IsolationLevel.SNAPSHOT);
-    }
-
-    @Override
-    public Dialect dialect() {
-        EnumSet<Feature> f = Dialect.core();
-        // MERGE since 1.4; INSERT ... ON CONFLICT; INSERT OR REPLACE but not REPLACE INTO; no FOR UPDATE.
-        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.JOIN_FULL, Feature.INSERT_ON_CONFLICT, Feature.MERGE));
-        // Foreign keys are left out (measured on 1.4.4). A child row deleted earlier in the same
-        // transaction still counts as referencing its parent (DELETE child; DELETE parent fails; the
-        // error points to DuckDB's documented FK limitations), so autocommit replays would disagree
-        // with transactional runs for no bug. And a concurrent DELETE of a parent and INSERT of its
-        // child both commit, leaving an orphan — a real bug, but one every FK case would rediscover.
-        f.remove(Feature.FOREIGN_KEY);
-        return new Dialect("duckdb", f, "DOUBLE PRECISION", "VARCHAR(10)");
-    }
-
-    @Override
-    public Profile profile() {
-        return new Profile(Map.of(IsolationLevel.SNAPSHOT, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT)));
-    }
-
-    @Override
     public Database freshDatabase() throws SQLException {
         return new DuckdbDatabase();
-    }
-
-    /**
-     * DuckDB's JDBC driver gives neither SQLState nor vendor code; the message starts with the
-     * engine's exception type ("Constraint Error: ..."), which is what this goes by:
-     * <pre>
-     *  TransactionContext: "Current transaction is aborted"  IN_FAILED_TRANSACTION
-     *                      "Conflict on ..." / "write-write conflict" / "Failed to commit"  SERIALIZATION
-     *                      other (no transaction active, nested BEGIN)  OTHER
-     *  Constraint                                              CONSTRAINT
-     *  Conversion, Out of Range, Invalid Input, Mismatch Type, Divide by Zero, Decimal, Sequence   DATA
-     *  Parser, Syntax, Binder, Catalog, Not implemented, Dependency, Planner, Parameter Not ...,
-     *    Unknown Type, Invalid type, Missing Extension, Settings, Invalid Configuration    INVALID_STATEMENT
-     *  INTERNAL, NullPointer, Serialization, IO, Index, Executor, Expression, Optimizer,
-     *    Scheduler, Stat, Out of Memory                         INTERNAL
-     *  FATAL (database invalidated), Connection, "Connection was closed"   CONNECTION_LOST
-     * </pre>
-     */
-    @Override
-    public ErrorClass classify(SQLException e) {
-        String msg = String.valueOf(e.getMessage()).strip();
-        if (msg.contains(ABORTED)) {
-            return ErrorClass.IN_FAILED_TRANSACTION;
-        }
-        if (msg.contains("database has been invalidated") || msg.startsWith("Connection was closed")
-                || msg.startsWith("Connection has been closed")) {
-            return ErrorClass.CONNECTION_LOST;
-        }
-        int colon = msg.indexOf(" Error:");
-        String type = colon < 0 ? "" : msg.substring(0, colon);
-        return switch (type) {
-            case "TransactionContext" -> msg.contains("onflict") || msg.contains("Failed to commit")
-                    ? ErrorClass.SERIALIZATION : ErrorClass.OTHER;
-            case "Constraint" -> ErrorClass.CONSTRAINT;
-            case "Conversion", "Out of Range", "Invalid Input", "Mismatch Type", "Divide by Zero", "Decimal", "Sequence" -> ErrorClass.DATA;
-            case "Parser", "Syntax", "Binder", "Catalog", "Not implemented", "Dependency", "Planner", "Parameter Not Resolved",
-                    "Parameter Not Allowed", "Unknown Type", "Invalid type", "Missing Extension", "Settings",
-                    "Invalid Configuration" -> ErrorClass.INVALID_STATEMENT;
-            case "INTERNAL", "NullPointer", "Serialization", "IO", "Index", "Executor", "Expression", "Optimizer", "Scheduler",
-                    "Stat", "Out of Memory" -> ErrorClass.INTERNAL;
-            case "FATAL", "Connection" -> ErrorClass.CONNECTION_LOST;
-            default -> ErrorClass.OTHER;
-        };
-    }
-
-    /**
-     * DuckDB aborts the whole transaction on any error raised while a statement executes — a conflict,
-     * but also a constraint violation or a data error (measured: the next statement fails with
-     * "Current transaction is aborted (please ROLLBACK)" and nothing of the transaction survives).
-     * Errors raised before execution (Parser, Binder, Catalog: INVALID_STATEMENT) leave it intact.
-     * The aborted transaction stays open until ROLLBACK, which the executor sends for TRANSACTION.
-     */
-    @Override
-    public AbortScope abortScope(ErrorClass c) {
-        return switch (c) {
-            case CONSTRAINT, DATA -> AbortScope.TRANSACTION;
-            default -> Target.super.abortScope(c);
-        };
     }
 
     /**
@@ -182,7 +93,7 @@ public final class DuckdbTarget implements Target {
         try {
             execute(c, "SELECT 1");
         } catch (SQLException e) {
-            if (!String.valueOf(e.getMessage()).contains(ABORTED)) {
+            if (!String.valueOf(e.getMessage()).contains(DuckdbEngine.ABORTED)) {
                 throw e;
             }
             try {
@@ -207,19 +118,7 @@ public final class DuckdbTarget implements Target {
     }
 
     @Override
-    public List<String> sessionSetupSql(IsolationLevel level, String mode) {
-        checkLevel(level);
-        return List.of("SET threads = 1");
-    }
-
-    @Override
     public void close() {
-    }
-
-    private static void checkLevel(IsolationLevel level) {
-        if (level != IsolationLevel.SNAPSHOT) {
-            throw new IllegalArgumentException("DuckDB has only SNAPSHOT, not " + level);
-        }
     }
 
     /** First line of a message (DuckDB appends the query with a caret on later lines). */
@@ -239,7 +138,7 @@ public final class DuckdbTarget implements Target {
 
         @Override
         public Connection connect(IsolationLevel level, String mode) throws SQLException {
-            checkLevel(level);
+            DuckdbEngine.checkLevel(level);
             if (mode != null && !mode.equals("default")) {
                 throw new IllegalArgumentException("DuckDB has only the mode 'default', not '" + mode + "'");
             }

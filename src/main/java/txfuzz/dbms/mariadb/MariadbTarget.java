@@ -2,31 +2,22 @@ package txfuzz.dbms.mariadb;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.Statement;
-import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import txfuzz.model.IsolationLevel;
-import txfuzz.dbms.AbortScope;
 import txfuzz.dbms.Database;
-import txfuzz.dbms.Deviation;
 import txfuzz.dbms.Dialect;
-import txfuzz.dbms.ErrorClass;
 import txfuzz.dbms.Feature;
-import txfuzz.history.Anomaly;
-import txfuzz.dbms.LevelSemantics;
 import txfuzz.dbms.LockProbe;
-import txfuzz.dbms.Profile;
 import txfuzz.dbms.SqlStates;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
@@ -60,16 +51,9 @@ import txfuzz.dbms.TargetOptions;
  */
 public final class MariadbTarget implements Target {
     static final int CONNECT_TIMEOUT_MS = 5_000;
-    /** The maximum MariaDB accepts (about 3 years; MySQL would take up to 1073741824). */
-    static final long LOCK_WAIT_TIMEOUT_S = 100_000_000L;
-    /** MariaDB's default sql_mode, without NO_AUTO_CREATE_USER (MySQL 8 does not know it). */
-    static final String SQL_MODE = "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION";
 
-    static final String KB_SET_TRANSACTION = "https://mariadb.com/kb/en/set-transaction/";
-    static final String MYSQL_LEVELS = "https://dev.mysql.com/doc/refman/8.0/en/innodb-transaction-isolation-levels.html";
-    static final String MYSQL_CONSISTENT_READ = "https://dev.mysql.com/doc/refman/8.0/en/innodb-consistent-read.html";
-    static final String MDEV_26687 = "https://jira.mariadb.org/browse/MDEV-26687";
 
+    private final MariadbEngine engine;
     private final TargetOptions options;
     private final boolean embedded;
     private volatile String user;
@@ -91,6 +75,11 @@ public final class MariadbTarget implements Target {
     }
 
     public MariadbTarget(TargetOptions options) {
+        this(new MariadbEngine(), options);
+    }
+
+    MariadbTarget(MariadbEngine engine, TargetOptions options) {
+        this.engine = engine;
         this.options = options;
         this.embedded = options.url() == null;
         if (embedded) {
@@ -208,8 +197,29 @@ public final class MariadbTarget implements Target {
     }
 
     @Override
-    public String name() {
-        return "mariadb";
+    public MariadbEngine engine() {
+        return engine;
+    }
+
+    /**
+     * The description's dialect (MariaDB 10.11), refined for the server reached: MySQL 8 has FOR
+     * SHARE, and its UPDATE/DELETE may not read their own table in a subquery (error 1093).
+     */
+    @Override
+    public Dialect dialect() {
+        Dialect d = engine.dialect();
+        ServerInfo i = info;
+        if (i == null || (!i.hasForShare() && i.writesMayReadTheirTable())) {
+            return d;
+        }
+        EnumSet<Feature> f = EnumSet.copyOf(d.features());
+        if (i.hasForShare()) {
+            f.add(Feature.FOR_SHARE);
+        }
+        if (!i.writesMayReadTheirTable()) {
+            f.remove(Feature.WRITE_SUBQUERY_SAME_TABLE);
+        }
+        return new Dialect(d.name(), f, d.doubleType(), d.varcharType(), d.concat());
     }
 
     @Override
@@ -232,91 +242,6 @@ public final class MariadbTarget implements Target {
 
     int restarts() {
         return restarts;
-    }
-
-    @Override
-    public List<IsolationLevel> isolationLevels() {
-        return List.of(IsolationLevel.READ_UNCOMMITTED, IsolationLevel.READ_COMMITTED, IsolationLevel.REPEATABLE_READ,
-                IsolationLevel.SERIALIZABLE);
-    }
-
-    /** InnoDB's default. */
-    @Override
-    public IsolationLevel defaultIsolationLevel() {
-        return IsolationLevel.REPEATABLE_READ;
-    }
-
-    /**
-     * INT, DOUBLE, VARCHAR(10); inner, left and right joins (no FULL JOIN: MariaDB reads
-     * {@code t FULL JOIN u} as {@code t AS full JOIN u}); FOR UPDATE and LOCK IN SHARE MODE (MariaDB
-     * 10.11 has no FOR SHARE; MySQL 8 has both); REPLACE and INSERT ... ON DUPLICATE KEY UPDATE; no
-     * MERGE, no ON CONFLICT. UPDATE/DELETE may read their own table in a subquery on MariaDB (10.3.2+),
-     * not on MySQL (error 1093).
-     */
-    @Override
-    public Dialect dialect() {
-        EnumSet<Feature> f = Dialect.core();
-        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.FOR_UPDATE, Feature.LOCK_IN_SHARE_MODE, Feature.REPLACE, Feature.INSERT_ON_DUPLICATE_KEY));
-        ServerInfo i = info;
-        if (i != null && i.hasForShare()) {
-            f.add(Feature.FOR_SHARE);
-        }
-        if (i != null && !i.writesMayReadTheirTable()) {
-            f.remove(Feature.WRITE_SUBQUERY_SAME_TABLE);
-        }
-        return new Dialect(name(), f, "DOUBLE", "VARCHAR(10)", Dialect.Concat.FUNCTION); // || is OR in MariaDB
-    }
-
-    /**
-     * What MariaDB/InnoDB documents per level (MariaDB KB "SET TRANSACTION"; MySQL manual 17.7.2.1
-     * "Transaction Isolation Levels", which MariaDB's InnoDB follows):
-     * <ul>
-     * <li>READ UNCOMMITTED: like READ COMMITTED, but plain reads may see uncommitted rows (dirty reads).</li>
-     * <li>READ COMMITTED: every statement reads the newest committed data; UPDATE uses a
-     *     "semi-consistent read" (a row locked by another transaction is matched against the WHERE
-     *     clause in its last committed version, and skipped without waiting if it does not match — so
-     *     an uncommitted INSERT is invisible to an UPDATE but blocks a DELETE: WriteCheck Figure 5,
-     *     MariaDB#30835, MDEV-26687); no gap locks, so a concurrent INSERT slips into a range another
-     *     transaction deleted or updated (WriteCheck Listing 6). Both are WriteCheck §6.4's write-order
-     *     deviations: {@link Deviation#STATEMENT_VISIBILITY}.</li>
-     * <li>REPEATABLE READ: plain SELECTs read a snapshot taken at the transaction's first read, but
-     *     UPDATE, DELETE, INSERT ... SELECT, the subqueries of writes and locking reads read the newest
-     *     committed rows under next-key (record + gap) locks held to commit ("the snapshot of the
-     *     database state applies to SELECT statements within a transaction, not necessarily to DML
-     *     statements", MySQL manual 17.7.2.3). Measured on 10.11.5: every write form the generator makes
-     *     (INSERT ... SELECT, INSERT VALUES ((subquery)), UPDATE SET c = (subquery), DELETE WHERE
-     *     (subquery), UPDATE ... JOIN, ON DUPLICATE KEY UPDATE c = (subquery)) read the newest committed
-     *     data after another transaction's commit, not the snapshot. So writes are two-phase locked and
-     *     serializable in commit order: no write-order deviation is documented, and a WSS violation at
-     *     REPEATABLE READ is a bug candidate. Reads are not (snapshot), so read results are not
-     *     compared. The lost update REPEATABLE READ permits with innodb_snapshot_isolation=OFF needs a
-     *     value carried by the application from a plain SELECT into a later write, which a generated
-     *     case cannot express.</li>
-     * <li>SERIALIZABLE: as REPEATABLE READ, but plain SELECTs in a transaction become LOCK IN SHARE MODE
-     *     (newest committed data, shared next-key locks to commit); an autocommit SELECT is a consistent
-     *     read of the newest committed data, which is its place in commit order anyway. So reads, too,
-     *     must match the commit-order serial schedule.</li>
-     * </ul>
-     */
-    @Override
-    public Profile profile() {
-        Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
-        String rc = MYSQL_LEVELS + "#isolevel_read-committed and " + KB_SET_TRANSACTION
-                + "#read-committed: semi-consistent reads for UPDATE and no gap locks at READ COMMITTED and READ UNCOMMITTED"
-                + " (WriteCheck §6.4; " + MDEV_26687 + ")";
-        m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(KB_SET_TRANSACTION + "#read-uncommitted (dirty reads; otherwise as READ"
-                + " COMMITTED) and " + rc, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY));
-        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(rc, Deviation.STATEMENT_VISIBILITY));
-        m.put(IsolationLevel.REPEATABLE_READ, new LevelSemantics(Set.of(), false, MYSQL_CONSISTENT_READ
-                + " (plain SELECTs read a snapshot; writes and locking reads read the newest committed rows under next-key locks)")
-                // A plain read from the snapshot followed by a write on the newest version closes every
-                // one-anti-dependency cycle (lost update, read-write skew ...: Hermitage's P4/G-single
-                // for MySQL), and nothing stops write skew.
-                .documenting(MYSQL_CONSISTENT_READ + " (\"the snapshot of the database state applies to SELECT statements within a transaction,"
-                        + " not necessarily to DML statements\": lost update, read-write skew and write skew at REPEATABLE READ; Hermitage)",
-                        Anomaly.G_SINGLE, Anomaly.G_NONADJACENT, Anomaly.G2_ITEM, Anomaly.G2));
-        m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.strict(MYSQL_LEVELS + "#isolevel_serializable"));
-        return new Profile(m);
     }
 
     @Override
@@ -374,88 +299,6 @@ public final class MariadbTarget implements Target {
                 throw new SQLException(e.getMessage(), "08001", e);
             }
         }
-    }
-
-    /**
-     * By vendor code first:
-     * <pre>
-     *  1213 (40001) deadlock victim                                  DEADLOCK
-     *  1205 lock wait timeout                                        LOCK_TIMEOUT
-     *  1020 "Record has changed since last read" (innodb_snapshot_isolation=ON) SERIALIZATION
-     *  1062 1586 duplicate key, 1451 1452 1216 1217 foreign key, 1048 1263 1364 NULL / no default
-     *       for a NOT NULL column, 4025 (MariaDB) 3819 (MySQL) CHECK               CONSTRAINT
-     *  1064 syntax, 1146 no table, 1054 no column, 1052 ambiguous, 1093 target table read in FROM,
-     *       1111 1140 1055 grouping, 1235 1221 1248 1241 1222 1250 1305 1630 1109 1066 1060 1267 1271 1270
-     *       and the rest of class 42                                 INVALID_STATEMENT
-     *  1264 1690 1365 1366 1292 1406 1367 1242 (subquery returns more than one row) and class 22   DATA
-     *  1927 connection killed, 2006 2013 and class 08                CONNECTION_LOST
-     *  1815 internal error, 1105 unknown error, 1030 1034 1037 1038 1041 1180 1181 1712 1877 1205? no:
-     *       storage engine / table corrupt / out of memory / commit or rollback failed           INTERNAL
-     *  1317 query interrupted (our own cancel), anything else        OTHER
-     * </pre>
-     */
-    @Override
-    public ErrorClass classify(SQLException e) {
-        switch (e.getErrorCode()) {
-            case 1213:
-                return ErrorClass.DEADLOCK;
-            case 1205:
-                return ErrorClass.LOCK_TIMEOUT;
-            case 1020:
-                return ErrorClass.SERIALIZATION;
-            case 1062, 1586, 1451, 1452, 1216, 1217, 1048, 1263, 1364, 4025, 3819:
-                return ErrorClass.CONSTRAINT;
-            case 1064, 1146, 1054, 1052, 1093, 1111, 1140, 1055, 1235, 1221, 1248, 1241, 1222, 1250, 1305, 1630, 1109, 1066, 1060,
-                    1267, 1270, 1271, 1149:
-                return ErrorClass.INVALID_STATEMENT;
-            case 1264, 1690, 1365, 1366, 1292, 1406, 1367, 1242:
-                return ErrorClass.DATA;
-            case 1927, 2006, 2013:
-                return ErrorClass.CONNECTION_LOST;
-            case 1815, 1105, 1030, 1034, 1037, 1038, 1041, 1180, 1181, 1712, 1877:
-                return ErrorClass.INTERNAL;
-            case 1317:
-                return ErrorClass.OTHER;
-            default:
-                break;
-        }
-        if (e instanceof SQLNonTransientConnectionException) {
-            return ErrorClass.CONNECTION_LOST;
-        }
-        ErrorClass standard = SqlStates.byStandardClass(e);
-        return standard != null ? standard : ErrorClass.OTHER;
-    }
-
-    /**
-     * A deadlock (1213) rolls the whole transaction back; so does a serialization failure (1020). A
-     * lock wait timeout (1205) undoes only the statement (innodb_rollback_on_timeout=OFF, the
-     * default), as do constraint and data errors. After 1213 MariaDB keeps a session that began with
-     * BEGIN in "explicit transaction" mode (MDEV-27922, DT2 §3: still so in 10.11.5): whatever it runs
-     * next belongs to a new transaction that only COMMIT or ROLLBACK ends. So the executor must send
-     * ROLLBACK and run nothing more of that transaction — which is what TRANSACTION scope makes it do.
-     */
-    @Override
-    public AbortScope abortScope(ErrorClass c) {
-        return Target.super.abortScope(c);
-    }
-
-    @Override
-    public List<String> sessionSetupSql(IsolationLevel level, String mode) {
-        checkLevel(level);
-        return List.of("SET SESSION TRANSACTION ISOLATION LEVEL " + level.sql(), "SET SESSION innodb_lock_wait_timeout = " + LOCK_WAIT_TIMEOUT_S,
-                "SET SESSION sql_mode = '" + SQL_MODE + "'");
-    }
-
-    @Override
-    public String quote(String identifier) {
-        return "`" + identifier.replace("`", "``") + "`";
-    }
-
-    private IsolationLevel checkLevel(IsolationLevel level) {
-        if (!isolationLevels().contains(level)) {
-            throw new IllegalArgumentException("MariaDB has no isolation level " + level + "; it offers " + isolationLevels());
-        }
-        return level;
     }
 
     private static String isolationValue(IsolationLevel level) {
@@ -552,7 +395,7 @@ public final class MariadbTarget implements Target {
 
         @Override
         public Connection connect(IsolationLevel level, String mode) throws SQLException {
-            checkLevel(level);
+            engine.checkLevel(level);
             if (mode != null && !mode.equals("default")) {
                 throw new IllegalArgumentException("MariaDB has no mode '" + mode + "'; it has [default]");
             }
@@ -560,7 +403,7 @@ public final class MariadbTarget implements Target {
             try {
                 try (Statement s = c.createStatement()) {
                     s.execute("SET SESSION " + info.isolationVariable() + " = '" + isolationValue(level) + "', SESSION innodb_lock_wait_timeout = "
-                            + LOCK_WAIT_TIMEOUT_S + ", SESSION sql_mode = '" + SQL_MODE + "'");
+                            + MariadbEngine.LOCK_WAIT_TIMEOUT_S + ", SESSION sql_mode = '" + MariadbEngine.SQL_MODE + "'");
                 }
                 long id = threadId(c);
                 opened.add(new Object[] {c, id});

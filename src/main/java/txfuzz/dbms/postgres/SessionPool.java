@@ -59,7 +59,7 @@ final class SessionPool implements AutoCloseable {
                 s.execute(settings);
             } catch (SQLException e) {
                 abortQuietly(physical);
-                if (fresh || !PostgresTarget.isConnectionError(e)) {
+                if (fresh || !PostgresEngine.isConnectionError(e)) {
                     throw e;
                 }
                 continue; // an idle session that died meanwhile: try the next one

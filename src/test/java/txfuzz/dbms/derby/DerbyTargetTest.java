@@ -94,13 +94,13 @@ class DerbyTargetTest {
                 try (Connection c = db.connect(level, "default")) {
                     assertTrue(c.getAutoCommit());
                     assertEquals("APP", value(c, "VALUES CURRENT SCHEMA"));
-                    assertEquals(DerbyTarget.derbyLevel(level), value(c, "VALUES CURRENT ISOLATION").trim());
+                    assertEquals(DerbyEngine.derbyLevel(level), value(c, "VALUES CURRENT ISOLATION").trim());
                     assertEquals("2", value(c, "SELECT COUNT(*) FROM t"), "sees the setup connection's table");
                 }
             }
-            assertEquals(String.valueOf(DerbyTarget.DEADLOCK_TIMEOUT_S),
+            assertEquals(String.valueOf(DerbyEngine.DEADLOCK_TIMEOUT_S),
                     value(setup, "VALUES SYSCS_UTIL.SYSCS_GET_DATABASE_PROPERTY('derby.locks.deadlockTimeout')"));
-            assertEquals(String.valueOf(DerbyTarget.WAIT_TIMEOUT_S),
+            assertEquals(String.valueOf(DerbyEngine.WAIT_TIMEOUT_S),
                     value(setup, "VALUES SYSCS_UTIL.SYSCS_GET_DATABASE_PROPERTY('derby.locks.waitTimeout')"));
         }
     }

@@ -87,7 +87,7 @@ class MariadbTargetTest {
                     assertTrue(c.getAutoCommit());
                     assertEquals(level.sql().replace(' ', '-'), value(c, "SELECT @@tx_isolation"));
                     assertEquals("100000000", value(c, "SELECT @@innodb_lock_wait_timeout"));
-                    assertEquals(MariadbTarget.SQL_MODE, value(c, "SELECT @@sql_mode"));
+                    assertEquals(MariadbEngine.SQL_MODE, value(c, "SELECT @@sql_mode"));
                     assertEquals("ON", value(c, "SELECT IF(@@innodb_deadlock_detect, 'ON', 'OFF')"), "deadlocks are detected at once");
                 }
             }

@@ -364,13 +364,13 @@ class PostgresTargetTest {
             assertEquals(ErrorClass.CONNECTION_LOST, target.classify(lost), lost.getSQLState() + " " + lost.getMessage());
         }
         for (String state : List.of("XX000", "XX001", "58030", "53200")) {
-            assertEquals(ErrorClass.INTERNAL, PostgresTarget.classifyState(state), state);
+            assertEquals(ErrorClass.INTERNAL, PostgresEngine.classifyState(state), state);
         }
         for (String state : List.of("08006", "08003", "57P01", "57P02", "57P03")) {
-            assertEquals(ErrorClass.CONNECTION_LOST, PostgresTarget.classifyState(state), state);
+            assertEquals(ErrorClass.CONNECTION_LOST, PostgresEngine.classifyState(state), state);
         }
-        assertEquals(ErrorClass.LOCK_TIMEOUT, PostgresTarget.classifyState("55P03"));
-        assertEquals(ErrorClass.OTHER, PostgresTarget.classifyState(null));
+        assertEquals(ErrorClass.LOCK_TIMEOUT, PostgresEngine.classifyState("55P03"));
+        assertEquals(ErrorClass.OTHER, PostgresEngine.classifyState(null));
         for (ErrorClass e : ErrorClass.values()) {
             assertEquals(AbortScope.TRANSACTION, target.abortScope(e), e.name());
         }

@@ -1,0 +1,99 @@
+package txfuzz.dbms;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import txfuzz.model.IsolationLevel;
+
+/**
+ * The static description of one DBMS: everything txfuzz knows about it without starting it — its
+ * command-line name, the version it would use by default, isolation levels, modes, dialect, the
+ * documented behaviour per mode, error classification and abort scope, how a session is set up in
+ * the engine's own client. {@link #open} makes the live part, a {@link Target}, which delegates all
+ * of this back here (a live server may refine it: MariaDB reached by --url may be MySQL).
+ *
+ * <p>Nothing here may start a server or an embedded engine: {@code txfuzz targets} and
+ * {@code txfuzz check --dbms} use only descriptions.
+ */
+public interface Engine {
+    /** Short name used on the command line, e.g. "h2". */
+    String name();
+
+    /**
+     * The version txfuzz uses when not told otherwise: the bundled driver's or server's, known
+     * without starting anything (e.g. "H2 2.3.232 (2024-08-11)", "PostgreSQL 15.10"). The live
+     * {@link Target#version()} is what the engine itself reports.
+     */
+    String defaultVersion();
+
+    /** Whether txfuzz reaches it as a server (started from Maven artifacts, or by --url); else it runs in process. */
+    default boolean server() {
+        return false;
+    }
+
+    /** Levels the engine offers, weakest first. */
+    List<IsolationLevel> isolationLevels();
+
+    default IsolationLevel defaultIsolationLevel() {
+        return isolationLevels().contains(IsolationLevel.READ_COMMITTED) ? IsolationLevel.READ_COMMITTED : isolationLevels().get(0);
+    }
+
+    /** Concurrency-control modes; the first is the default. Most engines have only "default". */
+    default List<String> modes() {
+        return List.of("default");
+    }
+
+    Dialect dialect();
+
+    Profile profile();
+
+    /** What the engine documents in {@code mode}; engines whose semantics depend on the mode override this. */
+    default Profile profile(String mode) {
+        return profile();
+    }
+
+    ErrorClass classify(SQLException e);
+
+    /** What an error of class {@code c} did to its transaction; the executor sends ROLLBACK for TRANSACTION. */
+    default AbortScope abortScope(ErrorClass c) {
+        return switch (c) {
+            case DEADLOCK, SERIALIZATION, BUSY, IN_FAILED_TRANSACTION, CONNECTION_LOST, INTERNAL -> AbortScope.TRANSACTION;
+            default -> AbortScope.STATEMENT;
+        };
+    }
+
+    /** SQL a user runs in the engine's own client to set up a session like ours (for reproduce.sql). */
+    List<String> sessionSetupSql(IsolationLevel level, String mode);
+
+    /** How BEGIN is spelt in the engine's own client. */
+    default String beginSql() {
+        return "BEGIN";
+    }
+
+    /** How BEGIN is spelt in the engine's own client in {@code mode}. */
+    default String beginSql(String mode) {
+        return beginSql();
+    }
+
+    /** Quotes an identifier if needed; generated identifiers are plain lower case. */
+    default String quote(String identifier) {
+        return identifier;
+    }
+
+    /** See {@link Target#dropKeyConstraints}. Default: the engine keeps them. */
+    default void dropKeyConstraints(Connection c) throws SQLException {
+    }
+
+    /**
+     * The live part: starts the engine (or the server; or connects to {@code options.url()}).
+     * IllegalArgumentException saying what is wrong with {@code options}.
+     */
+    Target open(TargetOptions options);
+
+    /** For in-process engines: they take no server options. */
+    static void requireNoServerOptions(String name, TargetOptions options) {
+        if (options != null && !options.isEmpty()) {
+            throw new IllegalArgumentException(name + " runs in process: --url, --user and --server-version do not apply to it");
+        }
+    }
+}

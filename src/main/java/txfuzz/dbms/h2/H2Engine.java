@@ -1,0 +1,142 @@
+package txfuzz.dbms.h2;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import txfuzz.model.IsolationLevel;
+import txfuzz.dbms.Deviation;
+import txfuzz.dbms.Dialect;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.Feature;
+import txfuzz.history.Anomaly;
+import txfuzz.dbms.LevelSemantics;
+import txfuzz.dbms.Profile;
+import txfuzz.dbms.SqlStates;
+import txfuzz.dbms.Target;
+
+import txfuzz.dbms.Engine;
+import txfuzz.dbms.TargetOptions;
+
+/** H2 2.x as txfuzz knows it without starting it; {@link H2Target} is the live part. */
+public final class H2Engine implements Engine {
+    /** Far above a test case's lifetime, so a blocked statement stays blocked until its blocker ends. */
+    static final int LOCK_TIMEOUT_MS = 600_000;
+    private static final String DOCS = "https://h2database.com/html/advanced.html#transaction_isolation";
+    private static final String WRITE_SKEW_DOCUMENTED = DOCS + " (SERIALIZABLE: \"this isolation level in H2 currently doesn't ensure"
+            + " equivalence of concurrent and serializable execution of transactions that perform write operations\": write skew)";
+
+    @Override
+    public String defaultVersion() {
+        return "H2 " + org.h2.engine.Constants.FULL_VERSION;
+    }
+
+    @Override
+    public Target open(TargetOptions options) {
+        Engine.requireNoServerOptions(name(), options);
+        return new H2Target(this);
+    }
+
+    @Override
+    public String name() {
+        return "h2";
+    }
+
+    @Override
+    public List<IsolationLevel> isolationLevels() {
+        return List.of(IsolationLevel.READ_UNCOMMITTED, IsolationLevel.READ_COMMITTED, IsolationLevel.REPEATABLE_READ,
+                IsolationLevel.SNAPSHOT, IsolationLevel.SERIALIZABLE);
+    }
+
+    @Override
+    public Dialect dialect() {
+        EnumSet<Feature> f = Dialect.core();
+        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.FOR_UPDATE, Feature.MERGE));
+        return new Dialect("h2", f, "DOUBLE PRECISION", "VARCHAR(10)");
+    }
+
+    @Override
+    public Profile profile() {
+        Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
+        m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(DOCS, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY));
+        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY));
+        // H2 takes the snapshot of each table when the transaction first touches it.
+        // H2 says even its SERIALIZABLE does not serialize transactions that write: the weaker
+        // REPEATABLE READ cannot either, so write skew is documented there too.
+        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT, Deviation.STATEMENT_VISIBILITY)
+                .documenting(WRITE_SKEW_DOCUMENTED + "; REPEATABLE READ is weaker than SERIALIZABLE", Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2));
+        m.put(IsolationLevel.SNAPSHOT, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT));
+        // H2's SERIALIZABLE is snapshot isolation plus a check on updated rows; write skew is documented.
+        m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT)
+                .documenting(WRITE_SKEW_DOCUMENTED, Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2));
+        return new Profile(m);
+    }
+
+    @Override
+    public ErrorClass classify(SQLException e) {
+        int code = e.getErrorCode();
+        switch (code) {
+            case 40001:
+                return ErrorClass.DEADLOCK;
+            case 90131: // concurrent update: first updater wins at REPEATABLE READ and above
+                return ErrorClass.SERIALIZATION;
+            case 50200:
+                return ErrorClass.LOCK_TIMEOUT;
+            case 50000: // "General error": an exception from inside the engine
+                return ErrorClass.INTERNAL;
+            case 90067: // connection broken
+            case 90098: // database closed
+            case 90121: // database called at VM shutdown
+                return ErrorClass.CONNECTION_LOST;
+            default:
+                break;
+        }
+        ErrorClass standard = SqlStates.byStandardClass(e);
+        if (standard != null) {
+            return standard;
+        }
+        String state = e.getSQLState();
+        if (state != null && state.startsWith("9")) {
+            // 90xxx: H2's own codes are about invalid statements (unknown function, wrong type ...)
+            return ErrorClass.INVALID_STATEMENT;
+        }
+        return state != null && state.startsWith("HY") ? ErrorClass.INTERNAL : ErrorClass.OTHER;
+    }
+
+    @Override
+    public List<String> sessionSetupSql(IsolationLevel level, String mode) {
+        return List.of("SET LOCK_TIMEOUT " + LOCK_TIMEOUT_MS, "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level.sql());
+    }
+
+    @Override
+    public void dropKeyConstraints(Connection c) throws SQLException {
+        List<String> drops = new java.util.ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT TABLE_NAME, CONSTRAINT_NAME FROM "
+                + "INFORMATION_SCHEMA.TABLE_CONSTRAINTS WHERE TABLE_SCHEMA = SCHEMA() AND CONSTRAINT_TYPE IN "
+                + "('FOREIGN KEY', 'UNIQUE', 'PRIMARY KEY') ORDER BY CASE CONSTRAINT_TYPE WHEN 'FOREIGN KEY' THEN 0 ELSE 1 END")) {
+            while (rs.next()) {
+                drops.add("ALTER TABLE \"" + rs.getString(1) + "\" DROP CONSTRAINT \"" + rs.getString(2) + "\"");
+            }
+        }
+        try (Statement s = c.createStatement()) {
+            for (String sql : drops) {
+                s.execute(sql);
+            }
+            List<String> indexes = new java.util.ArrayList<>();
+            try (ResultSet rs = s.executeQuery("SELECT INDEX_NAME FROM INFORMATION_SCHEMA.INDEXES WHERE TABLE_SCHEMA = SCHEMA() "
+                    + "AND INDEX_TYPE_NAME = 'UNIQUE INDEX'")) {
+                while (rs.next()) {
+                    indexes.add(rs.getString(1));
+                }
+            }
+            for (String index : indexes) {
+                s.execute("DROP INDEX \"" + index + "\"");
+            }
+        }
+    }
+}

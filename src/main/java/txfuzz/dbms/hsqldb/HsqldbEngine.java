@@ -1,0 +1,172 @@
+package txfuzz.dbms.hsqldb;
+
+import java.sql.SQLException;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import txfuzz.model.IsolationLevel;
+import txfuzz.dbms.Deviation;
+import txfuzz.dbms.Dialect;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.Feature;
+import txfuzz.history.Anomaly;
+import txfuzz.dbms.LevelSemantics;
+import txfuzz.dbms.Profile;
+import txfuzz.dbms.SqlStates;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Engine;
+import txfuzz.dbms.TargetOptions;
+
+/** HSQLDB 2.7 as txfuzz knows it without starting it (see {@link HsqldbTarget} for the modes and what was measured); {@link HsqldbTarget} is the live part. */
+public final class HsqldbEngine implements Engine {
+    static final String DOCS_MVCC = "https://hsqldb.org/doc/2.0/guide/sessions-chapt.html#snc_tx_mvcc";
+    static final String DOCS_2PL = "https://hsqldb.org/doc/2.0/guide/sessions-chapt.html#snc_tx_2pl";
+    static final List<String> MODES = List.of("mvcc", "locks", "mvlocks");
+
+    /** The jar's own constant: nothing starts. */
+    @Override
+    public String defaultVersion() {
+        return "HSQLDB " + org.hsqldb.persist.HsqlDatabaseProperties.THIS_FULL_VERSION;
+    }
+
+    @Override
+    public Target open(TargetOptions options) {
+        Engine.requireNoServerOptions(name(), options);
+        return new HsqldbTarget(this);
+    }
+
+    // abortScope: the Target default. With hsqldb.tx_conflict_rollback=true (the default, and set in
+    // our URL) HSQLDB has already rolled the whole transaction back when it raises 40001 — the session
+    // is out of the transaction and the executor's ROLLBACK is a harmless no-op. Other errors undo only
+    // their statement.
+
+    @Override
+    public String name() {
+        return "hsqldb";
+    }
+
+    /** READ UNCOMMITTED is left out: HSQLDB runs it as READ COMMITTED in every mode. */
+    @Override
+    public List<IsolationLevel> isolationLevels() {
+        return List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.REPEATABLE_READ, IsolationLevel.SERIALIZABLE);
+    }
+
+    @Override
+    public List<String> modes() {
+        return MODES;
+    }
+
+    @Override
+    public Dialect dialect() {
+        EnumSet<Feature> f = Dialect.core();
+        // FOR UPDATE is accepted in every mode, but only LOCKS/MVLOCKS lock for it (a table write lock);
+        // MVCC takes no lock for it. REPLACE / ON DUPLICATE KEY exist only under MySQL syntax mode.
+        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.JOIN_FULL, Feature.FOR_UPDATE, Feature.MERGE));
+        return new Dialect("hsqldb", f, "DOUBLE PRECISION", "VARCHAR(10)");
+    }
+
+    /**
+     * The profile of the default mode, mvcc. Profile has no mode dimension yet; {@link #profile(String)}
+     * gives the other modes' semantics, which differ at REPEATABLE READ and SERIALIZABLE.
+     */
+    @Override
+    public Profile profile() {
+        return profile(MODES.get(0));
+    }
+
+    /** What HSQLDB documents for each level in {@code mode}. */
+    @Override
+    public Profile profile(String mode) {
+        Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
+        if (checkMode(mode).equals("mvcc")) {
+            m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS_MVCC, Deviation.STATEMENT_VISIBILITY));
+            // "REPEATABLE READ and SERIALIZABLE are both snapshot isolation" in MVCC: write skew is allowed.
+            String si = DOCS_MVCC + " (MVCC: REPEATABLE READ and SERIALIZABLE are snapshot isolation, which permits write skew)";
+            m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS_MVCC, Deviation.TRANSACTION_SNAPSHOT)
+                    .documenting(si, Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2));
+            m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(DOCS_MVCC, Deviation.TRANSACTION_SNAPSHOT)
+                    .documenting(si, Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2));
+        } else {
+            // LOCKS and MVLOCKS: read locks are released after each statement at READ COMMITTED and
+            // kept to commit above it (REPEATABLE READ is upgraded to SERIALIZABLE): strict 2PL on tables.
+            m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS_2PL, Deviation.STATEMENT_VISIBILITY));
+            m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.strict(DOCS_2PL));
+            m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.strict(DOCS_2PL));
+        }
+        return new Profile(m);
+    }
+
+    /**
+     * By vendor code first (HSQLDB's codes are negative; the SQLState is derived from them):
+     * <pre>
+     *  -4861 40001 serialization failure   SERIALIZATION (MVCC write conflict AND 2PL deadlock victim:
+     *                                        HSQLDB reports both alike, so no DEADLOCK here)
+     *  -4860 40000 transaction rollback    SERIALIZATION
+     *  -4862 40002 integrity violation at commit, transaction rolled back: SERIALIZATION
+     *  -4872 40502 statement timeout       LOCK_TIMEOUT (only with a JDBC query timeout)
+     *  S1000 (-458 "General error", -460 out of memory, file/IO errors)   INTERNAL
+     *  08xxx (-1353 08503 "connection exception: closed")                 CONNECTION_LOST
+     *  23xxx CONSTRAINT, 22xxx DATA, 42xxx and 0Axxx INVALID_STATEMENT (e.g. -5581 42581 unexpected
+     *  token, -5501 42501 object not found)
+     * </pre>
+     */
+    @Override
+    public ErrorClass classify(SQLException e) {
+        switch (Math.abs(e.getErrorCode())) {
+            case 4861, 4860, 4862:
+                return ErrorClass.SERIALIZATION;
+            case 4872:
+                return ErrorClass.LOCK_TIMEOUT;
+            case 458, 460:
+                return ErrorClass.INTERNAL;
+            default:
+                break;
+        }
+        String state = e.getSQLState();
+        if (state == null) {
+            return ErrorClass.OTHER;
+        }
+        if (state.startsWith("S1") || state.startsWith("HY")) {
+            return ErrorClass.INTERNAL;
+        }
+        ErrorClass standard = SqlStates.byStandardClass(e);
+        return standard != null ? standard : ErrorClass.OTHER;
+    }
+
+    @Override
+    public List<String> sessionSetupSql(IsolationLevel level, String mode) {
+        return List.of(
+                "SET DATABASE TRANSACTION CONTROL " + checkMode(mode).toUpperCase(Locale.ROOT),
+                "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + checkLevel(level).sql(),
+                "SET AUTOCOMMIT TRUE");
+    }
+
+    /**
+     * HSQLDB's START TRANSACTION does nothing in autocommit mode (the next statement still commits at
+     * once), so a transaction is opened the way JDBC does it: autocommit off, the transaction begins
+     * with its first statement. Each session runs a single transaction, so autocommit stays off after
+     * its COMMIT.
+     */
+    @Override
+    public String beginSql() {
+        return "SET AUTOCOMMIT FALSE";
+    }
+
+    IsolationLevel checkLevel(IsolationLevel level) {
+        if (!isolationLevels().contains(level)) {
+            throw new IllegalArgumentException("HSQLDB has no isolation level " + level + "; it offers " + isolationLevels());
+        }
+        return level;
+    }
+
+    static String checkMode(String mode) {
+        String m = mode == null || mode.equals("default") ? MODES.get(0) : mode.toLowerCase(Locale.ROOT);
+        if (!MODES.contains(m)) {
+            throw new IllegalArgumentException("HSQLDB has no mode '" + mode + "'; it has " + MODES);
+        }
+        return m;
+    }
+}

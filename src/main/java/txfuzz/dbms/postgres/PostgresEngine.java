@@ -1,0 +1,213 @@
+package txfuzz.dbms.postgres;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import txfuzz.model.IsolationLevel;
+import txfuzz.dbms.AbortScope;
+import txfuzz.dbms.Deviation;
+import txfuzz.dbms.Dialect;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.Feature;
+import txfuzz.history.Anomaly;
+import txfuzz.dbms.LevelSemantics;
+import txfuzz.dbms.Profile;
+import txfuzz.dbms.SqlStates;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.TargetOptions;
+import txfuzz.dbms.Engine;
+import txfuzz.dbms.TargetOptions;
+
+/** PostgreSQL as txfuzz knows it without starting a server (levels, dialect of the bundled version, the manual's profile, SQLState classification); {@link PostgresTarget} is the live part. */
+public final class PostgresEngine implements Engine {
+    static final String DOCS = "https://www.postgresql.org/docs/15/transaction-iso.html";
+
+    @Override
+    public String defaultVersion() {
+        return "PostgreSQL " + EmbeddedServer.BUNDLED_VERSION;
+    }
+
+    @Override
+    public boolean server() {
+        return true;
+    }
+
+    /** A server txfuzz starts, or the one at {@code options.url()}. */
+    @Override
+    public Target open(TargetOptions options) {
+        return new PostgresTarget(this, options);
+    }
+
+    @Override
+    public String name() {
+        return "postgres";
+    }
+
+    @Override
+    public List<IsolationLevel> isolationLevels() {
+        return List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.REPEATABLE_READ, IsolationLevel.SERIALIZABLE);
+    }
+
+    @Override
+    public Dialect dialect() {
+        EnumSet<Feature> f = Dialect.core();
+        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.JOIN_FULL, Feature.FOR_UPDATE, Feature.FOR_SHARE, Feature.INSERT_ON_CONFLICT));
+        f.add(Feature.MERGE); // PostgreSQL 15 and later; a live target on an older server takes it out
+        return new Dialect("postgres", f, "DOUBLE PRECISION", "VARCHAR(10)");
+    }
+
+    @Override
+    public void dropKeyConstraints(Connection c) throws SQLException {
+        List<String> drops = new java.util.ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT conrelid::regclass::text, quote_ident(conname) "
+                + "FROM pg_constraint WHERE connamespace = current_schema()::regnamespace AND contype IN ('f', 'u', 'p') "
+                + "ORDER BY contype = 'f' DESC")) {
+            while (rs.next()) {
+                drops.add("ALTER TABLE " + rs.getString(1) + " DROP CONSTRAINT IF EXISTS " + rs.getString(2) + " CASCADE");
+            }
+        }
+        try (Statement s = c.createStatement()) {
+            for (String sql : drops) {
+                s.execute(sql);
+            }
+            List<String> indexes = new java.util.ArrayList<>();
+            try (ResultSet rs = s.executeQuery("SELECT i.indexrelid::regclass::text FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid "
+                    + "WHERE t.relnamespace = current_schema()::regnamespace AND i.indisunique")) {
+                while (rs.next()) {
+                    indexes.add(rs.getString(1));
+                }
+            }
+            for (String index : indexes) {
+                s.execute("DROP INDEX IF EXISTS " + index);
+            }
+        }
+    }
+
+    /**
+     * What the PostgreSQL manual, chapter "Transaction Isolation", documents:
+     * <ul>
+     * <li>READ COMMITTED: each statement sees the data committed before it began; an UPDATE, DELETE
+     *     or SELECT FOR UPDATE that finds a row being changed waits, then re-evaluates its WHERE on the
+     *     row's newest version (EvalPlanQual) without seeing rows inserted meanwhile; no predicate
+     *     locks. → statement-level visibility, with the explainer's re-check read point.</li>
+     * <li>REPEATABLE READ: one snapshot from the transaction's first statement; a write to a row a
+     *     concurrent transaction changed and committed fails with 40001; write skew is allowed
+     *     (snapshot isolation). → transaction snapshot.</li>
+     * <li>SERIALIZABLE: SSI; the committed transactions are equivalent to some serial order, which
+     *     need not be their commit order (a reader may be ordered before a writer that committed
+     *     first; WriteCheck footnote 4). → some serial order; reads are not compared with the
+     *     commit-order replay.</li>
+     * </ul>
+     */
+    @Override
+    public Profile profile() {
+        Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
+        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS + "#XACT-READ-COMMITTED", Deviation.STATEMENT_VISIBILITY));
+        // Repeatable Read is snapshot isolation: "serialization anomalies" such as write skew are permitted
+        // (the manual's 13.2.2 and 13.2.3 examples; Hermitage: G2-item allowed).
+        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS + "#XACT-REPEATABLE-READ", Deviation.TRANSACTION_SNAPSHOT)
+                .documenting(DOCS + "#XACT-REPEATABLE-READ (snapshot isolation: serialization anomalies such as write skew)",
+                        Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2));
+        m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(DOCS + "#XACT-SERIALIZABLE", Deviation.SOME_SERIAL_ORDER));
+        return new Profile(m);
+    }
+
+    /**
+     * By SQLState (PostgreSQL reports no vendor codes):
+     * <pre>
+     *  40001 serialization_failure            SERIALIZATION (RR write conflict, SSI abort)
+     *  40P01 deadlock_detected                DEADLOCK
+     *  40002, 23xxx, 44000 integrity          CONSTRAINT
+     *  25P02 in_failed_sql_transaction        IN_FAILED_TRANSACTION
+     *  22xxx data, 21000 cardinality          DATA (e.g. 22012 division by zero, 21000 a scalar
+     *                                          subquery or ON CONFLICT DO UPDATE meeting two rows)
+     *  42xxx, 0A000, 3D000, 3F000, 34000, 26000, 2BP01, 25001, 25006   INVALID_STATEMENT
+     *  55P03 lock_not_available               LOCK_TIMEOUT (lock_timeout is 0, so not expected)
+     *  08xxx connection, 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now,
+     *  57P04 database_dropped                 CONNECTION_LOST
+     *  XX000 internal_error, XX001 data_corrupted, XX002 index_corrupted, 58xxx system error,
+     *  53200 out_of_memory                    INTERNAL
+     *  57014 query_canceled (txfuzz cancels to break a stall), everything else   OTHER
+     * </pre>
+     */
+    @Override
+    public ErrorClass classify(SQLException e) {
+        return classifyState(e.getSQLState());
+    }
+
+    static ErrorClass classifyState(String state) {
+        if (state == null || state.length() != 5) {
+            return ErrorClass.OTHER;
+        }
+        switch (state) {
+            case "40001":
+                return ErrorClass.SERIALIZATION;
+            case "40P01":
+                return ErrorClass.DEADLOCK;
+            case "40002", "44000":
+                return ErrorClass.CONSTRAINT;
+            case "25P02":
+                return ErrorClass.IN_FAILED_TRANSACTION;
+            case "21000":
+                return ErrorClass.DATA;
+            case "0A000", "3D000", "3F000", "34000", "26000", "2BP01", "25001", "25006":
+                return ErrorClass.INVALID_STATEMENT;
+            case "55P03":
+                return ErrorClass.LOCK_TIMEOUT;
+            case "57P01", "57P02", "57P03", "57P04":
+                return ErrorClass.CONNECTION_LOST;
+            case "53200":
+                return ErrorClass.INTERNAL;
+            default:
+                break;
+        }
+        return switch (state.substring(0, 2)) {
+            case "XX", "58" -> ErrorClass.INTERNAL;
+            case "40", "25", "0A" -> ErrorClass.OTHER; // the ones PostgreSQL defines in these classes are named above
+            default -> {
+                ErrorClass standard = SqlStates.byStandardClass(state);
+                yield standard != null ? standard : ErrorClass.OTHER;
+            }
+        };
+    }
+
+    static boolean isConnectionError(SQLException e) {
+        return classifyState(e.getSQLState()) == ErrorClass.CONNECTION_LOST;
+    }
+
+    /**
+     * Every error inside an explicit transaction aborts it: PostgreSQL refuses every later statement
+     * with 25P02 until ROLLBACK. (An autocommit statement's error ends only that statement; the
+     * executor does not ask about those.)
+     */
+    @Override
+    public AbortScope abortScope(ErrorClass c) {
+        return AbortScope.TRANSACTION;
+    }
+
+    @Override
+    public List<String> sessionSetupSql(IsolationLevel level, String mode) {
+        return List.of("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + checkLevel(level).sql(),
+                "SET lock_timeout = 0", "SET statement_timeout = 0");
+    }
+
+    IsolationLevel checkLevel(IsolationLevel level) {
+        if (!isolationLevels().contains(level)) {
+            throw new IllegalArgumentException("PostgreSQL has no isolation level " + level + " here; it offers " + isolationLevels()
+                    + (level == IsolationLevel.READ_UNCOMMITTED ? " (it runs READ UNCOMMITTED as READ COMMITTED)" : ""));
+        }
+        return level;
+    }
+
+    static void checkMode(String mode) {
+        if (mode != null && !mode.equals("default")) {
+            throw new IllegalArgumentException("PostgreSQL has no mode '" + mode + "'; it has [default]");
+        }
+    }
+}

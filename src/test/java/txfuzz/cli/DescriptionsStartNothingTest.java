@@ -1,0 +1,78 @@
+package txfuzz.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import txfuzz.ChildJvm;
+import txfuzz.dbms.Targets;
+
+/**
+ * {@code targets} and {@code check --dbms} answer from the DBMSs' descriptions: in a real txfuzz
+ * process with a private home, they finish quickly and leave no server, no unpacked binaries and no
+ * lease behind (a server txfuzz starts lives under that home, and its command line names it).
+ */
+class DescriptionsStartNothingTest {
+
+    private record Run(int code, String out, long millis) {
+    }
+
+    private static Run txfuzz(Path home, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(ChildJvm.command("-Dtxfuzz.home=" + home, "txfuzz.cli.Main"));
+        cmd.addAll(List.of(args));
+        long start = System.nanoTime();
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz " + String.join(" ", args) + " did not end");
+        return new Run(p.exitValue(), out, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private static void assertNothingStarted(Path home) throws Exception {
+        try (Stream<Path> files = Files.walk(home)) {
+            List<Path> left = files.filter(f -> !f.equals(home)).toList();
+            assertEquals(List.of(), left, "files under txfuzz's home: a server was prepared");
+        }
+        List<String> servers = ProcessHandle.allProcesses().map(h -> h.info().commandLine().orElse(""))
+                .filter(c -> c.contains(home.toString())).toList();
+        assertEquals(List.of(), servers, "processes running from txfuzz's home");
+    }
+
+    @Test
+    void targetsListsEveryDbmsFromItsDescriptionWithinSecondsAndStartsNothing(@TempDir Path home) throws Exception {
+        Run r = txfuzz(home, "targets");
+        assertEquals(0, r.code(), r.out());
+        for (String name : Targets.names()) {
+            assertTrue(r.out().lines().anyMatch(l -> l.startsWith(name + " ")), name + " missing:\n" + r.out());
+        }
+        assertTrue(r.out().contains("PostgreSQL 15.10") && r.out().contains("MariaDB 10.11.5") && r.out().contains("H2 2."), r.out());
+        assertTrue(r.millis() < 3_000, "targets took " + r.millis() + " ms (JVM start included)");
+        assertNothingStarted(home);
+    }
+
+    @Test
+    void checkTakesTheServerDbmsProfileFromItsDescription(@TempDir Path home, @TempDir Path dir) throws Exception {
+        // T1 reads r1 from its snapshot, T2 overwrites it and commits, T1 writes on top: a lost update,
+        // documented for InnoDB's REPEATABLE READ, a bug candidate for PostgreSQL's (first updater wins).
+        String t1 = "{\"id\":1,\"session\":1,\"seq\":0,\"outcome\":\"committed\",\"ops\":["
+                + "{\"op\":\"read\",\"stmt\":1,\"table\":\"t\",\"row\":\"r1\",\"wlist\":[0]},"
+                + "{\"op\":\"write\",\"stmt\":2,\"table\":\"t\",\"row\":\"r1\",\"kind\":\"update\",\"wlist\":[0,2,1]}]}";
+        String t2 = "{\"id\":2,\"session\":2,\"seq\":0,\"outcome\":\"committed\",\"ops\":["
+                + "{\"op\":\"write\",\"stmt\":1,\"table\":\"t\",\"row\":\"r1\",\"kind\":\"update\",\"wlist\":[0,2]}]}";
+        Path lost = dir.resolve("lost.jsonl");
+        Files.writeString(lost, t1 + "\n" + t2 + "\n");
+        Run maria = txfuzz(home, "check", lost.toString(), "--level", "REPEATABLE_READ", "--dbms", "mariadb");
+        assertEquals(0, maria.code(), maria.out());
+        assertTrue(maria.out().contains("lost update"), maria.out());
+        Run pg = txfuzz(home, "check", lost.toString(), "--level", "REPEATABLE_READ", "--dbms", "postgres");
+        assertEquals(1, pg.code(), pg.out());
+        assertNothingStarted(home);
+    }
+}

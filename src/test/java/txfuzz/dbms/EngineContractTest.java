@@ -1,0 +1,86 @@
+package txfuzz.dbms;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import txfuzz.model.IsolationLevel;
+
+/** What every DBMS's static description owes the rest of txfuzz, and how it matches the live target. */
+class EngineContractTest {
+
+    static java.util.List<String> names() {
+        return Targets.names();
+    }
+
+    static java.util.List<String> embedded() {
+        return Targets.engines().stream().filter(e -> !e.server()).map(Engine::name).toList();
+    }
+
+    @ParameterizedTest
+    @MethodSource("names")
+    void everyDescriptionIsCompleteWithoutStartingAnything(String name) {
+        Engine e = Targets.engine(name);
+        assertEquals(name, e.name());
+        assertFalse(e.defaultVersion().isBlank());
+        assertFalse(e.isolationLevels().isEmpty());
+        assertTrue(e.isolationLevels().contains(e.defaultIsolationLevel()));
+        assertFalse(e.modes().isEmpty());
+        assertTrue(e.dialect().has(Feature.TYPE_DOUBLE) && e.dialect().has(Feature.TYPE_VARCHAR));
+        for (String mode : e.modes()) {
+            for (IsolationLevel level : e.isolationLevels()) {
+                e.profile(mode).at(level);
+                assertFalse(e.sessionSetupSql(level, mode).isEmpty(), name + " " + level + " " + mode);
+                assertFalse(e.beginSql(mode).isBlank());
+            }
+        }
+        assertEquals(AbortScope.TRANSACTION, e.abortScope(ErrorClass.DEADLOCK), name);
+    }
+
+    @ParameterizedTest
+    @MethodSource("embedded")
+    void theLiveTargetReportsTheDescribedVersionAndDelegatesTheRest(String name) {
+        Engine e = Targets.engine(name);
+        try (Target t = e.open(TargetOptions.none())) {
+            assertEquals(e, t.engine());
+            assertTrue(t.version().startsWith(e.defaultVersion()), "described " + e.defaultVersion() + ", running " + t.version());
+            assertEquals(e.isolationLevels(), t.isolationLevels());
+            assertEquals(e.modes(), t.modes());
+            assertEquals(e.dialect(), t.dialect());
+            assertEquals(e.profile(), t.profile());
+        }
+    }
+
+    /** Real errors from the real engine, classified by the description alone. */
+    @ParameterizedTest
+    @MethodSource("embedded")
+    void theDescriptionClassifiesTheEnginesOwnErrors(String name) throws Exception {
+        Engine e = Targets.engine(name);
+        try (Target t = e.open(TargetOptions.none()); Database db = t.freshDatabase();
+             java.sql.Connection c = db.connect(e.defaultIsolationLevel(), e.modes().get(0))) {
+            EngineTests.exec(c, "CREATE TABLE k(i INT PRIMARY KEY)", "INSERT INTO k VALUES (1)");
+            assertEquals(ErrorClass.CONSTRAINT, e.classify(assertThrows(SQLException.class, () -> EngineTests.exec(c, "INSERT INTO k VALUES (1)"))));
+            assertEquals(ErrorClass.INVALID_STATEMENT, e.classify(assertThrows(SQLException.class, () -> EngineTests.exec(c, "SELEC 1"))));
+            assertEquals(ErrorClass.INVALID_STATEMENT, e.classify(assertThrows(SQLException.class, () -> EngineTests.exec(c, "SELECT * FROM nowhere"))));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("embedded")
+    void anInProcessEngineRefusesServerOptions(String name) {
+        IllegalArgumentException x = assertThrows(IllegalArgumentException.class,
+                () -> Targets.create(name, new TargetOptions("jdbc:x://h/", null, null, null)));
+        assertTrue(x.getMessage().contains("runs in process"), x.getMessage());
+    }
+
+    @Test
+    void anUnknownNameNamesTheKnownOnes() {
+        IllegalArgumentException x = assertThrows(IllegalArgumentException.class, () -> Targets.engine("oracle"));
+        assertTrue(x.getMessage().contains("h2") && x.getMessage().contains("mariadb"), x.getMessage());
+    }
+}
