@@ -39,6 +39,21 @@ public final class FindingWriter {
         return findingsDir;
     }
 
+    /**
+     * A finding's folder name: {@code <dbms>-<level>[-<mode>][-prepared]-s<seed>-i<iteration>}, e.g.
+     * {@code h2-RC-s1-i42}, {@code hsqldb-SER-locks-s1-i7}: unique within a run and across modes.
+     */
+    public static String id(TestCase c) {
+        return id(c, null);
+    }
+
+    /** As {@link #id(TestCase)}, with the kind's label before the seed where one case gives several folders: {@code h2-RC-lost-update-s1-i9}. */
+    public static String id(TestCase c, String kind) {
+        return c.dbms() + "-" + c.isolation().shortName() + ("default".equals(c.mode()) ? "" : "-" + c.mode())
+                + (c.execution() == txfuzz.model.ExecutionMode.PREPARED ? "-prepared" : "") + (kind == null ? "" : "-" + kind)
+                + "-s" + c.seed() + "-i" + c.iteration();
+    }
+
     public Path dir(String id) {
         return findingsDir.resolve(id);
     }
@@ -82,7 +97,7 @@ public final class FindingWriter {
         List<FindingRecord> records = new ArrayList<>();
         for (Violation v : f.violations()) {
             TestCase c = f.testCase();
-            records.add(new FindingRecord(f.id(), v.oracle(), c.dbms(), c.isolation().name(), v.kind(), v.classification().label(),
+            records.add(new FindingRecord(f.id(), v.oracle(), c.dbms(), c.isolation().name(), v.kind().label(), v.classification().label(),
                     findingsDir.getFileName() + "/" + f.id(), v.summary())
                     .withFinding(v == primary, f.signature(), f.duplicateOf(), f.reduction()));
         }
@@ -170,7 +185,7 @@ public final class FindingWriter {
         md.append("- case: seed ").append(c.seed()).append(", iteration ").append(c.iteration()).append('\n');
         md.append("- replay: `./txfuzz replay ").append(caseFile).append("`\n\n");
         for (Violation v : violations) {
-            md.append("## ").append(v.oracle()).append(": ").append(v.kind()).append(" — ").append(v.classification().label()).append("\n\n");
+            md.append("## ").append(v.oracle()).append(": ").append(v.kind().label()).append(" — ").append(v.classification().label()).append("\n\n");
             md.append(v.summary()).append("\n\n");
             if (v.reference() != null) {
                 md.append("Documented behaviour: ").append(v.reference()).append("\n\n");
