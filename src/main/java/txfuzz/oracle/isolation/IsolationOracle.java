@@ -150,6 +150,22 @@ public final class IsolationOracle implements Oracle {
         return out;
     }
 
+    /**
+     * A violation for every proscribed witness of an analysed history, not just the first per kind
+     * ({@code txfuzz check} files each). The history is the file {@code historyFile} names, so it is
+     * referred to, not attached again.
+     */
+    public static List<Violation> everyWitness(Analysis analysis, History h, IsolationLevel level, Set<Anomaly> documented, String reference,
+                                               String historyFile) {
+        List<Violation> out = new ArrayList<>();
+        for (AnomalyFinding f : analysis.judge(level, documented)) {
+            if (f.proscribed()) {
+                out.add(violation(f, analysis.count(f.anomaly()), h, reference, historyFile));
+            }
+        }
+        return out;
+    }
+
     /** Whether the level proscribes the violation's anomaly (false for a violation of another oracle). */
     public static boolean proscribed(Violation v) {
         return v.evidence() instanceof Witnessed w && w.finding().proscribed();
@@ -165,6 +181,11 @@ public final class IsolationOracle implements Oracle {
      * candidate otherwise; the history and the cycle's drawings come along as files.
      */
     static Violation violation(AnomalyFinding f, int count, History h, String reference) {
+        return violation(f, count, h, reference, null);
+    }
+
+    /** @param historyFile where the history already is; null: attach it as {@code history.jsonl} */
+    private static Violation violation(AnomalyFinding f, int count, History h, String reference, String historyFile) {
         boolean documented = f.permittedByProfile();
         IsolationKind kind = IsolationKind.of(f.anomaly());
         String label = kind.label();
@@ -176,10 +197,13 @@ public final class IsolationOracle implements Oracle {
             details.append(" Witnesses of this kind: ").append(count).append("; the shortest found is shown.");
         }
         details.append("\n\n").append(f.markdown(false)).append('\n');
-        details.append("The row-level history is in `history.jsonl` (check it offline with `txfuzz check history.jsonl --level ")
-                .append(f.level().name()).append("`); the cycle is drawn in `").append(label).append(".dot`.\n");
+        String history = historyFile == null ? HISTORY : historyFile;
+        details.append("The row-level history is in `").append(history).append("` (check it offline with `txfuzz check ").append(history)
+                .append(" --level ").append(f.level().name()).append("`); the cycle is drawn in `").append(label).append(".dot`.\n");
         Map<String, String> files = new LinkedHashMap<>();
-        files.put(HISTORY, HistoryJson.write(h));
+        if (historyFile == null) {
+            files.put(HISTORY, HistoryJson.write(h));
+        }
         files.put(label + ".mmd", f.mermaid());
         files.put(label + ".dot", f.dot());
         return new Violation(kind, documented ? Classification.DOCUMENTED : Classification.BUG_CANDIDATE,
