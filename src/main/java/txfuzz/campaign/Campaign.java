@@ -255,11 +255,12 @@ public final class Campaign {
         files.put("concurrent.trace.txt", txfuzz.report.TraceText.render(c, run.trace()));
         String where = onlyConcurrent
                 ? "Seen in a concurrent run (" + config.sessions() + " sessions, transaction i on session (i-1) % " + config.sessions()
-                        + "); a controlled replay of its cycle in completion order did not show it, so `case.json` is the whole concurrent"
-                        + " case (`txfuzz replay` runs it in its submitted order, which may not show the anomaly) and `concurrent.trace.txt`"
+                        + "); a controlled replay of its witness (the transactions involved, in completion order) did not show it, so `case.json`"
+                        + " is the whole concurrent case (`txfuzz replay` runs it in its submitted order, which may not show it) and"
+                        + " `concurrent.trace.txt`"
                         + " is what happened.\n\n"
                 : "First seen in a concurrent run (" + config.sessions() + " sessions: `concurrent.case.json`, `concurrent.trace.txt`);"
-                        + " `case.json` replays the anomaly's transactions in the order their statements completed there, and shows it too.\n\n";
+                        + " `case.json` replays the transactions involved in the order their statements completed there, and shows it too.\n\n";
         return v.withDetails(where + v.details(), files);
     }
 
