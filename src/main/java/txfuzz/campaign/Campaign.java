@@ -17,15 +17,14 @@ import txfuzz.exec.Executor;
 import txfuzz.exec.SetupFailedException;
 import txfuzz.exec.Trace;
 import txfuzz.gen.CaseGenerator;
-import txfuzz.history.History;
 import txfuzz.model.ExecutionMode;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Violation;
-import txfuzz.oracle.isolation.HistoryRecorder;
-import txfuzz.oracle.isolation.IsolationOracle;
-import txfuzz.oracle.isolation.WitnessCase;
+import txfuzz.oracle.Oracle;
+import txfuzz.oracle.Run;
+import txfuzz.oracle.ViolationKind;
 import txfuzz.reduce.ReduceConfig;
 import txfuzz.reduce.Reducer;
 import txfuzz.reduce.Reduction;
@@ -147,7 +146,7 @@ public final class Campaign {
             // The engine failed outside any one statement (it could not open or read back): that is
             // a finding too, and the campaign goes on with a fresh database.
             stats.cases++;
-            record(c, null, List.of(failure("while running the case", e)), writer, executor, judge);
+            record(c, null, List.of(Oracles.engineFailure("while running the case", e)), writer, executor, judge);
             return;
         }
         stats.add(c, trace);
@@ -162,7 +161,7 @@ public final class Campaign {
                 return;
             }
             // Keep what was found; the failure of a replay is a finding of its own.
-            violations.add(failure("while judging the case (serial replays, simulations or the confirming run)", e));
+            violations.add(Oracles.engineFailure("while judging the case (serial replays, simulations or the confirming run)", e));
         }
         if (!violations.isEmpty() && !stopRequested) {
             record(c, trace, violations, writer, executor, judge);
@@ -170,17 +169,19 @@ public final class Campaign {
     }
 
     /**
-     * IsoRel's mode: the case's transactions run truly concurrently on a few sessions; the
-     * history (with session order) is checked. A proscribed anomaly is then linearised into a
-     * controlled case of just its cycle's transactions, in the order their statements completed
-     * (WitnessCase): if that shows the anomaly too, it is the finding — replayable, confirmed and
-     * reduced like any other — with the concurrent case and history kept beside it. Otherwise the
-     * concurrent evidence is the finding (not replayable as such, so not reduced).
+     * An uncontrolled run (IsoRel's mode): the case's transactions run truly concurrently on a few
+     * sessions, and the oracles that judge such runs judge it. A violation whose oracle gives a
+     * witness — a controlled case taken from the run (for an isolation anomaly: its cycle's
+     * transactions in the order their statements completed) — is then checked on that case: if the
+     * witness shows it too, the witness is the finding (replayable, confirmed and reduced like any
+     * other) with the uncontrolled run kept beside it. Otherwise the uncontrolled evidence is the
+     * finding (not replayable as such, so not reduced). The first bug candidate with a witness is
+     * tried, else the first violation with one.
      */
     private void runConcurrently(TestCase c, ConcurrentRunner runner, Executor executor, Judge judge, FindingWriter writer) {
-        ConcurrentRun run;
+        ConcurrentRun concurrentRun;
         try {
-            run = runner.run(c, config.sessions());
+            concurrentRun = runner.run(c, config.sessions());
         } catch (SetupFailedException e) {
             stats.invalidCases++;
             return;
@@ -189,55 +190,47 @@ public final class Campaign {
                 return;
             }
             stats.cases++;
-            record(c, null, List.of(failure("while running the case", e)), writer, executor, judge);
+            record(c, null, List.of(Oracles.engineFailure("while running the case", e)), writer, executor, judge);
             return;
         }
+        Run run = Run.concurrent(c, concurrentRun);
         stats.add(c, run.trace());
         List<Violation> violations = new ArrayList<>();
-        IsolationOracle.Judged judged = null;
         try {
-            for (txfuzz.oracle.Oracle o : judge.oracles()) {
-                if (o instanceof IsolationOracle) {
-                    History h = HistoryRecorder.record(c, run.trace(), run.slots());
-                    judged = IsolationOracle.judged(h, c.isolation(), IsolationOracle.semantics(target.profile(c.mode()), c.isolation()));
-                    violations.addAll(judged.violations());
-                } else {
-                    violations.addAll(o.judge(c, run.trace(), executor).violations());
-                }
-            }
+            violations.addAll(judge.judge(run));
         } catch (SQLException | SetupFailedException | RuntimeException e) {
             if (stopRequested) {
                 return;
             }
-            violations.add(failure("while judging the concurrent run", e));
+            violations.add(Oracles.engineFailure("while judging the concurrent run", e));
         }
         if (violations.isEmpty() || stopRequested) {
             return;
         }
-        if (judged != null && !judged.findings().isEmpty()) {
-            int primary = 0;
-            for (int k = 0; k < judged.findings().size(); k++) {
-                if (judged.findings().get(k).bugCandidate()) {
-                    primary = k;
-                    break;
-                }
+        Violation toWitness = null;
+        Oracle witnessing = null;
+        TestCase witness = null;
+        for (Violation v : violations) {
+            Optional<Oracle> o = judge.oracleOf(v);
+            Optional<TestCase> w = o.flatMap(x -> x.witness(run, v));
+            if (w.isPresent() && (witness == null
+                    || toWitness.classification() != Classification.BUG_CANDIDATE && v.classification() == Classification.BUG_CANDIDATE)) {
+                toWitness = v;
+                witnessing = o.get();
+                witness = w.get();
             }
-            String kind = judged.violations().get(primary).kind();
-            java.util.Set<Integer> cycle = new java.util.TreeSet<>();
-            for (long t : judged.findings().get(primary).transactions()) {
-                if (t >= 1 && t <= c.transactions().size()) {
-                    cycle.add((int) t);
-                }
-            }
+        }
+        if (witness != null) {
             try {
-                TestCase witness = WitnessCase.of(c, run.trace(), cycle);
                 Trace wt = executor.run(witness);
                 List<Violation> again = judge.judge(witness, wt);
+                ViolationKind kind = toWitness.kind();
                 if (again.stream().anyMatch(v -> v.kind().equals(kind))) {
                     again = judge.confirm(witness, again);
                     List<Violation> withEvidence = new ArrayList<>();
                     for (Violation v : again) {
-                        withEvidence.add(concurrentEvidence(v, c, run, false));
+                        Violation shown = judge.oracleOf(v).map(o -> o.asWitnessed(v)).orElse(v);
+                        withEvidence.add(uncontrolledEvidence(shown, c, run, false));
                     }
                     record(witness, wt, withEvidence, writer, executor, judge);
                     return;
@@ -248,35 +241,27 @@ public final class Campaign {
         }
         List<Violation> shown = new ArrayList<>();
         for (Violation v : violations) {
-            shown.add(concurrentEvidence(v, c, run, true));
+            shown.add(uncontrolledEvidence(v, c, run, true));
         }
         record(c, null, shown, writer, executor, judge);
     }
 
-    /** Adds the concurrent run to a violation: where it was seen, the whole case and its trace. */
-    private Violation concurrentEvidence(Violation v, TestCase c, ConcurrentRun run, boolean onlyConcurrent) {
-        java.util.Map<String, String> files = new java.util.LinkedHashMap<>();
-        for (var e : v.attachments().entrySet()) {
-            files.put(onlyConcurrent || !e.getKey().equals("history.jsonl") ? e.getKey() : "witness.history.jsonl", e.getValue());
-        }
+    /** Adds the uncontrolled run to a violation: where it was seen, the whole case and its trace. */
+    private Violation uncontrolledEvidence(Violation v, TestCase c, Run run, boolean onlyConcurrent) {
+        java.util.Map<String, String> files = new java.util.LinkedHashMap<>(v.attachments());
         if (!onlyConcurrent) {
             files.put("concurrent.case.json", txfuzz.model.CaseJson.write(c)); // else it is case.json itself
         }
         files.put("concurrent.trace.txt", txfuzz.report.TraceText.render(c, run.trace()));
         String where = onlyConcurrent
                 ? "Seen in a concurrent run (" + config.sessions() + " sessions, transaction i on session (i-1) % " + config.sessions()
-                        + "); a controlled replay of its cycle in completion order did not show it, so `case.json` is the whole concurrent"
-                        + " case (`txfuzz replay` runs it in its submitted order, which may not show the anomaly) and `concurrent.trace.txt`"
+                        + "); a controlled replay of its witness (the transactions involved, in completion order) did not show it, so `case.json`"
+                        + " is the whole concurrent case (`txfuzz replay` runs it in its submitted order, which may not show it) and"
+                        + " `concurrent.trace.txt`"
                         + " is what happened.\n\n"
                 : "First seen in a concurrent run (" + config.sessions() + " sessions: `concurrent.case.json`, `concurrent.trace.txt`);"
-                        + " `case.json` replays the anomaly's transactions in the order their statements completed there, and shows it too.\n\n";
-        return new Violation(v.oracle(), v.kind(), v.classification(), v.summary(), where + v.details(), v.reference(), files);
-    }
-
-    private static Violation failure(String when, Exception e) {
-        return new Violation("explicit", "engine-failure", Classification.BUG_CANDIDATE,
-                "engine failure " + when + ": " + e.getClass().getSimpleName() + ": " + e.getMessage(),
-                "The engine failed " + when + ", outside any single statement of the run:\n\n```\n" + e + "\n```\n", null);
+                        + " `case.json` replays the transactions involved in the order their statements completed there, and shows it too.\n\n";
+        return v.withDetails(where + v.details(), files);
     }
 
     /**
@@ -300,11 +285,11 @@ public final class Campaign {
                 case FLAKY -> stats.flaky++;
             }
         }
-        String id = findingId(c);
+        String id = FindingWriter.id(c);
         int before = Reducer.dataStatements(c);
         Finding found = Finding.unreduced(id, c, trace, violations, ReductionRecord.notRun(ReductionRecord.PENDING, before));
         Violation primary = found.primary();
-        boolean reducible = primary.classification() != Classification.FLAKY && trace != null && !"engine-failure".equals(primary.kind());
+        boolean reducible = primary.classification() != Classification.FLAKY && trace != null && primary.kind().reducible();
         Optional<FindingIndex.Group> known = index.covering(found.signature());
         String status = !reducible ? ReductionRecord.NOT_APPLICABLE
                 : !config.reduces() ? ReductionRecord.OFF
@@ -378,12 +363,6 @@ public final class Campaign {
 
     private static String oneLine(String s) {
         return s.replaceAll("\\s+", " ").strip();
-    }
-
-    /** e.g. h2-RC-s1-i42, hsqldb-SER-locks-s1-i7, h2-RR-prepared-s1-i9: unique within a run and across modes. */
-    private String findingId(TestCase c) {
-        return c.dbms() + "-" + c.isolation().shortName() + ("default".equals(c.mode()) ? "" : "-" + c.mode())
-                + (c.execution() == ExecutionMode.PREPARED ? "-prepared" : "") + "-s" + c.seed() + "-i" + c.iteration();
     }
 
     private Summary writeSummary() {

@@ -9,31 +9,23 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import txfuzz.exec.ConcurrentRun;
 import txfuzz.exec.ConcurrentRunner;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.exec.SetupFailedException;
-import txfuzz.exec.Trace;
 import txfuzz.gen.CaseGenerator;
 import txfuzz.gen.GenConfig;
-import txfuzz.history.Analysis;
 import txfuzz.history.Anomaly;
-import txfuzz.history.AnomalyFinding;
 import txfuzz.history.History;
-import txfuzz.history.IsolationChecker;
-import txfuzz.history.IsolationModel;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
+import txfuzz.oracle.Run;
 import txfuzz.oracle.Violation;
-import txfuzz.oracle.isolation.HistoryRecorder;
 import txfuzz.oracle.isolation.IsolationOracle;
 import txfuzz.report.FindingWriter;
 import txfuzz.dbms.LevelSemantics;
@@ -69,7 +61,14 @@ public final class IsolationTable {
     public record Cell(String anomaly, Standing standing, int histories, String example) {
     }
 
-    public record Row(String level, String mode, long histories, long transactions, double seconds, Map<String, Cell> seen) {
+    /**
+     * @param seen     by kind label ("lost-update"), the kinds observed
+     * @param failures runs that failed (the engine or txfuzz threw) and so gave no history
+     * @param failure  the first of those: what was thrown, and the finding folder it is filed in; null when none failed
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Row(String level, String mode, long histories, long transactions, double seconds, Map<String, Cell> seen, int failures,
+                      String failure) {
     }
 
     public record Result(String dbms, String version, String run, long seed, List<Row> rows) {
@@ -122,83 +121,82 @@ public final class IsolationTable {
 
     private Row row(IsolationLevel level, String mode, CaseGenerator generator, Executor executor, ConcurrentRunner concurrent, FindingWriter writer) {
         LevelSemantics semantics = IsolationOracle.semantics(target.profile(mode), level);
-        Set<Anomaly> documented = semantics.documentedAnomalies();
-        Map<Anomaly, Integer> counts = new EnumMap<>(Anomaly.class);
-        Map<Anomaly, String> examples = new EnumMap<>(Anomaly.class);
-        Map<Anomaly, Standing> standing = new EnumMap<>(Anomaly.class);
+        Judge judge = new Judge(List.of(new IsolationOracle()), executor);
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        Map<String, String> examples = new LinkedHashMap<>();
+        Map<String, Standing> standing = new LinkedHashMap<>();
         long start = System.nanoTime();
         long deadline = config.perLevel() == null ? Long.MAX_VALUE : start + config.perLevel().toNanos();
         long histories = 0;
         long transactions = 0;
+        int failures = 0;
+        String failure = null;
         for (long i = 0; config.perLevel() != null ? System.nanoTime() < deadline : i < config.cases(); i++) {
             TestCase c = generator.generate(target.name(), target.dialect(), level, mode, config.seed(), i);
+            Run run;
             History h;
-            Trace trace;
             try {
-                if (concurrent == null) {
-                    trace = executor.run(c);
-                    h = HistoryRecorder.record(c, trace);
-                } else {
-                    ConcurrentRun run = concurrent.run(c, config.sessions());
-                    trace = run.trace();
-                    h = HistoryRecorder.record(c, trace, run.slots());
+                run = concurrent == null ? Run.controlled(c, executor.run(c)) : Run.concurrent(c, concurrent.run(c, config.sessions()));
+                h = IsolationOracle.history(run);
+            } catch (SetupFailedException e) {
+                continue; // an invalid generated case (its setup does not run): not a history
+            } catch (SQLException | RuntimeException e) {
+                // no history from this run, but never silently: counted, printed and filed as the run command files it
+                failures++;
+                Violation failed = Oracles.engineFailure("while running the case", e);
+                String id = FindingWriter.id(c, failed.kind().label());
+                progress.println("txfuzz: isolation-table: case " + i + " at " + level.name() + " failed (" + id + "): " + e);
+                if (failure == null) {
+                    writer.write(id, c, null, List.of(failed), target);
+                    failure = e + " (findings/" + id + ")";
                 }
-            } catch (SetupFailedException | SQLException | RuntimeException e) {
-                continue; // an engine failure is the run command's business; the table counts histories
+                continue;
             }
             histories++;
             transactions += c.transactions().size();
-            Analysis analysis = IsolationChecker.analyze(h);
-            Map<Anomaly, AnomalyFinding> first = new LinkedHashMap<>();
-            for (AnomalyFinding f : analysis.judge(level, documented)) {
-                first.putIfAbsent(f.anomaly(), f);
-            }
-            for (AnomalyFinding f : first.values()) {
-                Anomaly a = f.anomaly();
-                counts.merge(a, 1, Integer::sum);
-                if (examples.containsKey(a)) {
+            for (Violation v : IsolationOracle.observe(h, level, semantics.documentedAnomalies(), semantics.anomalyReference())) {
+                String kind = v.kind().label();
+                counts.merge(kind, 1, Integer::sum);
+                if (examples.containsKey(kind)) {
                     continue;
                 }
-                Standing s = !f.proscribed() ? Standing.PERMITTED : f.permittedByProfile() ? Standing.DOCUMENTED : Standing.BUG_CANDIDATE;
-                if (s == Standing.BUG_CANDIDATE && concurrent == null && !reproduces(c, executor, level, documented, a)) {
-                    s = Standing.FLAKY;
+                Standing s = !IsolationOracle.proscribed(v) ? Standing.PERMITTED
+                        : v.classification() == Classification.DOCUMENTED ? Standing.DOCUMENTED : Standing.BUG_CANDIDATE;
+                if (s == Standing.BUG_CANDIDATE && concurrent == null) {
+                    v = confirmed(judge, c, v, level);
+                    s = v.classification() == Classification.FLAKY ? Standing.FLAKY : s;
                 }
-                String id = target.name() + "-" + level.shortName() + ("default".equals(mode) ? "" : "-" + mode) + "-" + IsolationOracle.kind(a)
-                        + "-s" + config.seed() + "-i" + i;
-                writer.write(id, c, trace, List.of(violation(f, s, analysis.count(a), h, semantics)), target);
-                examples.put(a, id);
-                standing.put(a, s);
+                String id = FindingWriter.id(c, kind);
+                writer.write(id, c, run.trace(), List.of(v), target);
+                examples.put(kind, id);
+                standing.put(kind, s);
             }
         }
         Map<String, Cell> seen = new LinkedHashMap<>();
-        for (var e : counts.entrySet()) {
-            seen.put(e.getKey().label(), new Cell(e.getKey().label(), standing.get(e.getKey()), e.getValue(), examples.get(e.getKey())));
+        for (Anomaly a : Anomaly.values()) { // in the taxonomy's order
+            String k = IsolationOracle.kind(a);
+            if (counts.containsKey(k)) {
+                seen.put(k, new Cell(k, standing.get(k), counts.get(k), examples.get(k)));
+            }
         }
-        return new Row(level.name(), mode, histories, transactions, Math.round((System.nanoTime() - start) / 1e6) / 1000.0, seen);
+        return new Row(level.name(), mode, histories, transactions, Math.round((System.nanoTime() - start) / 1e6) / 1000.0, seen, failures,
+                failure);
     }
 
-    private boolean reproduces(TestCase c, Executor executor, IsolationLevel level, Set<Anomaly> documented, Anomaly a) {
+    /** The violation as a re-run of the case confirms it (flaky when it does not come back, or the re-run fails). */
+    private Violation confirmed(Judge judge, TestCase c, Violation v, IsolationLevel level) {
         try {
-            Trace again = executor.run(c);
-            return IsolationChecker.analyze(HistoryRecorder.record(c, again)).judge(level, documented).stream().anyMatch(f -> f.anomaly() == a);
+            return judge.confirm(c, List.of(v)).get(0);
         } catch (SetupFailedException | SQLException | RuntimeException e) {
-            return false;
+            progress.println("txfuzz: isolation-table: re-running case " + c.iteration() + " at " + level.name() + " failed: " + e);
+            return v.withClassification(Classification.FLAKY, null);
         }
-    }
-
-    /** The oracle's violation for the finding, classified by its standing in the table. */
-    private static Violation violation(AnomalyFinding f, Standing s, int count, History h, LevelSemantics semantics) {
-        Violation v = IsolationOracle.violation(f, count, h, semantics);
-        return switch (s) {
-            case PERMITTED -> v.withClassification(Classification.DOCUMENTED, IsolationModel.reference(f.level()) + " does not proscribe it");
-            case FLAKY -> v.withClassification(Classification.FLAKY, null);
-            default -> v;
-        };
     }
 
     static String line(Row r) {
-        return String.format("%s%s: %d histories, %d transactions, %.1fs; seen: %s", r.level(), "default".equals(r.mode()) ? "" : " (" + r.mode() + ")",
-                r.histories(), r.transactions(), r.seconds(), r.seen().isEmpty() ? "nothing" : String.join(", ", r.seen().keySet()));
+        return String.format("%s%s: %d histories, %d transactions, %.1fs; seen: %s%s", r.level(), "default".equals(r.mode()) ? "" : " (" + r.mode() + ")",
+                r.histories(), r.transactions(), r.seconds(), r.seen().isEmpty() ? "nothing" : String.join(", ", r.seen().keySet()),
+                r.failures() == 0 ? "" : "; " + r.failures() + " runs failed, first: " + r.failure());
     }
 
     /** The table as Markdown: one row per level, one column per anomaly kind. */
@@ -217,7 +215,7 @@ public final class IsolationTable {
         StringBuilder md = new StringBuilder();
         md.append("### ").append(r.version()).append(" (").append(r.run()).append(", seed ").append(r.seed()).append(")\n\n");
         md.append("| level | histories |");
-        columns.forEach(a -> md.append(' ').append(a.label()).append(" |"));
+        columns.forEach(a -> md.append(' ').append(IsolationOracle.kind(a)).append(" |"));
         md.append("\n|---|---:|");
         columns.forEach(a -> md.append(":-:|"));
         md.append('\n');
@@ -225,10 +223,10 @@ public final class IsolationTable {
         for (Row row : r.rows()) {
             md.append("| ").append(row.level()).append("default".equals(row.mode()) ? "" : " (" + row.mode() + ")").append(" | ").append(row.histories()).append(" |");
             for (Anomaly a : columns) {
-                Cell c = row.seen().get(a.label());
+                Cell c = row.seen().get(IsolationOracle.kind(a));
                 md.append(' ').append(c == null ? "—" : symbol(c.standing()) + " " + c.histories()).append(" |");
                 if (c != null) {
-                    examples.add("- " + row.level() + ("default".equals(row.mode()) ? "" : " (" + row.mode() + ")") + ", " + a.label() + ": `"
+                    examples.add("- " + row.level() + ("default".equals(row.mode()) ? "" : " (" + row.mode() + ")") + ", " + IsolationOracle.kind(a) + ": `"
                             + c.example() + "` (" + c.standing().words() + ")");
                 }
             }
@@ -240,6 +238,14 @@ public final class IsolationTable {
         if (!examples.isEmpty()) {
             md.append("\nExample findings:\n\n");
             examples.forEach(e -> md.append(e).append('\n'));
+        }
+        List<Row> failed = r.rows().stream().filter(row -> row.failures() > 0).toList();
+        if (!failed.isEmpty()) {
+            md.append("\nRuns that failed (no history; not in the counts above):\n\n");
+            for (Row row : failed) {
+                md.append("- ").append(row.level()).append("default".equals(row.mode()) ? "" : " (" + row.mode() + ")").append(": ")
+                        .append(row.failures()).append(", first: ").append(row.failure()).append('\n');
+            }
         }
         return md.toString();
     }

@@ -11,6 +11,8 @@ import txfuzz.exec.Trace;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Oracle;
+import txfuzz.oracle.Run;
+import txfuzz.oracle.ViolationKind;
 import txfuzz.oracle.Violation;
 
 /** Runs the chosen oracles on a trace and confirms what they find by running the case again. */
@@ -29,11 +31,23 @@ public final class Judge {
     }
 
     public List<Violation> judge(TestCase c, Trace trace) throws SQLException, SetupFailedException {
+        return judge(Run.controlled(c, trace));
+    }
+
+    /** Every oracle's verdict on the run; on an uncontrolled run, only the oracles that judge such runs. */
+    public List<Violation> judge(Run run) throws SQLException, SetupFailedException {
         List<Violation> all = new ArrayList<>();
         for (Oracle o : oracles) {
-            all.addAll(o.judge(c, trace, executor).violations());
+            if (!run.uncontrolled() || o.judgesUncontrolledRuns()) {
+                all.addAll(o.judge(run, executor).violations());
+            }
         }
         return all;
+    }
+
+    /** The oracle that reported {@code v} (one of these), if any. */
+    public java.util.Optional<Oracle> oracleOf(Violation v) {
+        return oracles.stream().filter(o -> o.name().equals(v.oracle())).findFirst();
     }
 
     /**
@@ -43,11 +57,11 @@ public final class Judge {
     public List<Violation> confirm(TestCase c, List<Violation> first) throws SQLException, SetupFailedException {
         Trace again = executor.run(c);
         List<Violation> second = judge(c, again);
-        Set<String> seen = new HashSet<>();
-        second.forEach(v -> seen.add(v.oracle() + "/" + v.kind()));
+        Set<ViolationKind> seen = new HashSet<>();
+        second.forEach(v -> seen.add(v.kind()));
         List<Violation> out = new ArrayList<>();
         for (Violation v : first) {
-            if (!seen.contains(v.oracle() + "/" + v.kind())) {
+            if (!seen.contains(v.kind())) {
                 out.add(v.withClassification(Classification.FLAKY, null));
             } else {
                 out.add(v);

@@ -5,31 +5,60 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import txfuzz.oracle.ExplicitOracle;
-import txfuzz.oracle.isolation.IsolationOracle;
 import txfuzz.oracle.Oracle;
+import txfuzz.oracle.Violation;
+import txfuzz.oracle.ViolationKind;
+import txfuzz.oracle.explicit.ExplicitOracle;
+import txfuzz.oracle.isolation.IsolationOracle;
 import txfuzz.oracle.wss.WssOracle;
 
-/** The registry of oracles by command-line name. */
+/**
+ * The registry of oracles by command-line name: a new oracle is its package plus one line here.
+ * Everything else asks the oracles (their kinds, capabilities and verdicts), never their names.
+ */
 public final class Oracles {
     private static final Map<String, Supplier<Oracle>> FACTORIES = new LinkedHashMap<>();
 
     static {
-        FACTORIES.put("wss", WssOracle::new);
-        FACTORIES.put("explicit", ExplicitOracle::new);
-        FACTORIES.put(IsolationOracle.NAME, IsolationOracle::new);
+        register(WssOracle::new);
+        register(ExplicitOracle::new);
+        register(IsolationOracle::new);
+    }
+
+    private static void register(Supplier<Oracle> factory) {
+        FACTORIES.put(factory.get().name(), factory);
     }
 
     private Oracles() {
     }
 
-    /** Whether these oracles need cases generated with rowId/wList instrumentation (the isolation oracle's history). */
+    /** Whether these oracles need cases generated with rowId/wList instrumentation (e.g. the isolation oracle's history). */
     public static boolean needInstrumentation(List<String> names) {
-        return names.stream().anyMatch(n -> n.trim().equals(IsolationOracle.NAME));
+        return names.stream().map(n -> FACTORIES.get(n.trim())).anyMatch(f -> f != null && f.get().needsRowTracking());
     }
 
     public static List<String> names() {
         return List.copyOf(FACTORIES.keySet());
+    }
+
+    /** Every violation kind of every oracle, in registration order. */
+    public static List<ViolationKind> kinds() {
+        List<ViolationKind> out = new ArrayList<>();
+        FACTORIES.values().forEach(f -> out.addAll(f.get().kinds()));
+        return List.copyOf(out);
+    }
+
+    /** The kind spelled {@code label} (its one spelling, e.g. "lost-update"), of any oracle. */
+    public static java.util.Optional<ViolationKind> kind(String label) {
+        return kinds().stream().filter(k -> k.label().equals(label)).findFirst();
+    }
+
+    /**
+     * The engine failed outside any single statement of a run (it could not open, read back or
+     * replay): a finding whichever oracles run, reported as the explicit oracle's engine failure.
+     */
+    public static Violation engineFailure(String when, Exception e) {
+        return ExplicitOracle.engineFailure(when, e);
     }
 
     /** Oracles by name; IllegalArgumentException naming the known ones for an unknown name. */

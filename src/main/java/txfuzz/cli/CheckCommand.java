@@ -17,13 +17,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import txfuzz.history.Analysis;
 import txfuzz.history.Anomaly;
-import txfuzz.history.AnomalyFinding;
 import txfuzz.history.History;
 import txfuzz.history.HistoryFormatException;
 import txfuzz.history.HistoryJson;
 import txfuzz.history.IsolationChecker;
 import txfuzz.model.IsolationLevel;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Violation;
+import txfuzz.oracle.isolation.IsolationOracle;
 import txfuzz.report.FindingRecord;
+import txfuzz.report.FindingWriter;
 import txfuzz.dbms.LevelSemantics;
 import txfuzz.dbms.Engine;
 
@@ -70,14 +73,15 @@ final class CheckCommand implements Callable<Integer> {
         }
         long start = System.nanoTime();
         Analysis analysis = IsolationChecker.analyze(h);
-        List<AnomalyFinding> judged = analysis.judge(l, documented(l));
+        // the isolation oracle's violations, one per proscribed witness: the same kinds, spelling and files as a run's
+        List<Violation> proscribed = IsolationOracle.everyWitness(analysis, h, l, documented(l), dbms == null ? null : "the " + dbms + " profile",
+                historyFile.toString());
         double seconds = (System.nanoTime() - start) / 1e9;
-        List<AnomalyFinding> proscribed = judged.stream().filter(AnomalyFinding::proscribed).toList();
         System.out.printf("Checked %s: %d transactions at %s in %.2fs; observed: %s%n", historyFile, h.transactions().size(), l.name(), seconds,
-                analysis.observed().isEmpty() ? "no anomaly" : String.join(", ", analysis.observed().stream().map(a -> a.label()).toList()));
+                analysis.observed().isEmpty() ? "no anomaly" : String.join(", ", analysis.observed().stream().map(IsolationOracle::kind).toList()));
         analysis.warnings().forEach(w -> System.out.println("warning: " + w));
-        for (AnomalyFinding f : proscribed) {
-            System.out.println((f.bugCandidate() ? "bug-candidate: " : "documented: ") + f.summary());
+        for (Violation v : proscribed) {
+            System.out.println(v.classification().label() + ": " + v.summary());
         }
         if (proscribed.isEmpty()) {
             System.out.println("No anomaly that " + l.sql() + " proscribes.");
@@ -85,7 +89,7 @@ final class CheckCommand implements Callable<Integer> {
         if (out != null) {
             write(h, l, proscribed, seconds);
         }
-        return proscribed.stream().anyMatch(AnomalyFinding::bugCandidate) ? Main.FOUND : Main.OK;
+        return proscribed.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE) ? Main.FOUND : Main.OK;
     }
 
     /** What the --dbms profile documents at {@code level}; nothing without --dbms. */
@@ -102,27 +106,26 @@ final class CheckCommand implements Callable<Integer> {
         return s.documentedAnomalies();
     }
 
-    private void write(History h, IsolationLevel l, List<AnomalyFinding> findings, double seconds) {
+    /** summary.json and one findings/<id>/ per violation, through the writer a run uses. */
+    private void write(History h, IsolationLevel l, List<Violation> violations, double seconds) {
+        FindingWriter writer = new FindingWriter(out);
         List<FindingRecord> records = new ArrayList<>();
+        String dbmsName = h.meta().getOrDefault("dbms", "unknown");
+        int n = 0;
+        for (Violation v : violations) {
+            String id = "check-" + l.shortName() + "-" + (++n);
+            records.addAll(writer.writeEvidence(id, dbmsName, l, "history: `" + historyFile + "`",
+                    "txfuzz check " + historyFile + " --level " + l.name() + (dbms == null ? "" : " --dbms " + dbms), List.of(v)));
+        }
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("history", historyFile.toString());
+        summary.put("isolation", l.name());
+        summary.put("transactions", h.transactions().size());
+        summary.put("seconds", Math.round(seconds * 1000) / 1000.0);
+        summary.put("bugCandidates", records.stream().filter(r -> r.classification().equals(Classification.BUG_CANDIDATE.label())).count());
+        summary.put("findings", records);
         try {
-            Files.createDirectories(out.resolve("findings"));
-            int n = 0;
-            for (AnomalyFinding f : findings) {
-                String id = "check-" + l.shortName() + "-" + (++n);
-                Path dir = out.resolve("findings").resolve(id);
-                Files.createDirectories(dir);
-                Files.writeString(dir.resolve("verdict.md"), "# " + id + "\n\nHistory: `" + historyFile + "`\n\n" + f.markdown());
-                Files.writeString(dir.resolve("cycle.dot"), f.dot());
-                records.add(new FindingRecord(id, "isolation", h.meta().getOrDefault("dbms", "unknown"), l.name(), f.anomaly().label(),
-                        f.bugCandidate() ? "bug-candidate" : "documented", "findings/" + id, f.summary()));
-            }
-            Map<String, Object> summary = new LinkedHashMap<>();
-            summary.put("history", historyFile.toString());
-            summary.put("isolation", l.name());
-            summary.put("transactions", h.transactions().size());
-            summary.put("seconds", Math.round(seconds * 1000) / 1000.0);
-            summary.put("bugCandidates", records.stream().filter(r -> r.classification().equals("bug-candidate")).count());
-            summary.put("findings", records);
+            Files.createDirectories(out);
             Files.writeString(out.resolve("summary.json"),
                     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary) + "\n");
         } catch (IOException e) {

@@ -63,7 +63,10 @@ final class ReduceCommand implements Callable<Integer> {
             throw new Main.UserError("--time must be more than 0");
         }
         if (kind != null) {
-            Options.checkKind(kind);
+            if (txfuzz.campaign.Oracles.kind(kind).isEmpty()) {
+                throw new Main.UserError("unknown violation kind '" + kind + "'; kinds: "
+                        + String.join(", ", txfuzz.campaign.Oracles.kinds().stream().map(k -> k.label()).toList()));
+            }
         }
         TestCase c = Options.readCase(caseFile);
         List<Oracle> chosen = Options.oracles(oracles);
@@ -120,7 +123,7 @@ final class ReduceCommand implements Callable<Integer> {
             }
             longest = Math.max(longest, System.nanoTime() - t0);
             tries++;
-            vs.forEach(v -> seen.add(v.kind() + " (" + v.classification().label() + ")"));
+            vs.forEach(v -> seen.add(v.kind().label() + " (" + v.classification().label() + ")"));
             picked = pick(vs);
         }
         if (stop.get()) {
@@ -136,7 +139,7 @@ final class ReduceCommand implements Callable<Integer> {
         }
         Violation v = picked.get();
         System.out.println("Reducing " + caseFile + " on " + target.version() + " at " + c.isolation().name() + ": " + v.oracle() + " "
-                + v.kind() + " (" + v.classification().label() + ")");
+                + v.kind().label() + " (" + v.classification().label() + ")");
         Duration left = Duration.ofNanos(Math.max(0, end - System.nanoTime()));
         Reduction r = new Reducer(executor, chosen, new ReduceConfig(left, stop::get)).reduce(c, v);
         if (stop.get() || r.end() == Reduction.End.INTERRUPTED) {
@@ -173,7 +176,7 @@ final class ReduceCommand implements Callable<Integer> {
 
     /** The violation of --kind (a bug candidate before others), else the first bug candidate, else the first violation. */
     private Optional<Violation> pick(List<Violation> vs) {
-        List<Violation> pool = kind == null ? vs : vs.stream().filter(v -> v.kind().equals(kind)).toList();
+        List<Violation> pool = kind == null ? vs : vs.stream().filter(v -> v.kind().label().equals(kind)).toList();
         return pool.stream().filter(v -> v.classification() == Classification.BUG_CANDIDATE).findFirst().or(() -> pool.stream().findFirst());
     }
 

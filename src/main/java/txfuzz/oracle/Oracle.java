@@ -1,6 +1,8 @@
 package txfuzz.oracle;
 
 import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
 import txfuzz.exec.Executor;
 import txfuzz.exec.SetupFailedException;
 import txfuzz.exec.Trace;
@@ -8,10 +10,51 @@ import txfuzz.model.TestCase;
 
 /**
  * Judges one run of a test case. Oracles that need other runs (serial replays) make them with
- * {@code executor}, on fresh databases of the same target.
+ * {@code executor}, on fresh databases of the same target. An oracle owns its violation kinds
+ * ({@link #kinds()}): report/ renders what they say.
+ *
+ * <p>Optional capabilities, off by default: judging runs whose interleaving nobody controlled
+ * ({@link #judgesUncontrolledRuns()}), and turning a violation of such a run into a controlled,
+ * replayable case ({@link #witness}).
  */
 public interface Oracle {
+    /** As named on the command line: {@code wss}. */
     String name();
 
-    Verdict judge(TestCase testCase, Trace trace, Executor executor) throws SQLException, SetupFailedException;
+    /** Every kind of violation it reports. */
+    List<? extends ViolationKind> kinds();
+
+    Verdict judge(Run run, Executor executor) throws SQLException, SetupFailedException;
+
+    /** A controlled run of {@code testCase}. */
+    default Verdict judge(TestCase testCase, Trace trace, Executor executor) throws SQLException, SetupFailedException {
+        return judge(Run.controlled(testCase, trace), executor);
+    }
+
+    /** Whether it needs cases generated with row tracking (rowId/wList columns; gen's instrumented mode). */
+    default boolean needsRowTracking() {
+        return false;
+    }
+
+    /** Whether its verdict on an uncontrolled run (concurrent sessions) means anything. */
+    default boolean judgesUncontrolledRuns() {
+        return false;
+    }
+
+    /**
+     * A controlled case that may show {@code v} again, taken from the uncontrolled run it was seen
+     * in (e.g. the anomaly's transactions in the order their statements completed): replayable,
+     * confirmable and reducible like any generated case. Empty when the oracle has none.
+     */
+    default Optional<TestCase> witness(Run uncontrolled, Violation v) {
+        return Optional.empty();
+    }
+
+    /**
+     * {@code v}, as a run of its {@link #witness} case showed it, ready to be filed beside the
+     * uncontrolled run: the oracle renames files that would be mistaken for that run's.
+     */
+    default Violation asWitnessed(Violation v) {
+        return v;
+    }
 }

@@ -1,27 +1,42 @@
 package txfuzz.oracle;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * One thing an oracle found wrong.
  *
- * @param oracle         which oracle, e.g. "wss"
- * @param kind           what kind of violation, e.g. "tx-wss", "write-outcome", "engine-error"
+ * @param kind           what kind of violation, declared by its oracle (which it names)
  * @param classification bug candidate, documented behaviour or flaky
  * @param summary        one line for listings
  * @param details        the evidence, as Markdown: expected vs. actual, differing rows
  * @param reference      for documented behaviour, where the engine documents it; else null
  * @param attachments    extra files for the finding's folder, name → content (e.g. "cycle.dot"); may be empty
+ * @param evidence       the oracle's typed evidence ({@link Evidence#NONE} when it has none)
  */
-public record Violation(String oracle, String kind, Classification classification, String summary, String details,
-                        String reference, java.util.Map<String, String> attachments) {
+public record Violation(ViolationKind kind, Classification classification, String summary, String details, String reference,
+                        Map<String, String> attachments, Evidence evidence) {
     public Violation {
-        attachments = attachments == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(attachments));
+        attachments = attachments == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(attachments));
+        evidence = evidence == null ? Evidence.NONE : evidence;
     }
 
-    public Violation(String oracle, String kind, Classification classification, String summary, String details, String reference) {
-        this(oracle, kind, classification, summary, details, reference, java.util.Map.of());
+    public Violation(ViolationKind kind, Classification classification, String summary, String details, String reference) {
+        this(kind, classification, summary, details, reference, Map.of(), Evidence.NONE);
+    }
+
+    /** The oracle that reported it ({@code kind().oracle()}). */
+    public String oracle() {
+        return kind.oracle();
     }
 
     public Violation withClassification(Classification c, String ref) {
-        return new Violation(oracle, kind, c, summary, details, ref, attachments);
+        return new Violation(kind, c, summary, details, ref, attachments, evidence);
+    }
+
+    /** The same violation with other details and files (e.g. the evidence of the run it was first seen in). */
+    public Violation withDetails(String newDetails, Map<String, String> newAttachments) {
+        return new Violation(kind, classification, summary, newDetails, reference, newAttachments, evidence);
     }
 }

@@ -9,6 +9,7 @@ import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Violation;
+import txfuzz.oracle.ViolationKind;
 import txfuzz.dbms.Target;
 
 /**
@@ -46,7 +47,7 @@ public final class BugReport {
         md.append("| statements sent as | ").append(c.execution() == txfuzz.model.ExecutionMode.PREPARED
                 ? "prepared statements, re-used within a session" : "plain SQL text").append(" |\n");
         md.append("| sessions | ").append(c.transactions().size()).append(" (one per transaction)").append(" |\n");
-        md.append("| found by | txfuzz oracle `").append(v.oracle()).append("`, violation `").append(v.kind()).append("` |\n");
+        md.append("| found by | txfuzz oracle `").append(v.oracle()).append("`, violation `").append(v.kind().label()).append("` |\n");
         md.append("| classification | ").append(v.classification().label()).append(" |\n");
         md.append("| signature | `").append(f.signature().id()).append("` ").append(cell(f.signature().text())).append(" |\n\n");
 
@@ -94,11 +95,11 @@ public final class BugReport {
             md.append("## Dependency graph\n\n").append(drawings);
         }
 
-        List<Violation> others = f.violations().stream().filter(o -> !(o.oracle().equals(v.oracle()) && o.kind().equals(v.kind()))).toList();
+        List<Violation> others = f.violations().stream().filter(o -> !o.kind().equals(v.kind())).toList();
         if (!others.isEmpty()) {
             md.append("## Also seen in the run of the case as found\n\n");
             for (Violation o : others) {
-                md.append("- ").append(o.oracle()).append('/').append(o.kind()).append(" (").append(o.classification().label()).append("): ")
+                md.append("- ").append(o.oracle()).append('/').append(o.kind().label()).append(" (").append(o.classification().label()).append("): ")
                         .append(ReproduceScript.oneLine(o.summary())).append('\n');
             }
             md.append("\nSee `verdict.md` for their evidence").append(f.reduced() ? " (statement references such as T1.2 are to `original.case.json`)" : "")
@@ -122,59 +123,19 @@ public final class BugReport {
     }
 
     private static String headline(Violation v) {
-        return switch (v.kind()) {
-            case "tx-wss" -> "committed writes end in a state no serial order of the transactions gives";
-            case "stmt-wss" -> "committed writes end in a state no serial order of the statements gives";
-            case "write-outcome" -> "a write changes a different number of rows than in any serial order";
-            case "read-result" -> "a query returns rows no serial order gives";
-            case "replay-hang" -> "a statement hangs with no concurrency at all";
-            case "engine-error" -> "internal error";
-            case "connection-lost" -> "the connection breaks (crash?)";
-            case "hang" -> "a statement hangs without waiting on a lock";
-            case "engine-failure" -> "the engine fails outside any statement";
-            default -> v.oracle() + " " + v.kind();
-        };
+        return v.kind().headline();
     }
 
-    /** What the oracle checks and why the observation breaks it; then the classification's meaning. */
+    /** What the oracle checks and why the observation breaks it (as its kind says); then the classification's meaning. */
     static String explanation(Violation v, Target target, TestCase c) {
-        String rule = switch (v.oracle() + "/" + v.kind()) {
-            case "wss/tx-wss", "wss/stmt-wss" -> "txfuzz ran the transactions concurrently, then replayed the ones that committed one after "
-                    + "another, in the order they committed (First-Commit/Rollback-First-Scheduled; WriteCheck, PVLDB 2025)"
-                    + ("wss/stmt-wss".equals(v.oracle() + "/" + v.kind()) ? ", each statement as a transaction of its own" : "")
-                    + ", and also in every other commit order the run cannot rule out. Whatever the isolation level, what committed "
-                    + "transactions write must not be lost or changed by running concurrently: the final state must equal such a "
-                    + "replay's. Here it equals none of them.";
-            case "wss/write-outcome" -> "A write statement must change the rows the serial replay in commit order says it changes "
-                    + "(WriteCheck, PVLDB 2025): here it succeeded, failed or changed a different number of rows.";
-            case "wss/read-result" -> "At " + c.isolation().sql() + ", " + target.name() + " promises reads consistent with the order "
-                    + "transactions commit in; this query returned rows the serial replay in that order does not.";
-            case "wss/replay-hang" -> "With the transactions run one after another there is nothing to wait for; the statement neither "
-                    + "finished nor waited on a lock.";
-            case "explicit/engine-error" -> "An internal error is never the correct answer to a valid statement (APTrans's explicit oracle).";
-            case "explicit/connection-lost" -> "The engine dropped the connection while running a statement: it crashed or killed the session.";
-            case "explicit/hang" -> "The statement kept running and the engine said it was not waiting on a lock; txfuzz cancelled it.";
-            case "explicit/engine-failure" -> "The engine failed while opening, reading back or replaying, outside any single statement.";
-            default -> "isolation".equals(v.oracle())
-                    ? "txfuzz recorded which version of which row every statement read and wrote (two hidden columns per table: a row "
-                    + "identity and the list of transactions that wrote the row; IsoRel, ISSTA 2025) and built the dependency graph of "
-                    + "the transactions. " + c.isolation().sql() + " proscribes this kind of cycle (Adya's generalised isolation levels)."
-                    : "The oracle `" + v.oracle() + "` reports `" + v.kind() + "`; the evidence above explains it.";
-        };
+        ViolationKind.Setting where = new ViolationKind.Setting(target.name(), c.isolation());
         String verdict = switch (v.classification()) {
-            case BUG_CANDIDATE -> switch (v.oracle()) {
-                case "wss" -> "Nothing " + target.name() + " documents for " + c.isolation().sql() + " explains it: where the level "
-                        + "documents weaker behaviour, txfuzz simulated that behaviour on the engine itself and it does not reproduce what "
-                        + "happened. This is a bug candidate.";
-                case "isolation" -> target.name() + " documents no exception for this anomaly at " + c.isolation().sql()
-                        + " (txfuzz's profile of the engine, docs/isolation.md). This is a bug candidate.";
-                default -> "No isolation level permits this. This is a bug candidate.";
-            };
+            case BUG_CANDIDATE -> v.kind().undocumented(where);
             case DOCUMENTED -> "This is behaviour " + target.name() + " documents at " + c.isolation().sql()
                     + (v.reference() == null ? "." : ": " + v.reference() + ".") + " Recorded for completeness, not as a bug.";
             case FLAKY -> "It did not come back when the case was run again: treat it with care.";
         };
-        return rule + "\n\n" + verdict;
+        return v.kind().rule(where) + "\n\n" + verdict;
     }
 
     /** Mermaid drawings embedded, DOT files linked, from the violation's attachments. */

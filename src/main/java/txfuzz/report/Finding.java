@@ -35,7 +35,7 @@ public record Finding(String id, TestCase testCase, Trace trace, List<Violation>
 
     /**
      * The violation a finding is about: a bug candidate before documented behaviour before flaky;
-     * among equals an explicit engine failure (crash, hang, internal error) first, as the most
+     * among equals a kind that is direct evidence of an engine failure (crash, hang, internal error) first, as the most
      * direct evidence; then the oracle's own order.
      */
     public static Violation primaryOf(List<Violation> violations) {
@@ -53,7 +53,7 @@ public record Finding(String id, TestCase testCase, Trace trace, List<Violation>
 
     private static int rank(Violation v) {
         int byClass = v.classification() == Classification.BUG_CANDIDATE ? 0 : v.classification() == Classification.DOCUMENTED ? 2 : 4;
-        return byClass + ("explicit".equals(v.oracle()) ? 0 : 1);
+        return byClass + (v.kind().engineFailure() ? 0 : 1);
     }
 
     public boolean reduced() {

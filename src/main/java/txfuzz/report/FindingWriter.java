@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import txfuzz.exec.Trace;
 import txfuzz.model.CaseJson;
+import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Violation;
 import txfuzz.dbms.Target;
@@ -39,6 +40,21 @@ public final class FindingWriter {
         return findingsDir;
     }
 
+    /**
+     * A finding's folder name: {@code <dbms>-<level>[-<mode>][-prepared]-s<seed>-i<iteration>}, e.g.
+     * {@code h2-RC-s1-i42}, {@code hsqldb-SER-locks-s1-i7}: unique within a run and across modes.
+     */
+    public static String id(TestCase c) {
+        return id(c, null);
+    }
+
+    /** As {@link #id(TestCase)}, with the kind's label before the seed where one case gives several folders: {@code h2-RC-lost-update-s1-i9}. */
+    public static String id(TestCase c, String kind) {
+        return c.dbms() + "-" + c.isolation().shortName() + ("default".equals(c.mode()) ? "" : "-" + c.mode())
+                + (c.execution() == txfuzz.model.ExecutionMode.PREPARED ? "-prepared" : "") + (kind == null ? "" : "-" + kind)
+                + "-s" + c.seed() + "-i" + c.iteration();
+    }
+
     public Path dir(String id) {
         return findingsDir.resolve(id);
     }
@@ -57,16 +73,73 @@ public final class FindingWriter {
      * killed run are removed first.
      */
     public List<FindingRecord> write(Finding f, Target target) {
-        Path dir = dir(f.id());
+        writeFolder(f.id(), (tmp, dir) -> writeFiles(f, target, tmp, dir));
+        TestCase c = f.testCase();
+        return records(f.id(), c.dbms(), c.isolation().name(), f.violations(), f.signature(), f.duplicateOf(), f.reduction());
+    }
+
+    /**
+     * A finding with no case to replay — e.g. a recorded history judged offline ({@code txfuzz
+     * check}): {@code verdict.md} (the same sections as a run's) and the violations' files, written
+     * whole or not at all like any finding's folder. One record per violation, as a run writes them.
+     *
+     * @param source what was judged, e.g. "history: `run.jsonl`"
+     * @param again  the command that judges it again
+     */
+    public List<FindingRecord> writeEvidence(String id, String dbms, IsolationLevel level, String source, String again,
+                                             List<Violation> violations) {
+        writeFolder(id, (into, dir) -> {
+            for (Violation v : violations) {
+                for (Map.Entry<String, String> a : v.attachments().entrySet()) {
+                    Files.writeString(into.resolve(a.getKey()), a.getValue());
+                }
+            }
+            StringBuilder md = new StringBuilder("# ").append(id).append("\n\n");
+            md.append("- DBMS: ").append(dbms).append('\n');
+            md.append("- isolation level: ").append(level.sql()).append('\n');
+            md.append("- ").append(source).append('\n');
+            md.append("- judge again: `").append(again).append("`\n\n");
+            appendViolations(md, violations);
+            Files.writeString(into.resolve("verdict.md"), md.toString());
+        });
+        return records(id, dbms, level.name(), violations, null, null, null);
+    }
+
+    private List<FindingRecord> records(String id, String dbms, String level, List<Violation> violations, Signature signature,
+                                        String duplicateOf, ReductionRecord reduction) {
+        Violation primary = Finding.primaryOf(violations);
+        List<FindingRecord> records = new ArrayList<>();
+        for (Violation v : violations) {
+            records.add(new FindingRecord(id, v.oracle(), dbms, level, v.kind().label(), v.classification().label(),
+                    findingsDir.getFileName() + "/" + id, v.summary())
+                    .withFinding(v == primary, signature, duplicateOf, reduction));
+        }
+        return records;
+    }
+
+    /** Writes a folder's files into a temporary folder, given it and the folder's final place. */
+    private interface Contents {
+        void write(Path into, Path dir) throws IOException;
+    }
+
+    /**
+     * Writes {@code findings/<id>}: whole under a hidden temporary name beside it ({@code .<id>.tmp-<pid>})
+     * and then renamed into place atomically; a folder written before (e.g. before reduction) is renamed
+     * away first ({@code .<id>.old-<pid>}) and deleted after, so {@code findings/<id>} is always
+     * complete — at worst absent between the two renames, never partial. Stale hidden folders of a
+     * killed run are removed first.
+     */
+    private void writeFolder(String id, Contents contents) {
+        Path dir = dir(id);
         long pid = ProcessHandle.current().pid();
-        Path tmp = findingsDir.resolve("." + f.id() + ".tmp-" + pid);
-        Path old = findingsDir.resolve("." + f.id() + ".old-" + pid);
+        Path tmp = findingsDir.resolve("." + id + ".tmp-" + pid);
+        Path old = findingsDir.resolve("." + id + ".old-" + pid);
         try {
             Files.createDirectories(findingsDir);
             removeStale();
             deleteTree(tmp);
             Files.createDirectory(tmp);
-            writeFiles(f, target, tmp, dir);
+            contents.write(tmp, dir);
             if (Files.exists(dir)) {
                 deleteTree(old);
                 Files.move(dir, old, StandardCopyOption.ATOMIC_MOVE);
@@ -78,15 +151,6 @@ public final class FindingWriter {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write finding " + dir + ": " + e.getMessage(), e);
         }
-        Violation primary = Finding.primaryOf(f.violations());
-        List<FindingRecord> records = new ArrayList<>();
-        for (Violation v : f.violations()) {
-            TestCase c = f.testCase();
-            records.add(new FindingRecord(f.id(), v.oracle(), c.dbms(), c.isolation().name(), v.kind(), v.classification().label(),
-                    findingsDir.getFileName() + "/" + f.id(), v.summary())
-                    .withFinding(v == primary, f.signature(), f.duplicateOf(), f.reduction()));
-        }
-        return records;
     }
 
     /** The folder's files, into {@code into}; {@code dir} is where they will be (the README names it). */
@@ -169,14 +233,19 @@ public final class FindingWriter {
         md.append("- isolation level: ").append(c.isolation().sql()).append(c.mode().equals("default") ? "" : ", mode " + c.mode()).append('\n');
         md.append("- case: seed ").append(c.seed()).append(", iteration ").append(c.iteration()).append('\n');
         md.append("- replay: `./txfuzz replay ").append(caseFile).append("`\n\n");
+        appendViolations(md, violations);
+        return md.toString();
+    }
+
+    /** Per violation: oracle, kind, classification, summary, the reference for documented behaviour, the evidence. */
+    private static void appendViolations(StringBuilder md, List<Violation> violations) {
         for (Violation v : violations) {
-            md.append("## ").append(v.oracle()).append(": ").append(v.kind()).append(" — ").append(v.classification().label()).append("\n\n");
+            md.append("## ").append(v.oracle()).append(": ").append(v.kind().label()).append(" — ").append(v.classification().label()).append("\n\n");
             md.append(v.summary()).append("\n\n");
             if (v.reference() != null) {
                 md.append("Documented behaviour: ").append(v.reference()).append("\n\n");
             }
             md.append(v.details()).append('\n');
         }
-        return md.toString();
     }
 }

@@ -43,12 +43,12 @@ public record Signature(String oracle, String kind, String classification, Strin
     }
 
     public static Signature of(TestCase c, Violation v) {
-        java.util.regex.Matcher crash = ASSERTION.matcher(v.summary() + "\n" + v.details());
-        if (crash.find()) {
-            // A server crash is identified by the assertion that failed, whatever the case ran and at
-            // which level: the same assertion is the same bug.
-            return new Signature(v.oracle(), v.kind(), v.classification().label(), c.dbms(), "any", c.mode(), List.of(),
-                    List.of("assertion: " + crash.group(1).strip()));
+        java.util.Optional<String> identity = v.evidence().caseIndependentIdentity();
+        if (identity.isPresent()) {
+            // e.g. a server crash is identified by the assertion that failed, whatever the case ran and
+            // at which level: the same assertion is the same bug.
+            return new Signature(v.oracle(), v.kind().label(), v.classification().label(), c.dbms(), "any", c.mode(), List.of(),
+                    List.of(identity.get()));
         }
         Set<String> statements = new TreeSet<>();
         Set<String> features = new TreeSet<>();
@@ -73,12 +73,9 @@ public record Signature(String oracle, String kind, String classification, Strin
         if (c.execution() == ExecutionMode.PREPARED) {
             features.add("prepared");
         }
-        return new Signature(v.oracle(), v.kind(), v.classification().label(), c.dbms(), c.isolation().shortName(), c.mode(),
+        return new Signature(v.oracle(), v.kind().label(), v.classification().label(), c.dbms(), c.isolation().shortName(), c.mode(),
                 List.copyOf(statements), List.copyOf(features));
     }
-
-    /** An engine's own assertion message in a crash report (InnoDB: "Failing assertion: table->n_rec_locks == 0"). */
-    private static final java.util.regex.Pattern ASSERTION = java.util.regex.Pattern.compile("(?:Failing assertion|Assertion failed|assertion failed): ([^|\n]+)");
 
     /**
      * Row tracking's companion statements (the tag update before a deleting write, the read of the

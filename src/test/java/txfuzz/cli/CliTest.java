@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -119,6 +120,27 @@ class CliTest {
         assertEquals(1, r.code(), r.toString());
         assertTrue(r.out().contains("lost update"), r.out());
         assertTrue(Files.exists(dir.resolve("out/summary.json")));
+        // check files its findings as run does: the same writer, the oracle's one spelling of the kind
+        com.fasterxml.jackson.databind.JsonNode f = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(dir.resolve("out/summary.json").toFile()).get("findings").get(0);
+        assertEquals("isolation", f.get("oracle").asText());
+        assertEquals("lost-update", f.get("kind").asText());
+        assertEquals("bug-candidate", f.get("classification").asText());
+        txfuzz.history.History h = txfuzz.history.HistoryJson.read(lost);
+        txfuzz.oracle.Violation asRun = txfuzz.oracle.isolation.IsolationOracle.violations(h, txfuzz.model.IsolationLevel.REPEATABLE_READ,
+                java.util.Set.of(), null).get(0);
+        txfuzz.model.TestCase someCase = txfuzz.exec.Cases.on("h2").table("t").setup("CREATE TABLE t(v INT)").txn("UPDATE t SET v = 1").order(1, 1, 1);
+        try (txfuzz.dbms.h2.H2Target h2 = new txfuzz.dbms.h2.H2Target()) {
+            txfuzz.report.FindingRecord runRecord = new txfuzz.report.FindingWriter(dir.resolve("run")).write("x", someCase, null, List.of(asRun), h2).get(0);
+            assertEquals(runRecord.kind(), f.get("kind").asText());
+            assertEquals(runRecord.oracle(), f.get("oracle").asText());
+            String runVerdict = Files.readString(dir.resolve("run/findings/x/verdict.md"));
+            Path checked = dir.resolve("out").resolve(f.get("dir").asText());
+            String checkVerdict = Files.readString(checked.resolve("verdict.md"));
+            String section = "## isolation: lost-update — bug-candidate";
+            assertTrue(runVerdict.contains(section) && checkVerdict.contains(section), checkVerdict);
+            assertTrue(Files.exists(checked.resolve("lost-update.dot")) && Files.exists(checked.resolve("lost-update.mmd")));
+        }
         // The same writes one after another (T1 read T2's version) are serializable.
         Path clean = dir.resolve("clean.jsonl");
         Files.writeString(clean, t1.replace("\"wlist\":[0]}", "\"wlist\":[0,2]}") + "\n" + t2 + "\n");

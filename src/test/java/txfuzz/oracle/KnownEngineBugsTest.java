@@ -1,5 +1,6 @@
 package txfuzz.oracle;
 
+import txfuzz.oracle.explicit.ExplicitOracle;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,7 +34,7 @@ class KnownEngineBugsTest {
             Trace trace = ex.run(c);
             assertEquals(List.of(List.of("a", "1")), trace.finalState().tables().get("t"), "the increment is lost");
             Verdict v = new WssOracle().judge(c, trace, ex);
-            assertTrue(v.violations().stream().anyMatch(x -> x.kind().equals("tx-wss") && x.classification() == Classification.BUG_CANDIDATE),
+            assertTrue(v.violations().stream().anyMatch(x -> x.kind().label().equals("tx-wss") && x.classification() == Classification.BUG_CANDIDATE),
                     v.toString());
         }
     }
@@ -54,7 +55,7 @@ class KnownEngineBugsTest {
                 .order(1);
         try (Executor ex = new Executor(Targets.create("h2"), ExecutorConfig.defaults())) {
             Verdict v = new ExplicitOracle().judge(c, ex.run(c), ex);
-            assertEquals(List.of("hang"), v.violations().stream().map(Violation::kind).toList(), v.toString());
+            assertEquals(List.of("hang"), v.violations().stream().map(vi -> vi.kind().label()).toList(), v.toString());
             Verdict atReadCommitted = new ExplicitOracle().judge(c.withIsolation(IsolationLevel.READ_COMMITTED),
                     ex.run(c.withIsolation(IsolationLevel.READ_COMMITTED)), ex);
             assertTrue(atReadCommitted.isClean(), atReadCommitted.toString());

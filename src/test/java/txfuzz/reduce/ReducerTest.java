@@ -26,7 +26,10 @@ import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.CommitDroppingTarget;
-import txfuzz.oracle.ExplicitOracle;
+import txfuzz.oracle.explicit.ExplicitOracle;
+import txfuzz.oracle.wss.WssKind;
+import txfuzz.oracle.Run;
+import txfuzz.oracle.ViolationKind;
 import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
@@ -55,7 +58,7 @@ class ReducerTest {
 
     static Violation violationOf(TestCase c, Executor ex, Oracle o, String kind) throws Exception {
         Verdict v = o.judge(c, ex.run(c), ex);
-        return v.violations().stream().filter(x -> x.kind().equals(kind)).findFirst()
+        return v.violations().stream().filter(x -> x.kind().label().equals(kind)).findFirst()
                 .orElseThrow(() -> new AssertionError("no " + kind + " in " + v));
     }
 
@@ -73,7 +76,7 @@ class ReducerTest {
             assertFalse(r.exhausted(), "a fixed point well within the budget");
             assertEquals(7, r.statementsBefore());
             assertEquals(2, r.statementsAfter(), CaseJson.write(red));
-            assertEquals("tx-wss", r.violation().kind());
+            assertEquals("tx-wss", r.violation().kind().label());
             assertEquals(Classification.BUG_CANDIDATE, r.violation().classification());
             // one table, its one needed column, one row; no index, no constraint
             assertEquals(List.of("t"), red.tables(), CaseJson.write(red));
@@ -94,7 +97,7 @@ class ReducerTest {
     void aCaseThatDoesNotFailComesBackUnchanged() throws Exception {
         TestCase c = Cases.on("h2").table("t").setup("CREATE TABLE t (id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 1)")
                 .txn("UPDATE t SET v = 2 WHERE id = 1").autocommit("SELECT v FROM t").order(1, 1, 1, 2);
-        Violation claimed = new Violation("wss", "tx-wss", Classification.BUG_CANDIDATE, "claimed", "", null);
+        Violation claimed = new Violation(WssKind.TX_WSS, Classification.BUG_CANDIDATE, "claimed", "", null);
         try (Executor ex = new Executor(new H2Target(), ExecutorConfig.defaults())) {
             Reduction r = new Reducer(ex, List.of(new WssOracle()), ReduceConfig.defaults()).reduce(c, claimed);
             assertSame(c, r.reduced());
@@ -123,15 +126,46 @@ class ReducerTest {
             return c.transactions().stream().flatMap(t -> t.statements().stream()).anyMatch(s -> s.sql().contains("v = v + 1"));
         }
 
+        /** The test oracle's one kind. */
+        enum MarkerKind implements ViolationKind {
+            MARKER;
+
+            @Override
+            public String oracle() {
+                return "flaky";
+            }
+
+            @Override
+            public String label() {
+                return "marker";
+            }
+
+            @Override
+            public String headline() {
+                return "the marker statement ran";
+            }
+
+            @Override
+            public String rule(Setting where) {
+                return "The case must not contain the marker.";
+            }
+        }
+
         @Override
-        public Verdict judge(TestCase c, Trace trace, Executor executor) {
+        public List<MarkerKind> kinds() {
+            return List.of(MarkerKind.MARKER);
+        }
+
+        @Override
+        public Verdict judge(Run run, Executor executor) {
+            TestCase c = run.testCase();
             boolean real = hasMarker(c);
             boolean fake = flaky && calls.incrementAndGet() % 3 == 0;
             if (fake && !real) {
                 falsePositives.incrementAndGet();
             }
             return new Verdict(name(), real || fake
-                    ? List.of(new Violation(name(), "marker", Classification.BUG_CANDIDATE, "marker", "", null)) : List.of());
+                    ? List.of(new Violation(MarkerKind.MARKER, Classification.BUG_CANDIDATE, "marker", "", null)) : List.of());
         }
     }
 
@@ -145,7 +179,7 @@ class ReducerTest {
             assertTrue(oracle.falsePositives.get() > 0, "the oracle did lie during reduction");
             assertTrue(FlakyOracle.hasMarker(r.reduced()), CaseJson.write(r.reduced()));
             oracle.flaky = false;
-            assertEquals("marker", violationOf(r.reduced(), ex, oracle, "marker").kind());
+            assertEquals("marker", violationOf(r.reduced(), ex, oracle, "marker").kind().label());
             assertTrue(r.statementsAfter() < r.statementsBefore(), r.toString());
         }
     }
@@ -214,7 +248,7 @@ class ReducerTest {
             assertEquals(1, red.transactions().size());
             assertTrue(red.txn(1).statements().get(0).sql().startsWith("MERGE INTO t0 USING t1"), CaseJson.write(red));
             assertTrue(red.setup().size() < c.setup().size(), red.setup().toString());
-            assertEquals("hang", r.violation().kind());
+            assertEquals("hang", r.violation().kind().label());
             assertTrue(r.seconds() < 12 * 1.25, r.toString());
         }
     }

@@ -59,7 +59,7 @@ class TrackedReductionTest {
         try (Target h2 = Targets.create("h2"); Executor ex = new Executor(h2, ExecutorConfig.defaults())) {
             IsolationOracle oracle = new IsolationOracle();
             Violation v = oracle.judge(c, ex.run(c), ex).violations().get(0);
-            assertEquals("read-skew", v.kind());
+            assertEquals("read-skew", v.kind().label());
             Reduction r = new Reducer(ex, List.of(oracle), new ReduceConfig(Duration.ofSeconds(60))).reduce(c, v);
             List<Stmt> kept = r.reduced().txn(2).statements().stream().filter(st -> !st.kind().isControl()).toList();
             assertEquals(4, kept.size(), "two writes stay (either noise table is as good as the other), with their post-reads: " + kept);

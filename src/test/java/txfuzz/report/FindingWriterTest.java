@@ -1,5 +1,8 @@
 package txfuzz.report;
 
+import txfuzz.history.Anomaly;
+import txfuzz.oracle.isolation.IsolationKind;
+import txfuzz.oracle.wss.WssKind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,10 +32,10 @@ class FindingWriterTest {
     private static final String MERMAID = "flowchart LR\n  T1 -->|rw| T2\n  T2 -->|rw| T1\n";
 
     private static Violation g2() {
-        return new Violation("isolation", "G2-item", Classification.BUG_CANDIDATE, "G2-item: write skew between T1 and T2",
+        return new Violation(IsolationKind.of(Anomaly.G2_ITEM), Classification.BUG_CANDIDATE, "G2-item: write skew between T1 and T2",
                 "Let T1 = ... and T2 = ... Then T1 < T2 because T1 read t.r2 before T2 wrote it. However T2 < T1 because"
                         + " T2 read t.r1 before T1 wrote it: a contradiction.\n", null,
-                Map.of("G2-item.mmd", "```mermaid\n" + MERMAID + "```\n", "G2-item.dot", "digraph { T1 -> T2; T2 -> T1; }\n"));
+                Map.of("G2-item.mmd", "```mermaid\n" + MERMAID + "```\n", "G2-item.dot", "digraph { T1 -> T2; T2 -> T1; }\n"), null);
     }
 
     @Test
@@ -83,7 +86,7 @@ class FindingWriterTest {
 
     @Test
     void theIndexGroupsByExactSignatureOrByCoverageOfAReducedOne() {
-        Violation v = new Violation("wss", "tx-wss", Classification.BUG_CANDIDATE, "tx-wss: lost", "d", null);
+        Violation v = new Violation(WssKind.TX_WSS, Classification.BUG_CANDIDATE, "tx-wss: lost", "d", null);
         TestCase small = Cases.on("h2").table("t").setup("CREATE TABLE t(v INT)").txn("UPDATE t SET v = 1").txn("UPDATE t SET v = 2")
                 .order(1, 2, 1, 2, 1, 2);
         TestCase big = Cases.on("h2").table("t").setup("CREATE TABLE t(v INT)", "CREATE INDEX i ON t (v)")

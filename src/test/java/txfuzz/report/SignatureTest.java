@@ -1,5 +1,7 @@
 package txfuzz.report;
 
+import txfuzz.oracle.explicit.ExplicitOracle;
+import txfuzz.oracle.wss.WssKind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -17,7 +19,7 @@ import txfuzz.oracle.Classification;
 import txfuzz.oracle.Violation;
 
 class SignatureTest {
-    private static final Violation TX_WSS = new Violation("wss", "tx-wss", Classification.BUG_CANDIDATE, "s", "d", null);
+    private static final Violation TX_WSS = new Violation(WssKind.TX_WSS, Classification.BUG_CANDIDATE, "s", "d", null);
 
     private static TestCase lostUpdate(int v) {
         return Cases.on("h2").table("t").level(IsolationLevel.READ_COMMITTED)
@@ -79,7 +81,7 @@ class SignatureTest {
         assertNotEquals(a.id(), Signature.of(lostUpdate(1).withIsolation(IsolationLevel.SERIALIZABLE), TX_WSS).id());
         assertNotEquals(a.id(), Signature.of(lostUpdate(1), TX_WSS.withClassification(Classification.DOCUMENTED, "r")).id());
         assertNotEquals(a.id(), Signature.of(lostUpdate(1),
-                new Violation("wss", "stmt-wss", Classification.BUG_CANDIDATE, "s", "d", null)).id());
+                new Violation(WssKind.STMT_WSS, Classification.BUG_CANDIDATE, "s", "d", null)).id());
         assertTrue(Signature.of(lostUpdate(1).withExecution(ExecutionMode.PREPARED), TX_WSS).features().contains("prepared"));
     }
 
@@ -113,14 +115,15 @@ class SignatureTest {
 
     @Test
     void serverCrashesAreGroupedByTheAssertionThatFailed() {
-        String crash = "engine failure while running the case: IllegalStateException: MariaDB crashed during DROP DATABASE txfuzz_1:"
+        String crash = "MariaDB crashed during DROP DATABASE txfuzz_1:"
                 + " InnoDB: Assertion failure in file dict0dict.cc line 1872 | InnoDB: Failing assertion: table->n_rec_locks == 0 | mysqld got signal 6";
-        Violation v = new Violation("explicit", "engine-failure", Classification.BUG_CANDIDATE, crash, "d", null);
+        Violation v = ExplicitOracle.engineFailure("while running the case", new IllegalStateException(crash));
+        assertEquals("table->n_rec_locks == 0", ((ExplicitOracle.Failure) v.evidence()).assertion(), "the oracle keeps the assertion as evidence");
         Signature a = Signature.of(lostUpdate(1), v);
         Signature b = Signature.of(lostUpdate(1).withIsolation(IsolationLevel.SERIALIZABLE), v);
         assertEquals(a, b, "the case and the level do not matter");
         assertEquals(List.of("assertion: table->n_rec_locks == 0"), a.features());
-        Violation other = new Violation("explicit", "engine-failure", Classification.BUG_CANDIDATE, crash.replace("n_rec_locks", "n_waiting"), "d", null);
+        Violation other = ExplicitOracle.engineFailure("while running the case", new IllegalStateException(crash.replace("n_rec_locks", "n_waiting")));
         assertNotEquals(a, Signature.of(lostUpdate(1), other));
         assertNotEquals(Signature.of(lostUpdate(1), TX_WSS), Signature.of(lostUpdate(1).withIsolation(IsolationLevel.SERIALIZABLE), TX_WSS),
                 "other findings keep their level");

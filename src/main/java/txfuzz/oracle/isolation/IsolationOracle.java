@@ -1,14 +1,15 @@
 package txfuzz.oracle.isolation;
 
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import txfuzz.dbms.LevelSemantics;
+import txfuzz.dbms.Profile;
 import txfuzz.exec.Executor;
-import txfuzz.exec.SetupFailedException;
-import txfuzz.exec.Trace;
 import txfuzz.history.Analysis;
 import txfuzz.history.Anomaly;
 import txfuzz.history.AnomalyFinding;
@@ -19,17 +20,21 @@ import txfuzz.history.IsolationModel;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
+import txfuzz.oracle.Evidence;
 import txfuzz.oracle.Oracle;
+import txfuzz.oracle.Run;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
-import txfuzz.dbms.LevelSemantics;
-import txfuzz.dbms.Profile;
 
 /**
  * IsoRel's oracle (ISSTA 2025): the run of an instrumented case becomes a row-level history
  * (rowId/wList), whose dependency graph must have no cycle the isolation level proscribes.
  * A proscribed anomaly the engine documents at that level (its profile) is documented
  * behaviour; any other is a bug candidate. Anomalies the level itself permits are not reported.
+ *
+ * <p>It judges uncontrolled runs too (IsoRel's concurrent sessions: the history records each
+ * transaction's session), and linearises an anomaly found there into a replayable witness case
+ * ({@link WitnessCase}).
  */
 public final class IsolationOracle implements Oracle {
     public static final String NAME = "isolation";
@@ -40,13 +45,69 @@ public final class IsolationOracle implements Oracle {
     }
 
     @Override
-    public Verdict judge(TestCase c, Trace trace, Executor executor) throws SQLException, SetupFailedException {
+    public List<IsolationKind> kinds() {
+        return IsolationKind.ALL;
+    }
+
+    /**
+     * The anomaly behind a violation: its first witness (transactions, cycle, explanation) and how
+     * many witnesses of its kind the history had.
+     */
+    public record Witnessed(AnomalyFinding finding, int witnesses) implements Evidence {
+    }
+
+    @Override
+    public Verdict judge(Run run, Executor executor) {
+        TestCase c = run.testCase();
         if (!instrumented(c)) {
             return Verdict.clean(NAME); // nothing to observe: the case has no rowId/wList columns
         }
-        History h = HistoryRecorder.record(c, trace);
-        Profile profile = executor.target().profile(c.mode());
-        return new Verdict(NAME, violations(h, c.isolation(), semantics(profile, c.isolation())));
+        History h = history(run);
+        LevelSemantics s = semantics(executor.target().profile(c.mode()), c.isolation());
+        return new Verdict(NAME, violations(h, c.isolation(), s.documentedAnomalies(), s.anomalyReference()));
+    }
+
+    /** Every read must reveal which version it saw. */
+    @Override
+    public boolean needsRowTracking() {
+        return true;
+    }
+
+    @Override
+    public boolean judgesUncontrolledRuns() {
+        return true;
+    }
+
+    /** The anomaly's transactions (its cycle), submitted in the order their statements completed in the run. */
+    @Override
+    public Optional<TestCase> witness(Run uncontrolled, Violation v) {
+        if (!(v.evidence() instanceof Witnessed w)) {
+            return Optional.empty();
+        }
+        TestCase c = uncontrolled.testCase();
+        Set<Integer> cycle = new TreeSet<>();
+        for (long t : w.finding().transactions()) {
+            if (t >= 1 && t <= c.transactions().size()) {
+                cycle.add((int) t);
+            }
+        }
+        return Optional.of(WitnessCase.of(c, uncontrolled.trace(), cycle));
+    }
+
+    /** The witness run's history is not the uncontrolled run's: {@code witness.history.jsonl}. */
+    @Override
+    public Violation asWitnessed(Violation v) {
+        Map<String, String> files = new LinkedHashMap<>();
+        v.attachments().forEach((name, content) -> files.put(name.equals(HISTORY) ? "witness." + HISTORY : name, content));
+        return v.withDetails(v.details(), files);
+    }
+
+    private static final String HISTORY = "history.jsonl";
+
+    /** The run's row-level history; with the sessions of an uncontrolled run. */
+    public static History history(Run run) {
+        return run.uncontrolled() ? HistoryRecorder.record(run.testCase(), run.trace(), run.slots())
+                : HistoryRecorder.record(run.testCase(), run.trace());
     }
 
     /** Generated in gen's instrumented mode: some statement says how its result reveals row versions. */
@@ -60,40 +121,74 @@ public final class IsolationOracle implements Oracle {
 
     /** One violation per anomaly kind the level proscribes (its first witness), judged against the profile. */
     public static List<Violation> violations(History h, IsolationLevel level, LevelSemantics semantics) {
-        return judged(h, level, semantics).violations();
+        return violations(h, level, semantics.documentedAnomalies(), semantics.anomalyReference());
     }
 
-    /** The proscribed anomalies of a history, first witness per kind, with their violations (same order). */
-    public record Judged(List<AnomalyFinding> findings, List<Violation> violations) {
+    /**
+     * One violation per anomaly kind the level proscribes (its first witness): documented when the
+     * engine documents it at the level ({@code documented}, see {@code reference}), else a bug candidate.
+     */
+    public static List<Violation> violations(History h, IsolationLevel level, Set<Anomaly> documented, String reference) {
+        return observe(h, level, documented, reference).stream().filter(IsolationOracle::proscribed).toList();
     }
 
-    public static Judged judged(History h, IsolationLevel level, LevelSemantics semantics) {
+    /**
+     * Every anomaly kind the history shows (its first witness), also those the level permits:
+     * those are classified documented, the level's definition being the reference (see {@link #proscribed}).
+     */
+    public static List<Violation> observe(History h, IsolationLevel level, Set<Anomaly> documented, String reference) {
         Analysis analysis = IsolationChecker.analyze(h);
         Map<Anomaly, AnomalyFinding> firstPerKind = new LinkedHashMap<>();
-        for (AnomalyFinding f : analysis.judge(level, semantics.documentedAnomalies())) {
-            if (f.proscribed()) {
-                firstPerKind.putIfAbsent(f.anomaly(), f);
-            }
+        for (AnomalyFinding f : analysis.judge(level, documented)) {
+            firstPerKind.putIfAbsent(f.anomaly(), f);
         }
         List<Violation> out = new ArrayList<>();
         for (AnomalyFinding f : firstPerKind.values()) {
-            out.add(violation(f, analysis.count(f.anomaly()), h, semantics));
+            Violation v = violation(f, analysis.count(f.anomaly()), h, reference);
+            out.add(f.proscribed() ? v : v.withClassification(Classification.DOCUMENTED, IsolationModel.reference(f.level()) + " does not proscribe it"));
         }
-        return new Judged(List.copyOf(firstPerKind.values()), out);
+        return out;
     }
 
-    /** "lost update" → "lost-update": violation kinds are single words. */
+    /**
+     * A violation for every proscribed witness of an analysed history, not just the first per kind
+     * ({@code txfuzz check} files each). The history is the file {@code historyFile} names, so it is
+     * referred to, not attached again.
+     */
+    public static List<Violation> everyWitness(Analysis analysis, History h, IsolationLevel level, Set<Anomaly> documented, String reference,
+                                               String historyFile) {
+        List<Violation> out = new ArrayList<>();
+        for (AnomalyFinding f : analysis.judge(level, documented)) {
+            if (f.proscribed()) {
+                out.add(violation(f, analysis.count(f.anomaly()), h, reference, historyFile));
+            }
+        }
+        return out;
+    }
+
+    /** Whether the level proscribes the violation's anomaly (false for a violation of another oracle). */
+    public static boolean proscribed(Violation v) {
+        return v.evidence() instanceof Witnessed w && w.finding().proscribed();
+    }
+
+    /** "lost update" → "lost-update": the kind's one spelling. */
     public static String kind(Anomaly a) {
-        return a.label().replace(' ', '-');
+        return IsolationKind.of(a).label();
     }
 
     /**
      * A finding judged at its level as a violation: documented when the profile permits it, a bug
      * candidate otherwise; the history and the cycle's drawings come along as files.
      */
-    public static Violation violation(AnomalyFinding f, int count, History h, LevelSemantics semantics) {
+    static Violation violation(AnomalyFinding f, int count, History h, String reference) {
+        return violation(f, count, h, reference, null);
+    }
+
+    /** @param historyFile where the history already is; null: attach it as {@code history.jsonl} */
+    private static Violation violation(AnomalyFinding f, int count, History h, String reference, String historyFile) {
         boolean documented = f.permittedByProfile();
-        String kind = kind(f.anomaly());
+        IsolationKind kind = IsolationKind.of(f.anomaly());
+        String label = kind.label();
         StringBuilder details = new StringBuilder();
         details.append("The dependency graph of the run's row-level history (IsoRel: rowId/wList instrumentation) has a cycle that ")
                 .append(f.level().sql()).append(f.proscribed() ? " proscribes (" : " permits (").append(IsolationModel.reference(f.level()))
@@ -102,14 +197,17 @@ public final class IsolationOracle implements Oracle {
             details.append(" Witnesses of this kind: ").append(count).append("; the shortest found is shown.");
         }
         details.append("\n\n").append(f.markdown(false)).append('\n');
-        details.append("The row-level history is in `history.jsonl` (check it offline with `txfuzz check history.jsonl --level ")
-                .append(f.level().name()).append("`); the cycle is drawn in `").append(kind).append(".dot`.\n");
+        String history = historyFile == null ? HISTORY : historyFile;
+        details.append("The row-level history is in `").append(history).append("` (check it offline with `txfuzz check ").append(history)
+                .append(" --level ").append(f.level().name()).append("`); the cycle is drawn in `").append(label).append(".dot`.\n");
         Map<String, String> files = new LinkedHashMap<>();
-        files.put("history.jsonl", HistoryJson.write(h));
-        files.put(kind + ".mmd", f.mermaid());
-        files.put(kind + ".dot", f.dot());
-        return new Violation(NAME, kind, documented ? Classification.DOCUMENTED : Classification.BUG_CANDIDATE,
+        if (historyFile == null) {
+            files.put(HISTORY, HistoryJson.write(h));
+        }
+        files.put(label + ".mmd", f.mermaid());
+        files.put(label + ".dot", f.dot());
+        return new Violation(kind, documented ? Classification.DOCUMENTED : Classification.BUG_CANDIDATE,
                 f.anomaly().label() + " at " + f.level().sql() + ": " + f.summary(), details.toString(),
-                documented ? semantics.anomalyReference() : null, files);
+                documented ? reference : null, files, new Witnessed(f, count));
     }
 }

@@ -15,6 +15,8 @@ import txfuzz.model.DbState;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
+import txfuzz.oracle.Evidence;
+import txfuzz.oracle.Run;
 import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
@@ -29,25 +31,39 @@ import txfuzz.dbms.LevelSemantics;
  * commit order, read results are compared too.
  */
 public final class WssOracle implements Oracle {
+    public static final String NAME = "wss";
+
     @Override
     public String name() {
-        return "wss";
+        return NAME;
     }
 
     @Override
-    public Verdict judge(TestCase c, Trace trace, Executor executor) throws SQLException, SetupFailedException {
+    public List<WssKind> kinds() {
+        return List.of(WssKind.values());
+    }
+
+    /**
+     * The statement and actual result behind a write-outcome violation: whether a documented
+     * deviation explains it depends on whether its simulation reproduces that count.
+     */
+    record WriteOutcome(StmtRef statement, StmtResult actual) implements Evidence {
+    }
+
+    @Override
+    public Verdict judge(Run run, Executor executor) throws SQLException, SetupFailedException {
+        TestCase c = run.testCase();
+        Trace trace = run.trace();
         if (!trace.hung().isEmpty() || trace.stalls() > 0) {
             // The explicit oracle reports hangs; after txfuzz cancelled a statement to break a stall,
             // the engine may still be undoing it, so the final state is no evidence either way.
             return Verdict.clean(name());
         }
         LevelSemantics semantics = executor.target().profile(c.mode()).at(c.isolation());
-        lastActualWrites.clear();
-        lastRefs.clear();
         List<Violation> found = null;
         for (List<Integer> order : SerialSchedule.possibleOrders(trace, MAX_ORDERS)) {
             List<Violation> v = compare(c, trace, executor, order, semantics.serializableReads());
-            if (v.stream().anyMatch(x -> x.kind().equals("replay-hang"))) {
+            if (v.stream().anyMatch(x -> x.kind() == WssKind.REPLAY_HANG)) {
                 return new Verdict(name(), v);
             }
             if (v.isEmpty()) {
@@ -58,14 +74,10 @@ public final class WssOracle implements Oracle {
             }
         }
         if (!found.isEmpty() && !semantics.deviations().isEmpty()) {
-            found = classify(found, semantics, new DeviationExplainer(c, trace, executor), lastActualWrites, lastRefs);
+            found = classify(found, semantics, new DeviationExplainer(c, trace, executor));
         }
         return new Verdict(name(), found);
     }
-
-    /** The actual result and statement of each write-outcome violation of the current judgement. */
-    private final Map<Violation, StmtResult> lastActualWrites = new java.util.IdentityHashMap<>();
-    private final Map<Violation, StmtRef> lastRefs = new java.util.IdentityHashMap<>();
 
     /** Transactions that resumed together have no known order; at most this many orders are tried. */
     private static final int MAX_ORDERS = 24;
@@ -79,12 +91,12 @@ public final class WssOracle implements Oracle {
         if (!txTrace.hung().isEmpty()) {
             return List.of(replayHang(c, tx, txTrace));
         }
-        stateViolation("tx-wss", "transaction-level", tx, trace, txTrace).ifPresent(found::add);
+        stateViolation(WssKind.TX_WSS, "transaction-level", tx, trace, txTrace).ifPresent(found::add);
         found.addAll(outcomeViolations(c, tx, trace, txTrace, compareReads));
         Optional<SerialSchedule> stmt = SerialSchedule.statementLevel(c, trace, order);
         if (stmt.isPresent()) {
             Trace stmtTrace = executor.run(stmt.get().testCase());
-            stateViolation("stmt-wss", "statement-level", stmt.get(), trace, stmtTrace).ifPresent(found::add);
+            stateViolation(WssKind.STMT_WSS, "statement-level", stmt.get(), trace, stmtTrace).ifPresent(found::add);
         }
         return found;
     }
@@ -95,21 +107,20 @@ public final class WssOracle implements Oracle {
      * write outcomes differ, the level's weaker visibility accounts for them (a statement saw a
      * different set of rows, so it changed a different number, or hit a constraint another order avoids).
      */
-    private static List<Violation> classify(List<Violation> found, LevelSemantics semantics, DeviationExplainer explainer,
-                                            Map<Violation, StmtResult> actualWrites, Map<Violation, StmtRef> refs)
+    private static List<Violation> classify(List<Violation> found, LevelSemantics semantics, DeviationExplainer explainer)
             throws SQLException, SetupFailedException {
-        boolean stateDiffers = found.stream().anyMatch(v -> v.kind().endsWith("-wss"));
+        boolean stateDiffers = found.stream().anyMatch(v -> ((WssKind) v.kind()).stateDiffers());
         for (Deviation d : semantics.deviations()) {
             Optional<String> rule = explainer.explanation(d);
             if (rule.isPresent()) {
                 String ref = semantics.reference() + " (" + rule.get() + ")";
                 List<Violation> out = new ArrayList<>();
                 for (Violation v : found) {
-                    boolean explained = switch (v.kind()) {
-                        case "read-result" -> false;
+                    boolean explained = switch ((WssKind) v.kind()) {
+                        case READ_RESULT -> false;
                         // a write's count must come out of the simulation too, not just the final state
-                        case "write-outcome" -> actualWrites.get(v) != null
-                                && explainer.reproducedCount(refs.get(v), actualWrites.get(v).updateCount());
+                        case WRITE_OUTCOME -> v.evidence() instanceof WriteOutcome w
+                                && explainer.reproducedCount(w.statement(), w.actual().updateCount());
                         default -> true;
                     };
                     out.add(explained ? v.withClassification(Classification.DOCUMENTED, ref) : v);
@@ -120,20 +131,20 @@ public final class WssOracle implements Oracle {
         if (!stateDiffers) {
             String ref = semantics.reference() + " (the final state matches the serial order; at this level a statement may see a different"
                     + " set of rows than in the serial order, so write outcomes may differ)";
-            return found.stream().map(v -> v.kind().equals("write-outcome") ? v.withClassification(Classification.DOCUMENTED, ref) : v).toList();
+            return found.stream().map(v -> v.kind() == WssKind.WRITE_OUTCOME ? v.withClassification(Classification.DOCUMENTED, ref) : v).toList();
         }
         return found;
     }
 
     private Violation replayHang(TestCase c, SerialSchedule serial, Trace replay) {
         StmtRef original = serial.origin().get(replay.hung().get(0));
-        return new Violation(name(), "replay-hang", Classification.BUG_CANDIDATE,
+        return new Violation(WssKind.REPLAY_HANG, Classification.BUG_CANDIDATE,
                 "replay-hang at " + original + ": the statement hung in the serial replay " + serial.describeOrder(),
                 "Statement " + original + " `" + c.stmt(original).sql() + "` neither finished nor waited on a lock when the committed"
                         + " transactions were replayed one after another (" + serial.describeOrder() + ").\n", null);
     }
 
-    private Optional<Violation> stateViolation(String kind, String level, SerialSchedule serial, Trace actual, Trace expected) {
+    private Optional<Violation> stateViolation(WssKind kind, String level, SerialSchedule serial, Trace actual, Trace expected) {
         List<DbState.TableDiff> diffs = actual.finalState().diff(expected.finalState());
         if (diffs.isEmpty()) {
             return Optional.empty();
@@ -150,12 +161,12 @@ public final class WssOracle implements Oracle {
         md.append("Actual state:\n\n").append(formatState(actual.finalState()))
                 .append("\nExpected (serial ").append(serial.describeOrder()).append("):\n\n").append(formatState(expected.finalState()));
         DbState.TableDiff first = diffs.get(0);
-        String summary = kind + ": table " + first.table() + " differs from serial " + serial.describeOrder()
+        String summary = kind.label() + ": table " + first.table() + " differs from serial " + serial.describeOrder()
                 + " (" + first.onlyHere().size() + " rows only actual, " + first.onlyThere().size() + " only serial)";
-        return Optional.of(new Violation(name(), kind, Classification.BUG_CANDIDATE, summary, md.toString(), null));
+        return Optional.of(new Violation(kind, Classification.BUG_CANDIDATE, summary, md.toString(), null));
     }
 
-    private List<Violation> outcomeViolations(TestCase c, SerialSchedule serial, Trace actual, Trace expected, boolean compareReads) {
+    private static List<Violation> outcomeViolations(TestCase c, SerialSchedule serial, Trace actual, Trace expected, boolean compareReads) {
         List<Violation> found = new ArrayList<>();
         for (Map.Entry<StmtRef, StmtRef> e : serial.origin().entrySet()) {
             StmtRef original = e.getValue();
@@ -173,15 +184,13 @@ public final class WssOracle implements Oracle {
             if (difference == null) {
                 continue;
             }
-            String vkind = write ? "write-outcome" : "read-result";
+            WssKind vkind = write ? WssKind.WRITE_OUTCOME : WssKind.READ_RESULT;
             String sql = c.stmt(original).sql();
             String md = "Statement " + original + " `" + sql + "` " + difference + " in the actual run than in the serial replay "
                     + serial.describeOrder() + ".\n\n- actual: " + describe(a) + "\n- serial: " + describe(s) + "\n";
-            Violation violation = new Violation(name(), vkind, Classification.BUG_CANDIDATE,
-                    vkind + " at " + original + ": actual " + a.summary() + ", serial " + s.summary(), md, null);
-            lastActualWrites.put(violation, a);
-            lastRefs.put(violation, original);
-            found.add(violation);
+            found.add(new Violation(vkind, Classification.BUG_CANDIDATE,
+                    vkind.label() + " at " + original + ": actual " + a.summary() + ", serial " + s.summary(), md, null, Map.of(),
+                    write ? new WriteOutcome(original, a) : Evidence.NONE));
         }
         found.sort((x, y) -> x.summary().compareTo(y.summary()));
         return found;

@@ -87,7 +87,7 @@ class MariadbExecutorTest {
     }
 
     private static void assertDocumented(Verdict v, String referencePart) {
-        assertTrue(v.violations().stream().anyMatch(x -> x.kind().equals("tx-wss")), v.toString());
+        assertTrue(v.violations().stream().anyMatch(x -> x.kind().label().equals("tx-wss")), v.toString());
         for (Violation x : v.violations()) {
             assertEquals(Classification.DOCUMENTED, x.classification(), x.summary());
             assertTrue(x.reference().contains(referencePart), x.reference());
@@ -198,7 +198,7 @@ class MariadbExecutorTest {
     @Test
     void aCommitThatSilentlyDropsItsWritesIsCaught() throws Exception {
         Judged j = judge(new CommitDroppingTarget(target), overlappingWriters(IsolationLevel.READ_COMMITTED));
-        List<String> kinds = j.verdict().violations().stream().map(Violation::kind).toList();
+        List<String> kinds = j.verdict().violations().stream().map(vi -> vi.kind().label()).toList();
         assertTrue(kinds.contains("tx-wss"), kinds.toString());
         assertTrue(kinds.contains("stmt-wss"), kinds.toString());
         for (Violation x : j.verdict().violations()) {
@@ -382,7 +382,7 @@ class MariadbExecutorTest {
         assertEquals(0, at(j.trace(), 2, 1).result().updateCount(), j.trace().toString());
         assertEquals(List.of(List.of("1")), at(j.trace(), 2, 2).result().rows());
         assertEquals(List.of("1"), t(j.trace()));
-        assertTrue(j.verdict().violations().stream().anyMatch(v -> v.kind().equals("tx-wss") && v.classification() == Classification.BUG_CANDIDATE),
+        assertTrue(j.verdict().violations().stream().anyMatch(v -> v.kind().label().equals("tx-wss") && v.classification() == Classification.BUG_CANDIDATE),
                 j.verdict().toString());
     }
 

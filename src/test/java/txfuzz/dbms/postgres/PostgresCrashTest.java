@@ -19,7 +19,7 @@ import txfuzz.exec.ExecutorConfig;
 import txfuzz.exec.Trace;
 import txfuzz.exec.TxnStatus;
 import txfuzz.model.TestCase;
-import txfuzz.oracle.ExplicitOracle;
+import txfuzz.oracle.explicit.ExplicitOracle;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
 import txfuzz.dbms.ErrorClass;
@@ -82,7 +82,7 @@ class PostgresCrashTest {
         assertEquals(TxnStatus.ABORTED, trace.outcome(1).status());
         assertTrue(trace.outcome(2).status().committed());
         Verdict v = new ExplicitOracle().judge(dying("x"), trace, executor);
-        assertEquals(List.of("connection-lost"), v.violations().stream().map(Violation::kind).toList());
+        assertEquals(List.of("connection-lost"), v.violations().stream().map(vi -> vi.kind().label()).toList());
         assertTrue(executor.run(plain()).outcome(1).status().committed());
         assertEquals(0, target.restarts());
     }

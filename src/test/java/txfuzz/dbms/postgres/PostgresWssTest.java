@@ -96,7 +96,7 @@ class PostgresWssTest {
     void aCommitThatSilentlyDropsItsWritesIsCaught() throws Exception {
         // CommitDroppingTarget rolls back a transaction that overlapped another while reporting success
         Verdict v = judge(new CommitDroppingTarget(SharedServer.target()), overlappingWriters(IsolationLevel.READ_COMMITTED));
-        List<String> kinds = v.violations().stream().map(Violation::kind).toList();
+        List<String> kinds = v.violations().stream().map(vi -> vi.kind().label()).toList();
         assertTrue(kinds.contains("tx-wss") && kinds.contains("stmt-wss"), v.toString());
         for (Violation x : v.violations()) {
             assertEquals(Classification.BUG_CANDIDATE, x.classification(), x.summary());
@@ -132,7 +132,7 @@ class PostgresWssTest {
         Judged j = judge(listing6(IsolationLevel.READ_COMMITTED));
         assertEquals(List.of("T1.0", "T1.1", "T2.0", "T2.1", "T2.2", "T1.2", "T1.3"), scheduleOf(j.trace()));
         assertEquals(List.of(List.of("6")), table(j.trace(), "t"));
-        assertTrue(j.verdict().violations().stream().anyMatch(x -> x.kind().equals("tx-wss")), j.verdict().toString());
+        assertTrue(j.verdict().violations().stream().anyMatch(x -> x.kind().label().equals("tx-wss")), j.verdict().toString());
         assertAllDocumented(j.verdict(), "statement-level visibility");
     }
 
@@ -168,7 +168,7 @@ class PostgresWssTest {
         Judged j = judge(c);
         assertEquals(0, j.trace().blockedCount(), j.trace().toString());
         assertEquals(List.of(List.of("1", "tx2"), List.of("5", "tx1")), table(j.trace(), "t"));
-        assertTrue(j.verdict().violations().stream().anyMatch(x -> x.kind().equals("tx-wss")), j.verdict().toString());
+        assertTrue(j.verdict().violations().stream().anyMatch(x -> x.kind().label().equals("tx-wss")), j.verdict().toString());
         assertAllDocumented(j.verdict(), "statement-level visibility");
     }
 

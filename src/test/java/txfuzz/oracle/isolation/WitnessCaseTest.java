@@ -45,6 +45,6 @@ class WitnessCaseTest {
     }
 
     private static List<String> kinds(TestCase c, Trace t, Executor ex) throws Exception {
-        return new IsolationOracle().judge(c, t, ex).violations().stream().map(Violation::kind).toList();
+        return new IsolationOracle().judge(c, t, ex).violations().stream().map(vi -> vi.kind().label()).toList();
     }
 }

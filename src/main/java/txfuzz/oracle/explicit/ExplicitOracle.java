@@ -1,0 +1,102 @@
+package txfuzz.oracle.explicit;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.exec.ExecutedStmt;
+import txfuzz.exec.Executor;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Evidence;
+import txfuzz.oracle.Oracle;
+import txfuzz.oracle.Run;
+import txfuzz.oracle.Verdict;
+import txfuzz.oracle.Violation;
+
+/** APTrans's explicit oracle: an internal error, a crash, a lost connection or a hang is a finding by itself. */
+public final class ExplicitOracle implements Oracle {
+    public static final String NAME = "explicit";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public List<ExplicitKind> kinds() {
+        return List.of(ExplicitKind.values());
+    }
+
+    /** Hangs and errors are the same evidence whoever chose the interleaving. */
+    @Override
+    public boolean judgesUncontrolledRuns() {
+        return true;
+    }
+
+    /**
+     * What the engine said when it failed.
+     *
+     * @param statement the statement that failed or hung; null for a failure outside any statement
+     * @param error     the engine's error as reported (null for a hang)
+     * @param assertion the engine assertion that failed, from its crash report ("table->n_rec_locks == 0"); null if none
+     */
+    public record Failure(StmtRef statement, String error, String assertion) implements Evidence {
+        @Override
+        public Optional<String> caseIndependentIdentity() {
+            // the same assertion is the same bug, whatever case and level hit it
+            return Optional.ofNullable(assertion).map(a -> "assertion: " + a);
+        }
+    }
+
+    @Override
+    public Verdict judge(Run run, Executor executor) {
+        TestCase testCase = run.testCase();
+        List<Violation> found = new ArrayList<>();
+        for (var ref : run.trace().hung()) {
+            String sql = testCase.stmt(ref).sql();
+            found.add(new Violation(ExplicitKind.HANG, Classification.BUG_CANDIDATE,
+                    "hang at " + ref + ": the statement neither finished nor waited on a lock",
+                    "Statement " + ref + " `" + sql + "` kept running without waiting on a lock until txfuzz cancelled it"
+                            + " (the engine's lock probe said it was not waiting).\n", null, Map.of(), new Failure(ref, null, null)));
+        }
+        for (ExecutedStmt e : run.trace().schedule()) {
+            if (!e.result().failed() || !e.result().errorClass().isEngineFailure()) {
+                continue;
+            }
+            ExplicitKind kind = e.result().errorClass() == ErrorClass.CONNECTION_LOST ? ExplicitKind.CONNECTION_LOST : ExplicitKind.ENGINE_ERROR;
+            String sql = testCase.stmt(e.ref()).sql();
+            String error = String.valueOf(e.result().error());
+            found.add(failure(kind, e.ref(), error, kind.label() + " at " + e.ref() + ": " + e.result().error().message(),
+                    "Statement " + e.ref() + " `" + sql + "` failed inside the engine:\n\n```\n" + error + "\n```\n"));
+        }
+        return new Verdict(name(), found);
+    }
+
+    /**
+     * The engine failed outside any single statement of a run (it could not open, read back or
+     * replay): reported whichever oracles were asked for, since no oracle saw a run to judge.
+     */
+    public static Violation engineFailure(String when, Exception e) {
+        return failure(ExplicitKind.ENGINE_FAILURE, null, String.valueOf(e),
+                "engine failure " + when + ": " + e.getClass().getSimpleName() + ": " + e.getMessage(),
+                "The engine failed " + when + ", outside any single statement of the run:\n\n```\n" + e + "\n```\n");
+    }
+
+    private static Violation failure(ExplicitKind kind, StmtRef ref, String error, String summary, String details) {
+        return new Violation(kind, Classification.BUG_CANDIDATE, summary, details, null, Map.of(),
+                new Failure(ref, error, assertion(summary + "\n" + details)));
+    }
+
+    /** An engine's own assertion message in a crash report (InnoDB: "Failing assertion: table->n_rec_locks == 0"). */
+    private static final Pattern ASSERTION = Pattern.compile("(?:Failing assertion|Assertion failed|assertion failed): ([^|\n]+)");
+
+    static String assertion(String text) {
+        Matcher m = ASSERTION.matcher(text);
+        return m.find() ? m.group(1).strip() : null;
+    }
+}

@@ -1,0 +1,71 @@
+package txfuzz.oracle.wss;
+
+import txfuzz.oracle.ViolationKind;
+
+/** What write-specific serializability (WriteCheck) reports. */
+public enum WssKind implements ViolationKind {
+    TX_WSS("tx-wss", "committed writes end in a state no serial order of the transactions gives"),
+    STMT_WSS("stmt-wss", "committed writes end in a state no serial order of the statements gives"),
+    WRITE_OUTCOME("write-outcome", "a write changes a different number of rows than in any serial order"),
+    READ_RESULT("read-result", "a query returns rows no serial order gives"),
+    REPLAY_HANG("replay-hang", "a statement hangs with no concurrency at all");
+
+    private final String label;
+    private final String headline;
+
+    WssKind(String label, String headline) {
+        this.label = label;
+        this.headline = headline;
+    }
+
+    @Override
+    public String oracle() {
+        return WssOracle.NAME;
+    }
+
+    @Override
+    public String label() {
+        return label;
+    }
+
+    @Override
+    public String headline() {
+        return headline;
+    }
+
+    /** Its label, so that a kind printed anywhere reads as spelled everywhere. */
+    @Override
+    public String toString() {
+        return label;
+    }
+
+    /** The final state differs from a serial replay's (not just one statement's outcome). */
+    boolean stateDiffers() {
+        return this == TX_WSS || this == STMT_WSS;
+    }
+
+    @Override
+    public String rule(Setting where) {
+        return switch (this) {
+            case TX_WSS, STMT_WSS -> "txfuzz ran the transactions concurrently, then replayed the ones that committed one after "
+                    + "another, in the order they committed (First-Commit/Rollback-First-Scheduled; WriteCheck, PVLDB 2025)"
+                    + (this == STMT_WSS ? ", each statement as a transaction of its own" : "")
+                    + ", and also in every other commit order the run cannot rule out. Whatever the isolation level, what committed "
+                    + "transactions write must not be lost or changed by running concurrently: the final state must equal such a "
+                    + "replay's. Here it equals none of them.";
+            case WRITE_OUTCOME -> "A write statement must change the rows the serial replay in commit order says it changes "
+                    + "(WriteCheck, PVLDB 2025): here it succeeded, failed or changed a different number of rows.";
+            case READ_RESULT -> "At " + where.level().sql() + ", " + where.dbms() + " promises reads consistent with the order "
+                    + "transactions commit in; this query returned rows the serial replay in that order does not.";
+            case REPLAY_HANG -> "With the transactions run one after another there is nothing to wait for; the statement neither "
+                    + "finished nor waited on a lock.";
+        };
+    }
+
+    @Override
+    public String undocumented(Setting where) {
+        return "Nothing " + where.dbms() + " documents for " + where.level().sql() + " explains it: where the level "
+                + "documents weaker behaviour, txfuzz simulated that behaviour on the engine itself and it does not reproduce what "
+                + "happened. This is a bug candidate.";
+    }
+}
