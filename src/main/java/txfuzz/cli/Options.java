@@ -126,24 +126,6 @@ final class Options {
         return Main.oneLine(e.getMessage());
     }
 
-    /** Violation kinds the oracles report; --kind must name one. */
-    static final List<String> KINDS = kinds();
-
-    private static List<String> kinds() {
-        List<String> out = new ArrayList<>(List.of("tx-wss", "stmt-wss", "write-outcome", "read-result", "replay-hang", "hang",
-                "engine-error", "connection-lost", "engine-failure"));
-        for (txfuzz.history.Anomaly a : txfuzz.history.Anomaly.values()) {
-            out.add(txfuzz.oracle.isolation.IsolationOracle.kind(a));
-        }
-        return List.copyOf(out);
-    }
-
-    static void checkKind(String kind) {
-        if (!KINDS.contains(kind)) {
-            throw new Main.UserError("unknown violation kind '" + kind + "'; kinds: " + String.join(", ", KINDS));
-        }
-    }
-
     static List<IsolationLevel> levels(Target target, String spec) {
         if (spec == null || spec.equalsIgnoreCase("all")) {
             return target.isolationLevels();

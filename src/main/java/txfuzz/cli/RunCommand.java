@@ -68,9 +68,13 @@ final class RunCommand implements Callable<Integer> {
         if (sessions < 2 || sessions > 5) {
             throw new Main.UserError("--sessions must be 0 (controlled runs) or 2 to 5, not " + sessions);
         }
-        if (!Oracles.needInstrumentation(oracleNames) || oracleNames.stream().anyMatch(o -> !o.equals("isolation") && !o.equals("explicit"))) {
-            throw new Main.UserError("--sessions runs cases concurrently, which only the isolation oracle (with explicit) can judge:"
-                    + " use --oracle isolation or --oracle isolation,explicit");
+        List<txfuzz.oracle.Oracle> oracles = Oracles.create(oracleNames);
+        List<String> cannot = oracles.stream().filter(o -> !o.judgesUncontrolledRuns()).map(txfuzz.oracle.Oracle::name).toList();
+        boolean anomalyOracle = oracles.stream().anyMatch(o -> o.judgesUncontrolledRuns() && o.needsRowTracking());
+        if (!cannot.isEmpty() || !anomalyOracle) {
+            List<String> can = Oracles.names().stream().filter(n -> Oracles.create(List.of(n)).get(0).judgesUncontrolledRuns()).toList();
+            throw new Main.UserError("--sessions runs cases concurrently, which " + (cannot.isEmpty() ? "needs an oracle that tracks rows"
+                    : "oracle " + String.join(", ", cannot) + " cannot judge") + "; oracles that judge concurrent runs: " + String.join(", ", can));
         }
     }
 

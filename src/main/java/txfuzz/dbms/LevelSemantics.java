@@ -21,8 +21,11 @@ import txfuzz.history.Anomaly;
 public record LevelSemantics(Set<Deviation> deviations, boolean serializableReads, String reference, Set<Anomaly> documentedAnomalies,
                              String anomalyReference) {
     public LevelSemantics {
-        deviations = deviations.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(deviations));
-        documentedAnomalies = documentedAnomalies == null || documentedAnomalies.isEmpty() ? Set.of() : Set.copyOf(documentedAnomalies);
+        // an EnumSet keeps its declaration order in every JVM (Set.copyOf's order changes per run, and with it
+        // which documented deviation a report names first)
+        deviations = deviations.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(EnumSet.copyOf(deviations));
+        documentedAnomalies = documentedAnomalies == null || documentedAnomalies.isEmpty() ? Set.of()
+                : java.util.Collections.unmodifiableSet(EnumSet.copyOf(documentedAnomalies));
     }
 
     public LevelSemantics(Set<Deviation> deviations, boolean serializableReads, String reference) {

@@ -35,7 +35,10 @@ class IsolationCliTest {
     void concurrentRunsNeedTheIsolationOracle(@TempDir Path out) {
         CliTest.Result wss = CliTest.run("run", "--sessions", "3", "--oracle", "wss", "--out", out.toString());
         assertEquals(2, wss.code(), wss.toString());
-        assertTrue(wss.err().contains("only the isolation oracle"), wss.err());
+        assertTrue(wss.err().contains("oracle wss cannot judge") && wss.err().contains("judge concurrent runs: explicit, isolation"), wss.err());
+        CliTest.Result explicitOnly = CliTest.run("run", "--sessions", "3", "--oracle", "explicit", "--out", out.toString());
+        assertEquals(2, explicitOnly.code(), explicitOnly.toString());
+        assertTrue(explicitOnly.err().contains("needs an oracle that tracks rows"), explicitOnly.err());
         CliTest.Result many = CliTest.run("run", "--sessions", "9", "--oracle", "isolation", "--out", out.toString());
         assertEquals(2, many.code());
         assertFalse(many.err().contains("\tat "), many.err());
