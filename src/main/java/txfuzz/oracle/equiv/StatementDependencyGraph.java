@@ -283,7 +283,8 @@ public final class StatementDependencyGraph {
     }
 
     private static String nodeLabel(StmtExec s) {
-        String sql = s.sql().length() > 60 ? s.sql().substring(0, 57) + "..." : s.sql();
+        String oneLine = s.sql().replaceAll("\\s+", " ").trim();
+        String sql = oneLine.length() > 60 ? oneLine.substring(0, 57) + "..." : oneLine;
         return sql.isEmpty() ? s.label() : s.label() + ": " + sql;
     }
 

@@ -82,6 +82,18 @@ class EquivCheckTest {
     }
 
     @Test
+    void theExplanationNamesTheOrderTheDependenciesAndTheDifferences() {
+        EquivCheck.Outcome out = EquivCheck.check(buggyRun(), removed -> {
+            throw new AssertionError();
+        }, EquivCheckTest::correctReplay, 5, 3, 1);
+        String text = Explanation.of(out.decycling().graph(), out.checks().get(0));
+        assertTrue(text.contains("T1.S3 before T0.S1 (predicate-anti)"), text);
+        assertTrue(text.contains("However:"), text);
+        assertTrue(text.contains("T1.S3: affected: transactional affected 2 vs. non-transactional affected 1"), text);
+        assertTrue(text.contains("table t1: state:"), text);
+    }
+
+    @Test
     void aCorrectRunPassesEveryOrder() {
         Execution bug = buggyRun();
         Map<StmtRef, StmtOutcome> o = new HashMap<>(bug.result().outcomes());

@@ -76,6 +76,14 @@ class OracleOrdersTest {
     }
 
     @Test
+    void aGraphWithFewerOrdersThanTheCapYieldsAllOfThem() {
+        StatementDependencyGraph g = unconstrained(4); // 4! = 24 orders
+        List<List<StmtRef>> orders = OracleOrders.orders(g, 2, 30);
+        assertEquals(24, orders.size());
+        assertEquals(24, new HashSet<>(orders).size());
+    }
+
+    @Test
     void aCyclicGraphIsRefused() {
         Execution cyc = new Execution(List.of(
                 StmtExec.write(1, 1, "t").predicate().vsr("t", Item.of("t", 0, 0), Item.of("t", 1, 0)).bwr(Item.of("t", 0, 0))
