@@ -5,13 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static txfuzz.dbms.EngineTests.exec;
+import static txfuzz.dbms.EngineTests.rows;
+
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import txfuzz.model.IsolationLevel;
 
-/** What every DBMS's static description owes the rest of txfuzz, and how it matches the live target. */
+/**
+ * What every DBMS owes the rest of txfuzz, on every name {@link Targets#names()} knows: the static
+ * description, how it matches the live target, real errors classified, every level and mode. The servers are the test JVM's shared ones ({@link TestServers}).
+ */
 class EngineContractTest {
 
     static java.util.List<String> names() {
@@ -43,10 +51,10 @@ class EngineContractTest {
     }
 
     @ParameterizedTest
-    @MethodSource("embedded")
+    @MethodSource("names")
     void theLiveTargetReportsTheDescribedVersionAndDelegatesTheRest(String name) {
         Engine e = Targets.engine(name);
-        try (Target t = e.open(TargetOptions.none())) {
+        try (Target t = TestServers.open(name)) {
             assertEquals(e, t.engine());
             assertTrue(t.version().startsWith(e.defaultVersion()), "described " + e.defaultVersion() + ", running " + t.version());
             assertEquals(e.isolationLevels(), t.isolationLevels());
@@ -58,15 +66,51 @@ class EngineContractTest {
 
     /** Real errors from the real engine, classified by the description alone. */
     @ParameterizedTest
-    @MethodSource("embedded")
+    @MethodSource("names")
     void theDescriptionClassifiesTheEnginesOwnErrors(String name) throws Exception {
         Engine e = Targets.engine(name);
-        try (Target t = e.open(TargetOptions.none()); Database db = t.freshDatabase();
+        try (Target t = TestServers.open(name); Database db = t.freshDatabase();
              java.sql.Connection c = db.connect(e.defaultIsolationLevel(), e.modes().get(0))) {
             EngineTests.exec(c, "CREATE TABLE k(i INT PRIMARY KEY)", "INSERT INTO k VALUES (1)");
             assertEquals(ErrorClass.CONSTRAINT, e.classify(assertThrows(SQLException.class, () -> EngineTests.exec(c, "INSERT INTO k VALUES (1)"))));
             assertEquals(ErrorClass.INVALID_STATEMENT, e.classify(assertThrows(SQLException.class, () -> EngineTests.exec(c, "SELEC 1"))));
             assertEquals(ErrorClass.INVALID_STATEMENT, e.classify(assertThrows(SQLException.class, () -> EngineTests.exec(c, "SELECT * FROM nowhere"))));
+        }
+    }
+
+    /** Every level and mode connects in autocommit, runs its setup SQL, has a profile; BEGIN, COMMIT and ROLLBACK work. */
+    @ParameterizedTest
+    @MethodSource("names")
+    void everyLevelAndModeConnectsRunsItsSetupSqlAndHasAProfile(String name) throws Exception {
+        try (Target target = TestServers.open(name)) {
+            assertEquals(name, target.name());
+            assertFalse(target.version().isBlank());
+            Dialect d = target.dialect();
+            try (Database db = target.freshDatabase()) {
+                for (String mode : target.modes()) {
+                    for (IsolationLevel level : target.isolationLevels()) {
+                        target.profile().at(level);
+                        try (Connection c = db.connect(level, mode)) {
+                            assertTrue(c.getAutoCommit(), name + " " + level + " " + mode);
+                            for (String sql : target.sessionSetupSql(level, mode)) {
+                                exec(c, sql);
+                            }
+                            assertTrue(db.sessionId(c) != null && !db.sessionId(c).isBlank());
+                        }
+                    }
+                }
+                try (Connection c = db.connect(target.defaultIsolationLevel(), target.modes().get(0))) {
+                    exec(c, "CREATE TABLE typed(i INT PRIMARY KEY, d " + d.doubleType() + ", s " + d.varcharType() + ")",
+                            "INSERT INTO typed VALUES (1, 1.5, 'abc')");
+                    target.begin(c);
+                    exec(c, "UPDATE typed SET d = d * 2 WHERE i = 1");
+                    target.rollback(c);
+                    target.begin(c);
+                    exec(c, "UPDATE typed SET s = 'x' WHERE i = 1");
+                    target.commit(c);
+                    assertEquals(List.of(List.of("1", "1.5", "x")), rows(c, "SELECT * FROM typed"));
+                }
+            }
         }
     }
 

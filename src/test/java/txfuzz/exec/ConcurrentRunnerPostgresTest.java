@@ -6,7 +6,6 @@ import static txfuzz.exec.ConcurrentRunnerTest.assertNoLostIncrement;
 import static txfuzz.exec.ConcurrentRunnerTest.assertWellFormed;
 import static txfuzz.exec.ConcurrentRunnerTest.committed;
 
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -17,35 +16,23 @@ import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.dbms.ErrorClass;
 import txfuzz.dbms.Target;
-import txfuzz.dbms.Targets;
+import txfuzz.dbms.TestServers;
 
 /** The concurrent run mode on a real PostgreSQL server: SSI aborts without lost increments, deadlocks, hangs. */
 class ConcurrentRunnerPostgresTest {
     private static Target target;
-    private static boolean ownServer;
     private static ConcurrentRunner runner;
 
-    /** The PostgreSQL test classes' shared server (txfuzz.dbms.postgres.SharedServer), else one of our own. */
+    /** The test JVM's shared PostgreSQL server. */
     @BeforeAll
     static void start() {
-        try {
-            Class<?> shared = Class.forName("txfuzz.dbms.postgres.SharedServer");
-            Method m = shared.getDeclaredMethod("target");
-            m.setAccessible(true);
-            target = (Target) m.invoke(null);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            target = Targets.create("postgres");
-            ownServer = true;
-        }
+        target = TestServers.shared("postgres");
         runner = new ConcurrentRunner(target, ExecutorConfig.defaults());
     }
 
     @AfterAll
     static void stop() {
         runner.close();
-        if (ownServer) {
-            target.close();
-        }
     }
 
     @Test

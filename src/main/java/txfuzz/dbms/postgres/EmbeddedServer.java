@@ -22,6 +22,7 @@ import txfuzz.dbms.SqlStates;
 import txfuzz.dbms.server.Lease;
 import txfuzz.dbms.server.PrivateDirectory;
 import txfuzz.dbms.server.Secrets;
+import txfuzz.dbms.server.StartedServer;
 
 /**
  * A PostgreSQL server txfuzz starts itself from the binaries in the
@@ -66,7 +67,7 @@ import txfuzz.dbms.server.Secrets;
  * was killed (SIGKILL) leaves its lease: the next start's {@link Lease#sweep} stops that postmaster and
  * deletes its data directory, saying so in one line.
  */
-final class EmbeddedServer implements AutoCloseable {
+final class EmbeddedServer implements AutoCloseable, StartedServer {
     /** The server version the bundled binaries artifact holds. */
     static final String BUNDLED_VERSION = "15.10";
     /**
@@ -295,7 +296,8 @@ final class EmbeddedServer implements AutoCloseable {
         }
     }
 
-    int port() {
+    @Override
+    public int port() {
         return port;
     }
 
@@ -322,6 +324,33 @@ final class EmbeddedServer implements AutoCloseable {
     long postmasterPid() {
         ProcessHandle p = postmaster;
         return p == null ? -1 : p.pid();
+    }
+
+    @Override
+    public long pid() {
+        return postmasterPid();
+    }
+
+    @Override
+    public boolean alive() {
+        return isAlive();
+    }
+
+    /** Stops the server and deletes its log too ({@link #close(boolean)}). */
+    @Override
+    public void stop() {
+        close(false);
+    }
+
+    /** The last lines of the server log. */
+    @Override
+    public String lastWords() {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+        } catch (IOException e) {
+            return "no log: " + e.getMessage();
+        }
     }
 
     /** Whether the postmaster still runs. Backends may crash and be restarted by it; this is about the postmaster. */

