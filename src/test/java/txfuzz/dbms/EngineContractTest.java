@@ -10,7 +10,11 @@ import static txfuzz.dbms.EngineTests.rows;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -18,7 +22,8 @@ import txfuzz.model.IsolationLevel;
 
 /**
  * What every DBMS owes the rest of txfuzz, on every name {@link Targets#names()} knows: the static
- * description, how it matches the live target, real errors classified, every level and mode. The servers are the test JVM's shared ones ({@link TestServers}).
+ * description, how it matches the live target, real errors classified, every level and mode, the
+ * lock probe. The servers are the test JVM's shared ones ({@link TestServers}).
  */
 class EngineContractTest {
 
@@ -109,6 +114,53 @@ class EngineContractTest {
                     exec(c, "UPDATE typed SET s = 'x' WHERE i = 1");
                     target.commit(c);
                     assertEquals(List.of(List.of("1", "1.5", "x")), rows(c, "SELECT * FROM typed"));
+                }
+            }
+        }
+    }
+
+    /**
+     * The lock probe: a second writer of a row another open transaction wrote is reported as
+     * waiting (for the first, when the engine names blockers) where the engine can wait, and goes on
+     * once the first ends; an engine without a probe (SQLite, DuckDB) never waits, the conflict is an
+     * error at once.
+     */
+    @ParameterizedTest
+    @MethodSource("names")
+    @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void aSecondWriterIsReportedWaitingOrFailsAtOnce(String name) throws Exception {
+        try (Target t = TestServers.open(name); Database db = t.freshDatabase()) {
+            IsolationLevel level = t.defaultIsolationLevel();
+            String mode = t.modes().get(0);
+            try (Connection setup = db.connect(level, mode)) {
+                exec(setup, "CREATE TABLE w(i INT PRIMARY KEY, v INT)", "INSERT INTO w VALUES (1, 0)");
+            }
+            Optional<LockProbe> probe = db.lockProbe();
+            try (Connection a = db.connect(level, mode); Connection b = db.connect(level, mode)) {
+                // asked before b blocks: on some engines (H2) asking runs a query on the session itself
+                String idA = db.sessionId(a);
+                String idB = db.sessionId(b);
+                t.begin(a);
+                exec(a, "UPDATE w SET v = 1 WHERE i = 1");
+                t.begin(b);
+                CompletableFuture<SQLException> second = EngineTests.async(b, "UPDATE w SET v = 2 WHERE i = 1");
+                if (probe.isPresent()) {
+                    Optional<Set<String>> waits = EngineTests.awaitWaiting(probe.get(), idB, Duration.ofSeconds(20));
+                    assertTrue(waits.isPresent(), name + ": the second writer is not reported waiting");
+                    assertFalse(second.isDone(), name + ": reported waiting, yet finished");
+                    assertTrue(waits.get().isEmpty() || waits.get().contains(idA), name + ": waits for " + waits.get() + ", not for " + idA);
+                    t.rollback(a);
+                    SQLException e = EngineTests.outcome(second, Duration.ofSeconds(20));
+                    assertEquals(null, e, name + ": the waiter goes on once its blocker ends");
+                    t.commit(b);
+                    assertEquals(List.of(List.of("1", "2")), rows(a, "SELECT * FROM w"));
+                    probe.get().close();
+                } else {
+                    SQLException e = EngineTests.outcome(second, Duration.ofSeconds(5));
+                    assertTrue(e != null, name + ": without a lock probe the conflict must be an error, not a wait");
+                    assertFalse(t.classify(e) == ErrorClass.CONNECTION_LOST, name + ": " + e);
+                    t.rollback(b);
+                    t.rollback(a);
                 }
             }
         }
