@@ -72,7 +72,9 @@ final class SerializationSwallowingTarget extends DelegatingTarget {
                         if (!method.getName().startsWith("execute") || !real.classify(e).isConcurrencyConflict()) {
                             throw e;
                         }
-                        c.rollback(); // the injected bug: the transaction starts over on the newest data, unreported
+                        // the injected bug: the transaction starts over on the newest data, unreported
+                        real.rollback(c);
+                        real.begin(c);
                         if (current[0].isClosed()) {
                             current[0] = c.createStatement();
                         }
