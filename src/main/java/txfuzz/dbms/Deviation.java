@@ -28,5 +28,49 @@ public enum Deviation {
      * reader before a writer that committed first): some serial order of the committed transactions
      * reproduces the final state.
      */
-    SOME_SERIAL_ORDER
+    SOME_SERIAL_ORDER;
+
+    /**
+     * What the engine documents must hold of a run at a level, checked against the trace before a
+     * deviation's simulation may count as the explanation of a violation. A simulation that
+     * reproduces the final state while one of these fails explains nothing: the engine broke the
+     * rule the deviation rests on.
+     */
+    public enum Precondition {
+        /**
+         * First-committer-wins (snapshot isolation): a write (UPDATE, DELETE, MERGE, upsert) that
+         * touches a row version which a concurrent transaction — one that committed after this
+         * transaction's snapshot was taken and before the write completed — changed or deleted
+         * fails with a serialization error. Applies to {@link #TRANSACTION_SNAPSHOT}. Not declared for
+         * InnoDB REPEATABLE READ, which documents the lost update instead.
+         */
+        FIRST_COMMITTER_WINS,
+        /**
+         * Lock-based writers wait: a write that did not wait on a lock did not touch a row version
+         * an uncommitted concurrent write had changed (it would have waited for that write's
+         * transaction to end). Applies to {@link #STATEMENT_VISIBILITY} and {@link #DIRTY_VISIBILITY}.
+         * Semi-consistent reads (InnoDB at READ COMMITTED/READ UNCOMMITTED, MDEV-26687) skip rows whose
+         * newest committed version does not match, which this rule allows: it only concerns rows the
+         * statement's own view shows it changing.
+         */
+        WRITERS_WAIT_FOR_LOCKED_ROWS
+    }
+
+    /**
+     * How an INSERT-based upsert ({@code INSERT ... ON CONFLICT}, {@code ON DUPLICATE KEY UPDATE},
+     * {@code REPLACE}) decides whether its row conflicts with an existing key, at a level that reads
+     * from a transaction snapshot. {@code MERGE} always evaluates its join on the statement's view.
+     */
+    public enum UpsertArbitration {
+        /** against the data the statement's view shows (the transaction's snapshot) */
+        VIEW,
+        /**
+         * against the newest committed (and in-progress, waited for) index entries, not the snapshot:
+         * PostgreSQL's ON CONFLICT ("INSERT with an ON CONFLICT DO NOTHING clause may have insertion not
+         * proceed for a row due to the outcome of another transaction whose effects are not visible to
+         * the INSERT snapshot"); a row the snapshot shows but a committed concurrent transaction deleted
+         * is no conflict; InnoDB's ON DUPLICATE KEY UPDATE / REPLACE (a locking read of the newest version)
+         */
+        LATEST_COMMITTED
+    }
 }

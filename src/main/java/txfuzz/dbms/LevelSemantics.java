@@ -17,15 +17,27 @@ import txfuzz.history.Anomaly;
  *                            is snapshot isolation and permits write skew. A named form is covered
  *                            when its general kind is listed.
  * @param anomalyReference    where the engine documents those anomalies, or null when there are none
+ * @param preconditions       rules the engine documents at this level that a deviation's simulation does
+ *                            not model by itself and the wss oracle checks against the trace: a
+ *                            documented deviation explains a run only while they hold
+ * @param upserts             how an INSERT-based upsert arbitrates key conflicts at this level
  */
 public record LevelSemantics(Set<Deviation> deviations, boolean serializableReads, String reference, Set<Anomaly> documentedAnomalies,
-                             String anomalyReference) {
+                             String anomalyReference, Set<Deviation.Precondition> preconditions, Deviation.UpsertArbitration upserts) {
     public LevelSemantics {
+        preconditions = preconditions == null || preconditions.isEmpty() ? Set.of()
+                : java.util.Collections.unmodifiableSet(EnumSet.copyOf(preconditions));
+        upserts = upserts == null ? Deviation.UpsertArbitration.VIEW : upserts;
         // an EnumSet keeps its declaration order in every JVM (Set.copyOf's order changes per run, and with it
         // which documented deviation a report names first)
         deviations = deviations.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(EnumSet.copyOf(deviations));
         documentedAnomalies = documentedAnomalies == null || documentedAnomalies.isEmpty() ? Set.of()
                 : java.util.Collections.unmodifiableSet(EnumSet.copyOf(documentedAnomalies));
+    }
+
+    public LevelSemantics(Set<Deviation> deviations, boolean serializableReads, String reference, Set<Anomaly> documentedAnomalies,
+                          String anomalyReference) {
+        this(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, Set.of(), null);
     }
 
     public LevelSemantics(Set<Deviation> deviations, boolean serializableReads, String reference) {
@@ -42,6 +54,24 @@ public record LevelSemantics(Set<Deviation> deviations, boolean serializableRead
 
     /** The same, plus anomalies the engine documents at this level, with where it says so. */
     public LevelSemantics documenting(String where, Anomaly... anomalies) {
-        return new LevelSemantics(deviations, serializableReads, reference, Set.of(anomalies), where);
+        return new LevelSemantics(deviations, serializableReads, reference, Set.of(anomalies), where, preconditions, upserts);
+    }
+
+    /** The same, with rules the engine documents at this level that the wss oracle checks against the trace. */
+    public LevelSemantics requiring(Deviation.Precondition... rules) {
+        Set<Deviation.Precondition> all = EnumSet.noneOf(Deviation.Precondition.class);
+        all.addAll(preconditions);
+        all.addAll(Set.of(rules));
+        return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, all, upserts);
+    }
+
+    /** The same, with INSERT-based upserts arbitrating key conflicts as {@code how}. */
+    public LevelSemantics arbitratingUpserts(Deviation.UpsertArbitration how) {
+        return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, preconditions, how);
+    }
+
+    /** Whether the engine documents {@code rule} at this level. */
+    public boolean requires(Deviation.Precondition rule) {
+        return preconditions.contains(rule);
     }
 }

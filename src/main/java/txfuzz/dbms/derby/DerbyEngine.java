@@ -75,10 +75,10 @@ public final class DerbyEngine implements Engine {
     public Profile profile() {
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
         // Derby's UR: reads take no locks and see uncommitted data (writes still lock).
-        m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(DOCS, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY));
-        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY));
+        m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(DOCS, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY).requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
+        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY).requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
         // Derby's RS: read locks kept to commit, but no range locks (phantoms).
-        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY));
+        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY).requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
         // Derby's RR: strict two-phase locking with range locks.
         m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.strict(DOCS));
         return new Profile(m);

@@ -67,7 +67,9 @@ public final class DuckdbEngine implements Engine {
 
     @Override
     public Profile profile() {
-        return new Profile(Map.of(IsolationLevel.SNAPSHOT, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT)));
+        return new Profile(Map.of(IsolationLevel.SNAPSHOT, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT)
+                // optimistic concurrency control: a write-write conflict aborts the later writer
+                .requiring(Deviation.Precondition.FIRST_COMMITTER_WINS)));
     }
 
     /**

@@ -82,17 +82,17 @@ public final class HsqldbEngine implements Engine {
     public Profile profile(String mode) {
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
         if (checkMode(mode).equals("mvcc")) {
-            m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS_MVCC, Deviation.STATEMENT_VISIBILITY));
+            m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS_MVCC, Deviation.STATEMENT_VISIBILITY).requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
             // "REPEATABLE READ and SERIALIZABLE are both snapshot isolation" in MVCC: write skew is allowed.
             String si = DOCS_MVCC + " (MVCC: REPEATABLE READ and SERIALIZABLE are snapshot isolation, which permits write skew)";
             m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS_MVCC, Deviation.TRANSACTION_SNAPSHOT)
-                    .documenting(si, Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2));
+                    .documenting(si, Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2).requiring(Deviation.Precondition.FIRST_COMMITTER_WINS));
             m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(DOCS_MVCC, Deviation.TRANSACTION_SNAPSHOT)
-                    .documenting(si, Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2));
+                    .documenting(si, Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2).requiring(Deviation.Precondition.FIRST_COMMITTER_WINS));
         } else {
             // LOCKS and MVLOCKS: read locks are released after each statement at READ COMMITTED and
             // kept to commit above it (REPEATABLE READ is upgraded to SERIALIZABLE): strict 2PL on tables.
-            m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS_2PL, Deviation.STATEMENT_VISIBILITY));
+            m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS_2PL, Deviation.STATEMENT_VISIBILITY).requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
             m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.strict(DOCS_2PL));
             m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.strict(DOCS_2PL));
         }

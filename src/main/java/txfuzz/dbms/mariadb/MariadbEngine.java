@@ -118,8 +118,10 @@ public final class MariadbEngine implements Engine {
                 + "#read-committed: semi-consistent reads for UPDATE and no gap locks at READ COMMITTED and READ UNCOMMITTED"
                 + " (WriteCheck §6.4; " + MDEV_26687 + ")";
         m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(KB_SET_TRANSACTION + "#read-uncommitted (dirty reads; otherwise as READ"
-                + " COMMITTED) and " + rc, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY));
-        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(rc, Deviation.STATEMENT_VISIBILITY));
+                + " COMMITTED) and " + rc, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY)
+                .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS).arbitratingUpserts(Deviation.UpsertArbitration.LATEST_COMMITTED));
+        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(rc, Deviation.STATEMENT_VISIBILITY)
+                .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS).arbitratingUpserts(Deviation.UpsertArbitration.LATEST_COMMITTED));
         m.put(IsolationLevel.REPEATABLE_READ, new LevelSemantics(Set.of(), false, MYSQL_CONSISTENT_READ
                 + " (plain SELECTs read a snapshot; writes and locking reads read the newest committed rows under next-key locks)")
                 // A plain read from the snapshot followed by a write on the newest version closes every

@@ -108,12 +108,16 @@ public final class PostgresEngine implements Engine {
     @Override
     public Profile profile() {
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
-        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS + "#XACT-READ-COMMITTED", Deviation.STATEMENT_VISIBILITY));
+        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS + "#XACT-READ-COMMITTED", Deviation.STATEMENT_VISIBILITY)
+                .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
         // Repeatable Read is snapshot isolation: "serialization anomalies" such as write skew are permitted
         // (the manual's 13.2.2 and 13.2.3 examples; Hermitage: G2-item allowed).
         m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS + "#XACT-REPEATABLE-READ", Deviation.TRANSACTION_SNAPSHOT)
                 .documenting(DOCS + "#XACT-REPEATABLE-READ (snapshot isolation: serialization anomalies such as write skew)",
-                        Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2));
+                        Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2)
+                // "a repeatable read transaction cannot modify or lock rows changed by other transactions after
+                // the repeatable read transaction began" (40001); ON CONFLICT arbitrates on the newest index entries
+                .requiring(Deviation.Precondition.FIRST_COMMITTER_WINS).arbitratingUpserts(Deviation.UpsertArbitration.LATEST_COMMITTED));
         m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(DOCS + "#XACT-SERIALIZABLE", Deviation.SOME_SERIAL_ORDER));
         return new Profile(m);
     }

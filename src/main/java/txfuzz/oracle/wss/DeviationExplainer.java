@@ -23,6 +23,7 @@ import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.dbms.Database;
 import txfuzz.dbms.Deviation;
+import txfuzz.dbms.LevelSemantics;
 import txfuzz.dbms.ErrorClass;
 import txfuzz.dbms.Target;
 
@@ -48,6 +49,8 @@ final class DeviationExplainer {
     private final Executor executor;
     private final Target target;
     private final List<Integer> committed;
+    /** What the engine documents at the case's level: the preconditions checked here and how upserts arbitrate. */
+    private final LevelSemantics semantics;
     private final Map<Integer, Integer> endOf = new HashMap<>();
     private DbState initial;
     /** Update counts of the statements the current simulation ran, for write-outcome checks. */
@@ -65,6 +68,7 @@ final class DeviationExplainer {
         this.trace = trace;
         this.executor = executor;
         this.target = executor.target();
+        this.semantics = target.profile(testCase.mode()).at(testCase.isolation());
         this.committed = SerialSchedule.fcrfsCommitted(trace);
         this.hasUpsert = testCase.transactions().stream().flatMap(t -> t.statements().stream())
                 .anyMatch(st -> st.kind() == StmtKind.UPSERT);
@@ -228,9 +232,38 @@ final class DeviationExplainer {
             if (delta.isEmpty()) {
                 return false;
             }
+            if (skippedALockedRow(done, ref, e, delta.get(), submitted)) {
+                return false; // the engine would have waited: a simulation that does not wait explains nothing
+            }
             done.add(new Effect(resumed, ref.txn(), delta.get()));
         }
         return reproducesActual(done.stream().filter(e -> committed.contains(e.txn)).map(Effect::delta).toList());
+    }
+
+    /**
+     * Precondition {@link Deviation.Precondition#WRITERS_WAIT_FOR_LOCKED_ROWS}: a write that did not
+     * wait changed, on the data its rule says it saw, a row version that a concurrent transaction had
+     * changed (or, with dirty reads, written) and not yet committed when the write was submitted. A
+     * lock-based engine makes such a write wait; one that did not wait did something else. Checked
+     * only with row identities (equal values do not say which row version was meant).
+     */
+    private boolean skippedALockedRow(List<Effect> done, StmtRef ref, ExecutedStmt e, StateDelta delta, int submitted) {
+        if (!semantics.requires(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS) || e.blocked() || !withRowIds
+                || failedInActualRun(ref)) {
+            return false;
+        }
+        Set<String> mine = rowIds(delta);
+        for (Effect other : done) {
+            if (other.txn == ref.txn() || other.position >= submitted || endPosition(other.txn) < submitted) {
+                continue;
+            }
+            Set<String> held = rowIds(other.delta);
+            other.delta.added().values().forEach(rows -> rows.forEach(r -> held.add(r.get(r.size() - 1))));
+            if (held.stream().anyMatch(mine::contains)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private int endPosition(int txn) {
@@ -252,7 +285,40 @@ final class DeviationExplainer {
     }
 
     private boolean transactionSnapshot(boolean atFirstStatement) throws SQLException, SetupFailedException {
-        Map<Integer, StateDelta> effects = new LinkedHashMap<>();
+        Optional<List<SnapshotTxn>> run = snapshotRun(atFirstStatement);
+        if (run.isEmpty()) {
+            return false;
+        }
+        List<StateDelta> effects = new ArrayList<>();
+        run.get().forEach(t -> t.writes.forEach(w -> effects.add(w.delta)));
+        return reproducesActual(effects);
+    }
+
+    /** One write of a committed transaction, simulated on the data its rule says it saw. */
+    private record StmtSim(StmtRef ref, StateDelta delta, DbState view) {
+    }
+
+    /** A committed transaction simulated on its snapshot, write by write. */
+    private record SnapshotTxn(int txn, int snapshotPoint, List<StmtSim> writes) {
+    }
+
+    /** A documented rule the run broke: the write, a one-line headline and the details. */
+    record RuleBreak(StmtRef write, String summary, String details) {
+    }
+
+    /** The first break of first-committer-wins the last snapshot run met. */
+    private RuleBreak firstCommitterBreak;
+
+    /**
+     * The committed transactions, in commit order, each simulated on the snapshot taken at its first
+     * statement ({@code atFirstStatement}) or its BEGIN, write by write; an INSERT-based upsert at a
+     * level whose upserts arbitrate on the newest committed data runs on that instead (PostgreSQL's ON
+     * CONFLICT). Along the way, checks first-committer-wins (see {@link #firstCommitterWinsBroken}).
+     * Empty when a write fails on the data it is said to have seen, or the effects collide.
+     */
+    private Optional<List<SnapshotTxn>> snapshotRun(boolean atFirstStatement) throws SQLException, SetupFailedException {
+        firstCommitterBreak = null;
+        List<SnapshotTxn> done = new ArrayList<>();
         for (int txn : committed) {
             List<StmtRef> body = SerialSchedule.effective(testCase, trace, txn);
             if (body.isEmpty()) {
@@ -260,19 +326,184 @@ final class DeviationExplainer {
             }
             StmtRef start = atFirstStatement || !testCase.txn(txn).explicit() ? body.get(0) : new StmtRef(txn, 0);
             int point = trace.executed(start).map(ExecutedStmt::completedBefore).orElse(0);
-            Optional<DbState> view = Optional.of(initial());
-            for (var e : effects.entrySet()) {
-                if (endOf.get(e.getKey()) < point) {
-                    view = view.flatMap(e.getValue()::applyTo);
+            Optional<DbState> snapshot = committedBefore(done, point);
+            if (snapshot.isEmpty()) {
+                return Optional.empty();
+            }
+            DbState own = snapshot.get();
+            List<StmtSim> writes = new ArrayList<>();
+            for (StmtRef ref : body) {
+                if (!testCase.stmt(ref).kind().isWrite()) {
+                    continue;
+                }
+                DbState view = own;
+                boolean onLatest = arbitratesOnLatest(ref);
+                if (onLatest) {
+                    Optional<DbState> latest = committedBefore(done, trace.position(ref));
+                    for (StmtSim w : writes) {
+                        latest = latest.flatMap(w.delta::applyTo);
+                    }
+                    view = latest.orElse(own);
+                }
+                Optional<StateDelta> delta = effectOn(Optional.of(view), List.of(ref));
+                if (delta.isEmpty()) {
+                    return Optional.empty();
+                }
+                checkFirstCommitterWins(done, txn, point, ref, delta.get(), view, own, onLatest);
+                Optional<DbState> next = delta.get().applyTo(own);
+                if (next.isEmpty()) {
+                    return Optional.empty();
+                }
+                own = next.get();
+                writes.add(new StmtSim(ref, delta.get(), view));
+            }
+            done.add(new SnapshotTxn(txn, point, writes));
+        }
+        return Optional.of(done);
+    }
+
+    /** The initial state plus the writes of the simulated transactions that committed before schedule position {@code point}. */
+    private Optional<DbState> committedBefore(List<SnapshotTxn> done, int point) throws SQLException, SetupFailedException {
+        Optional<DbState> state = Optional.of(initial());
+        for (SnapshotTxn t : done) {
+            if (endOf.get(t.txn) < point) {
+                for (StmtSim w : t.writes) {
+                    state = state.flatMap(w.delta::applyTo);
                 }
             }
-            Optional<StateDelta> delta = effectOn(view, body);
-            if (delta.isEmpty()) {
-                return false;
-            }
-            effects.put(txn, delta.get());
         }
-        return reproducesActual(List.copyOf(effects.values()));
+        return state;
+    }
+
+    /** An INSERT-based upsert at a level whose upserts arbitrate on the newest committed data (MERGE joins on its view). */
+    private boolean arbitratesOnLatest(StmtRef ref) {
+        return testCase.stmt(ref).kind() == StmtKind.UPSERT
+                && semantics.upserts() == Deviation.UpsertArbitration.LATEST_COMMITTED
+                && !testCase.stmt(ref).sql().trim().toUpperCase(java.util.Locale.ROOT).startsWith("MERGE");
+    }
+
+    /**
+     * First-committer-wins: {@code ref} of {@code txn} (snapshot at {@code point}) must not have
+     * changed or deleted a row version that a transaction committed after {@code point} and before
+     * {@code ref} completed changed or deleted; an upsert that arbitrated on the newest data must not
+     * have changed a row version its snapshot does not show. It succeeded in the actual run (it is
+     * effective and the transaction committed), so either is a break of the rule.
+     */
+    private void checkFirstCommitterWins(List<SnapshotTxn> done, int txn, int point, StmtRef ref, StateDelta delta, DbState view,
+                                         DbState own, boolean onLatest) {
+        if (firstCommitterBreak != null || failedInActualRun(ref)) {
+            return;
+        }
+        Map<String, List<String>> touched = identities(delta, view);
+        int completed = trace.position(ref);
+        for (SnapshotTxn other : done) {
+            int end = endOf.get(other.txn);
+            if (other.txn == txn || end < point || end >= completed) {
+                continue;
+            }
+            for (StmtSim w : other.writes) {
+                Map<String, List<String>> theirs = identities(w.delta, w.view);
+                for (var e : touched.entrySet()) {
+                    if (theirs.containsKey(e.getKey())) {
+                        firstCommitterBreak = breakOf(ref, txn, "T" + other.txn + " changed or deleted it at " + w.ref
+                                + " and committed after T" + txn + "'s snapshot was taken, before " + ref + " completed", e.getValue());
+                        return;
+                    }
+                }
+            }
+        }
+        if (onLatest) {
+            Map<String, List<String>> visible = identities(StateDelta.between(own, initialEmpty(own)), own);
+            for (var e : touched.entrySet()) {
+                if (!visible.containsKey(e.getKey())) {
+                    firstCommitterBreak = breakOf(ref, txn, "its conflict arbitration found the row in a version T" + txn
+                            + "'s snapshot does not show (a concurrent transaction wrote it)", e.getValue());
+                    return;
+                }
+            }
+        }
+    }
+
+    private RuleBreak breakOf(StmtRef ref, int txn, String why, List<String> row) {
+        ExecutedStmt e = trace.executed(ref).orElseThrow();
+        String sql = testCase.stmt(ref).sql();
+        String summary = "first-committer-wins broken at " + ref + ": it changed a row version a concurrent transaction had changed,"
+                + " and succeeded (" + e.result().summary() + ") where " + testCase.isolation().sql() + " requires a serialization failure";
+        String details = "At " + testCase.isolation().sql() + " the engine documents first-committer-wins (snapshot isolation): a write that touches a row version a"
+                + " concurrent transaction changed and committed fails with a serialization error.\n\nStatement " + ref + " `" + sql
+                + "` of T" + txn + ", simulated on T" + txn + "'s snapshot, changes or deletes the row `" + DbState.formatRow(
+                        withRowIds ? row.subList(0, row.size() - 1) : row) + "`; " + why + ". In the actual run it "
+                + e.result().summary() + " and T" + txn + " committed. Whatever the final state, the rule was broken"
+                + " (the snapshot simulation is therefore not taken as an explanation).\n";
+        return new RuleBreak(ref, summary, details);
+    }
+
+    /** An empty state with {@code like}'s tables. */
+    private static DbState initialEmpty(DbState like) {
+        Map<String, List<List<String>>> tables = new LinkedHashMap<>();
+        like.tables().keySet().forEach(t -> tables.put(t, List.of()));
+        return new DbState(tables);
+    }
+
+    /**
+     * The row versions {@code delta} removes (changed or deleted), keyed by table and identity. With
+     * the identity column a version is its identity; without it, its values, and only when no other
+     * row in {@code view} has the same values (else which of them was meant is unknown).
+     */
+    private Map<String, List<String>> identities(StateDelta delta, DbState view) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        delta.removed().forEach((t, rows) -> {
+            for (List<String> row : rows) {
+                if (withRowIds) {
+                    out.put(t + "#" + row.get(row.size() - 1), row);
+                } else if (view.tables().getOrDefault(t, List.of()).stream().filter(row::equals).count() == 1) {
+                    out.put(t + "#" + row, row);
+                }
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Whether a committed write succeeded although first-committer-wins required it to fail: the
+     * first such write, simulated on its transaction's snapshot, with why. Empty when the rule held
+     * or cannot be checked (a write fails on its snapshot data, or no two committed writers overlap).
+     */
+    Optional<RuleBreak> firstCommitterWinsBroken() throws SQLException, SetupFailedException {
+        if (!writersOverlap()) {
+            return Optional.empty();
+        }
+        try {
+            snapshotRun(true);
+        } catch (RowIdsUnusable e) {
+            withRowIds = false;
+            initial = null;
+            snapshotRun(true);
+        }
+        return Optional.ofNullable(firstCommitterBreak);
+    }
+
+    /** Whether some committed write completed after another committed writer committed within its transaction's lifetime. */
+    private boolean writersOverlap() {
+        for (int t : committed) {
+            List<StmtRef> body = SerialSchedule.effective(testCase, trace, t);
+            if (body.isEmpty()) {
+                continue;
+            }
+            int point = trace.executed(body.get(0)).map(ExecutedStmt::completedBefore).orElse(0);
+            for (StmtRef w : body) {
+                if (!testCase.stmt(w).kind().isWrite() || failedInActualRun(w)) {
+                    continue;
+                }
+                for (int u : committed) {
+                    if (u != t && endOf.get(u) >= point && endOf.get(u) < trace.position(w)
+                            && SerialSchedule.effective(testCase, trace, u).stream().anyMatch(x -> testCase.stmt(x).kind().isWrite())) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private boolean reproducesActual(List<StateDelta> effects) throws SQLException, SetupFailedException {

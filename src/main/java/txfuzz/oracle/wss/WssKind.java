@@ -8,7 +8,9 @@ public enum WssKind implements ViolationKind {
     STMT_WSS("stmt-wss", "committed writes end in a state no serial order of the statements gives"),
     WRITE_OUTCOME("write-outcome", "a write changes a different number of rows than in any serial order"),
     READ_RESULT("read-result", "a query returns rows no serial order gives"),
-    REPLAY_HANG("replay-hang", "a statement hangs with no concurrency at all");
+    REPLAY_HANG("replay-hang", "a statement hangs with no concurrency at all"),
+    FIRST_COMMITTER_WINS("first-committer-wins", "a committed write changed a row version a concurrent transaction had changed and"
+            + " committed, where the level requires a serialization failure");
 
     private final String label;
     private final String headline;
@@ -57,6 +59,10 @@ public enum WssKind implements ViolationKind {
                     + "(WriteCheck, PVLDB 2025): here it succeeded, failed or changed a different number of rows.";
             case READ_RESULT -> "At " + where.level().sql() + ", " + where.dbms() + " promises reads consistent with the order "
                     + "transactions commit in; this query returned rows the serial replay in that order does not.";
+            case FIRST_COMMITTER_WINS -> "At " + where.level().sql() + ", " + where.dbms() + " documents first-committer-wins "
+                    + "(snapshot isolation): a write (UPDATE, DELETE, MERGE, upsert) that touches a row version which a concurrent "
+                    + "transaction changed or deleted and committed after this transaction's snapshot was taken must fail with a "
+                    + "serialization error. This one succeeded (or silently changed nothing) and its transaction committed.";
             case REPLAY_HANG -> "With the transactions run one after another there is nothing to wait for; the statement neither "
                     + "finished nor waited on a lock.";
         };

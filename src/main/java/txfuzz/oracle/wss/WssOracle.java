@@ -60,6 +60,13 @@ public final class WssOracle implements Oracle {
             return Verdict.clean(name());
         }
         LevelSemantics semantics = executor.target().profile(c.mode()).at(c.isolation());
+        DeviationExplainer explainer = new DeviationExplainer(c, trace, executor);
+        // A rule the level documents and the run broke is a bug candidate whatever the final state, and
+        // a deviation resting on it explains nothing.
+        Optional<DeviationExplainer.RuleBreak> broken = semantics.requires(Deviation.Precondition.FIRST_COMMITTER_WINS)
+                ? explainer.firstCommitterWinsBroken() : Optional.empty();
+        List<Violation> ruleBreaks = broken.map(b -> List.of(new Violation(WssKind.FIRST_COMMITTER_WINS, Classification.BUG_CANDIDATE,
+                b.summary(), b.details(), null))).orElse(List.of());
         List<Violation> found = null;
         for (List<Integer> order : SerialSchedule.possibleOrders(trace, MAX_ORDERS)) {
             List<Violation> v = compare(c, trace, executor, order, semantics.serializableReads());
@@ -67,16 +74,19 @@ public final class WssOracle implements Oracle {
                 return new Verdict(name(), v);
             }
             if (v.isEmpty()) {
-                return Verdict.clean(name()); // an order the engine may have committed in explains everything
+                // an order the engine may have committed in explains everything but a broken rule
+                return ruleBreaks.isEmpty() ? Verdict.clean(name()) : new Verdict(name(), ruleBreaks);
             }
             if (found == null) {
                 found = v; // report against the recorded order
             }
         }
         if (!found.isEmpty() && !semantics.deviations().isEmpty()) {
-            found = classify(found, semantics, new DeviationExplainer(c, trace, executor));
+            found = classify(found, semantics, explainer, broken.isPresent());
         }
-        return new Verdict(name(), found);
+        List<Violation> all = new ArrayList<>(ruleBreaks);
+        all.addAll(found);
+        return new Verdict(name(), all);
     }
 
     /** Transactions that resumed together have no known order; at most this many orders are tried. */
@@ -107,9 +117,12 @@ public final class WssOracle implements Oracle {
      * write outcomes differ, the level's weaker visibility accounts for them (a statement saw a
      * different set of rows, so it changed a different number, or hit a constraint another order avoids).
      */
-    private static List<Violation> classify(List<Violation> found, LevelSemantics semantics, DeviationExplainer explainer)
-            throws SQLException, SetupFailedException {
+    private static List<Violation> classify(List<Violation> found, LevelSemantics semantics, DeviationExplainer explainer,
+                                            boolean firstCommitterWinsBroken) throws SQLException, SetupFailedException {
         boolean stateDiffers = found.stream().anyMatch(v -> ((WssKind) v.kind()).stateDiffers());
+        if (firstCommitterWinsBroken) {
+            return found; // snapshot isolation rests on the rule the run broke: nothing documented explains it
+        }
         for (Deviation d : semantics.deviations()) {
             Optional<String> rule = explainer.explanation(d);
             if (rule.isPresent()) {

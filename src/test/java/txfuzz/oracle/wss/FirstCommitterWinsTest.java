@@ -1,0 +1,158 @@
+package txfuzz.oracle.wss;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import txfuzz.exec.Cases;
+import txfuzz.exec.Executor;
+import txfuzz.exec.ExecutorConfig;
+import txfuzz.exec.Trace;
+import txfuzz.model.IsolationLevel;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Verdict;
+import txfuzz.oracle.Violation;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
+
+/**
+ * First-committer-wins is a documented rule with a check, not an assumption of the snapshot
+ * simulation: on real engines, a serialization failure where the rule requires one is no violation;
+ * the same schedule on an engine that swallows it is a bug candidate naming the rule. And an upsert
+ * that arbitrates on the newest committed data is documented behaviour, not a bug candidate.
+ */
+class FirstCommitterWinsTest {
+    private static final WssOracle WSS = new WssOracle();
+    private static Target postgres;
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = Targets.create("postgres");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    private static Verdict judge(Target target, TestCase c) throws Exception {
+        try (Executor ex = new Executor(target, ExecutorConfig.defaults())) {
+            Trace trace = ex.run(c);
+            return WSS.judge(c, trace, ex);
+        }
+    }
+
+    /** T1 reads (its snapshot), T2 changes row 1 and commits, T1 then writes row 1. */
+    private static TestCase readThenConcurrentWrite(String dbms, IsolationLevel level, String primaryKey, String t2, String t1) {
+        return Cases.on(dbms).table("t").level(level)
+                .setup("CREATE TABLE t(id INT" + primaryKey + ", v INT)", "INSERT INTO t VALUES (1, 0), (2, 0)")
+                .txn("SELECT * FROM t", t1)
+                .txn(t2)
+                .order(1, 1, 2, 2, 2, 1, 1);
+    }
+
+    private static void assertNoBugCandidate(Verdict v) {
+        assertTrue(v.violations().stream().noneMatch(x -> x.classification() == Classification.BUG_CANDIDATE), v.toString());
+    }
+
+    private static void assertFirstCommitterWinsBroken(Verdict v, String write) {
+        List<Violation> fcw = v.violations().stream().filter(x -> x.kind() == WssKind.FIRST_COMMITTER_WINS).toList();
+        assertEquals(1, fcw.size(), v.toString());
+        assertEquals(Classification.BUG_CANDIDATE, fcw.get(0).classification());
+        assertTrue(fcw.get(0).summary().startsWith("first-committer-wins broken at " + write), fcw.get(0).summary());
+        assertTrue(fcw.get(0).summary().contains("requires a serialization failure"), fcw.get(0).summary());
+    }
+
+    @Test
+    void postgresRepeatableReadRaises40001AndThatIsNoViolation() throws Exception {
+        TestCase c = readThenConcurrentWrite("postgres", IsolationLevel.REPEATABLE_READ, " PRIMARY KEY",
+                "UPDATE t SET v = v + 10 WHERE id = 1", "UPDATE t SET v = v + 1 WHERE id = 1");
+        Verdict v = judge(postgres, c);
+        assertTrue(v.isClean(), v.toString());
+    }
+
+    @Test
+    void postgresRepeatableReadWithTheFailureSwallowedBreaksFirstCommitterWins() throws Exception {
+        // The final state equals the serial replay T2 → T1 (T1's UPDATE re-ran on T2's row): only the rule catches it.
+        for (String t1 : List.of("UPDATE t SET v = v + 1 WHERE id = 1", "DELETE FROM t WHERE id = 1")) {
+            TestCase c = readThenConcurrentWrite("postgres", IsolationLevel.REPEATABLE_READ, " PRIMARY KEY",
+                    "UPDATE t SET v = v + 10 WHERE id = 1", t1);
+            assertFirstCommitterWinsBroken(judge(new SerializationSwallowingTarget(postgres), c), "T1.2");
+        }
+        // A row the snapshot shows, deleted by T2: the swallowed failure becomes an UPDATE of 0 rows.
+        TestCase deleted = readThenConcurrentWrite("postgres", IsolationLevel.REPEATABLE_READ, " PRIMARY KEY",
+                "DELETE FROM t WHERE id = 1", "UPDATE t SET v = v + 1 WHERE id = 1");
+        assertTrue(judge(postgres, deleted).isClean());
+        assertFirstCommitterWinsBroken(judge(new SerializationSwallowingTarget(postgres), deleted), "T1.2");
+    }
+
+    @Test
+    void h2SnapshotAndDuckdbBehaveAndTheirSwallowingVariantsDoNot() throws Exception {
+        String update = "UPDATE t SET v = v + 1 WHERE id = 1";
+        String other = "UPDATE t SET v = v + 10 WHERE id = 1";
+        try (Target h2 = Targets.create("h2")) {
+            TestCase c = readThenConcurrentWrite("h2", IsolationLevel.SNAPSHOT, " PRIMARY KEY", other, update);
+            assertTrue(judge(h2, c).isClean());
+            assertFirstCommitterWinsBroken(judge(new SerializationSwallowingTarget(h2), c), "T1.2");
+        }
+        try (Target duckdb = Targets.create("duckdb")) {
+            TestCase c = readThenConcurrentWrite("duckdb", IsolationLevel.SNAPSHOT, "", other, update);
+            assertTrue(judge(duckdb, c).isClean());
+            assertFirstCommitterWinsBroken(judge(new SerializationSwallowingTarget(duckdb), c), "T1.2");
+        }
+    }
+
+    @Test
+    void duckdbUpdatesARowAConcurrentTransactionDeletedAndThatBreaksFirstCommitterWins() throws Exception {
+        // Found with this check on DuckDB 1.4.4 itself, no fault injected: T1's UPDATE of a row its snapshot
+        // shows, deleted by T2 which committed after T1's snapshot, reports "updated 1", changes nothing and
+        // T1 commits. Before the check the write-outcome difference was classified documented (the final
+        // state matches the serial order). With and without a key (rows matched by value vs. by identity).
+        for (String pk : List.of("", " PRIMARY KEY")) {
+            try (Target duckdb = Targets.create("duckdb")) {
+                TestCase c = readThenConcurrentWrite("duckdb", IsolationLevel.SNAPSHOT, pk,
+                        "DELETE FROM t WHERE id = 1", "UPDATE t SET v = v + 1 WHERE id = 1");
+                assertFirstCommitterWinsBroken(judge(duckdb, c), "T1.2");
+            }
+        }
+    }
+
+    @Test
+    void innodbStyleLostUpdateIsNotAFirstCommitterWinsLevel() throws Exception {
+        // MariaDB REPEATABLE READ documents the lost update: the rule is not declared there.
+        try (Target maria = Targets.create("mariadb")) {
+            assertTrue(!maria.profile().at(IsolationLevel.REPEATABLE_READ)
+                    .requires(txfuzz.dbms.Deviation.Precondition.FIRST_COMMITTER_WINS));
+        }
+    }
+
+    /**
+     * Issue 11 item 5: T1 (snapshot taken) INSERT ... ON CONFLICT DO NOTHING of a key T2 deleted and
+     * committed meanwhile: no conflict against the newest committed index entries, so it inserts; T3's
+     * snapshot, taken before T1 committed, sees neither row.
+     */
+    static TestCase onConflictAfterConcurrentDelete() {
+        return Cases.on("postgres").table("t").table("s").level(IsolationLevel.REPEATABLE_READ)
+                .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "CREATE TABLE s(n INT)", "INSERT INTO t VALUES (1, 0)")
+                .txn("SELECT * FROM t", "INSERT INTO t VALUES (1, 5) ON CONFLICT DO NOTHING")
+                .txn("DELETE FROM t WHERE id = 1")
+                .txn("INSERT INTO s SELECT COUNT(*) FROM t")
+                .order(1, 1, 2, 2, 2, 3, 3, 1, 1, 3);
+    }
+
+    @Test
+    void onConflictArbitratesOnTheNewestCommittedEntriesAndThatIsDocumented() throws Exception {
+        Verdict v = judge(postgres, onConflictAfterConcurrentDelete());
+        assertNoBugCandidate(v);
+        assertTrue(v.violations().stream().anyMatch(x -> x.kind() == WssKind.TX_WSS), v.toString());
+        for (Violation x : v.violations()) {
+            assertEquals(Classification.DOCUMENTED, x.classification(), x.summary());
+        }
+    }
+}
