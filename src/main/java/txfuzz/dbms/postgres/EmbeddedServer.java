@@ -138,6 +138,8 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
         try {
             lease = Lease.take("PostgreSQL", dataDir);
             if (closed) {
+                // close() ran before the lease existed (Ctrl-C right at the start): nothing has run, drop the lease here
+                lease.close();
                 throw new IllegalStateException("the PostgreSQL server was closed while starting");
             }
             PrivateDirectory.writeSecret(pwfile, superuserPassword + "\n");
