@@ -380,6 +380,14 @@ public final class MariadbTarget implements Target {
         return works;
     }
 
+    /**
+     * Process-list states of a thread waiting for a lock outside InnoDB's record locks: metadata
+     * locks ("Waiting for table metadata lock"), table locks ("Waiting for table level lock",
+     * "Locked"), user locks, and InnoDB's own row-lock wait where the server reports it.
+     */
+    static final java.util.regex.Pattern LOCK_WAIT_STATE = java.util.regex.Pattern.compile(
+            "(?i)^(?:waiting for .*lock.*|locked|user lock|.*lock wait.*)$");
+
     static InnodbStatus innodbStatus(Statement s) throws SQLException {
         try (ResultSet rs = s.executeQuery("SHOW ENGINE INNODB STATUS")) {
             return InnodbStatus.parse(rs.next() ? rs.getString(3) : "");
@@ -452,6 +460,19 @@ public final class MariadbTarget implements Target {
                 @Override
                 public Optional<Set<String>> waitsFor(String sessionId) throws SQLException {
                     return innodbStatus(status).waitsFor(sessionId);
+                }
+
+                @Override
+                public Optional<String> activity(String sessionId) throws SQLException {
+                    try (ResultSet rs = status.executeQuery("SELECT STATE FROM information_schema.PROCESSLIST WHERE ID = "
+                            + Long.parseLong(sessionId))) {
+                        return rs.next() ? Optional.of(String.valueOf(rs.getString(1) == null ? "" : rs.getString(1))) : Optional.empty();
+                    }
+                }
+
+                @Override
+                public boolean activityWaits(String activity) {
+                    return LOCK_WAIT_STATE.matcher(activity).find();
                 }
 
                 @Override
