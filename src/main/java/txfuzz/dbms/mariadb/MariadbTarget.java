@@ -459,7 +459,24 @@ public final class MariadbTarget implements Target {
             return Optional.of(new LockProbe() {
                 @Override
                 public Optional<Set<String>> waitsFor(String sessionId) throws SQLException {
-                    return innodbStatus(status).waitsFor(sessionId);
+                    InnodbStatus st = innodbStatus(status);
+                    Optional<Set<String>> waits = st.waitsFor(sessionId);
+                    if (waits.isEmpty() && !st.lists(sessionId)) {
+                        // A waiting transaction printed without its thread id (InnodbStatus.anonymousWait)
+                        // is the wait of a session that runs a statement but has no transaction listed.
+                        Optional<Set<String>> anonymous = st.anonymousWait();
+                        if (anonymous.isPresent() && runsAQuery(sessionId)) {
+                            return anonymous;
+                        }
+                    }
+                    return waits;
+                }
+
+                private boolean runsAQuery(String sessionId) throws SQLException {
+                    try (ResultSet rs = status.executeQuery("SELECT COMMAND FROM information_schema.PROCESSLIST WHERE ID = "
+                            + Long.parseLong(sessionId))) {
+                        return rs.next() && "Query".equals(rs.getString(1));
+                    }
                 }
 
                 @Override
