@@ -97,9 +97,14 @@ class MariadbHangVerdictTest {
                 .txn("UPDATE t SET v = 1 WHERE id = 2", "UPDATE t SET v = 1 WHERE id = 1")
                 .txn("DELETE FROM t WHERE EXISTS (SELECT 1 FROM t AS x WHERE x.id = t.id + 1)")
                 .order(1, 2, 1, 2, 1, 1, 2);
-        try (Executor ex = new Executor(target, ExecutorConfig.defaults())) {
+        // a statement timeout far above the run: before the fix the executor spent it all on T2.1,
+        // which the probe said was running, and then called T2.1 hung
+        ExecutorConfig patient = new ExecutorConfig(Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(10));
+        try (Executor ex = new Executor(target, patient)) {
             Database db = target.freshDatabase();
+            long start = System.nanoTime();
             Trace trace = ex.run(c, db);
+            long ms = (System.nanoTime() - start) / 1_000_000;
             try {
                 db.close();
             } catch (IllegalStateException serverCrashed) {
@@ -112,6 +117,62 @@ class MariadbHangVerdictTest {
             assertEquals(TxnStatus.ABORTED, trace.outcome(2).status(), trace.toString());
             assertEquals(ErrorClass.DEADLOCK, trace.executed(new StmtRef(2, 1)).orElseThrow().result().errorClass(), trace.toString());
             assertEquals(TxnStatus.COMMITTED, trace.outcome(1).status(), trace.toString());
+            assertTrue(trace.executed(new StmtRef(2, 1)).orElseThrow().blocked(), trace.toString());
+            assertTrue(ms < 5_000, "T2.1 was seen waiting, not left to run out the statement timeout: " + ms + " ms");
+        }
+    }
+
+    /**
+     * The lock probe itself, on the same schedule driven by hand: once the DELETE is the deadlock
+     * victim and waits again, the probe says it waits for T1's session (it said "not waiting").
+     * Its own server, since this one too crashes when the database is dropped.
+     */
+    @Test
+    @Order(3)
+    void theProbeSeesTheDeadlockVictimWaitAgain() throws Exception {
+        try (Target own = Targets.create("mariadb")) {
+            Database db = own.freshDatabase();
+            java.sql.Connection setup = db.connect(IsolationLevel.REPEATABLE_READ, null);
+            try (java.sql.Statement s = setup.createStatement()) {
+                s.execute("CREATE TABLE t(id INT PRIMARY KEY, v INT)");
+                s.execute("INSERT INTO t VALUES (1, 0), (2, 0), (3, 0)");
+            }
+            java.sql.Connection a = db.connect(IsolationLevel.REPEATABLE_READ, null);
+            java.sql.Connection b = db.connect(IsolationLevel.REPEATABLE_READ, null);
+            a.setAutoCommit(false);
+            b.setAutoCommit(false);
+            String aId = db.sessionId(a);
+            String bId = db.sessionId(b);
+            try (txfuzz.dbms.LockProbe probe = db.lockProbe().orElseThrow()) {
+                a.createStatement().execute("UPDATE t SET v = 1 WHERE id = 2");
+                java.util.concurrent.CompletableFuture<String> delete = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        b.createStatement().execute("DELETE FROM t WHERE EXISTS (SELECT 1 FROM t AS x WHERE x.id = t.id + 1)");
+                        return "ok";
+                    } catch (java.sql.SQLException e) {
+                        return e.getSQLState() + "/" + e.getErrorCode();
+                    }
+                });
+                long deadline = System.nanoTime() + 5_000_000_000L;
+                while (probe.waitsFor(bId).isEmpty() && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                assertEquals(java.util.Optional.of(java.util.Set.of(aId)), probe.waitsFor(bId), "the DELETE waits for row 2");
+                a.createStatement().execute("UPDATE t SET v = 1 WHERE id = 1"); // the deadlock: T2 is the victim
+                Thread.sleep(200);
+                assertTrue(!delete.isDone(), "the victim's DELETE has not returned: " + (delete.isDone() ? delete.get() : ""));
+                for (int i = 0; i < 5; i++) {
+                    assertEquals(java.util.Optional.of(java.util.Set.of(aId)), probe.waitsFor(bId), "answer " + i);
+                    Thread.sleep(50);
+                }
+                a.commit();
+                assertEquals("40001/1213", delete.get(5, java.util.concurrent.TimeUnit.SECONDS), "the deadlock surfaces at last");
+            }
+            try {
+                db.close();
+            } catch (IllegalStateException serverCrashed) {
+                // the leaked record lock, as above
+            }
         }
     }
 }
