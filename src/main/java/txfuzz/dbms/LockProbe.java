@@ -15,6 +15,20 @@ public interface LockProbe extends AutoCloseable {
      */
     Optional<Set<String>> waitsFor(String sessionId) throws SQLException;
 
+    /**
+     * What the engine's process list says session {@code sessionId} is doing (MariaDB
+     * {@code information_schema.PROCESSLIST.STATE}); empty when the engine has no such view. Asked
+     * rarely (before a statement is called hung), so it may cost a query.
+     */
+    default Optional<String> activity(String sessionId) throws SQLException {
+        return Optional.empty();
+    }
+
+    /** Whether {@code activity} (from {@link #activity}) is a wait for a lock: then the session waits, it does not hang. */
+    default boolean activityWaits(String activity) {
+        return false;
+    }
+
     @Override
     void close();
 }

@@ -157,6 +157,17 @@ public final class ConcurrentRunner implements AutoCloseable {
         /** Watchdog-only state. */
         long lastSeenWaiting;
         long waitingSince;
+        /** The engine's answers while it ran, for a hang's evidence (watchdog-only). */
+        int probes;
+        int probesWaiting;
+        long firstProbe;
+        long lastProbe;
+        String lastAnswer = "never asked";
+        final java.util.LinkedHashSet<String> activities = new java.util.LinkedHashSet<>();
+
+        HangEvidence evidence(String error) {
+            return new HangEvidence(probes, probesWaiting, (lastProbe - firstProbe) / 1_000_000, lastAnswer, List.copyOf(activities), error);
+        }
         long cancelledAt;
         long abortedAt;
 
@@ -183,6 +194,7 @@ public final class ConcurrentRunner implements AutoCloseable {
         private final Map<Integer, TxnOutcome> outcomes = new HashMap<>();
         private final List<Integer> endOrder = new ArrayList<>();
         private final List<StmtRef> hung = new ArrayList<>();
+        private final Map<StmtRef, HangEvidence> hangEvidence = new HashMap<>();
         private final List<Integer> neverRan = new ArrayList<>();
         private int stalls;
         private int submitSeq;
@@ -238,7 +250,7 @@ public final class ConcurrentRunner implements AutoCloseable {
             for (int id : neverRan) {
                 endOrder.add(id);
             }
-            return new Trace(schedule, outcomes, endOrder, state, stalls, hung);
+            return new Trace(schedule, outcomes, endOrder, state, stalls, hung, hangEvidence);
         }
 
         void close() {
@@ -271,8 +283,11 @@ public final class ConcurrentRunner implements AutoCloseable {
             endOrder.add(cause.txn());
         }
 
-        synchronized void hung(StmtRef ref) {
-            hung.add(ref);
+        synchronized void hung(InFlight f, String error) {
+            hung.add(f.ref);
+            if (probe != null) {
+                hangEvidence.put(f.ref, f.evidence(error));
+            }
         }
 
         synchronized void neverRan(Txn t, String why) {
@@ -299,7 +314,7 @@ public final class ConcurrentRunner implements AutoCloseable {
                     continue;
                 }
                 if (probe != null && now - f.started > PROBE_AFTER_NANOS) {
-                    if (waiting(w)) {
+                    if (waiting(w, f, now)) {
                         f.blocked = true;
                         f.lastSeenWaiting = now;
                         if (f.waitingSince == 0) {
@@ -311,6 +326,11 @@ public final class ConcurrentRunner implements AutoCloseable {
                 }
                 long hangAfter = probe != null ? config.statementTimeout().toNanos()
                         : config.statementTimeout().plus(config.stallTimeout()).toNanos();
+                if (now - f.lastSeenWaiting > hangAfter && probe != null && waitsByProcessList(w, f)) {
+                    // the process list shows a lock wait the lock probe missed: waiting, not hung
+                    f.blocked = true;
+                    f.lastSeenWaiting = now;
+                }
                 if (now - f.lastSeenWaiting > hangAfter) {
                     allWaiting = false;
                     cancel(w, f, Victim.HUNG, now);
@@ -334,12 +354,32 @@ public final class ConcurrentRunner implements AutoCloseable {
             }
         }
 
-        private boolean waiting(Worker w) {
+        private boolean waiting(Worker w, InFlight f, long now) {
             try {
                 Optional<Set<String>> waits = probe.waitsFor(w.engineId);
+                if (f.probes++ == 0) {
+                    f.firstProbe = now;
+                }
+                f.lastProbe = now;
+                f.lastAnswer = waits.map(b -> "waits for " + (b.isEmpty() ? "(unnamed)" : b)).orElse("not waiting");
+                if (waits.isPresent()) {
+                    f.probesWaiting++;
+                }
                 return waits.isPresent();
             } catch (SQLException | RuntimeException e) {
+                f.lastAnswer = "the probe failed: " + e.getMessage();
                 return false; // the probe could not tell: the statement counts as running
+            }
+        }
+
+        /** The engine's process list, asked before a statement is called hung: a lock-wait state means it waits. */
+        private boolean waitsByProcessList(Worker w, InFlight f) {
+            try {
+                Optional<String> activity = probe.activity(w.engineId);
+                activity.ifPresent(a -> f.activities.add(a.isEmpty() ? "(no state)" : a));
+                return activity.isPresent() && probe.activityWaits(activity.get());
+            } catch (SQLException | RuntimeException e) {
+                return false;
             }
         }
 
@@ -446,9 +486,18 @@ public final class ConcurrentRunner implements AutoCloseable {
         /** Records a completed statement; true when it ended the transaction. */
         private boolean complete(Txn t, Stmt stmt, InFlight f, StmtResult result) {
             Victim victim = f.victim;
+            if (victim == Victim.HUNG && result.failed() && result.errorClass().isConcurrencyConflict()) {
+                // The engine ended it with a deadlock or lock-wait error while txfuzz was cancelling it:
+                // it was waiting (a victim whose wait the probe missed), not hung.
+                run.recordAndEnd(f, result, TxnStatus.ABORTED, result.errorClass() + " at " + f.ref);
+                if (t.explicit()) {
+                    session.rollbackQuietly();
+                }
+                return true;
+            }
             if (victim != null && result.failed()) {
                 if (victim == Victim.HUNG) {
-                    run.hung(f.ref);
+                    run.hung(f, String.valueOf(result.error()));
                 }
                 run.recordAndEnd(f, result, TxnStatus.ABORTED, victim == Victim.HUNG
                         ? "cancelled by txfuzz at " + f.ref + ": the statement ran for over "
@@ -520,7 +569,7 @@ public final class ConcurrentRunner implements AutoCloseable {
             }
             abandoned = true;
             if (f.victim == Victim.HUNG) {
-                run.hung(f.ref);
+                run.hung(f, null);
             }
             run.recordAndEnd(f, StmtResult.failed(new StmtResult.EngineError(ErrorClass.OTHER, null, 0,
                     "abandoned: cancel and abort were ignored")), TxnStatus.ABORTED,

@@ -77,7 +77,7 @@ public final class Executor implements AutoCloseable {
             try (Connection c = db.connect(testCase.isolation(), testCase.mode())) {
                 state = StateReader.read(target, c, testCase.tables());
             }
-            return new Trace(run.schedule, run.outcomes, run.endOrder, state, run.stalls, run.hung);
+            return new Trace(run.schedule, run.outcomes, run.endOrder, state, run.stalls, run.hung, run.hangEvidence);
         } finally {
             sessions.values().forEach(Session::close);
             probe.ifPresent(LockProbe::close);
@@ -103,6 +103,11 @@ public final class Executor implements AutoCloseable {
 
     private enum Settled { DONE, BLOCKED }
 
+    /** Probe answers, all "not waiting", a statement needs over the statement timeout before it is called hung. */
+    static final int MIN_HANG_PROBES = 5;
+    /** How many times over the statement timeout the process list is asked about a statement not seen waiting. */
+    static final int ACTIVITY_SAMPLES = 4;
+
     /** The state of one run of the protocol. */
     private final class Run {
         private final TestCase testCase;
@@ -114,6 +119,7 @@ public final class Executor implements AutoCloseable {
         final Map<Integer, TxnOutcome> outcomes = new HashMap<>();
         final List<Integer> endOrder = new ArrayList<>();
         final List<StmtRef> hung = new ArrayList<>();
+        final Map<StmtRef, HangEvidence> hangEvidence = new HashMap<>();
         int stalls;
         private int submitSeq;
         private int sweeps;
@@ -198,7 +204,21 @@ public final class Executor implements AutoCloseable {
                     continue;
                 }
                 Optional<Set<String>> waits = probe.waitsFor(t.session.engineId());
-                if (waits.isPresent() && waitsOnLiveTransaction(waits.get())) {
+                boolean waiting = waits.isPresent() && waitsOnLiveTransaction(waits.get());
+                t.noteProbe(now, waiting, waits);
+                if (!waiting && now - t.lastSeenWaiting > config.statementTimeout().toNanos() / ACTIVITY_SAMPLES
+                        && now - t.lastActivityNanos > config.statementTimeout().toNanos() / ACTIVITY_SAMPLES) {
+                    // Not seen waiting for a while: ask the process list too, a few times over the
+                    // timeout. A thread in a lock-wait state waits, whatever the lock probe says.
+                    t.lastActivityNanos = now;
+                    Optional<String> activity = probe.activity(t.session.engineId());
+                    activity.ifPresent(a -> t.activities.add(a.isEmpty() ? "(no state)" : a));
+                    if (activity.isPresent() && probe.activityWaits(activity.get())) {
+                        t.lastSeenWaiting = now;
+                        return Settled.BLOCKED;
+                    }
+                }
+                if (waiting) {
                     t.lastSeenWaiting = now;
                     // Seen twice in a row: a waiter that was released in between would have gone.
                     if (++waitSightings >= 2) {
@@ -207,7 +227,14 @@ public final class Executor implements AutoCloseable {
                 } else {
                     waitSightings = 0;
                 }
-                if (now - t.lastSeenWaiting > config.statementTimeout().toNanos()) {
+                if (now - t.lastSeenWaiting > config.statementTimeout().toNanos() && t.probesSinceLastWait >= MIN_HANG_PROBES) {
+                    // the engine's last word before the verdict: the process list, asked now
+                    Optional<String> activity = probe.activity(t.session.engineId());
+                    activity.ifPresent(x -> t.activities.add(x.isEmpty() ? "(no state)" : x));
+                    if (activity.isPresent() && probe.activityWaits(activity.get())) {
+                        t.lastSeenWaiting = now;
+                        return Settled.BLOCKED;
+                    }
                     t.hung = true; // running, not waiting, for far too long: the stall handling cancels it
                     return Settled.BLOCKED;
                 }
@@ -322,8 +349,16 @@ public final class Executor implements AutoCloseable {
                 // committed). It is recorded as it happened.
                 t.stallVictim = false;
             }
+            // A statement cancelled as hung that the engine ends with a deadlock or lock-wait error was
+            // waiting (the engine had chosen it as a victim or was still deciding): a deadlock, not a hang.
+            boolean engineEndedIt = result.failed() && result.errorClass() != null && result.errorClass().isConcurrencyConflict();
+            if (t.hung && t.stallVictim && engineEndedIt) {
+                t.hung = false;
+                t.stallVictim = false;
+            }
             if (t.hung && t.stallVictim) {
                 hung.add(ref);
+                hangEvidence.put(ref, t.evidence(result.failed() ? String.valueOf(result.error()) : null));
             }
             // A statement that overran the timeout but then finished by itself was waiting invisibly:
             // it is recorded as blocked, not hung.
@@ -386,6 +421,34 @@ public final class Executor implements AutoCloseable {
             boolean hung;
             /** When the probe last saw the statement in flight wait on a lock (or when it was submitted). */
             long lastSeenWaiting;
+            /** The engine's answers about the statement in flight, for a hang's evidence. */
+            int probes;
+            int probesWaiting;
+            int probesSinceLastWait;
+            long firstProbeNanos;
+            long lastProbeNanos;
+            String lastAnswer = "never asked";
+            long lastActivityNanos;
+            final java.util.LinkedHashSet<String> activities = new java.util.LinkedHashSet<>();
+
+            void noteProbe(long now, boolean waiting, Optional<Set<String>> answer) {
+                if (probes++ == 0) {
+                    firstProbeNanos = now;
+                }
+                lastProbeNanos = now;
+                lastAnswer = answer.map(b -> "waits for " + (b.isEmpty() ? "(unnamed)" : b) + (waiting ? "" : ", all ended")).orElse("not waiting");
+                if (waiting) {
+                    probesWaiting++;
+                    probesSinceLastWait = 0;
+                } else {
+                    probesSinceLastWait++;
+                }
+            }
+
+            HangEvidence evidence(String error) {
+                return new HangEvidence(probes, probesWaiting, (lastProbeNanos - firstProbeNanos) / 1_000_000, lastAnswer,
+                        List.copyOf(activities), error);
+            }
 
             TxnState(Txn txn, Session session) {
                 this.txn = txn;
@@ -397,6 +460,12 @@ public final class Executor implements AutoCloseable {
                 inFlightSeq = submitSeq++;
                 inFlightCompletedBefore = schedule.size();
                 lastSeenWaiting = System.nanoTime();
+                probes = 0;
+                probesWaiting = 0;
+                probesSinceLastWait = 0;
+                lastAnswer = "never asked";
+                lastActivityNanos = lastSeenWaiting;
+                activities.clear();
                 inFlight = session.submit(testCase.stmt(ref), pool);
             }
 

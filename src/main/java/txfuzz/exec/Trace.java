@@ -19,14 +19,22 @@ import txfuzz.model.StmtRef;
  *                   cycle within the stall timeout, so the executor cancelled one
  * @param hung       statements that ran past the statement timeout without waiting on a lock and
  *                   were cancelled: the engine hung (a finding of the explicit oracle)
+ * @param hangEvidence for statements in {@code hung}, what the engine said while txfuzz decided
+ *                   (absent where the runner collected none)
  */
 public record Trace(List<ExecutedStmt> schedule, Map<Integer, TxnOutcome> outcomes, List<Integer> endOrder,
-                    DbState finalState, int stalls, List<StmtRef> hung) {
+                    DbState finalState, int stalls, List<StmtRef> hung, Map<StmtRef, HangEvidence> hangEvidence) {
     public Trace {
         hung = List.copyOf(hung);
+        hangEvidence = Map.copyOf(hangEvidence);
         schedule = List.copyOf(schedule);
         outcomes = Map.copyOf(outcomes);
         endOrder = List.copyOf(endOrder);
+    }
+
+    public Trace(List<ExecutedStmt> schedule, Map<Integer, TxnOutcome> outcomes, List<Integer> endOrder,
+                 DbState finalState, int stalls, List<StmtRef> hung) {
+        this(schedule, outcomes, endOrder, finalState, stalls, hung, Map.of());
     }
 
     public Optional<ExecutedStmt> executed(StmtRef ref) {

@@ -98,6 +98,8 @@ class ConcurrentRunnerPostgresTest {
             Trace trace = run.trace();
             assertWellFormed(c, 2, run);
             assertEquals(List.of(new StmtRef(2, 2)), trace.hung(), trace.toString());
+            HangEvidence e = trace.hangEvidence().get(new StmtRef(2, 2));
+            assertTrue(e != null && e.probesAsked() > 0 && e.probesSawWaiting() == 0, "the probes' answers are kept: " + e);
             assertEquals(TxnStatus.ABORTED, trace.outcome(2).status());
             // the others (session 0's may wait on T2's row lock meanwhile: waiting is not hanging) commit
             assertTrue(!trace.executed(new StmtRef(2, 2)).orElseThrow().blocked(), "the sleep waits on no lock");

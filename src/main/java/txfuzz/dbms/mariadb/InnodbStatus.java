@@ -31,11 +31,15 @@ final class InnodbStatus {
     }
 
     private final Map<String, Trx> byThread = new HashMap<>();
+    /** Waiting transactions printed without a thread id (see {@link #anonymousWait}). */
+    private final List<Trx> anonymousWaiters = new ArrayList<>();
 
     private InnodbStatus(List<Trx> trxs) {
         for (Trx t : trxs) {
             if (t.thread != null) {
                 byThread.put(t.thread, t);
+            } else if (t.waiting) {
+                anonymousWaiters.add(t);
             }
         }
     }
@@ -119,6 +123,28 @@ final class InnodbStatus {
         for (Trx other : byThread.values()) {
             if (other != t && other.holds.stream().anyMatch(t.waitingFor::contains)) {
                 blockers.add(other.thread);
+            }
+        }
+        return Optional.of(Set.copyOf(blockers));
+    }
+
+    /**
+     * Whether some transaction waits for a lock but the output does not say whose thread it is, and if
+     * so the sessions holding what they wait for. MariaDB 10.11.5 prints a waiting transaction that
+     * way when it was chosen as a deadlock victim inside {@code DELETE ... WHERE EXISTS (SELECT ...
+     * FROM the same table)}: InnoDB rolled the transaction back ("not started", no thread id line),
+     * but the statement went on and waits again, as "LOCK WAIT ... trx id 0 lock_mode X waiting".
+     */
+    Optional<Set<String>> anonymousWait() {
+        if (anonymousWaiters.isEmpty()) {
+            return Optional.empty();
+        }
+        Set<String> blockers = new LinkedHashSet<>();
+        for (Trx w : anonymousWaiters) {
+            for (Trx other : byThread.values()) {
+                if (other.holds.stream().anyMatch(w.waitingFor::contains)) {
+                    blockers.add(other.thread);
+                }
             }
         }
         return Optional.of(Set.copyOf(blockers));

@@ -380,6 +380,14 @@ public final class MariadbTarget implements Target {
         return works;
     }
 
+    /**
+     * Process-list states of a thread waiting for a lock outside InnoDB's record locks: metadata
+     * locks ("Waiting for table metadata lock"), table locks ("Waiting for table level lock",
+     * "Locked"), user locks, and InnoDB's own row-lock wait where the server reports it.
+     */
+    static final java.util.regex.Pattern LOCK_WAIT_STATE = java.util.regex.Pattern.compile(
+            "(?i)^(?:waiting for .*lock.*|locked|user lock|.*lock wait.*)$");
+
     static InnodbStatus innodbStatus(Statement s) throws SQLException {
         try (ResultSet rs = s.executeQuery("SHOW ENGINE INNODB STATUS")) {
             return InnodbStatus.parse(rs.next() ? rs.getString(3) : "");
@@ -451,7 +459,37 @@ public final class MariadbTarget implements Target {
             return Optional.of(new LockProbe() {
                 @Override
                 public Optional<Set<String>> waitsFor(String sessionId) throws SQLException {
-                    return innodbStatus(status).waitsFor(sessionId);
+                    InnodbStatus st = innodbStatus(status);
+                    Optional<Set<String>> waits = st.waitsFor(sessionId);
+                    if (waits.isEmpty() && !st.lists(sessionId)) {
+                        // A waiting transaction printed without its thread id (InnodbStatus.anonymousWait)
+                        // is the wait of a session that runs a statement but has no transaction listed.
+                        Optional<Set<String>> anonymous = st.anonymousWait();
+                        if (anonymous.isPresent() && runsAQuery(sessionId)) {
+                            return anonymous;
+                        }
+                    }
+                    return waits;
+                }
+
+                private boolean runsAQuery(String sessionId) throws SQLException {
+                    try (ResultSet rs = status.executeQuery("SELECT COMMAND FROM information_schema.PROCESSLIST WHERE ID = "
+                            + Long.parseLong(sessionId))) {
+                        return rs.next() && "Query".equals(rs.getString(1));
+                    }
+                }
+
+                @Override
+                public Optional<String> activity(String sessionId) throws SQLException {
+                    try (ResultSet rs = status.executeQuery("SELECT STATE FROM information_schema.PROCESSLIST WHERE ID = "
+                            + Long.parseLong(sessionId))) {
+                        return rs.next() ? Optional.of(String.valueOf(rs.getString(1) == null ? "" : rs.getString(1))) : Optional.empty();
+                    }
+                }
+
+                @Override
+                public boolean activityWaits(String activity) {
+                    return LOCK_WAIT_STATE.matcher(activity).find();
                 }
 
                 @Override

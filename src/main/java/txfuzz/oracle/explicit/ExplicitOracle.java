@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 import txfuzz.dbms.ErrorClass;
 import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.Executor;
+import txfuzz.exec.HangEvidence;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
@@ -53,16 +54,29 @@ public final class ExplicitOracle implements Oracle {
         }
     }
 
+    /**
+     * A hang, with the engine's own evidence that the statement did not wait.
+     *
+     * @param statement the statement txfuzz cancelled
+     * @param engine    the lock probe's answers and the process-list states over the timeout; null
+     *                  when the runner collected none (no lock probe)
+     */
+    public record Hang(StmtRef statement, HangEvidence engine) implements Evidence {
+    }
+
     @Override
     public Verdict judge(Run run, Executor executor) {
         TestCase testCase = run.testCase();
         List<Violation> found = new ArrayList<>();
         for (var ref : run.trace().hung()) {
             String sql = testCase.stmt(ref).sql();
+            HangEvidence engine = run.trace().hangEvidence().get(ref);
             found.add(new Violation(ExplicitKind.HANG, Classification.BUG_CANDIDATE,
                     "hang at " + ref + ": the statement neither finished nor waited on a lock",
                     "Statement " + ref + " `" + sql + "` kept running without waiting on a lock until txfuzz cancelled it"
-                            + " (the engine's lock probe said it was not waiting).\n", null, Map.of(), new Failure(ref, null, null)));
+                            + (engine == null ? " (the engine's lock probe said it was not waiting).\n"
+                                    : ".\n\nWhat the engine said: " + engine.describe() + ".\n"),
+                    null, Map.of(), new Hang(ref, engine)));
         }
         for (ExecutedStmt e : run.trace().schedule()) {
             if (!e.result().failed() || !e.result().errorClass().isEngineFailure()) {

@@ -119,4 +119,70 @@ class InnodbStatusTest {
         assertEquals(Optional.of(Set.of("499")), s.waitsFor("500"));
         assertEquals(Optional.empty(), InnodbStatus.parse("no transactions here").waitsFor("1"));
     }
+
+    /**
+     * Captured from MariaDB 10.11.5 at REPEATABLE READ: thread 8 updated row 2, thread 9 ran
+     * {@code DELETE FROM t WHERE EXISTS (SELECT 1 FROM t AS x WHERE x.id = t.id + 1)} and waited for
+     * it, then 8 updated row 1 (which 9 had locked): a deadlock, 9 the victim. InnoDB rolled 9's
+     * transaction back, but the DELETE went on and waits again for row 2, in a transaction printed
+     * "not started" with no thread id line: the probe used to answer "not waiting" for thread 9.
+     */
+    static final String DEADLOCK_VICTIM_WAITS_AGAIN = """
+            =====================================
+            2026-11-26 07:30:00 0x7f INNODB MONITOR OUTPUT
+            =====================================
+            ------------
+            TRANSACTIONS
+            ------------
+            Trx id counter 47
+            Purge done for trx's n:o < 45 undo n:o < 0 state: running
+            History list length 21
+            LIST OF TRANSACTIONS FOR EACH SESSION:
+            ---TRANSACTION (0x7fcd879c1c80), not started fetching rows
+            mysql tables in use 2, locked 2
+            LOCK WAIT 1 lock struct(s), heap size 1128, 1 row lock(s)
+            ------- TRX HAS BEEN WAITING 817622 ns FOR THIS LOCK TO BE GRANTED:
+            RECORD LOCKS space id 8 page no 3 n bits 8 index PRIMARY of table `txfuzz_9fcaf95c73f2_1`.`t` trx id 0 lock_mode X waiting
+            Record lock, heap no 3 PHYSICAL RECORD: n_fields 4; compact format; info bits 0
+             0: len 4; hex 80000002; asc     ;;
+             1: len 6; hex 00000000002d; asc      -;;
+             2: len 7; hex 11000001430110; asc     C  ;;
+             3: len 4; hex 80000001; asc     ;;
+
+            ------------------
+            ---TRANSACTION 45, ACTIVE 1 sec
+            3 lock struct(s), heap size 1128, 2 row lock(s), undo log entries 2
+            MariaDB thread id 8, OS thread handle 140520660084416, query id 54 127.0.0.1 txfuzz_runner 
+            TABLE LOCK table `txfuzz_9fcaf95c73f2_1`.`t` trx id 45 lock mode IX
+            RECORD LOCKS space id 8 page no 3 n bits 8 index PRIMARY of table `txfuzz_9fcaf95c73f2_1`.`t` trx id 45 lock_mode X locks rec but not gap
+            Record lock, heap no 3 PHYSICAL RECORD: n_fields 4; compact format; info bits 0
+             0: len 4; hex 80000002; asc     ;;
+             1: len 6; hex 00000000002d; asc      -;;
+             2: len 7; hex 11000001430110; asc     C  ;;
+             3: len 4; hex 80000001; asc     ;;
+
+            RECORD LOCKS space id 8 page no 3 n bits 8 index PRIMARY of table `txfuzz_9fcaf95c73f2_1`.`t` trx id 45 lock_mode X locks rec but not gap
+            Record lock, heap no 2 PHYSICAL RECORD: n_fields 4; compact format; info bits 0
+             0: len 4; hex 80000001; asc     ;;
+             1: len 6; hex 00000000002d; asc      -;;
+             2: len 7; hex 11000001430131; asc     C 1;;
+             3: len 4; hex 80000001; asc     ;;
+
+            ---TRANSACTION (0x7fcd879c0680), not started
+            0 lock struct(s), heap size 1128, 0 row lock(s)
+            ---TRANSACTION (0x7fcd879bfb80), not started
+            0 lock struct(s), heap size 1128, 0 row lock(s)
+            --------
+            FILE I/O
+            """;
+
+    @Test
+    void aWaitPrintedWithoutItsThreadIdIsAnAnonymousWaitOnTheHolder() {
+        InnodbStatus s = InnodbStatus.parse(DEADLOCK_VICTIM_WAITS_AGAIN);
+        assertFalse(s.lists("9"), "the waiter's thread id is not printed");
+        assertEquals(Optional.empty(), s.waitsFor("9"));
+        assertEquals(Optional.of(Set.of("8")), s.anonymousWait(), "it waits for row 2, which thread 8 holds");
+        assertEquals(Optional.empty(), s.waitsFor("8"));
+        assertEquals(Optional.empty(), InnodbStatus.parse(SAMPLE).anonymousWait(), "every waiter there has its thread id");
+    }
 }
