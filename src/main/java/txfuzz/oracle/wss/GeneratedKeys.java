@@ -54,15 +54,17 @@ final class GeneratedKeys {
     private final Map<String, TreeSet<Integer>> generated = new LinkedHashMap<>();
     /** table → its foreign-key columns that reference a generated key */
     private final Map<String, List<Ref>> refs = new LinkedHashMap<>();
+    /** table → its column names in declaration order (what SELECT * returns) */
+    private final Map<String, List<String>> columns = new LinkedHashMap<>();
 
     private GeneratedKeys() {
     }
 
     static GeneratedKeys of(TestCase c) {
         boolean sqlite = c.dbms() != null && c.dbms().toLowerCase(Locale.ROOT).startsWith("sqlite");
-        Map<String, List<String>> columns = new LinkedHashMap<>();
-        Map<String, List<String[]>> pendingRefs = new LinkedHashMap<>(); // table → {column, referenced table, referenced column}
         GeneratedKeys keys = new GeneratedKeys();
+        Map<String, List<String>> columns = keys.columns;
+        Map<String, List<String[]>> pendingRefs = new LinkedHashMap<>(); // table → {column, referenced table, referenced column}
         for (String sql : c.setup()) {
             Matcher m = CREATE.matcher(sql);
             Matcher a = ALTER_ADD.matcher(sql);
@@ -199,6 +201,78 @@ final class GeneratedKeys {
             result.put(t, out);
         });
         return new DbState(result);
+    }
+
+    private static final Pattern SELECT = Pattern.compile(
+            "(?is)^\\s*SELECT\\s+(?:DISTINCT\\s+|ALL\\s+)?(.*?)\\s+FROM\\s+([\\w.\"`\\[\\]]+)");
+
+    /**
+     * A query's result rows with the columns that return a generated key, or a reference to one,
+     * compared by position like a table's ({@link #normalise}): each such value becomes the position of
+     * its row among the result's rows ordered by the other columns. The columns are found in the select
+     * list of a query on one table ({@code *}, {@code t.*}, {@code col}, {@code t.col}, {@code col AS x});
+     * a result whose columns cannot be told is returned as is.
+     */
+    List<List<String>> normaliseResult(String sql, List<List<String>> rows) {
+        if (isEmpty() || rows == null) {
+            return rows;
+        }
+        Matcher m = SELECT.matcher(sql);
+        if (!m.find()) {
+            return rows;
+        }
+        String table = name(m.group(2));
+        List<String> cols = columns.getOrDefault(table, List.of());
+        java.util.Set<Integer> keyColumns = new java.util.HashSet<>(generated.getOrDefault(table, new TreeSet<>()));
+        refs.getOrDefault(table, List.of()).forEach(r -> keyColumns.add(r.column()));
+        if (keyColumns.isEmpty()) {
+            return rows;
+        }
+        List<String> items = splitTopLevel(m.group(1));
+        TreeSet<Integer> masked = new TreeSet<>();
+        if (items.size() == 1 && items.get(0).strip().matches("(?:[\\w\"`]+\\.)?\\*")) {
+            masked.addAll(keyColumns);
+        } else {
+            for (int i = 0; i < items.size(); i++) {
+                String item = items.get(i).strip().split("\\s+")[0];
+                int col = cols.indexOf(name(item));
+                if (col >= 0 && keyColumns.contains(col)) {
+                    masked.add(i);
+                }
+            }
+        }
+        if (masked.isEmpty()) {
+            return rows;
+        }
+        List<List<String>> rest = new ArrayList<>();
+        for (List<String> row : rows) {
+            List<String> copy = new ArrayList<>(row);
+            masked.forEach(i -> {
+                if (i < copy.size() && copy.get(i) != null) {
+                    copy.set(i, "#gen");
+                }
+            });
+            rest.add(copy);
+        }
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            order.add(i);
+        }
+        Comparator<Integer> byRest = (x, y) -> compareRows(rest.get(x), rest.get(y));
+        order.sort(byRest.thenComparing((x, y) -> compareRows(rows.get(x), rows.get(y))));
+        Map<String, String> label = new HashMap<>(); // one numbering for all key columns: a key and a reference to it agree
+        List<List<String>> out = new ArrayList<>(rest);
+        for (int pos = 0; pos < order.size(); pos++) {
+            int r = order.get(pos);
+            for (int i : masked) {
+                String v = i < rows.get(r).size() ? rows.get(r).get(i) : null;
+                if (v != null) {
+                    label.putIfAbsent(v, "#" + (label.size() + 1));
+                    out.get(r).set(i, label.get(v));
+                }
+            }
+        }
+        return out;
     }
 
     private static String label(Map<String, Map<Integer, Map<String, String>>> labels, String table, int column, String value) {

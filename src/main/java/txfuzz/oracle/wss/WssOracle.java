@@ -192,6 +192,7 @@ public final class WssOracle implements Oracle {
 
     private static List<Violation> outcomeViolations(TestCase c, SerialSchedule serial, Trace actual, Trace expected, boolean compareReads) {
         List<Violation> found = new ArrayList<>();
+        GeneratedKeys keys = GeneratedKeys.of(c);
         for (Map.Entry<StmtRef, StmtRef> e : serial.origin().entrySet()) {
             StmtRef original = e.getValue();
             var kind = c.stmt(original).kind();
@@ -204,7 +205,7 @@ public final class WssOracle implements Oracle {
             if (a == null || s == null) {
                 continue;
             }
-            String difference = write ? writeDifference(a, s) : readDifference(a, s);
+            String difference = write ? writeDifference(a, s) : readDifference(a, s, keys, c.stmt(original).sql());
             if (difference == null) {
                 continue;
             }
@@ -230,14 +231,16 @@ public final class WssOracle implements Oracle {
         return a.updateCount() == s.updateCount() ? null : "changed a different number of rows";
     }
 
-    private static String readDifference(StmtResult a, StmtResult s) {
+    /** Result rows compared as multisets, generated keys by position ({@link GeneratedKeys#normaliseResult}). */
+    private static String readDifference(StmtResult a, StmtResult s, GeneratedKeys keys, String sql) {
         if (a.failed() != s.failed()) {
             return a.failed() ? "failed" : "succeeded";
         }
         if (a.failed()) {
             return null;
         }
-        return Objects.equals(DbState.sorted(a.rows()), DbState.sorted(s.rows())) ? null : "returned different rows";
+        return Objects.equals(DbState.sorted(keys.normaliseResult(sql, a.rows())), DbState.sorted(keys.normaliseResult(sql, s.rows())))
+                ? null : "returned different rows";
     }
 
     private static String describe(StmtResult r) {

@@ -129,4 +129,41 @@ class GeneratedKeysTest {
             assertFalse(keys.hasGeneratedKey("t"), d[1]);
         }
     }
+
+    @Test
+    void aQuerysGeneratedKeysAreComparedByPosition() {
+        GeneratedKeys keys = GeneratedKeys.of(insertFirstCommitLast(H2_KEYS.get(0), IsolationLevel.READ_COMMITTED));
+        List<List<String>> run = List.of(List.of("1", "T1"), List.of("2", "T2"));
+        List<List<String>> replay = List.of(List.of("2", "T1"), List.of("1", "T2"));
+        assertEquals(keys.normaliseResult("SELECT * FROM t", run), keys.normaliseResult("SELECT * FROM t", replay));
+        assertEquals(keys.normaliseResult("SELECT x.id, x.v FROM t x WHERE v > ''", run),
+                keys.normaliseResult("SELECT x.id, x.v FROM t x WHERE v > ''", replay));
+        assertEquals(keys.normaliseResult("SELECT id FROM t WHERE v = 'T1'", List.of(List.of("1"))),
+                keys.normaliseResult("SELECT id FROM t WHERE v = 'T1'", List.of(List.of("2"))));
+        assertNotEquals(keys.normaliseResult("SELECT id, v FROM t", run),
+                keys.normaliseResult("SELECT id, v FROM t", List.of(List.of("1", "T1"))));
+        // a column that is no generated key is compared by value
+        assertNotEquals(keys.normaliseResult("SELECT v FROM t", List.of(List.of("T1"))),
+                keys.normaliseResult("SELECT v FROM t", List.of(List.of("T2"))));
+    }
+
+    @Test
+    void derbySerializableReadsOfGeneratedKeysAreNoViolation() throws Exception {
+        // Derby SERIALIZABLE is serializable in commit order, so wss compares query results there too.
+        TestCase c = Cases.on("derby").table("t").level(IsolationLevel.SERIALIZABLE)
+                .setup("CREATE TABLE t (id INT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v VARCHAR(10))")
+                .txn("INSERT INTO t (v) VALUES ('T1')", "SELECT id, v FROM t WHERE v = 'T1'")
+                .txn("INSERT INTO t (v) VALUES ('T2')")
+                .order(1, 1, 2, 2, 2, 1, 1);
+        try (Executor ex = new Executor(new txfuzz.dbms.derby.DerbyTarget(), ExecutorConfig.defaults())) {
+            Trace trace = ex.run(c);
+            assertEquals(List.of(2, 1), SerialSchedule.fcrfsCommitted(trace), "T2 did not wait for T1");
+            assertEquals(List.of(List.of("1", "T1")), trace.executed(new txfuzz.model.StmtRef(1, 2)).orElseThrow().result().rows());
+            Trace replay = ex.run(SerialSchedule.transactionLevel(c, trace).testCase());
+            // the replay T2 → T1: T1's read returns key 2
+            assertEquals(List.of(List.of("2", "T1")), replay.executed(new txfuzz.model.StmtRef(2, 2)).orElseThrow().result().rows());
+            Verdict v = WSS.judge(c, trace, ex);
+            assertTrue(v.isClean(), trace.finalState() + " " + v);
+        }
+    }
 }
