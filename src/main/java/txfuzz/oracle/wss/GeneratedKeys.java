@@ -275,6 +275,31 @@ final class GeneratedKeys {
         return out;
     }
 
+    /**
+     * The statements among {@code sql} that name a generated-key column outside an INSERT: they pick
+     * rows by a key value, and the serial replay gave that value to another row, so they may address
+     * other rows there. txfuzz cannot map them (the run does not record which INSERT got which key), so
+     * a violation involving them is reported with this said.
+     */
+    List<String> keyedStatements(List<String> sql) {
+        List<String> out = new ArrayList<>();
+        for (String q : sql) {
+            if (q.strip().toUpperCase(Locale.ROOT).startsWith("INSERT")) {
+                continue;
+            }
+            boolean names = generated.entrySet().stream().anyMatch(e -> {
+                List<String> cols = columns.getOrDefault(e.getKey(), List.of());
+                return Pattern.compile("(?i)\\b" + Pattern.quote(e.getKey()) + "\\b").matcher(q).find()
+                        && e.getValue().stream().filter(i -> i < cols.size())
+                        .anyMatch(i -> Pattern.compile("(?i)(?<![\\w'])" + Pattern.quote(cols.get(i)) + "\\b").matcher(q).find());
+            });
+            if (names) {
+                out.add(q);
+            }
+        }
+        return out;
+    }
+
     private static String label(Map<String, Map<Integer, Map<String, String>>> labels, String table, int column, String value) {
         if (value == null) {
             return null;

@@ -182,6 +182,14 @@ public final class WssOracle implements Oracle {
             md.append("(Generated keys, and references to them, are shown as `#n`: the position of their row among the table's rows"
                     + " ordered by its other columns. They are allocated when the INSERT runs, so their values are not compared.)\n\n");
         }
+        List<String> keyed = keys.keyedStatements(serial.testCase().transactions().stream()
+                .flatMap(t -> t.statements().stream()).map(txfuzz.model.Stmt::sql).toList());
+        if (!keyed.isEmpty()) {
+            md.append("**Caution:** these statements pick rows by a generated key, which the serial replay allocated to other rows"
+                    + " (keys are allocated when the INSERT runs, in the order the INSERTs ran, not in commit order), so in the replay"
+                    + " they may address other rows than in the run: ");
+            md.append(String.join("; ", keyed.stream().map(q -> "`" + q + "`").toList())).append(".\n\n");
+        }
         md.append("Actual state:\n\n").append(formatState(actual.finalState()))
                 .append("\nExpected (serial ").append(serial.describeOrder()).append("):\n\n").append(formatState(expected.finalState()));
         DbState.TableDiff first = diffs.get(0);
