@@ -56,6 +56,8 @@ final class DeviationExplainer {
     /** Update counts of the statements the current simulation ran, for write-outcome checks. */
     private final Map<StmtRef, Long> simulatedCounts = new HashMap<>();
     private final boolean hasUpsert;
+    /** Generated keys are compared by position: a simulation allocates other numbers than the run did. */
+    private final GeneratedKeys keys;
     private Boolean withRowIds;
     private long nextRowId;
     /** Table (lower case) → its columns before the identity column was added, for INSERTs without a column list. */
@@ -70,6 +72,7 @@ final class DeviationExplainer {
         this.target = executor.target();
         this.semantics = target.profile(testCase.mode()).at(testCase.isolation());
         this.committed = SerialSchedule.fcrfsCommitted(trace);
+        this.keys = GeneratedKeys.of(testCase);
         this.hasUpsert = testCase.transactions().stream().flatMap(t -> t.statements().stream())
                 .anyMatch(st -> st.kind() == StmtKind.UPSERT);
         committed.forEach(t -> endOf.put(t, trace.position(trace.outcome(t).cause())));
@@ -170,7 +173,7 @@ final class DeviationExplainer {
             List<StmtRef> statements = new ArrayList<>();
             order.forEach(t -> statements.addAll(SerialSchedule.effective(testCase, trace, t)));
             DbState state = executor.run(SerialSchedule.autocommit(testCase, statements, order).testCase()).finalState();
-            if (state.equals(trace.finalState())) {
+            if (keys.normalise(state).equals(keys.normalise(trace.finalState()))) {
                 lastSerialOrder = String.join(" → ", order.stream().map(t -> "T" + t).toList());
                 return true;
             }
@@ -514,7 +517,7 @@ final class DeviationExplainer {
                 return false;
             }
         }
-        return withoutRowIds(state.get()).equals(trace.finalState());
+        return keys.normalise(withoutRowIds(state.get())).equals(keys.normalise(trace.finalState()));
     }
 
     private DbState initial() throws SQLException, SetupFailedException {
