@@ -98,11 +98,16 @@ class PostgresCrashTest {
             Trace trace = executor.run(dying("COPY (SELECT 1) TO PROGRAM 'kill -9 $PPID'"));
             assertEquals(ErrorClass.CONNECTION_LOST, at(trace, 1, 2).result().errorClass(), trace.toString());
             boolean t2Committed = trace.outcome(2).status().committed();
-            if (!t2Committed) {
+            List<List<String>> rows = trace.finalState().tables().get("t");
+            if (t2Committed) {
+                assertEquals(List.of(List.of("1", "0"), List.of("2", "2")), rows, trace.toString());
+            } else {
+                // a COMMIT whose connection broke has an outcome the client cannot know: the backend may have
+                // committed before it was terminated (seen under load), so T2's row may be either value
                 assertEquals(ErrorClass.CONNECTION_LOST, at(trace, 2, 2).result().errorClass(), trace.toString());
+                assertEquals(List.of("1", "0"), rows.get(0), trace.toString());
+                assertTrue(rows.get(1).equals(List.of("2", "0")) || rows.get(1).equals(List.of("2", "2")), trace.toString());
             }
-            assertEquals(List.of(List.of("1", "0"), List.of("2", t2Committed ? "2" : "0")), trace.finalState().tables().get("t"),
-                    trace.toString());
         }
         assertTrue(executor.run(plain()).outcome(1).status().committed());
         assertEquals(0, target.restarts(), "the postmaster lived: no new server");
