@@ -110,4 +110,35 @@ public abstract class DelegatingTarget implements Target {
     public void close() {
         real.close();
     }
+
+    /** Makes a connection of the real engine into the one a wrapper hands out (a proxy that injects a fault). */
+    @FunctionalInterface
+    protected interface ConnectionWrapper {
+        java.sql.Connection wrap(java.sql.Connection real) throws java.sql.SQLException;
+    }
+
+    /** {@code db}, with every connection passed through {@code wrap}; sessions, lock probe and close are forwarded. */
+    protected static Database wrappingConnections(Database db, ConnectionWrapper wrap) {
+        return new Database() {
+            @Override
+            public java.sql.Connection connect(IsolationLevel level, String mode) throws java.sql.SQLException {
+                return wrap.wrap(db.connect(level, mode));
+            }
+
+            @Override
+            public String sessionId(java.sql.Connection c) throws java.sql.SQLException {
+                return db.sessionId(c);
+            }
+
+            @Override
+            public java.util.Optional<LockProbe> lockProbe() throws java.sql.SQLException {
+                return db.lockProbe();
+            }
+
+            @Override
+            public void close() {
+                db.close();
+            }
+        };
+    }
 }

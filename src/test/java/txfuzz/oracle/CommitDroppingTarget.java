@@ -35,53 +35,32 @@ public final class CommitDroppingTarget extends DelegatingTarget {
         Database db = real.freshDatabase();
         // open transactions, each with the flag "another transaction was open at the same time"
         Map<Object, AtomicBoolean> open = new ConcurrentHashMap<>();
-        return new Database() {
-            @Override
-            public Connection connect(IsolationLevel level, String mode) throws SQLException {
-                Connection c = db.connect(level, mode);
-                return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
-                        (proxy, method, args) -> {
-                            switch (method.getName()) {
-                                case "setAutoCommit" -> {
-                                    if (Boolean.FALSE.equals(args[0])) {
-                                        open.values().forEach(o -> o.set(true));
-                                        open.put(proxy, new AtomicBoolean(!open.isEmpty()));
-                                    } else {
-                                        open.remove(proxy);
-                                    }
-                                }
-                                case "commit" -> {
-                                    AtomicBoolean overlapped = open.get(proxy);
-                                    if (overlapped != null && overlapped.get()) {
-                                        c.rollback(); // the injected bug: success reported, writes lost
-                                        return null;
-                                    }
-                                }
-                                default -> {
-                                }
+        return wrappingConnections(db, c -> (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "setAutoCommit" -> {
+                            if (Boolean.FALSE.equals(args[0])) {
+                                open.values().forEach(o -> o.set(true));
+                                open.put(proxy, new AtomicBoolean(!open.isEmpty()));
+                            } else {
+                                open.remove(proxy);
                             }
-                            try {
-                                return method.invoke(c, args);
-                            } catch (InvocationTargetException e) {
-                                throw e.getCause();
+                        }
+                        case "commit" -> {
+                            AtomicBoolean overlapped = open.get(proxy);
+                            if (overlapped != null && overlapped.get()) {
+                                c.rollback(); // the injected bug: success reported, writes lost
+                                return null;
                             }
-                        });
-            }
-
-            @Override
-            public String sessionId(Connection c) throws SQLException {
-                return db.sessionId(c);
-            }
-
-            @Override
-            public Optional<LockProbe> lockProbe() throws SQLException {
-                return db.lockProbe();
-            }
-
-            @Override
-            public void close() {
-                db.close();
-            }
-        };
+                        }
+                        default -> {
+                        }
+                    }
+                    try {
+                        return method.invoke(c, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                }));
     }
 }

@@ -34,32 +34,11 @@ final class SerializationSwallowingTarget extends DelegatingTarget {
     @Override
     public Database freshDatabase() throws SQLException {
         Database db = real.freshDatabase();
-        return new Database() {
-            @Override
-            public Connection connect(IsolationLevel level, String mode) throws SQLException {
-                Connection c = db.connect(level, mode);
-                return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
-                        (proxy, method, args) -> {
-                            Object r = invoke(method, c, args);
-                            return method.getName().equals("createStatement") ? swallowing(c, (Statement) r) : r;
-                        });
-            }
-
-            @Override
-            public String sessionId(Connection c) throws SQLException {
-                return db.sessionId(c);
-            }
-
-            @Override
-            public Optional<LockProbe> lockProbe() throws SQLException {
-                return db.lockProbe();
-            }
-
-            @Override
-            public void close() {
-                db.close();
-            }
-        };
+        return wrappingConnections(db, c -> (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                    Object r = invoke(method, c, args);
+                    return method.getName().equals("createStatement") ? swallowing(c, (Statement) r) : r;
+                }));
     }
 
     private Statement swallowing(Connection c, Statement s) {
