@@ -105,6 +105,8 @@ public final class Executor implements AutoCloseable {
 
     /** Probe answers, all "not waiting", a statement needs over the statement timeout before it is called hung. */
     static final int MIN_HANG_PROBES = 5;
+    /** How long a released blocker's doubtful waits do not count: long enough for a loaded machine to finish a rollback. */
+    private static final long RELEASED_BLOCKER_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     /** How many times over the statement timeout the process list is asked about a statement not seen waiting. */
     static final int ACTIVITY_SAMPLES = 4;
 
@@ -204,7 +206,8 @@ public final class Executor implements AutoCloseable {
                     continue;
                 }
                 Optional<Set<String>> waits = probe.waitsFor(t.session.engineId());
-                boolean waiting = waits.isPresent() && waitsOnLiveTransaction(waits.get());
+                boolean waiting = waits.isPresent() && waitsOnLiveTransaction(waits.get())
+                        && !(now < t.waitsDoubtedUntil && t.doubtedBlockers.containsAll(waits.get()));
                 t.noteProbe(now, waiting, waits);
                 if (!waiting && now - t.lastSeenWaiting > config.statementTimeout().toNanos() / ACTIVITY_SAMPLES
                         && now - t.lastActivityNanos > config.statementTimeout().toNanos() / ACTIVITY_SAMPLES) {
@@ -275,10 +278,30 @@ public final class Executor implements AutoCloseable {
                 finished.sort(Comparator.comparingLong(TxnState::finishedNanos));
                 currentSweep = finished.size() > 1 ? ++sweeps : -1;
                 for (TxnState t : finished) {
+                    doubtWaitsOfBlockersOf(t);
                     complete(t);
                 }
                 currentSweep = -1;
                 completed += finished.size();
+            }
+        }
+
+        /**
+         * A statement the engine saw waiting for named transactions has finished: those blockers let go
+         * of locks. A blocker whose own statement in flight was seen waiting for the released one closed
+         * a cycle, so it is the deadlock victim, rolling back and about to return; engines report the
+         * victim still waiting (H2 keeps BLOCKER_ID) or waiting for an unnamed lock while it rolls back.
+         * For a moment those two answers do not count as waiting, or the executor would move on and
+         * record the victim's end after transactions that could run only once it had ended.
+         */
+        private void doubtWaitsOfBlockersOf(TxnState released) {
+            long until = System.nanoTime() + RELEASED_BLOCKER_GRACE_NANOS;
+            for (String blocker : released.lastNamedBlockers) {
+                Integer txn = txnOfSession.get(blocker);
+                if (txn != null && txns.get(txn).inFlight != null) {
+                    txns.get(txn).waitsDoubtedUntil = until;
+                    txns.get(txn).doubtedBlockers = Set.of(released.session.engineId());
+                }
             }
         }
 
@@ -429,6 +452,11 @@ public final class Executor implements AutoCloseable {
             long lastProbeNanos;
             String lastAnswer = "never asked";
             long lastActivityNanos;
+            /** Sessions the engine last named as holding the lock the statement in flight waits for. */
+            Set<String> lastNamedBlockers = Set.of();
+            /** Until then, a wait of the statement in flight for none but these sessions does not count as waiting. */
+            long waitsDoubtedUntil;
+            Set<String> doubtedBlockers = Set.of();
             final java.util.LinkedHashSet<String> activities = new java.util.LinkedHashSet<>();
 
             void noteProbe(long now, boolean waiting, Optional<Set<String>> answer) {
@@ -437,6 +465,9 @@ public final class Executor implements AutoCloseable {
                 }
                 lastProbeNanos = now;
                 lastAnswer = answer.map(b -> "waits for " + (b.isEmpty() ? "(unnamed)" : b) + (waiting ? "" : ", all ended")).orElse("not waiting");
+                if (waiting && !answer.get().isEmpty()) {
+                    lastNamedBlockers = Set.copyOf(answer.get());
+                }
                 if (waiting) {
                     probesWaiting++;
                     probesSinceLastWait = 0;
@@ -465,6 +496,9 @@ public final class Executor implements AutoCloseable {
                 probesSinceLastWait = 0;
                 lastAnswer = "never asked";
                 lastActivityNanos = lastSeenWaiting;
+                lastNamedBlockers = Set.of();
+                waitsDoubtedUntil = 0;
+                doubtedBlockers = Set.of();
                 activities.clear();
                 inFlight = session.submit(testCase.stmt(ref), pool);
             }
