@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import txfuzz.exec.ConcurrentRun;
 import txfuzz.exec.ConcurrentRunner;
@@ -52,6 +53,7 @@ public final class Campaign {
     private final java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
 
     private final CaseSource source;
+    private final CaseSource plainTwins;
 
     /** Where case i comes from: the generator, or (in tests) a fixed family of cases. */
     interface CaseSource {
@@ -63,15 +65,26 @@ public final class Campaign {
     }
 
     Campaign(Target target, CampaignConfig config, PrintStream progress, CaseSource source) {
+        this(target, config, progress, source, null);
+    }
+
+    /** {@code plainTwins}: for a test's instrumented source, the plain twin of each case (null: none). */
+    Campaign(Target target, CampaignConfig config, PrintStream progress, CaseSource source, CaseSource plainTwins) {
         this.target = target;
         this.config = config;
         this.progress = progress;
         // The isolation oracle reads row versions: its cases carry rowId/wList columns.
         // Concurrent runs spread many transactions over a few sessions.
+        boolean instrumented = !config.concurrent() && Oracles.needInstrumentation(config.oracles());
         CaseGenerator generator = new CaseGenerator(config.concurrent() ? IsolationTable.genConfig(config.sessions())
-                : Oracles.needInstrumentation(config.oracles()) ? config.gen().withInstrumentation(true) : config.gen());
+                : instrumented ? config.gen().withInstrumentation(true) : config.gen());
         this.source = source != null ? source
                 : (level, mode, i) -> generator.generate(target.name(), target.dialect(), level, mode, config.seed(), i);
+        // The same seed and iteration give the same data statements without tracking: the self-check's twin.
+        CaseGenerator plainGenerator = new CaseGenerator(config.gen().withInstrumentation(false));
+        this.plainTwins = source != null ? plainTwins
+                : instrumented ? (level, mode, i) -> plainGenerator.generate(target.name(), target.dialect(), level, mode, config.seed(), i)
+                : null;
     }
 
     /**
@@ -117,7 +130,11 @@ public final class Campaign {
                 if (concurrent != null) {
                     runConcurrently(c, concurrent, executor, judge, writer);
                 } else {
-                    runOne(c, executor, judge, writer);
+                    long iteration = i;
+                    TestCase instrumented = c;
+                    runOne(c, executor, judge, writer,
+                            plainTwins == null ? null : () -> plainTwins.make(level, mode, iteration).withExecution(instrumented.execution()),
+                            config.selfCheckEvery() > 0 && i % config.selfCheckEvery() == 0);
                 }
                 if (System.nanoTime() >= nextProgress) {
                     progress.println(stats.progressLine());
@@ -132,7 +149,13 @@ public final class Campaign {
         return writeSummary();
     }
 
-    private void runOne(TestCase c, Executor executor, Judge judge, FindingWriter writer) {
+    /**
+     * Runs and judges one case. {@code plainTwin} (instrumented cases only) gives the same case without
+     * row tracking: it runs when the case has a violation, and on {@code sampled} cases, to measure the
+     * instrumentation's effect (see {@link InstrumentationSelfCheck}).
+     */
+    private void runOne(TestCase c, Executor executor, Judge judge, FindingWriter writer,
+                        java.util.function.Supplier<TestCase> plainTwin, boolean sampled) {
         Trace trace;
         try {
             trace = executor.run(c);
@@ -163,9 +186,61 @@ public final class Campaign {
             // Keep what was found; the failure of a replay is a finding of its own.
             violations.add(Oracles.engineFailure("while judging the case (serial replays, simulations or the confirming run)", e));
         }
+        if (plainTwin != null && (sampled || !violations.isEmpty()) && !stopRequested) {
+            violations = selfChecked(c, trace, violations, plainTwin, executor);
+        }
         if (!violations.isEmpty() && !stopRequested) {
             record(c, trace, violations, writer, executor, judge);
         }
+    }
+
+    /**
+     * Runs the plain twin and compares. When the twins disagree, every bug candidate of the case is an
+     * instrumentation effect; either way a violation carries the twin (a case the maintainer can run
+     * without txfuzz's extra columns) and what the comparison found.
+     */
+    private List<Violation> selfChecked(TestCase c, Trace trace, List<Violation> violations, java.util.function.Supplier<TestCase> plainTwin,
+                                        Executor executor) {
+        TestCase plain;
+        Trace plainTrace;
+        try {
+            plain = plainTwin.get();
+            plainTrace = executor.run(plain);
+        } catch (SetupFailedException | SQLException | RuntimeException e) {
+            stats.selfChecksNotComparable++;
+            return violations; // the twin could not run: the verdicts stand as the instrumented run gives them
+        }
+        InstrumentationSelfCheck.Result r = InstrumentationSelfCheck.compare(c, trace, plain, plainTrace);
+        if (!r.comparable()) {
+            stats.selfChecksNotComparable++;
+            return violations;
+        }
+        stats.selfChecks++;
+        if (!r.agrees()) {
+            stats.selfCheckDisagreements++;
+            if (stats.firstSelfCheckDisagreements.size() < 5) {
+                stats.firstSelfCheckDisagreements.add("iteration " + c.iteration() + " at " + c.isolation() + ": "
+                        + String.join("; ", r.differences()));
+            }
+        }
+        List<Violation> out = new ArrayList<>();
+        for (Violation v : violations) {
+            Map<String, String> files = new java.util.LinkedHashMap<>(v.attachments());
+            files.put("plain.case.json", txfuzz.model.CaseJson.write(plain));
+            files.put("plain.trace.txt", txfuzz.report.TraceText.render(plain, plainTrace));
+            if (r.agrees()) {
+                files.put("self-check.txt", "The same case without txfuzz's row tracking (`plain.case.json`), run in the same order, agreed with"
+                        + " the instrumented run on every statement's error, affected rows, plain columns read and waiting, every"
+                        + " transaction's end, and the final contents.\n");
+                out.add(v.withDetails(v.details(), files));
+            } else {
+                files.put("self-check.txt", r.text());
+                Violation shown = v.withDetails(v.details(), files);
+                out.add(v.classification() == Classification.BUG_CANDIDATE
+                        ? shown.withClassification(Classification.INSTRUMENTATION_EFFECT, null) : shown);
+            }
+        }
+        return out;
     }
 
     /**
@@ -283,13 +358,15 @@ public final class Campaign {
                 case BUG_CANDIDATE -> stats.bugCandidates++;
                 case DOCUMENTED -> stats.documented++;
                 case FLAKY -> stats.flaky++;
+                case INSTRUMENTATION_EFFECT -> stats.instrumentationEffects++;
             }
         }
         String id = FindingWriter.id(c);
         int before = Reducer.dataStatements(c);
         Finding found = Finding.unreduced(id, c, trace, violations, ReductionRecord.notRun(ReductionRecord.PENDING, before));
         Violation primary = found.primary();
-        boolean reducible = primary.classification() != Classification.FLAKY && trace != null && primary.kind().reducible();
+        boolean reducible = primary.classification() != Classification.FLAKY && primary.classification() != Classification.INSTRUMENTATION_EFFECT
+                && trace != null && primary.kind().reducible();
         Optional<FindingIndex.Group> known = index.covering(found.signature());
         String status = !reducible ? ReductionRecord.NOT_APPLICABLE
                 : !config.reduces() ? ReductionRecord.OFF
@@ -379,7 +456,10 @@ public final class Campaign {
                         stats.medianRatio() == null ? null : round(stats.medianRatio()), round(stats.reductionSeconds), stats.reductionRuns,
                         stats.reductionsExhausted),
                 index.groups().stream().map(g -> new Summary.Group(g.signature().id(), g.signature().text(), g.signature().classification(),
-                        g.representative(), g.description(), g.duplicates().size(), g.duplicates())).toList());
+                        g.representative(), g.description(), g.duplicates().size(), g.duplicates())).toList(),
+                plainTwins == null ? null : new Summary.SelfCheck(config.selfCheckEvery(), stats.selfChecks, stats.selfCheckDisagreements,
+                        round(stats.share(stats.selfCheckDisagreements, stats.selfChecks)), stats.selfChecksNotComparable,
+                        stats.instrumentationEffects, List.copyOf(stats.firstSelfCheckDisagreements)));
         try {
             Files.createDirectories(config.out());
             Path tmp = config.out().resolve("summary.json.tmp");

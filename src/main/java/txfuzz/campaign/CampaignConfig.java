@@ -19,10 +19,16 @@ import txfuzz.reduce.ReduceConfig;
  * @param sessions  0: each case runs in its submitted order through the executor; 2..5: the isolation
  *                  oracle's concurrent mode (IsoRel): larger cases whose transactions that many
  *                  sessions run truly concurrently
+ * @param selfCheckEvery instrumented cases only: besides every case with a violation, every this-many-th
+ *                  case also runs its plain twin to measure how often row tracking changes the engine's
+ *                  behaviour (0: only cases with a violation)
  */
 public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
                             Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution,
-                            Duration reduceTime, int sessions) {
+                            Duration reduceTime, int sessions, int selfCheckEvery) {
+    /** Every tenth case: the disagreement rate at a tenth of the extra runs. */
+    public static final int DEFAULT_SELF_CHECK_EVERY = 10;
+
     /** PLAIN or PREPARED for every case, or MIXED: every other case prepared. */
     public enum Execution { PLAIN, PREPARED, MIXED }
 
@@ -37,18 +43,28 @@ public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, Li
         if (sessions != 0 && (sessions < 2 || sessions > 5)) {
             throw new IllegalArgumentException("sessions must be 0 (controlled runs) or 2 to 5, not " + sessions);
         }
+        if (selfCheckEvery < 0) {
+            throw new IllegalArgumentException("the self-check interval must not be negative");
+        }
+    }
+
+    /** With the default self-check interval. */
+    public CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
+                          Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution, Duration reduceTime,
+                          int sessions) {
+        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, DEFAULT_SELF_CHECK_EVERY);
     }
 
     /** Controlled runs. */
     public CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
                           Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution, Duration reduceTime) {
-        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, 0);
+        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, 0, DEFAULT_SELF_CHECK_EVERY);
     }
 
     /** With the default reduction budget ({@link ReduceConfig#defaults()}). */
     public CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
                           Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution) {
-        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, null, 0);
+        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, null, 0, DEFAULT_SELF_CHECK_EVERY);
     }
 
     public boolean reduces() {
@@ -56,11 +72,15 @@ public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, Li
     }
 
     public CampaignConfig withReduceTime(Duration d) {
-        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, d, sessions);
+        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, d, sessions, selfCheckEvery);
     }
 
     public CampaignConfig withSessions(int n) {
-        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, n);
+        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, n, selfCheckEvery);
+    }
+
+    public CampaignConfig withSelfCheckEvery(int n) {
+        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, n);
     }
 
     public boolean concurrent() {

@@ -17,6 +17,12 @@ final class Stats {
     long bugCandidates;
     long documented;
     long flaky;
+    long instrumentationEffects;
+    /** Instrumented cases whose plain twin was run and compared, those that disagreed, and twins that did not line up. */
+    long selfChecks;
+    long selfCheckDisagreements;
+    long selfChecksNotComparable;
+    final java.util.List<String> firstSelfCheckDisagreements = new java.util.ArrayList<>();
     /** Unique findings (signature groups) and findings filed as duplicates of one. */
     long uniqueFindings;
     long duplicates;
@@ -80,6 +86,8 @@ final class Stats {
         return String.format("[%5.0fs] cases %d (%.1f/s), transactions %d (%.1f/s), blocked %.1f%% of statements, invalid %.1f%%, "
                         + "findings: %d bug candidates, %d documented, %d flaky; %d unique, %d duplicates, %d reduced",
                 seconds(), cases, cases / s, transactions, transactions / s, 100 * share(blockedStatements, statements),
-                100 * share(invalidStatements, statements), bugCandidates, documented, flaky, uniqueFindings, duplicates, reductions);
+                100 * share(invalidStatements, statements), bugCandidates, documented, flaky, uniqueFindings, duplicates, reductions)
+                + (selfChecks == 0 ? "" : String.format("; self-check %d of %d instrumented cases differ without tracking",
+                        selfCheckDisagreements, selfChecks));
     }
 }

@@ -16,7 +16,35 @@ public record Summary(String dbms, String version, long seed, List<String> isola
                       long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
                       double transactionsPerSecond, double blockedShare, double invalidStatementShare, long stalls,
                       long bugCandidates, long documented, long flaky, List<FindingRecord> findings,
-                      long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures) {
+                      long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures,
+                      SelfCheck selfCheck) {
+
+    /** Without the instrumentation self-check (campaigns whose cases carry no row tracking). */
+    public Summary(String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
+                   long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
+                   double transactionsPerSecond, double blockedShare, double invalidStatementShare, long stalls,
+                   long bugCandidates, long documented, long flaky, List<FindingRecord> findings,
+                   long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures) {
+        this(dbms, version, seed, isolation, oracles, cases, invalidCases, transactions, statements, seconds, casesPerSecond,
+                transactionsPerSecond, blockedShare, invalidStatementShare, stalls, bugCandidates, documented, flaky, findings,
+                uniqueFindings, uniqueBugCandidates, duplicates, reduction, signatures, null);
+    }
+
+    /**
+     * The instrumentation self-check (docs/findings.md): instrumented cases whose plain twin ran in the
+     * same order and was compared with them.
+     *
+     * @param every          besides every case with a violation, every this-many-th case is checked
+     * @param checked        cases compared
+     * @param disagreements  cases whose plain twin behaved differently (target: 0)
+     * @param rate           disagreements / checked
+     * @param notComparable  twins that did not line up statement for statement (nothing compared)
+     * @param instrumentationEffects violations reclassified because their case disagreed
+     * @param firstDisagreements the first few disagreements: the case's iteration and what differed
+     */
+    public record SelfCheck(int every, long checked, long disagreements, double rate, long notComparable, long instrumentationEffects,
+                            List<String> firstDisagreements) {
+    }
 
     /** The shape before de-duplication and reduction: no unique findings counted, nothing reduced. */
     public Summary(String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
@@ -25,7 +53,7 @@ public record Summary(String dbms, String version, long seed, List<String> isola
                    long bugCandidates, long documented, long flaky, List<FindingRecord> findings) {
         this(dbms, version, seed, isolation, oracles, cases, invalidCases, transactions, statements, seconds, casesPerSecond,
                 transactionsPerSecond, blockedShare, invalidStatementShare, stalls, bugCandidates, documented, flaky, findings,
-                0, 0, 0, null, List.of());
+                0, 0, 0, null, List.of(), null);
     }
 
     /**

@@ -57,6 +57,12 @@ final class RunCommand implements Callable<Integer> {
                     + " that many sessions run larger cases' transactions truly concurrently. Default: ${DEFAULT-VALUE}.")
     int sessions;
 
+    @Option(names = "--self-check-every", defaultValue = "10",
+            description = "With the isolation oracle: besides every case with a violation, every N-th case also runs without row tracking"
+                    + " and is compared, to measure how often the tracking changes what the engine does; 0: only cases with a"
+                    + " violation. Default: ${DEFAULT-VALUE}.")
+    int selfCheckEvery;
+
     @Option(names = "--progress", defaultValue = "3s", description = "Progress line interval. Default: ${DEFAULT-VALUE}.")
     String progressEvery;
 
@@ -97,6 +103,9 @@ final class RunCommand implements Callable<Integer> {
         List<String> oracleNames = Options.list(oracles);
         Options.oracles(oracles); // unknown names: a one-line error before anything starts
         checkSessions(sessions, oracleNames);
+        if (selfCheckEvery < 0) {
+            throw new Main.UserError("--self-check-every must be 0 or more, not " + selfCheckEvery);
+        }
         Options.checkDbms(dbms);
         Options.checkLevelNames(isolation);
         var targetOptions = server.toTargetOptions();
@@ -113,7 +122,7 @@ final class RunCommand implements Callable<Integer> {
                 System.out.printf("txfuzz: concurrent mode, %d sessions per case%n", sessions);
             }
             CampaignConfig config = new CampaignConfig(levels, m, oracleNames, count, budget, s, out, GenConfig.defaults(),
-                    ExecutorConfig.defaults(), progress, exec, reduce, sessions);
+                    ExecutorConfig.defaults(), progress, exec, reduce, sessions, selfCheckEvery);
             Campaign campaign = new Campaign(target, config, System.out);
             // Ctrl-C: let the current case finish, then close the target (stopping a server txfuzz started).
             Thread onExit = new Thread(() -> {

@@ -9,7 +9,12 @@ public enum Classification {
     /** Explained by behaviour the engine documents at this level (the reference says where). */
     DOCUMENTED("documented"),
     /** Seen once, not reproduced by a re-run. */
-    FLAKY("flaky");
+    FLAKY("flaky"),
+    /**
+     * Seen on the instrumented case only: its plain twin, run in the same order, behaved differently
+     * (the campaign's instrumentation self-check), so the violation is about txfuzz's row tracking.
+     */
+    INSTRUMENTATION_EFFECT("instrumentation-effect");
 
     private final String label;
 

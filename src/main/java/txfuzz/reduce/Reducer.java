@@ -307,6 +307,7 @@ public final class Reducer {
                 case BUG_CANDIDATE -> v.classification() == Classification.BUG_CANDIDATE;
                 case DOCUMENTED -> v.classification() == Classification.DOCUMENTED;
                 case FLAKY -> true;
+                case INSTRUMENTATION_EFFECT -> v.classification() == Classification.INSTRUMENTATION_EFFECT;
             };
         }
 

@@ -134,6 +134,8 @@ public final class BugReport {
             case DOCUMENTED -> "This is behaviour " + target.name() + " documents at " + c.isolation().sql()
                     + (v.reference() == null ? "." : ": " + v.reference() + ".") + " Recorded for completeness, not as a bug.";
             case FLAKY -> "It did not come back when the case was run again: treat it with care.";
+            case INSTRUMENTATION_EFFECT -> "The same case without txfuzz's row tracking behaved differently (`self-check.txt`): the"
+                    + " observation is about the instrumented program, not the one a user runs. Not an engine bug as it stands.";
         };
         return v.kind().rule(where) + "\n\n" + verdict;
     }
@@ -184,7 +186,9 @@ public final class BugReport {
                     + " did not show the violation again (it may be nondeterministic).";
             case ReductionRecord.FAILED -> "Not reduced (" + r.statementsBefore() + " data statements): the reducer itself failed.";
             default -> "Not reduced (" + r.statementsBefore() + " data statements): "
-                    + (f.primary().classification() == Classification.FLAKY ? "it is flaky" : "the oracles cannot re-check this kind of failure")
+                    + (f.primary().classification() == Classification.FLAKY ? "it is flaky"
+                            : f.primary().classification() == Classification.INSTRUMENTATION_EFFECT ? "it is an effect of the row tracking"
+                            : "the oracles cannot re-check this kind of failure")
                     + ".";
         };
     }

@@ -20,14 +20,31 @@ import txfuzz.dbms.Target;
  * as with a real concurrency bug, so only an oracle that compares against them can catch it.
  */
 public final class CommitDroppingTarget extends DelegatingTarget {
+    private final boolean onlyWithRowTracking;
 
     public CommitDroppingTarget(Target real) {
+        this(real, false);
+    }
+
+    /**
+     * {@code onlyWithRowTracking}: the fault strikes only in databases whose tables carry txfuzz's
+     * tracking column {@code wl}, so an instrumented case shows it and its plain twin does not: an
+     * instrumentation effect, to prove the campaign's self-check tells the two apart.
+     */
+    public CommitDroppingTarget(Target real, boolean onlyWithRowTracking) {
         super(real);
+        this.onlyWithRowTracking = onlyWithRowTracking;
     }
 
     @Override
     public String version() {
-        return real.version() + " with commits dropped under concurrency";
+        return real.version() + " with commits dropped under concurrency" + (onlyWithRowTracking ? " in tracked tables" : "");
+    }
+
+    private static boolean tracked(Connection c) throws SQLException {
+        try (java.sql.ResultSet rs = c.getMetaData().getColumns(null, null, "%", "WL")) {
+            return rs.next();
+        }
     }
 
     @Override
@@ -48,7 +65,7 @@ public final class CommitDroppingTarget extends DelegatingTarget {
                         }
                         case "commit" -> {
                             AtomicBoolean overlapped = open.get(proxy);
-                            if (overlapped != null && overlapped.get()) {
+                            if (overlapped != null && overlapped.get() && (!onlyWithRowTracking || tracked(c))) {
                                 c.rollback(); // the injected bug: success reported, writes lost
                                 return null;
                             }

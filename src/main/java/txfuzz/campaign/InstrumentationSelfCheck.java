@@ -1,0 +1,274 @@
+package txfuzz.campaign;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.exec.ExecutedStmt;
+import txfuzz.exec.StmtResult;
+import txfuzz.exec.Trace;
+import txfuzz.exec.TxnStatus;
+import txfuzz.model.DbState;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtKind;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+import txfuzz.model.Tracking;
+import txfuzz.model.Txn;
+
+/**
+ * Does row tracking change what the engine does? The isolation oracle judges an instrumented case
+ * (every table gains rid/wl, every write appends its tag, a DELETE becomes a tag-UPDATE and a delete
+ * by tag, companions read the tagged rows). Those changes can change the engine's behaviour: an
+ * UPDATE that set a row to the value it had becomes a real change, a tag-UPDATE takes locks earlier
+ * or makes a snapshot engine see a conflict, a post-read starts a snapshot. A verdict on such a run is
+ * about a program the user never wrote. So the campaign runs the plain twin of the case (the same data
+ * statements without tracking, generated from the same seed and iteration) in the same order and
+ * compares what the user can see: per data statement its error class, affected-row count, the plain
+ * columns of the rows it read, and whether it waited; per transaction how it ended; and the final
+ * contents without rid/wl. Any difference is an instrumentation effect, never an engine bug.
+ */
+public final class InstrumentationSelfCheck {
+    private InstrumentationSelfCheck() {
+    }
+
+    /**
+     * The outcome: {@code comparable} false when the twins do not line up statement for statement
+     * (nothing was compared); otherwise the differences found, empty when the runs agree.
+     */
+    public record Result(boolean comparable, List<String> differences) {
+        public Result {
+            differences = List.copyOf(differences);
+        }
+
+        static Result notComparable(String why) {
+            return new Result(false, List.of(why));
+        }
+
+        public boolean agrees() {
+            return comparable && differences.isEmpty();
+        }
+
+        /** The report attachment: what differed and why that makes the verdict about the instrumentation. */
+        public String text() {
+            StringBuilder sb = new StringBuilder("The same case without txfuzz's row tracking (rid/wl columns, tags, companion statements),\n"
+                    + "run in the same order, behaved differently:\n\n");
+            differences.forEach(d -> sb.append("  - ").append(d).append('\n'));
+            sb.append("\nSo the violation may be an effect of the instrumentation, not of the engine on the program as written.\n");
+            return sb.toString();
+        }
+    }
+
+    /** What one plain data statement became in the instrumented case: its statements, and the one that does the plain work. */
+    private record Group(List<StmtRef> refs, StmtRef main) {
+    }
+
+    /** Compares the run of {@code instrumented} with the run of its plain twin {@code plain}. */
+    public static Result compare(TestCase instrumented, Trace tracked, TestCase plain, Trace untracked) {
+        if (instrumented.transactions().size() != plain.transactions().size()) {
+            return Result.notComparable("the twins have different transactions");
+        }
+        List<String> differences = new ArrayList<>();
+        for (Txn p : plain.transactions()) {
+            Txn i = instrumented.txn(p.id());
+            List<Group> groups = groups(i);
+            List<Integer> data = dataStatements(p);
+            if (groups == null || groups.size() != data.size()) {
+                return Result.notComparable("T" + p.id() + "'s statements do not line up with its instrumented form");
+            }
+            for (int k = 0; k < data.size(); k++) {
+                StmtRef ref = new StmtRef(p.id(), data.get(k));
+                Optional<String> d = compareStatement(plain.stmt(ref), untracked.executed(ref), instrumented, tracked, groups.get(k));
+                d.ifPresent(x -> differences.add(ref + " `" + oneLine(plain.stmt(ref).sql()) + "`: " + x));
+            }
+            TxnStatus a = untracked.outcome(p.id()).status();
+            TxnStatus b = tracked.outcome(p.id()).status();
+            if (a != b) {
+                differences.add("T" + p.id() + " ended " + a + " without tracking, " + b + " with it");
+            }
+        }
+        DbState withoutTracking = untracked.finalState();
+        DbState withTrackingStripped = stripTracking(tracked.finalState());
+        if (!withoutTracking.equals(withTrackingStripped)) {
+            differences.add("final contents differ: " + withoutTracking.diff(withTrackingStripped));
+        }
+        return new Result(true, differences);
+    }
+
+    private static Optional<String> compareStatement(Stmt plainStmt, Optional<ExecutedStmt> plainRun, TestCase instrumented, Trace tracked,
+                                                     Group group) {
+        Optional<ExecutedStmt> mainRun = tracked.executed(group.main());
+        if (plainRun.isEmpty() || group.refs().stream().allMatch(r -> tracked.executed(r).isEmpty())) {
+            return plainRun.isPresent() == mainRun.isPresent() ? Optional.empty()
+                    : Optional.of(plainRun.isPresent() ? "ran without tracking only" : "ran with tracking only");
+        }
+        ExecutedStmt plainDone = plainRun.get();
+        // the group's first error is what the plain statement's error corresponds to (a failing tag-UPDATE stops a DELETE)
+        ErrorClass trackedError = null;
+        boolean trackedBlocked = false;
+        for (StmtRef r : group.refs()) {
+            Optional<ExecutedStmt> e = tracked.executed(r);
+            if (e.isEmpty()) {
+                continue;
+            }
+            trackedBlocked |= e.get().blocked();
+            if (trackedError == null && e.get().result().failed()) {
+                trackedError = e.get().result().errorClass();
+            }
+        }
+        ErrorClass plainError = plainDone.result().errorClass();
+        if (plainError != trackedError) {
+            return Optional.of((plainError == null ? "succeeded" : "failed with " + plainError) + " without tracking, "
+                    + (trackedError == null ? "succeeded" : "failed with " + trackedError) + " with it");
+        }
+        if (plainDone.blocked() != trackedBlocked) {
+            return Optional.of((plainDone.blocked() ? "waited" : "did not wait") + " without tracking, "
+                    + (trackedBlocked ? "waited" : "did not wait") + " with it");
+        }
+        if (plainError != null || mainRun.isEmpty()) {
+            return Optional.empty();
+        }
+        StmtResult a = plainDone.result();
+        StmtResult b = mainRun.get().result();
+        if (plainStmt.kind().isWrite() && a.updateCount() >= 0 && b.updateCount() >= 0 && a.updateCount() != b.updateCount()) {
+            return Optional.of("affected " + a.updateCount() + " rows without tracking, " + b.updateCount() + " with it");
+        }
+        if (plainStmt.kind() == StmtKind.SELECT && a.rows() != null && b.rows() != null) {
+            Stmt trackedStmt = instrumented.stmt(group.main());
+            Optional<List<List<String>>> shown = plainColumns(trackedStmt, b.rows(), a.rows());
+            if (shown.isPresent() && !sameRows(a.rows(), shown.get(), distinct(plainStmt))) {
+                return Optional.of("read " + a.rows() + " without tracking, " + shown.get() + " with it");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The plain columns of an instrumented read's rows: each row without the (rid, wl) items it leads
+     * with. Empty when the read shows no plain columns (an aggregate or a UNION reads its rows instead,
+     * which cannot be compared) or the widths do not match.
+     */
+    private static Optional<List<List<String>>> plainColumns(Stmt trackedStmt, List<List<String>> rows, List<List<String>> plainRows) {
+        Tracking t = trackedStmt.tracking();
+        if (t == null || t.role() != Tracking.Role.READ) {
+            return Optional.of(rows);
+        }
+        int lead = 0;
+        for (String table : t.tables()) {
+            lead += Tracking.TABLE_COLUMN.equals(table) ? 3 : 2;
+        }
+        int width = rows.isEmpty() ? -1 : rows.get(0).size();
+        int plainWidth = plainRows.isEmpty() ? -1 : plainRows.get(0).size();
+        if (width >= 0 && width <= lead) {
+            return Optional.empty(); // only tracking columns: the rows an aggregate or UNION read
+        }
+        if (width >= 0 && plainWidth >= 0 && width - lead != plainWidth) {
+            return Optional.empty();
+        }
+        List<List<String>> out = new ArrayList<>();
+        for (List<String> r : rows) {
+            out.add(r.subList(lead, r.size()));
+        }
+        if (rows.isEmpty() && !plainRows.isEmpty() && isRowsOfAggregate(trackedStmt)) {
+            return Optional.empty();
+        }
+        return Optional.of(out);
+    }
+
+    /** An instrumented read that selects nothing but tracking items (no plain column after the pairs). */
+    private static boolean isRowsOfAggregate(Stmt trackedStmt) {
+        String sql = trackedStmt.sql();
+        int from = sql.indexOf(" FROM ");
+        return from > 0 && sql.substring(0, from).matches("SELECT (DISTINCT )?(('\\w+', )?\\w+\\.rid, \\w+\\.wl(, )?)+");
+    }
+
+    private static boolean distinct(Stmt plainStmt) {
+        return plainStmt.sql().regionMatches(true, 0, "SELECT DISTINCT", 0, 15);
+    }
+
+    /** As multisets; as sets for SELECT DISTINCT, whose instrumented form is distinct over (rid, wl, …) and may repeat plain rows. */
+    private static boolean sameRows(List<List<String>> a, List<List<String>> b, boolean asSets) {
+        List<List<String>> x = new ArrayList<>(asSets ? new java.util.LinkedHashSet<>(a) : a);
+        List<List<String>> y = new ArrayList<>(asSets ? new java.util.LinkedHashSet<>(b) : b);
+        return DbState.sorted(x).equals(DbState.sorted(y));
+    }
+
+    /** Indexes of a plain transaction's data statements (everything but BEGIN/COMMIT/ROLLBACK). */
+    private static List<Integer> dataStatements(Txn t) {
+        List<Integer> out = new ArrayList<>();
+        for (int k = 0; k < t.statements().size(); k++) {
+            if (!control(t.statements().get(k))) {
+                out.add(k);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * An instrumented transaction's data statements grouped by the plain statement they came from: a
+     * TAG update and the post-reads around a write belong to the write; anything else starts a group.
+     * Null when the roles do not fit that shape.
+     */
+    private static List<Group> groups(Txn t) {
+        List<List<StmtRef>> refs = new ArrayList<>();
+        List<StmtRef> mains = new ArrayList<>();
+        boolean pendingTag = false;
+        for (int k = 0; k < t.statements().size(); k++) {
+            Stmt s = t.statements().get(k);
+            if (control(s)) {
+                continue;
+            }
+            StmtRef ref = new StmtRef(t.id(), k);
+            Tracking.Role role = s.tracking() == null ? null : s.tracking().role();
+            if (role == Tracking.Role.TAG) {
+                refs.add(new ArrayList<>(List.of(ref)));
+                mains.add(null);
+                pendingTag = true;
+            } else if (role == Tracking.Role.POST_READ) {
+                if (refs.isEmpty()) {
+                    return null;
+                }
+                refs.get(refs.size() - 1).add(ref);
+            } else if (pendingTag) {
+                refs.get(refs.size() - 1).add(ref);
+                mains.set(mains.size() - 1, ref);
+                pendingTag = false;
+            } else {
+                refs.add(new ArrayList<>(List.of(ref)));
+                mains.add(ref);
+            }
+        }
+        List<Group> out = new ArrayList<>();
+        for (int g = 0; g < refs.size(); g++) {
+            if (mains.get(g) == null) {
+                return null;
+            }
+            out.add(new Group(List.copyOf(refs.get(g)), mains.get(g)));
+        }
+        return out;
+    }
+
+    private static boolean control(Stmt s) {
+        return s.kind() == StmtKind.BEGIN || s.kind() == StmtKind.COMMIT || s.kind() == StmtKind.ROLLBACK;
+    }
+
+    /** The final contents without the two tracking columns, which every instrumented table has last. */
+    static DbState stripTracking(DbState state) {
+        Map<String, List<List<String>>> out = new java.util.LinkedHashMap<>();
+        state.tables().forEach((table, rows) -> {
+            List<List<String>> plain = new ArrayList<>();
+            for (List<String> r : rows) {
+                plain.add(r.size() >= 2 ? r.subList(0, r.size() - 2) : r);
+            }
+            out.put(table, plain);
+        });
+        return new DbState(Collections.unmodifiableMap(out));
+    }
+
+    private static String oneLine(String sql) {
+        String s = sql.replaceAll("\\s+", " ");
+        return s.length() > 80 ? s.substring(0, 77) + "..." : s;
+    }
+}
