@@ -32,6 +32,19 @@ public final class Analysis {
         this.exemptedCycles = exemptedCycles;
     }
 
+    /** This analysis with more findings (checks that need more than the history, e.g. {@link FracturedReads}). */
+    public Analysis with(List<AnomalyFinding> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<AnomalyFinding> all = new ArrayList<>(findings);
+        all.addAll(more);
+        Map<Anomaly, Integer> c = new EnumMap<>(Anomaly.class);
+        c.putAll(counts);
+        more.forEach(f -> c.merge(f.anomaly(), 1, Integer::sum));
+        return new Analysis(graph, all, c, warnings, exemptedCycles);
+    }
+
     public DependencyGraph graph() {
         return graph;
     }

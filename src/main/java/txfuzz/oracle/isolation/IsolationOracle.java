@@ -13,12 +13,17 @@ import txfuzz.exec.Executor;
 import txfuzz.history.Analysis;
 import txfuzz.history.Anomaly;
 import txfuzz.history.AnomalyFinding;
+import txfuzz.history.FracturedReads;
 import txfuzz.history.History;
 import txfuzz.history.HistoryJson;
 import txfuzz.history.IsolationChecker;
 import txfuzz.history.IsolationModel;
+import txfuzz.exec.Trace;
 import txfuzz.model.IsolationLevel;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
+import txfuzz.model.Tracking;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Evidence;
 import txfuzz.oracle.Oracle;
@@ -64,7 +69,28 @@ public final class IsolationOracle implements Oracle {
         }
         History h = history(run);
         LevelSemantics s = semantics(executor.target().profile(c.mode()), c.isolation());
-        return new Verdict(NAME, violations(h, c.isolation(), s.documentedAnomalies(), s.anomalyReference()));
+        Analysis analysis = IsolationChecker.analyze(h);
+        if (!run.uncontrolled()) {
+            analysis = analysis.with(FracturedReads.find(h, (txn, stmt) -> ranAlone(c, run.trace(), txn, stmt)));
+        }
+        return new Verdict(NAME, observe(analysis, h, c.isolation(), s.documentedAnomalies(), s.anomalyReference()).stream()
+                .filter(IsolationOracle::proscribed).toList());
+    }
+
+    /**
+     * A tracked SELECT that did not wait and during which no other statement completed: in a
+     * controlled run nothing else ran while it did (commits are only ever submitted between statements).
+     */
+    static boolean ranAlone(TestCase c, Trace trace, long txn, int stmt) {
+        if (txn < 1 || txn > c.transactions().size() || stmt >= c.txn((int) txn).statements().size()) {
+            return false; // the final state's reader, or a statement a reducer removed
+        }
+        StmtRef ref = new StmtRef((int) txn, stmt);
+        Stmt s = c.stmt(ref);
+        if (s.tracking() == null || s.tracking().role() != Tracking.Role.READ) {
+            return false; // write scans and subqueries of writes read another way than the write (locking vs. snapshot)
+        }
+        return trace.executed(ref).map(e -> !e.blocked() && trace.position(ref) == e.completedBefore()).orElse(false);
     }
 
     /** Every read must reveal which version it saw. */
@@ -137,7 +163,10 @@ public final class IsolationOracle implements Oracle {
      * those are classified documented, the level's definition being the reference (see {@link #proscribed}).
      */
     public static List<Violation> observe(History h, IsolationLevel level, Set<Anomaly> documented, String reference) {
-        Analysis analysis = IsolationChecker.analyze(h);
+        return observe(IsolationChecker.analyze(h), h, level, documented, reference);
+    }
+
+    private static List<Violation> observe(Analysis analysis, History h, IsolationLevel level, Set<Anomaly> documented, String reference) {
         Map<Anomaly, AnomalyFinding> firstPerKind = new LinkedHashMap<>();
         for (AnomalyFinding f : analysis.judge(level, documented)) {
             firstPerKind.putIfAbsent(f.anomaly(), f);
