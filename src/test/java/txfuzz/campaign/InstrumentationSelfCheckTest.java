@@ -116,6 +116,28 @@ class InstrumentationSelfCheckTest {
                 txns, tracked ? List.of(1, 2, 1, 1, 2, 2, 1, 2) : List.of(1, 2, 1, 2, 1, 2));
     }
 
+    /**
+     * A plain autocommit INSERT that breaks the primary key is a transaction of its own that changes
+     * nothing; tracked, it sits in BEGIN … COMMIT and DuckDB aborts that transaction. Same effect:
+     * the twins agree.
+     */
+    @Test
+    void anAutocommitStatementFailingInBothFormsAgreesOnDuckdb() throws Exception {
+        TestCase plain = new TestCase(TestCase.FORMAT_VERSION, "duckdb", 0, 0, IsolationLevel.SNAPSHOT, "default", null, List.of("t"),
+                List.of("CREATE TABLE t (id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0)"),
+                List.of(new Txn(1, List.of(Stmt.of(StmtKind.INSERT, "INSERT INTO t (id, v) VALUES (1, 5)")))), List.of(1));
+        TestCase tracked = new TestCase(TestCase.FORMAT_VERSION, "duckdb", 0, 0, IsolationLevel.SNAPSHOT, "default", null, List.of("t"),
+                List.of("CREATE TABLE t (id INT PRIMARY KEY, v INT, rid VARCHAR(100), wl VARCHAR(1000))", "INSERT INTO t VALUES (1, 0, '1', ',0')"),
+                List.of(new Txn(1, List.of(Stmt.begin(), Stmt.of(StmtKind.INSERT, "INSERT INTO t (id, v, rid, wl) VALUES (1, 5, '1.1.0', ',1.1')",
+                        Tracking.write("t", "1.1", List.of("1.1.0"), false)), Stmt.commit()))), List.of(1, 1, 1));
+        try (Target target = txfuzz.dbms.Targets.create("duckdb"); Executor ex = new Executor(target, ExecutorConfig.defaults())) {
+            txfuzz.exec.Trace t = ex.run(tracked);
+            assertTrue(t.outcome(1).status() != txfuzz.exec.TxnStatus.COMMITTED, "DuckDB aborts the tracked transaction: " + t);
+            InstrumentationSelfCheck.Result r = InstrumentationSelfCheck.compare(tracked, t, plain, ex.run(plain));
+            assertTrue(r.agrees(), r.toString());
+        }
+    }
+
     private static Summary campaign(Path out, boolean faultOnlyWithTracking) {
         CampaignConfig config = new CampaignConfig(List.of(IsolationLevel.READ_COMMITTED), List.of(), List.of("wss", "isolation"), 2, null,
                 3, out, GenConfig.defaults(), ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN, Duration.ZERO)
