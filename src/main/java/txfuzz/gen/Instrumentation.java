@@ -114,15 +114,17 @@ final class Instrumentation {
     }
 
     /**
-     * The companion read of a row-local subquery: {@code SELECT s.rid, s.wl FROM u s WHERE <its
-     * WHERE>}, a plain predicate read of u. It runs after the statement's group, in the same
-     * transaction, so it reads from the snapshot the statement already established (or, at
-     * statement-snapshot levels, a later one); whatever it returns is a read the transaction really
-     * made, so recording it cannot invent a dependency, only attribute one to the companion.
+     * The companion read of a row-local subquery (or of an INSERT … SELECT's source): {@code SELECT
+     * rid, wl FROM u WHERE <its WHERE, unqualified>}, a plain predicate read of u. It runs after the
+     * statement's group, in the same transaction, so it reads from the snapshot the statement
+     * already established (or, at statement-snapshot levels, a later one); whatever it returns is a
+     * read the transaction really made, so recording it cannot invent a dependency, only show one
+     * the subquery may have had.
      */
     static Stmt subqueryRead(Ref inner, String where) {
-        String sql = "SELECT " + pairs(List.of(inner)) + " FROM " + inner.table().name + " " + inner.qual() + where;
-        return Stmt.of(StmtKind.SELECT, sql, Tracking.read(List.of(inner.table().name), false, predicate(where, inner)));
+        String pred = predicate(where, inner);
+        String sql = "SELECT " + RID + ", " + WL + " FROM " + inner.table().name + (where.isEmpty() ? "" : " WHERE " + pred);
+        return Stmt.of(StmtKind.SELECT, sql, Tracking.read(List.of(inner.table().name), false, pred));
     }
 
     /**

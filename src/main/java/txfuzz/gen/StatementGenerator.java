@@ -396,7 +396,13 @@ final class StatementGenerator {
                 String tag = ctx.tag(0);
                 String sql = "INSERT " + trackedHead(t, cols) + " SELECT " + String.join(", ", is.exprs()) + ", "
                         + Instrumentation.ridFrom(dialect, is.source().qual(), tag) + ", " + Instrumentation.tagLiteral(tag) + is.rest();
-                return List.of(Stmt.of(StmtKind.INSERT, sql, Tracking.write(t.name, tag, List.of(), false)), Instrumentation.postRead(t, tag));
+                List<Stmt> out = new ArrayList<>(List.of(Stmt.of(StmtKind.INSERT, sql, Tracking.write(t.name, tag, List.of(), false)),
+                        Instrumentation.postRead(t, tag)));
+                if (Instrumentation.rowLocal(is.where(), is.source())) {
+                    // the source rows it read, as a companion predicate read (like a row-local subquery's)
+                    out.add(Instrumentation.subqueryRead(is.source(), is.where()));
+                }
+                return out;
             });
         }
         List<List<String>> rows = new ArrayList<>();
@@ -420,7 +426,10 @@ final class StatementGenerator {
     }
 
     /** The SELECT of an INSERT … SELECT: its expressions, and " FROM s x WHERE ..." over {@code source}. */
-    private record InsertSelect(List<String> exprs, Ref source, String rest) {
+    private record InsertSelect(List<String> exprs, Ref source, String where) {
+        String rest() {
+            return " FROM " + source.table().name + " " + source.qual() + where;
+        }
     }
 
     /** SELECT exprs FROM s x WHERE ...: one expression of the right type per target column. */
@@ -439,7 +448,7 @@ final class StatementGenerator {
                 exprs.add(ex.expr(c.type, c, scope, sub, 1));
             }
         }
-        return new InsertSelect(exprs, r, " FROM " + src.name + " " + r.qual() + where(scope, sub, 0.7));
+        return new InsertSelect(exprs, r, where(scope, sub, 0.7));
     }
 
     // ---------------------------------------------------------------- UPDATE, DELETE

@@ -22,8 +22,8 @@ import txfuzz.dbms.Feature;
 
 /** The shape of instrumented cases, without an engine (the engines run them in InstrumentedSqlValidityTest and the isolation tests). */
 class InstrumentedCaseTest {
-    /** The companion read of a row-local subquery (its alias is the subquery's, s0, s1 …). */
-    private static final java.util.regex.Pattern SUBQUERY_READ = java.util.regex.Pattern.compile("SELECT (s\\d+)\\.rid, \\1\\.wl FROM \\w+ \\1( WHERE .*)?");
+    /** The companion read of a row-local subquery or an INSERT … SELECT's source (a post-read has the role POST_READ). */
+    private static final java.util.regex.Pattern SUBQUERY_READ = java.util.regex.Pattern.compile("SELECT rid, wl FROM \\w+( WHERE .*)?");
     private static final GenConfig TRACKED = GenConfig.defaults().withInstrumentation(true);
 
     private static Dialect all(Dialect.Concat concat) {
@@ -69,7 +69,7 @@ class InstrumentedCaseTest {
                         continue;
                     }
                     assertNotNull(tr, st.sql());
-                    if (SUBQUERY_READ.matcher(st.sql()).matches()) {
+                    if (tr.role() == Tracking.Role.READ && SUBQUERY_READ.matcher(st.sql()).matches()) {
                         // a row-local subquery's companion read, after its statement's group
                         assertNotNull(tr.predicate(), st.sql());
                         assertFalse(tr.locking(), st.sql());
@@ -123,6 +123,7 @@ class InstrumentedCaseTest {
                         continue;
                     }
                     if (SUBQUERY_READ.matcher(s.sql()).matches()) {
+                        assertEquals(1, tr.tables().size(), s.sql());
                         continue;
                     }
                     if (tr.tables().equals(List.of(Tracking.TABLE_COLUMN))) {
