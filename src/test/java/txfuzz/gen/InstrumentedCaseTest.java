@@ -177,4 +177,14 @@ class InstrumentedCaseTest {
         assertFalse(json.contains("tracking"), "plain cases write no tracking field");
         assertEquals(plain, CaseJson.read(json, "old.json"));
     }
+
+    /** Only a WHERE over the subquery's own row gets a companion read: an outer column or a nested subquery makes it unknown. */
+    @Test
+    void aSubqueryIsRowLocalOnlyWithoutOuterColumnsAndNestedSubqueries() {
+        ExprGenerator.Ref inner = new ExprGenerator.Ref("s0", null);
+        assertTrue(Instrumentation.rowLocal("", inner));
+        assertTrue(Instrumentation.rowLocal(" WHERE (s0.c1 > 3 AND s0.c2 LIKE 't0.%')", inner));
+        assertFalse(Instrumentation.rowLocal(" WHERE s0.c1 = t0.c1", inner), "correlated");
+        assertFalse(Instrumentation.rowLocal(" WHERE s0.c1 IN (SELECT s1.c1 FROM t1 s1)", inner), "nested");
+    }
 }
