@@ -52,9 +52,32 @@ final class ExprGenerator {
         this.pool = pool;
     }
 
+    /**
+     * A subquery of the current statement whose WHERE is row-local over its own table (no outer
+     * column, no nested subquery), so a companion read can repeat it as a predicate read: its table,
+     * its alias and its WHERE (" WHERE ..." or "").
+     */
+    record SubqueryRead(Schema.Table table, Ref inner, String where) {
+    }
+
+    private final List<SubqueryRead> subqueryReads = new ArrayList<>();
+
     /** Starts a new statement: aliases are unique within one statement. */
     void reset() {
         aliases = 0;
+        subqueryReads.clear();
+    }
+
+    /** The current statement's uncorrelated, row-local subqueries, in the order they were generated. */
+    List<SubqueryRead> subqueryReads() {
+        return List.copyOf(subqueryReads);
+    }
+
+    /** Notes a generated subquery over {@code inner} with {@code where} (" WHERE ..." or "") when it is row-local. */
+    private void noteSubquery(Ref inner, String where) {
+        if (Instrumentation.rowLocal(where, inner)) {
+            subqueryReads.add(new SubqueryRead(inner.table(), inner, where));
+        }
     }
 
     String alias(String prefix) {
@@ -174,10 +197,9 @@ final class ExprGenerator {
             agg = (rng.chance(0.5) ? "MAX(" : "MIN(") + c.sql() + ")";
         }
         StringBuilder sb = new StringBuilder("(SELECT ").append(agg).append(" FROM ").append(t.name).append(' ').append(inner.qual());
-        if (rng.chance(0.8)) {
-            sb.append(" WHERE ").append(correlated(inner, scope, sub.deeper()));
-        }
-        return sb.append(')').toString();
+        String where = rng.chance(0.8) ? " WHERE " + correlated(inner, scope, sub.deeper()) : "";
+        noteSubquery(inner, where);
+        return sb.append(where).append(')').toString();
     }
 
     /** A predicate for a subquery over {@code inner}, often tied to the outer row. */
@@ -309,15 +331,19 @@ final class ExprGenerator {
         ColRef picked = rng.pick(candidates);
         StringBuilder sb = new StringBuilder(c.sql()).append(rng.chance(0.2) ? " NOT IN (SELECT " : " IN (SELECT ")
                 .append(picked.sql()).append(" FROM ").append(t.name).append(' ').append(inner.qual());
+        String where = "";
         if (rng.chance(0.7)) {
-            sb.append(" WHERE ").append(rng.chance(0.5) ? correlated(inner, scope, sub.deeper()) : predicate(List.of(inner), sub.deeper(), 0));
+            where = " WHERE " + (rng.chance(0.5) ? correlated(inner, scope, sub.deeper()) : predicate(List.of(inner), sub.deeper(), 0));
         }
-        return sb.append(')').toString();
+        noteSubquery(inner, where);
+        return sb.append(where).append(')').toString();
     }
 
     private String existsBody(List<Ref> scope, Sub sub) {
         Schema.Table t = rng.pick(subqueryTables(sub));
         Ref inner = new Ref(alias("s"), t);
-        return t.name + " " + inner.qual() + " WHERE " + correlated(inner, scope, sub.deeper());
+        String where = " WHERE " + correlated(inner, scope, sub.deeper());
+        noteSubquery(inner, where);
+        return t.name + " " + inner.qual() + where;
     }
 }

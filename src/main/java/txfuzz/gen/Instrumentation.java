@@ -68,8 +68,8 @@ final class Instrumentation {
     }
 
     /** {@code UPDATE t SET wl = wl || ',tag'[ WHERE ...]}: tags the rows a deleting write is about to delete. */
-    static Stmt tagUpdate(Dialect d, Schema.Table t, String where, String tag) {
-        return Stmt.of(StmtKind.UPDATE, "UPDATE " + t.name + " SET " + appendTag(d, "", tag) + where, Tracking.tag(t.name, tag));
+    static Stmt tagUpdate(Dialect d, Schema.Table t, String where, String tag, String scanPredicate) {
+        return Stmt.of(StmtKind.UPDATE, "UPDATE " + t.name + " SET " + appendTag(d, "", tag) + where, Tracking.tag(t.name, tag, scanPredicate));
     }
 
     /** "x0.rid, x0.wl, x1.rid, x1.wl" for the tables in scope. */
@@ -88,6 +88,43 @@ final class Instrumentation {
             out.add(r.table().name);
         }
         return out;
+    }
+
+    /** A qualified column reference's qualifier ("x0" in "x0.c1"). */
+    private static final Pattern QUALIFIER = Pattern.compile("\\b([A-Za-z_][A-Za-z0-9_]*)\\.(?=[A-Za-z_])");
+    /** A SQL string literal ('' escapes a quote). */
+    private static final Pattern STRING_LITERAL = Pattern.compile("'(?:[^']|'')*'");
+
+    /**
+     * Whether {@code where} (" WHERE ..." or "") is a condition on {@code ref}'s own row alone: no
+     * subquery and no column qualified by another table (a correlated subquery's outer row).
+     */
+    static boolean rowLocal(String where, Ref ref) {
+        String code = STRING_LITERAL.matcher(where).replaceAll("''");
+        if (code.toUpperCase(java.util.Locale.ROOT).contains("SELECT")) {
+            return false;
+        }
+        var m = QUALIFIER.matcher(code);
+        while (m.find()) {
+            if (!m.group(1).equals(ref.qual())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The companion read of a row-local subquery (or of an INSERT … SELECT's source): {@code SELECT
+     * rid, wl FROM u WHERE <its WHERE, unqualified>}, a plain predicate read of u. It runs after the
+     * statement's group, in the same transaction, so it reads from the snapshot the statement
+     * already established (or, at statement-snapshot levels, a later one); whatever it returns is a
+     * read the transaction really made, so recording it cannot invent a dependency, only show one
+     * the subquery may have had.
+     */
+    static Stmt subqueryRead(Ref inner, String where) {
+        String pred = predicate(where, inner);
+        String sql = "SELECT " + RID + ", " + WL + " FROM " + inner.table().name + (where.isEmpty() ? "" : " WHERE " + pred);
+        return Stmt.of(StmtKind.SELECT, sql, Tracking.read(List.of(inner.table().name), false, pred));
     }
 
     /**

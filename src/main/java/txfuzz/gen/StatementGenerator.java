@@ -55,12 +55,31 @@ final class StatementGenerator {
     Gen write() {
         ex.reset();
         boolean upserts = hasUpsert();
-        return switch (rng.weighted(30, 34, 16, upserts ? 20 : 0)) {
+        return withSubqueryReads(switch (rng.weighted(30, 34, 16, upserts ? 20 : 0)) {
             case 0 -> insert();
             case 1 -> update();
             case 2 -> delete();
             default -> upsert();
-        };
+        });
+    }
+
+    /**
+     * Instrumented, each row-local subquery of the statement gets a companion predicate read after
+     * the statement's group (docs/history-format.md, "Subqueries"): the subquery's own reads cannot
+     * be returned without changing the statement.
+     */
+    private Gen withSubqueryReads(Gen g) {
+        List<ExprGenerator.SubqueryRead> subs = ex.subqueryReads();
+        if (subs.isEmpty()) {
+            return g;
+        }
+        return new Gen(g.stmt(), ctx -> {
+            List<Stmt> out = new ArrayList<>(g.expand(ctx));
+            for (ExprGenerator.SubqueryRead s : subs) {
+                out.add(Instrumentation.subqueryRead(s.inner(), s.where()));
+            }
+            return out;
+        });
     }
 
     private boolean hasUpsert() {
@@ -74,13 +93,13 @@ final class StatementGenerator {
         ex.reset();
         boolean join = has(Feature.JOIN_INNER) || has(Feature.JOIN_LEFT) || has(Feature.JOIN_RIGHT) || has(Feature.JOIN_FULL);
         boolean lock = has(Feature.FOR_UPDATE) || has(Feature.FOR_SHARE) || has(Feature.LOCK_IN_SHARE_MODE);
-        return switch (rng.weighted(5, join ? 3 : 0, has(Feature.AGGREGATE) ? 2 : 0, has(Feature.UNION) ? 1 : 0, lock ? 3 : 0)) {
+        return withSubqueryReads(switch (rng.weighted(5, join ? 3 : 0, has(Feature.AGGREGATE) ? 2 : 0, has(Feature.UNION) ? 1 : 0, lock ? 3 : 0)) {
             case 0 -> simpleSelect();
             case 1 -> joinSelect();
             case 2 -> aggregateSelect();
             case 3 -> unionSelect();
             default -> lockingSelect();
-        };
+        });
     }
 
     /** A SELECT whose instrumented form is one statement with the given tracking. */
@@ -377,7 +396,13 @@ final class StatementGenerator {
                 String tag = ctx.tag(0);
                 String sql = "INSERT " + trackedHead(t, cols) + " SELECT " + String.join(", ", is.exprs()) + ", "
                         + Instrumentation.ridFrom(dialect, is.source().qual(), tag) + ", " + Instrumentation.tagLiteral(tag) + is.rest();
-                return List.of(Stmt.of(StmtKind.INSERT, sql, Tracking.write(t.name, tag, List.of(), false)), Instrumentation.postRead(t, tag));
+                List<Stmt> out = new ArrayList<>(List.of(Stmt.of(StmtKind.INSERT, sql, Tracking.write(t.name, tag, List.of(), false)),
+                        Instrumentation.postRead(t, tag)));
+                if (Instrumentation.rowLocal(is.where(), is.source())) {
+                    // the source rows it read, as a companion predicate read (like a row-local subquery's)
+                    out.add(Instrumentation.subqueryRead(is.source(), is.where()));
+                }
+                return out;
             });
         }
         List<List<String>> rows = new ArrayList<>();
@@ -401,7 +426,10 @@ final class StatementGenerator {
     }
 
     /** The SELECT of an INSERT … SELECT: its expressions, and " FROM s x WHERE ..." over {@code source}. */
-    private record InsertSelect(List<String> exprs, Ref source, String rest) {
+    private record InsertSelect(List<String> exprs, Ref source, String where) {
+        String rest() {
+            return " FROM " + source.table().name + " " + source.qual() + where;
+        }
     }
 
     /** SELECT exprs FROM s x WHERE ...: one expression of the right type per target column. */
@@ -420,7 +448,7 @@ final class StatementGenerator {
                 exprs.add(ex.expr(c.type, c, scope, sub, 1));
             }
         }
-        return new InsertSelect(exprs, r, " FROM " + src.name + " " + r.qual() + where(scope, sub, 0.7));
+        return new InsertSelect(exprs, r, where(scope, sub, 0.7));
     }
 
     // ---------------------------------------------------------------- UPDATE, DELETE
@@ -485,7 +513,9 @@ final class StatementGenerator {
         return new Gen(plain, ctx -> {
             String tag = ctx.tag(0);
             String sql = "UPDATE " + t.name + " SET " + String.join(", ", sets) + ", " + Instrumentation.appendTag(dialect, "", tag) + where;
-            return List.of(Stmt.of(StmtKind.UPDATE, sql, Tracking.write(t.name, tag, List.of(), false)), Instrumentation.postRead(t, tag));
+            // the WHERE is the rows the UPDATE scans: its post-read becomes a predicate read too
+            Tracking write = Tracking.write(t.name, tag, List.of(), false, Instrumentation.predicate(where, scope.get(0)));
+            return List.of(Stmt.of(StmtKind.UPDATE, sql, write), Instrumentation.postRead(t, tag));
         });
     }
 
@@ -497,8 +527,10 @@ final class StatementGenerator {
         Schema.Table t = anyTable();
         List<Ref> scope = List.of(new Ref(t.name, t));
         String where = where(scope, new Sub(t, 0), 0.9);
+        // the tag-update scans the DELETE's rows through its WHERE: a predicate read (docs/history-format.md)
+        String scan = Instrumentation.predicate(where, scope.get(0));
         return new Gen(Stmt.of(StmtKind.DELETE, "DELETE FROM " + t.name + where), ctx -> deleting(ctx, t, where,
-                "DELETE FROM " + t.name + " WHERE " + Instrumentation.WL + " LIKE '%," + ctx.tag(2) + "'", StmtKind.DELETE, List.of(), false));
+                "DELETE FROM " + t.name + " WHERE " + Instrumentation.WL + " LIKE '%," + ctx.tag(2) + "'", StmtKind.DELETE, List.of(), false, scan));
     }
 
     /**
@@ -507,9 +539,15 @@ final class StatementGenerator {
      * it inserted or updated.
      */
     private List<Stmt> deleting(Ctx ctx, Schema.Table t, String where, String write, StmtKind kind, List<String> rids, boolean postReadAfter) {
+        return deleting(ctx, t, where, write, kind, rids, postReadAfter, null);
+    }
+
+    /** As above; {@code scanPredicate}: the row-local WHERE the tag-update scans through, when the write is a plain DELETE. */
+    private List<Stmt> deleting(Ctx ctx, Schema.Table t, String where, String write, StmtKind kind, List<String> rids, boolean postReadAfter,
+                                String scanPredicate) {
         String tag = ctx.tag(2);
         List<Stmt> out = new ArrayList<>();
-        out.add(Instrumentation.tagUpdate(dialect, t, where, tag));
+        out.add(Instrumentation.tagUpdate(dialect, t, where, tag, scanPredicate));
         out.add(Instrumentation.postRead(t, tag));
         out.add(Stmt.of(kind, write, Tracking.write(t.name, tag, rids, true)));
         if (postReadAfter) {

@@ -17,9 +17,13 @@ import java.util.List;
  *                  table; {@code "*"} stands for a triple (table name, rid, wl) — a compound query
  *                  whose rows come from different tables. Otherwise the table written
  * @param locking   {@link Role#READ}: a current read (FOR UPDATE / FOR SHARE)
- * @param predicate {@link Role#READ}: a single-table read through a row-local WHERE: its
- *                  normalised text ({@code "true"} without WHERE), recorded as a predicate read;
- *                  null: plain reads
+ * @param predicate a row-local WHERE (no subquery, no other table, no LIMIT) through which the
+ *                  statement reads its single table, normalised (no qualifier; {@code "true"}
+ *                  without WHERE). {@link Role#READ}: recorded as a predicate read (null: plain
+ *                  reads). {@link Role#WRITE} (a non-deleting write) and {@link Role#TAG} (the
+ *                  tag-update of a DELETE): the rows the write scans; the recorder turns the
+ *                  post-read of the tag into a predicate read of the versions the write replaced
+ *                  (docs/history-format.md, "Write scans")
  * @param tag       the write's tag ({@code "<T>.<s>"}, without the leading comma) for
  *                  {@link Role#WRITE}, {@link Role#TAG} and {@link Role#POST_READ}
  * @param rids      {@link Role#WRITE}: rids of the rows the statement inserts whenever it succeeds
@@ -69,11 +73,21 @@ public record Tracking(Role role,
     }
 
     public static Tracking write(String table, String tag, List<String> rids, boolean deletes) {
-        return new Tracking(Role.WRITE, List.of(table), false, null, tag, rids, deletes);
+        return write(table, tag, rids, deletes, null);
+    }
+
+    /** A write whose WHERE {@code scanPredicate} (null: none that is row-local) selects the rows it writes. */
+    public static Tracking write(String table, String tag, List<String> rids, boolean deletes, String scanPredicate) {
+        return new Tracking(Role.WRITE, List.of(table), false, scanPredicate, tag, rids, deletes);
     }
 
     public static Tracking tag(String table, String tag) {
-        return new Tracking(Role.TAG, List.of(table), false, null, tag, null, false);
+        return tag(table, tag, null);
+    }
+
+    /** The tag-update of a DELETE whose WHERE is {@code scanPredicate} (null: not row-local). */
+    public static Tracking tag(String table, String tag, String scanPredicate) {
+        return new Tracking(Role.TAG, List.of(table), false, scanPredicate, tag, null, false);
     }
 
     public static Tracking postRead(String table, String tag) {

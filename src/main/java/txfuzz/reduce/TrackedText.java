@@ -10,7 +10,7 @@ import txfuzz.model.Tracking;
 /**
  * What expression simplification must leave alone in an instrumented case (the isolation
  * oracle's row tracking): the (rid, wl) items a tracked SELECT leads with, a write's tag, a
- * predicate read's WHERE (its tracking names it), companion statements, and the rid/wl values of
+ * predicate read's or write scan's WHERE (its tracking names it), companion statements, and the rid/wl values of
  * the setup's rows. Changing them does not simplify the case; it breaks what the history
  * recorder reads.
  */
@@ -29,7 +29,9 @@ final class TrackedText {
         if (t == null) {
             return true;
         }
-        if (t.role() == Tracking.Role.POST_READ || (t.role() == Tracking.Role.READ && t.predicate() != null)) {
+        // a predicate (a read's, or the WHERE a write scans) names the statement's WHERE: changing one without the other would
+        // give two conditions one name in the history
+        if (t.role() == Tracking.Role.POST_READ || t.predicate() != null) {
             return false;
         }
         if (t.tag() != null && count(s.sql(), "," + t.tag() + "'") != count(variant, "," + t.tag() + "'")) {

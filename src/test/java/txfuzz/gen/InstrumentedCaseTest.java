@@ -22,6 +22,8 @@ import txfuzz.dbms.Feature;
 
 /** The shape of instrumented cases, without an engine (the engines run them in InstrumentedSqlValidityTest and the isolation tests). */
 class InstrumentedCaseTest {
+    /** The companion read of a row-local subquery or an INSERT … SELECT's source (a post-read has the role POST_READ). */
+    private static final java.util.regex.Pattern SUBQUERY_READ = java.util.regex.Pattern.compile("SELECT rid, wl FROM \\w+( WHERE .*)?");
     private static final GenConfig TRACKED = GenConfig.defaults().withInstrumentation(true);
 
     private static Dialect all(Dialect.Concat concat) {
@@ -39,6 +41,8 @@ class InstrumentedCaseTest {
     @Test
     void sameDataStatementsAsThePlainCaseEachWithItsTrackingAndCompanions() {
         Dialect d = all(Dialect.Concat.PIPES);
+        int subqueryReads = 0;
+        int scans = 0;
         for (int i = 0; i < 300; i++) {
             TestCase plain = new CaseGenerator(GenConfig.defaults()).generate("all", d, IsolationLevel.SERIALIZABLE, "default", 3, i);
             TestCase tracked = new CaseGenerator(TRACKED).generate("all", d, IsolationLevel.SERIALIZABLE, "default", 3, i);
@@ -65,14 +69,28 @@ class InstrumentedCaseTest {
                         continue;
                     }
                     assertNotNull(tr, st.sql());
+                    if (tr.role() == Tracking.Role.READ && SUBQUERY_READ.matcher(st.sql()).matches()) {
+                        // a row-local subquery's companion read, after its statement's group
+                        assertNotNull(tr.predicate(), st.sql());
+                        assertFalse(tr.locking(), st.sql());
+                        subqueryReads++;
+                        continue;
+                    }
                     switch (tr.role()) {
                         case READ -> kinds.add(StmtKind.SELECT);
                         case WRITE -> {
                             kinds.add(st.kind());
+                            if (tr.predicate() != null) {
+                                // the row-local WHERE an UPDATE scans through
+                                assertEquals(StmtKind.UPDATE, st.kind(), st.sql());
+                                assertFalse(tr.predicate().contains("SELECT"), tr.predicate());
+                                scans++;
+                            }
                             assertEquals(t.id() + "." + s, tr.tag(), "a write's tag is its own position: " + st.sql());
                             assertTrue(tr.deletes() || st.sql().contains("," + tr.tag() + "'"), st.sql());
                         }
                         case TAG -> {
+                            scans += tr.predicate() != null ? 1 : 0;
                             Stmt post = t.statements().get(s + 1);
                             assertEquals(Tracking.Role.POST_READ, post.tracking().role());
                             Tracking w = t.statements().get(s + 2).tracking();
@@ -87,6 +105,7 @@ class InstrumentedCaseTest {
                 assertEquals(p.body().stream().map(Stmt::kind).toList(), kinds, "T" + t.id() + " of case " + i);
             }
         }
+        assertTrue(subqueryReads > 20 && scans > 50, subqueryReads + " subquery reads, " + scans + " write scans");
     }
 
     @Test
@@ -101,6 +120,10 @@ class InstrumentedCaseTest {
                 for (Stmt s : t.statements()) {
                     Tracking tr = s.tracking();
                     if (tr == null || tr.role() != Tracking.Role.READ) {
+                        continue;
+                    }
+                    if (SUBQUERY_READ.matcher(s.sql()).matches()) {
+                        assertEquals(1, tr.tables().size(), s.sql());
                         continue;
                     }
                     if (tr.tables().equals(List.of(Tracking.TABLE_COLUMN))) {
@@ -153,5 +176,15 @@ class InstrumentedCaseTest {
         String json = CaseJson.write(plain);
         assertFalse(json.contains("tracking"), "plain cases write no tracking field");
         assertEquals(plain, CaseJson.read(json, "old.json"));
+    }
+
+    /** Only a WHERE over the subquery's own row gets a companion read: an outer column or a nested subquery makes it unknown. */
+    @Test
+    void aSubqueryIsRowLocalOnlyWithoutOuterColumnsAndNestedSubqueries() {
+        ExprGenerator.Ref inner = new ExprGenerator.Ref("s0", null);
+        assertTrue(Instrumentation.rowLocal("", inner));
+        assertTrue(Instrumentation.rowLocal(" WHERE (s0.c1 > 3 AND s0.c2 LIKE 't0.%')", inner));
+        assertFalse(Instrumentation.rowLocal(" WHERE s0.c1 = t0.c1", inner), "correlated");
+        assertFalse(Instrumentation.rowLocal(" WHERE s0.c1 IN (SELECT s1.c1 FROM t1 s1)", inner), "nested");
     }
 }

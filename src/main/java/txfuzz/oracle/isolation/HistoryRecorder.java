@@ -344,29 +344,76 @@ public final class HistoryRecorder {
             // rows a later post-read of the tag still finds were not deleted after all
             Set<String> survivors = deleted ? survivors(w, tr.tag()) : Set.of();
             int at = w >= 0 ? w : stmt;
+            String scan = scanPredicate(stmt, tr.tag(), write, w, beforeDelete);
+            List<RowVersion> scanned = new ArrayList<>();
+            boolean complete = true;
+            List<Op> found = new ArrayList<>();
             for (List<String> row : r.rows()) {
                 if (row.size() < 2 || row.get(0) == null || row.get(1) == null || !tr.tag().equals(lastTag(row.get(1)))) {
+                    complete = false;
                     continue;
                 }
                 String rid = row.get(0);
                 WList list = parse(row.get(1), tagOwner);
                 if (list == null || list.last() != id) {
+                    complete = false;
                     continue;
                 }
                 if (list.size() == 1 && !beforeDelete) {
-                    add(new Write(at, table, rid, WriteKind.INSERT, WList.of(id)));
+                    found.add(new Write(at, table, rid, WriteKind.INSERT, WList.of(id)));
                     continue;
                 }
                 if (list.size() > 1) {
-                    add(new Read(at, table, rid, list.prefix(list.size() - 1), true));
+                    WList before = list.prefix(list.size() - 1);
+                    scanned.add(new RowVersion(rid, before));
+                    if (scan == null) {
+                        found.add(new Read(at, table, rid, before, true));
+                    }
                 }
-                add(new Write(at, table, rid, WriteKind.UPDATE, list));
+                found.add(new Write(at, table, rid, WriteKind.UPDATE, list));
                 if (deleted && !survivors.contains(rid)) {
                     // The tag-update installed a version of its own, which a dirty reader can see; the
                     // DELETE then writes the tombstone on top of it (the writer twice in the list).
-                    add(new Write(at, table, rid, WriteKind.DELETE, list.append(id)));
+                    found.add(new Write(at, table, rid, WriteKind.DELETE, list.append(id)));
                 }
             }
+            if (scan != null) {
+                if (complete) {
+                    // what the write scanned comes before what it wrote (a later version of its own rows)
+                    add(new PredicateRead(at, table, scan, true, scanned));
+                } else {
+                    for (RowVersion v : scanned) {
+                        add(new Read(at, table, v.row(), v.wList(), true));
+                    }
+                }
+            }
+            found.forEach(this::add);
+        }
+
+        /**
+         * The row-local WHERE through which the write of {@code tag} scanned its table, when this
+         * post-read (at {@code stmt}) shows every row it matched: the post-read right after a
+         * non-deleting write that succeeded, or the one after a DELETE's tag-update that succeeded.
+         * Null otherwise (no such WHERE, or the scan did not complete).
+         */
+        private String scanPredicate(int stmt, String tag, Tracking write, int w, boolean beforeDelete) {
+            if (write == null) {
+                return null;
+            }
+            if (!write.deletes()) {
+                return w < stmt && write.predicate() != null && succeeded(w) ? write.predicate() : null;
+            }
+            if (!beforeDelete) {
+                return null;
+            }
+            List<Stmt> stmts = txn.statements();
+            for (int i = stmt - 1; i >= 0; i--) {
+                Tracking t = stmts.get(i).tracking();
+                if (t != null && t.role() == Tracking.Role.TAG && tag.equals(t.tag())) {
+                    return t.predicate() != null && succeeded(i) ? t.predicate() : null;
+                }
+            }
+            return null;
         }
 
         /** Rids that a successful post-read of {@code tag} after statement {@code w} returned. */

@@ -73,6 +73,18 @@ final class TrackedCases {
         return this;
     }
 
+    /** A non-deleting write whose row-local WHERE {@code scanPredicate} selects the rows it writes. */
+    TrackedCases writeScanning(String sql, String table, String tag, String scanPredicate) {
+        current.add(Stmt.of(Cases.kindOf(sql), sql, Tracking.write(table, tag, List.of(), false, scanPredicate)));
+        return this;
+    }
+
+    /** A DELETE's tag-update whose WHERE is row-local: {@code scanPredicate}, its normalised text. */
+    TrackedCases tagScanning(String table, String where, String tag, String scanPredicate) {
+        current.add(Stmt.of(StmtKind.UPDATE, "UPDATE " + table + " SET wl = wl || '," + tag + "'" + where, Tracking.tag(table, tag, scanPredicate)));
+        return this;
+    }
+
     TrackedCases tag(String table, String where, String tag) {
         current.add(Stmt.of(StmtKind.UPDATE, "UPDATE " + table + " SET wl = wl || '," + tag + "'" + where, Tracking.tag(table, tag)));
         return this;
