@@ -240,7 +240,7 @@ public final class InstrumentationSelfCheck {
                 refs.add(new ArrayList<>(List.of(ref)));
                 mains.add(null);
                 pendingTag = true;
-            } else if (role == Tracking.Role.POST_READ) {
+            } else if (role == Tracking.Role.POST_READ || role == Tracking.Role.COMPANION_READ) {
                 if (refs.isEmpty()) {
                     return null;
                 }

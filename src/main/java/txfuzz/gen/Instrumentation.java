@@ -124,7 +124,7 @@ final class Instrumentation {
     static Stmt subqueryRead(Ref inner, String where) {
         String pred = predicate(where, inner);
         String sql = "SELECT " + RID + ", " + WL + " FROM " + inner.table().name + (where.isEmpty() ? "" : " WHERE " + pred);
-        return Stmt.of(StmtKind.SELECT, sql, Tracking.read(List.of(inner.table().name), false, pred));
+        return Stmt.of(StmtKind.SELECT, sql, Tracking.companionRead(inner.table().name, pred));
     }
 
     /**

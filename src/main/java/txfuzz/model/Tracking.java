@@ -50,7 +50,23 @@ public record Tracking(Role role,
         /** Companion UPDATE before a deleting write: appends the write's tag to the rows it will delete. */
         TAG,
         /** Companion {@code SELECT rid, wl FROM t WHERE wl LIKE '%,tag'}: the rows carrying the tag. */
-        POST_READ
+        POST_READ,
+        /**
+         * Companion {@code SELECT rid, wl FROM u WHERE <its WHERE>} after a statement whose row-local
+         * subquery (or INSERT … SELECT source) reads u: recorded as a {@link #READ} is (a predicate read
+         * of {@link #tables}' one table), but it is not a statement of the user's program.
+         */
+        COMPANION_READ;
+
+        /** Read as a SELECT is: result rows lead with (rid, wl) pairs. */
+        public boolean reads() {
+            return this == READ || this == COMPANION_READ;
+        }
+
+        /** A statement the instrumentation adds next to one of the program's (not one of them). */
+        public boolean companion() {
+            return this == TAG || this == POST_READ || this == COMPANION_READ;
+        }
     }
 
     public Tracking {
@@ -70,6 +86,11 @@ public record Tracking(Role role,
 
     public static Tracking read(List<String> tables, boolean locking, String predicate) {
         return new Tracking(Role.READ, tables, locking, predicate, null, null, false);
+    }
+
+    /** A companion plain read of {@code table} through the row-local {@code predicate} (see {@link Role#COMPANION_READ}). */
+    public static Tracking companionRead(String table, String predicate) {
+        return new Tracking(Role.COMPANION_READ, List.of(table), false, predicate, null, null, false);
     }
 
     public static Tracking write(String table, String tag, List<String> rids, boolean deletes) {

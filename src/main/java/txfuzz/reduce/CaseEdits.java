@@ -158,7 +158,7 @@ final class CaseEdits {
         List<List<StmtRef>> units = new ArrayList<>();
         for (StmtRef r : refs) {
             Tracking t = c.stmt(r).tracking();
-            if (t == null || t.tag() == null || t.role() == Tracking.Role.READ) {
+            if (t == null || t.tag() == null || t.role().reads()) {
                 units.add(List.of(r));
                 continue;
             }

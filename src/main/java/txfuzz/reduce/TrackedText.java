@@ -42,7 +42,7 @@ final class TrackedText {
                 return false;
             }
         }
-        return t.role() != Tracking.Role.READ || matches(PAIR, s.sql()).equals(matches(PAIR, variant));
+        return !t.role().reads() || matches(PAIR, s.sql()).equals(matches(PAIR, variant));
     }
 
     /** Whether a variant of a setup statement keeps its rows' rid/wl values. */

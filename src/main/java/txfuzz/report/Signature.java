@@ -79,10 +79,11 @@ public record Signature(String oracle, String kind, String classification, Strin
 
     /**
      * Row tracking's companion statements (the tag update before a deleting write, the read of the
-     * rows a write tagged) are the instrument, not the case: the statement they accompany counts.
+     * rows a write tagged, the read standing for a subquery's) are the instrument, not the case: the
+     * statement they accompany counts.
      */
     private static boolean companion(Stmt s) {
-        return s.tracking() != null && (s.tracking().role() == Tracking.Role.TAG || s.tracking().role() == Tracking.Role.POST_READ);
+        return s.tracking() != null && s.tracking().role().companion();
     }
 
     /** Everything but the statement kinds and features: findings with different headers are never duplicates. */

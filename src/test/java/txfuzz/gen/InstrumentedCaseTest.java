@@ -69,7 +69,8 @@ class InstrumentedCaseTest {
                         continue;
                     }
                     assertNotNull(tr, st.sql());
-                    if (tr.role() == Tracking.Role.READ && SUBQUERY_READ.matcher(st.sql()).matches()) {
+                    if (tr.role() == Tracking.Role.COMPANION_READ) {
+                        assertTrue(SUBQUERY_READ.matcher(st.sql()).matches(), st.sql());
                         // a row-local subquery's companion read, after its statement's group
                         assertNotNull(tr.predicate(), st.sql());
                         assertFalse(tr.locking(), st.sql());
@@ -99,6 +100,7 @@ class InstrumentedCaseTest {
                             assertEquals(tr.tag(), w.tag());
                         }
                         case POST_READ -> assertTrue(st.sql().endsWith("LIKE '%," + tr.tag() + "'"), st.sql());
+                        case COMPANION_READ -> throw new AssertionError("handled above");
                     }
                 }
                 // the DELETE's write is "DELETE ... WHERE wl LIKE": a DELETE still
@@ -119,10 +121,10 @@ class InstrumentedCaseTest {
             for (Txn t : c.transactions()) {
                 for (Stmt s : t.statements()) {
                     Tracking tr = s.tracking();
-                    if (tr == null || tr.role() != Tracking.Role.READ) {
+                    if (tr == null || !tr.role().reads()) {
                         continue;
                     }
-                    if (SUBQUERY_READ.matcher(s.sql()).matches()) {
+                    if (tr.role() == Tracking.Role.COMPANION_READ) {
                         assertEquals(1, tr.tables().size(), s.sql());
                         continue;
                     }

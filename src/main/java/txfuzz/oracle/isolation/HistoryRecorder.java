@@ -247,7 +247,7 @@ public final class HistoryRecorder {
                 }
                 try {
                     switch (tr.role()) {
-                        case READ -> read(i, tr, r);
+                        case READ, COMPANION_READ -> read(i, tr, r);
                         case POST_READ -> postRead(i, tr, r);
                         case WRITE -> inserts(i, tr);
                         case TAG -> {
