@@ -464,7 +464,7 @@ public final class Corpus {
     }
 
     /** "10m", "90s", "1500ms": a duration as the command line writes it. */
-    public static String text(Duration d) {
+    public static String durationText(Duration d) {
         if (d.toMillis() % 60_000 == 0 && !d.isZero()) {
             return d.toMinutes() + "m";
         }

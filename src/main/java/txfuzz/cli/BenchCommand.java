@@ -203,7 +203,7 @@ final class BenchCommand implements Callable<Integer> {
     private void corpusCampaigns(Map<String, List<Corpus.Entry>> byEngine, Duration time) {
         Path folder = out.resolve("corpus");
         System.out.printf("%nCampaign check: a %s campaign per published bug that reproduces, at its engine, level and mode, with its"
-                + " oracles, seed %d, reduction off (bugs with the same setting share one campaign); output in %s%n%n", Corpus.text(time), seed,
+                + " oracles, seed %d, reduction off (bugs with the same setting share one campaign); output in %s%n%n", Corpus.durationText(time), seed,
                 folder);
         System.out.println("| id | engine | version | level | oracles | duration | cases | kinds sought | same class found? | first such finding"
                 + " | other bug candidates | sought kinds found documented | campaign |");
@@ -223,8 +223,8 @@ final class BenchCommand implements Callable<Integer> {
                     List<String> others = new ArrayList<>();
                     c.otherCandidates().forEach((kind, n) -> others.add(kind + " " + n));
                     System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %d | %s |%n", e.id(), e.engine(),
-                            c.version(), e.level().name(), String.join(",", e.oracles()), Corpus.text(time), c.cases(),
-                            String.join(", ", c.sought()), c.found() ? "yes (" + c.sameClass().size() + " findings)" : "no",
+                            c.version(), e.level().name(), String.join(",", e.oracles()), Corpus.durationText(time), c.cases(),
+                            String.join(", ", c.sought()), c.found() ? "yes (" + c.sameClass().size() + (c.sameClass().size() == 1 ? " finding)" : " findings)") : "no",
                             c.found() ? c.sameClass().get(0) : "-", others.isEmpty() ? "-" : String.join(", ", others), c.soughtDocumented(),
                             c.campaign());
                 }

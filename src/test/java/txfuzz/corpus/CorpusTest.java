@@ -92,6 +92,26 @@ class CorpusTest {
         assertEquals(List.of(), r.problems(), id);
     }
 
+    /** docs/corpus.md lists every entry, in order, with its engine version and today's verdict and violations (make_entries_table.py writes the table). */
+    @Test
+    void theDocsListEveryEntryAsIndexed() throws Exception {
+        String doc = Files.readString(Path.of("docs/corpus.md"));
+        int begin = doc.indexOf("<!-- entries:begin");
+        int end = doc.indexOf("<!-- entries:end -->");
+        assertTrue(begin >= 0 && end > begin, "docs/corpus.md has the generated entries table");
+        List<String> rows = doc.substring(begin, end).lines().filter(l -> l.startsWith("| `")).toList();
+        List<Entry> entries = Corpus.load().entries();
+        assertEquals(entries.size(), rows.size(), "one row per entry; run make_entries_table.py");
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            String row = rows.get(i);
+            String prefix = "| `" + e.id() + "` | " + e.engine() + " " + e.checkedOn() + " | ";
+            assertTrue(row.startsWith(prefix), "row " + (i + 1) + " should start " + prefix + " — run make_entries_table.py: " + row);
+            String today = e.today().isEmpty() ? "no violation" : String.join(", ", e.today());
+            assertTrue(row.contains(" | " + Overall.of(e.today()).label() + " | " + today + " |"), e.id() + ": today's verdict: " + row);
+        }
+    }
+
     /** The index is well-formed: unique ids, every case file listed once, the fields docs/corpus.md describes. */
     @Test
     void theIndexIsComplete() throws Exception {
