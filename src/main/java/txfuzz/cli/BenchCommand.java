@@ -3,13 +3,19 @@ package txfuzz.cli;
 import java.io.PrintStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import txfuzz.campaign.Campaign;
 import txfuzz.campaign.CampaignConfig;
+import txfuzz.campaign.Corpus;
 import txfuzz.campaign.Summary;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.gen.GenConfig;
@@ -33,7 +39,9 @@ import txfuzz.model.TestCase;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Throughput benchmark: a fixed-seed campaign per DBMS at every level; prints a Markdown table.",
                 "--checker: the isolation checker on synthetic 100,000-transaction histories instead.",
-                "--runner: the concurrent runner against the controlled executor on generated cases instead."})
+                "--runner: the concurrent runner against the controlled executor on generated cases instead.",
+                "--corpus: replays the corpus of published engine behaviours; prints each verdict, recall and false bug candidates"
+                        + " (exit 1 if an entry does not replay as the corpus records it)."})
 final class BenchCommand implements Callable<Integer> {
     @Option(names = "--dbms", defaultValue = "all", description = "DBMSs, comma-separated, or 'all'. Default: ${DEFAULT-VALUE}.")
     String dbms;
@@ -72,10 +80,22 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--seconds", defaultValue = "8", description = "Measuring time per DBMS for --runner. Default: ${DEFAULT-VALUE}.")
     long seconds;
 
+    @Option(names = "--corpus", description = "Replay the corpus of published engine behaviours (docs/corpus.md) on the engines of --dbms,"
+            + " each entry with its own oracles: a table of verdicts, then recall and false bug candidates.")
+    boolean corpus;
+
+    @Option(names = "--corpus-campaigns", paramLabel = "DURATION", description = "With --corpus: also run a campaign of this length"
+            + " (e.g. 10m) per published bug that reproduces, at its engine, level and mode with its oracles and --seed, output under"
+            + " --out, and report whether it finds a bug candidate of the same kind. Default: off.")
+    String corpusCampaigns;
+
     @Override
     public Integer call() throws Exception {
-        if (checker && runner) {
-            throw new Main.UserError("--checker and --runner measure different things: give one");
+        if ((checker ? 1 : 0) + (runner ? 1 : 0) + (corpus ? 1 : 0) > 1) {
+            throw new Main.UserError("--checker, --runner and --corpus measure different things: give one");
+        }
+        if (corpusCampaigns != null && !corpus) {
+            throw new Main.UserError("--corpus-campaigns needs --corpus");
         }
         if (checker) {
             return checkerBench();
@@ -95,6 +115,9 @@ final class BenchCommand implements Callable<Integer> {
         if (runner) {
             return runnerBench(names);
         }
+        if (corpus) {
+            return corpusBench(names);
+        }
         Options.checkOut(out, "--out");
         System.out.println("| DBMS | version | cases | seconds | cases/s | transactions/s | blocked stmts | invalid stmts | bug candidates | documented | flaky |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
@@ -110,6 +133,103 @@ final class BenchCommand implements Callable<Integer> {
             }
         }
         return Main.OK;
+    }
+
+    /**
+     * Replays every corpus entry of the chosen engines (one target per engine, started once) and
+     * prints a table and the figures; with --corpus-campaigns, a campaign per reproducing bug too.
+     * Exit 1 when an entry does not replay as the index records it — a lost bug, a new false bug
+     * candidate or a closed gap: something to look at, as a bug candidate is for run.
+     */
+    private Integer corpusBench(List<String> names) throws Exception {
+        Duration campaignTime = null;
+        if (corpusCampaigns != null) {
+            campaignTime = Options.duration(corpusCampaigns);
+            if (campaignTime.toMillis() < 1000) {
+                throw new Main.UserError("--corpus-campaigns must be at least 1s");
+            }
+            Options.checkOut(out, "--out");
+        }
+        Corpus all = Corpus.load();
+        // grouped by engine, in the order engines appear in the index: each server starts once
+        Map<String, List<Corpus.Entry>> byEngine = new LinkedHashMap<>();
+        for (Corpus.Entry e : all.entries()) {
+            if (names.contains(e.engine())) {
+                byEngine.computeIfAbsent(e.engine(), k -> new ArrayList<>()).add(e);
+            }
+        }
+        int count = byEngine.values().stream().mapToInt(List::size).sum();
+        System.out.printf("Corpus: %d of %d entries (engines %s); each replayed once with its oracles, as 'txfuzz replay' does%n%n",
+                count, all.entries().size(), String.join(", ", byEngine.keySet()));
+        System.out.println("| id | engine | version | level | kind | expected | verdict today | violations | ok? |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|");
+        List<Corpus.Replay> replays = new ArrayList<>();
+        for (var group : byEngine.entrySet()) {
+            try (Target target = Options.target(group.getKey()); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+                for (Corpus.Entry e : group.getValue()) {
+                    Corpus.Replay r = Corpus.replay(e, executor);
+                    replays.add(r);
+                    List<String> problems = r.problems();
+                    String ok = !problems.isEmpty() ? "no: " + String.join("; ", problems) : e.knownGap() != null ? "yes (known gap)" : "yes";
+                    System.out.printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", e.id(), e.engine(), r.version(), e.level().name(),
+                            e.kind().label(), e.expected().label(), r.verdict().label(),
+                            r.labels().isEmpty() ? "-" : String.join(", ", r.labels()), ok);
+                }
+            }
+        }
+        Corpus.Figures f = Corpus.figures(replays);
+        System.out.println();
+        List<String> perEngine = new ArrayList<>();
+        f.recallByEngine().forEach((engine, ratio) -> perEngine.add(engine + " " + ratio));
+        System.out.printf("recall: %s published bugs that reproduce on the shipped versions are bug candidates%s%n", f.recall(),
+                perEngine.isEmpty() ? " (none among these engines)" : " (" + String.join(", ", perEngine) + ")");
+        System.out.printf("recall on bugs published independently of txfuzz: %s%n", f.independentRecall());
+        System.out.printf("false bug candidates: %s correct or documented entries (%d correct, %d documented)%s%n", f.falseCandidates(),
+                f.correctEntries(), f.documentedAsDocumented().total(),
+                f.falseCandidateIds().isEmpty() ? "" : ": " + String.join(", ", f.falseCandidateIds()));
+        System.out.printf("documented behaviour classified documented: %s%n", f.documentedAsDocumented());
+        System.out.printf("published bugs fixed before the shipped version, called bug candidates: %s%n", f.fixedBugsFlagged());
+        List<String> off = f.offExpected().stream().map(r -> r.entry().id() + " (expected " + r.entry().expected().label() + ", verdict "
+                + r.verdict().label() + (r.entry().knownGap() != null ? ", known gap" : "") + ")").toList();
+        System.out.printf("verdict other than expected: %d%s%n", off.size(), off.isEmpty() ? "" : ": " + String.join(", ", off));
+        System.out.printf("replayed as the corpus records them: %s%n", f.asIndexed());
+        if (campaignTime != null) {
+            corpusCampaigns(byEngine, campaignTime);
+        }
+        return f.asIndexed().hits() == f.asIndexed().total() ? Main.OK : Main.FOUND;
+    }
+
+    /** A campaign per reproducing bug: does the generator reach the bug's class when nothing points it there? */
+    private void corpusCampaigns(Map<String, List<Corpus.Entry>> byEngine, Duration time) {
+        Path folder = out.resolve("corpus");
+        System.out.printf("%nCampaign check: a %s campaign per published bug that reproduces, at its engine, level and mode, with its"
+                + " oracles, seed %d, reduction off (bugs with the same setting share one campaign); output in %s%n%n", Corpus.durationText(time), seed,
+                folder);
+        System.out.println("| id | engine | version | level | oracles | duration | cases | kinds sought | same class found? | first such finding"
+                + " | other bug candidates | sought kinds found documented | campaign |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        for (var group : byEngine.entrySet()) {
+            List<Corpus.Entry> bugs = group.getValue().stream().filter(Corpus.Entry::reproducingBug).toList();
+            if (bugs.isEmpty()) {
+                continue;
+            }
+            Map<Corpus.CampaignSetting, Summary> campaigns = new HashMap<>();
+            try (Target target = Options.target(group.getKey())) {
+                for (Corpus.Entry e : bugs) {
+                    Corpus.CampaignSetting setting = Corpus.CampaignSetting.of(e);
+                    Summary s = campaigns.computeIfAbsent(setting,
+                            k -> Corpus.campaign(k, target, time, seed, folder.resolve(k.folder())));
+                    Corpus.CampaignCheck c = Corpus.check(e, s, time);
+                    List<String> others = new ArrayList<>();
+                    c.otherCandidates().forEach((kind, n) -> others.add(kind + " " + n));
+                    System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %d | %s |%n", e.id(), e.engine(),
+                            c.version(), e.level().name(), String.join(",", e.oracles()), Corpus.durationText(time), c.cases(),
+                            String.join(", ", c.sought()), c.found() ? "yes (" + c.sameClass().size() + (c.sameClass().size() == 1 ? " finding)" : " findings)") : "no",
+                            c.found() ? c.sameClass().get(0) : "-", others.isEmpty() ? "-" : String.join(", ", others), c.soughtDocumented(),
+                            c.campaign());
+                }
+            }
+        }
     }
 
     /** The isolation checker's throughput on synthetic histories (was SyntheticHistoryTest's -Dhistory.bench). */

@@ -1,12 +1,10 @@
 package txfuzz.corpus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,28 +13,25 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
-import txfuzz.campaign.Judge;
-import txfuzz.campaign.Oracles;
+import txfuzz.campaign.Corpus;
+import txfuzz.campaign.Corpus.Entry;
+import txfuzz.campaign.Corpus.Kind;
+import txfuzz.campaign.Corpus.Overall;
+import txfuzz.campaign.Corpus.Replay;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
-import txfuzz.exec.Trace;
-import txfuzz.model.CaseJson;
-import txfuzz.model.TestCase;
-import txfuzz.oracle.Classification;
-import txfuzz.oracle.Violation;
 
 /**
- * Replays the corpus of published engine behaviours (src/test/resources/corpus/index.json,
- * docs/corpus.md) on the shipped engines, the way {@code txfuzz replay} does (one run, the chosen
- * oracles through {@link Judge}), and pins what txfuzz says today.
+ * Replays the corpus of published engine behaviours (src/main/resources/corpus/index.json,
+ * docs/corpus.md) on the shipped engines through {@link Corpus} — the code {@code txfuzz bench
+ * --corpus} runs, which replays the way {@code txfuzz replay} does — and pins what txfuzz says today.
  *
  * <p>Per entry: the engine's version is the one the entry was checked on; the violations
  * ({@code oracle/kind/classification}, as a set) are exactly {@code today}; and the overall verdict
@@ -45,15 +40,10 @@ import txfuzz.oracle.Violation;
  * closes the gap (and the entry must then be updated).
  */
 class CorpusTest {
-    private static final Path ROOT = Path.of("src/test/resources/corpus");
+    /** The corpus's source folder, to check that every case file there is in the index. */
+    private static final Path SOURCES = Path.of("src/main/resources/corpus");
     private static final Map<String, Target> TARGETS = new HashMap<>();
     private static final Map<String, Executor> EXECUTORS = new HashMap<>();
-
-    static JsonNode index() throws Exception {
-        try (InputStream in = Files.newInputStream(ROOT.resolve("index.json"))) {
-            return new ObjectMapper().readTree(in);
-        }
-    }
 
     private static synchronized Executor executor(String dbms) {
         return EXECUTORS.computeIfAbsent(dbms, d -> {
@@ -73,67 +63,53 @@ class CorpusTest {
         }
     }
 
-    /** The violations of one replay, as sorted {@code oracle/kind/classification} strings. */
-    static List<String> replay(TestCase c, List<String> oracles) throws Exception {
-        Executor ex = executor(c.dbms());
-        Trace trace = ex.run(c);
-        List<Violation> vs = new Judge(Oracles.create(oracles), ex).judge(c, trace);
-        if (System.getProperty("corpus.traces") != null) {
-            // -Dcorpus.traces: print what replay prints, to check an entry against its source
-            System.out.println(txfuzz.report.TraceText.render(c, trace));
-            vs.forEach(v -> System.out.println("Verdict: " + v.classification().label() + ": " + v.summary()));
-        }
-        Set<String> out = new TreeSet<>();
-        for (Violation v : vs) {
-            out.add(v.oracle() + "/" + v.kind() + "/" + v.classification().label());
-        }
-        return List.copyOf(out);
-    }
-
-    /** bug-candidate if any violation is one, else documented if any is, else none. */
-    static String overall(List<String> violations) {
-        if (violations.stream().anyMatch(v -> v.endsWith("/" + Classification.BUG_CANDIDATE.label()))) {
-            return "bug-candidate";
-        }
-        if (violations.stream().anyMatch(v -> v.endsWith("/" + Classification.DOCUMENTED.label()))) {
-            return "documented";
-        }
-        return "none";
-    }
-
     @TestFactory
-    Stream<DynamicTest> everyEntryReplaysAsRecorded() throws Exception {
+    Stream<DynamicTest> everyEntryReplaysAsRecorded() {
         List<DynamicTest> tests = new ArrayList<>();
-        for (JsonNode e : index().get("entries")) {
-            String id = e.get("id").asText();
-            tests.add(DynamicTest.dynamicTest(id, () -> check(e)));
+        for (Entry e : Corpus.load().entries()) {
+            tests.add(DynamicTest.dynamicTest(e.id(), () -> check(e)));
         }
         return tests.stream();
     }
 
-    private static void check(JsonNode e) throws Exception {
-        String id = e.get("id").asText();
-        TestCase c = CaseJson.read(ROOT.resolve(e.get("case").asText()));
-        assertEquals(e.get("engine").asText(), c.dbms(), id + ": the case is for the entry's engine");
-        List<String> oracles = new ArrayList<>();
-        e.get("oracles").forEach(o -> oracles.add(o.asText()));
-        Executor ex = executor(c.dbms());
-        String version = TARGETS.get(c.dbms()).version();
-        assertTrue(version.contains(e.get("checkedOn").asText()),
-                id + ": checked on " + e.get("checkedOn").asText() + " but the shipped engine is " + version + " — re-check the entry");
-        List<String> today = replay(c, oracles);
-        System.out.println("corpus " + id + " " + today);
-        List<String> recorded = new ArrayList<>();
-        e.get("today").forEach(v -> recorded.add(v.asText()));
-        assertEquals(recorded, today, id + ": the violations txfuzz reports today");
-        String expected = e.get("expected").asText();
-        JsonNode gap = e.get("knownGap");
-        if (gap == null || gap.isNull()) {
-            assertEquals(expected, overall(today), id + ": the expected verdict");
-        } else {
-            assertNotEquals(expected, overall(today), id + ": the known gap (" + gap.asText() + ") is closed — update the entry");
+    private static void check(Entry e) throws Exception {
+        String id = e.id();
+        Replay r = Corpus.replay(e, executor(e.engine()));
+        if (System.getProperty("corpus.traces") != null) {
+            // -Dcorpus.traces: print what replay prints, to check an entry against its source
+            System.out.println(txfuzz.report.TraceText.render(r.testCase(), r.trace()));
+            r.violations().forEach(v -> System.out.println("Verdict: " + v.classification().label() + ": " + v.summary()));
         }
-        assertTrue(ex != null);
+        System.out.println("corpus " + id + " " + r.labels());
+        assertTrue(r.onCheckedVersion(), id + ": checked on " + e.checkedOn() + " but the shipped engine is " + r.version() + " — re-check the entry");
+        assertEquals(e.today(), r.labels(), id + ": the violations txfuzz reports today");
+        if (e.knownGap() == null) {
+            assertEquals(e.expected(), r.verdict(), id + ": the expected verdict");
+        } else {
+            assertNotEquals(e.expected(), r.verdict(), id + ": the known gap (" + e.knownGap() + ") is closed — update the entry");
+        }
+        // the one definition bench --corpus reports with agrees with the assertions above
+        assertEquals(List.of(), r.problems(), id);
+    }
+
+    /** docs/corpus.md lists every entry, in order, with its engine version and today's verdict and violations (make_entries_table.py writes the table). */
+    @Test
+    void theDocsListEveryEntryAsIndexed() throws Exception {
+        String doc = Files.readString(Path.of("docs/corpus.md"));
+        int begin = doc.indexOf("<!-- entries:begin");
+        int end = doc.indexOf("<!-- entries:end -->");
+        assertTrue(begin >= 0 && end > begin, "docs/corpus.md has the generated entries table");
+        List<String> rows = doc.substring(begin, end).lines().filter(l -> l.startsWith("| `")).toList();
+        List<Entry> entries = Corpus.load().entries();
+        assertEquals(entries.size(), rows.size(), "one row per entry; run make_entries_table.py");
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            String row = rows.get(i);
+            String prefix = "| `" + e.id() + "` | " + e.engine() + " " + e.checkedOn() + " | ";
+            assertTrue(row.startsWith(prefix), "row " + (i + 1) + " should start " + prefix + " — run make_entries_table.py: " + row);
+            String today = e.today().isEmpty() ? "no violation" : String.join(", ", e.today());
+            assertTrue(row.contains(" | " + Overall.of(e.today()).label() + " | " + today + " |"), e.id() + ": today's verdict: " + row);
+        }
     }
 
     /** The index is well-formed: unique ids, every case file listed once, the fields docs/corpus.md describes. */
@@ -141,29 +117,25 @@ class CorpusTest {
     void theIndexIsComplete() throws Exception {
         Set<String> ids = new HashSet<>();
         Set<String> cases = new HashSet<>();
-        Set<String> kinds = Set.of("bug", "documented", "correct");
-        Set<String> verdicts = Set.of("bug-candidate", "documented", "none");
-        for (JsonNode e : index().get("entries")) {
-            String id = e.get("id").asText();
+        List<Entry> entries = Corpus.load().entries(); // throws on a missing field
+        for (Entry e : entries) {
+            String id = e.id();
             assertTrue(ids.add(id), "duplicate id " + id);
-            assertTrue(cases.add(e.get("case").asText()), id + ": case listed twice");
-            for (String f : List.of("title", "sources", "engine", "level", "affected", "checkedOn", "kind", "oracles", "expected", "today")) {
-                assertTrue(e.hasNonNull(f), id + ": missing " + f);
-            }
-            assertTrue(e.get("sources").size() > 0, id + ": no source");
-            assertTrue(kinds.contains(e.get("kind").asText()), id + ": kind " + e.get("kind"));
-            assertTrue(verdicts.contains(e.get("expected").asText()), id + ": expected " + e.get("expected"));
-            boolean reproduces = !e.has("reproduces") || e.get("reproduces").asBoolean();
-            if (e.get("kind").asText().equals("bug")) {
+            assertTrue(cases.add(e.caseFile()), id + ": case listed twice");
+            assertFalse(e.sources().isEmpty(), id + ": no source");
+            assertFalse(e.oracles().isEmpty(), id + ": no oracle");
+            assertEquals(e.engine(), e.testCase().dbms(), id + ": the case is for the entry's engine");
+            if (e.kind() == Kind.BUG) {
                 // a bug that reproduces on the shipped version must be a bug candidate; one fixed before it, nothing
-                assertEquals(reproduces ? "bug-candidate" : "none", e.get("expected").asText(), id + ": expected of a published bug");
+                assertEquals(e.reproduces() ? Overall.BUG_CANDIDATE : Overall.NONE, e.expected(), id + ": expected of a published bug");
             } else {
-                assertTrue(reproduces, id + ": only a bug can fail to reproduce");
+                assertTrue(e.reproduces(), id + ": only a bug can fail to reproduce");
+                assertFalse(e.independent(), id + ": only a bug is published independently of txfuzz or not");
             }
         }
-        try (Stream<Path> files = Files.walk(ROOT)) {
+        try (Stream<Path> files = Files.walk(SOURCES)) {
             for (Path p : files.filter(p -> p.toString().endsWith(".case.json")).toList()) {
-                assertTrue(cases.contains(ROOT.relativize(p).toString()), p + " is not in index.json");
+                assertTrue(cases.contains(SOURCES.relativize(p).toString()), p + " is not in index.json");
             }
         }
     }
