@@ -25,5 +25,13 @@ public enum Feature {
     WRITE_SUBQUERY_OTHER_TABLE,
     /** UPDATE ... SET c = (scalar subquery). */
     UPDATE_SET_SUBQUERY,
-    MERGE, INSERT_ON_CONFLICT, REPLACE, INSERT_ON_DUPLICATE_KEY
+    MERGE, INSERT_ON_CONFLICT, REPLACE, INSERT_ON_DUPLICATE_KEY,
+    // engine behaviour the row tracking must not change
+    /**
+     * An UPDATE that sets a row to the values it holds does not write it (InnoDB: no new version, so a
+     * REPEATABLE READ reader keeps its snapshot of the row; an upsert counts it as found, not changed).
+     * Row tracking appends its tag only to rows whose other values change, with MySQL's {@code <=>} and
+     * {@code IF}, and MySQL's left-to-right SET (the tag's assignment comes first, on the old values).
+     */
+    UNCHANGED_ROWS_NOT_WRITTEN
 }

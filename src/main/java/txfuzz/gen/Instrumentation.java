@@ -2,12 +2,14 @@ package txfuzz.gen;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import txfuzz.gen.ExprGenerator.Ref;
 import txfuzz.model.Stmt;
 import txfuzz.model.StmtKind;
 import txfuzz.model.Tracking;
 import txfuzz.dbms.Dialect;
+import txfuzz.dbms.Feature;
 
 /**
  * Row tracking for the isolation checker (IsoRel §3.1.2, §3.2.2; docs/history-format.md): the
@@ -49,6 +51,56 @@ final class Instrumentation {
     /** {@code wl = <qual>wl || ',tag'}. */
     static String appendTag(Dialect d, String qualifier, String tag) {
         return WL + " = " + d.concat(qualifier + WL, tagLiteral(tag));
+    }
+
+    /** A SET list item "c = expr": its column and its expression. */
+    private static final Pattern ASSIGNMENT = Pattern.compile("(\\w+) = (.*)", Pattern.DOTALL);
+
+    /**
+     * The SET list {@code sets} ("c = expr" each) with the tag appended to {@code wl}. Where the engine
+     * does not write a row an UPDATE leaves unchanged ({@link Feature#UNCHANGED_ROWS_NOT_WRITTEN}), the
+     * tag goes only to rows whose values change — {@code wl = IF(c <=> (expr) AND …, wl, wl || tag)},
+     * placed first so that it compares old values — unless an expression reads a column assigned
+     * before it (MySQL's SET is left to right: the comparison would see other values than the
+     * assignment does). Otherwise every written row gets the tag, as the engine writes them all.
+     */
+    static String setsWithTag(Dialect d, List<String> sets, String tag) {
+        List<String> same = unchangedConditions(d, sets);
+        if (same == null) {
+            return String.join(", ", sets) + ", " + appendTag(d, "", tag);
+        }
+        return WL + " = IF(" + String.join(" AND ", same) + ", " + WL + ", " + d.concat(WL, tagLiteral(tag)) + "), " + String.join(", ", sets);
+    }
+
+    /**
+     * Whether {@link #setsWithTag} tags only the rows whose values change: then a row the write's WHERE
+     * matched may carry no tag, and its post-read does not tell the rows it scanned.
+     */
+    static boolean tagsOnlyChangedRows(Dialect d, List<String> sets) {
+        return unchangedConditions(d, sets) != null;
+    }
+
+    /** Per assignment "c <=> (expr)", or null where every written row is to get the tag. */
+    private static List<String> unchangedConditions(Dialect d, List<String> sets) {
+        if (!d.features().contains(Feature.UNCHANGED_ROWS_NOT_WRITTEN)) {
+            return null;
+        }
+        List<String> same = new ArrayList<>();
+        List<String> assigned = new ArrayList<>();
+        for (String set : sets) {
+            Matcher m = ASSIGNMENT.matcher(set);
+            if (!m.matches()) {
+                return null;
+            }
+            for (String earlier : assigned) {
+                if (Pattern.compile("\\b" + Pattern.quote(earlier) + "\\b").matcher(m.group(2)).find()) {
+                    return null;
+                }
+            }
+            assigned.add(m.group(1));
+            same.add(m.group(1) + " <=> (" + m.group(2) + ")");
+        }
+        return same;
     }
 
     /** The rid of row {@code k} of an INSERT … VALUES with {@code tag}. */

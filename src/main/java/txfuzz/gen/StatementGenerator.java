@@ -512,9 +512,11 @@ final class StatementGenerator {
         Stmt plain = Stmt.of(StmtKind.UPDATE, "UPDATE " + t.name + " SET " + String.join(", ", sets) + where);
         return new Gen(plain, ctx -> {
             String tag = ctx.tag(0);
-            String sql = "UPDATE " + t.name + " SET " + String.join(", ", sets) + ", " + Instrumentation.appendTag(dialect, "", tag) + where;
-            // the WHERE is the rows the UPDATE scans: its post-read becomes a predicate read too
-            Tracking write = Tracking.write(t.name, tag, List.of(), false, Instrumentation.predicate(where, scope.get(0)));
+            String sql = "UPDATE " + t.name + " SET " + Instrumentation.setsWithTag(dialect, sets, tag) + where;
+            // the WHERE is the rows the UPDATE scans: its post-read becomes a predicate read too, unless rows it
+            // matched but left unchanged carry no tag
+            String scan = Instrumentation.tagsOnlyChangedRows(dialect, sets) ? null : Instrumentation.predicate(where, scope.get(0));
+            Tracking write = Tracking.write(t.name, tag, List.of(), false, scan);
             return List.of(Stmt.of(StmtKind.UPDATE, sql, write), Instrumentation.postRead(t, tag));
         });
     }
@@ -726,7 +728,7 @@ final class StatementGenerator {
         List<String> sets = assignments(t, scope, null, List.of());
         String setList = String.join(", ", sets);
         return singleRowUpsert(t, cols, vals, " ON DUPLICATE KEY UPDATE " + setList,
-                tag -> " ON DUPLICATE KEY UPDATE " + setList + ", " + Instrumentation.appendTag(dialect, "", tag));
+                tag -> " ON DUPLICATE KEY UPDATE " + Instrumentation.setsWithTag(dialect, sets, tag));
     }
 
     /**
