@@ -26,6 +26,8 @@ public enum Feature {
     /** UPDATE ... SET c = (scalar subquery). */
     UPDATE_SET_SUBQUERY,
     MERGE, INSERT_ON_CONFLICT, REPLACE, INSERT_ON_DUPLICATE_KEY,
+    /** DELETE ... RETURNING (PostgreSQL, SQLite 3.35+, MariaDB 10.0.5+, DuckDB): row tracking reads the deleted versions from it. */
+    DELETE_RETURNING,
     // engine behaviour the row tracking must not change
     /**
      * An UPDATE that sets a row to the values it holds does not write it (InnoDB: no new version, so a

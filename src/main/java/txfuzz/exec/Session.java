@@ -81,7 +81,11 @@ final class Session implements AutoCloseable {
                     target.rollback(connection);
                     yield StmtResult.ok();
                 }
-                default -> run(stmt.sql());
+                default -> {
+                    StmtResult r = run(stmt.sql());
+                    // a write with RETURNING: its rows, and as many affected rows as it returned
+                    yield stmt.kind().isWrite() && r.rows() != null ? new StmtResult(r.rows(), r.rows().size(), null) : r;
+                }
             };
         } catch (SQLException e) {
             return StmtResult.failed(error(e));

@@ -6,7 +6,7 @@ import txfuzz.dbms.ErrorClass;
 /**
  * What one statement returned: rows (normalised, in the order the engine gave them), an update
  * count, or an error. Exactly one of {@code rows}/{@code error} is set for queries and errors;
- * writes have {@code updateCount >= 0}.
+ * writes have {@code updateCount >= 0}, and a write with RETURNING has its rows too.
  */
 public record StmtResult(List<List<String>> rows, long updateCount, EngineError error) {
 

@@ -531,6 +531,12 @@ final class StatementGenerator {
         String where = where(scope, new Sub(t, 0), 0.9);
         // the tag-update scans the DELETE's rows through its WHERE: a predicate read (docs/history-format.md)
         String scan = Instrumentation.predicate(where, scope.get(0));
+        if (has(Feature.DELETE_RETURNING)) {
+            // the DELETE itself returns the versions it deleted: no companion statement changes what the engine does
+            return new Gen(Stmt.of(StmtKind.DELETE, "DELETE FROM " + t.name + where), ctx -> List.of(Stmt.of(StmtKind.DELETE,
+                    "DELETE FROM " + t.name + where + " RETURNING " + Instrumentation.RID + ", " + Instrumentation.WL,
+                    Tracking.write(t.name, ctx.tag(0), List.of(), true, scan))));
+        }
         return new Gen(Stmt.of(StmtKind.DELETE, "DELETE FROM " + t.name + where), ctx -> deleting(ctx, t, where,
                 "DELETE FROM " + t.name + " WHERE " + Instrumentation.WL + " LIKE '%," + ctx.tag(2) + "'", StmtKind.DELETE, List.of(), false, scan));
     }

@@ -20,8 +20,8 @@ import java.util.List;
  * @param predicate a row-local WHERE (no subquery, no other table, no LIMIT) through which the
  *                  statement reads its single table, normalised (no qualifier; {@code "true"}
  *                  without WHERE). {@link Role#READ}: recorded as a predicate read (null: plain
- *                  reads). {@link Role#WRITE} (a non-deleting write) and {@link Role#TAG} (the
- *                  tag-update of a DELETE): the rows the write scans; the recorder turns the
+ *                  reads). {@link Role#WRITE} (a non-deleting write, or a {@code DELETE …
+ *                  RETURNING rid, wl}) and {@link Role#TAG} (the tag-update of a DELETE): the rows the write scans; the recorder turns the
  *                  post-read of the tag into a predicate read of the versions the write replaced
  *                  (docs/history-format.md, "Write scans")
  * @param tag       the write's tag ({@code "<T>.<s>"}, without the leading comma) for
@@ -29,7 +29,8 @@ import java.util.List;
  * @param rids      {@link Role#WRITE}: rids of the rows the statement inserts whenever it succeeds
  *                  (INSERT … VALUES, the new row of a REPLACE)
  * @param deletes   {@link Role#WRITE}: the statement deletes the rows its companion {@link Role#TAG}
- *                  update tagged (DELETE, REPLACE, MERGE … THEN DELETE)
+ *                  update tagged (DELETE, REPLACE, MERGE … THEN DELETE) or, where the dialect has it, a
+ *                  {@code DELETE … RETURNING rid, wl} that returns the versions it deleted (no companions)
  */
 public record Tracking(Role role,
                        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> tables,

@@ -34,6 +34,9 @@ final class TrackedText {
         if (t.role() == Tracking.Role.POST_READ || t.predicate() != null) {
             return false;
         }
+        if (t.deletes() && s.sql().contains(" RETURNING ") != variant.contains(" RETURNING ")) {
+            return false; // a tracked DELETE's RETURNING is how the recorder sees what it deleted
+        }
         if (t.tag() != null && count(s.sql(), "," + t.tag() + "'") != count(variant, "," + t.tag() + "'")) {
             return false;
         }

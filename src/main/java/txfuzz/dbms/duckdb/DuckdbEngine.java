@@ -55,7 +55,7 @@ public final class DuckdbEngine implements Engine {
     public Dialect dialect() {
         EnumSet<Feature> f = Dialect.core();
         // MERGE since 1.4; INSERT ... ON CONFLICT; INSERT OR REPLACE but not REPLACE INTO; no FOR UPDATE.
-        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.JOIN_FULL, Feature.INSERT_ON_CONFLICT, Feature.MERGE));
+        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.JOIN_FULL, Feature.INSERT_ON_CONFLICT, Feature.MERGE, Feature.DELETE_RETURNING));
         // Foreign keys are left out (measured on 1.4.4). A child row deleted earlier in the same
         // transaction still counts as referencing its parent (DELETE child; DELETE parent fails; the
         // error points to DuckDB's documented FK limitations), so autocommit replays would disagree

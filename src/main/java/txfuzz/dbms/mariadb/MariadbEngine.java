@@ -77,7 +77,7 @@ public final class MariadbEngine implements Engine {
     public Dialect dialect() {
         EnumSet<Feature> f = Dialect.core();
         f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.FOR_UPDATE, Feature.LOCK_IN_SHARE_MODE, Feature.REPLACE, Feature.INSERT_ON_DUPLICATE_KEY,
-                Feature.UNCHANGED_ROWS_NOT_WRITTEN));
+                Feature.UNCHANGED_ROWS_NOT_WRITTEN, Feature.DELETE_RETURNING));
         return new Dialect(name(), f, "DOUBLE", "VARCHAR(10)", Dialect.Concat.FUNCTION); // || is OR in MariaDB
     }
 

@@ -57,7 +57,8 @@ public final class PostgresEngine implements Engine {
     @Override
     public Dialect dialect() {
         EnumSet<Feature> f = Dialect.core();
-        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.JOIN_FULL, Feature.FOR_UPDATE, Feature.FOR_SHARE, Feature.INSERT_ON_CONFLICT));
+        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.JOIN_FULL, Feature.FOR_UPDATE, Feature.FOR_SHARE, Feature.INSERT_ON_CONFLICT,
+                Feature.DELETE_RETURNING));
         f.add(Feature.MERGE); // PostgreSQL 15 and later; a live target on an older server takes it out
         return new Dialect("postgres", f, "DOUBLE PRECISION", "VARCHAR(10)");
     }

@@ -249,7 +249,13 @@ public final class HistoryRecorder {
                     switch (tr.role()) {
                         case READ, COMPANION_READ -> read(i, tr, r);
                         case POST_READ -> postRead(i, tr, r);
-                        case WRITE -> inserts(i, tr);
+                        case WRITE -> {
+                            if (tr.deletes() && r.rows() != null) {
+                                deletedRows(i, tr, r);
+                            } else {
+                                inserts(i, tr);
+                            }
+                        }
                         case TAG -> {
                         }
                     }
@@ -432,6 +438,36 @@ public final class HistoryRecorder {
                 }
             }
             return out;
+        }
+
+        /**
+         * {@code DELETE … RETURNING rid, wl}: each returned row is a version the DELETE read (locking)
+         * and then deleted. With a row-local WHERE the rows are all it matched: one predicate read
+         * first, as for a write scan; otherwise a locking read per row.
+         */
+        private void deletedRows(int stmt, Tracking tr, StmtResult r) {
+            if (tr.tables().isEmpty()) {
+                return;
+            }
+            String table = tr.tables().get(0);
+            List<RowVersion> scanned = new ArrayList<>();
+            List<Op> tombstones = new ArrayList<>();
+            boolean complete = true;
+            for (List<String> row : r.rows()) {
+                WList before = row.size() < 2 || row.get(0) == null ? null : parse(row.get(1), tagOwner);
+                if (before == null) {
+                    complete = false; // not a write list (a reduced case lost a column): record nothing of it
+                    continue;
+                }
+                scanned.add(new RowVersion(row.get(0), before));
+                tombstones.add(new Write(stmt, table, row.get(0), WriteKind.DELETE, before.append(id)));
+            }
+            if (tr.predicate() != null && complete) {
+                add(new PredicateRead(stmt, table, tr.predicate(), true, scanned));
+            } else {
+                scanned.forEach(v -> add(new Read(stmt, table, v.row(), v.wList(), true)));
+            }
+            tombstones.forEach(this::add);
         }
 
         private void inserts(int stmt, Tracking tr) {

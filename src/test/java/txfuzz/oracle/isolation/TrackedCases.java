@@ -53,6 +53,11 @@ final class TrackedCases {
         return this;
     }
 
+    /** The open transaction's statements so far, to add one the helpers do not write. */
+    List<Stmt> current() {
+        return current;
+    }
+
     /** Index the next statement gets. */
     int next() {
         return current.size();
