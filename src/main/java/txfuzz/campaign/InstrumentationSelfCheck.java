@@ -159,6 +159,10 @@ public final class InstrumentationSelfCheck {
         return Optional.empty();
     }
 
+    /** A SELECT list of nothing but tracking items: the rows an aggregate or a UNION read, in its tracked form. */
+    private static final java.util.regex.Pattern ONLY_TRACKING = java.util.regex.Pattern.compile(
+            "SELECT (DISTINCT )?(('\\w+', )?\\w+\\.rid, \\w+\\.wl(, )?)+");
+
     /**
      * The plain columns of an instrumented read's rows: each row without the (rid, wl) items it leads
      * with. Empty when the read shows no plain columns (an aggregate or a UNION reads its rows instead,
@@ -169,33 +173,22 @@ public final class InstrumentationSelfCheck {
         if (t == null || t.role() != Tracking.Role.READ) {
             return Optional.of(rows);
         }
+        int from = trackedStmt.sql().indexOf(" FROM ");
+        if (from > 0 && ONLY_TRACKING.matcher(trackedStmt.sql().substring(0, from)).matches()) {
+            return Optional.empty();
+        }
         int lead = 0;
         for (String table : t.tables()) {
             lead += Tracking.TABLE_COLUMN.equals(table) ? 3 : 2;
         }
-        int width = rows.isEmpty() ? -1 : rows.get(0).size();
-        int plainWidth = plainRows.isEmpty() ? -1 : plainRows.get(0).size();
-        if (width >= 0 && width <= lead) {
-            return Optional.empty(); // only tracking columns: the rows an aggregate or UNION read
-        }
-        if (width >= 0 && plainWidth >= 0 && width - lead != plainWidth) {
-            return Optional.empty();
-        }
         List<List<String>> out = new ArrayList<>();
         for (List<String> r : rows) {
-            out.add(r.subList(lead, r.size()));
+            out.add(r.subList(Math.min(lead, r.size()), r.size()));
         }
-        if (rows.isEmpty() && !plainRows.isEmpty() && isRowsOfAggregate(trackedStmt)) {
+        if (!out.isEmpty() && !plainRows.isEmpty() && out.get(0).size() != plainRows.get(0).size()) {
             return Optional.empty();
         }
         return Optional.of(out);
-    }
-
-    /** An instrumented read that selects nothing but tracking items (no plain column after the pairs). */
-    private static boolean isRowsOfAggregate(Stmt trackedStmt) {
-        String sql = trackedStmt.sql();
-        int from = sql.indexOf(" FROM ");
-        return from > 0 && sql.substring(0, from).matches("SELECT (DISTINCT )?(('\\w+', )?\\w+\\.rid, \\w+\\.wl(, )?)+");
     }
 
     private static boolean distinct(Stmt plainStmt) {

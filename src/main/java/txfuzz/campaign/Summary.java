@@ -11,6 +11,7 @@ import txfuzz.report.FindingRecord;
  * @param duplicates          findings filed as duplicates of an earlier one
  * @param reduction           what reducing the findings cost and achieved
  * @param signatures          the unique findings, oldest first
+ * @param selfCheck           the instrumentation self-check; null where the cases carry no row tracking
  */
 public record Summary(String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
                       long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
@@ -18,17 +19,6 @@ public record Summary(String dbms, String version, long seed, List<String> isola
                       long bugCandidates, long documented, long flaky, List<FindingRecord> findings,
                       long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures,
                       SelfCheck selfCheck) {
-
-    /** Without the instrumentation self-check (campaigns whose cases carry no row tracking). */
-    public Summary(String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
-                   long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
-                   double transactionsPerSecond, double blockedShare, double invalidStatementShare, long stalls,
-                   long bugCandidates, long documented, long flaky, List<FindingRecord> findings,
-                   long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures) {
-        this(dbms, version, seed, isolation, oracles, cases, invalidCases, transactions, statements, seconds, casesPerSecond,
-                transactionsPerSecond, blockedShare, invalidStatementShare, stalls, bugCandidates, documented, flaky, findings,
-                uniqueFindings, uniqueBugCandidates, duplicates, reduction, signatures, null);
-    }
 
     /**
      * The instrumentation self-check (docs/findings.md): instrumented cases whose plain twin ran in the
@@ -44,16 +34,6 @@ public record Summary(String dbms, String version, long seed, List<String> isola
      */
     public record SelfCheck(int every, long checked, long disagreements, double rate, long notComparable, long instrumentationEffects,
                             List<String> firstDisagreements) {
-    }
-
-    /** The shape before de-duplication and reduction: no unique findings counted, nothing reduced. */
-    public Summary(String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
-                   long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
-                   double transactionsPerSecond, double blockedShare, double invalidStatementShare, long stalls,
-                   long bugCandidates, long documented, long flaky, List<FindingRecord> findings) {
-        this(dbms, version, seed, isolation, oracles, cases, invalidCases, transactions, statements, seconds, casesPerSecond,
-                transactionsPerSecond, blockedShare, invalidStatementShare, stalls, bugCandidates, documented, flaky, findings,
-                0, 0, 0, null, List.of(), null);
     }
 
     /**

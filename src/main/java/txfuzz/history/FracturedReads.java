@@ -97,7 +97,7 @@ public final class FracturedReads {
                     }
                     for (String other : written.get(u).getOrDefault(name, Set.of())) {
                         WList otherSeen = rows.get(other);
-                        if (otherSeen != null && !contains(otherSeen, u)) {
+                        if (otherSeen != null && !otherSeen.contains(u)) {
                             return finding(reader, stmt, name, withU.getKey(), w, other, otherSeen, u);
                         }
                     }
@@ -105,15 +105,6 @@ public final class FracturedReads {
             }
         }
         return null;
-    }
-
-    private static boolean contains(WList w, long id) {
-        for (int i = 0; i < w.size(); i++) {
-            if (w.get(i) == id) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static AnomalyFinding finding(Transaction reader, int stmt, String table, String row, WList w, String other, WList otherSeen,

@@ -17,6 +17,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The command line as a user meets it: exit codes, one-line errors, files written. */
 class CliTest {
+    /** T1 reads r1 from its snapshot, T2 overwrites it and commits, T1 writes on top: a lost update (history.jsonl). */
+    static final String LOST_UPDATE_HISTORY = "{\"id\":1,\"session\":1,\"seq\":0,\"outcome\":\"committed\",\"ops\":["
+            + "{\"op\":\"read\",\"stmt\":1,\"table\":\"t\",\"row\":\"r1\",\"wlist\":[0]},"
+            + "{\"op\":\"write\",\"stmt\":2,\"table\":\"t\",\"row\":\"r1\",\"kind\":\"update\",\"wlist\":[0,2,1]}]}\n"
+            + "{\"id\":2,\"session\":2,\"seq\":0,\"outcome\":\"committed\",\"ops\":["
+            + "{\"op\":\"write\",\"stmt\":1,\"table\":\"t\",\"row\":\"r1\",\"kind\":\"update\",\"wlist\":[0,2]}]}\n";
+
     record Result(int code, String out, String err) {
     }
 
@@ -108,14 +115,8 @@ class CliTest {
 
     @Test
     void checkFindsALostUpdateInARecordedHistoryAndPassesACleanOne(@TempDir Path dir) throws Exception {
-        // T1 reads r1 from its snapshot, T2 overwrites it and commits, T1 writes on top: lost update.
-        String t1 = "{\"id\":1,\"session\":1,\"seq\":0,\"outcome\":\"committed\",\"ops\":["
-                + "{\"op\":\"read\",\"stmt\":1,\"table\":\"t\",\"row\":\"r1\",\"wlist\":[0]},"
-                + "{\"op\":\"write\",\"stmt\":2,\"table\":\"t\",\"row\":\"r1\",\"kind\":\"update\",\"wlist\":[0,2,1]}]}";
-        String t2 = "{\"id\":2,\"session\":2,\"seq\":0,\"outcome\":\"committed\",\"ops\":["
-                + "{\"op\":\"write\",\"stmt\":1,\"table\":\"t\",\"row\":\"r1\",\"kind\":\"update\",\"wlist\":[0,2]}]}";
         Path lost = dir.resolve("lost.jsonl");
-        Files.writeString(lost, t1 + "\n" + t2 + "\n");
+        Files.writeString(lost, LOST_UPDATE_HISTORY);
         Result r = run("check", lost.toString(), "--level", "REPEATABLE_READ", "--out", dir.resolve("out").toString());
         assertEquals(1, r.code(), r.toString());
         assertTrue(r.out().contains("lost update"), r.out());
@@ -143,7 +144,7 @@ class CliTest {
         }
         // The same writes one after another (T1 read T2's version) are serializable.
         Path clean = dir.resolve("clean.jsonl");
-        Files.writeString(clean, t1.replace("\"wlist\":[0]}", "\"wlist\":[0,2]}") + "\n" + t2 + "\n");
+        Files.writeString(clean, LOST_UPDATE_HISTORY.replace("\"wlist\":[0]}", "\"wlist\":[0,2]}"));
         Result ok = run("check", clean.toString(), "--level", "SERIALIZABLE");
         assertEquals(0, ok.code(), ok.toString());
         Path bad = dir.resolve("bad.jsonl");

@@ -59,15 +59,9 @@ class DescriptionsStartNothingTest {
 
     @Test
     void checkTakesTheServerDbmsProfileFromItsDescription(@TempDir Path home, @TempDir Path dir) throws Exception {
-        // T1 reads r1 from its snapshot, T2 overwrites it and commits, T1 writes on top: a lost update,
-        // documented for InnoDB's REPEATABLE READ, a bug candidate for PostgreSQL's (first updater wins).
-        String t1 = "{\"id\":1,\"session\":1,\"seq\":0,\"outcome\":\"committed\",\"ops\":["
-                + "{\"op\":\"read\",\"stmt\":1,\"table\":\"t\",\"row\":\"r1\",\"wlist\":[0]},"
-                + "{\"op\":\"write\",\"stmt\":2,\"table\":\"t\",\"row\":\"r1\",\"kind\":\"update\",\"wlist\":[0,2,1]}]}";
-        String t2 = "{\"id\":2,\"session\":2,\"seq\":0,\"outcome\":\"committed\",\"ops\":["
-                + "{\"op\":\"write\",\"stmt\":1,\"table\":\"t\",\"row\":\"r1\",\"kind\":\"update\",\"wlist\":[0,2]}]}";
+        // a lost update: documented for InnoDB's REPEATABLE READ, a bug candidate for PostgreSQL's (first updater wins)
         Path lost = dir.resolve("lost.jsonl");
-        Files.writeString(lost, t1 + "\n" + t2 + "\n");
+        Files.writeString(lost, CliTest.LOST_UPDATE_HISTORY);
         Run maria = txfuzz(home, "check", lost.toString(), "--level", "REPEATABLE_READ", "--dbms", "mariadb");
         assertEquals(0, maria.code(), maria.out());
         assertTrue(maria.out().contains("lost update"), maria.out());
