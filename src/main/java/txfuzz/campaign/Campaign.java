@@ -78,8 +78,16 @@ public final class Campaign {
         boolean instrumented = !config.concurrent() && Oracles.needInstrumentation(config.oracles());
         CaseGenerator generator = new CaseGenerator(config.concurrent() ? IsolationTable.genConfig(config.sessions())
                 : instrumented ? config.gen().withInstrumentation(true) : config.gen());
+        // every oracle's preparation (the equiv oracle's version-set reads) before the one run they all judge
+        List<txfuzz.oracle.Oracle> preparing = config.concurrent() ? List.of() : Oracles.create(config.oracles());
         this.source = source != null ? source
-                : (level, mode, i) -> generator.generate(target.name(), target.dialect(), level, mode, config.seed(), i);
+                : (level, mode, i) -> {
+                    TestCase c = generator.generate(target.name(), target.dialect(), level, mode, config.seed(), i);
+                    for (txfuzz.oracle.Oracle o : preparing) {
+                        c = o.prepare(c);
+                    }
+                    return c;
+                };
         // The same seed and iteration give the same data statements without tracking: the self-check's twin.
         CaseGenerator plainGenerator = new CaseGenerator(config.gen().withInstrumentation(false));
         this.plainTwins = source != null ? plainTwins

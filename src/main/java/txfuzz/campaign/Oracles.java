@@ -9,6 +9,7 @@ import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Violation;
 import txfuzz.oracle.ViolationKind;
 import txfuzz.oracle.explicit.ExplicitOracle;
+import txfuzz.oracle.equiv.EquivOracle;
 import txfuzz.oracle.isolation.IsolationOracle;
 import txfuzz.oracle.wss.WssOracle;
 
@@ -23,6 +24,7 @@ public final class Oracles {
         register(WssOracle::new);
         register(ExplicitOracle::new);
         register(IsolationOracle::new);
+        register(EquivOracle::new);
     }
 
     private static void register(Supplier<Oracle> factory) {

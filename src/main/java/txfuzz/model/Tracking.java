@@ -57,7 +57,13 @@ public record Tracking(Role role,
          * subquery (or INSERT … SELECT source) reads u: recorded as a {@link #READ} is (a predicate read
          * of {@link #tables}' one table), but it is not a statement of the user's program.
          */
-        COMPANION_READ;
+        COMPANION_READ,
+        /**
+         * Companion {@code SELECT rid, wl FROM t} right before a statement of the program: the version
+         * set the statement's predicates could use (TxCheck's Version-Set Read), for the equiv oracle.
+         * Not recorded in the row history: it only describes what the next statement saw.
+         */
+        VERSION_SET_READ;
 
         /** Read as a SELECT is: result rows lead with (rid, wl) pairs. */
         public boolean reads() {
@@ -66,7 +72,7 @@ public record Tracking(Role role,
 
         /** A statement the instrumentation adds next to one of the program's (not one of them). */
         public boolean companion() {
-            return this == TAG || this == POST_READ || this == COMPANION_READ;
+            return this == TAG || this == POST_READ || this == COMPANION_READ || this == VERSION_SET_READ;
         }
     }
 
@@ -92,6 +98,11 @@ public record Tracking(Role role,
     /** A companion plain read of {@code table} through the row-local {@code predicate} (see {@link Role#COMPANION_READ}). */
     public static Tracking companionRead(String table, String predicate) {
         return new Tracking(Role.COMPANION_READ, List.of(table), false, predicate, null, null, false);
+    }
+
+    /** A version-set read of {@code table} (see {@link Role#VERSION_SET_READ}). */
+    public static Tracking versionSetRead(String table) {
+        return new Tracking(Role.VERSION_SET_READ, List.of(table), false, null, null, null, false);
     }
 
     public static Tracking write(String table, String tag, List<String> rids, boolean deletes) {

@@ -36,6 +36,14 @@ public interface Oracle {
         return false;
     }
 
+    /**
+     * The generated case as this oracle needs it run (e.g. with extra reads of its own); the campaign
+     * applies every oracle's preparation before the run they all judge. Unchanged by default.
+     */
+    default TestCase prepare(TestCase generated) {
+        return generated;
+    }
+
     /** Whether its verdict on an uncontrolled run (concurrent sessions) means anything. */
     default boolean judgesUncontrolledRuns() {
         return false;

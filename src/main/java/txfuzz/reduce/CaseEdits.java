@@ -151,25 +151,40 @@ final class CaseEdits {
     /**
      * {@code refs} grouped for removal: a write with the tag-update and post-reads that carry its
      * tag (the isolation oracle's instrumentation: without them its row versions are unattributed
-     * or unseen), every other statement alone.
+     * or unseen), every other statement alone; version-set reads (the equiv oracle's) with the
+     * statement they precede.
      */
     static List<List<StmtRef>> trackingUnits(TestCase c, List<StmtRef> refs) {
         Map<String, List<StmtRef>> byTag = new LinkedHashMap<>();
         List<List<StmtRef>> units = new ArrayList<>();
+        List<StmtRef> versionSetReads = new ArrayList<>(); // go with the statement they precede
         for (StmtRef r : refs) {
             Tracking t = c.stmt(r).tracking();
+            if (t != null && t.role() == Tracking.Role.VERSION_SET_READ) {
+                versionSetReads.add(r);
+                continue;
+            }
             if (t == null || t.tag() == null || t.role().reads()) {
-                units.add(List.of(r));
+                List<StmtRef> unit = new ArrayList<>(versionSetReads);
+                unit.add(r);
+                units.add(unit);
+                versionSetReads.clear();
                 continue;
             }
             String key = r.txn() + "/" + t.tag();
             List<StmtRef> unit = byTag.get(key);
             if (unit == null) {
-                unit = new ArrayList<>();
+                unit = new ArrayList<>(versionSetReads);
                 byTag.put(key, unit);
                 units.add(unit);
+            } else {
+                unit.addAll(versionSetReads);
             }
+            versionSetReads.clear();
             unit.add(r);
+        }
+        if (!versionSetReads.isEmpty()) {
+            units.add(List.copyOf(versionSetReads));
         }
         return units;
     }

@@ -31,7 +31,7 @@ final class TrackedText {
         }
         // a predicate (a read's, or the WHERE a write scans) names the statement's WHERE: changing one without the other would
         // give two conditions one name in the history
-        if (t.role() == Tracking.Role.POST_READ || t.predicate() != null) {
+        if (t.role() == Tracking.Role.POST_READ || t.role() == Tracking.Role.VERSION_SET_READ || t.predicate() != null) {
             return false;
         }
         if (t.deletes() && s.sql().contains(" RETURNING ") != variant.contains(" RETURNING ")) {
@@ -39,6 +39,9 @@ final class TrackedText {
         }
         if (t.tag() != null && count(s.sql(), "," + t.tag() + "'") != count(variant, "," + t.tag() + "'")) {
             return false;
+        }
+        if (t.tag() != null && count(s.sql(), "'/" + t.tag() + "'") != count(variant, "'/" + t.tag() + "'")) {
+            return false; // an INSERT ... SELECT's rids are the source rid and '/tag': without it they repeat the source's
         }
         for (String rid : t.rids()) {
             if (count(s.sql(), "'" + rid + "'") != count(variant, "'" + rid + "'")) {

@@ -52,6 +52,14 @@ import txfuzz.model.StmtRef;
  * value-write); and item-write when S<sub>j</sub> re-creates x's key (its AWR has it, its BWR does not).
  * These edges may be spurious too (a snapshot older than x's insertion also lacks x), which again
  * only constrains the order.
+ *
+ * <p><b>Unborn versions (likewise an addition).</b> An INSERT overwrites its row's unborn version,
+ * which every predicate operation that ran without seeing the row used; TxCheck's BWR of an INSERT is
+ * empty, so no intersection shows it. For each committed S<sub>i</sub> that inserts item x and each
+ * S<sub>j</sub> that references x's table, saw no version of x, and did not run after a committed DELETE of
+ * x: the edge S<sub>j</sub> → S<sub>i</sub> (predicate-anti for a read, predicate-write for a write, and
+ * value-write). Without it a replay may run S<sub>j</sub> after the INSERT, where its predicate matches
+ * the new row (a phantom the transactional run never had).
  */
 public final class StatementDependencyGraph {
 
@@ -98,6 +106,9 @@ public final class StatementDependencyGraph {
                 infer(si, sj, deps);
                 if (deadVersions && si.delete() && sj.completion() > si.completion()) {
                     inferDead(si, sj, deps);
+                }
+                if (deadVersions) {
+                    inferUnborn(si, sj, committed, deps);
                 }
             }
         }
@@ -173,6 +184,36 @@ public final class StatementDependencyGraph {
         if (!recreated.isEmpty()) {
             out.add(new Dependency(si.ref(), sj.ref(), DepKind.ITEM_WRITE, recreated,
                     "dead version: Si deleted it, AWR(Sj) re-creates its key"));
+        }
+    }
+
+    /**
+     * Unborn versions: Si inserted item x (x's key is in its AWR, not its BWR); Sj references x's table
+     * and saw no version of x, and no committed DELETE of x completed before Sj — so Sj ran on x's
+     * unborn version, which Si overwrote. Replayed after Si, Sj would see x (a phantom): Sj must come
+     * first.
+     */
+    private static void inferUnborn(StmtExec si, StmtExec sj, List<StmtExec> committed, List<Dependency> out) {
+        Set<Item> unborn = new LinkedHashSet<>();
+        for (Item x : si.awr()) {
+            if (hasKey(si.bwr(), x) || !sj.referencedTables().contains(x.table())
+                    || hasKey(sj.vsrItems(), x) || hasKey(sj.bwr(), x) || hasKey(sj.reads(), x) || hasKey(sj.awr(), x)) {
+                continue;
+            }
+            boolean deletedBefore = committed.stream().anyMatch(d -> d.delete() && d.completion() < sj.completion() && hasKey(d.bwr(), x));
+            if (!deletedBefore) {
+                unborn.add(x);
+            }
+        }
+        if (unborn.isEmpty()) {
+            return;
+        }
+        String rule = "unborn version: Sj references the table of a row Si inserted without seeing any version of it";
+        if (sj.predicate()) {
+            out.add(new Dependency(sj.ref(), si.ref(), sj.isRead() ? DepKind.PREDICATE_ANTI : DepKind.PREDICATE_WRITE, unborn, rule));
+        }
+        if (sj.valueWrite()) {
+            out.add(new Dependency(sj.ref(), si.ref(), DepKind.VALUE_WRITE, unborn, rule));
         }
     }
 

@@ -256,7 +256,7 @@ public final class HistoryRecorder {
                                 inserts(i, tr);
                             }
                         }
-                        case TAG -> {
+                        case TAG, VERSION_SET_READ -> {
                         }
                     }
                 } catch (RuntimeException e) {

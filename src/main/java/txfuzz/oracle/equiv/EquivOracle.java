@@ -1,0 +1,229 @@
+package txfuzz.oracle.equiv;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import txfuzz.exec.ExecutedStmt;
+import txfuzz.exec.Executor;
+import txfuzz.exec.SetupFailedException;
+import txfuzz.exec.Trace;
+import txfuzz.model.ExecutionMode;
+import txfuzz.model.IsolationLevel;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+import txfuzz.model.Txn;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Oracle;
+import txfuzz.oracle.Run;
+import txfuzz.oracle.Verdict;
+import txfuzz.oracle.Violation;
+import txfuzz.oracle.ViolationKind;
+
+/**
+ * TxCheck's oracle (OSDI 2023; docs/equiv.md) on real engines: the run of an instrumented case with
+ * version-set reads becomes a statement-dependency graph, decycling re-runs the case without the
+ * statements that blocked or sit on cycles until the graph is acyclic, and up to
+ * {@value #MAX_ORDERS} topological orders are replayed one statement at a time in autocommit on a
+ * fresh database. A statement whose result differs, or a final state that differs, is a bug
+ * candidate. READ UNCOMMITTED is not judged: it breaks the paper's Assumption 3 (a statement sees
+ * committed versions only, plus its own transaction's).
+ */
+public final class EquivOracle implements Oracle {
+    public static final String NAME = "equiv";
+    static final int MAX_ROUNDS = 8;
+    static final int MAX_ORDERS = 3;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public List<? extends ViolationKind> kinds() {
+        return List.of(EquivKind.values());
+    }
+
+    @Override
+    public boolean needsRowTracking() {
+        return true;
+    }
+
+    /** The case with its version-set reads: what the campaign runs, so one run serves every oracle. */
+    @Override
+    public TestCase prepare(TestCase generated) {
+        return tracked(generated) ? VersionSetReads.add(generated) : generated;
+    }
+
+    private static boolean tracked(TestCase c) {
+        return c.transactions().stream().anyMatch(t -> t.statements().stream().anyMatch(s -> s.tracking() != null));
+    }
+
+    @Override
+    public Verdict judge(Run run, Executor executor) throws SQLException, SetupFailedException {
+        if (run.uncontrolled()) {
+            return Verdict.clean(NAME);
+        }
+        Optional<Examined> examined = examine(run.testCase(), run.trace(), executor);
+        if (examined.isPresent()) {
+            for (EquivCheck.OrderCheck check : examined.get().outcome().checks()) {
+                if (!check.differences().isEmpty()) {
+                    return new Verdict(NAME, List.of(violation(examined.get().judged(), examined.get().outcome(), check)));
+                }
+            }
+        }
+        return Verdict.clean(NAME);
+    }
+
+    /** The oracle's work on one case: the case it ran (with version-set reads) and what decycling and the replays gave. */
+    public record Examined(TestCase judged, EquivCheck.Outcome outcome) {
+    }
+
+    /**
+     * Decycles and replays a controlled run of {@code c}. Empty when the oracle does not apply: a plain
+     * case, READ UNCOMMITTED, a hang, a transaction whose end is unknown, or decycling gave up.
+     */
+    public Optional<Examined> examine(TestCase c, Trace given, Executor executor) throws SQLException, SetupFailedException {
+        if (c.isolation() == IsolationLevel.READ_UNCOMMITTED || !given.hung().isEmpty() || !tracked(c)) {
+            return Optional.empty();
+        }
+        TestCase withVsrs = VersionSetReads.add(c); // the case as prepared, or made so (a reduced or hand-written case)
+        Trace trace = withVsrs.equals(c) ? given : executor.run(withVsrs);
+        if (!trace.hung().isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Execution> first = TraceCapture.capture(withVsrs, trace, UnaryOperator.identity());
+        if (first.isEmpty()) {
+            return Optional.empty();
+        }
+        StatementGroups groups = StatementGroups.of(withVsrs);
+        EquivCheck.Outcome outcome;
+        try {
+            outcome = EquivCheck.check(first.get(), removed -> reexecute(executor, withVsrs, groups, removed),
+                    order -> replay(executor, withVsrs, groups, order), c.seed() * 31 + c.iteration(), MAX_ROUNDS, MAX_ORDERS);
+        } catch (EngineStep e) {
+            if (e.getCause() instanceof SetupFailedException s) {
+                throw s;
+            }
+            throw (SQLException) e.getCause();
+        }
+        return outcome.gaveUp() ? Optional.empty() : Optional.of(new Examined(withVsrs, outcome));
+    }
+
+    private static Violation violation(TestCase c, EquivCheck.Outcome outcome, EquivCheck.OrderCheck check) {
+        Difference first = check.differences().get(0);
+        boolean state = check.differences().stream().allMatch(d -> d.aspect() == Difference.Aspect.STATE);
+        EquivKind kind = state ? EquivKind.FINAL_STATE : EquivKind.STATEMENT_RESULT;
+        Difference shown = state ? first : check.differences().stream().filter(d -> d.aspect() != Difference.Aspect.STATE).findFirst().orElse(first);
+        String summary = kind.label() + ": " + shown.describe();
+        StatementDependencyGraph g = outcome.decycling().graph();
+        StringBuilder details = new StringBuilder();
+        Decycler.Result d = outcome.decycling();
+        if (!d.removed().isEmpty()) {
+            details.append("Decycling removed ").append(labels(d.removed())).append(" (")
+                    .append(d.steps().stream().map(s -> s.reason().name().toLowerCase(java.util.Locale.ROOT)).distinct().toList())
+                    .append(") and re-ran the case ").append(d.reexecutions()).append(d.reexecutions() == 1 ? " time" : " times")
+                    .append("; the statements below are those of the last run.\n\n");
+        }
+        details.append("```\n").append(Explanation.of(g, check)).append("```\n\n");
+        details.append("Statement-dependency graph:\n\n```mermaid\n").append(g.mermaid()).append("```\n");
+        Map<String, String> attachments = new LinkedHashMap<>();
+        attachments.put("sdg.dot", g.dot());
+        attachments.put("sdg.mmd", g.mermaid());
+        attachments.put("equiv-order.sql", orderScript(c, check.order()));
+        return new Violation(kind, Classification.BUG_CANDIDATE, summary, details.toString(), null, attachments, txfuzz.oracle.Evidence.NONE);
+    }
+
+    private static String labels(Set<StmtRef> refs) {
+        return String.join(", ", refs.stream().sorted().map(StmtExec::label).toList());
+    }
+
+    /** The replayed order as a script: each statement (with its companions) alone, in autocommit. */
+    private static String orderScript(TestCase c, List<StmtRef> order) {
+        StringBuilder sb = new StringBuilder("-- the non-transactional replay that disagreed: every statement in autocommit, in this order\n");
+        StatementGroups groups = StatementGroups.of(c);
+        for (StmtRef r : order) {
+            sb.append("-- ").append(StmtExec.label(r)).append('\n');
+            for (StmtRef m : groups.group(r).members()) {
+                sb.append(c.stmt(m).sql()).append(";\n");
+            }
+        }
+        return sb.toString();
+    }
+
+    /** A checked failure of the engine inside a callback of the engine-free core. */
+    private static final class EngineStep extends RuntimeException {
+        EngineStep(Exception cause) {
+            super(cause);
+        }
+    }
+
+    /** The case run again without the groups of {@code removed}; statements keep their identities in {@code c}. */
+    private static Execution reexecute(Executor executor, TestCase c, StatementGroups groups, Set<StmtRef> removed) {
+        Set<StmtRef> gone = new HashSet<>();
+        removed.forEach(r -> gone.addAll(groups.group(r).all()));
+        List<Txn> txns = new ArrayList<>();
+        Map<StmtRef, StmtRef> origin = new HashMap<>();
+        for (Txn t : c.transactions()) {
+            List<Stmt> kept = new ArrayList<>();
+            for (int k = 0; k < t.statements().size(); k++) {
+                if (!gone.contains(new StmtRef(t.id(), k))) {
+                    origin.put(new StmtRef(t.id(), kept.size()), new StmtRef(t.id(), k));
+                    kept.add(t.statements().get(k));
+                }
+            }
+            txns.add(new Txn(t.id(), kept));
+        }
+        List<Integer> order = c.submittedOrder().stream().filter(r -> !gone.contains(r)).map(StmtRef::txn).toList();
+        TestCase refined = c.withTransactions(txns, order);
+        try {
+            Trace trace = executor.run(refined);
+            return TraceCapture.capture(refined, trace, origin::get)
+                    .orElseThrow(() -> new EngineStep(new SQLException("the refined case's run could not be read back")));
+        } catch (SQLException | SetupFailedException e) {
+            throw new EngineStep(e);
+        }
+    }
+
+    /** The statements of {@code order}, each group alone in autocommit, on a fresh database; outcomes by original identity. */
+    private static RunResult replay(Executor executor, TestCase c, StatementGroups groups, List<StmtExec> order) {
+        List<Txn> txns = new ArrayList<>();
+        Map<Integer, StmtRef> mains = new HashMap<>();
+        for (StmtExec s : order) {
+            for (StmtRef m : groups.group(s.ref()).members()) {
+                int id = txns.size() + 1;
+                Stmt stmt = c.stmt(m);
+                txns.add(new Txn(id, List.of(new Stmt(stmt.kind(), stmt.sql(), false, stmt.tracking()))));
+                if (m.equals(s.ref())) {
+                    mains.put(id, s.ref());
+                }
+            }
+        }
+        List<Integer> sequence = new ArrayList<>();
+        for (int i = 1; i <= txns.size(); i++) {
+            sequence.add(i);
+        }
+        TestCase alone = new TestCase(TestCase.FORMAT_VERSION, c.dbms(), c.seed(), c.iteration(), c.isolation(), c.mode(), ExecutionMode.PLAIN,
+                c.tables(), c.setup(), txns, sequence);
+        try {
+            Trace trace = executor.run(alone);
+            Map<StmtRef, StmtOutcome> outcomes = new LinkedHashMap<>();
+            for (ExecutedStmt e : trace.schedule()) {
+                StmtRef original = mains.get(e.ref().txn());
+                if (original != null) {
+                    outcomes.put(original, TraceCapture.outcome(c.stmt(original).tracking(), e.result()));
+                }
+            }
+            return new RunResult(outcomes, trace.finalState());
+        } catch (SQLException | SetupFailedException e) {
+            throw new EngineStep(e);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package txfuzz.oracle.equiv;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtKind;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+import txfuzz.model.Tracking;
+import txfuzz.model.Txn;
+
+/**
+ * Adds TxCheck's Version-Set Reads (OSDI 2023 §3.2, Fig. 5) to an instrumented case: right before
+ * each statement of the program (and before its tag-update, if it has one), in its session,
+ * {@code SELECT rid, wl FROM t} for every table of the case. Every table, not only the ones the
+ * statement names: a larger version set only adds dependencies that constrain the replay orders,
+ * never one that allows a wrong order (§3.3).
+ */
+public final class VersionSetReads {
+    private VersionSetReads() {
+    }
+
+    /** {@code c} with exactly one version-set read per table before each program statement. */
+    public static TestCase add(TestCase c) {
+        TestCase plain = strip(c);
+        Set<StmtRef> firsts = new HashSet<>();
+        StatementGroups.of(plain).groups().forEach(g -> firsts.add(g.first()));
+        List<Txn> txns = new ArrayList<>();
+        for (Txn t : plain.transactions()) {
+            List<Stmt> out = new ArrayList<>();
+            for (int k = 0; k < t.statements().size(); k++) {
+                if (firsts.contains(new StmtRef(t.id(), k))) {
+                    for (String table : plain.tables()) {
+                        out.add(Stmt.of(StmtKind.SELECT, "SELECT rid, wl FROM " + table, Tracking.versionSetRead(table)));
+                    }
+                }
+                out.add(t.statements().get(k));
+            }
+            txns.add(new Txn(t.id(), out));
+        }
+        List<Integer> order = new ArrayList<>();
+        for (StmtRef r : plain.submittedOrder()) {
+            if (firsts.contains(r)) {
+                plain.tables().forEach(table -> order.add(r.txn()));
+            }
+            order.add(r.txn());
+        }
+        return plain.withTransactions(txns, order);
+    }
+
+    /** {@code c} without any version-set read. */
+    public static TestCase strip(TestCase c) {
+        List<Txn> txns = new ArrayList<>();
+        for (Txn t : c.transactions()) {
+            txns.add(new Txn(t.id(), t.statements().stream().filter(s -> !isVsr(s)).toList()));
+        }
+        List<Integer> order = new ArrayList<>();
+        for (StmtRef r : c.submittedOrder()) {
+            if (!isVsr(c.stmt(r))) {
+                order.add(r.txn());
+            }
+        }
+        return c.withTransactions(txns, order);
+    }
+
+    static boolean isVsr(Stmt s) {
+        return s.tracking() != null && s.tracking().role() == Tracking.Role.VERSION_SET_READ;
+    }
+}
