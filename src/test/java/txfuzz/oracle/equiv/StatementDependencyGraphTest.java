@@ -158,9 +158,11 @@ class StatementDependencyGraphTest {
     void valueWriteCase2() {
         // insert into t values (1, (select min(value) from t)) --- insert (1, 1)
         StatementDependencyGraph g = graph(updateToOne(), StmtExec.write(2, 1, "t").valueWrite().vsr("t", t(0, 1)).awr(t(1, 1)));
-        assertEquals(EnumSet.of(DepKind.VALUE_WRITE), g.kinds(SI, SJ));
-        // insert into t values (1, 5): no value read, no dependency
-        StatementDependencyGraph no = graph(updateToOne(), StmtExec.write(2, 1, "t").awr(t(1, 5)));
+        assertEquals(EnumSet.of(DepKind.VALUE_WRITE), StatementDependencyGraph.build(g.execution(), false).kinds(SI, SJ));
+        // with unborn versions also predicate-write: Si's predicate ran before row 1 existed
+        assertEquals(EnumSet.of(DepKind.PREDICATE_WRITE, DepKind.VALUE_WRITE), g.kinds(SI, SJ));
+        // insert into t values (1, 5): no value read, no dependency (the paper's inference)
+        StatementDependencyGraph no = StatementDependencyGraph.build(graph(updateToOne(), StmtExec.write(2, 1, "t").awr(t(1, 5))).execution(), false);
         assertTrue(no.links().isEmpty(), no.toString());
     }
 
@@ -240,5 +242,43 @@ class StatementDependencyGraphTest {
         assertEquals(Set.of(SI, SJ), c.cycleNodes());
         assertTrue(c.mermaid().contains(":::cycle"));
         assertTrue(c.dot().contains("color=red"));
+    }
+
+    // ---- unborn versions (an addition: an INSERT overwrites the unborn version others used) ----
+
+    /** T1.S1 inserts row 9 (AWR only); T2.S1, an UPDATE whose predicate ran over t before the row existed. */
+    @Test
+    void aStatementThatRanWithoutAnInsertedRowComesBeforeTheInsert() {
+        StmtExec.Builder update = StmtExec.write(2, 1, "t").predicate().vsr("t", t(0, 0)).bwr(t(0, 0)).awr(t(0, 1));
+        StmtExec.Builder insert = StmtExec.write(1, 1, "t").vsr("t", t(0, 1)).awr(t(9, 5));
+        StatementDependencyGraph g = StatementDependencyGraph.build(new Execution(
+                List.of(update.completion(0).build(), insert.completion(1).build()), Map.of(1, TxnEnd.COMMITTED, 2, TxnEnd.COMMITTED)));
+        assertTrue(g.has(SJ, SI, DepKind.PREDICATE_WRITE), g.toString());
+        // the paper's inference alone has no edge that keeps the UPDATE from being replayed after the INSERT
+        StatementDependencyGraph paper = StatementDependencyGraph.build(new Execution(
+                List.of(update.completion(0).build(), insert.completion(1).build()), Map.of(1, TxnEnd.COMMITTED, 2, TxnEnd.COMMITTED)), false);
+        assertTrue(paper.kinds(SJ, SI).isEmpty(), paper.toString());
+    }
+
+    @Test
+    void aStatementThatSawTheInsertedRowGetsNoUnbornEdge() {
+        StmtExec.Builder insert = StmtExec.write(1, 1, "t").vsr("t", t(0, 0)).awr(t(9, 5));
+        StmtExec.Builder read = StmtExec.read(2, 1).predicate().vsr("t", t(0, 0), t(9, 5)).reads(t(9, 5));
+        StatementDependencyGraph g = graph(insert, read);
+        assertTrue(g.kinds(SJ, SI).isEmpty(), g.toString());
+        assertTrue(g.has(SI, SJ, DepKind.ITEM_READ), g.toString());
+    }
+
+    @Test
+    void aStatementAfterACommittedDeleteOfTheRowGetsNoUnbornEdge() {
+        StmtRef delete = new StmtRef(3, 1);
+        StmtExec ins = StmtExec.write(1, 1, "t").vsr("t").awr(t(9, 5)).completion(0).build();
+        StmtExec del = StmtExec.write(3, 1, "t").predicate().delete().vsr("t", t(9, 5)).bwr(t(9, 5)).completion(1).build();
+        StmtExec read = StmtExec.read(2, 1).predicate().vsr("t").completion(2).build();
+        StatementDependencyGraph g = StatementDependencyGraph.build(new Execution(List.of(ins, del, read),
+                Map.of(1, TxnEnd.COMMITTED, 2, TxnEnd.COMMITTED, 3, TxnEnd.COMMITTED)));
+        assertTrue(g.kinds(SJ, SI).isEmpty(), g.toString());
+        assertTrue(g.has(delete, SJ, DepKind.PREDICATE_READ), g.toString());
+        assertTrue(g.acyclic(), g.toString());
     }
 }
