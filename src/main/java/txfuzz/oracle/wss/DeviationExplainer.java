@@ -101,6 +101,20 @@ final class DeviationExplainer {
         return simulated == null || simulated == actualCount;
     }
 
+    /**
+     * A write with RETURNING (a tracked {@code DELETE … RETURNING rid, wl}) affected as many rows as it
+     * returned: its count in the actual run is the same (Session); -1 for a query.
+     */
+    private static long returnedRows(java.sql.Statement s) throws SQLException {
+        long n = 0;
+        try (java.sql.ResultSet rs = s.getResultSet()) {
+            while (rs.next()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** The rule, under {@code deviation}, that reproduces the actual final state, in words; empty if none does. */
     Optional<String> explanation(Deviation deviation) throws SQLException, SetupFailedException {
         for (ReadPoint p : ReadPoint.values()) {
@@ -599,7 +613,7 @@ final class DeviationExplainer {
                     }
                     try {
                         boolean rows = s.execute(withRowIds ? withColumnList(testCase.stmt(ref).sql()) : testCase.stmt(ref).sql());
-                        simulatedCounts.put(ref, rows ? -1L : s.getUpdateCount());
+                        simulatedCounts.put(ref, rows ? returnedRows(s) : s.getUpdateCount());
                     } catch (SQLException e) {
                         ErrorClass cls = target.classify(e);
                         if (withRowIds && cls != ErrorClass.CONSTRAINT && cls != ErrorClass.DATA) {
