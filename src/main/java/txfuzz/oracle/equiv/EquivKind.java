@@ -5,7 +5,9 @@ import txfuzz.oracle.ViolationKind;
 /** What the equiv oracle reports: a statement or the final state differs from a dependency-respecting replay. */
 public enum EquivKind implements ViolationKind {
     STATEMENT_RESULT("equiv-result", "a statement gives another result inside its transaction than in a replay that keeps every dependency"),
-    FINAL_STATE("equiv-state", "the final state differs from a replay that keeps every dependency");
+    FINAL_STATE("equiv-state", "the final state differs from a replay that keeps every dependency"),
+    /** Checked on the transactional run itself (TxCheck §4's checks from the graph's item dependencies). */
+    OWN_WRITE_UNSEEN("equiv-own-write", "a statement uses a row version its own transaction had already overwritten");
 
     private static final String RULE = "txfuzz recorded which row versions every statement read, replaced and installed, and which versions "
             + "of every table it could have used, and built the statement-dependency graph of the committed statements (TxCheck, OSDI "
@@ -38,6 +40,11 @@ public enum EquivKind implements ViolationKind {
 
     @Override
     public String rule(Setting where) {
+        if (this == OWN_WRITE_UNSEEN) {
+            return "txfuzz recorded which row versions every statement read, replaced and installed (a row identity and the list of "
+                    + "the writes that produced each version). At every isolation level a transaction sees its own writes: once one of its "
+                    + "statements has replaced a row version, no later statement of the same transaction may read or replace that version.";
+        }
         return RULE;
     }
 

@@ -71,6 +71,10 @@ public final class EquivOracle implements Oracle {
         if (run.uncontrolled()) {
             return Verdict.clean(NAME);
         }
+        Optional<Violation> stale = staleOwnVersion(run.testCase(), run.trace());
+        if (stale.isPresent()) {
+            return new Verdict(NAME, List.of(stale.get()));
+        }
         Optional<Examined> examined = examine(run.testCase(), run.trace(), executor);
         if (examined.isPresent()) {
             for (EquivCheck.OrderCheck check : examined.get().outcome().checks()) {
@@ -80,6 +84,48 @@ public final class EquivOracle implements Oracle {
             }
         }
         return Verdict.clean(NAME);
+    }
+
+    /**
+     * A statement that read or replaced a row version an earlier statement of its own transaction had
+     * already replaced: wrong at every level (a transaction sees its own writes), and no replay order
+     * can show it, since the two statements depend on each other both ways (decycling would drop one).
+     */
+    static Optional<Violation> staleOwnVersion(TestCase c, Trace trace) {
+        if (!tracked(c) || !trace.hung().isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Execution> e = TraceCapture.capture(c, trace, UnaryOperator.identity());
+        if (e.isEmpty()) {
+            return Optional.empty();
+        }
+        for (StmtExec later : e.get().stmts()) {
+            for (StmtExec earlier : e.get().stmts()) {
+                if (earlier.ref().txn() != later.ref().txn() || earlier.completion() >= later.completion() || !earlier.isWrite()) {
+                    continue;
+                }
+                Set<Item> used = new java.util.LinkedHashSet<>(later.reads());
+                used.addAll(later.bwr());
+                used.retainAll(earlier.bwr());
+                if (!used.isEmpty()) {
+                    return Optional.of(staleViolation(earlier, later, used));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Violation staleViolation(StmtExec earlier, StmtExec later, Set<Item> used) {
+        String verb = later.isRead() ? "read" : "replaced";
+        String items = String.join(" ", used.stream().map(Item::toString).sorted().toList());
+        String summary = EquivKind.OWN_WRITE_UNSEEN.label() + ": " + later.label() + " " + verb + " " + items + ", which "
+                + earlier.label() + " of the same transaction had already replaced";
+        String details = "- " + earlier.label() + " `" + earlier.sql() + "` replaced " + items + " (it installed "
+                + String.join(" ", earlier.awr().stream().map(Item::toString).sorted().toList()) + ").\n"
+                + "- " + later.label() + " `" + later.sql() + "`, which completed after it in the same transaction, " + verb + " " + items
+                + " again.\n\nItems are (table(row identity, write list)): the write list names every write that produced the version, "
+                + "so a version is replaced exactly once. A transaction sees its own writes at every isolation level.\n";
+        return new Violation(EquivKind.OWN_WRITE_UNSEEN, Classification.BUG_CANDIDATE, summary, details, null, Map.of(), txfuzz.oracle.Evidence.NONE);
     }
 
     /** The oracle's work on one case: the case it ran (with version-set reads) and what decycling and the replays gave. */
