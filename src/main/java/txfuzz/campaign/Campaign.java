@@ -69,6 +69,9 @@ public final class Campaign {
     }
 
     /** {@code plainTwins}: for a test's instrumented source, the plain twin of each case (null: none). */
+    /** The oracles judging this campaign's runs, once it started (their figures go into summary.json). */
+    private List<txfuzz.oracle.Oracle> judging = List.of();
+
     Campaign(Target target, CampaignConfig config, PrintStream progress, CaseSource source, CaseSource plainTwins) {
         this.target = target;
         this.config = config;
@@ -124,6 +127,7 @@ public final class Campaign {
         try (Executor executor = new Executor(target, config.executor());
              ConcurrentRunner concurrent = config.concurrent() ? new ConcurrentRunner(target, config.executor()) : null) {
             Judge judge = new Judge(txfuzz.campaign.Oracles.create(config.oracles()), executor);
+            judging = judge.oracles();
             for (long i = 0; ; i++) {
                 if (stopRequested || (config.tests() != null && i >= config.tests()) || System.nanoTime() >= deadline) {
                     break;
@@ -450,6 +454,17 @@ public final class Campaign {
         return s.replaceAll("\\s+", " ").strip();
     }
 
+    /** The figures of the oracles that keep any, by name. */
+    private java.util.Map<String, java.util.Map<String, Long>> oracleFigures() {
+        java.util.Map<String, java.util.Map<String, Long>> out = new java.util.LinkedHashMap<>();
+        for (txfuzz.oracle.Oracle o : judging) {
+            if (!o.figures().isEmpty()) {
+                out.put(o.name(), o.figures());
+            }
+        }
+        return out;
+    }
+
     private Summary writeSummary() {
         double s = Math.max(stats.seconds(), 1e-9);
         Summary summary = new Summary(target.name(), target.version(), config.seed(),
@@ -467,7 +482,8 @@ public final class Campaign {
                         g.representative(), g.description(), g.duplicates().size(), g.duplicates())).toList(),
                 plainTwins == null ? null : new Summary.SelfCheck(config.selfCheckEvery(), stats.selfChecks, stats.selfCheckDisagreements,
                         round(stats.share(stats.selfCheckDisagreements, stats.selfChecks)), stats.selfChecksNotComparable,
-                        stats.instrumentationEffects, List.copyOf(stats.firstSelfCheckDisagreements)));
+                        stats.instrumentationEffects, List.copyOf(stats.firstSelfCheckDisagreements)),
+                oracleFigures());
         try {
             Files.createDirectories(config.out());
             Path tmp = config.out().resolve("summary.json.tmp");

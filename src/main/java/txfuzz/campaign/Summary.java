@@ -12,13 +12,15 @@ import txfuzz.report.FindingRecord;
  * @param reduction           what reducing the findings cost and achieved
  * @param signatures          the unique findings, oldest first
  * @param selfCheck           the instrumentation self-check; null where the cases carry no row tracking
+ * @param oracleFigures       per oracle that keeps any, what it did (e.g. equiv: runs compared, not applicable, decycling
+ *                            gave up); counts include confirmation and reduction runs
  */
 public record Summary(String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
                       long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
                       double transactionsPerSecond, double blockedShare, double invalidStatementShare, long stalls,
                       long bugCandidates, long documented, long flaky, List<FindingRecord> findings,
                       long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures,
-                      SelfCheck selfCheck) {
+                      SelfCheck selfCheck, java.util.Map<String, java.util.Map<String, Long>> oracleFigures) {
 
     /**
      * The instrumentation self-check (docs/findings.md): instrumented cases whose plain twin ran in the

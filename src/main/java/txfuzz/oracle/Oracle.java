@@ -44,6 +44,14 @@ public interface Oracle {
         return generated;
     }
 
+    /**
+     * What it did so far, for summary.json (e.g. how many runs it really compared and how many it
+     * could not judge): counts by name, in a stable order. Empty by default.
+     */
+    default java.util.Map<String, Long> figures() {
+        return java.util.Map.of();
+    }
+
     /** Whether its verdict on an uncontrolled run (concurrent sessions) means anything. */
     default boolean judgesUncontrolledRuns() {
         return false;

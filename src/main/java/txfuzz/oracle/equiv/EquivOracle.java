@@ -41,9 +41,28 @@ public final class EquivOracle implements Oracle {
     static final int MAX_ROUNDS = 8;
     static final int MAX_ORDERS = 3;
 
+    /** What {@link #examine} did, for {@link #figures()}. */
+    private final java.util.concurrent.atomic.AtomicLongArray counts = new java.util.concurrent.atomic.AtomicLongArray(6);
+    private static final List<String> FIGURES = List.of("runs", "compared", "notApplicable", "gaveUp", "ordersReplayed",
+            "statementsRemoved");
+
     @Override
     public String name() {
         return NAME;
+    }
+
+    /**
+     * runs examined; compared: decycled and replayed; notApplicable: READ UNCOMMITTED, a plain case, a
+     * hang, an unknown transaction end; gaveUp: decycling ran out of rounds; ordersReplayed;
+     * statementsRemoved by decycling.
+     */
+    @Override
+    public Map<String, Long> figures() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (int i = 0; i < FIGURES.size(); i++) {
+            out.put(FIGURES.get(i), counts.get(i));
+        }
+        return out;
     }
 
     @Override
@@ -137,16 +156,16 @@ public final class EquivOracle implements Oracle {
      * case, READ UNCOMMITTED, a hang, a transaction whose end is unknown, or decycling gave up.
      */
     public Optional<Examined> examine(TestCase c, Trace given, Executor executor) throws SQLException, SetupFailedException {
+        counts.incrementAndGet(0);
         if (c.isolation() == IsolationLevel.READ_UNCOMMITTED || !given.hung().isEmpty() || !tracked(c)) {
+            counts.incrementAndGet(2);
             return Optional.empty();
         }
         TestCase withVsrs = VersionSetReads.add(c); // the case as prepared, or made so (a reduced or hand-written case)
         Trace trace = withVsrs.equals(c) ? given : executor.run(withVsrs);
-        if (!trace.hung().isEmpty()) {
-            return Optional.empty();
-        }
-        Optional<Execution> first = TraceCapture.capture(withVsrs, trace, UnaryOperator.identity());
+        Optional<Execution> first = trace.hung().isEmpty() ? TraceCapture.capture(withVsrs, trace, UnaryOperator.identity()) : Optional.empty();
         if (first.isEmpty()) {
+            counts.incrementAndGet(2);
             return Optional.empty();
         }
         StatementGroups groups = StatementGroups.of(withVsrs);
@@ -160,7 +179,14 @@ public final class EquivOracle implements Oracle {
             }
             throw (SQLException) e.getCause();
         }
-        return outcome.gaveUp() ? Optional.empty() : Optional.of(new Examined(withVsrs, outcome));
+        counts.addAndGet(5, outcome.decycling().removed().size());
+        if (outcome.gaveUp()) {
+            counts.incrementAndGet(3);
+            return Optional.empty();
+        }
+        counts.incrementAndGet(1);
+        counts.addAndGet(4, outcome.checks().size());
+        return Optional.of(new Examined(withVsrs, outcome));
     }
 
     private static Violation violation(TestCase c, EquivCheck.Outcome outcome, EquivCheck.OrderCheck check) {
