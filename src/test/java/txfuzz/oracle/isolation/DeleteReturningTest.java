@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import txfuzz.exec.TrackedCases;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
 import txfuzz.exec.Executor;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import txfuzz.exec.TrackedCases;
 import txfuzz.history.Analysis;
 import txfuzz.history.Anomaly;
 import txfuzz.history.History;

@@ -1,8 +1,7 @@
-package txfuzz.oracle.isolation;
+package txfuzz.exec;
 
 import java.util.ArrayList;
 import java.util.List;
-import txfuzz.exec.Cases;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.Stmt;
 import txfuzz.model.StmtKind;
@@ -15,7 +14,7 @@ import txfuzz.model.Txn;
  * instrumented mode writes them. Transaction ids and statement indexes are the caller's to keep
  * in step with the tags.
  */
-final class TrackedCases {
+public final class TrackedCases {
     private final String dbms;
     private IsolationLevel level = IsolationLevel.READ_COMMITTED;
     private final List<String> tables = new ArrayList<>();
@@ -27,93 +26,93 @@ final class TrackedCases {
         this.dbms = dbms;
     }
 
-    static TrackedCases on(String dbms) {
+    public static TrackedCases on(String dbms) {
         return new TrackedCases(dbms);
     }
 
-    TrackedCases level(IsolationLevel l) {
+    public TrackedCases level(IsolationLevel l) {
         level = l;
         return this;
     }
 
-    TrackedCases table(String name) {
+    public TrackedCases table(String name) {
         tables.add(name);
         return this;
     }
 
-    TrackedCases setup(String... sql) {
+    public TrackedCases setup(String... sql) {
         setup.addAll(List.of(sql));
         return this;
     }
 
     /** Starts the next explicit transaction (BEGIN is statement 0). */
-    TrackedCases begin() {
+    public TrackedCases begin() {
         current = new ArrayList<>();
         current.add(Stmt.begin());
         return this;
     }
 
     /** The open transaction's statements so far, to add one the helpers do not write. */
-    List<Stmt> current() {
+    public List<Stmt> current() {
         return current;
     }
 
     /** Index the next statement gets. */
-    int next() {
+    public int next() {
         return current.size();
     }
 
-    TrackedCases plain(String sql) {
+    public TrackedCases plain(String sql) {
         current.add(Stmt.of(Cases.kindOf(sql), sql));
         return this;
     }
 
-    TrackedCases read(String sql, String predicate, boolean locking, String... tables) {
+    public TrackedCases read(String sql, String predicate, boolean locking, String... tables) {
         current.add(Stmt.of(StmtKind.SELECT, sql, Tracking.read(List.of(tables), locking, predicate)));
         return this;
     }
 
-    TrackedCases write(String sql, String table, String tag, List<String> rids, boolean deletes) {
+    public TrackedCases write(String sql, String table, String tag, List<String> rids, boolean deletes) {
         current.add(Stmt.of(Cases.kindOf(sql), sql, Tracking.write(table, tag, rids, deletes)));
         return this;
     }
 
     /** A non-deleting write whose row-local WHERE {@code scanPredicate} selects the rows it writes. */
-    TrackedCases writeScanning(String sql, String table, String tag, String scanPredicate) {
+    public TrackedCases writeScanning(String sql, String table, String tag, String scanPredicate) {
         current.add(Stmt.of(Cases.kindOf(sql), sql, Tracking.write(table, tag, List.of(), false, scanPredicate)));
         return this;
     }
 
     /** A DELETE's tag-update whose WHERE is row-local: {@code scanPredicate}, its normalised text. */
-    TrackedCases tagScanning(String table, String where, String tag, String scanPredicate) {
+    public TrackedCases tagScanning(String table, String where, String tag, String scanPredicate) {
         current.add(Stmt.of(StmtKind.UPDATE, "UPDATE " + table + " SET wl = wl || '," + tag + "'" + where, Tracking.tag(table, tag, scanPredicate)));
         return this;
     }
 
-    TrackedCases tag(String table, String where, String tag) {
+    public TrackedCases tag(String table, String where, String tag) {
         current.add(Stmt.of(StmtKind.UPDATE, "UPDATE " + table + " SET wl = wl || '," + tag + "'" + where, Tracking.tag(table, tag)));
         return this;
     }
 
-    TrackedCases postRead(String table, String tag) {
+    public TrackedCases postRead(String table, String tag) {
         current.add(Stmt.of(StmtKind.SELECT, "SELECT rid, wl FROM " + table + " WHERE wl LIKE '%," + tag + "'", Tracking.postRead(table, tag)));
         return this;
     }
 
-    TrackedCases commit() {
+    public TrackedCases commit() {
         current.add(Stmt.commit());
         txns.add(new Txn(txns.size() + 1, current));
         return this;
     }
 
-    TrackedCases rollback() {
+    public TrackedCases rollback() {
         current.add(Stmt.rollback());
         txns.add(new Txn(txns.size() + 1, current));
         return this;
     }
 
     /** The transactions one after another: T1's statements, then T2's, … */
-    TestCase serial() {
+    public TestCase serial() {
         List<Integer> order = new ArrayList<>();
         for (Txn t : txns) {
             for (int i = 0; i < t.statements().size(); i++) {
@@ -123,7 +122,7 @@ final class TrackedCases {
         return order(order.toArray(Integer[]::new));
     }
 
-    TestCase order(Integer... order) {
+    public TestCase order(Integer... order) {
         return new TestCase(TestCase.FORMAT_VERSION, dbms, 0, 0, level, "default", null, tables, setup, txns, List.of(order));
     }
 }
