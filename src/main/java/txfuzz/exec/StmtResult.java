@@ -34,7 +34,7 @@ public record StmtResult(List<List<String>> rows, long updateCount, EngineError 
         return error == null ? null : error.errorClass();
     }
 
-    /** A short form for traces: "ok", "3 rows", "updated 2", "error CONSTRAINT 23505 ...". */
+    /** A short form for traces: "ok", "3 rows", "affected 2", "error CONSTRAINT 23505 ...". */
     public String summary() {
         if (error != null) {
             return "error " + error;
@@ -42,7 +42,7 @@ public record StmtResult(List<List<String>> rows, long updateCount, EngineError 
         if (rows != null) {
             return rows.size() + (rows.size() == 1 ? " row" : " rows");
         }
-        return updateCount >= 0 ? "updated " + updateCount : "ok";
+        return updateCount >= 0 ? "affected " + updateCount : "ok"; // INSERT, UPDATE and DELETE alike
     }
 
     /** An error as the engine reported it, with txfuzz's classification. */
