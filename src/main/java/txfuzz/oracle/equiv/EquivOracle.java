@@ -41,26 +41,43 @@ public final class EquivOracle implements Oracle {
     static final int MAX_ROUNDS = 8;
     static final int MAX_ORDERS = 3;
 
-    /** What {@link #examine} did, for {@link #figures()}. */
-    private final java.util.concurrent.atomic.AtomicLongArray counts = new java.util.concurrent.atomic.AtomicLongArray(6);
-    private static final List<String> FIGURES = List.of("runs", "compared", "notApplicable", "gaveUp", "ordersReplayed",
-            "statementsRemoved");
+    /** What {@link #examine} counts, as summary.json names it. */
+    private enum Figure {
+        /** runs examined */
+        RUNS("runs"),
+        /** decycled and replayed */
+        COMPARED("compared"),
+        /** READ UNCOMMITTED, a plain case, a hang, a transaction whose end is unknown */
+        NOT_APPLICABLE("notApplicable"),
+        /** decycling ran out of rounds */
+        GAVE_UP("gaveUp"),
+        ORDERS_REPLAYED("ordersReplayed"),
+        /** by decycling */
+        STATEMENTS_REMOVED("statementsRemoved");
+
+        final String label;
+
+        Figure(String label) {
+            this.label = label;
+        }
+    }
+
+    private final java.util.concurrent.atomic.AtomicLongArray counts = new java.util.concurrent.atomic.AtomicLongArray(Figure.values().length);
+
+    private void count(Figure f, long n) {
+        counts.addAndGet(f.ordinal(), n);
+    }
 
     @Override
     public String name() {
         return NAME;
     }
 
-    /**
-     * runs examined; compared: decycled and replayed; notApplicable: READ UNCOMMITTED, a plain case, a
-     * hang, an unknown transaction end; gaveUp: decycling ran out of rounds; ordersReplayed;
-     * statementsRemoved by decycling.
-     */
     @Override
     public Map<String, Long> figures() {
         Map<String, Long> out = new LinkedHashMap<>();
-        for (int i = 0; i < FIGURES.size(); i++) {
-            out.put(FIGURES.get(i), counts.get(i));
+        for (Figure f : Figure.values()) {
+            out.put(f.label, counts.get(f.ordinal()));
         }
         return out;
     }
@@ -156,16 +173,16 @@ public final class EquivOracle implements Oracle {
      * case, READ UNCOMMITTED, a hang, a transaction whose end is unknown, or decycling gave up.
      */
     public Optional<Examined> examine(TestCase c, Trace given, Executor executor) throws SQLException, SetupFailedException {
-        counts.incrementAndGet(0);
+        count(Figure.RUNS, 1);
         if (c.isolation() == IsolationLevel.READ_UNCOMMITTED || !given.hung().isEmpty() || !tracked(c)) {
-            counts.incrementAndGet(2);
+            count(Figure.NOT_APPLICABLE, 1);
             return Optional.empty();
         }
         TestCase withVsrs = VersionSetReads.add(c); // the case as prepared, or made so (a reduced or hand-written case)
         Trace trace = withVsrs.equals(c) ? given : executor.run(withVsrs);
         Optional<Execution> first = trace.hung().isEmpty() ? TraceCapture.capture(withVsrs, trace, UnaryOperator.identity()) : Optional.empty();
         if (first.isEmpty()) {
-            counts.incrementAndGet(2);
+            count(Figure.NOT_APPLICABLE, 1);
             return Optional.empty();
         }
         StatementGroups groups = StatementGroups.of(withVsrs);
@@ -179,13 +196,13 @@ public final class EquivOracle implements Oracle {
             }
             throw (SQLException) e.getCause();
         }
-        counts.addAndGet(5, outcome.decycling().removed().size());
+        count(Figure.STATEMENTS_REMOVED, outcome.decycling().removed().size());
         if (outcome.gaveUp()) {
-            counts.incrementAndGet(3);
+            count(Figure.GAVE_UP, 1);
             return Optional.empty();
         }
-        counts.incrementAndGet(1);
-        counts.addAndGet(4, outcome.checks().size());
+        count(Figure.COMPARED, 1);
+        count(Figure.ORDERS_REPLAYED, outcome.checks().size());
         return Optional.of(new Examined(withVsrs, outcome));
     }
 
