@@ -109,9 +109,10 @@ public final class BugReport {
         md.append("## How txfuzz found it\n\n");
         md.append("Generated case: seed ").append(c.seed()).append(", iteration ").append(c.iteration()).append(". ");
         md.append(reductionText(f)).append("\n\n");
-        md.append("Replay and judge it again:\n\n```\n./txfuzz replay ").append(folder).append("/case.json\n");
+        String oracles = oracleOption(f.violations());
+        md.append("Replay and judge it again:\n\n```\n./txfuzz replay ").append(folder).append("/case.json").append(oracles).append("\n");
         if (f.reduced()) {
-            md.append("./txfuzz replay ").append(folder).append("/original.case.json   # the case as found\n");
+            md.append("./txfuzz replay ").append(folder).append("/original.case.json").append(oracles).append("   # the case as found\n");
         }
         md.append("```\n\nFiles: `case.json` (the case), `reproduce.sql` (the same SQL, one block per session, for the engine's own client), ");
         md.append("`trace.txt` (the run), `verdict.md` (every violation's evidence)");
@@ -120,6 +121,16 @@ public final class BugReport {
         }
         md.append(".\n");
         return md.toString();
+    }
+
+    /**
+     * The {@code --oracle} option that makes {@code txfuzz replay} judge the case as the campaign did
+     * (replay runs wss,explicit by default): empty when those are the oracles the violations came from.
+     */
+    static String oracleOption(List<Violation> violations) {
+        java.util.Set<String> oracles = new java.util.LinkedHashSet<>(List.of("wss", "explicit"));
+        violations.forEach(v -> oracles.add(v.oracle()));
+        return oracles.size() == 2 ? "" : " --oracle " + String.join(",", oracles);
     }
 
     private static String headline(Violation v) {
