@@ -208,12 +208,26 @@ public final class PostgresTarget implements Target {
             try {
                 return endpoint.open(namespace.database());
             } catch (SQLException e) {
-                if (!"57P03".equals(e.getSQLState()) || closed || System.currentTimeMillis() > deadline) {
+                if (!(recovering(e)) || closed || System.currentTimeMillis() > deadline) {
                     throw e;
                 }
                 sleep(100);
             }
         }
+    }
+
+    /**
+     * The server refused a session because it is recovering from a crashed backend: 57P03, or — on the
+     * server txfuzz started, whose postmaster is still alive — a connection reset while the postmaster
+     * restarts its backends (seen under load).
+     */
+    private boolean recovering(SQLException e) {
+        if ("57P03".equals(e.getSQLState())) {
+            return true;
+        }
+        EmbeddedServer s = server;
+        return s != null && e.getSQLState() != null && e.getSQLState().startsWith("08")
+                && ProcessHandle.of(s.postmasterPid()).map(EmbeddedServer::running).orElse(false);
     }
 
     /**
