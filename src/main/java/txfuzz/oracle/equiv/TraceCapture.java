@@ -37,8 +37,10 @@ import txfuzz.model.Txn;
  * statement's syntax tree this says "may depend on the versions it saw", which only adds
  * dependencies (§3.3: such edges only remove orders). A statement is taken as blocked — its
  * version sets may not be what it acted on — when it or its companions waited, when it failed with
- * a concurrency conflict, or when another transaction's statement completed between its first
- * version-set read and its own completion.
+ * a concurrency conflict or on a constraint (engines check keys against the newest committed data,
+ * not the statement's view: at snapshot levels a key a concurrent transaction committed fails an
+ * INSERT whose version sets do not show it), or when another transaction's statement completed
+ * between its first version-set read and its own completion.
  */
 public final class TraceCapture {
     private TraceCapture() {
@@ -121,7 +123,8 @@ public final class TraceCapture {
                                    Trace trace) {
         for (StmtRef r : g.all()) {
             ExecutedStmt e = executed.get(r);
-            if (e != null && (e.blocked() || (e.result().failed() && e.result().errorClass().isConcurrencyConflict()))) {
+            if (e != null && (e.blocked() || (e.result().failed() && (e.result().errorClass().isConcurrencyConflict()
+                    || e.result().errorClass() == txfuzz.dbms.ErrorClass.CONSTRAINT)))) {
                 return true;
             }
         }
