@@ -36,9 +36,13 @@ public final class DuckdbEngine implements Engine {
     }
 
     @Override
+    public java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
+        return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("org.duckdb", "duckdb_jdbc"));
+    }
+
+    @Override
     public Target open(TargetOptions options) {
-        Engine.requireNoServerOptions(name(), options);
-        return new DuckdbTarget(this);
+        return new DuckdbTarget(this, Engine.inProcessDriver(this, options, DuckdbTarget.URL));
     }
 
     @Override
