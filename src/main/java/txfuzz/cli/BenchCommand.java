@@ -36,13 +36,16 @@ import txfuzz.history.IsolationChecker;
 import txfuzz.history.SyntheticHistory;
 import txfuzz.model.TestCase;
 
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(name = "bench",
         description = {"Throughput benchmark: a fixed-seed campaign per DBMS at every level; prints a Markdown table.",
                 "--checker: the isolation checker on synthetic 100,000-transaction histories instead.",
                 "--runner: the concurrent runner against the controlled executor on generated cases instead.",
                 "--corpus: replays the corpus of published engine behaviours; prints each verdict, recall and false bug candidates"
                         + " (exit 1 if an entry does not replay as the corpus records it)."})
 final class BenchCommand implements Callable<Integer> {
+    @picocli.CommandLine.Mixin
+    EngineVersionOption engineVersion = new EngineVersionOption();
+
     @Option(names = "--dbms", defaultValue = "all", description = "DBMSs, comma-separated, or 'all'. Default: ${DEFAULT-VALUE}.")
     String dbms;
 
@@ -97,6 +100,9 @@ final class BenchCommand implements Callable<Integer> {
         if (corpusCampaigns != null && !corpus) {
             throw new Main.UserError("--corpus-campaigns needs --corpus");
         }
+        if (checker && engineVersion.version != null) {
+            throw new Main.UserError("--checker runs no DBMS: --version does not apply to it");
+        }
         if (checker) {
             return checkerBench();
         }
@@ -109,6 +115,9 @@ final class BenchCommand implements Callable<Integer> {
             throw new Main.UserError("--dbms names no DBMS; known: " + String.join(", ", Targets.names()) + " (or 'all')");
         }
         names.forEach(Options::checkDbms); // before the table's header, not in the middle of it
+        if (engineVersion.version != null && names.size() != 1) {
+            throw new Main.UserError("--version is one engine's version: give that engine alone with --dbms");
+        }
         if (tests < 1) {
             throw new Main.UserError("--tests must be at least 1");
         }
@@ -123,7 +132,7 @@ final class BenchCommand implements Callable<Integer> {
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         PrintStream silent = new PrintStream(OutputStream.nullOutputStream());
         for (String name : names) {
-            try (Target target = Options.target(name)) {
+            try (Target target = Options.target(name, targetOptions())) {
                 CampaignConfig config = new CampaignConfig(target.isolationLevels(), List.of(), oracleNames, tests, null, seed,
                         out.resolve(name), GenConfig.defaults(), ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN, reduce, sessions);
                 Summary s = new Campaign(target, config, silent).run();
@@ -165,7 +174,7 @@ final class BenchCommand implements Callable<Integer> {
         System.out.println("|---|---|---|---|---|---|---|---|---|");
         List<Corpus.Replay> replays = new ArrayList<>();
         for (var group : byEngine.entrySet()) {
-            try (Target target = Options.target(group.getKey()); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+            try (Target target = Options.target(group.getKey(), targetOptions()); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
                 for (Corpus.Entry e : group.getValue()) {
                     Corpus.Replay r = Corpus.replay(e, executor);
                     replays.add(r);
@@ -214,7 +223,7 @@ final class BenchCommand implements Callable<Integer> {
                 continue;
             }
             Map<Corpus.CampaignSetting, Summary> campaigns = new HashMap<>();
-            try (Target target = Options.target(group.getKey())) {
+            try (Target target = Options.target(group.getKey(), targetOptions())) {
                 for (Corpus.Entry e : bugs) {
                     Corpus.CampaignSetting setting = Corpus.CampaignSetting.of(e);
                     Summary s = campaigns.computeIfAbsent(setting,
@@ -278,7 +287,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         CaseGenerator gen = new CaseGenerator(new GenConfig(3, 5, 5, 40, 4));
         for (String name : names) {
-            try (Target target = Options.target(name);
+            try (Target target = Options.target(name, targetOptions());
                  ConcurrentRunner concurrent = new ConcurrentRunner(target, ExecutorConfig.defaults());
                  Executor controlled = new Executor(target, ExecutorConfig.defaults())) {
                 String mode = target.modes().get(0);
@@ -358,5 +367,10 @@ final class BenchCommand implements Callable<Integer> {
                     runNanos == 0 ? "" : String.format(Locale.ROOT, " (%.1f ms without creating/dropping the database: %.0f txn/s)",
                             runNanos / 1e6 / Math.max(1, cases), txns / (runNanos / 1e9)), hung, stalls);
         }
+    }
+
+    /** The bundled engine, or the one --version names (then --dbms names that engine alone). */
+    private txfuzz.dbms.TargetOptions targetOptions() {
+        return txfuzz.dbms.TargetOptions.version(engineVersion.version);
     }
 }

@@ -24,6 +24,11 @@ public record TargetOptions(String url, String user, String password, String ser
         return new TargetOptions(null, null, null, null, version);
     }
 
+    /** These options with the in-process engine version {@code v} (null: the bundled one). */
+    public TargetOptions withVersion(String v) {
+        return new TargetOptions(url, user, password, serverVersion, v);
+    }
+
     /** Whether no server option is set (the engine version is no server option). */
     public boolean isEmpty() {
         return url == null && user == null && password == null && serverVersion == null;

@@ -20,24 +20,28 @@ import org.eclipse.aether.resolution.VersionRangeResult;
 import org.eclipse.aether.supplier.RepositorySystemSupplier;
 import org.eclipse.aether.supplier.SessionBuilderSupplier;
 import org.eclipse.aether.transfer.ArtifactNotFoundException;
+import org.eclipse.aether.transfer.MetadataNotFoundException;
 import org.eclipse.aether.util.repository.SimpleResolutionErrorPolicy;
 
 /**
  * Maven Central through Maven's own resolver, with the user's local repository (~/.m2/repository,
  * or -Dmaven.repo.local) as its cache: what Maven downloaded before is not downloaded again.
+ * -Dtxfuzz.maven.central=URL names a mirror of it instead.
  */
 public final class MavenCentral {
-    static final RemoteRepository CENTRAL = new RemoteRepository.Builder("central", "default", "https://repo.maven.apache.org/maven2/").build();
+    static final String CENTRAL_URL = "https://repo.maven.apache.org/maven2/";
 
     private final RepositorySystem system = new RepositorySystemSupplier().get();
     private final Path localRepository;
+    private final RemoteRepository central;
 
     private static final class Holder {
-        static final MavenCentral INSTANCE = new MavenCentral(defaultLocalRepository());
+        static final MavenCentral INSTANCE = new MavenCentral(defaultLocalRepository(), System.getProperty("txfuzz.maven.central", CENTRAL_URL));
     }
 
-    MavenCentral(Path localRepository) {
+    MavenCentral(Path localRepository, String centralUrl) {
         this.localRepository = localRepository;
+        this.central = new RemoteRepository.Builder("central", "default", centralUrl).build();
     }
 
     public static MavenCentral get() {
@@ -66,7 +70,7 @@ public final class MavenCentral {
      * when the version does not exist or Maven Central cannot be reached.
      */
     public List<Path> resolve(MavenArtifact artifact, String version) {
-        CollectRequest collect = new CollectRequest(new Dependency(new DefaultArtifact(artifact.coordinates(version)), "runtime"), List.of(CENTRAL));
+        CollectRequest collect = new CollectRequest(new Dependency(new DefaultArtifact(artifact.coordinates(version)), "runtime"), List.of(central));
         try (CloseableSession session = session()) {
             List<Path> jars = new ArrayList<>();
             for (ArtifactResult r : system.resolveDependencies(session, new DependencyRequest(collect, null)).getArtifactResults()) {
@@ -86,11 +90,13 @@ public final class MavenCentral {
      * Offline, the versions the local repository last saw, with {@link Listing#problem()} saying why.
      */
     public Listing versions(MavenArtifact artifact) {
-        VersionRangeRequest request = new VersionRangeRequest(new DefaultArtifact(artifact.coordinates("[0,)")), List.of(CENTRAL), null);
+        VersionRangeRequest request = new VersionRangeRequest(new DefaultArtifact(artifact.coordinates("[0,)")), List.of(central), null);
         try (CloseableSession session = session()) {
             VersionRangeResult result = system.resolveVersionRange(session, request);
             List<String> versions = result.getVersions().stream().map(Object::toString).toList();
-            String problem = result.getExceptions().isEmpty() ? null : rootMessage(result.getExceptions().get(0));
+            // the local repository's own copy of the list is often missing: that is no problem, an unreachable remote is
+            String problem = result.getExceptions().stream().filter(x -> !(x instanceof MetadataNotFoundException)).findFirst()
+                    .map(MavenCentral::rootMessage).orElse(null);
             return new Listing(versions, problem);
         } catch (VersionRangeResolutionException | RuntimeException e) {
             return new Listing(List.of(), rootMessage(e));
