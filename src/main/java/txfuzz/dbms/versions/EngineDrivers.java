@@ -59,8 +59,8 @@ public final class EngineDrivers {
         } catch (ServiceConfigurationError | LinkageError e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             if (cause instanceof UnsupportedClassVersionError) {
-                throw new IllegalArgumentException(name + " " + version + " needs a newer Java than this one (" + Runtime.version().feature()
-                        + "): " + MavenCentral.rootMessage(cause));
+                throw new IllegalArgumentException(name + " " + version + " needs a newer Java than this one (Java " + Runtime.version().feature()
+                        + ")" + javaNeeded(cause.getMessage()));
             }
             throw new IllegalArgumentException(name + " " + version + ": its JDBC driver does not load: " + MavenCentral.rootMessage(e));
         } catch (SQLException e) {
@@ -75,5 +75,13 @@ public final class EngineDrivers {
         } catch (MalformedURLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static final java.util.regex.Pattern CLASS_FILE_VERSION = java.util.regex.Pattern.compile("class file version (\\d+)");
+
+    /** ": it is built for Java N" from the JVM's "... compiled by a more recent version ... (class file version N+44.0) ...". */
+    static String javaNeeded(String message) {
+        java.util.regex.Matcher m = CLASS_FILE_VERSION.matcher(String.valueOf(message));
+        return m.find() ? ": it is built for Java " + (Integer.parseInt(m.group(1)) - 44) : "";
     }
 }

@@ -70,7 +70,10 @@ public final class MavenCentral {
      * when the version does not exist or Maven Central cannot be reached.
      */
     public List<Path> resolve(MavenArtifact artifact, String version) {
-        CollectRequest collect = new CollectRequest(new Dependency(new DefaultArtifact(artifact.coordinates(version)), "runtime"), List.of(central));
+        // the engine as a project's dependency, not as the root: its optional dependencies stay out, as in a Maven build
+        // (sqlite-jdbc's optional slf4j-api would otherwise print SLF4J's "no binding" warning)
+        CollectRequest collect = new CollectRequest(List.of(new Dependency(new DefaultArtifact(artifact.coordinates(version)), "runtime")), null,
+                List.of(central));
         try (CloseableSession session = session()) {
             List<Path> jars = new ArrayList<>();
             for (ArtifactResult r : system.resolveDependencies(session, new DependencyRequest(collect, null)).getArtifactResults()) {
