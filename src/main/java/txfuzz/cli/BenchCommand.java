@@ -160,21 +160,24 @@ final class BenchCommand implements Callable<Integer> {
             Options.checkOut(out, "--out");
         }
         Corpus all = Corpus.load();
-        // grouped by engine, in the order engines appear in the index: each server starts once
-        Map<String, List<Corpus.Entry>> byEngine = new LinkedHashMap<>();
+        // grouped by engine and the version the entry was checked on, in the order engines appear in the index: each server
+        // starts once, and an in-process engine is loaded at the version each entry was checked on (or at --version)
+        Map<EngineAt, List<Corpus.Entry>> byEngine = new LinkedHashMap<>();
         for (Corpus.Entry e : all.entries()) {
             if (names.contains(e.engine())) {
-                byEngine.computeIfAbsent(e.engine(), k -> new ArrayList<>()).add(e);
+                byEngine.computeIfAbsent(EngineAt.of(e, engineVersion.version), k -> new ArrayList<>()).add(e);
             }
         }
         int count = byEngine.values().stream().mapToInt(List::size).sum();
-        System.out.printf("Corpus: %d of %d entries (engines %s); each replayed once with its oracles, as 'txfuzz replay' does%n%n",
-                count, all.entries().size(), String.join(", ", byEngine.keySet()));
+        System.out.printf("Corpus: %d of %d entries (engines %s); each replayed once with its oracles, as 'txfuzz replay' does, on the"
+                        + " version it was checked on%n%n", count, all.entries().size(),
+                String.join(", ", byEngine.keySet().stream().map(EngineAt::engine).distinct().toList()));
         System.out.println("| id | engine | version | level | kind | expected | verdict today | violations | ok? |");
         System.out.println("|---|---|---|---|---|---|---|---|---|");
         List<Corpus.Replay> replays = new ArrayList<>();
         for (var group : byEngine.entrySet()) {
-            try (Target target = Options.target(group.getKey(), targetOptions()); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+            try (Target target = Options.target(group.getKey().engine(), group.getKey().options());
+                 Executor executor = new Executor(target, ExecutorConfig.defaults())) {
                 for (Corpus.Entry e : group.getValue()) {
                     Corpus.Replay r = Corpus.replay(e, executor);
                     replays.add(r);
@@ -209,7 +212,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** A campaign per reproducing bug: does the generator reach the bug's class when nothing points it there? */
-    private void corpusCampaigns(Map<String, List<Corpus.Entry>> byEngine, Duration time) {
+    private void corpusCampaigns(Map<EngineAt, List<Corpus.Entry>> byEngine, Duration time) {
         Path folder = out.resolve("corpus");
         System.out.printf("%nCampaign check: a %s campaign per published bug that reproduces, at its engine, level and mode, with its"
                 + " oracles, seed %d, reduction off (bugs with the same setting share one campaign); output in %s%n%n", Corpus.durationText(time), seed,
@@ -223,7 +226,7 @@ final class BenchCommand implements Callable<Integer> {
                 continue;
             }
             Map<Corpus.CampaignSetting, Summary> campaigns = new HashMap<>();
-            try (Target target = Options.target(group.getKey(), targetOptions())) {
+            try (Target target = Options.target(group.getKey().engine(), group.getKey().options())) {
                 for (Corpus.Entry e : bugs) {
                     Corpus.CampaignSetting setting = Corpus.CampaignSetting.of(e);
                     Summary s = campaigns.computeIfAbsent(setting,
@@ -372,5 +375,13 @@ final class BenchCommand implements Callable<Integer> {
     /** The bundled engine, or the one --version names (then --dbms names that engine alone). */
     private txfuzz.dbms.TargetOptions targetOptions() {
         return txfuzz.dbms.TargetOptions.version(engineVersion.version);
+    }
+
+    /** An engine at the version to replay corpus entries on: --version if given, else the version an entry was checked on. */
+    private record EngineAt(String engine, txfuzz.dbms.TargetOptions options) {
+        static EngineAt of(Corpus.Entry e, String version) {
+            return new EngineAt(e.engine(), version != null ? txfuzz.dbms.TargetOptions.version(version)
+                    : txfuzz.dbms.versions.VersionPin.options(Targets.engine(e.engine()), e.checkedOn()));
+        }
     }
 }

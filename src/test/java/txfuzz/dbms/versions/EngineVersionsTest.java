@@ -93,4 +93,15 @@ class EngineVersionsTest {
         assertEquals("derby 10.17.1.0 needs a newer Java than this one (Java " + Runtime.version().feature() + "): it is built for Java 19",
                 e.getMessage());
     }
+
+    @Test
+    void anEngineVersionAsReportedMapsToItsMavenVersion() {
+        assertEquals("1.4.4.0", VersionPin.mavenVersion("2.0.0.1", "1.4.4"));
+        assertEquals("1.4.4.0", VersionPin.mavenVersion("1.4.4.0", "1.4.4"));
+        assertEquals("3.50.3.0", VersionPin.mavenVersion("3.54.1.0", "3.50.3"));
+        assertEquals("2.3.232", VersionPin.mavenVersion("2.5.252", "2.3.232"));
+        assertEquals("10.16.1.1", VersionPin.mavenVersion("10.16.1.1", "10.16.1.1"));
+        assertEquals(TargetOptions.none(), VersionPin.options(Targets.engine("postgres"), "15.10"));
+        assertEquals(TargetOptions.version("2.3.232"), VersionPin.options(Targets.engine("h2"), "2.3.232"));
+    }
 }
