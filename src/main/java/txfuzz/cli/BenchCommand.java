@@ -36,13 +36,16 @@ import txfuzz.history.IsolationChecker;
 import txfuzz.history.SyntheticHistory;
 import txfuzz.model.TestCase;
 
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(name = "bench",
         description = {"Throughput benchmark: a fixed-seed campaign per DBMS at every level; prints a Markdown table.",
                 "--checker: the isolation checker on synthetic 100,000-transaction histories instead.",
                 "--runner: the concurrent runner against the controlled executor on generated cases instead.",
                 "--corpus: replays the corpus of published engine behaviours; prints each verdict, recall and false bug candidates"
                         + " (exit 1 if an entry does not replay as the corpus records it)."})
 final class BenchCommand implements Callable<Integer> {
+    @picocli.CommandLine.Mixin
+    EngineVersionOption engineVersion = new EngineVersionOption();
+
     @Option(names = "--dbms", defaultValue = "all", description = "DBMSs, comma-separated, or 'all'. Default: ${DEFAULT-VALUE}.")
     String dbms;
 
@@ -97,6 +100,9 @@ final class BenchCommand implements Callable<Integer> {
         if (corpusCampaigns != null && !corpus) {
             throw new Main.UserError("--corpus-campaigns needs --corpus");
         }
+        if (checker && engineVersion.version != null) {
+            throw new Main.UserError("--checker runs no DBMS: --version does not apply to it");
+        }
         if (checker) {
             return checkerBench();
         }
@@ -109,6 +115,9 @@ final class BenchCommand implements Callable<Integer> {
             throw new Main.UserError("--dbms names no DBMS; known: " + String.join(", ", Targets.names()) + " (or 'all')");
         }
         names.forEach(Options::checkDbms); // before the table's header, not in the middle of it
+        if (engineVersion.version != null && names.size() != 1) {
+            throw new Main.UserError("--version is one engine's version: give that engine alone with --dbms");
+        }
         if (tests < 1) {
             throw new Main.UserError("--tests must be at least 1");
         }
@@ -123,7 +132,7 @@ final class BenchCommand implements Callable<Integer> {
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         PrintStream silent = new PrintStream(OutputStream.nullOutputStream());
         for (String name : names) {
-            try (Target target = Options.target(name)) {
+            try (Target target = Options.target(name, targetOptions())) {
                 CampaignConfig config = new CampaignConfig(target.isolationLevels(), List.of(), oracleNames, tests, null, seed,
                         out.resolve(name), GenConfig.defaults(), ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN, reduce, sessions);
                 Summary s = new Campaign(target, config, silent).run();
@@ -151,21 +160,24 @@ final class BenchCommand implements Callable<Integer> {
             Options.checkOut(out, "--out");
         }
         Corpus all = Corpus.load();
-        // grouped by engine, in the order engines appear in the index: each server starts once
-        Map<String, List<Corpus.Entry>> byEngine = new LinkedHashMap<>();
+        // grouped by engine and the version the entry was checked on, in the order engines appear in the index: each server
+        // starts once, and an in-process engine is loaded at the version each entry was checked on (or at --version)
+        Map<EngineAt, List<Corpus.Entry>> byEngine = new LinkedHashMap<>();
         for (Corpus.Entry e : all.entries()) {
             if (names.contains(e.engine())) {
-                byEngine.computeIfAbsent(e.engine(), k -> new ArrayList<>()).add(e);
+                byEngine.computeIfAbsent(EngineAt.of(e, engineVersion.version), k -> new ArrayList<>()).add(e);
             }
         }
         int count = byEngine.values().stream().mapToInt(List::size).sum();
-        System.out.printf("Corpus: %d of %d entries (engines %s); each replayed once with its oracles, as 'txfuzz replay' does%n%n",
-                count, all.entries().size(), String.join(", ", byEngine.keySet()));
+        System.out.printf("Corpus: %d of %d entries (engines %s); each replayed once with its oracles, as 'txfuzz replay' does, on the"
+                        + " version it was checked on%n%n", count, all.entries().size(),
+                String.join(", ", byEngine.keySet().stream().map(EngineAt::engine).distinct().toList()));
         System.out.println("| id | engine | version | level | kind | expected | verdict today | violations | ok? |");
         System.out.println("|---|---|---|---|---|---|---|---|---|");
         List<Corpus.Replay> replays = new ArrayList<>();
         for (var group : byEngine.entrySet()) {
-            try (Target target = Options.target(group.getKey()); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+            try (Target target = Options.target(group.getKey().engine(), group.getKey().options());
+                 Executor executor = new Executor(target, ExecutorConfig.defaults())) {
                 for (Corpus.Entry e : group.getValue()) {
                     Corpus.Replay r = Corpus.replay(e, executor);
                     replays.add(r);
@@ -200,7 +212,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** A campaign per reproducing bug: does the generator reach the bug's class when nothing points it there? */
-    private void corpusCampaigns(Map<String, List<Corpus.Entry>> byEngine, Duration time) {
+    private void corpusCampaigns(Map<EngineAt, List<Corpus.Entry>> byEngine, Duration time) {
         Path folder = out.resolve("corpus");
         System.out.printf("%nCampaign check: a %s campaign per published bug that reproduces, at its engine, level and mode, with its"
                 + " oracles, seed %d, reduction off (bugs with the same setting share one campaign); output in %s%n%n", Corpus.durationText(time), seed,
@@ -214,7 +226,7 @@ final class BenchCommand implements Callable<Integer> {
                 continue;
             }
             Map<Corpus.CampaignSetting, Summary> campaigns = new HashMap<>();
-            try (Target target = Options.target(group.getKey())) {
+            try (Target target = Options.target(group.getKey().engine(), group.getKey().options())) {
                 for (Corpus.Entry e : bugs) {
                     Corpus.CampaignSetting setting = Corpus.CampaignSetting.of(e);
                     Summary s = campaigns.computeIfAbsent(setting,
@@ -278,7 +290,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         CaseGenerator gen = new CaseGenerator(new GenConfig(3, 5, 5, 40, 4));
         for (String name : names) {
-            try (Target target = Options.target(name);
+            try (Target target = Options.target(name, targetOptions());
                  ConcurrentRunner concurrent = new ConcurrentRunner(target, ExecutorConfig.defaults());
                  Executor controlled = new Executor(target, ExecutorConfig.defaults())) {
                 String mode = target.modes().get(0);
@@ -357,6 +369,19 @@ final class BenchCommand implements Callable<Integer> {
                     stmts / s, 100.0 * failedStmts / Math.max(1, stmts), s * 1000 / Math.max(1, cases),
                     runNanos == 0 ? "" : String.format(Locale.ROOT, " (%.1f ms without creating/dropping the database: %.0f txn/s)",
                             runNanos / 1e6 / Math.max(1, cases), txns / (runNanos / 1e9)), hung, stalls);
+        }
+    }
+
+    /** The bundled engine, or the one --version names (then --dbms names that engine alone). */
+    private txfuzz.dbms.TargetOptions targetOptions() {
+        return txfuzz.dbms.TargetOptions.version(engineVersion.version);
+    }
+
+    /** An engine at the version to replay corpus entries on: --version if given, else the version an entry was checked on. */
+    private record EngineAt(String engine, txfuzz.dbms.TargetOptions options) {
+        static EngineAt of(Corpus.Entry e, String version) {
+            return new EngineAt(e.engine(), version != null ? txfuzz.dbms.TargetOptions.version(version)
+                    : txfuzz.dbms.versions.VersionPin.options(Targets.engine(e.engine()), e.checkedOn()));
         }
     }
 }

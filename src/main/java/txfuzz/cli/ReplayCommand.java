@@ -19,7 +19,7 @@ import txfuzz.oracle.Violation;
 import txfuzz.report.TraceText;
 import txfuzz.dbms.Target;
 
-@Command(name = "replay", mixinStandardHelpOptions = true, description = "Re-run one case file and judge it again.")
+@Command(name = "replay", description = "Re-run one case file and judge it again.")
 final class ReplayCommand implements Callable<Integer> {
     @Parameters(paramLabel = "CASE.json", description = "A case file, e.g. txfuzz-out/findings/<id>/case.json.")
     Path caseFile;
@@ -29,6 +29,9 @@ final class ReplayCommand implements Callable<Integer> {
 
     @picocli.CommandLine.Mixin
     ServerOptions server = new ServerOptions();
+
+    @picocli.CommandLine.Mixin
+    EngineVersionOption engineVersion = new EngineVersionOption();
 
     @Option(names = "--oracle", defaultValue = "wss,explicit", description = "Oracles, comma-separated. Default: ${DEFAULT-VALUE}.")
     String oracles;
@@ -40,7 +43,7 @@ final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws SQLException {
         TestCase c = Options.readCase(caseFile);
         List<Oracle> chosen = Options.oracles(oracles);
-        try (Target target = Options.target(dbms != null ? dbms : c.dbms(), server.toTargetOptions()); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+        try (Target target = Options.target(dbms != null ? dbms : c.dbms(), server.toTargetOptions().withVersion(engineVersion.version)); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
             Options.checkRunnable(target, c, server.url != null);
             Trace trace;
             List<Violation> violations;

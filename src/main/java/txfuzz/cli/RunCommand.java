@@ -15,13 +15,16 @@ import txfuzz.gen.GenConfig;
 import txfuzz.model.IsolationLevel;
 import txfuzz.dbms.Target;
 
-@Command(name = "run", mixinStandardHelpOptions = true, description = "Generate test cases, run them on a DBMS, judge them, record findings.")
+@Command(name = "run", description = "Generate test cases, run them on a DBMS, judge them, record findings.")
 final class RunCommand implements Callable<Integer> {
     @Option(names = "--dbms", defaultValue = "h2", description = "DBMS to test (see 'txfuzz targets'). Default: ${DEFAULT-VALUE}.")
     String dbms;
 
     @picocli.CommandLine.Mixin
     ServerOptions server = new ServerOptions();
+
+    @picocli.CommandLine.Mixin
+    EngineVersionOption engineVersion = new EngineVersionOption();
 
     @Option(names = "--isolation", defaultValue = "all", description = "Isolation level(s), comma-separated, or 'all' (rotated). Default: ${DEFAULT-VALUE}.")
     String isolation;
@@ -108,7 +111,7 @@ final class RunCommand implements Callable<Integer> {
         }
         Options.checkDbms(dbms);
         Options.checkLevelNames(isolation);
-        var targetOptions = server.toTargetOptions();
+        var targetOptions = server.toTargetOptions().withVersion(engineVersion.version);
         Options.checkOut(out, "--out"); // a finding must have somewhere to go before the first case runs
         long s = seed != null ? seed : System.currentTimeMillis();
         try (Target target = Options.open(dbms, targetOptions)) {

@@ -26,6 +26,14 @@ public interface Engine {
      */
     String defaultVersion();
 
+    /**
+     * Where versions of it are published on Maven Central: an in-process engine's driver jar (which
+     * {@code --version} loads), a server's binaries (listed only). Empty: none.
+     */
+    default java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
+        return java.util.Optional.empty();
+    }
+
     /** Whether txfuzz reaches it as a server (started from Maven artifacts, or by --url); else it runs in process. */
     default boolean server() {
         return false;
@@ -95,5 +103,15 @@ public interface Engine {
         if (options != null && !options.isEmpty()) {
             throw new IllegalArgumentException(name + " runs in process: --url, --user and --server-version do not apply to it");
         }
+    }
+
+    /**
+     * An in-process engine's JDBC driver for {@code url}: the bundled one, or the version
+     * {@code options} asks for, loaded on its own (see {@link txfuzz.dbms.versions.EngineDrivers}).
+     */
+    static Jdbc inProcessDriver(Engine engine, TargetOptions options, String url) {
+        requireNoServerOptions(engine.name(), options);
+        String version = options == null ? null : options.version();
+        return txfuzz.dbms.versions.EngineDrivers.driver(engine.name(), engine.artifact().orElseThrow(), version, url);
     }
 }

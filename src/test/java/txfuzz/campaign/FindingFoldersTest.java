@@ -117,7 +117,7 @@ class FindingFoldersTest {
         }
         assertEquals(lostUpdate(0), CaseJson.read(dir.resolve("original.case.json")));
         String readme = Files.readString(dir.resolve("README.md"));
-        for (String part : new String[] {"# H2 2.3.232", "with commits dropped under concurrency", "READ COMMITTED", "| classification | bug-candidate |",
+        for (String part : new String[] {"# " + txfuzz.dbms.Targets.engine("h2").defaultVersion(), "with commits dropped under concurrency", "READ COMMITTED", "| classification | bug-candidate |",
                 "| signature | `" + group.get("signature").asText(), "## Schema and data", "CREATE TABLE t(",
                 "## Sessions", "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED", "/* T1 */ BEGIN;",
                 "UPDATE t SET v = v + ", "-- step 1", "## What happened, and what was expected", "only in the serial replay",

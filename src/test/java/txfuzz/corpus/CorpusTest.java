@@ -25,6 +25,7 @@ import txfuzz.campaign.Corpus.Overall;
 import txfuzz.campaign.Corpus.Replay;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
+import txfuzz.dbms.versions.VersionPin;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
 
@@ -45,10 +46,11 @@ class CorpusTest {
     private static final Map<String, Target> TARGETS = new HashMap<>();
     private static final Map<String, Executor> EXECUTORS = new HashMap<>();
 
-    private static synchronized Executor executor(String dbms) {
-        return EXECUTORS.computeIfAbsent(dbms, d -> {
-            Target t = Targets.create(d);
-            TARGETS.put(d, t);
+    /** The engine at the version {@code e} was checked on (in-process engines; a server is the bundled one). */
+    private static synchronized Executor executor(Entry e) {
+        return EXECUTORS.computeIfAbsent(e.engine() + " " + e.checkedOn(), k -> {
+            Target t = Targets.create(e.engine(), VersionPin.options(Targets.engine(e.engine()), e.checkedOn()));
+            TARGETS.put(k, t);
             return new Executor(t, ExecutorConfig.defaults());
         });
     }
@@ -74,7 +76,7 @@ class CorpusTest {
 
     private static void check(Entry e) throws Exception {
         String id = e.id();
-        Replay r = Corpus.replay(e, executor(e.engine()));
+        Replay r = Corpus.replay(e, executor(e));
         if (System.getProperty("corpus.traces") != null) {
             // -Dcorpus.traces: print what replay prints, to check an entry against its source
             System.out.println(txfuzz.report.TraceText.render(r.testCase(), r.trace()));

@@ -34,6 +34,7 @@ import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
 import txfuzz.oracle.wss.WssOracle;
+import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
 import txfuzz.dbms.h2.H2Target;
 
@@ -201,7 +202,7 @@ class ReducerTest {
     void duckdbsRealLostUpdateReducesAndTheReducedCaseReplays(@TempDir Path dir) throws Exception {
         TestCase c = noisyDuckdbLostUpdate();
         Reduction r;
-        try (Executor ex = new Executor(Targets.create("duckdb"), ExecutorConfig.defaults())) {
+        try (Executor ex = new Executor(Targets.create("duckdb", TargetOptions.version("1.4.4.0")), ExecutorConfig.defaults())) {
             Violation v = violationOf(c, ex, new WssOracle(), "tx-wss");
             assertEquals(Classification.BUG_CANDIDATE, v.classification());
             r = new Reducer(ex, List.of(new WssOracle()), new ReduceConfig(Duration.ofSeconds(30))).reduce(c, v);
@@ -219,7 +220,7 @@ class ReducerTest {
         int code;
         try {
             System.setOut(new PrintStream(new ByteArrayOutputStream()));
-            code = Main.execute("replay", "--quiet", "--oracle", "wss", file.toString());
+            code = Main.execute("replay", "--quiet", "--oracle", "wss", "--version", "1.4.4.0", file.toString());
         } finally {
             System.setOut(old);
         }
@@ -240,7 +241,7 @@ class ReducerTest {
                 .autocommit("MERGE INTO t0 USING t1 x0 ON (t0.c0 = x0.c0) WHEN NOT MATCHED THEN INSERT (c0, c1, c2) VALUES (x0.c0, x0.c2, x0.c3)")
                 .order(1, 2, 1, 1);
         ExecutorConfig quick = new ExecutorConfig(Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofMillis(500));
-        try (Executor ex = new Executor(new H2Target(), quick)) {
+        try (Executor ex = new Executor(Targets.create("h2", TargetOptions.version("2.3.232")), quick)) { // the hang is fixed in later H2s
             Violation v = violationOf(c, ex, new ExplicitOracle(), "hang");
             Reduction r = new Reducer(ex, List.of(new WssOracle(), new ExplicitOracle()), new ReduceConfig(Duration.ofSeconds(12))).reduce(c, v);
             TestCase red = r.reduced();
@@ -257,7 +258,7 @@ class ReducerTest {
     void theTimeBudgetIsRespectedAndTheResultStillFails() throws Exception {
         // a full reduction of this case takes several seconds: one second runs out
         TestCase c = noisyDuckdbLostUpdate();
-        try (Executor ex = new Executor(Targets.create("duckdb"), ExecutorConfig.defaults())) {
+        try (Executor ex = new Executor(Targets.create("duckdb", TargetOptions.version("1.4.4.0")), ExecutorConfig.defaults())) {
             long before = System.nanoTime();
             Violation v = violationOf(c, ex, new WssOracle(), "tx-wss");
             double oneRun = (System.nanoTime() - before) / 1e9; // a run and its judgement, on this machine now

@@ -41,9 +41,13 @@ public final class DerbyEngine implements Engine {
     }
 
     @Override
+    public java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
+        return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("org.apache.derby", "derby"));
+    }
+
+    @Override
     public Target open(TargetOptions options) {
-        Engine.requireNoServerOptions(name(), options);
-        return new DerbyTarget(this);
+        return new DerbyTarget(this, Engine.inProcessDriver(this, options, DerbyTarget.PROBE_URL));
     }
 
     @Override

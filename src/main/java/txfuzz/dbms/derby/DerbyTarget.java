@@ -1,8 +1,6 @@
 package txfuzz.dbms.derby;
 
-import java.io.OutputStream;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -25,8 +23,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import txfuzz.model.IsolationLevel;
 import txfuzz.dbms.Database;
+import txfuzz.dbms.Engine;
+import txfuzz.dbms.Jdbc;
 import txfuzz.dbms.LockProbe;
 import txfuzz.dbms.Target;
+import txfuzz.dbms.TargetOptions;
 
 /**
  * Apache Derby (embedded), one in-memory database per test case ({@code jdbc:derby:memory:txfuzz_N}),
@@ -55,18 +56,20 @@ import txfuzz.dbms.Target;
  * the next test case's database is created in the background while the current one runs.
  *
  * <p>derby.log: Derby writes a block to it at every database boot and shutdown. Unless the user
- * set a {@code derby.stream.error.*} property, it goes to {@link #DERBY_LOG}, which discards it.
+ * set a {@code derby.stream.error.*} property, it goes to {@code OutputStream.nullOutputStream()}
+ * (derby.stream.error.method), which discards it: a JDK method, which a Derby loaded on its own
+ * (another version, {@code --version}) can call too, where a field of txfuzz's would be out of its sight.
  */
 public final class DerbyTarget implements Target {
-    /** Derby's error stream (derby.stream.error.field names this field): discarded. */
-    public static final OutputStream DERBY_LOG = OutputStream.nullOutputStream();
-
     static {
         if (System.getProperty("derby.stream.error.file") == null && System.getProperty("derby.stream.error.field") == null
                 && System.getProperty("derby.stream.error.method") == null) {
-            System.setProperty("derby.stream.error.field", DerbyTarget.class.getName() + ".DERBY_LOG");
+            System.setProperty("derby.stream.error.method", "java.io.OutputStream.nullOutputStream");
         }
     }
+
+    /** Any in-memory database URL: to find the driver. */
+    static final String PROBE_URL = "jdbc:derby:memory:txfuzz";
 
     private static final AtomicLong NEXT_DB = new AtomicLong();
     private static final AtomicLong NEXT_SESSION = new AtomicLong();
@@ -78,17 +81,20 @@ public final class DerbyTarget implements Target {
         return t;
     });
     private final DerbyEngine engine;
+    private final Jdbc jdbc;
     private volatile String version;
     /** The next test case's database, being created in the background. */
     private Future<DerbyDatabase> spare;
     private boolean closed;
 
+    /** The bundled Derby. */
     public DerbyTarget() {
-        this(new DerbyEngine());
+        this(new DerbyEngine(), Engine.inProcessDriver(new DerbyEngine(), TargetOptions.none(), PROBE_URL));
     }
 
-    DerbyTarget(DerbyEngine engine) {
+    DerbyTarget(DerbyEngine engine, Jdbc jdbc) {
         this.engine = engine;
+        this.jdbc = jdbc;
     }
 
     @Override
@@ -198,7 +204,7 @@ public final class DerbyTarget implements Target {
 
         DerbyDatabase(String name) throws SQLException {
             this.url = "jdbc:derby:memory:" + name;
-            this.keeper = DriverManager.getConnection(url + ";create=true");
+            this.keeper = jdbc.connect(url + ";create=true");
             try (Statement s = keeper.createStatement()) {
                 s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.waitTimeout', '" + DerbyEngine.WAIT_TIMEOUT_S + "')");
                 s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.deadlockTimeout', '" + DerbyEngine.DEADLOCK_TIMEOUT_S + "')");
@@ -215,18 +221,18 @@ public final class DerbyTarget implements Target {
 
         @Override
         public Connection connect(IsolationLevel level, String mode) throws SQLException {
-            int jdbc = jdbcLevel(level);
+            int isolation = jdbcLevel(level);
             if (mode != null && !mode.equals("default")) {
                 throw new IllegalArgumentException("Derby has only the mode 'default', not '" + mode + "'");
             }
             String user = "TXFUZZ" + NEXT_SESSION.incrementAndGet();
-            Connection c = DriverManager.getConnection(url, user, "");
+            Connection c = jdbc.connect(url, user, "");
             opened.add(c);
             users.put(c, user);
             try (Statement s = c.createStatement()) {
                 s.execute("SET SCHEMA " + DerbyEngine.SCHEMA); // the default schema would be the user's own
             }
-            c.setTransactionIsolation(jdbc); // in autocommit mode: there is no transaction to commit yet
+            c.setTransactionIsolation(isolation); // in autocommit mode: there is no transaction to commit yet
             return c;
         }
 
@@ -244,7 +250,7 @@ public final class DerbyTarget implements Target {
          */
         @Override
         public Optional<LockProbe> lockProbe() throws SQLException {
-            Connection probe = DriverManager.getConnection(url, "TXFUZZ_PROBE", "");
+            Connection probe = jdbc.connect(url, "TXFUZZ_PROBE", "");
             opened.add(probe);
             probe.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
             PreparedStatement q = probe.prepareStatement(
@@ -305,7 +311,7 @@ public final class DerbyTarget implements Target {
 
         private void drop() {
             try {
-                DriverManager.getConnection(url + ";drop=true").close();
+                jdbc.connect(url + ";drop=true").close();
             } catch (SQLException expected) {
                 // 08006 "Database ... dropped" is how Derby reports success
             }

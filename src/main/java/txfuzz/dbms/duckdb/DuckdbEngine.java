@@ -24,21 +24,29 @@ public final class DuckdbEngine implements Engine {
     static final String ABORTED = "Current transaction is aborted";
 
     /**
-     * The bundled driver's engine version. The jar says it only in a manifest the runnable jar
-     * replaces and in native code, so it is a constant here; {@code EngineContractTest} checks it
-     * against what the engine reports.
+     * The bundled driver's engine version: the jar says it only in a manifest the runnable jar
+     * replaces and in native code, so it is read off the Maven version (1.4.4.0 bundles DuckDB v1.4.4);
+     * {@code EngineContractTest} checks it against what the engine reports.
      */
-    static final String BUNDLED_VERSION = "v1.4.4";
+    static String bundledVersion() {
+        String maven = txfuzz.dbms.versions.BundledVersions.of("duckdb");
+        String[] parts = maven.split("\\.");
+        return "v" + (parts.length > 3 ? String.join(".", parts[0], parts[1], parts[2]) : maven);
+    }
 
     @Override
     public String defaultVersion() {
-        return "DuckDB " + BUNDLED_VERSION;
+        return "DuckDB " + bundledVersion();
+    }
+
+    @Override
+    public java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
+        return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("org.duckdb", "duckdb_jdbc"));
     }
 
     @Override
     public Target open(TargetOptions options) {
-        Engine.requireNoServerOptions(name(), options);
-        return new DuckdbTarget(this);
+        return new DuckdbTarget(this, Engine.inProcessDriver(this, options, DuckdbTarget.URL));
     }
 
     @Override

@@ -1,21 +1,22 @@
 package txfuzz.dbms.duckdb;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Optional;
 import java.util.Properties;
-import org.duckdb.DuckDBConnection;
 import txfuzz.model.IsolationLevel;
 import txfuzz.dbms.Database;
+import txfuzz.dbms.Engine;
+import txfuzz.dbms.Jdbc;
 import txfuzz.dbms.LockProbe;
 import txfuzz.dbms.OpenSessions;
 import txfuzz.dbms.Target;
+import txfuzz.dbms.TargetOptions;
 
 /**
  * DuckDB, one in-memory database instance per test case ({@code jdbc:duckdb:} opens a new private
- * one); every session is a {@link DuckDBConnection#duplicate()} of its first connection, and the
+ * one); every session is a {@code DuckDBConnection.duplicate()} of its first connection, and the
  * instance goes away when the last of them closes. {@code threads = 1}: test cases are tiny, and so
  * an open database costs no worker thread.
  *
@@ -33,16 +34,22 @@ import txfuzz.dbms.Target;
  */
 public final class DuckdbTarget implements Target {
 
+    /** A new private in-memory database. */
+    static final String URL = "jdbc:duckdb:";
+
     private final DuckdbEngine engine;
+    private final Jdbc jdbc;
     private final String version;
 
+    /** The bundled DuckDB. */
     public DuckdbTarget() {
-        this(new DuckdbEngine());
+        this(new DuckdbEngine(), Engine.inProcessDriver(new DuckdbEngine(), TargetOptions.none(), URL));
     }
 
-    DuckdbTarget(DuckdbEngine engine) {
+    DuckdbTarget(DuckdbEngine engine, Jdbc jdbc) {
         this.engine = engine;
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:", properties())) {
+        this.jdbc = jdbc;
+        try (Connection c = jdbc.connect(URL, properties())) {
             version = "DuckDB " + c.getMetaData().getDatabaseProductVersion();
         } catch (SQLException e) {
             throw new IllegalStateException("DuckDB does not start: " + e.getMessage(), e);
@@ -67,7 +74,7 @@ public final class DuckdbTarget implements Target {
 
     @Override
     public Database freshDatabase() throws SQLException {
-        return new DuckdbDatabase();
+        return new DuckdbDatabase(jdbc);
     }
 
     /**
@@ -129,11 +136,29 @@ public final class DuckdbTarget implements Target {
     }
 
     private static final class DuckdbDatabase implements Database {
-        private final DuckDBConnection first;
+        private final Connection first;
         private final OpenSessions sessions = new OpenSessions();
 
-        DuckdbDatabase() throws SQLException {
-            first = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:", properties());
+        DuckdbDatabase(Jdbc jdbc) throws SQLException {
+            first = jdbc.connect(URL, properties());
+        }
+
+        /**
+         * A new connection to {@code first}'s instance: DuckDBConnection.duplicate(), called by name,
+         * since the driver may come from a class loader of its own (another version) whose
+         * DuckDBConnection is not txfuzz's.
+         */
+        private Connection duplicate() throws SQLException {
+            try {
+                return (Connection) first.getClass().getMethod("duplicate").invoke(first);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                if (e.getCause() instanceof SQLException s) {
+                    throw s;
+                }
+                throw new IllegalStateException("DuckDBConnection.duplicate() failed", e.getCause());
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("this DuckDB driver has no DuckDBConnection.duplicate()", e);
+            }
         }
 
         @Override
@@ -142,7 +167,7 @@ public final class DuckdbTarget implements Target {
             if (mode != null && !mode.equals("default")) {
                 throw new IllegalArgumentException("DuckDB has only the mode 'default', not '" + mode + "'");
             }
-            return sessions.register(first.duplicate());
+            return sessions.register(duplicate());
         }
 
         @Override

@@ -37,9 +37,13 @@ public final class H2Engine implements Engine {
     }
 
     @Override
+    public java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
+        return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("com.h2database", "h2"));
+    }
+
+    @Override
     public Target open(TargetOptions options) {
-        Engine.requireNoServerOptions(name(), options);
-        return new H2Target(this);
+        return new H2Target(this, Engine.inProcessDriver(this, options, H2Target.PROBE_URL));
     }
 
     @Override

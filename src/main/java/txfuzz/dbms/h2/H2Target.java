@@ -1,7 +1,6 @@
 package txfuzz.dbms.h2;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -11,8 +10,11 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import txfuzz.model.IsolationLevel;
 import txfuzz.dbms.Database;
+import txfuzz.dbms.Engine;
+import txfuzz.dbms.Jdbc;
 import txfuzz.dbms.LockProbe;
 import txfuzz.dbms.Target;
+import txfuzz.dbms.TargetOptions;
 
 /** H2 2.x, live: in memory, one private named database per test case. The description is {@link H2Engine}. */
 public final class H2Target implements Target {
@@ -20,16 +22,22 @@ public final class H2Target implements Target {
     /** Longer than any statement on a handful of rows runs; see the lock probe. */
     private static final int INVISIBLE_WAIT_MS = 25;
 
+    /** A private, unnamed in-memory database: for the version, and to find the driver. */
+    static final String PROBE_URL = "jdbc:h2:mem:";
+
     private final H2Engine engine;
+    private final Jdbc jdbc;
     private final String version;
 
+    /** The bundled H2. */
     public H2Target() {
-        this(new H2Engine());
+        this(new H2Engine(), Engine.inProcessDriver(new H2Engine(), TargetOptions.none(), PROBE_URL));
     }
 
-    H2Target(H2Engine engine) {
+    H2Target(H2Engine engine, Jdbc jdbc) {
         this.engine = engine;
-        try (Connection c = DriverManager.getConnection("jdbc:h2:mem:")) {
+        this.jdbc = jdbc;
+        try (Connection c = jdbc.connect(PROBE_URL)) {
             version = "H2 " + c.getMetaData().getDatabaseProductVersion();
         } catch (SQLException e) {
             throw new IllegalStateException("H2 does not start: " + e.getMessage(), e);
@@ -49,7 +57,7 @@ public final class H2Target implements Target {
     @Override
     public Database freshDatabase() throws SQLException {
         String url = "jdbc:h2:mem:txfuzz_" + NEXT_DB.incrementAndGet() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=" + H2Engine.LOCK_TIMEOUT_MS;
-        return new H2Database(url);
+        return new H2Database(jdbc, url);
     }
 
     @Override
@@ -57,17 +65,19 @@ public final class H2Target implements Target {
     }
 
     private static final class H2Database implements Database {
+        private final Jdbc jdbc;
         private final String url;
         private final Connection keeper;
 
-        H2Database(String url) throws SQLException {
+        H2Database(Jdbc jdbc, String url) throws SQLException {
+            this.jdbc = jdbc;
             this.url = url;
-            this.keeper = DriverManager.getConnection(url);
+            this.keeper = jdbc.connect(url);
         }
 
         @Override
         public Connection connect(IsolationLevel level, String mode) throws SQLException {
-            Connection c = DriverManager.getConnection(url);
+            Connection c = jdbc.connect(url);
             try (Statement s = c.createStatement()) {
                 s.execute("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level.sql());
             } catch (SQLException e) {
@@ -87,7 +97,7 @@ public final class H2Target implements Target {
 
         @Override
         public Optional<LockProbe> lockProbe() throws SQLException {
-            Connection probe = DriverManager.getConnection(url);
+            Connection probe = jdbc.connect(url);
             // BLOCKER_ID names the session whose row lock we wait for. H2 waits for an uncommitted
             // duplicate key differently: it spins, RUNNING, with no BLOCKER_ID. A write that has run for
             // longer than any statement on a few rows takes, while another session holds uncommitted

@@ -33,9 +33,13 @@ public final class HsqldbEngine implements Engine {
     }
 
     @Override
+    public java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
+        return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("org.hsqldb", "hsqldb"));
+    }
+
+    @Override
     public Target open(TargetOptions options) {
-        Engine.requireNoServerOptions(name(), options);
-        return new HsqldbTarget(this);
+        return new HsqldbTarget(this, Engine.inProcessDriver(this, options, "jdbc:hsqldb:mem:"));
     }
 
     // abortScope: the Target default. With hsqldb.tx_conflict_rollback=true (the default, and set in

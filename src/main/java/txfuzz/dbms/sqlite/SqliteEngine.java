@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.sqlite.SQLiteErrorCode;
-import org.sqlite.SQLiteException;
 import txfuzz.model.IsolationLevel;
 import txfuzz.dbms.Dialect;
 import txfuzz.dbms.ErrorClass;
@@ -31,9 +29,13 @@ public final class SqliteEngine implements Engine {
     }
 
     @Override
+    public java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
+        return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("org.xerial", "sqlite-jdbc"));
+    }
+
+    @Override
     public Target open(TargetOptions options) {
-        Engine.requireNoServerOptions(name(), options);
-        return new SqliteTarget(this);
+        return new SqliteTarget(this, Engine.inProcessDriver(this, options, SqliteTarget.PROBE_URL));
     }
 
     // SQLite fails only the statement and leaves the transaction open (holding its read snapshot, which
@@ -102,10 +104,9 @@ public final class SqliteEngine implements Engine {
      */
     @Override
     public ErrorClass classify(SQLException e) {
+        // sqlite-jdbc's SQLiteException carries the primary result code as the vendor code (its extended
+        // code & 0xff): read that, not the class, which a driver of another version (own class loader) does not share.
         int code = e.getErrorCode();
-        if (e instanceof SQLiteException se && se.getResultCode() != null && se.getResultCode() != SQLiteErrorCode.UNKNOWN_ERROR) {
-            code = se.getResultCode().code;
-        }
         String msg = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
         switch (code & 0xff) {
             case 5, 6:

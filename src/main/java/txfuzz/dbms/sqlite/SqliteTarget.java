@@ -5,21 +5,25 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
+import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteConnection;
 import txfuzz.model.IsolationLevel;
 import txfuzz.dbms.Database;
+import txfuzz.dbms.Engine;
+import txfuzz.dbms.Jdbc;
 import txfuzz.dbms.LockProbe;
 import txfuzz.dbms.OpenSessions;
 import txfuzz.dbms.Target;
+import txfuzz.dbms.TargetOptions;
 
 /**
  * SQLite through xerial's sqlite-jdbc. Each test case gets its own database file, in WAL mode, in a
@@ -45,17 +49,25 @@ import txfuzz.dbms.Target;
 public final class SqliteTarget implements Target {
     private static final AtomicLong NEXT_DB = new AtomicLong();
 
+    /** A private in-memory database: for the version, and to find the driver. */
+    static final String PROBE_URL = "jdbc:sqlite::memory:";
+
     private final SqliteEngine engine;
+    private final Jdbc jdbc;
     private final String version;
+    /** Each session's mode (its BEGIN), kept here: the driver's own record of it is a class of its version. */
+    private final Map<Connection, String> modes = Collections.synchronizedMap(new WeakHashMap<>());
     private Path dir;
 
+    /** The bundled sqlite-jdbc. */
     public SqliteTarget() {
-        this(new SqliteEngine());
+        this(new SqliteEngine(), Engine.inProcessDriver(new SqliteEngine(), TargetOptions.none(), PROBE_URL));
     }
 
-    SqliteTarget(SqliteEngine engine) {
+    SqliteTarget(SqliteEngine engine, Jdbc jdbc) {
         this.engine = engine;
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:")) {
+        this.jdbc = jdbc;
+        try (Connection c = jdbc.connect(PROBE_URL)) {
             version = "SQLite " + c.getMetaData().getDatabaseProductVersion();
         } catch (SQLException e) {
             throw new IllegalStateException("SQLite does not start: " + e.getMessage(), e);
@@ -88,8 +100,7 @@ public final class SqliteTarget implements Target {
     /** BEGIN DEFERRED or BEGIN IMMEDIATE, as the connection's mode says; JDBC autocommit stays on. */
     @Override
     public void begin(Connection c) throws SQLException {
-        SQLiteConfig.TransactionMode m = c.unwrap(SQLiteConnection.class).getCurrentTransactionMode();
-        execute(c, "BEGIN " + (m == null ? SQLiteConfig.TransactionMode.DEFERRED : m).name());
+        execute(c, "BEGIN " + modes.getOrDefault(c, SqliteEngine.MODES.get(0)).toUpperCase(Locale.ROOT));
     }
 
     @Override
@@ -131,7 +142,7 @@ public final class SqliteTarget implements Target {
         }
     }
 
-    private static final class SqliteDatabase implements Database {
+    private final class SqliteDatabase implements Database {
         private final Path file;
         private final String url;
         private final OpenSessions sessions = new OpenSessions();
@@ -140,24 +151,28 @@ public final class SqliteTarget implements Target {
             this.file = file;
             this.url = "jdbc:sqlite:" + file;
             // create the file and switch it to WAL (persistent in the file) before any session opens
-            config(SqliteEngine.MODES.get(0)).createConnection(url).close();
+            jdbc.connect(url, config(SqliteEngine.MODES.get(0))).close();
         }
 
-        private static SQLiteConfig config(String mode) {
-            SQLiteConfig cfg = new SQLiteConfig();
-            cfg.setJournalMode(SQLiteConfig.JournalMode.WAL);
-            cfg.setBusyTimeout(0);
-            cfg.enforceForeignKeys(true);
+        /** sqlite-jdbc's SQLiteConfig as connection properties (pragma names): the same in every driver version. */
+        private static Properties config(String mode) {
+            Properties p = new Properties();
+            p.setProperty("journal_mode", "WAL");
+            p.setProperty("busy_timeout", "0");
+            p.setProperty("foreign_keys", "true");
             // durability against power loss is not under test: no fsync per commit (62 ms → 3 ms a case)
-            cfg.setSynchronous(SQLiteConfig.SynchronousMode.OFF);
-            cfg.setTransactionMode(SQLiteConfig.TransactionMode.valueOf(mode.toUpperCase(Locale.ROOT)));
-            return cfg;
+            p.setProperty("synchronous", "OFF");
+            p.setProperty("transaction_mode", mode.toUpperCase(Locale.ROOT));
+            return p;
         }
 
         @Override
         public Connection connect(IsolationLevel level, String mode) throws SQLException {
             SqliteEngine.checkLevel(level);
-            return sessions.register(config(SqliteEngine.checkMode(mode)).createConnection(url));
+            String m = SqliteEngine.checkMode(mode);
+            Connection c = sessions.register(jdbc.connect(url, config(m)));
+            modes.put(c, m);
+            return c;
         }
 
         @Override

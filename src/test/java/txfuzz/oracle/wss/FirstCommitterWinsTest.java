@@ -17,6 +17,7 @@ import txfuzz.oracle.Classification;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
 import txfuzz.dbms.Target;
+import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
 
 /**
@@ -115,7 +116,7 @@ class FirstCommitterWinsTest {
         // T1 commits. Before the check the write-outcome difference was classified documented (the final
         // state matches the serial order). With and without a key (rows matched by value vs. by identity).
         for (String pk : List.of("", " PRIMARY KEY")) {
-            try (Target duckdb = Targets.create("duckdb")) {
+            try (Target duckdb = Targets.create("duckdb", TargetOptions.version("1.4.4.0"))) {
                 TestCase c = readThenConcurrentWrite("duckdb", IsolationLevel.SNAPSHOT, pk,
                         "DELETE FROM t WHERE id = 1", "UPDATE t SET v = v + 1 WHERE id = 1");
                 assertFirstCommitterWinsBroken(judge(duckdb, c), "T1.2");

@@ -1,0 +1,39 @@
+package txfuzz.dbms.versions;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Properties;
+
+/**
+ * The Maven versions of the engines txfuzz bundles, per DBMS name: pom.xml's, filtered into a
+ * resource at build time, so the pom stays the one place they are written.
+ */
+public final class BundledVersions {
+    private static final Properties VERSIONS = load();
+
+    private BundledVersions() {
+    }
+
+    private static Properties load() {
+        Properties p = new Properties();
+        try (InputStream in = BundledVersions.class.getResourceAsStream("/txfuzz/bundled-versions.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("txfuzz/bundled-versions.properties is missing from the build");
+            }
+            p.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return p;
+    }
+
+    /** The bundled Maven version of DBMS {@code name}'s artifact, e.g. "2.3.232" for h2. */
+    public static String of(String name) {
+        String v = VERSIONS.getProperty(name);
+        if (v == null) {
+            throw new IllegalArgumentException("no bundled version recorded for " + name);
+        }
+        return v;
+    }
+}

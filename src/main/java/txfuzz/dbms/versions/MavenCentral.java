@@ -1,0 +1,135 @@
+package txfuzz.dbms.versions;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.aether.ConfigurationProperties;
+import org.eclipse.aether.RepositorySystem;
+import org.eclipse.aether.RepositorySystemSession.CloseableSession;
+import org.eclipse.aether.artifact.DefaultArtifact;
+import org.eclipse.aether.collection.CollectRequest;
+import org.eclipse.aether.graph.Dependency;
+import org.eclipse.aether.repository.RemoteRepository;
+import org.eclipse.aether.resolution.ArtifactResult;
+import org.eclipse.aether.resolution.DependencyRequest;
+import org.eclipse.aether.resolution.DependencyResolutionException;
+import org.eclipse.aether.resolution.ResolutionErrorPolicy;
+import org.eclipse.aether.resolution.VersionRangeRequest;
+import org.eclipse.aether.resolution.VersionRangeResolutionException;
+import org.eclipse.aether.resolution.VersionRangeResult;
+import org.eclipse.aether.supplier.RepositorySystemSupplier;
+import org.eclipse.aether.supplier.SessionBuilderSupplier;
+import org.eclipse.aether.transfer.ArtifactNotFoundException;
+import org.eclipse.aether.transfer.MetadataNotFoundException;
+import org.eclipse.aether.util.repository.SimpleResolutionErrorPolicy;
+
+/**
+ * Maven Central through Maven's own resolver, with the user's local repository (~/.m2/repository,
+ * or -Dmaven.repo.local) as its cache: what Maven downloaded before is not downloaded again.
+ * -Dtxfuzz.maven.central=URL names a mirror of it instead.
+ */
+public final class MavenCentral {
+    static final String CENTRAL_URL = "https://repo.maven.apache.org/maven2/";
+
+    private final RepositorySystem system = new RepositorySystemSupplier().get();
+    private final Path localRepository;
+    private final RemoteRepository central;
+
+    private static final class Holder {
+        static final MavenCentral INSTANCE = new MavenCentral(defaultLocalRepository(), System.getProperty("txfuzz.maven.central", CENTRAL_URL));
+    }
+
+    MavenCentral(Path localRepository, String centralUrl) {
+        this.localRepository = localRepository;
+        this.central = new RemoteRepository.Builder("central", "default", centralUrl).build();
+    }
+
+    public static MavenCentral get() {
+        return Holder.INSTANCE;
+    }
+
+    static Path defaultLocalRepository() {
+        String configured = System.getProperty("maven.repo.local");
+        return configured != null ? Path.of(configured) : Path.of(System.getProperty("user.home"), ".m2", "repository");
+    }
+
+    private CloseableSession session() {
+        return new SessionBuilderSupplier(system).get()
+                .withLocalRepositoryBaseDirectories(localRepository)
+                .setSystemProperties(System.getProperties())
+                // a version published since the last miss is found at once, not after a day's caching of "not found"
+                .setResolutionErrorPolicy(new SimpleResolutionErrorPolicy(ResolutionErrorPolicy.CACHE_DISABLED))
+                .setConfigProperty(ConfigurationProperties.CONNECT_TIMEOUT, 10_000)
+                .setConfigProperty(ConfigurationProperties.REQUEST_TIMEOUT, 60_000)
+                .build();
+    }
+
+    /**
+     * The jar of {@code artifact} at {@code version} and its runtime dependencies, downloaded into the
+     * local repository if they are not there yet. IllegalArgumentException with a one-line reason
+     * when the version does not exist or Maven Central cannot be reached.
+     */
+    public List<Path> resolve(MavenArtifact artifact, String version) {
+        // the engine as a project's dependency, not as the root: its optional dependencies stay out, as in a Maven build
+        // (sqlite-jdbc's optional slf4j-api would otherwise print SLF4J's "no binding" warning)
+        CollectRequest collect = new CollectRequest(List.of(new Dependency(new DefaultArtifact(artifact.coordinates(version)), "runtime")), null,
+                List.of(central));
+        try (CloseableSession session = session()) {
+            List<Path> jars = new ArrayList<>();
+            for (ArtifactResult r : system.resolveDependencies(session, new DependencyRequest(collect, null)).getArtifactResults()) {
+                jars.add(r.getArtifact().getPath());
+            }
+            return List.copyOf(jars);
+        } catch (DependencyResolutionException | RuntimeException e) {
+            if (notFound(e)) {
+                throw new IllegalArgumentException(artifact.coordinates(version) + " is not on Maven Central (see 'txfuzz targets --versions')");
+            }
+            throw new IllegalArgumentException("cannot get " + artifact.coordinates(version) + " from Maven Central (offline?): " + rootMessage(e));
+        }
+    }
+
+    /**
+     * Every version Maven Central lists for {@code artifact} (its maven-metadata.xml), oldest first.
+     * Offline, the versions the local repository last saw, with {@link Listing#problem()} saying why.
+     */
+    public Listing versions(MavenArtifact artifact) {
+        VersionRangeRequest request = new VersionRangeRequest(new DefaultArtifact(artifact.coordinates("[0,)")), List.of(central), null);
+        try (CloseableSession session = session()) {
+            VersionRangeResult result = system.resolveVersionRange(session, request);
+            List<String> versions = result.getVersions().stream().map(Object::toString).toList();
+            // the local repository's own copy of the list is often missing: that is no problem, an unreachable remote is
+            String problem = result.getExceptions().stream().filter(x -> !(x instanceof MetadataNotFoundException)).findFirst()
+                    .map(MavenCentral::rootMessage).orElse(null);
+            return new Listing(versions, problem);
+        } catch (VersionRangeResolutionException | RuntimeException e) {
+            return new Listing(List.of(), rootMessage(e));
+        }
+    }
+
+    /** Versions as listed, and why the list may be stale or empty (null: fresh from Maven Central). */
+    public record Listing(List<String> versions, String problem) {
+    }
+
+    private static boolean notFound(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ArtifactNotFoundException) {
+                return true;
+            }
+            for (Throwable s : t.getSuppressed()) {
+                if (notFound(s)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return m.lines().findFirst().orElse("").strip();
+    }
+}
