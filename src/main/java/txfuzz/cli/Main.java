@@ -14,7 +14,7 @@ import picocli.CommandLine.ScopeType;
  */
 @Command(name = "txfuzz", mixinStandardHelpOptions = true, version = "txfuzz 0.1.0",
         description = "Finds transaction bugs in relational DBMSs.",
-        subcommands = {RunCommand.class, ReplayCommand.class, ReduceCommand.class, CheckCommand.class, IsolationTableCommand.class, TargetsCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, ReplayCommand.class, BisectCommand.class, ReduceCommand.class, CheckCommand.class, IsolationTableCommand.class, TargetsCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     public static final int OK = 0;
     public static final int FOUND = 1;

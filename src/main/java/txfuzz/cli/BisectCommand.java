@@ -1,0 +1,208 @@
+package txfuzz.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import txfuzz.campaign.Judge;
+import txfuzz.dbms.Engine;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.TargetOptions;
+import txfuzz.dbms.Targets;
+import txfuzz.dbms.versions.MavenArtifact;
+import txfuzz.dbms.versions.MavenCentral;
+import txfuzz.exec.Executor;
+import txfuzz.exec.ExecutorConfig;
+import txfuzz.exec.SetupFailedException;
+import txfuzz.exec.Trace;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Oracle;
+import txfuzz.oracle.Violation;
+
+/**
+ * Replays a case across the versions of its in-process engine that Maven Central lists and says
+ * where its bug candidate appears and disappears. Every version it decides on runs the case twice
+ * (findings can be nondeterministic): two runs that disagree make the version "flaky", which no
+ * conclusion rests on. Up to {@value #ALL_UP_TO} versions are all replayed; in a longer range the
+ * two ends are, then the versions between two ends that disagree are bisected (one change assumed).
+ */
+@Command(name = "bisect", description = "Replay a case on every version of its engine (or a range) and report where its bug candidate"
+        + " is introduced and fixed.")
+final class BisectCommand implements Callable<Integer> {
+    static final int ALL_UP_TO = 16;
+
+    @Parameters(paramLabel = "CASE.json", description = "A case file, e.g. txfuzz-out/findings/<id>/case.json.")
+    Path caseFile;
+
+    @Option(names = "--versions", paramLabel = "A..B", description = "The versions to try, both ends included (as 'txfuzz targets --versions'"
+            + " lists them). Default: every release Maven Central lists.")
+    String range;
+
+    @Option(names = "--oracle", defaultValue = "wss,explicit", description = "Oracles, comma-separated. Default: ${DEFAULT-VALUE}.")
+    String oracles;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
+
+    /** What one version did with the case. */
+    enum Verdict {
+        SHOWS("shows it"), CLEAN("does not show it"), FLAKY("flaky (the two runs disagree)"), CANNOT_RUN("cannot run the case");
+
+        final String words;
+
+        Verdict(String words) {
+            this.words = words;
+        }
+
+        boolean decided() {
+            return this == SHOWS || this == CLEAN;
+        }
+    }
+
+    record Result(Verdict verdict, String detail) {
+    }
+
+    @Override
+    public Integer call() {
+        TestCase c = Options.readCase(caseFile);
+        List<Oracle> chosen = Options.oracles(oracles);
+        if (!Targets.exists(c.dbms())) {
+            throw new Main.UserError("unknown DBMS '" + c.dbms() + "' in " + caseFile);
+        }
+        Engine engine = Targets.engine(c.dbms());
+        if (engine.server() || engine.artifact().isEmpty()) {
+            throw new Main.UserError("bisect replays in-process engines (h2, hsqldb, derby, sqlite, duckdb); " + c.dbms() + " is a server");
+        }
+        MavenArtifact artifact = engine.artifact().get();
+        List<String> versions = versions(artifact);
+        System.out.println("Bisecting " + caseFile + " on " + c.dbms() + ", " + versions.size() + " versions " + versions.get(0) + ".."
+                + versions.get(versions.size() - 1) + (versions.size() > ALL_UP_TO ? " (bisected)" : " (all replayed)")
+                + "; each decided version runs the case twice");
+        Map<String, Result> seen = new LinkedHashMap<>();
+        if (versions.size() <= ALL_UP_TO) {
+            versions.forEach(v -> seen.put(v, judge(c, v, chosen)));
+        } else {
+            bisect(c, versions, chosen, seen);
+        }
+        System.out.println();
+        System.out.println("| version | verdict | runs |");
+        System.out.println("|---|---|---|");
+        for (String v : versions) {
+            Result r = seen.get(v);
+            if (r != null) {
+                System.out.println("| " + v + " | " + r.verdict().words + " | " + r.detail() + " |");
+            }
+        }
+        System.out.println();
+        conclusions(versions, seen).forEach(System.out::println);
+        if (versions.size() > ALL_UP_TO && seen.size() == 2) {
+            System.out.println("(only the two ends were replayed, and they agree: a bug introduced and fixed in between is missed;"
+                    + " narrow --versions to at most " + ALL_UP_TO + " versions to replay them all)");
+        }
+        return Main.OK;
+    }
+
+    private List<String> versions(MavenArtifact artifact) {
+        MavenCentral.Listing listing = MavenCentral.get().versions(artifact);
+        // releases only: a qualifier (-beta, -SNAPSHOT, -rc1) is not what maintainers ship
+        List<String> all = listing.versions().stream().filter(v -> v.matches("[0-9]+(\\.[0-9]+)*")).toList();
+        if (all.isEmpty()) {
+            throw new Main.UserError("no versions of " + artifact + " listed" + (listing.problem() == null ? "" : ": " + listing.problem()));
+        }
+        if (range == null) {
+            return all;
+        }
+        String[] ends = range.split("\\.\\.", -1);
+        if (ends.length != 2 || ends[0].isBlank() || ends[1].isBlank()) {
+            throw new Main.UserError("--versions takes A..B, e.g. 2.3.232..2.5.252; got '" + range + "'");
+        }
+        int from = all.indexOf(ends[0].trim());
+        int to = all.indexOf(ends[1].trim());
+        if (from < 0 || to < 0) {
+            throw new Main.UserError("--versions " + range + ": " + (from < 0 ? ends[0] : ends[1]) + " is not a listed release of " + artifact
+                    + " (see 'txfuzz targets --versions')");
+        }
+        if (from > to) {
+            throw new Main.UserError("--versions " + range + ": the first version is newer than the second");
+        }
+        return all.subList(from, to + 1);
+    }
+
+    /** The ends, then halving the range between two decided versions that disagree. */
+    private void bisect(TestCase c, List<String> versions, List<Oracle> chosen, Map<String, Result> seen) {
+        int lo = 0;
+        int hi = versions.size() - 1;
+        seen.put(versions.get(lo), judge(c, versions.get(lo), chosen));
+        seen.put(versions.get(hi), judge(c, versions.get(hi), chosen));
+        while (hi - lo > 1 && seen.get(versions.get(lo)).verdict().decided() && seen.get(versions.get(hi)).verdict().decided()
+                && seen.get(versions.get(lo)).verdict() != seen.get(versions.get(hi)).verdict()) {
+            int mid = (lo + hi) / 2;
+            Result r = judge(c, versions.get(mid), chosen);
+            seen.put(versions.get(mid), r);
+            if (!r.verdict().decided()) {
+                break; // no side can be chosen: the table shows where it stopped
+            }
+            if (r.verdict() == seen.get(versions.get(lo)).verdict()) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+    }
+
+    private static Result judge(TestCase c, String version, List<Oracle> chosen) {
+        System.out.print("  " + version + " ...");
+        System.out.flush();
+        Result r;
+        try (Target target = Targets.create(c.dbms(), TargetOptions.version(version)); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+            List<Boolean> runs = new ArrayList<>();
+            List<String> details = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                Trace trace = executor.run(c);
+                List<Violation> vs = new Judge(chosen, executor).judge(c, trace);
+                List<Violation> bugs = vs.stream().filter(v -> v.classification() == Classification.BUG_CANDIDATE).toList();
+                runs.add(!bugs.isEmpty());
+                details.add(bugs.isEmpty() ? "no bug candidate" : bugs.get(0).oracle() + "/" + bugs.get(0).kind().label());
+            }
+            Verdict v = !runs.get(0).equals(runs.get(1)) ? Verdict.FLAKY : runs.get(0) ? Verdict.SHOWS : Verdict.CLEAN;
+            r = new Result(v, String.join("; ", details) + " (" + target.version() + ")");
+        } catch (SetupFailedException e) {
+            r = new Result(Verdict.CANNOT_RUN, "the setup fails: " + Main.oneLine(e.getMessage()));
+        } catch (java.sql.SQLException | RuntimeException e) {
+            r = new Result(Verdict.CANNOT_RUN, Main.oneLine(String.valueOf(e.getMessage())));
+        }
+        System.out.println(" " + r.verdict().words);
+        return r;
+    }
+
+    /** "introduced in" / "fixed in" at each change between two neighbouring decided versions. */
+    static List<String> conclusions(List<String> versions, Map<String, Result> seen) {
+        List<String> out = new ArrayList<>();
+        String previous = null;
+        for (String v : versions) {
+            Result r = seen.get(v);
+            if (r == null || !r.verdict().decided()) {
+                continue;
+            }
+            if (previous != null && seen.get(previous).verdict() != r.verdict()) {
+                List<String> between = versions.subList(versions.indexOf(previous) + 1, versions.indexOf(v));
+                String where = between.isEmpty() ? "" : " (between " + previous + " and " + v + "; the versions between "
+                        + (seen.keySet().containsAll(between) ? "could not decide)" : "were not replayed)");
+                out.add(r.verdict() == Verdict.SHOWS ? "introduced in " + v + where + ": " + previous + " does not show it"
+                        : "fixed in " + v + where + ": " + previous + " shows it");
+            }
+            previous = v;
+        }
+        if (out.isEmpty()) {
+            out.add(previous == null ? "no version could decide: see the table"
+                    : "the same verdict on every decided version (" + seen.get(previous).verdict().words + ")");
+        }
+        return out;
+    }
+}

@@ -1,0 +1,68 @@
+package txfuzz.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * bisect on real engine versions from Maven Central: the H2 MERGE hang at READ UNCOMMITTED that the
+ * default run found on 2.3.232 is fixed in 2.4.240; the H2 REPEATABLE READ row returned twice after a
+ * key rewrite came with 2.3 and went with 2.5.
+ */
+class BisectCommandTest {
+    private static Path corpus(String name) {
+        return Path.of("src/main/resources/corpus/bugs/" + name + ".case.json");
+    }
+
+    @Test
+    void theH2MergeHangIsFixedIn2_4_240() {
+        CliTest.Result r = CliTest.run("bisect", corpus("h2-merge-hang-read-uncommitted").toString(), "--versions", "2.3.232..2.5.252");
+        assertEquals(0, r.code(), r.toString());
+        assertTrue(r.out().contains("| 2.3.232 | shows it | explicit/hang; explicit/hang"), r.out());
+        assertTrue(r.out().contains("| 2.4.240 | does not show it |"), r.out());
+        assertTrue(r.out().contains("fixed in 2.4.240: 2.3.232 shows it"), r.out());
+    }
+
+    @Test
+    void theRowReturnedTwiceCameWith2_3AndWentWith2_5() {
+        CliTest.Result r = CliTest.run("bisect", corpus("h2-rr-rewritten-key-row-twice").toString(), "--versions", "2.2.224..2.5.252",
+                "--oracle", "equiv");
+        assertEquals(0, r.code(), r.toString());
+        assertTrue(r.out().contains("introduced in 2.3.230: 2.2.224 does not show it"), r.out());
+        assertTrue(r.out().contains("fixed in 2.5.250: 2.4.240 shows it"), r.out());
+    }
+
+    @Test
+    void conclusionsNameEachChangeAndSkipUndecidedVersions() {
+        Map<String, BisectCommand.Result> seen = new LinkedHashMap<>();
+        seen.put("1", new BisectCommand.Result(BisectCommand.Verdict.CLEAN, ""));
+        seen.put("2", new BisectCommand.Result(BisectCommand.Verdict.CANNOT_RUN, ""));
+        seen.put("3", new BisectCommand.Result(BisectCommand.Verdict.SHOWS, ""));
+        seen.put("5", new BisectCommand.Result(BisectCommand.Verdict.CLEAN, ""));
+        assertEquals(List.of("introduced in 3 (between 1 and 3; the versions between could not decide): 1 does not show it",
+                        "fixed in 5 (between 3 and 5; the versions between were not replayed): 3 shows it"),
+                BisectCommand.conclusions(List.of("1", "2", "3", "4", "5"), seen));
+    }
+
+    @Test
+    void badInputIsAOneLineError(@TempDir Path tmp) throws Exception {
+        CliTest.Result range = CliTest.run("bisect", corpus("h2-merge-hang-read-uncommitted").toString(), "--versions", "2.3.232-2.5.252");
+        assertEquals(2, range.code(), range.toString());
+        assertTrue(range.err().startsWith("txfuzz: --versions takes A..B"), range.err());
+        CliTest.Result unknown = CliTest.run("bisect", corpus("h2-merge-hang-read-uncommitted").toString(), "--versions", "2.3.232..9.9.9");
+        assertEquals(2, unknown.code(), unknown.toString());
+        assertTrue(unknown.err().contains("9.9.9 is not a listed release"), unknown.err());
+        Path server = tmp.resolve("pg.case.json");
+        Files.writeString(server, Files.readString(Path.of("src/main/resources/corpus/bugs/pg-merge-rr-lost-update.case.json")));
+        CliTest.Result pg = CliTest.run("bisect", server.toString());
+        assertEquals(2, pg.code(), pg.toString());
+        assertTrue(pg.err().contains("postgres is a server"), pg.err());
+    }
+}
