@@ -110,8 +110,7 @@ final class BisectCommand implements Callable<Integer> {
 
     private List<String> versions(MavenArtifact artifact) {
         MavenCentral.Listing listing = MavenCentral.get().versions(artifact);
-        // releases only: a qualifier (-beta, -SNAPSHOT, -rc1) is not what maintainers ship
-        List<String> all = listing.versions().stream().filter(v -> v.matches("[0-9]+(\\.[0-9]+)*")).toList();
+        List<String> all = listing.releases();
         if (all.isEmpty()) {
             throw new Main.UserError("no versions of " + artifact + " listed" + (listing.problem() == null ? "" : ": " + listing.problem()));
         }

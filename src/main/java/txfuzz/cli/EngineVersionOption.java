@@ -10,7 +10,7 @@ final class EngineVersionOption {
     @Option(names = "--version", paramLabel = "V",
             description = "Version of an in-process engine (h2, hsqldb, derby, sqlite, duckdb) to test instead of the bundled one, e.g. 2.4.240"
                     + " for h2: its jar is fetched from Maven Central (kept in ~/.m2/repository) and loaded on its own."
-                    + " 'txfuzz targets --versions' lists them.")
+                    + " 'txfuzz targets --versions' lists them; 'newest' is the newest release listed.")
     String version;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")

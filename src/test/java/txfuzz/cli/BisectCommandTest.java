@@ -40,6 +40,18 @@ class BisectCommandTest {
     }
 
     @Test
+    void replayOnTheNewestReleaseSaysWhetherAFindingIsFixed() {
+        // the H2 bug the equiv oracle found, replayed on whatever release Maven Central lists as newest
+        List<String> releases = txfuzz.dbms.versions.MavenCentral.get().versions(
+                txfuzz.dbms.Targets.engine("h2").artifact().orElseThrow()).releases();
+        String newest = releases.get(releases.size() - 1);
+        CliTest.Result r = CliTest.run("replay", corpus("h2-rr-shifted-keys-old-max").toString(), "--oracle", "equiv", "--version", "newest",
+                "--quiet");
+        assertTrue(r.out().contains(" on H2 " + newest + " "), r.out());
+        assertTrue(r.out().contains("Verdict: "), r.out());
+    }
+
+    @Test
     void conclusionsNameEachChangeAndSkipUndecidedVersions() {
         Map<String, BisectCommand.Result> seen = new LinkedHashMap<>();
         seen.put("1", new BisectCommand.Result(BisectCommand.Verdict.CLEAN, ""));

@@ -20,6 +20,8 @@ import txfuzz.dbms.Jdbc;
  * side by side in one JVM. A version is loaded once per JVM: its loader stays, like the bundled one.
  */
 public final class EngineDrivers {
+    /** The version that stands for the newest release Maven Central lists (replay a finding there: is it fixed?). */
+    public static final String NEWEST = "newest";
     private static final Map<String, Jdbc> LOADED = new ConcurrentHashMap<>();
 
     private EngineDrivers() {
@@ -30,8 +32,22 @@ public final class EngineDrivers {
      * the bundled version, else {@code artifact} at {@code version}. IllegalArgumentException with a
      * one-line reason when that version cannot be had or does not run on this Java.
      */
-    public static Jdbc driver(String name, MavenArtifact artifact, String version, String url) {
+    public static Jdbc driver(String name, MavenArtifact artifact, String asked, String url) {
         String bundled = BundledVersions.of(name);
+        String version = asked;
+        if (NEWEST.equals(asked)) {
+            MavenCentral.Listing listing = MavenCentral.get().versions(artifact);
+            List<String> releases = listing.releases();
+            if (releases.isEmpty()) {
+                throw new IllegalArgumentException("no release of " + artifact + " is listed"
+                        + (listing.problem() == null ? "" : " (" + listing.problem() + ")"));
+            }
+            version = releases.get(releases.size() - 1);
+        }
+        return driverAt(name, artifact, version, bundled, url);
+    }
+
+    private static Jdbc driverAt(String name, MavenArtifact artifact, String version, String bundled, String url) {
         if (version == null || version.equals(bundled)) {
             return LOADED.computeIfAbsent(name + ":bundled", k -> new Jdbc(find(EngineDrivers.class.getClassLoader(), false, url, name, bundled), bundled));
         }

@@ -108,6 +108,10 @@ public final class MavenCentral {
 
     /** Versions as listed, and why the list may be stale or empty (null: fresh from Maven Central). */
     public record Listing(List<String> versions, String problem) {
+        /** The releases among them, oldest first: no qualifier (-beta, -rc1, -SNAPSHOT), which is not what maintainers ship. */
+        public List<String> releases() {
+            return versions.stream().filter(v -> v.matches("[0-9]+(\\.[0-9]+)*")).toList();
+        }
     }
 
     private static boolean notFound(Throwable e) {
