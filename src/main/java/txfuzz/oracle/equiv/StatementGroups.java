@@ -14,13 +14,14 @@ import txfuzz.model.Txn;
  * that carry its tag or the companion reads of its subqueries. The equiv oracle's unit: a node of the
  * statement-dependency graph, removed as a whole by decycling, replayed as a whole without
  * transactions.
- *
- * @param main    the program's statement (a read or a write)
- * @param members main and its companions, in transaction order, without the version-set reads
- * @param vsrs    its version-set reads, one per table of the case
  */
 public record StatementGroups(List<Group> groups) {
 
+    /**
+     * @param main    the program's statement (a read or a write)
+     * @param members main and its companions, in transaction order, without the version-set reads
+     * @param vsrs    its version-set reads, one per table of the case
+     */
     public record Group(StmtRef main, List<StmtRef> members, List<StmtRef> vsrs) {
         public Group {
             members = List.copyOf(members);
@@ -70,8 +71,8 @@ public record StatementGroups(List<Group> groups) {
                 pendingVsrs.add(ref);
             } else if (role == Tracking.Role.TAG) {
                 pendingPrefix.add(ref);
-            } else if (role == Tracking.Role.POST_READ && !(currentTag != null && currentTag.equals(tr.tag()) && pendingPrefix.isEmpty())) {
-                pendingPrefix.add(ref); // the post-read before a deleting write: part of the next group
+            } else if (role == Tracking.Role.POST_READ && !(pendingPrefix.isEmpty() && tr.tag().equals(currentTag))) {
+                pendingPrefix.add(ref); // not the last write's: the post-read before a deleting write, part of the next group
             } else if ((role == Tracking.Role.POST_READ || role == Tracking.Role.COMPANION_READ) && !out.isEmpty()) {
                 Group g = out.remove(out.size() - 1);
                 List<StmtRef> members = new ArrayList<>(g.members());
