@@ -141,4 +141,31 @@ public abstract class DelegatingTarget implements Target {
             }
         };
     }
+
+    /** Makes a statement of the real engine into the one a wrapper hands out; {@code connection} is the real one it came from. */
+    @FunctionalInterface
+    protected interface StatementWrapper {
+        java.sql.Statement wrap(java.sql.Connection connection, java.sql.Statement real);
+    }
+
+    /**
+     * {@code db}, with every statement a connection creates ({@code createStatement}) passed through
+     * {@code wrap}: the usual shape of a fault injected into what the engine returns.
+     */
+    protected static Database wrappingStatements(Database db, StatementWrapper wrap) {
+        return wrappingConnections(db, c -> (java.sql.Connection) java.lang.reflect.Proxy.newProxyInstance(DelegatingTarget.class.getClassLoader(),
+                new Class<?>[] {java.sql.Connection.class}, (proxy, method, args) -> {
+                    Object r = invoke(c, method, args);
+                    return method.getName().equals("createStatement") ? wrap.wrap(c, (java.sql.Statement) r) : r;
+                }));
+    }
+
+    /** {@code method} on {@code target}, throwing what it threw (not the reflection wrapper): for the proxies of fault injection. */
+    protected static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -409,14 +408,6 @@ class ConcurrentRunnerTest {
                 testOver.await(1, TimeUnit.MILLISECONDS);
             }
             throw new SQLException("released at the end of the test", "08006");
-        }
-
-        private static Object invoke(Object target, java.lang.reflect.Method m, Object[] args) throws Throwable {
-            try {
-                return m.invoke(target, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
         }
     }
 }

@@ -1,6 +1,5 @@
 package txfuzz.oracle;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -73,11 +72,7 @@ public final class CommitDroppingTarget extends DelegatingTarget {
                         default -> {
                         }
                     }
-                    try {
-                        return method.invoke(c, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
+                    return invoke(c, method, args);
                 }));
     }
 }

@@ -104,22 +104,30 @@ public final class EquivOracle implements Oracle {
 
     @Override
     public Verdict judge(Run run, Executor executor) throws SQLException, SetupFailedException {
-        if (run.uncontrolled()) {
-            return Verdict.clean(NAME);
-        }
-        Optional<Violation> stale = staleOwnVersion(run.testCase(), run.trace());
+        return run.uncontrolled() ? Verdict.clean(NAME) : judgement(run.testCase(), run.trace(), executor).verdict();
+    }
+
+    /**
+     * The verdict on a controlled run and, when the own-write check found nothing, what
+     * {@link #examine} did to reach it (tests count the runs really compared without judging twice).
+     */
+    record Judgement(Verdict verdict, Optional<Examined> examined) {
+    }
+
+    Judgement judgement(TestCase c, Trace trace, Executor executor) throws SQLException, SetupFailedException {
+        Optional<Violation> stale = staleOwnVersion(c, trace);
         if (stale.isPresent()) {
-            return new Verdict(NAME, List.of(stale.get()));
+            return new Judgement(new Verdict(NAME, List.of(stale.get())), Optional.empty());
         }
-        Optional<Examined> examined = examine(run.testCase(), run.trace(), executor);
+        Optional<Examined> examined = examine(c, trace, executor);
         if (examined.isPresent()) {
             for (EquivCheck.OrderCheck check : examined.get().outcome().checks()) {
                 if (!check.differences().isEmpty()) {
-                    return new Verdict(NAME, List.of(violation(examined.get().judged(), examined.get().outcome(), check)));
+                    return new Judgement(new Verdict(NAME, List.of(violation(examined.get().judged(), examined.get().outcome(), check))), examined);
                 }
             }
         }
-        return Verdict.clean(NAME);
+        return new Judgement(Verdict.clean(NAME), examined);
     }
 
     /**

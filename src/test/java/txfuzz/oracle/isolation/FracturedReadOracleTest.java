@@ -3,9 +3,7 @@ package txfuzz.oracle.isolation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -91,11 +89,7 @@ class FracturedReadOracleTest {
 
         @Override
         public Database freshDatabase() throws SQLException {
-            return wrappingConnections(real.freshDatabase(), c -> (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
-                    new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-                        Object r = invoke(c, method, args);
-                        return method.getName().equals("createStatement") ? staleReads((Statement) r) : r;
-                    }));
+            return wrappingStatements(real.freshDatabase(), (c, s) -> staleReads(s));
         }
 
         private static Statement staleReads(Statement s) {
@@ -126,14 +120,6 @@ class FracturedReadOracleTest {
             }
             copy.beforeFirst();
             return copy;
-        }
-
-        private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
-            try {
-                return method.invoke(target, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
         }
     }
 }

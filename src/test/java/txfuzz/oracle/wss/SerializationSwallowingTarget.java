@@ -1,6 +1,5 @@
 package txfuzz.oracle.wss;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -33,12 +32,7 @@ final class SerializationSwallowingTarget extends DelegatingTarget {
 
     @Override
     public Database freshDatabase() throws SQLException {
-        Database db = real.freshDatabase();
-        return wrappingConnections(db, c -> (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
-                (proxy, method, args) -> {
-                    Object r = invoke(method, c, args);
-                    return method.getName().equals("createStatement") ? swallowing(c, (Statement) r) : r;
-                }));
+        return wrappingStatements(real.freshDatabase(), this::swallowing);
     }
 
     private Statement swallowing(Connection c, Statement s) {
@@ -46,7 +40,7 @@ final class SerializationSwallowingTarget extends DelegatingTarget {
         return (Statement) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Statement.class},
                 (proxy, method, args) -> {
                     try {
-                        return invoke(method, current[0], args);
+                        return invoke(current[0], method, args);
                     } catch (SQLException e) {
                         if (!method.getName().startsWith("execute") || !real.classify(e).isConcurrencyConflict()) {
                             throw e;
@@ -57,16 +51,8 @@ final class SerializationSwallowingTarget extends DelegatingTarget {
                         if (current[0].isClosed()) {
                             current[0] = c.createStatement();
                         }
-                        return invoke(method, current[0], args);
+                        return invoke(current[0], method, args);
                     }
                 });
-    }
-
-    private static Object invoke(java.lang.reflect.Method m, Object o, Object[] args) throws Throwable {
-        try {
-            return m.invoke(o, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
     }
 }
