@@ -26,7 +26,8 @@ import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Violation;
 
 /**
- * Replays a case across the versions of its in-process engine that Maven Central lists and says
+ * Replays a case across the versions of its engine that Maven Central lists (an in-process engine's
+ * jar, a server's binaries: each version's server is started for it and stopped after) and says
  * where its bug candidate appears and disappears. Every version it decides on runs the case twice
  * (findings can be nondeterministic): two runs that disagree make the version "flaky", which no
  * conclusion rests on. Up to {@value #ALL_UP_TO} versions are all replayed; in a longer range the
@@ -76,8 +77,8 @@ final class BisectCommand implements Callable<Integer> {
             throw new Main.UserError("unknown DBMS '" + c.dbms() + "' in " + caseFile);
         }
         Engine engine = Targets.engine(c.dbms());
-        if (engine.server() || engine.artifact().isEmpty()) {
-            throw new Main.UserError("bisect replays in-process engines (h2, hsqldb, derby, sqlite, duckdb); " + c.dbms() + " is a server");
+        if (engine.artifact().isEmpty()) {
+            throw new Main.UserError(c.dbms() + " has no versions on Maven Central to bisect");
         }
         MavenArtifact artifact = engine.artifact().get();
         List<String> versions = versions(artifact);
@@ -121,8 +122,8 @@ final class BisectCommand implements Callable<Integer> {
         if (ends.length != 2 || ends[0].isBlank() || ends[1].isBlank()) {
             throw new Main.UserError("--versions takes A..B, e.g. 2.3.232..2.5.252; got '" + range + "'");
         }
-        int from = all.indexOf(ends[0].trim());
-        int to = all.indexOf(ends[1].trim());
+        int from = index(all, ends[0].trim(), true);
+        int to = index(all, ends[1].trim(), false);
         if (from < 0 || to < 0) {
             throw new Main.UserError("--versions " + range + ": " + (from < 0 ? ends[0] : ends[1]) + " is not a listed release of " + artifact
                     + " (see 'txfuzz targets --versions')");
@@ -131,6 +132,28 @@ final class BisectCommand implements Callable<Integer> {
             throw new Main.UserError("--versions " + range + ": the first version is newer than the second");
         }
         return all.subList(from, to + 1);
+    }
+
+    /**
+     * Where {@code end} lies among the releases: the release itself, or, for an engine version the
+     * way the engine spells it ("15.10", "15"), the first (a range's start) or last release it is a
+     * prefix of (15.10.0; 15.1.0 and 15.19.0). -1 when none matches.
+     */
+    static int index(List<String> releases, String end, boolean first) {
+        int exact = releases.indexOf(end);
+        if (exact >= 0) {
+            return exact;
+        }
+        int found = -1;
+        for (int i = 0; i < releases.size(); i++) {
+            if (releases.get(i).startsWith(end + ".")) {
+                found = i;
+                if (first) {
+                    break;
+                }
+            }
+        }
+        return found;
     }
 
     /** The ends, then halving the range between two decided versions that disagree. */

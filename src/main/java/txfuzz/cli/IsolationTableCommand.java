@@ -11,7 +11,7 @@ import txfuzz.exec.ExecutorConfig;
 import txfuzz.model.IsolationLevel;
 import txfuzz.dbms.Target;
 
-@Command(name = "isolation-table", mixinStandardHelpOptions = true,
+@Command(name = "isolation-table",
         description = "Run instrumented cases at every isolation level of a DBMS and print which anomalies each level shows"
                 + " (permitted, documented by the engine, or bug candidates), with an example finding per cell.")
 final class IsolationTableCommand implements Callable<Integer> {
@@ -20,6 +20,9 @@ final class IsolationTableCommand implements Callable<Integer> {
 
     @picocli.CommandLine.Mixin
     ServerOptions server = new ServerOptions();
+
+    @picocli.CommandLine.Mixin
+    EngineVersionOption engineVersion = new EngineVersionOption();
 
     @Option(names = "--isolation", defaultValue = "all", description = "Isolation level(s), comma-separated, or 'all'. Default: ${DEFAULT-VALUE}.")
     String isolation;
@@ -55,7 +58,7 @@ final class IsolationTableCommand implements Callable<Integer> {
         Duration perLevel = tests != null ? null : Options.duration(time);
         Options.checkDbms(dbms);
         Options.checkLevelNames(isolation);
-        var targetOptions = server.toTargetOptions();
+        var targetOptions = server.toTargetOptions(engineVersion.version);
         Options.checkOut(out, "--out");
         long s = seed != null ? seed : System.currentTimeMillis();
         try (Target target = Options.open(dbms, targetOptions)) {

@@ -31,7 +31,7 @@ import txfuzz.reduce.Reduction;
 import txfuzz.report.ReproduceScript;
 import txfuzz.dbms.Target;
 
-@Command(name = "reduce", mixinStandardHelpOptions = true,
+@Command(name = "reduce",
         description = "Shrink a failing case to the statements, rows and schema the violation needs; writes reduced.case.json and reduced.reproduce.sql.")
 final class ReduceCommand implements Callable<Integer> {
     @Parameters(paramLabel = "CASE.json", description = "A case file, e.g. txfuzz-out/findings/<id>/case.json.")
@@ -39,6 +39,9 @@ final class ReduceCommand implements Callable<Integer> {
 
     @picocli.CommandLine.Mixin
     ServerOptions server = new ServerOptions();
+
+    @picocli.CommandLine.Mixin
+    EngineVersionOption engineVersion = new EngineVersionOption();
 
     @Option(names = "--oracle", defaultValue = "wss,explicit", description = "Oracles, comma-separated. Default: ${DEFAULT-VALUE}.")
     String oracles;
@@ -70,7 +73,7 @@ final class ReduceCommand implements Callable<Integer> {
         }
         TestCase c = Options.readCase(caseFile);
         List<Oracle> chosen = Options.oracles(oracles);
-        var targetOptions = server.toTargetOptions();
+        var targetOptions = server.toTargetOptions(engineVersion.version);
         Path outDir = out != null ? out : caseFile.toAbsolutePath().getParent();
         Options.checkOut(outDir, "--out"); // before any run: a reduction's result must have somewhere to go
         long end = started + budget.toNanos(); // --time is the whole command's: the runs that pick the violation count too

@@ -43,7 +43,7 @@ final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws SQLException {
         TestCase c = Options.readCase(caseFile);
         List<Oracle> chosen = Options.oracles(oracles);
-        try (Target target = Options.target(dbms != null ? dbms : c.dbms(), server.toTargetOptions().withVersion(engineVersion.version)); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+        try (Target target = Options.target(dbms != null ? dbms : c.dbms(), server.toTargetOptions(engineVersion.version)); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
             Options.checkRunnable(target, c, server.url != null);
             Trace trace;
             List<Violation> violations;

@@ -111,7 +111,7 @@ final class RunCommand implements Callable<Integer> {
         }
         Options.checkDbms(dbms);
         Options.checkLevelNames(isolation);
-        var targetOptions = server.toTargetOptions().withVersion(engineVersion.version);
+        var targetOptions = server.toTargetOptions(engineVersion.version);
         Options.checkOut(out, "--out"); // a finding must have somewhere to go before the first case runs
         long s = seed != null ? seed : System.currentTimeMillis();
         try (Target target = Options.open(dbms, targetOptions)) {

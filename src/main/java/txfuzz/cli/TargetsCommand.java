@@ -41,7 +41,7 @@ final class TargetsCommand implements Callable<Integer> {
             MavenCentral.Listing listing = MavenCentral.get().versions(artifact);
             String where = listing.problem() == null ? "on Maven Central" : "as Maven Central last listed them (kept in the local repository)";
             String what = e.server()
-                    ? "of the server binaries " + where + " (" + artifact + "; listed only: txfuzz starts the bundled one)"
+                    ? "of the server binaries " + where + " (" + artifact + "; --version V starts one)"
                     : where + " (" + artifact + "; --version V loads one)";
             if (listing.problem() != null) {
                 System.out.printf("  note: Maven Central not reached (offline?): %s%n", Main.oneLine(listing.problem()));

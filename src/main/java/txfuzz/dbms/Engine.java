@@ -101,7 +101,7 @@ public interface Engine {
     /** For in-process engines: they take no server options. */
     static void requireNoServerOptions(String name, TargetOptions options) {
         if (options != null && !options.isEmpty()) {
-            throw new IllegalArgumentException(name + " runs in process: --url, --user and --server-version do not apply to it");
+            throw new IllegalArgumentException(name + " runs in process: --url, --user and --server-home do not apply to it");
         }
     }
 

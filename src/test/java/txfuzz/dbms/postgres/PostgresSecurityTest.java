@@ -230,7 +230,7 @@ class PostgresSecurityTest {
 
     /** A private home holding a copy of the verified binaries (copying is faster than unpacking). */
     private static Path homeWithBinaries(Path tmp) throws Exception {
-        Path real = Binaries.prepare(PrivateDirectory.of("postgres"));
+        Path real = Binaries.prepareBundled(PrivateDirectory.of("postgres"));
         Path home = tmp.resolve("home");
         Files.createDirectories(home.resolve("postgres"));
         Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));

