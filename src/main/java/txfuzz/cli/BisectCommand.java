@@ -9,21 +9,13 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import txfuzz.campaign.Judge;
 import txfuzz.dbms.Engine;
-import txfuzz.dbms.Target;
-import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
 import txfuzz.dbms.versions.MavenArtifact;
 import txfuzz.dbms.versions.MavenCentral;
-import txfuzz.exec.Executor;
-import txfuzz.exec.ExecutorConfig;
-import txfuzz.exec.SetupFailedException;
-import txfuzz.exec.Trace;
+import txfuzz.campaign.VersionReplay;
 import txfuzz.model.TestCase;
-import txfuzz.oracle.Classification;
 import txfuzz.oracle.Oracle;
-import txfuzz.oracle.Violation;
 
 /**
  * Replays a case across the versions of its engine that Maven Central lists (an in-process engine's
@@ -51,24 +43,6 @@ final class BisectCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
     boolean help;
 
-    /** What one version did with the case. */
-    enum Verdict {
-        SHOWS("shows it"), CLEAN("does not show it"), FLAKY("flaky (the two runs disagree)"), CANNOT_RUN("cannot run the case");
-
-        final String words;
-
-        Verdict(String words) {
-            this.words = words;
-        }
-
-        boolean decided() {
-            return this == SHOWS || this == CLEAN;
-        }
-    }
-
-    record Result(Verdict verdict, String detail) {
-    }
-
     @Override
     public Integer call() {
         TestCase c = Options.readCase(caseFile);
@@ -85,7 +59,7 @@ final class BisectCommand implements Callable<Integer> {
         System.out.println("Bisecting " + caseFile + " on " + c.dbms() + ", " + versions.size() + " versions " + versions.get(0) + ".."
                 + versions.get(versions.size() - 1) + (versions.size() > ALL_UP_TO ? " (bisected)" : " (all replayed)")
                 + "; each decided version runs the case twice");
-        Map<String, Result> seen = new LinkedHashMap<>();
+        Map<String, VersionReplay> seen = new LinkedHashMap<>();
         if (versions.size() <= ALL_UP_TO) {
             versions.forEach(v -> seen.put(v, judge(c, v, chosen)));
         } else {
@@ -95,7 +69,7 @@ final class BisectCommand implements Callable<Integer> {
         System.out.println("| version | verdict | runs |");
         System.out.println("|---|---|---|");
         for (String v : versions) {
-            Result r = seen.get(v);
+            VersionReplay r = seen.get(v);
             if (r != null) {
                 System.out.println("| " + v + " | " + r.verdict().words + " | " + r.detail() + " |");
             }
@@ -157,7 +131,7 @@ final class BisectCommand implements Callable<Integer> {
     }
 
     /** The ends, then halving the range between two decided versions that disagree. */
-    private void bisect(TestCase c, List<String> versions, List<Oracle> chosen, Map<String, Result> seen) {
+    private void bisect(TestCase c, List<String> versions, List<Oracle> chosen, Map<String, VersionReplay> seen) {
         int lo = 0;
         int hi = versions.size() - 1;
         seen.put(versions.get(lo), judge(c, versions.get(lo), chosen));
@@ -165,7 +139,7 @@ final class BisectCommand implements Callable<Integer> {
         while (hi - lo > 1 && seen.get(versions.get(lo)).verdict().decided() && seen.get(versions.get(hi)).verdict().decided()
                 && seen.get(versions.get(lo)).verdict() != seen.get(versions.get(hi)).verdict()) {
             int mid = (lo + hi) / 2;
-            Result r = judge(c, versions.get(mid), chosen);
+            VersionReplay r = judge(c, versions.get(mid), chosen);
             seen.put(versions.get(mid), r);
             if (!r.verdict().decided()) {
                 break; // no side can be chosen: the table shows where it stopped
@@ -178,37 +152,20 @@ final class BisectCommand implements Callable<Integer> {
         }
     }
 
-    private static Result judge(TestCase c, String version, List<Oracle> chosen) {
+    private static VersionReplay judge(TestCase c, String version, List<Oracle> chosen) {
         System.out.print("  " + version + " ...");
         System.out.flush();
-        Result r;
-        try (Target target = Targets.create(c.dbms(), TargetOptions.version(version)); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
-            List<Boolean> runs = new ArrayList<>();
-            List<String> details = new ArrayList<>();
-            for (int i = 0; i < 2; i++) {
-                Trace trace = executor.run(c);
-                List<Violation> vs = new Judge(chosen, executor).judge(c, trace);
-                List<Violation> bugs = vs.stream().filter(v -> v.classification() == Classification.BUG_CANDIDATE).toList();
-                runs.add(!bugs.isEmpty());
-                details.add(bugs.isEmpty() ? "no bug candidate" : bugs.get(0).oracle() + "/" + bugs.get(0).kind().label());
-            }
-            Verdict v = !runs.get(0).equals(runs.get(1)) ? Verdict.FLAKY : runs.get(0) ? Verdict.SHOWS : Verdict.CLEAN;
-            r = new Result(v, String.join("; ", details) + " (" + target.version() + ")");
-        } catch (SetupFailedException e) {
-            r = new Result(Verdict.CANNOT_RUN, "the setup fails: " + Main.oneLine(e.getMessage()));
-        } catch (java.sql.SQLException | RuntimeException e) {
-            r = new Result(Verdict.CANNOT_RUN, Main.oneLine(String.valueOf(e.getMessage())));
-        }
+        VersionReplay r = VersionReplay.at(c, version, chosen);
         System.out.println(" " + r.verdict().words);
         return r;
     }
 
     /** "introduced in" / "fixed in" at each change between two neighbouring decided versions. */
-    static List<String> conclusions(List<String> versions, Map<String, Result> seen) {
+    static List<String> conclusions(List<String> versions, Map<String, VersionReplay> seen) {
         List<String> out = new ArrayList<>();
         String previous = null;
         for (String v : versions) {
-            Result r = seen.get(v);
+            VersionReplay r = seen.get(v);
             if (r == null || !r.verdict().decided()) {
                 continue;
             }
@@ -216,7 +173,7 @@ final class BisectCommand implements Callable<Integer> {
                 List<String> between = versions.subList(versions.indexOf(previous) + 1, versions.indexOf(v));
                 String where = between.isEmpty() ? "" : " (between " + previous + " and " + v + "; the versions between "
                         + (seen.keySet().containsAll(between) ? "could not decide)" : "were not replayed)");
-                out.add(r.verdict() == Verdict.SHOWS ? "introduced in " + v + where + ": " + previous + " does not show it"
+                out.add(r.verdict() == VersionReplay.Verdict.SHOWS ? "introduced in " + v + where + ": " + previous + " does not show it"
                         : "fixed in " + v + where + ": " + previous + " shows it");
             }
             previous = v;

@@ -67,11 +67,11 @@ class BisectCommandTest {
 
     @Test
     void conclusionsNameEachChangeAndSkipUndecidedVersions() {
-        Map<String, BisectCommand.Result> seen = new LinkedHashMap<>();
-        seen.put("1", new BisectCommand.Result(BisectCommand.Verdict.CLEAN, ""));
-        seen.put("2", new BisectCommand.Result(BisectCommand.Verdict.CANNOT_RUN, ""));
-        seen.put("3", new BisectCommand.Result(BisectCommand.Verdict.SHOWS, ""));
-        seen.put("5", new BisectCommand.Result(BisectCommand.Verdict.CLEAN, ""));
+        Map<String, txfuzz.campaign.VersionReplay> seen = new LinkedHashMap<>();
+        seen.put("1", new txfuzz.campaign.VersionReplay(txfuzz.campaign.VersionReplay.Verdict.CLEAN, ""));
+        seen.put("2", new txfuzz.campaign.VersionReplay(txfuzz.campaign.VersionReplay.Verdict.CANNOT_RUN, ""));
+        seen.put("3", new txfuzz.campaign.VersionReplay(txfuzz.campaign.VersionReplay.Verdict.SHOWS, ""));
+        seen.put("5", new txfuzz.campaign.VersionReplay(txfuzz.campaign.VersionReplay.Verdict.CLEAN, ""));
         assertEquals(List.of("introduced in 3 (between 1 and 3; the versions between could not decide): 1 does not show it",
                         "fixed in 5 (between 3 and 5; the versions between were not replayed): 3 shows it"),
                 BisectCommand.conclusions(List.of("1", "2", "3", "4", "5"), seen));
