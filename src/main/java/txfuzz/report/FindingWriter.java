@@ -23,7 +23,7 @@ import txfuzz.dbms.Target;
 
 /**
  * Writes a finding's folder: README.md (the bug report), case.json (replayable), reproduce.sql and
- * the case in its engine's regression-test form (Repro.java for the in-process engines),
+ * the case in its engine's regression-test form (reproduce.spec, reproduce.test or Repro.java),
  * trace.txt and verdict.md, the violations' attachments, and once the case was reduced the case as
  * found beside it (original.case.json, original.reproduce.sql, original.trace.txt). Written at
  * once, before the campaign moves on, so a crash later loses nothing; written again when the
@@ -165,6 +165,7 @@ public final class FindingWriter {
         Files.writeString(into.resolve("reproduce.sql"), ReproduceScript.render(f.testCase(), target));
         // the same case in the form the engine's maintainers keep regression tests in; each applies to its engines only
         String about = about(f.primary());
+        writeOrDelete(into.resolve("reproduce.spec"), IsolationTesterSpec.render(f.testCase(), target, about).orElse(null));
         writeOrDelete(into.resolve("Repro.java"), JdbcReproProgram.render(f.testCase(), f.trace(), target, about).orElse(null));
         writeOrDelete(into.resolve("trace.txt"), f.trace() == null ? null : TraceText.render(f.testCase(), f.trace()));
         for (Violation v : f.violations()) {
