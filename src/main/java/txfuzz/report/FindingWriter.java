@@ -23,8 +23,8 @@ import txfuzz.dbms.Target;
 
 /**
  * Writes a finding's folder: README.md (the bug report), case.json (replayable), reproduce.sql and
- * the case in its engine's regression-test form (reproduce.spec, reproduce.test or Repro.java),
- * trace.txt and verdict.md, the violations' attachments, and once the case was reduced the case as
+ * the case in its engine's regression-test form (reproduce.spec for PostgreSQL, reproduce.test for
+ * MariaDB, Repro.java for the in-process engines), trace.txt and verdict.md, the violations' attachments, and once the case was reduced the case as
  * found beside it (original.case.json, original.reproduce.sql, original.trace.txt). Written at
  * once, before the campaign moves on, so a crash later loses nothing; written again when the
  * reduction is done. Each write is whole or invisible (see {@link #write(Finding, Target)}).
@@ -166,6 +166,7 @@ public final class FindingWriter {
         // the same case in the form the engine's maintainers keep regression tests in; each applies to its engines only
         String about = about(f.primary());
         writeOrDelete(into.resolve("reproduce.spec"), IsolationTesterSpec.render(f.testCase(), target, about).orElse(null));
+        writeOrDelete(into.resolve("reproduce.test"), MysqlTestScript.render(f.testCase(), f.trace(), target, about).orElse(null));
         writeOrDelete(into.resolve("Repro.java"), JdbcReproProgram.render(f.testCase(), f.trace(), target, about).orElse(null));
         writeOrDelete(into.resolve("trace.txt"), f.trace() == null ? null : TraceText.render(f.testCase(), f.trace()));
         for (Violation v : f.violations()) {
