@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -119,14 +120,56 @@ class JdbcReproProgramTest {
         }
     }
 
+    /** T2's INSERT meets T1's uncommitted UPDATE or a committed key: each engine answers in its own way, recorded. */
+    private static TestCase anInsertBetweenTheStatementsOfAnother(String dbms, IsolationLevel level) {
+        return Cases.on(dbms).table("t").level(level)
+                .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0), (2, 0)")
+                .txn("UPDATE t SET v = 1 WHERE id = 1", "SELECT id, v FROM t WHERE id >= 1")
+                .autocommit("INSERT INTO t VALUES (2, 5)")
+                .order(1, 1, 2, 1, 1);
+    }
+
+    @Test
+    void theOtherInProcessEnginesProgramsReproduceTheirRecordedRunsWithOnlyTheirOwnJars(@TempDir Path out) throws Exception {
+        Map<String, String> jarNames = Map.of("hsqldb", "hsqldb", "derby", "derby", "sqlite", "sqlite-jdbc", "duckdb", "duckdb_jdbc");
+        for (Map.Entry<String, String> e : jarNames.entrySet()) {
+            try (Target t = Targets.create(e.getKey()); Executor ex = new Executor(t, ExecutorConfig.defaults())) {
+                TestCase c = anInsertBetweenTheStatementsOfAnother(e.getKey(), t.defaultIsolationLevel());
+                Trace trace = ex.run(c);
+                Path file = Files.createDirectories(out.resolve(e.getKey())).resolve("Repro.java");
+                Files.writeString(file, JdbcReproProgram.render(c, trace, t, "a made-up finding").orElseThrow());
+                Launched run = launch(file, classPathEntries(e.getValue()));
+                assertEquals(1, run.exit(), e.getKey() + ":\n" + run.output());
+                assertTrue(run.output().contains("T2 step 3: INSERT INTO t VALUES (2, 5)\n    error "), e.getKey() + ":\n" + run.output());
+            }
+        }
+    }
+
     record Launched(int exit, String output) {
+    }
+
+    /** The test JVM's class-path entries whose file name starts with {@code name}: an engine's jars. */
+    static List<Path> classPathEntries(String name) {
+        List<Path> jars = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (Path.of(entry).getFileName().toString().startsWith(name)) {
+                jars.add(Path.of(entry));
+            }
+        }
+        assertFalse(jars.isEmpty(), name);
+        return jars;
     }
 
     /** {@code java -cp <the jar of driverClass> Repro.java} in a child JVM, bounded. */
     static Launched launch(Path program, Class<?> driverClass) throws Exception {
-        Path jar = Path.of(driverClass.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return launch(program, List.of(Path.of(driverClass.getProtectionDomain().getCodeSource().getLocation().toURI())));
+    }
+
+    static Launched launch(Path program, List<Path> jars) throws Exception {
+        List<String> cp = new ArrayList<>();
+        jars.forEach(j -> cp.add(j.toString()));
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", jar.toString(), program.getFileName().toString()));
+                "-cp", String.join(java.io.File.pathSeparator, cp), program.getFileName().toString()));
         Process p = new ProcessBuilder(cmd).directory(program.getParent().toFile()).redirectErrorStream(true).start();
         byte[] bytes = p.getInputStream().readAllBytes();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the program ended");
