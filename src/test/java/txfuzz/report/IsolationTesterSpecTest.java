@@ -8,17 +8,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import txfuzz.dbms.Database;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TestServers;
 import txfuzz.exec.Cases;
+import txfuzz.exec.Executor;
+import txfuzz.exec.ExecutorConfig;
+import txfuzz.exec.StateReader;
+import txfuzz.exec.Trace;
+import txfuzz.model.DbState;
 import txfuzz.model.CaseJson;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
@@ -27,8 +43,9 @@ import txfuzz.oracle.wss.WssKind;
 
 /**
  * reproduce.spec against the isolation tester's grammar (PostgreSQL src/test/isolation/specparse.y and
- * specscanner.l), checked by {@link SpecParser}, a recursive-descent copy of it: the isolationtester
- * binary is not among the bundled PostgreSQL binaries.
+ * specscanner.l), checked by {@link SpecParser}, a recursive-descent copy of it, and run on the
+ * started PostgreSQL the way isolationtester runs it ({@link SpecRunner}): the isolationtester binary
+ * is not among the bundled PostgreSQL binaries.
  */
 class IsolationTesterSpecTest {
 
@@ -61,6 +78,34 @@ class IsolationTesterSpecTest {
         assertTrue(text.contains("# wss first-committer-wins (bug-candidate): MERGE overwrote"), text);
     }
 
+    /**
+     * The spec run the way isolationtester runs it ({@link SpecRunner}) on the started PostgreSQL gives
+     * what txfuzz's own run gave: the MERGE lost update of 15.10 (the final contents), and for two
+     * writers of one row, the second's UPDATE waiting until the first commits.
+     */
+    @Test
+    void theSpecRunAsTheIsolationTesterRunsItReproducesTheRecordedRun() throws Exception {
+        Target pg = TestServers.shared("postgres");
+        TestCase waits = Cases.on("postgres").table("t").level(txfuzz.model.IsolationLevel.READ_COMMITTED)
+                .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0), (2, 0)")
+                .txn("UPDATE t SET v = v + 1 WHERE id = 1", "SELECT v FROM t WHERE id = 1")
+                .txn("UPDATE t SET v = v + 10 WHERE id = 1")
+                .order(1, 1, 2, 2, 1, 1, 2);
+        for (TestCase c : List.of(mergeLostUpdate(), waits)) {
+            Trace trace;
+            try (Executor ex = new Executor(pg, ExecutorConfig.defaults())) {
+                trace = ex.run(c);
+            }
+            Spec spec = new SpecParser(IsolationTesterSpec.render(c, pg, "x").orElseThrow()).parse();
+            SpecRunner.Result r = SpecRunner.run(spec, pg, c.tables());
+            assertEquals(trace.finalState(), r.finalState(), c.toString());
+            Set<String> blocked = new HashSet<>();
+            trace.schedule().stream().filter(e -> e.blocked())
+                    .forEach(e -> blocked.add(IsolationTesterSpec.step(e.ref(), c.submittedOrder())));
+            assertEquals(blocked, r.waited(), "the steps that waited");
+        }
+    }
+
     @Test
     void sqlWithAClosingBraceHasNoSpecAndOtherEnginesNone() throws Exception {
         Target pg = TestServers.shared("postgres");
@@ -87,6 +132,102 @@ class IsolationTesterSpecTest {
         assertThrows(IllegalArgumentException.class, () -> new SpecParser("session \"s1\" ; step \"a\" { x }").parse(), "stray character");
         assertThrows(IllegalArgumentException.class, () -> new SpecParser("session \"s1\" step \"a\" { x } setup { y }").parse(),
                 "a global setup after the sessions");
+    }
+
+    /**
+     * What isolationtester does with one permutation, on a fresh database of {@code pg}: the setup
+     * blocks, one connection per session with its setup block, then each step in turn on its session's
+     * connection, going on to the next once the step completed or waits on a lock (asked of the server,
+     * {@code pg_blocking_pids}, as the tester does); a step of a session whose earlier step still waits
+     * waits for it first. Errors are printed, not fatal. Every wait is bounded.
+     */
+    static final class SpecRunner {
+        private static final long BOUND_S = 30;
+
+        record Result(Set<String> waited, DbState finalState) {
+        }
+
+        static Result run(Spec spec, Target pg, List<String> tables) throws Exception {
+            Map<String, String> sessionOf = new HashMap<>();
+            Map<String, String> sqlOf = new HashMap<>();
+            spec.sessions().forEach((session, steps) -> steps.forEach((step, sql) -> {
+                sessionOf.put(step, session);
+                sqlOf.put(step, sql);
+            }));
+            Map<String, Connection> conns = new HashMap<>();
+            Map<String, Integer> pids = new HashMap<>();
+            Map<String, ExecutorService> threads = new HashMap<>();
+            Map<String, Future<?>> active = new HashMap<>();
+            Set<String> waited = new HashSet<>();
+            try (Database db = pg.freshDatabase(); Connection control = db.connect(pg.defaultIsolationLevel(), "default")) {
+                for (String sql : spec.setups()) {
+                    execute(control, sql);
+                }
+                for (String session : spec.sessions().keySet()) {
+                    Connection c = db.connect(pg.defaultIsolationLevel(), "default");
+                    conns.put(session, c);
+                    threads.put(session, Executors.newSingleThreadExecutor());
+                    if (spec.sessionSetups().containsKey(session)) {
+                        execute(c, spec.sessionSetups().get(session));
+                    }
+                    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+                        rs.next();
+                        pids.put(session, rs.getInt(1));
+                    }
+                }
+                try (PreparedStatement blocked = control.prepareStatement("SELECT cardinality(pg_blocking_pids(?)) > 0")) {
+                    for (String step : spec.permutations().get(0)) {
+                        String session = sessionOf.get(step);
+                        Future<?> earlier = active.remove(session);
+                        if (earlier != null) {
+                            earlier.get(BOUND_S, TimeUnit.SECONDS);
+                        }
+                        Connection c = conns.get(session);
+                        Future<?> f = threads.get(session).submit(() -> {
+                            try {
+                                execute(c, sqlOf.get(step));
+                            } catch (SQLException e) {
+                                System.out.println("step " + step + ": ERROR: " + e.getMessage());
+                            }
+                            return null;
+                        });
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_S);
+                        while (!f.isDone()) {
+                            blocked.setInt(1, pids.get(session));
+                            try (ResultSet rs = blocked.executeQuery()) {
+                                rs.next();
+                                if (rs.getBoolean(1)) {
+                                    waited.add(step);
+                                    active.put(session, f);
+                                    break;
+                                }
+                            }
+                            assertTrue(System.nanoTime() < deadline, "step " + step + " neither completed nor waited");
+                            Thread.sleep(5);
+                        }
+                    }
+                }
+                for (Future<?> f : active.values()) {
+                    f.get(BOUND_S, TimeUnit.SECONDS);
+                }
+                DbState state = StateReader.read(pg, control, tables);
+                if (spec.teardown() != null) {
+                    execute(control, spec.teardown());
+                }
+                return new Result(waited, state);
+            } finally {
+                threads.values().forEach(ExecutorService::shutdownNow);
+                for (Connection c : conns.values()) {
+                    c.close();
+                }
+            }
+        }
+
+        private static void execute(Connection c, String sql) throws SQLException {
+            try (Statement st = c.createStatement()) {
+                st.execute(sql);
+            }
+        }
     }
 
     /** A parsed spec: setup blocks, teardown, per session its setup and steps (name → SQL), the permutations. */
