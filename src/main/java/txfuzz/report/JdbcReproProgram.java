@@ -106,7 +106,7 @@ public final class JdbcReproProgram {
         sb.append("        stillRunning();\n");
         for (String table : c.tables()) {
             sb.append("        finalContents(setup, ").append(literal(table)).append(", ").append(literal(target.quote(table))).append(", ");
-            List<List<String>> rows = trace == null ? null : trace.finalState().tables().get(table);
+            List<List<String>> rows = trace == null || trace.finalState() == null ? null : trace.finalState().tables().get(table);
             if (rows == null) {
                 sb.append("null");
             } else {
@@ -227,13 +227,15 @@ public final class JdbcReproProgram {
                 }
 
                 static Connection open() throws Exception {
-                    if (first != null && DUPLICATE_SESSIONS) {
-                        return (Connection) first.getClass().getMethod("duplicate").invoke(first);
-                    }
                     if (url == null) {
                         url = URL.contains("{tmp}") ? URL.replace("{tmp}", Files.createTempDirectory("repro").toString()) : URL;
                     }
-                    Connection c = USER == null ? DriverManager.getConnection(url) : DriverManager.getConnection(url, USER, PASSWORD);
+                    Connection c;
+                    if (first != null && DUPLICATE_SESSIONS) {
+                        c = (Connection) first.getClass().getMethod("duplicate").invoke(first);
+                    } else {
+                        c = USER == null ? DriverManager.getConnection(url) : DriverManager.getConnection(url, USER, PASSWORD);
+                    }
                     if (first == null) {
                         first = c;
                     }
