@@ -116,7 +116,7 @@ public final class MysqlTestScript {
     }
 
     private static String outcome(StmtResult r) {
-        return r == null ? "" : ": " + r.summary().replaceAll("\\s+", " ") + " in the recorded run";
+        return r == null ? "" : ", recorded: " + r.summary().replaceAll("\\s+", " ");
     }
 
     private static String expectedError(StmtResult r) {

@@ -82,7 +82,7 @@ class MysqlTestScriptTest {
         String test = Files.readString(dir.resolve("reproduce.test"));
         checkFormat(test);
         int send = test.indexOf("--send\nUPDATE t SET v = v + 10 WHERE id = 1;");
-        assertTrue(send > 0 && send < test.indexOf("# T1, step 6: ok") && test.indexOf("# T1, step 6: ok") < test.indexOf("--reap"), test);
+        assertTrue(send > 0 && send < test.indexOf("# T1, step 6, recorded: ok") && test.indexOf("# T1, step 6, recorded: ok") < test.indexOf("--reap"), test);
         assertTrue(test.contains("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED;"), test);
 
         Interpreter.Result r = Interpreter.run(test, mariadb);
