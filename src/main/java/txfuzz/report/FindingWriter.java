@@ -22,8 +22,9 @@ import txfuzz.oracle.Violation;
 import txfuzz.dbms.Target;
 
 /**
- * Writes a finding's folder: README.md (the bug report), case.json (replayable), reproduce.sql,
- * trace.txt and verdict.md, the violations' attachments, and once the case was reduced the case as
+ * Writes a finding's folder: README.md (the bug report), case.json (replayable), reproduce.sql and
+ * the case in its engine's regression-test form (reproduce.spec for PostgreSQL, reproduce.test for
+ * MariaDB, Repro.java for the in-process engines), trace.txt and verdict.md, the violations' attachments, and once the case was reduced the case as
  * found beside it (original.case.json, original.reproduce.sql, original.trace.txt). Written at
  * once, before the campaign moves on, so a crash later loses nothing; written again when the
  * reduction is done. Each write is whole or invisible (see {@link #write(Finding, Target)}).
@@ -162,6 +163,11 @@ public final class FindingWriter {
         }
         Files.writeString(into.resolve("case.json"), CaseJson.write(f.testCase()));
         Files.writeString(into.resolve("reproduce.sql"), ReproduceScript.render(f.testCase(), target));
+        // the same case in the form the engine's maintainers keep regression tests in; each applies to its engines only
+        String about = about(f.primary());
+        writeOrDelete(into.resolve("reproduce.spec"), IsolationTesterSpec.render(f.testCase(), target, about).orElse(null));
+        writeOrDelete(into.resolve("reproduce.test"), MysqlTestScript.render(f.testCase(), f.trace(), target, about).orElse(null));
+        writeOrDelete(into.resolve("Repro.java"), JdbcReproProgram.render(f.testCase(), f.trace(), target, about).orElse(null));
         writeOrDelete(into.resolve("trace.txt"), f.trace() == null ? null : TraceText.render(f.testCase(), f.trace()));
         for (Violation v : f.violations()) {
             for (Map.Entry<String, String> a : v.attachments().entrySet()) {
@@ -176,6 +182,11 @@ public final class FindingWriter {
         Files.writeString(into.resolve("verdict.md"), verdict(f.id(), f.reduced() ? f.original() : f.testCase(), f.violations(), target,
                 caseFile, f.reduced()));
         Files.writeString(into.resolve("README.md"), BugReport.render(f, target, dir.toString()));
+    }
+
+    /** What a finding is about, for the scripts' headers: oracle, kind, classification and summary. */
+    static String about(Violation v) {
+        return v.oracle() + " " + v.kind().label() + " (" + v.classification().label() + "): " + v.summary();
     }
 
     /** Hidden names under findings/ are this writer's work in progress: readers of findings/ skip them. */
