@@ -33,6 +33,7 @@ import txfuzz.report.Finding;
 import txfuzz.report.FindingIndex;
 import txfuzz.report.FindingRecord;
 import txfuzz.report.FindingWriter;
+import txfuzz.report.OnNewestRelease;
 import txfuzz.report.ReductionRecord;
 import txfuzz.report.Signature;
 import txfuzz.dbms.Target;
@@ -68,10 +69,12 @@ public final class Campaign {
         this(target, config, progress, source, null);
     }
 
-    /** {@code plainTwins}: for a test's instrumented source, the plain twin of each case (null: none). */
     /** The oracles judging this campaign's runs, once it started (their figures go into summary.json). */
     private List<txfuzz.oracle.Oracle> judging = List.of();
+    /** Set when the engine under test is older than its newest release: unique bug candidates are replayed there too. */
+    private NewestCheck newestCheck;
 
+    /** {@code plainTwins}: for a test's instrumented source, the plain twin of each case (null: none). */
     Campaign(Target target, CampaignConfig config, PrintStream progress, CaseSource source, CaseSource plainTwins) {
         this.target = target;
         this.config = config;
@@ -397,14 +400,38 @@ public final class Campaign {
             } else {
                 g = index.add(id, found.signature(), oneLine(primary.summary()), false);
             }
-            file(writer.write(found.withReduction(r).withDuplicateOf(duplicateOf(g, id), g.signature()), target));
+            Finding filed = found.withReduction(r).withDuplicateOf(duplicateOf(g, id), g.signature());
+            file(writer.write(filed, target));
+            checkNewest(filed, judge, writer);
             return;
         }
         file(writer.write(found, target)); // findings are never lost: written before the reduction starts
         Finding reduced = reduce(found, executor, judge);
         FindingIndex.Group g = index.add(id, reduced.signature(), oneLine(reduced.primary().summary()),
                 reduced.reduced() || ReductionRecord.MINIMAL.equals(reduced.reduction().status())); // a minimal case is its own reduction
-        file(writer.write(reduced.withDuplicateOf(duplicateOf(g, id), g.signature()), target));
+        Finding filed = reduced.withDuplicateOf(duplicateOf(g, id), g.signature());
+        file(writer.write(filed, target));
+        checkNewest(filed, judge, writer);
+    }
+
+    /**
+     * Replays the case of a unique bug candidate on the engine's newest release, when the campaign
+     * tests an older one ({@link #checkingNewest}), and files the finding again with the outcome, which
+     * its report names in its first lines.
+     */
+    private void checkNewest(Finding f, Judge judge, FindingWriter writer) {
+        if (newestCheck == null || stopRequested || f.duplicateOf() != null || f.primary().classification() != Classification.BUG_CANDIDATE) {
+            return;
+        }
+        VersionReplay r = newestCheck.replay(f.testCase(), judge.oracles());
+        file(writer.write(f.withOnNewest(new OnNewestRelease(newestCheck.newest(), r.verdict().words, r.verdict() == VersionReplay.Verdict.SHOWS,
+                r.verdict() == VersionReplay.Verdict.CLEAN, r.detail())), target));
+    }
+
+    /** Replays each unique bug candidate on {@code check}'s newest release too (see {@link NewestCheck}). */
+    public Campaign checkingNewest(NewestCheck check) {
+        this.newestCheck = check;
+        return this;
     }
 
     private static String duplicateOf(FindingIndex.Group g, String id) {
@@ -440,7 +467,7 @@ public final class Campaign {
             return f.withReduction(ReductionRecord.unchanged(Reduction.End.INTERRUPTED, r));
         }
         return new Finding(f.id(), r.reduced(), trace, f.violations(), shown, Signature.of(r.reduced(), shown), null, null,
-                ReductionRecord.of(r), f.testCase(), f.trace());
+                ReductionRecord.of(r), f.testCase(), f.trace(), null);
     }
 
     private void file(List<FindingRecord> records) {

@@ -127,6 +127,11 @@ final class RunCommand implements Callable<Integer> {
             CampaignConfig config = new CampaignConfig(levels, m, oracleNames, count, budget, s, out, GenConfig.defaults(),
                     ExecutorConfig.defaults(), progress, exec, reduce, sessions, selfCheckEvery);
             Campaign campaign = new Campaign(target, config, System.out);
+            txfuzz.campaign.NewestCheck.forRun(dbms, targetOptions).ifPresent(check -> {
+                System.out.printf("txfuzz: %s is not the newest release (%s): each unique bug candidate is replayed there too%n",
+                        target.version(), check.newest());
+                campaign.checkingNewest(check);
+            });
             // Ctrl-C: let the current case finish, then close the target (stopping a server txfuzz started).
             Thread onExit = new Thread(() -> {
                 Main.SHUTTING_DOWN.set(true);

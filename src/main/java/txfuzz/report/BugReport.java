@@ -40,6 +40,9 @@ public final class BugReport {
             }
             md.append(" Report that one; this folder is kept as further evidence.\n\n");
         }
+        if (f.onNewest() != null) {
+            md.append(f.onNewest().reportLine()).append("\n\n");
+        }
         md.append(v.summary()).append("\n\n");
         md.append("| | |\n|---|---|\n");
         md.append("| DBMS | ").append(cell(target.version())).append(" |\n");

@@ -20,9 +20,11 @@ import txfuzz.oracle.Violation;
  * @param reduction      how the case was reduced (status and figures)
  * @param original       the case as found, when {@code testCase} is its reduction; else null
  * @param originalTrace  the run of {@code original} the oracles judged; null unless reduced
+ * @param onNewest       for a bug candidate found on an older release: what the newest release does with the case; else null
  */
 public record Finding(String id, TestCase testCase, Trace trace, List<Violation> violations, Violation primary, Signature signature,
-                      String duplicateOf, Signature duplicateOfSignature, ReductionRecord reduction, TestCase original, Trace originalTrace) {
+                      String duplicateOf, Signature duplicateOfSignature, ReductionRecord reduction, TestCase original, Trace originalTrace,
+                      OnNewestRelease onNewest) {
     public Finding {
         violations = List.copyOf(violations);
     }
@@ -30,7 +32,7 @@ public record Finding(String id, TestCase testCase, Trace trace, List<Violation>
     /** A finding as first written, before any reduction or de-duplication. */
     public static Finding unreduced(String id, TestCase c, Trace trace, List<Violation> violations, ReductionRecord reduction) {
         Violation p = primaryOf(violations);
-        return new Finding(id, c, trace, violations, p, Signature.of(c, p), null, null, reduction, null, null);
+        return new Finding(id, c, trace, violations, p, Signature.of(c, p), null, null, reduction, null, null, null);
     }
 
     /**
@@ -63,10 +65,16 @@ public record Finding(String id, TestCase testCase, Trace trace, List<Violation>
     /** Filed as a duplicate of {@code representative} (null: unique), whose signature is {@code theirs}. */
     public Finding withDuplicateOf(String representative, Signature theirs) {
         return new Finding(id, testCase, trace, violations, primary, signature, representative, representative == null ? null : theirs,
-                reduction, original, originalTrace);
+                reduction, original, originalTrace, onNewest);
     }
 
     public Finding withReduction(ReductionRecord r) {
-        return new Finding(id, testCase, trace, violations, primary, signature, duplicateOf, duplicateOfSignature, r, original, originalTrace);
+        return new Finding(id, testCase, trace, violations, primary, signature, duplicateOf, duplicateOfSignature, r, original, originalTrace,
+                onNewest);
+    }
+
+    public Finding withOnNewest(OnNewestRelease n) {
+        return new Finding(id, testCase, trace, violations, primary, signature, duplicateOf, duplicateOfSignature, reduction, original,
+                originalTrace, n);
     }
 }

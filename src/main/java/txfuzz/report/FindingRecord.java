@@ -10,18 +10,24 @@ package txfuzz.report;
  * @param signatureText the readable form of the signature
  * @param duplicateOf   id of the earlier finding with the same signature (or one whose reduced signature this case covers); null when unique
  * @param reduction     how the finding's case was reduced; null where reduction does not apply (e.g. {@code txfuzz check})
+ * @param onNewest      for a bug candidate found on an older release, what the newest release did with its case; else null
  */
 public record FindingRecord(String id, String oracle, String dbms, String isolation, String kind, String classification, String dir,
                             String summary, boolean primary, String signature, String signatureText, String duplicateOf,
-                            ReductionRecord reduction) {
+                            ReductionRecord reduction, OnNewestRelease onNewest) {
 
     public FindingRecord(String id, String oracle, String dbms, String isolation, String kind, String classification, String dir,
                          String summary) {
-        this(id, oracle, dbms, isolation, kind, classification, dir, summary, true, null, null, null, null);
+        this(id, oracle, dbms, isolation, kind, classification, dir, summary, true, null, null, null, null, null);
     }
 
     public FindingRecord withFinding(boolean primary, Signature sig, String duplicateOf, ReductionRecord reduction) {
         return new FindingRecord(id, oracle, dbms, isolation, kind, classification, dir, summary, primary, sig == null ? null : sig.id(),
-                sig == null ? null : sig.text(), duplicateOf, reduction);
+                sig == null ? null : sig.text(), duplicateOf, reduction, onNewest);
+    }
+
+    public FindingRecord withOnNewest(OnNewestRelease n) {
+        return new FindingRecord(id, oracle, dbms, isolation, kind, classification, dir, summary, primary, signature, signatureText, duplicateOf,
+                reduction, n);
     }
 }

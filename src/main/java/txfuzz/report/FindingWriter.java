@@ -76,7 +76,8 @@ public final class FindingWriter {
     public List<FindingRecord> write(Finding f, Target target) {
         writeFolder(f.id(), (tmp, dir) -> writeFiles(f, target, tmp, dir));
         TestCase c = f.testCase();
-        return records(f.id(), c.dbms(), c.isolation().name(), f.violations(), f.signature(), f.duplicateOf(), f.reduction());
+        return records(f.id(), c.dbms(), c.isolation().name(), f.violations(), f.signature(), f.duplicateOf(), f.reduction()).stream()
+                .map(r -> r.withOnNewest(f.onNewest())).toList();
     }
 
     /**
