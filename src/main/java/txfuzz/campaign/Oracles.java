@@ -1,5 +1,7 @@
 package txfuzz.campaign;
 
+import txfuzz.model.Tracking;
+import txfuzz.model.TestCase;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +39,24 @@ public final class Oracles {
     /** Whether these oracles need cases generated with rowId/wList instrumentation (e.g. the isolation oracle's history). */
     public static boolean needInstrumentation(List<String> names) {
         return names.stream().map(n -> FACTORIES.get(n.trim())).anyMatch(f -> f != null && f.get().needsRowTracking());
+    }
+
+    /**
+     * The oracles a recorded case needs when none are named: wss and explicit for every case; the
+     * isolation oracle for a case with row tracking (it was made for it, and only it reads the rows'
+     * versions); the equiv oracle for a case with version-set reads (only it adds them).
+     */
+    public static List<String> forCase(TestCase c) {
+        List<String> out = new ArrayList<>(List.of("wss", "explicit"));
+        List<Tracking.Role> roles = c.transactions().stream().flatMap(t -> t.statements().stream()).map(s -> s.tracking())
+                .filter(java.util.Objects::nonNull).map(Tracking::role).toList();
+        if (!roles.isEmpty()) {
+            out.add("isolation");
+        }
+        if (roles.contains(Tracking.Role.VERSION_SET_READ)) {
+            out.add("equiv");
+        }
+        return List.copyOf(out);
     }
 
     public static List<String> names() {

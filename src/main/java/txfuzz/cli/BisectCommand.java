@@ -37,7 +37,8 @@ final class BisectCommand implements Callable<Integer> {
             + " lists them). Default: every release Maven Central lists.")
     String range;
 
-    @Option(names = "--oracle", defaultValue = "wss,explicit", description = "Oracles, comma-separated. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--oracle", description = "Oracles, comma-separated. Default: those the case needs: wss and explicit, with isolation"
+            + " for a case with row tracking and equiv for one with version-set reads.")
     String oracles;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
@@ -46,7 +47,7 @@ final class BisectCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         TestCase c = Options.readCase(caseFile);
-        List<Oracle> chosen = Options.oracles(oracles);
+        List<Oracle> chosen = Options.oracles(oracles != null ? oracles : String.join(",", txfuzz.campaign.Oracles.forCase(c)));
         if (!Targets.exists(c.dbms())) {
             throw new Main.UserError("unknown DBMS '" + c.dbms() + "' in " + caseFile);
         }

@@ -43,7 +43,8 @@ final class ReduceCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     EngineVersionOption engineVersion = new EngineVersionOption();
 
-    @Option(names = "--oracle", defaultValue = "wss,explicit", description = "Oracles, comma-separated. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--oracle", description = "Oracles, comma-separated. Default: those the case needs: wss and explicit, with isolation"
+            + " for a case with row tracking and equiv for one with version-set reads.")
     String oracles;
 
     @Option(names = "--kind", description = "The violation to keep (e.g. tx-wss, write-outcome, hang, engine-error). Default: the first bug candidate.")
@@ -72,7 +73,7 @@ final class ReduceCommand implements Callable<Integer> {
             }
         }
         TestCase c = Options.readCase(caseFile);
-        List<Oracle> chosen = Options.oracles(oracles);
+        List<Oracle> chosen = Options.oracles(oracles != null ? oracles : String.join(",", txfuzz.campaign.Oracles.forCase(c)));
         var targetOptions = server.toTargetOptions(engineVersion.version);
         Path outDir = out != null ? out : caseFile.toAbsolutePath().getParent();
         Options.checkOut(outDir, "--out"); // before any run: a reduction's result must have somewhere to go

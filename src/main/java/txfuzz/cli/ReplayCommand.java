@@ -33,7 +33,8 @@ final class ReplayCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     EngineVersionOption engineVersion = new EngineVersionOption();
 
-    @Option(names = "--oracle", defaultValue = "wss,explicit", description = "Oracles, comma-separated. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--oracle", description = "Oracles, comma-separated. Default: those the case needs: wss and explicit, with isolation"
+            + " for a case with row tracking and equiv for one with version-set reads.")
     String oracles;
 
     @Option(names = "--quiet", description = "Print only the verdict, not the trace.")
@@ -42,7 +43,7 @@ final class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() throws SQLException {
         TestCase c = Options.readCase(caseFile);
-        List<Oracle> chosen = Options.oracles(oracles);
+        List<Oracle> chosen = Options.oracles(oracles != null ? oracles : String.join(",", txfuzz.campaign.Oracles.forCase(c)));
         try (Target target = Options.target(dbms != null ? dbms : c.dbms(), server.toTargetOptions(engineVersion.version)); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
             Options.checkRunnable(target, c, server.url != null);
             Trace trace;
