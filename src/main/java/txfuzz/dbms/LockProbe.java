@@ -24,6 +24,16 @@ public interface LockProbe extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * The engine's own view of its sessions, as text for a report, when txfuzz is about to call a
+     * statement of {@code sessionId} hung: what a maintainer would ask for first (PostgreSQL's
+     * {@code pg_stat_activity}, MariaDB's process list and InnoDB's transactions). Empty when the
+     * engine has no such view. Asked once per hang, so it may cost queries.
+     */
+    default Optional<String> engineState(String sessionId) throws SQLException {
+        return Optional.empty();
+    }
+
     /** Whether {@code activity} (from {@link #activity}) is a wait for a lock: then the session waits, it does not hang. */
     default boolean activityWaits(String activity) {
         return false;

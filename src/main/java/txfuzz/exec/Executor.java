@@ -239,9 +239,31 @@ public final class Executor implements AutoCloseable {
                         return Settled.BLOCKED;
                     }
                     t.hung = true; // running, not waiting, for far too long: the stall handling cancels it
+                    t.engineState = engineState(t);
                     return Settled.BLOCKED;
                 }
             }
+        }
+
+        /**
+         * What a maintainer asks for first about a hang, taken when txfuzz calls {@code t}'s statement hung:
+         * for an in-process engine the stack of the thread running it (where the engine is busy), for every
+         * engine what it shows of its sessions. Never fails the run: evidence that cannot be had is said so.
+         */
+        private String engineState(TxnState t) {
+            StringBuilder out = new StringBuilder();
+            if (!(txfuzz.dbms.Targets.exists(target.name()) && txfuzz.dbms.Targets.engine(target.name()).server())) {
+                String stack = t.session.runningStack();
+                if (!stack.isEmpty()) {
+                    out.append("Stack of the thread running the statement:\n").append(stack).append("\n\n");
+                }
+            }
+            try {
+                probe.engineState(t.session.engineId()).ifPresent(s -> out.append(s));
+            } catch (SQLException | RuntimeException e) {
+                out.append("(the engine's view of its sessions could not be read: ").append(e.getMessage()).append(')');
+            }
+            return out.length() == 0 ? null : out.toString().strip();
         }
 
         /** False when every blocker the engine names is one of ours that has already ended: a stale answer. */
@@ -458,6 +480,8 @@ public final class Executor implements AutoCloseable {
             long waitsDoubtedUntil;
             Set<String> doubtedBlockers = Set.of();
             final java.util.LinkedHashSet<String> activities = new java.util.LinkedHashSet<>();
+            /** What the engine showed when the statement in flight was called hung (see {@link HangEvidence#engineState}). */
+            String engineState;
 
             void noteProbe(long now, boolean waiting, Optional<Set<String>> answer) {
                 if (probes++ == 0) {
@@ -478,7 +502,7 @@ public final class Executor implements AutoCloseable {
 
             HangEvidence evidence(String error) {
                 return new HangEvidence(probes, probesWaiting, (lastProbeNanos - firstProbeNanos) / 1_000_000, lastAnswer,
-                        List.copyOf(activities), error);
+                        List.copyOf(activities), error, engineState);
             }
 
             TxnState(Txn txn, Session session) {
@@ -487,6 +511,7 @@ public final class Executor implements AutoCloseable {
             }
 
             void submit(StmtRef ref) {
+                engineState = null;
                 inFlightRef = ref;
                 inFlightSeq = submitSeq++;
                 inFlightCompletedBefore = schedule.size();

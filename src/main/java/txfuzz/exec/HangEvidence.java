@@ -14,11 +14,19 @@ import java.util.List;
  *                         the order seen (MariaDB information_schema.PROCESSLIST.STATE); empty when
  *                         the engine has no process list
  * @param error            what the statement returned after the cancel, if anything
+ * @param engineState      what the engine showed when txfuzz called the statement hung, as text: for an
+ *                         in-process engine the stack of the thread running the statement, for a server
+ *                         its own views of its sessions ({@link txfuzz.dbms.LockProbe#engineState}); null
+ *                         when none was taken
  */
 public record HangEvidence(int probesAsked, int probesSawWaiting, long probedMillis, String lastAnswer,
-                           List<String> activities, String error) {
+                           List<String> activities, String error, String engineState) {
     public HangEvidence {
         activities = List.copyOf(activities);
+    }
+
+    public HangEvidence(int probesAsked, int probesSawWaiting, long probedMillis, String lastAnswer, List<String> activities, String error) {
+        this(probesAsked, probesSawWaiting, probedMillis, lastAnswer, activities, error, null);
     }
 
     /** One line for a report. */

@@ -41,6 +41,8 @@ final class Session implements AutoCloseable {
 
     /** A statement was submitted and has not returned: closing must not wait for it. */
     private volatile boolean busy;
+    /** The thread running the statement in flight (for a hang's evidence: its stack); null between statements. */
+    private volatile Thread runner;
 
     Session(Target target, Connection connection, String engineId, ExecutionMode mode) {
         this.target = target;
@@ -56,13 +58,31 @@ final class Session implements AutoCloseable {
     CompletableFuture<Completed> submit(Stmt stmt, ExecutorService pool) {
         busy = true;
         return CompletableFuture.supplyAsync(() -> {
+            runner = Thread.currentThread();
             try {
                 StmtResult r = execute(stmt);
                 return new Completed(r, System.nanoTime());
             } finally {
+                runner = null;
                 busy = false;
             }
         }, pool);
+    }
+
+    /**
+     * The stack of the thread running this session's statement, innermost frame first (a thread dump
+     * of it: for an in-process engine, where the engine is busy), or "" when none is running.
+     */
+    String runningStack() {
+        Thread t = runner;
+        if (t == null) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder("\"" + t.getName() + "\" " + t.getState() + "\n");
+        for (StackTraceElement frame : t.getStackTrace()) {
+            out.append("    at ").append(frame).append('\n');
+        }
+        return out.toString().strip();
     }
 
     /** Runs a statement on the calling thread. */

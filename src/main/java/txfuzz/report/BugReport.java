@@ -211,20 +211,23 @@ public final class BugReport {
         if (trace == null) {
             return "";
         }
-        return trace.executed(ref).map(e -> ": " + summary(e)).orElse(": never ran (its transaction had ended)");
+        return trace.executed(ref).map(e -> ": " + summary(e, trace.hung().contains(ref))).orElse(": never ran (its transaction had ended)");
     }
 
-    private static String summary(ExecutedStmt e) {
+    /** A step's outcome in a few words; a hung statement is called hung (it did not wait on a lock), not blocked. */
+    private static String summary(ExecutedStmt e, boolean hung) {
         String s = ReproduceScript.oneLine(e.result().summary());
         var rows = e.result().rows();
         if (!e.result().failed() && rows != null && !rows.isEmpty() && rows.size() <= 4) {
             s += ": " + String.join(" ", rows.stream().map(txfuzz.model.DbState::formatRow).toList());
         }
-        if (s.length() > 90) {
-            s = s.substring(0, 87) + "...";
+        int max = e.result().failed() ? 240 : 90; // an error's text is evidence: keep it whole where it fits
+        if (s.length() > max) {
+            s = s.substring(0, max - 3) + "...";
         }
-        return (e.blocked() ? "blocked, then " : "") + s;
+        return (hung ? "hung: not waiting on a lock, cancelled by txfuzz, then " : e.blocked() ? "blocked, then " : "") + s;
     }
+
 
     private static String cell(String s) {
         return s.replace("|", "\\|").replace("\n", " ");

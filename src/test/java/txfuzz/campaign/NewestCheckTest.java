@@ -62,6 +62,11 @@ class NewestCheckTest {
         String hangReport = Files.readString(out.resolve(hang.dir()).resolve("README.md"));
         List<String> head = hangReport.lines().limit(3).toList();
         assertTrue(head.get(2).startsWith("> **Does not show on the newest release** (" + newest + ", replayed twice: "), head.toString());
+        // a hang is called one, with the stack of the thread that ran the statement inside H2
+        assertTrue(hangReport.contains("hung: not waiting on a lock, cancelled by txfuzz"), hangReport);
+        assertTrue(hangReport.contains("Statement was canceled or the session timed out [57014-232]"), "H2's echo of the statement left out: "
+                + hangReport);
+        assertTrue(hangReport.contains("Stack of the thread running the statement:") && hangReport.contains("org.h2.command.dml.MergeUsing.update"), hangReport);
         String keyReport = Files.readString(out.resolve(keyChange.dir()).resolve("README.md"));
         assertTrue(keyReport.lines().limit(3).toList().get(2).startsWith("> **Still shows on the newest release** (" + newest), keyReport);
     }

@@ -83,6 +83,11 @@ class MariadbHangVerdictTest {
             ExplicitOracle.Hang evidence = (ExplicitOracle.Hang) v.violations().get(0).evidence();
             assertEquals(e, evidence.engine());
             assertTrue(v.violations().get(0).details().contains("lock-probe answers"), v.violations().get(0).details());
+            // the engine's own views, as a maintainer asks for them: the process list with the hung session, InnoDB's transactions
+            assertTrue(e.engineState().contains("information_schema.PROCESSLIST") && e.engineState().contains("(the hung statement's)"),
+                    e.engineState());
+            assertTrue(e.engineState().contains("SHOW ENGINE INNODB STATUS, TRANSACTIONS:"), e.engineState());
+            assertTrue(v.violations().get(0).details().contains(e.engineState()), v.violations().get(0).details());
         } finally {
             hanging.releaseAll();
         }

@@ -44,6 +44,16 @@ final class InnodbStatus {
         }
     }
 
+    /** The TRANSACTIONS section of the Status column as InnoDB printed it (for a report), or "" when there is none. */
+    static String transactionsSection(String status) {
+        int start = status.indexOf("\nTRANSACTIONS\n");
+        if (start < 0) {
+            return "";
+        }
+        int end = status.indexOf("\n--------\nFILE I/O", start);
+        return status.substring(start + 1, end < 0 ? status.length() : end).strip();
+    }
+
     /** Parses the Status column of SHOW ENGINE INNODB STATUS. */
     static InnodbStatus parse(String status) {
         int start = status.indexOf("\n---TRANSACTION ");

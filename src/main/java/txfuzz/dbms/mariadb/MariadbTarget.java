@@ -492,6 +492,27 @@ public final class MariadbTarget implements Target {
                     return LOCK_WAIT_STATE.matcher(activity).find();
                 }
 
+                /** The process list of txfuzz's database (this probe's own session left out) and InnoDB's transactions. */
+                @Override
+                public Optional<String> engineState(String sessionId) throws SQLException {
+                    StringBuilder out = new StringBuilder("information_schema.PROCESSLIST (ID | COMMAND | TIME | STATE | INFO):\n");
+                    try (ResultSet rs = status.executeQuery("SELECT ID, COMMAND, TIME, STATE, LEFT(INFO, 300) FROM information_schema.PROCESSLIST"
+                            + " WHERE DB = DATABASE() AND ID <> CONNECTION_ID() ORDER BY ID")) {
+                        while (rs.next()) {
+                            out.append(rs.getLong(1)).append(rs.getString(1).equals(sessionId) ? " (the hung statement's)" : "").append(" | ")
+                                    .append(rs.getString(2)).append(" | ").append(rs.getLong(3)).append(" s | ").append(rs.getString(4))
+                                    .append(" | ").append(rs.getString(5) == null ? "" : rs.getString(5).replaceAll("\\s+", " ")).append('\n');
+                        }
+                    }
+                    try (ResultSet rs = status.executeQuery("SHOW ENGINE INNODB STATUS")) {
+                        String section = InnodbStatus.transactionsSection(rs.next() ? rs.getString(3) : "");
+                        if (!section.isEmpty()) {
+                            out.append("\nSHOW ENGINE INNODB STATUS, TRANSACTIONS:\n").append(section).append('\n');
+                        }
+                    }
+                    return Optional.of(out.toString().strip());
+                }
+
                 @Override
                 public void close() {
                     Namespace.closeQuietly(probe);

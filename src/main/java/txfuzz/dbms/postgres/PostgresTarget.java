@@ -514,6 +514,37 @@ public final class PostgresTarget implements Target {
             private Connection session;
             private PreparedStatement query;
 
+            /** pg_stat_activity for txfuzz's database (this probe's own backend left out), and the locks the hung backend waits for. */
+            @Override
+            public Optional<String> engineState(String sessionId) throws SQLException {
+                if (session == null) {
+                    open();
+                }
+                StringBuilder out = new StringBuilder("pg_stat_activity (pid | state | wait_event_type:wait_event | xact age | query):\n");
+                try (Statement s = session.createStatement(); ResultSet rs = s.executeQuery("SELECT pid, state, wait_event_type, wait_event,"
+                        + " now() - xact_start, left(query, 300) FROM pg_stat_activity WHERE datname = current_database()"
+                        + " AND pid <> pg_backend_pid() ORDER BY pid")) {
+                    while (rs.next()) {
+                        out.append(rs.getInt(1)).append(String.valueOf(rs.getInt(1)).equals(sessionId) ? " (the hung statement's)" : "")
+                                .append(" | ").append(rs.getString(2)).append(" | ").append(rs.getString(3)).append(':').append(rs.getString(4))
+                                .append(" | ").append(rs.getString(5)).append(" | ").append(String.valueOf(rs.getString(6)).replaceAll("\\s+", " "))
+                                .append('\n');
+                    }
+                }
+                try (PreparedStatement p = session.prepareStatement("SELECT locktype, relation::regclass, mode, granted FROM pg_locks"
+                        + " WHERE pid = ? ORDER BY granted, locktype")) {
+                    p.setInt(1, Integer.parseInt(sessionId));
+                    out.append("\npg_locks of ").append(sessionId).append(" (locktype | relation | mode | granted):\n");
+                    try (ResultSet rs = p.executeQuery()) {
+                        while (rs.next()) {
+                            out.append(rs.getString(1)).append(" | ").append(rs.getString(2)).append(" | ").append(rs.getString(3)).append(" | ")
+                                    .append(rs.getBoolean(4)).append('\n');
+                        }
+                    }
+                }
+                return Optional.of(out.toString().strip());
+            }
+
             BlockingPidsProbe() throws SQLException {
                 open();
             }

@@ -75,7 +75,9 @@ public final class ExplicitOracle implements Oracle {
                     "hang at " + ref + ": the statement neither finished nor waited on a lock",
                     "Statement " + ref + " `" + sql + "` kept running without waiting on a lock until txfuzz cancelled it"
                             + (engine == null ? " (the engine's lock probe said it was not waiting).\n"
-                                    : ".\n\nWhat the engine said: " + engine.describe() + ".\n"),
+                                    : ".\n\nWhat the engine said: " + engine.describe() + ".\n")
+                            + (engine == null || engine.engineState() == null ? ""
+                                    : "\nThe engine's state when txfuzz called the statement hung:\n\n```\n" + engine.engineState() + "\n```\n"),
                     null, Map.of(), new Hang(ref, engine)));
         }
         for (ExecutedStmt e : run.trace().schedule()) {
