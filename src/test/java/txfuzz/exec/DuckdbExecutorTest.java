@@ -57,9 +57,9 @@ class DuckdbExecutorTest {
                 .txn("UPDATE t SET v = v + 1 WHERE id = 1")
                 .txn("UPDATE t SET v = v + 10 WHERE id = 1")
                 .order(1, 2, 1, 2, 1, 2);
-        long t0 = System.nanoTime();
         Trace trace = run(c);
-        assertTrue(System.nanoTime() - t0 < 400_000_000L, "nothing waited for a timeout");
+        // T2.1 fails before T1's COMMIT runs and nothing counts as blocked: it did not wait (no wall-clock
+        // bound here: on a loaded machine a run that waited for nothing still took over 400 ms)
         assertEquals(List.of("T1.0", "T2.0", "T1.1", "T2.1", "T1.2"), scheduleOf(trace), trace.toString());
         assertEquals(ErrorClass.SERIALIZATION, trace.executed(new StmtRef(2, 1)).orElseThrow().result().errorClass());
         assertEquals(TxnStatus.ABORTED, trace.outcome(2).status());
