@@ -98,6 +98,14 @@ public interface Engine {
      */
     Target open(TargetOptions options);
 
+    /**
+     * How a program outside txfuzz opens a private database of this engine as txfuzz's target does
+     * (for a finding's {@code Repro.java}); empty for servers, whose findings get their own test formats.
+     */
+    default java.util.Optional<StandaloneJdbc> standaloneJdbc() {
+        return java.util.Optional.empty();
+    }
+
     /** For in-process engines: they take no server options. */
     static void requireNoServerOptions(String name, TargetOptions options) {
         if (options != null && !options.isEmpty()) {

@@ -3,6 +3,7 @@ package txfuzz.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import txfuzz.dbms.StandaloneJdbc;
 import txfuzz.dbms.Target;
 import txfuzz.exec.StmtResult;
 import txfuzz.exec.Trace;
@@ -26,36 +27,14 @@ public final class JdbcReproProgram {
     private JdbcReproProgram() {
     }
 
-    /**
-     * How the program opens the engine.
-     *
-     * @param url             JDBC URL; {@code {tmp}} stands for a fresh temporary directory
-     * @param user            null: connect without credentials
-     * @param sqlTransactions BEGIN/COMMIT/ROLLBACK are sent as SQL (as txfuzz's targets do on these engines), else through JDBC autocommit
-     * @param duplicate       every session is {@code duplicate()} of the first connection (DuckDB: one in-memory instance)
-     */
-    private record Opening(String url, String user, String password, boolean sqlTransactions, boolean duplicate) {
-    }
-
-    /** The same database settings txfuzz's target makes, for the engines that run in process. */
-    private static Optional<Opening> opening(Target target) {
-        return switch (target.name()) {
-            case "h2" -> Optional.of(new Opening("jdbc:h2:mem:repro;DB_CLOSE_DELAY=-1", null, null, false, false));
-            case "hsqldb" -> Optional.of(new Opening("jdbc:hsqldb:mem:repro;hsqldb.tx_conflict_rollback=true", "SA", "", false, false));
-            case "derby" -> Optional.of(new Opening("jdbc:derby:memory:repro;create=true", null, null, false, false));
-            case "sqlite" -> Optional.of(new Opening("jdbc:sqlite:{tmp}/repro.db", null, null, true, false));
-            case "duckdb" -> Optional.of(new Opening("jdbc:duckdb:", null, null, true, true));
-            default -> Optional.empty();
-        };
-    }
-
     /** The program for {@code c} on an in-process engine; {@code trace} (may be null) is the run to compare with. */
     public static Optional<String> render(TestCase c, Trace trace, Target target, String about) {
-        Optional<Opening> o = opening(target);
+        Optional<StandaloneJdbc> o = txfuzz.dbms.Targets.exists(target.name())
+                ? txfuzz.dbms.Targets.engine(target.name()).standaloneJdbc() : Optional.empty();
         if (o.isEmpty()) {
             return Optional.empty();
         }
-        Opening open = o.get();
+        StandaloneJdbc open = o.get();
         StringBuilder sb = new StringBuilder();
         sb.append("// txfuzz: ").append(target.version()).append(", isolation ").append(c.isolation().sql())
                 .append("default".equals(c.mode()) ? "" : ", mode " + c.mode()).append('\n');

@@ -40,6 +40,12 @@ public final class DerbyEngine implements Engine {
                 + "." + maint % 1_000_000 + " - (" + p.getProperty("derby.build.number") + ")";
     }
 
+    /** The settings of this engine's target, for a finding's Repro.java. */
+    @Override
+    public java.util.Optional<txfuzz.dbms.StandaloneJdbc> standaloneJdbc() {
+        return java.util.Optional.of(new txfuzz.dbms.StandaloneJdbc("jdbc:derby:memory:repro;create=true", null, null, false, false));
+    }
+
     @Override
     public java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
         return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("org.apache.derby", "derby"));

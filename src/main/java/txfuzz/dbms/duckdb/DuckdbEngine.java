@@ -39,6 +39,12 @@ public final class DuckdbEngine implements Engine {
         return "DuckDB " + bundledVersion();
     }
 
+    /** The settings of this engine's target, for a finding's Repro.java. */
+    @Override
+    public java.util.Optional<txfuzz.dbms.StandaloneJdbc> standaloneJdbc() {
+        return java.util.Optional.of(new txfuzz.dbms.StandaloneJdbc("jdbc:duckdb:", null, null, true, true));
+    }
+
     @Override
     public java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
         return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("org.duckdb", "duckdb_jdbc"));

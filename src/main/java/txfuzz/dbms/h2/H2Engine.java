@@ -36,6 +36,12 @@ public final class H2Engine implements Engine {
         return "H2 " + org.h2.engine.Constants.FULL_VERSION;
     }
 
+    /** The settings of this engine's target, for a finding's Repro.java. */
+    @Override
+    public java.util.Optional<txfuzz.dbms.StandaloneJdbc> standaloneJdbc() {
+        return java.util.Optional.of(new txfuzz.dbms.StandaloneJdbc("jdbc:h2:mem:repro;DB_CLOSE_DELAY=-1", null, null, false, false));
+    }
+
     @Override
     public java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
         return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("com.h2database", "h2"));

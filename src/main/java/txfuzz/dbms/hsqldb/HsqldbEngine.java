@@ -32,6 +32,12 @@ public final class HsqldbEngine implements Engine {
         return "HSQLDB " + org.hsqldb.persist.HsqlDatabaseProperties.THIS_FULL_VERSION;
     }
 
+    /** The settings of this engine's target, for a finding's Repro.java. */
+    @Override
+    public java.util.Optional<txfuzz.dbms.StandaloneJdbc> standaloneJdbc() {
+        return java.util.Optional.of(new txfuzz.dbms.StandaloneJdbc("jdbc:hsqldb:mem:repro;hsqldb.tx_conflict_rollback=true", "SA", "", false, false));
+    }
+
     @Override
     public java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
         return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("org.hsqldb", "hsqldb"));

@@ -28,6 +28,12 @@ public final class SqliteEngine implements Engine {
         return "SQLite " + (v.chars().filter(ch -> ch == '.').count() == 3 ? v.substring(0, v.lastIndexOf('.')) : v);
     }
 
+    /** The settings of this engine's target, for a finding's Repro.java. */
+    @Override
+    public java.util.Optional<txfuzz.dbms.StandaloneJdbc> standaloneJdbc() {
+        return java.util.Optional.of(new txfuzz.dbms.StandaloneJdbc("jdbc:sqlite:{tmp}/repro.db", null, null, true, false));
+    }
+
     @Override
     public java.util.Optional<txfuzz.dbms.versions.MavenArtifact> artifact() {
         return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("org.xerial", "sqlite-jdbc"));
