@@ -37,10 +37,13 @@ public record BuildInfo(String version, String gitCommit, Boolean gitDirty) {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        String commit = System.getProperty(COMMIT_PROPERTY);
-        // a commit id, nothing else: the property comes from a shell script and ends up in reports
+        return from(p, System.getProperty(COMMIT_PROPERTY), System.getProperty(DIRTY_PROPERTY));
+    }
+
+    /** From the build's resource and what the launcher passed (either may be missing). */
+    static BuildInfo from(Properties resource, String commit, String dirty) {
+        // a commit id and nothing else: the property comes from a shell script and ends up in reports
         boolean known = commit != null && commit.matches("[0-9a-f]{40}([0-9a-f]{24})?");
-        return new BuildInfo(p.getProperty("version"), known ? commit : null,
-                known && System.getProperty(DIRTY_PROPERTY) != null ? Boolean.valueOf(System.getProperty(DIRTY_PROPERTY)) : null);
+        return new BuildInfo(resource.getProperty("version"), known ? commit : null, known && dirty != null ? Boolean.valueOf(dirty) : null);
     }
 }
