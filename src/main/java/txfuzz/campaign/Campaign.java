@@ -140,7 +140,7 @@ public final class Campaign {
 
     private Summary loop() {
         if (meta == null) {
-            meta = RunMeta.of(target, txfuzz.dbms.TargetOptions.none(), null);
+            meta = RunMeta.of(target);
         }
         try (EventLog log = EventLog.open(config.out().resolve("events.jsonl"))) {
             events = log;

@@ -21,6 +21,15 @@ import txfuzz.dbms.versions.Releases;
  */
 public record EngineBuild(String version, String source, String artifact, String mavenVersion, String asked) {
 
+    /**
+     * Only what the engine reports, for a campaign whose options are not known (started from code
+     * without {@link Campaign#describedBy}): guessing "the bundled artifact" would be wrong for a
+     * target opened at another version.
+     */
+    public static EngineBuild reportedOnly(String reported) {
+        return new EngineBuild(reported, null, null, null, null);
+    }
+
     /** The build behind a target opened for {@code dbms} with {@code options} that reports {@code reported}. */
     public static EngineBuild of(String dbms, TargetOptions options, String reported) {
         if (options.url() != null) {

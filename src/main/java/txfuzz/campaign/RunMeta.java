@@ -31,9 +31,17 @@ public record RunMeta(int formatVersion, String txfuzzVersion, String gitCommit,
 
     /** A run of {@code target} opened with {@code options}, started now by {@code commandLine} (null: not from the command line). */
     public static RunMeta of(Target target, TargetOptions options, List<String> commandLine) {
+        return now(commandLine, EngineBuild.of(target.name(), options, target.version()));
+    }
+
+    /** A run of {@code target} opened with options nobody told the campaign: the engine build is only what it reports. */
+    static RunMeta of(Target target) {
+        return now(null, EngineBuild.reportedOnly(target.version()));
+    }
+
+    private static RunMeta now(List<String> commandLine, EngineBuild engine) {
         BuildInfo build = BuildInfo.current();
         return new RunMeta(FORMAT_VERSION, build.version(), build.gitCommit(), build.gitDirty(), commandLine,
-                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), Runtime.version().toString(),
-                EngineBuild.of(target.name(), options, target.version()));
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), Runtime.version().toString(), engine);
     }
 }

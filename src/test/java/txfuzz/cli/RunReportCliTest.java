@@ -42,6 +42,19 @@ class RunReportCliTest {
     }
 
     @Test
+    void anotherEngineVersionIsRecordedAsTheMavenVersionAskedFor(@TempDir Path dir) {
+        CliTest.Result r = CliTest.run("run", "--dbms", "h2", "--version", "2.3.232", "--tests", "3", "--seed", "3", "--reduce-time", "0",
+                "--out", dir.toString());
+        assertTrue(r.code() == Main.OK || r.code() == Main.FOUND, r.toString());
+        JsonNode engine = CliTest.json(dir.resolve("summary.json")).get("meta").get("engine");
+        assertEquals("maven-central", engine.get("source").asText(), engine.toString());
+        assertEquals("com.h2database:h2", engine.get("artifact").asText());
+        assertEquals("2.3.232", engine.get("mavenVersion").asText());
+        assertEquals("2.3.232", engine.get("asked").asText());
+        assertTrue(engine.get("version").asText().startsWith("H2 2.3.232"), engine.toString());
+    }
+
+    @Test
     void withoutReportJunitThereIsNoJunitXml(@TempDir Path dir) {
         CliTest.Result r = CliTest.run("run", "--tests", "2", "--seed", "7", "--out", dir.toString());
         assertTrue(r.code() == Main.OK || r.code() == Main.FOUND, r.toString());
