@@ -62,7 +62,6 @@ final class JunitXml {
         } catch (ParserConfigurationException e) {
             throw new IllegalStateException(e);
         }
-        doc.setXmlStandalone(true); // no standalone="no" in the declaration: nothing outside the file defines it
         long failures = s.signatures().stream().filter(g -> bug(g)).count();
         long skipped = s.signatures().size() - failures;
         long tests = Math.max(s.signatures().size(), 1);
@@ -120,12 +119,13 @@ final class JunitXml {
         }
         try {
             var t = TransformerFactory.newInstance().newTransformer();
-            t.setOutputProperty(OutputKeys.ENCODING, "UTF-8");
+            // the declaration written here, not by the JDK's serializer: it says standalone="no", or runs the root element onto its line
+            t.setOutputProperty(OutputKeys.OMIT_XML_DECLARATION, "yes");
             t.setOutputProperty(OutputKeys.INDENT, "yes");
             t.setOutputProperty("{http://xml.apache.org/xslt}indent-amount", "2");
             StringWriter out = new StringWriter();
             t.transform(new DOMSource(doc), new StreamResult(out));
-            return out.toString().stripTrailing() + "\n";
+            return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + out.toString().strip() + "\n";
         } catch (TransformerException e) {
             throw new IllegalStateException("cannot render junit.xml", e);
         }
@@ -143,7 +143,7 @@ final class JunitXml {
         b.append("duplicates: ").append(g.duplicates()).append(g.duplicateIds().isEmpty() ? "" : " (" + String.join(", ", g.duplicateIds()) + ")")
                 .append('\n');
         primary.ifPresent(f -> {
-            b.append("replay: txfuzz replay ").append(f.dir()).append("/case.json\n");
+            b.append("replay: txfuzz replay ").append(f.dir()).append("/case.json (paths are in the run's output folder)\n");
             b.append('\n').append(f.summary()).append('\n');
         });
         return b.toString();
