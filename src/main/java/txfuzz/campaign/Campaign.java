@@ -73,6 +73,22 @@ public final class Campaign {
     private List<txfuzz.oracle.Oracle> judging = List.of();
     /** Set when the engine under test is older than its newest release: unique bug candidates are replayed there too. */
     private NewestCheck newestCheck;
+    /** summary.json's meta; made from the target alone when the campaign was not described ({@link #describedBy}). */
+    private RunMeta meta;
+    /** junit.xml beside summary.json ({@code run --report junit}). */
+    private boolean junit;
+    /** events.jsonl while the loop runs. */
+    private EventLog events;
+
+    /** How a case ended, for its line in events.jsonl. */
+    private record Outcome(String outcome, String finding) {
+        static final Outcome CLEAN = new Outcome(CampaignEvent.Case.CLEAN, null);
+        static final Outcome INVALID = new Outcome(CampaignEvent.Case.INVALID, null);
+
+        static Outcome finding(String id) {
+            return new Outcome(CampaignEvent.Case.FINDING, id);
+        }
+    }
 
     /** {@code plainTwins}: for a test's instrumented source, the plain twin of each case (null: none). */
     Campaign(Target target, CampaignConfig config, PrintStream progress, CaseSource source, CaseSource plainTwins) {
@@ -123,6 +139,22 @@ public final class Campaign {
     }
 
     private Summary loop() {
+        if (meta == null) {
+            meta = RunMeta.of(target);
+        }
+        try (EventLog log = EventLog.open(config.out().resolve("events.jsonl"))) {
+            events = log;
+            log.append(new CampaignEvent.Start(EventLog.now(), meta));
+            Summary s = cases();
+            log.append(new CampaignEvent.End(EventLog.now(), s.cases(), s.seconds(), s.bugCandidates(), s.uniqueFindings(), s.uniqueBugCandidates(),
+                    s.duplicates()));
+            return s;
+        } finally {
+            events = null;
+        }
+    }
+
+    private Summary cases() {
         List<String> modes = config.modes().isEmpty() ? List.of(target.modes().get(0)) : config.modes();
         deadline = config.time() == null ? Long.MAX_VALUE : System.nanoTime() + config.time().toNanos();
         long nextProgress = config.progressEvery() == null ? Long.MAX_VALUE : System.nanoTime() + config.progressEvery().toNanos();
@@ -139,17 +171,22 @@ public final class Campaign {
                 IsolationLevel level = config.levels().get((int) (i % n));
                 String mode = modes.get((int) ((i / n) % modes.size()));
                 TestCase c = source.make(level, mode, i);
+                Outcome outcome;
                 if (config.execution() == CampaignConfig.Execution.PREPARED || (config.execution() == CampaignConfig.Execution.MIXED && i % 2 == 1)) {
                     c = c.withExecution(ExecutionMode.PREPARED);
                 }
                 if (concurrent != null) {
-                    runConcurrently(c, concurrent, executor, judge, writer);
+                    outcome = runConcurrently(c, concurrent, executor, judge, writer);
                 } else {
                     long iteration = i;
                     TestCase instrumented = c;
-                    runOne(c, executor, judge, writer,
+                    outcome = runOne(c, executor, judge, writer,
                             plainTwins == null ? null : () -> plainTwins.make(level, mode, iteration).withExecution(instrumented.execution()),
                             config.selfCheckEvery() > 0 && i % config.selfCheckEvery() == 0);
+                }
+                if (outcome != null) { // null: interrupted under the case, which then says nothing
+                    events.append(new CampaignEvent.Case(EventLog.now(), c.iteration(), c.isolation().name(), c.mode(), outcome.outcome(),
+                            outcome.finding()));
                 }
                 if (System.nanoTime() >= nextProgress) {
                     progress.println(stats.progressLine());
@@ -169,23 +206,22 @@ public final class Campaign {
      * row tracking: it runs when the case has a violation, and on {@code sampled} cases, to measure the
      * instrumentation's effect (see {@link InstrumentationSelfCheck}).
      */
-    private void runOne(TestCase c, Executor executor, Judge judge, FindingWriter writer,
+    private Outcome runOne(TestCase c, Executor executor, Judge judge, FindingWriter writer,
                         java.util.function.Supplier<TestCase> plainTwin, boolean sampled) {
         Trace trace;
         try {
             trace = executor.run(c);
         } catch (SetupFailedException e) {
             stats.invalidCases++;
-            return;
+            return Outcome.INVALID;
         } catch (SQLException | RuntimeException e) {
             if (stopRequested) {
-                return; // the run is being interrupted: the target is going away under this case
+                return null; // the run is being interrupted: the target is going away under this case
             }
             // The engine failed outside any one statement (it could not open or read back): that is
             // a finding too, and the campaign goes on with a fresh database.
             stats.cases++;
-            record(c, null, List.of(Oracles.engineFailure("while running the case", e)), writer, executor, judge);
-            return;
+            return Outcome.finding(record(c, null, List.of(Oracles.engineFailure("while running the case", e)), writer, executor, judge));
         }
         stats.add(c, trace);
         List<Violation> violations = new ArrayList<>();
@@ -196,7 +232,7 @@ public final class Campaign {
             }
         } catch (SQLException | SetupFailedException | RuntimeException e) {
             if (stopRequested) {
-                return;
+                return null;
             }
             // Keep what was found; the failure of a replay is a finding of its own.
             violations.add(Oracles.engineFailure("while judging the case (serial replays, simulations or the confirming run)", e));
@@ -204,9 +240,10 @@ public final class Campaign {
         if (plainTwin != null && (sampled || !violations.isEmpty()) && !stopRequested) {
             violations = selfChecked(c, trace, violations, plainTwin, executor);
         }
-        if (!violations.isEmpty() && !stopRequested) {
-            record(c, trace, violations, writer, executor, judge);
+        if (violations.isEmpty()) {
+            return Outcome.CLEAN;
         }
+        return stopRequested ? null : Outcome.finding(record(c, trace, violations, writer, executor, judge));
     }
 
     /**
@@ -268,20 +305,19 @@ public final class Campaign {
      * finding (not replayable as such, so not reduced). The first bug candidate with a witness is
      * tried, else the first violation with one.
      */
-    private void runConcurrently(TestCase c, ConcurrentRunner runner, Executor executor, Judge judge, FindingWriter writer) {
+    private Outcome runConcurrently(TestCase c, ConcurrentRunner runner, Executor executor, Judge judge, FindingWriter writer) {
         ConcurrentRun concurrentRun;
         try {
             concurrentRun = runner.run(c, config.sessions());
         } catch (SetupFailedException e) {
             stats.invalidCases++;
-            return;
+            return Outcome.INVALID;
         } catch (SQLException | RuntimeException e) {
             if (stopRequested) {
-                return;
+                return null;
             }
             stats.cases++;
-            record(c, null, List.of(Oracles.engineFailure("while running the case", e)), writer, executor, judge);
-            return;
+            return Outcome.finding(record(c, null, List.of(Oracles.engineFailure("while running the case", e)), writer, executor, judge));
         }
         Run run = Run.concurrent(c, concurrentRun);
         stats.add(c, run.trace());
@@ -290,12 +326,15 @@ public final class Campaign {
             violations.addAll(judge.judge(run));
         } catch (SQLException | SetupFailedException | RuntimeException e) {
             if (stopRequested) {
-                return;
+                return null;
             }
             violations.add(Oracles.engineFailure("while judging the concurrent run", e));
         }
-        if (violations.isEmpty() || stopRequested) {
-            return;
+        if (violations.isEmpty()) {
+            return Outcome.CLEAN;
+        }
+        if (stopRequested) {
+            return null;
         }
         Violation toWitness = null;
         Oracle witnessing = null;
@@ -322,8 +361,7 @@ public final class Campaign {
                         Violation shown = judge.oracleOf(v).map(o -> o.asWitnessed(v)).orElse(v);
                         withEvidence.add(uncontrolledEvidence(shown, c, run, false));
                     }
-                    record(witness, wt, withEvidence, writer, executor, judge);
-                    return;
+                    return Outcome.finding(record(witness, wt, withEvidence, writer, executor, judge));
                 }
             } catch (SQLException | SetupFailedException | RuntimeException e) {
                 // the linearisation could not run: report the concurrent evidence as it is
@@ -333,7 +371,7 @@ public final class Campaign {
         for (Violation v : violations) {
             shown.add(uncontrolledEvidence(v, c, run, true));
         }
-        record(c, null, shown, writer, executor, judge);
+        return Outcome.finding(record(c, null, shown, writer, executor, judge));
     }
 
     /** Adds the uncontrolled run to a violation: where it was seen, the whole case and its trace. */
@@ -367,7 +405,7 @@ public final class Campaign {
      *   <li>else it is filed by its own signature.</li>
      * </ol>
      */
-    private void record(TestCase c, Trace trace, List<Violation> violations, FindingWriter writer, Executor executor, Judge judge) {
+    private String record(TestCase c, Trace trace, List<Violation> violations, FindingWriter writer, Executor executor, Judge judge) {
         for (Violation v : violations) {
             switch (v.classification()) {
                 case BUG_CANDIDATE -> stats.bugCandidates++;
@@ -401,17 +439,28 @@ public final class Campaign {
                 g = index.add(id, found.signature(), oneLine(primary.summary()), false);
             }
             Finding filed = found.withReduction(r).withDuplicateOf(duplicateOf(g, id), g.signature());
-            file(writer.write(filed, target));
+            filed(file(writer.write(filed, target)), violations.size());
             checkNewest(filed, judge, writer);
-            return;
+            return id;
         }
         file(writer.write(found, target)); // findings are never lost: written before the reduction starts
         Finding reduced = reduce(found, executor, judge);
         FindingIndex.Group g = index.add(id, reduced.signature(), oneLine(reduced.primary().summary()),
                 reduced.reduced() || ReductionRecord.MINIMAL.equals(reduced.reduction().status())); // a minimal case is its own reduction
         Finding filed = reduced.withDuplicateOf(duplicateOf(g, id), g.signature());
-        file(writer.write(filed, target));
+        filed(file(writer.write(filed, target)), violations.size());
         checkNewest(filed, judge, writer);
+        return id;
+    }
+
+    /** The finding's line in events.jsonl, from its primary record as summary.json has it. */
+    private void filed(List<FindingRecord> records, int violations) {
+        if (events == null) {
+            return;
+        }
+        FindingRecord p = records.stream().filter(FindingRecord::primary).findFirst().orElse(records.get(0));
+        events.append(new CampaignEvent.Finding(EventLog.now(), p.id(), p.oracle(), p.kind(), p.classification(), p.signature(),
+                p.duplicateOf(), violations, p.dir(), oneLine(p.summary())));
     }
 
     /**
@@ -426,6 +475,18 @@ public final class Campaign {
         VersionReplay r = newestCheck.replay(f.testCase(), judge.oracles());
         file(writer.write(f.withOnNewest(new OnNewestRelease(newestCheck.newest(), r.verdict().words, r.verdict() == VersionReplay.Verdict.SHOWS,
                 r.verdict() == VersionReplay.Verdict.CLEAN, r.detail())), target));
+    }
+
+    /** Records {@code m} as summary.json's meta (which txfuzz, the command line, the engine build). */
+    public Campaign describedBy(RunMeta m) {
+        this.meta = m;
+        return this;
+    }
+
+    /** Writes junit.xml whenever summary.json is written ({@code run --report junit}). */
+    public Campaign writingJunit() {
+        this.junit = true;
+        return this;
     }
 
     /** Replays each unique bug candidate on {@code check}'s newest release too (see {@link NewestCheck}). */
@@ -470,11 +531,12 @@ public final class Campaign {
                 ReductionRecord.of(r), f.testCase(), f.trace(), null);
     }
 
-    private void file(List<FindingRecord> records) {
+    private List<FindingRecord> file(List<FindingRecord> records) {
         findings.put(records.get(0).id(), records);
         stats.uniqueFindings = index.unique();
         stats.duplicates = index.duplicates();
         writeSummary();
+        return records;
     }
 
     private static String oneLine(String s) {
@@ -494,7 +556,7 @@ public final class Campaign {
 
     private Summary writeSummary() {
         double s = Math.max(stats.seconds(), 1e-9);
-        Summary summary = new Summary(target.name(), target.version(), config.seed(),
+        Summary summary = new Summary(meta, target.name(), target.version(), config.seed(),
                 config.levels().stream().map(Enum::name).toList(), config.oracles(), stats.cases, stats.invalidCases,
                 stats.transactions, stats.statements, round(stats.seconds()), round(stats.cases / s), round(stats.transactions / s),
                 round(stats.share(stats.blockedStatements, stats.statements)),
@@ -521,6 +583,9 @@ public final class Campaign {
             throw new UncheckedIOException("cannot write " + config.out().resolve("summary.json") + ": " + e.getMessage(), e);
         }
         index.write(config.out().resolve("findings"), target.version(), config.seed());
+        if (junit) {
+            JunitXml.write(summary, config.out().resolve("junit.xml"));
+        }
         return summary;
     }
 

@@ -431,13 +431,15 @@ public final class Corpus {
      * level and mode with its oracles and {@code seed}, writing into {@code out}. Reduction is off:
      * the question is what the search finds, and reducing would eat the budget.
      */
-    public static Summary campaign(CampaignSetting setting, Target target, Duration duration, long seed, Path out) {
+    public static Summary campaign(CampaignSetting setting, Target target, txfuzz.dbms.TargetOptions options, Duration duration, long seed,
+                                   Path out) {
         if (!target.name().equals(setting.engine())) {
             throw new IllegalArgumentException("a " + setting.engine() + " campaign cannot run on " + target.name());
         }
         CampaignConfig config = new CampaignConfig(List.of(setting.level()), List.of(setting.mode()), setting.oracles(), null, duration, seed,
                 out, GenConfig.defaults(), ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN, Duration.ZERO, 0);
-        return new Campaign(target, config, new PrintStream(java.io.OutputStream.nullOutputStream())).run();
+        return new Campaign(target, config, new PrintStream(java.io.OutputStream.nullOutputStream()))
+                .describedBy(RunMeta.of(target, options, null)).run();
     }
 
     /** Compares a campaign's findings (run for {@code entry}'s setting) with the entry's class. */

@@ -6,6 +6,7 @@ import txfuzz.report.FindingRecord;
 /**
  * summary.json: a run's figures and its findings. Later work keeps this shape and adds fields.
  *
+ * @param meta                which txfuzz ran, how it was invoked, on which build of the engine, and summary.json's format version
  * @param uniqueFindings      signature groups (see {@link txfuzz.report.FindingIndex}): findings worth a report each
  * @param uniqueBugCandidates those of them that are bug candidates
  * @param duplicates          findings filed as duplicates of an earlier one
@@ -15,7 +16,7 @@ import txfuzz.report.FindingRecord;
  * @param oracleFigures       per oracle that keeps any, what it did (e.g. equiv: runs compared, not applicable, decycling
  *                            gave up); counts include confirmation and reduction runs
  */
-public record Summary(String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
+public record Summary(RunMeta meta, String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
                       long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
                       double transactionsPerSecond, double blockedShare, double invalidStatementShare, long stalls,
                       long bugCandidates, long documented, long flaky, List<FindingRecord> findings,

@@ -46,6 +46,10 @@ final class BenchCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     EngineVersionOption engineVersion = new EngineVersionOption();
 
+    /** For the command line each campaign's summary.json records. */
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Option(names = "--dbms", defaultValue = "all", description = "DBMSs, comma-separated, or 'all'. Default: ${DEFAULT-VALUE}.")
     String dbms;
 
@@ -135,7 +139,9 @@ final class BenchCommand implements Callable<Integer> {
             try (Target target = Options.target(name, targetOptions())) {
                 CampaignConfig config = new CampaignConfig(target.isolationLevels(), List.of(), oracleNames, tests, null, seed,
                         out.resolve(name), GenConfig.defaults(), ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN, reduce, sessions);
-                Summary s = new Campaign(target, config, silent).run();
+                Summary s = new Campaign(target, config, silent)
+                        .describedBy(txfuzz.campaign.RunMeta.of(target, targetOptions(), RecordedCommandLine.of(spec.commandLine().getParseResult().originalArgs())))
+                        .run();
                 System.out.printf("| %s | %s | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %d | %d | %d |%n", name, target.version(), s.cases(),
                         s.seconds(), s.casesPerSecond(), s.transactionsPerSecond(), 100 * s.blockedShare(), 100 * s.invalidStatementShare(),
                         s.bugCandidates(), s.documented(), s.flaky());
@@ -230,7 +236,7 @@ final class BenchCommand implements Callable<Integer> {
                 for (Corpus.Entry e : bugs) {
                     Corpus.CampaignSetting setting = Corpus.CampaignSetting.of(e);
                     Summary s = campaigns.computeIfAbsent(setting,
-                            k -> Corpus.campaign(k, target, time, seed, folder.resolve(k.folder())));
+                            k -> Corpus.campaign(k, target, group.getKey().options(), time, seed, folder.resolve(k.folder())));
                     Corpus.CampaignCheck c = Corpus.check(e, s, time);
                     List<String> others = new ArrayList<>();
                     c.otherCandidates().forEach((kind, n) -> others.add(kind + " " + n));

@@ -9,6 +9,7 @@ import picocli.CommandLine.Option;
 import txfuzz.campaign.Campaign;
 import txfuzz.campaign.CampaignConfig;
 import txfuzz.campaign.Oracles;
+import txfuzz.campaign.RunMeta;
 import txfuzz.campaign.Summary;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.gen.GenConfig;
@@ -69,6 +70,25 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--progress", defaultValue = "3s", description = "Progress line interval. Default: ${DEFAULT-VALUE}.")
     String progressEvery;
 
+    @Option(names = "--report", split = ",", paramLabel = "FORMAT",
+            description = "Extra reports in the output folder, comma-separated: junit (junit.xml, one testcase per unique finding, for CI).")
+    List<String> reports = List.of();
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    /** The report formats --report names; a one-line error for any other. */
+    static boolean junitReport(List<String> reports) {
+        boolean junit = false;
+        for (String r : reports) {
+            if (!r.strip().equals("junit")) {
+                throw new Main.UserError("unknown report format '" + r.strip() + "' for --report; known: junit");
+            }
+            junit = true;
+        }
+        return junit;
+    }
+
     /** Concurrent runs take 2..5 sessions and only the oracles that can judge them. */
     static void checkSessions(int sessions, List<String> oracleNames) {
         if (sessions == 0) {
@@ -111,6 +131,7 @@ final class RunCommand implements Callable<Integer> {
         }
         Options.checkDbms(dbms);
         Options.checkLevelNames(isolation);
+        boolean junit = junitReport(reports);
         var targetOptions = server.toTargetOptions(engineVersion.version);
         Options.checkOut(out, "--out"); // a finding must have somewhere to go before the first case runs
         long s = seed != null ? seed : System.currentTimeMillis();
@@ -126,7 +147,11 @@ final class RunCommand implements Callable<Integer> {
             }
             CampaignConfig config = new CampaignConfig(levels, m, oracleNames, count, budget, s, out, GenConfig.defaults(),
                     ExecutorConfig.defaults(), progress, exec, reduce, sessions, selfCheckEvery);
-            Campaign campaign = new Campaign(target, config, System.out);
+            Campaign campaign = new Campaign(target, config, System.out)
+                    .describedBy(RunMeta.of(target, targetOptions, RecordedCommandLine.of(spec.commandLine().getParseResult().originalArgs())));
+            if (junit) {
+                campaign.writingJunit();
+            }
             txfuzz.campaign.NewestCheck.forRun(dbms, targetOptions).ifPresent(check -> {
                 System.out.printf("txfuzz: %s is not the newest release (%s): each unique bug candidate is replayed there too%n",
                         target.version(), check.newest());

@@ -61,6 +61,11 @@ class BenchCorpusTest {
             // both bugs share one setting, so one campaign, written where the header says
             assertTrue(Files.exists(dir.resolve("corpus").resolve("duckdb-SNAPSHOT-default-wss+explicit").resolve("summary.json")), m.group(1));
         }
+        // the campaign's summary names the build it ran on: the entries' version, not the bundled one
+        com.fasterxml.jackson.databind.JsonNode engine = CliTest.json(dir.resolve("corpus/duckdb-SNAPSHOT-default-wss+explicit/summary.json"))
+                .get("meta").get("engine");
+        assertEquals("1.4.4.0", engine.get("mavenVersion").asText(), engine.toString());
+        assertEquals("org.duckdb:duckdb_jdbc", engine.get("artifact").asText(), engine.toString());
         assertEquals(2, rows, "one row per DuckDB bug: " + campaigns);
     }
 

@@ -48,6 +48,14 @@ class CliTest {
         }
     }
 
+    static JsonNode json(Path file) {
+        try {
+            return new ObjectMapper().readTree(file.toFile());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private static void assertOneLineError(Result r, String expected) {
         assertEquals(2, r.code(), r.toString());
         assertTrue(r.err().contains(expected), r.err());
