@@ -12,10 +12,20 @@ import picocli.CommandLine.ScopeType;
  * candidate, 1 a bug candidate, 2 a usage or setup error, 3 an internal error (a bug in txfuzz),
  * 130 interrupted (Ctrl-C).
  */
-@Command(name = "txfuzz", mixinStandardHelpOptions = true, version = "txfuzz 0.1.0",
+@Command(name = "txfuzz", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Finds transaction bugs in relational DBMSs.",
         subcommands = {RunCommand.class, ReplayCommand.class, BisectCommand.class, ReduceCommand.class, CheckCommand.class, IsolationTableCommand.class, TargetsCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
+    /** txfuzz's own version (and commit, when the launcher found one), from the build: not a second copy of the pom's. */
+    static final class Version implements picocli.CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            txfuzz.campaign.BuildInfo b = txfuzz.campaign.BuildInfo.current();
+            return new String[] {"txfuzz " + b.version() + (b.gitCommit() == null ? "" : " (" + b.gitCommit().substring(0, 12)
+                    + (Boolean.TRUE.equals(b.gitDirty()) ? ", modified" : "") + ")")};
+        }
+    }
+
     public static final int OK = 0;
     public static final int FOUND = 1;
     public static final int USAGE = 2;
