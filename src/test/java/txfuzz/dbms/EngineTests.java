@@ -145,4 +145,18 @@ public final class EngineTests {
             Thread.currentThread().interrupt();
         }
     }
+
+    /**
+     * Two transactions write one row at READ COMMITTED on {@code target} (the second waits for the
+     * first, then overwrites it): a run that shows a started server works, lock waits included.
+     */
+    public static txfuzz.exec.Trace runWriteWrite(txfuzz.dbms.Target target) throws Exception {
+        try (txfuzz.exec.Executor ex = new txfuzz.exec.Executor(target, txfuzz.exec.ExecutorConfig.defaults())) {
+            return ex.run(txfuzz.exec.Cases.on(target.name()).level(txfuzz.model.IsolationLevel.READ_COMMITTED).table("t")
+                    .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0)")
+                    .txn("UPDATE t SET v = 1 WHERE id = 1")
+                    .txn("UPDATE t SET v = 2 WHERE id = 1")
+                    .order(1, 1, 2, 2, 1, 2));
+        }
+    }
 }

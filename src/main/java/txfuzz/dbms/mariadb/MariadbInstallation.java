@@ -1,13 +1,10 @@
 package txfuzz.dbms.mariadb;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
+import txfuzz.dbms.server.PrivateDirectory;
 import txfuzz.dbms.versions.BundledVersions;
 import txfuzz.dbms.versions.Releases;
 
@@ -46,7 +43,7 @@ record MariadbInstallation(Path base, Path installDb, Path mariadbd, String vers
         Path installDb = find(base, INSTALL_DB_PLACES).orElseThrow(() -> new IllegalArgumentException("--server-home " + base
                 + " holds no mariadb-install-db (looked for " + String.join(", ", INSTALL_DB_PLACES) + ")"));
         for (Path p : List.of(server, installDb, server.getParent(), installDb.getParent())) {
-            refuseOthersWritable(p);
+            PrivateDirectory.requireNotWritableByOthers(p);
         }
         return new MariadbInstallation(base, installDb, server, null, "MariaDB from " + base);
     }
@@ -55,15 +52,4 @@ record MariadbInstallation(Path base, Path installDb, Path mariadbd, String vers
         return places.stream().map(base::resolve).filter(p -> Files.isRegularFile(p) && Files.isExecutable(p)).findFirst();
     }
 
-    private static void refuseOthersWritable(Path p) {
-        try {
-            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(p);
-            if (perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
-                throw new IllegalArgumentException("--server-home: " + p + " is writable by group or others, so another user could replace it;"
-                        + " txfuzz does not run it (chmod go-w)");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the permissions of " + p + ": " + e.getMessage(), e);
-        }
-    }
 }

@@ -2,14 +2,12 @@ package txfuzz.dbms.postgres;
 
 import io.zonky.test.db.postgres.embedded.PgBinaryResolver;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import txfuzz.dbms.server.PrivateDirectory;
 
 /**
  * A PostgreSQL installation or build tree on this machine (--server-home DIR), as a distribution
@@ -37,25 +35,14 @@ final class LocalInstallation implements Installation {
                 throw new IllegalArgumentException("--server-home " + home + " holds no PostgreSQL: " + p + " is missing or not executable"
                         + " (give the directory that holds bin/initdb, bin/pg_ctl and bin/postgres, e.g. /usr/lib/postgresql/16)");
             }
-            refuseOthersWritable(p);
+            PrivateDirectory.requireNotWritableByOthers(p);
         }
-        refuseOthersWritable(bin);
+        PrivateDirectory.requireNotWritableByOthers(bin);
         this.resolver = RESOLVERS.computeIfAbsent(home, h -> (system, machine) -> {
             throw new IOException("txfuzz runs the PostgreSQL in " + h + " as it is; it has no archive to unpack");
         });
     }
 
-    private static void refuseOthersWritable(Path p) {
-        try {
-            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(p);
-            if (perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
-                throw new IllegalArgumentException("--server-home: " + p + " is writable by group or others, so another user could replace it;"
-                        + " txfuzz does not run it (chmod go-w)");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the permissions of " + p + ": " + e.getMessage(), e);
-        }
-    }
 
     @Override
     public Path prepare(Path privateHome) {

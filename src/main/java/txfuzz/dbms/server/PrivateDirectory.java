@@ -115,4 +115,22 @@ public final class PrivateDirectory {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
+
+    /**
+     * For a program of the user's own installation (--server-home), which txfuzz runs as it is:
+     * IllegalArgumentException when group or others may write {@code p}, since another user could then
+     * have replaced it, and the server it starts holds txfuzz's passwords.
+     */
+    public static void requireNotWritableByOthers(Path p) {
+        try {
+            java.util.Set<java.nio.file.attribute.PosixFilePermission> perms = Files.getPosixFilePermissions(p);
+            if (perms.contains(java.nio.file.attribute.PosixFilePermission.GROUP_WRITE)
+                    || perms.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE)) {
+                throw new IllegalArgumentException("--server-home: " + p + " is writable by group or others, so another user could replace it;"
+                        + " txfuzz does not run it (chmod go-w)");
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot read the permissions of " + p + ": " + e.getMessage(), e);
+        }
+    }
 }

@@ -3,6 +3,7 @@ package txfuzz.dbms.mariadb;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static txfuzz.dbms.EngineTests.runWriteWrite;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,11 +15,7 @@ import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
 import txfuzz.dbms.versions.BundledVersions;
-import txfuzz.exec.Cases;
-import txfuzz.exec.Executor;
-import txfuzz.exec.ExecutorConfig;
 import txfuzz.exec.Trace;
-import txfuzz.model.IsolationLevel;
 
 /**
  * MariaDB started from elsewhere than the bundled binaries: a local installation (--server-home; here
@@ -26,16 +23,6 @@ import txfuzz.model.IsolationLevel;
  * build tree has them), and another version's binaries from Maven Central.
  */
 class MariadbInstallationsTest {
-    private static Trace runWriteWrite(Target target) throws Exception {
-        try (Executor ex = new Executor(target, ExecutorConfig.defaults())) {
-            return ex.run(Cases.on("mariadb").level(IsolationLevel.READ_COMMITTED).table("t")
-                    .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0)")
-                    .txn("UPDATE t SET v = 1 WHERE id = 1")
-                    .txn("UPDATE t SET v = 2 WHERE id = 1")
-                    .order(1, 1, 2, 2, 1, 2));
-        }
-    }
-
     @Test
     void aLocalInstallationStartsWithItsOwnVersion() throws Exception {
         Path installation = MariadbBinaries.binaries();

@@ -3,6 +3,7 @@ package txfuzz.dbms.postgres;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static txfuzz.dbms.EngineTests.runWriteWrite;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,11 +15,7 @@ import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
 import txfuzz.dbms.server.PrivateDirectory;
-import txfuzz.exec.Cases;
-import txfuzz.exec.Executor;
-import txfuzz.exec.ExecutorConfig;
 import txfuzz.exec.Trace;
-import txfuzz.model.IsolationLevel;
 
 /**
  * PostgreSQL started from elsewhere than the bundled binaries: a local installation (--server-home;
@@ -26,17 +23,6 @@ import txfuzz.model.IsolationLevel;
  * version's binaries from Maven Central, running beside the bundled one in one process.
  */
 class PostgresInstallationsTest {
-    /** Two transactions write one row at READ COMMITTED: the second waits for the first, then overwrites it. */
-    private static Trace runWriteWrite(Target target) throws Exception {
-        try (Executor ex = new Executor(target, ExecutorConfig.defaults())) {
-            return ex.run(Cases.on("postgres").level(IsolationLevel.READ_COMMITTED).table("t")
-                    .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0)")
-                    .txn("UPDATE t SET v = 1 WHERE id = 1")
-                    .txn("UPDATE t SET v = 2 WHERE id = 1")
-                    .order(1, 1, 2, 2, 1, 2));
-        }
-    }
-
     @Test
     void aLocalInstallationStartsWithItsOwnVersion() throws Exception {
         Path installation = Binaries.prepareBundled(PrivateDirectory.of("postgres"));
