@@ -109,6 +109,8 @@ class H2BugsTest {
         try (Target h2 = Targets.create("h2", TargetOptions.version("2.3.232"))) {
             Result r = BugReplay.replay(h2, c, "wss", "explicit");
             assertEquals(Set.of("explicit/hang/bug-candidate"), r.labels(), r.toString());
+            Result rc = BugReplay.replay(h2, c.withIsolation(IsolationLevel.READ_COMMITTED), "wss", "explicit");
+            assertEquals(Set.of(), rc.labels(), "at READ COMMITTED the MERGE returns: " + rc);
         }
     }
 
