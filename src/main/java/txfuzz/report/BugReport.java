@@ -31,12 +31,12 @@ public final class BugReport {
         if (f.duplicateOf() != null) {
             md.append("> **Duplicate** of [").append(f.duplicateOf()).append("](../").append(f.duplicateOf()).append("/README.md)");
             Signature theirs = f.duplicateOfSignature();
-            if (theirs == null || theirs.equals(f.signature())) {
+            if (theirs == null || theirs.sameBug(f.signature())) {
                 md.append(": the same signature.");
             } else {
                 md.append(" (signature `").append(theirs.id()).append("`): the same oracle, violation, classification, DBMS and level, ")
-                        .append("and this case has every statement kind and SQL feature that finding's reduced case needs (")
-                        .append(String.join(", ", theirs.elements().isEmpty() ? List.of("none") : theirs.elements())).append(").");
+                        .append("and this case shows everything that finding's reduced case is signed by (")
+                        .append(String.join(" · ", theirs.cause().isEmpty() ? List.of("none") : theirs.cause())).append(").");
             }
             md.append(" Report that one; this folder is kept as further evidence.\n\n");
         }
@@ -49,7 +49,8 @@ public final class BugReport {
         md.append("| sessions | ").append(c.transactions().size()).append(" (one per transaction)").append(" |\n");
         md.append("| found by | txfuzz oracle `").append(v.oracle()).append("`, violation `").append(v.kind().label()).append("` |\n");
         md.append("| classification | ").append(v.classification().label()).append(" |\n");
-        md.append("| signature | `").append(f.signature().id()).append("` ").append(cell(f.signature().text())).append(" |\n\n");
+        md.append("| signature | `").append(f.signature().id()).append("` ").append(cell(f.signature().text()))
+                .append(" (case: ").append(cell(f.signature().caseText())).append(") |\n\n");
 
         md.append("## Schema and data\n\n```sql\n");
         for (String s : c.setup()) {
@@ -134,7 +135,7 @@ public final class BugReport {
     }
 
     private static String headline(Violation v) {
-        return v.kind().headline();
+        return v.headline();
     }
 
     /** What the oracle checks and why the observation breaks it (as its kind says); then the classification's meaning. */
@@ -183,8 +184,8 @@ public final class BugReport {
                     + (Boolean.TRUE.equals(r.exhausted()) ? "; the time budget ran out, so it may shrink further" : "")
                     + "); the case as found is kept as `original.case.json`.";
             case ReductionRecord.PENDING -> "Not reduced yet (" + r.statementsBefore() + " data statements): reduction is running.";
-            case ReductionRecord.SKIPPED_DUPLICATE -> "Not reduced (" + r.statementsBefore() + " data statements): it contains every "
-                    + "statement kind and feature of the reduced finding it duplicates, so the campaign did not spend time reducing it.";
+            case ReductionRecord.SKIPPED_DUPLICATE -> "Not reduced (" + r.statementsBefore() + " data statements): it shows what the "
+                    + "finding it duplicates is signed by, so the campaign did not spend time reducing it.";
             case ReductionRecord.OFF -> "Not reduced (" + r.statementsBefore() + " data statements): reduction was off (`--reduce-time 0`).";
             case ReductionRecord.TIME_UP -> r.runs() == null
                     ? "Not reduced (" + r.statementsBefore() + " data statements): the campaign's time was up."

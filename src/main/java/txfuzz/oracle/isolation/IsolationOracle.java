@@ -59,6 +59,11 @@ public final class IsolationOracle implements Oracle {
      * many witnesses of its kind the history had.
      */
     public record Witnessed(AnomalyFinding finding, int witnesses) implements Evidence {
+        /** The cycle's shape signs the finding: one bug shows the same cycle whatever random SQL led to it. */
+        @Override
+        public Optional<String> shape() {
+            return Optional.of(finding.shape());
+        }
     }
 
     @Override
