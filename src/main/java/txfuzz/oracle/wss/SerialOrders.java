@@ -37,7 +37,8 @@ public record SerialOrders(List<List<Integer>> commitOrders, List<Integer> state
         return stateOrder != null && commitOrders.contains(stateOrder);
     }
 
-    static String describe(List<Integer> order) {
+    /** "T1 → T2". */
+    public static String describe(List<Integer> order) {
         return order.isEmpty() ? "(none)" : String.join(" → ", order.stream().map(id -> "T" + id).toList());
     }
 

@@ -172,9 +172,9 @@ public final class WssOracle implements Oracle {
         if (c.isolation() == txfuzz.model.IsolationLevel.SERIALIZABLE) {
             return s.documentedAnomalies().isEmpty() && s.deviations().isEmpty()
                     ? dbms + " promises serializability" + at + ", not that the serial order is the commit order"
-                    : dbms + " documents weaker behaviour" + at + " than serializability, so it promises no serial order";
+                    : dbms + " documents weaker behaviour" + at + " than serializability";
         }
-        return c.isolation().sql() + " promises no serial order; WriteCheck still expects committed writes in commit order";
+        return c.isolation().sql() + " does not promise serializability; WriteCheck still expects committed writes as in commit order";
     }
 
     /** Compares the actual run with the serial replays in {@code order} (only a replay-hang when a replay hung). */
