@@ -62,6 +62,26 @@ public record AnomalyFinding(Anomaly anomaly, List<Long> transactions, List<Dep>
         return smallest + " · " + (tables == 0 ? "session order only" : tables == 1 ? "one table" : "several tables");
     }
 
+    /**
+     * The cycle as plain text, for trackers that draw neither Mermaid nor Graphviz:
+     * {@code T1 --rw(t0.3)--> T2 --wr(t1.9, locking read)--> T1}. Empty for anomalies that are not cycles.
+     */
+    public String plainCycle() {
+        if (cycle.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("T").append(cycle.get(0).from());
+        for (Dep d : cycle) {
+            sb.append(" --").append(d.type().label());
+            if (d.row() != null) {
+                sb.append('(').append(d.row().name()).append(d.predicate() ? ", predicate" : "").append(d.locking() ? ", locking read" : "")
+                        .append(')');
+            }
+            sb.append("--> T").append(d.to());
+        }
+        return sb.toString();
+    }
+
     /** Explanation and drawing as Markdown, for finding reports. */
     public String markdown() {
         return markdown(true);

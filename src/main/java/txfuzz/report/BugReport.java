@@ -152,11 +152,19 @@ public final class BugReport {
         return v.kind().rule(where) + "\n\n" + verdict;
     }
 
-    /** Mermaid drawings embedded, DOT files linked, from the violation's attachments. */
+    /**
+     * Mermaid drawings embedded, DOT files linked, from the violation's attachments; a drawing's
+     * plain-text twin ({@code X.txt} beside {@code X.mmd}) first, in a plain code block, for trackers
+     * that render neither Mermaid nor collapsed blocks.
+     */
     static String drawings(Violation v) {
         StringBuilder md = new StringBuilder();
         for (Map.Entry<String, String> a : v.attachments().entrySet()) {
             if (a.getKey().endsWith(".mmd")) {
+                String plain = v.attachments().get(a.getKey().substring(0, a.getKey().length() - 4) + ".txt");
+                if (plain != null) {
+                    md.append("```text\n").append(plain.strip()).append("\n```\n\n");
+                }
                 String body = a.getValue().strip();
                 if (body.startsWith("```")) {
                     body = body.replaceFirst("^```\\w*\\n?", "").replaceFirst("\\n?```$", "").strip();

@@ -37,7 +37,7 @@ class RootCauseSignatureTest {
     }
 
     /** H2 takes a REPEATABLE READ snapshot per table when the transaction first reads it: T1 sees T2's b but not T2's a. */
-    private static TestCase readSkewPlain() {
+    static TestCase readSkewPlain() {
         TrackedCases b = twoTables();
         b.begin().read("SELECT x.rid, x.wl, x.v FROM a x", "true", false, "a")
                 .read("SELECT x.rid, x.wl, x.v FROM b x", "true", false, "b").commit();

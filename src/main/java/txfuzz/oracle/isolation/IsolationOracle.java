@@ -240,6 +240,9 @@ public final class IsolationOracle implements Oracle {
         }
         files.put(label + ".mmd", f.mermaid());
         files.put(label + ".dot", f.dot());
+        if (!f.plainCycle().isEmpty()) {
+            files.put(label + ".txt", f.plainCycle() + "\n"); // the drawing for trackers that render no diagrams
+        }
         return new Violation(kind, documented ? Classification.DOCUMENTED : Classification.BUG_CANDIDATE,
                 f.anomaly().label() + " at " + f.level().sql() + ": " + f.summary(), details.toString(),
                 documented ? reference : null, files, new Witnessed(f, count));
