@@ -1,6 +1,8 @@
 package txfuzz.oracle.wss;
 
 import java.util.List;
+import txfuzz.dbms.LevelSemantics;
+import txfuzz.model.IsolationLevel;
 
 /**
  * The serial orders a wss verdict was checked against, and what the level promises about order, so
@@ -22,9 +24,18 @@ public record SerialOrders(List<List<Integer>> commitOrders, List<Integer> state
         stateOrder = stateOrder == null ? null : List.copyOf(stateOrder);
     }
 
-    /** Checked against the commit orders only (the state was not searched). */
-    static SerialOrders commitOrdersOnly(List<List<Integer>> commitOrders, String promise) {
-        return new SerialOrders(commitOrders, null, 0, false, promise);
+    /** What the engine promises about order at {@code level}, as txfuzz's profile of it says. */
+    static String promise(String dbms, IsolationLevel level, LevelSemantics s) {
+        String at = " at " + level.sql();
+        if (s.serializableReads()) {
+            return dbms + " promises serializability in commit order" + at;
+        }
+        if (level == IsolationLevel.SERIALIZABLE) {
+            return s.documentedAnomalies().isEmpty() && s.deviations().isEmpty()
+                    ? dbms + " promises serializability" + at + ", not that the serial order is the commit order"
+                    : dbms + " documents weaker behaviour" + at + " than serializability";
+        }
+        return level.sql() + " does not promise serializability; WriteCheck still expects committed writes as in commit order";
     }
 
     /** A serial order of whole transactions gives the final state. */

@@ -81,7 +81,8 @@ public final class WssOracle implements Oracle {
                 found = v; // report against the recorded order
             }
         }
-        found = checkedAgainst(found, orders(c, trace, executor, tried, stateOrder, promise(executor.target().name(), c, semantics)));
+        found = checkedAgainst(found, StateOrderSearch.run(c, trace, executor, tried, stateOrder,
+                SerialOrders.promise(executor.target().name(), c.isolation(), semantics)));
         if (!found.isEmpty() && !semantics.deviations().isEmpty()) {
             found = classify(found, semantics, explainer, broken.isPresent());
         }
@@ -93,88 +94,9 @@ public final class WssOracle implements Oracle {
     /** Transactions that resumed together have no known order; at most this many orders are tried. */
     private static final int MAX_ORDERS = 24;
 
-    /** At most this many serial orders of whole transactions are replayed in search of one that gives a deviating final state. */
-    private static final int MAX_STATE_ORDERS = 6; // every order of three transactions; reductions judge often
-
     /** The violations with the orders they were checked against in their evidence (their headlines say what was checked). */
     private static List<Violation> checkedAgainst(List<Violation> found, SerialOrders orders) {
         return found.stream().map(v -> v.evidence() instanceof WssEvidence e ? v.withEvidence(e.checkedAgainst(orders)) : v).toList();
-    }
-
-    /**
-     * The orders checked, and for a final state no commit order gave, a search of the other serial
-     * orders of whole transactions: a state one of them gives is serializable, only not in commit
-     * order — which a report must say, not "no serial order gives it".
-     */
-    private static SerialOrders orders(TestCase c, Trace trace, Executor executor, List<List<Integer>> commitOrders, List<Integer> stateOrder,
-                                       String promise) throws SQLException, SetupFailedException {
-        List<Integer> committed = SerialSchedule.fcrfsCommitted(trace);
-        long all = factorial(committed.size());
-        if (stateOrder != null) {
-            return new SerialOrders(commitOrders, stateOrder, commitOrders.size(), commitOrders.size() >= all, promise);
-        }
-        GeneratedKeys keys = GeneratedKeys.of(c);
-        DbState actual = keys.normalise(trace.finalState());
-        int replays = commitOrders.size();
-        for (List<Integer> order : permutations(committed, MAX_STATE_ORDERS + commitOrders.size())) {
-            if (commitOrders.contains(order)) {
-                continue;
-            }
-            if (replays - commitOrders.size() >= MAX_STATE_ORDERS) {
-                break;
-            }
-            Trace replay = executor.run(SerialSchedule.transactionLevel(c, trace, order).testCase());
-            replays++;
-            if (replay.hung().isEmpty() && actual.diff(keys.normalise(replay.finalState())).isEmpty()) {
-                return new SerialOrders(commitOrders, order, replays, replays >= all, promise);
-            }
-        }
-        return new SerialOrders(commitOrders, null, replays, replays >= all, promise);
-    }
-
-    private static long factorial(int n) {
-        long f = 1;
-        for (int i = 2; i <= n && f < Integer.MAX_VALUE; i++) {
-            f *= i;
-        }
-        return f;
-    }
-
-    /** The orders of {@code items}, lexicographically by position, at most {@code limit}. */
-    static List<List<Integer>> permutations(List<Integer> items, int limit) {
-        List<List<Integer>> out = new ArrayList<>();
-        permute(new ArrayList<>(), new ArrayList<>(items), out, limit);
-        return out;
-    }
-
-    private static void permute(List<Integer> prefix, List<Integer> rest, List<List<Integer>> out, int limit) {
-        if (out.size() >= limit) {
-            return;
-        }
-        if (rest.isEmpty()) {
-            out.add(List.copyOf(prefix));
-            return;
-        }
-        for (int i = 0; i < rest.size(); i++) {
-            List<Integer> r = new ArrayList<>(rest);
-            prefix.add(r.remove(i));
-            permute(prefix, r, out, limit);
-            prefix.remove(prefix.size() - 1);
-        }
-    }
-
-    /** What the engine promises about order at the case's level, as txfuzz's profile of it says. */
-    static String promise(String dbms, TestCase c, LevelSemantics s) {
-        String at = " at " + c.isolation().sql();
-        if (s.serializableReads()) {
-            return dbms + " promises serializability in commit order" + at;
-        }
-        if (c.isolation() == txfuzz.model.IsolationLevel.SERIALIZABLE) {
-            return s.documentedAnomalies().isEmpty() && s.deviations().isEmpty()
-                    ? dbms + " promises serializability" + at + ", not that the serial order is the commit order"
-                    : dbms + " documents weaker behaviour" + at + " than serializability";
-        }
-        return c.isolation().sql() + " does not promise serializability; WriteCheck still expects committed writes as in commit order";
     }
 
     /** Compares the actual run with the serial replays in {@code order} (only a replay-hang when a replay hung). */
