@@ -31,13 +31,7 @@ public final class BugReport {
         if (f.duplicateOf() != null) {
             md.append("> **Duplicate** of [").append(f.duplicateOf()).append("](../").append(f.duplicateOf()).append("/README.md)");
             Signature theirs = f.duplicateOfSignature();
-            if (theirs == null || theirs.sameBug(f.signature())) {
-                md.append(": the same signature.");
-            } else {
-                md.append(" (signature `").append(theirs.id()).append("`): the same oracle, violation, classification, DBMS and level, ")
-                        .append("and this case shows everything that finding's reduced case is signed by (")
-                        .append(String.join(" · ", theirs.cause().isEmpty() ? List.of("none") : theirs.cause())).append(").");
-            }
+            md.append(": the same signature").append(theirs == null ? "" : " (`" + theirs.id() + "` " + cell(theirs.text()) + ")").append('.');
             md.append(" Report that one; this folder is kept as further evidence.\n\n");
         }
         md.append(v.summary()).append("\n\n");

@@ -14,17 +14,13 @@ import java.util.Optional;
  * De-duplication of a campaign's findings by {@link Signature}, and {@code findings/index.md}.
  *
  * <p>A <em>group</em> is one unique finding: its representative (the first finding with that
- * signature) and the later findings that duplicate it. A finding joins a group when
- * <ul>
- *   <li>its signature's key (header and cause, {@link Signature#sameBug}) is the group's, or</li>
- *   <li>(before reduction, see {@link #covering}) its unreduced signature <em>covers</em> the
- *       signature of a group whose representative was reduced: same oracle, kind, classification,
- *       DBMS, level and mode, and every element of that group's cause (where the case's statement
- *       kinds stand in for a cause, a superset of them). Reducing it would very likely end in the
- *       same place, so the campaign saves the time and counts it as a duplicate.</li>
- * </ul>
- * The case's statement kinds and features are no part of the grouping; index.md shows the
- * representative's beside its key.
+ * signature's key) and the later findings that duplicate it. A finding joins a group when its
+ * signature's key (header and cause, {@link Signature#sameBug}) is the group's — before reduction
+ * too (see {@link #covering}): a case that shows the same cause is the same bug as far as txfuzz
+ * can tell, so the campaign saves the reduction. Only the exact key counts: a superset of a
+ * reduced finding's deviating statement kinds is no evidence of the same bug (a DELETE that went
+ * through beside an UPDATE that did is another bug than the UPDATE alone). The case's statement
+ * kinds and features are no part of the grouping; index.md shows the representative's beside its key.
  * Not thread-safe: owned by one campaign loop.
  */
 public final class FindingIndex {
@@ -75,17 +71,9 @@ public final class FindingIndex {
         return groups.stream().filter(g -> g.signature.sameBug(s)).findFirst();
     }
 
-    /**
-     * For a case not yet reduced: the group it evidently belongs to — the one with exactly its
-     * signature, else the most specific reduced group its signature covers (earliest on a tie).
-     */
+    /** For a case not yet reduced: the group with its signature's key, whose duplicate it is without reduction. */
     public Optional<Group> covering(Signature unreduced) {
-        Optional<Group> same = exact(unreduced);
-        if (same.isPresent()) {
-            return same;
-        }
-        return groups.stream().filter(g -> g.reduced && unreduced.covers(g.signature))
-                .max(Comparator.<Group>comparingInt(g -> g.signature.cause().size()).thenComparing(g -> -g.order));
+        return exact(unreduced);
     }
 
     /**

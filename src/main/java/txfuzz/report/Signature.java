@@ -137,23 +137,13 @@ public record Signature(String oracle, String kind, String classification, Strin
 
     /** e.g. {@code isolation/read-skew bug-candidate h2 RR · rw wr · several tables}. */
     public String text() {
-        return header() + " · " + (cause.isEmpty() ? "no cause" : String.join(" · ", cause));
+        return header() + " · " + (cause.isEmpty() ? "no cause" : String.join(", ", cause));
     }
 
     /** The secondary key, e.g. {@code UPDATE, autocommit · subquery, PRIMARY KEY}: what the case held, not what the bug is. */
     public String caseText() {
         return (statements.isEmpty() ? "no statements" : String.join(", ", statements))
                 + " · " + (features.isEmpty() ? "no features" : String.join(", ", features));
-    }
-
-    /**
-     * Whether a case with this signature evidently has the bug {@code smaller} names: the same header
-     * and every element of its cause (equal causes, or, where the case's statement kinds stand in for
-     * one, a superset of them). Reduction only removes, so a reduced case's signature is covered by
-     * its original's whenever the evidence keeps its shape.
-     */
-    public boolean covers(Signature smaller) {
-        return header().equals(smaller.header()) && cause.containsAll(smaller.cause);
     }
 
     /** Upper case, string literals blanked (their content is data, not SQL), whitespace collapsed. */

@@ -3,7 +3,6 @@ package txfuzz.report;
 import txfuzz.oracle.explicit.ExplicitOracle;
 import txfuzz.oracle.wss.WssKind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -98,20 +97,6 @@ class SignatureTest {
         }
         TestCase tracked = plain.withTransactions(txns, List.of(1, 2, 1, 2, 1, 2, 1, 2));
         assertEquals(Signature.of(plain, TX_WSS), Signature.of(tracked, TX_WSS));
-    }
-
-    @Test
-    void aLargerCaseCoversItsReduction() {
-        Signature reduced = Signature.of(lostUpdate(1), TX_WSS);
-        TestCase larger = Cases.on("h2").table("t").level(IsolationLevel.READ_COMMITTED)
-                .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "CREATE INDEX i ON t (v)", "INSERT INTO t VALUES (1, 1)")
-                .txn("UPDATE t SET v = v + 1 WHERE id = 1", "SELECT v FROM t ORDER BY v")
-                .txn("UPDATE t SET v = v + 2 WHERE id = 1")
-                .order(1, 2, 1, 2, 1, 1, 2);
-        Signature big = Signature.of(larger, TX_WSS);
-        assertTrue(big.covers(reduced));
-        assertFalse(reduced.covers(big));
-        assertFalse(Signature.of(larger.withIsolation(IsolationLevel.SERIALIZABLE), TX_WSS).covers(reduced), "another level");
     }
 
     @Test
