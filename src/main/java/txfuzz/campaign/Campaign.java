@@ -395,13 +395,13 @@ public final class Campaign {
     /**
      * Writes the finding at once, then reduces and de-duplicates it (see docs/findings.md):
      * <ol>
-     *   <li>if the case as found already belongs to a known unique finding — the same signature,
-     *       or it covers the signature of a reduced one — it is filed as that one's duplicate
+     *   <li>if the case as found already has a known unique finding's signature key (the same
+     *       cause: the same bug as far as txfuzz can tell) it is filed as that one's duplicate
      *       without reduction;</li>
      *   <li>else, if its primary violation can be reduced (confirmed, not flaky, reported by an
      *       oracle, reduction on, time left), the reducer shrinks it; the reduced case becomes
      *       case.json, the case as found stays as original.case.json; its reduced signature makes
-     *       it a new unique finding or a duplicate of the one with that signature;</li>
+     *       it a new unique finding or a duplicate of the one with that key;</li>
      *   <li>else it is filed by its own signature.</li>
      * </ol>
      */

@@ -38,6 +38,50 @@ public record AnomalyFinding(Anomaly anomaly, List<Long> transactions, List<Dep>
                 IsolationModel.proscribes(l, anomaly), anomaly.coveredBy(permitted));
     }
 
+    /**
+     * What the cycle is, whatever rows and statements made it: its dependency types in cycle order,
+     * rotated to start where the sequence is smallest (a cycle has no first edge), and whether its
+     * rows are of one table or several — e.g. "rw wr · several tables" for a read skew across tables.
+     * "no cycle" for the anomalies that are not cycles (their kind says it all).
+     */
+    public String shape() {
+        if (cycle.isEmpty()) {
+            return "no cycle";
+        }
+        List<String> types = cycle.stream().map(d -> d.type().label()).toList();
+        String smallest = null;
+        for (int i = 0; i < types.size(); i++) {
+            java.util.ArrayList<String> rotated = new java.util.ArrayList<>(types.subList(i, types.size()));
+            rotated.addAll(types.subList(0, i));
+            String text = String.join(" ", rotated);
+            if (smallest == null || text.compareTo(smallest) < 0) {
+                smallest = text;
+            }
+        }
+        long tables = cycle.stream().filter(d -> d.row() != null).map(d -> d.row().table()).distinct().count();
+        return smallest + " · " + (tables == 0 ? "session order only" : tables == 1 ? "one table" : "several tables");
+    }
+
+    /**
+     * The cycle as plain text, for trackers that draw neither Mermaid nor Graphviz:
+     * {@code T1 --rw(t0.3)--> T2 --wr(t1.9, locking read)--> T1}. Empty for anomalies that are not cycles.
+     */
+    public String plainCycle() {
+        if (cycle.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("T").append(cycle.get(0).from());
+        for (Dep d : cycle) {
+            sb.append(" --").append(d.type().label());
+            if (d.row() != null) {
+                sb.append('(').append(d.row().name()).append(d.predicate() ? ", predicate" : "").append(d.locking() ? ", locking read" : "")
+                        .append(')');
+            }
+            sb.append("--> T").append(d.to());
+        }
+        return sb.toString();
+    }
+
     /** Explanation and drawing as Markdown, for finding reports. */
     public String markdown() {
         return markdown(true);

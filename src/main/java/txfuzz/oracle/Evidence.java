@@ -1,5 +1,6 @@
 package txfuzz.oracle;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -21,6 +22,33 @@ public interface Evidence {
      * failed in a crash: "assertion: table->n_rec_locks == 0"); empty when the case does.
      */
     default Optional<String> caseIndependentIdentity() {
+        return Optional.empty();
+    }
+
+    /**
+     * The shape of what went wrong, where the oracle sees one that does not depend on the case's
+     * other statements: e.g. an isolation cycle's dependency types in cycle order and whether it spans
+     * one table ("rw wr · one table"). Findings are signed by it, so random cases that hit one bug
+     * through differently shaped SQL share one report; empty when the oracle has no shape.
+     */
+    default Optional<String> shape() {
+        return Optional.empty();
+    }
+
+    /**
+     * The SQL of the statements that deviated (the write whose outcome differed, the query that
+     * returned other rows, the writes to a table that ended differently): their statement kinds sign
+     * the finding. Empty when the oracle singles out no statement.
+     */
+    default List<String> deviatingSql() {
+        return List.of();
+    }
+
+    /**
+     * This violation's headline, where the evidence can say more than its kind's general one (e.g.
+     * which serial orders were tried and which one gives the state); empty: the kind's headline.
+     */
+    default Optional<String> headline() {
         return Optional.empty();
     }
 }

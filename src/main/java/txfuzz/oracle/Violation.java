@@ -35,6 +35,16 @@ public record Violation(ViolationKind kind, Classification classification, Strin
         return new Violation(kind, c, summary, details, ref, attachments, evidence);
     }
 
+    /** The same violation with other typed evidence (e.g. once the oracle knows every order it tried). */
+    public Violation withEvidence(Evidence e) {
+        return new Violation(kind, classification, summary, details, reference, attachments, e);
+    }
+
+    /** The report's headline: the evidence's own where it has one, else the kind's. */
+    public String headline() {
+        return evidence.headline().orElse(kind.headline());
+    }
+
     /** The same violation with other details and files (e.g. the evidence of the run it was first seen in). */
     public Violation withDetails(String newDetails, Map<String, String> newAttachments) {
         return new Violation(kind, classification, summary, newDetails, reference, newAttachments, evidence);

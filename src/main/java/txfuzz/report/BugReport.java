@@ -31,13 +31,7 @@ public final class BugReport {
         if (f.duplicateOf() != null) {
             md.append("> **Duplicate** of [").append(f.duplicateOf()).append("](../").append(f.duplicateOf()).append("/README.md)");
             Signature theirs = f.duplicateOfSignature();
-            if (theirs == null || theirs.equals(f.signature())) {
-                md.append(": the same signature.");
-            } else {
-                md.append(" (signature `").append(theirs.id()).append("`): the same oracle, violation, classification, DBMS and level, ")
-                        .append("and this case has every statement kind and SQL feature that finding's reduced case needs (")
-                        .append(String.join(", ", theirs.elements().isEmpty() ? List.of("none") : theirs.elements())).append(").");
-            }
+            md.append(": the same signature").append(theirs == null ? "" : " (`" + theirs.id() + "` " + cell(theirs.text()) + ")").append('.');
             md.append(" Report that one; this folder is kept as further evidence.\n\n");
         }
         if (f.onNewest() != null) {
@@ -52,7 +46,8 @@ public final class BugReport {
         md.append("| sessions | ").append(c.transactions().size()).append(" (one per transaction)").append(" |\n");
         md.append("| found by | txfuzz oracle `").append(v.oracle()).append("`, violation `").append(v.kind().label()).append("` |\n");
         md.append("| classification | ").append(v.classification().label()).append(" |\n");
-        md.append("| signature | `").append(f.signature().id()).append("` ").append(cell(f.signature().text())).append(" |\n\n");
+        md.append("| signature | `").append(f.signature().id()).append("` ").append(cell(f.signature().text()))
+                .append(" (case: ").append(cell(f.signature().caseText())).append(") |\n\n");
 
         md.append("## Schema and data\n\n```sql\n");
         for (String s : c.setup()) {
@@ -137,7 +132,7 @@ public final class BugReport {
     }
 
     private static String headline(Violation v) {
-        return v.kind().headline();
+        return v.headline();
     }
 
     /** What the oracle checks and why the observation breaks it (as its kind says); then the classification's meaning. */
@@ -154,11 +149,19 @@ public final class BugReport {
         return v.kind().rule(where) + "\n\n" + verdict;
     }
 
-    /** Mermaid drawings embedded, DOT files linked, from the violation's attachments. */
+    /**
+     * Mermaid drawings embedded, DOT files linked, from the violation's attachments; a drawing's
+     * plain-text twin ({@code X.txt} beside {@code X.mmd}) first, in a plain code block, for trackers
+     * that render neither Mermaid nor collapsed blocks.
+     */
     static String drawings(Violation v) {
         StringBuilder md = new StringBuilder();
         for (Map.Entry<String, String> a : v.attachments().entrySet()) {
             if (a.getKey().endsWith(".mmd")) {
+                String plain = v.attachments().get(a.getKey().substring(0, a.getKey().length() - 4) + ".txt");
+                if (plain != null) {
+                    md.append("```text\n").append(plain.strip()).append("\n```\n\n");
+                }
                 String body = a.getValue().strip();
                 if (body.startsWith("```")) {
                     body = body.replaceFirst("^```\\w*\\n?", "").replaceFirst("\\n?```$", "").strip();
@@ -186,8 +189,8 @@ public final class BugReport {
                     + (Boolean.TRUE.equals(r.exhausted()) ? "; the time budget ran out, so it may shrink further" : "")
                     + "); the case as found is kept as `original.case.json`.";
             case ReductionRecord.PENDING -> "Not reduced yet (" + r.statementsBefore() + " data statements): reduction is running.";
-            case ReductionRecord.SKIPPED_DUPLICATE -> "Not reduced (" + r.statementsBefore() + " data statements): it contains every "
-                    + "statement kind and feature of the reduced finding it duplicates, so the campaign did not spend time reducing it.";
+            case ReductionRecord.SKIPPED_DUPLICATE -> "Not reduced (" + r.statementsBefore() + " data statements): it shows what the "
+                    + "finding it duplicates is signed by, so the campaign did not spend time reducing it.";
             case ReductionRecord.OFF -> "Not reduced (" + r.statementsBefore() + " data statements): reduction was off (`--reduce-time 0`).";
             case ReductionRecord.TIME_UP -> r.runs() == null
                     ? "Not reduced (" + r.statementsBefore() + " data statements): the campaign's time was up."

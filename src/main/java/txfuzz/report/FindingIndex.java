@@ -14,15 +14,13 @@ import java.util.Optional;
  * De-duplication of a campaign's findings by {@link Signature}, and {@code findings/index.md}.
  *
  * <p>A <em>group</em> is one unique finding: its representative (the first finding with that
- * signature) and the later findings that duplicate it. A finding joins a group when
- * <ul>
- *   <li>its signature equals the group's, or</li>
- *   <li>(before reduction, see {@link #covering}) its unreduced signature <em>covers</em> the
- *       signature of a group whose representative was reduced: same oracle, kind, classification,
- *       DBMS, level and mode, and every statement kind and feature the reduced case still needs is
- *       present. Reducing it would very likely end in the same place, so the campaign saves the
- *       time and counts it as a duplicate.</li>
- * </ul>
+ * signature's key) and the later findings that duplicate it. A finding joins a group when its
+ * signature's key (header and cause, {@link Signature#sameBug}) is the group's — before reduction
+ * too (see {@link #covering}): a case that shows the same cause is the same bug as far as txfuzz
+ * can tell, so the campaign saves the reduction. Only the exact key counts: a superset of a
+ * reduced finding's deviating statement kinds is no evidence of the same bug (a DELETE that went
+ * through beside an UPDATE that did is another bug than the UPDATE alone). The case's statement
+ * kinds and features are no part of the grouping; index.md shows the representative's beside its key.
  * Not thread-safe: owned by one campaign loop.
  */
 public final class FindingIndex {
@@ -68,22 +66,14 @@ public final class FindingIndex {
 
     private final List<Group> groups = new ArrayList<>();
 
-    /** The group with exactly this signature, if any. */
+    /** The group with this signature's key, if any. */
     public Optional<Group> exact(Signature s) {
-        return groups.stream().filter(g -> g.signature.equals(s)).findFirst();
+        return groups.stream().filter(g -> g.signature.sameBug(s)).findFirst();
     }
 
-    /**
-     * For a case not yet reduced: the group it evidently belongs to — the one with exactly its
-     * signature, else the most specific reduced group its signature covers (earliest on a tie).
-     */
+    /** For a case not yet reduced: the group with its signature's key, whose duplicate it is without reduction. */
     public Optional<Group> covering(Signature unreduced) {
-        Optional<Group> same = exact(unreduced);
-        if (same.isPresent()) {
-            return same;
-        }
-        return groups.stream().filter(g -> g.reduced && unreduced.covers(g.signature))
-                .max(Comparator.<Group>comparingInt(g -> g.signature.elements().size()).thenComparing(g -> -g.order));
+        return exact(unreduced);
     }
 
     /**
@@ -135,7 +125,7 @@ public final class FindingIndex {
                 .append(unique("documented")).append(" documented, ").append(unique("flaky")).append(" flaky) among ")
                 .append(total).append(" finding").append(total == 1 ? "" : "s").append("; ").append(duplicates())
                 .append(" duplicate").append(duplicates() == 1 ? "" : "s")
-                .append(". Each unique finding's README.md is a ready bug report; duplicates share its signature.\n");
+                .append(". Each unique finding's README.md is a ready bug report; duplicates share its signature (the case's statement kinds and SQL features, shown under it, are not part of it).\n");
         for (String[] section : SECTIONS) {
             List<Group> in = new ArrayList<>(groups.stream().filter(g -> g.signature.classification().equals(section[0])).toList());
             if (in.isEmpty()) {
@@ -147,7 +137,7 @@ public final class FindingIndex {
             for (Group g : in) {
                 md.append("| [").append(g.representative).append("](").append(g.representative).append("/README.md) | ")
                         .append(g.signature.classification()).append(" | `").append(g.signature.id()).append("` ")
-                        .append(cell(g.signature.text())).append(" | ").append(cell(g.description)).append(" | ")
+                        .append(cell(g.signature.text())).append("<br>case: ").append(cell(g.signature.caseText())).append(" | ").append(cell(g.description)).append(" | ")
                         .append(g.duplicates.size());
                 if (!g.duplicates.isEmpty()) {
                     List<String> shown = new ArrayList<>(g.duplicates.subList(Math.max(0, g.duplicates.size() - 5), g.duplicates.size()));

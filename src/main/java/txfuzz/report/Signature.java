@@ -19,25 +19,32 @@ import txfuzz.model.Txn;
 import txfuzz.oracle.Violation;
 
 /**
- * What a finding is about, for grouping duplicates: the oracle and violation kind, the DBMS, level
- * and mode, the classification, and the statement kinds and SQL features of the (reduced) case,
- * read from its SQL text. Two findings with the same signature are, as far as txfuzz can tell, the
- * same problem; a DBMS developer wants one report for them.
+ * What a finding is about, for grouping duplicates: one report per bug, not per random case. Its
+ * key is the oracle and violation kind, the DBMS, level and mode, the classification, and the
+ * <em>cause</em>: what the oracle's evidence singles out whatever else the case holds — an isolation
+ * cycle's shape (dependency types in cycle order, one table or several), the statement kinds of the
+ * statements that deviated ({@link txfuzz.oracle.Evidence#deviatingSql()}), or an engine assertion.
+ * Only where the evidence singles out nothing do the case's statement kinds stand in for it.
  *
- * <p>{@link #id()} is a short stable hash of the canonical form (the same signature gives the same
- * id in every run and on every machine); {@link #text()} is the readable form.
+ * <p>The statement kinds and SQL features of the (reduced) case are kept as a secondary key: shown
+ * in listings (a bug reached through joins and one through subqueries is still one bug, but the
+ * reader wants to see both), never part of the id. {@link #id()} is a short stable hash of the
+ * canonical form (the same key gives the same id in every run and on every machine); {@link
+ * #text()} is the readable form.
  *
- * @param statements statement kinds and transaction shapes, e.g. {@code UPDATE}, {@code SELECT FOR UPDATE},
+ * @param cause      what identifies the bug within its kind, e.g. {@code rw wr · several tables}, {@code UPDATE}
+ * @param statements statement kinds and transaction shapes of the case, e.g. {@code UPDATE}, {@code SELECT FOR UPDATE},
  *                   {@code INSERT ON CONFLICT DO UPDATE}, {@code MERGE}, {@code ROLLBACK}, {@code autocommit}
- * @param features   SQL features, e.g. {@code LEFT JOIN}, {@code subquery}, {@code aggregate}, {@code ORDER BY},
+ * @param features   SQL features of the case, e.g. {@code LEFT JOIN}, {@code subquery}, {@code aggregate}, {@code ORDER BY},
  *                   {@code PRIMARY KEY}, {@code FOREIGN KEY}, {@code CHECK}, {@code index}, {@code prepared}
  */
 public record Signature(String oracle, String kind, String classification, String dbms, String level, String mode,
-                        List<String> statements, List<String> features) {
+                        List<String> cause, List<String> statements, List<String> features) {
     /** Bumped whenever detection changes, so ids from different rules never collide by accident. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     public Signature {
+        cause = List.copyOf(cause);
         statements = List.copyOf(new TreeSet<>(statements));
         features = List.copyOf(new TreeSet<>(features));
     }
@@ -47,8 +54,8 @@ public record Signature(String oracle, String kind, String classification, Strin
         if (identity.isPresent()) {
             // e.g. a server crash is identified by the assertion that failed, whatever the case ran and
             // at which level: the same assertion is the same bug.
-            return new Signature(v.oracle(), v.kind().label(), v.classification().label(), c.dbms(), "any", c.mode(), List.of(),
-                    List.of(identity.get()));
+            return new Signature(v.oracle(), v.kind().label(), v.classification().label(), c.dbms(), "any", c.mode(),
+                    List.of(identity.get()), List.of(), List.of());
         }
         Set<String> statements = new TreeSet<>();
         Set<String> features = new TreeSet<>();
@@ -74,7 +81,23 @@ public record Signature(String oracle, String kind, String classification, Strin
             features.add("prepared");
         }
         return new Signature(v.oracle(), v.kind().label(), v.classification().label(), c.dbms(), c.isolation().shortName(), c.mode(),
-                List.copyOf(statements), List.copyOf(features));
+                cause(v, statements), List.copyOf(statements), List.copyOf(features));
+    }
+
+    /**
+     * The evidence's shape, then the kinds of the statements it says deviated (sorted: a set); when it
+     * singles out neither, the case's statement kinds — the best txfuzz can do without it.
+     */
+    private static List<String> cause(Violation v, Set<String> caseStatements) {
+        List<String> out = new ArrayList<>();
+        v.evidence().shape().ifPresent(out::add);
+        Set<String> kinds = new TreeSet<>();
+        for (String sql : v.evidence().deviatingSql()) {
+            String n = normalise(sql);
+            kinds.add(statementKind(null, n));
+        }
+        out.addAll(kinds);
+        return out.isEmpty() ? List.copyOf(caseStatements) : out;
     }
 
     /**
@@ -86,15 +109,15 @@ public record Signature(String oracle, String kind, String classification, Strin
         return s.tracking() != null && s.tracking().role().companion();
     }
 
-    /** Everything but the statement kinds and features: findings with different headers are never duplicates. */
+    /** Everything but the cause and the secondary key: findings with different headers are never duplicates. */
     public String header() {
         return oracle + "/" + kind + " " + classification + " " + dbms + " " + level + ("default".equals(mode) ? "" : " " + mode);
     }
 
-    /** The canonical form the id hashes. */
+    /** The canonical form the id hashes: the header and the cause; the case's statement kinds and features are not in it. */
     public String canonical() {
         return "v" + VERSION + "|" + oracle + "|" + kind + "|" + classification + "|" + dbms + "|" + level + "|" + mode + "|"
-                + String.join(",", statements) + "|" + String.join(",", features);
+                + String.join(",", cause);
     }
 
     /** 12 hex digits of the SHA-256 of {@link #canonical()}. */
@@ -107,19 +130,20 @@ public record Signature(String oracle, String kind, String classification, Strin
         }
     }
 
-    /** e.g. {@code wss/tx-wss bug-candidate h2 RC · UPDATE, autocommit · subquery, PRIMARY KEY}. */
-    public String text() {
-        return header() + " · " + (statements.isEmpty() ? "no statements" : String.join(", ", statements))
-                + " · " + (features.isEmpty() ? "no features" : String.join(", ", features));
+    /** The same bug as far as txfuzz can tell: the same key, whatever the cases' other statements and features. */
+    public boolean sameBug(Signature other) {
+        return canonical().equals(other.canonical());
     }
 
-    /**
-     * Whether a case with this signature contains everything {@code smaller} names: the same header,
-     * and a superset of its statement kinds and features. Reduction only removes, so a reduced
-     * case's signature is always covered by its original's.
-     */
-    public boolean covers(Signature smaller) {
-        return header().equals(smaller.header()) && statements.containsAll(smaller.statements) && features.containsAll(smaller.features);
+    /** e.g. {@code isolation/read-skew bug-candidate h2 RR · rw wr · several tables}. */
+    public String text() {
+        return header() + " · " + (cause.isEmpty() ? "no cause" : String.join(", ", cause));
+    }
+
+    /** The secondary key, e.g. {@code UPDATE, autocommit · subquery, PRIMARY KEY}: what the case held, not what the bug is. */
+    public String caseText() {
+        return (statements.isEmpty() ? "no statements" : String.join(", ", statements))
+                + " · " + (features.isEmpty() ? "no features" : String.join(", ", features));
     }
 
     /** Upper case, string literals blanked (their content is data, not SQL), whitespace collapsed. */
@@ -130,6 +154,7 @@ public record Signature(String oracle, String kind, String classification, Strin
 
     private static final Pattern INSERT_SELECT = Pattern.compile("^INSERT (?:INTO )?\\S+ (?:\\([^)]*\\) )?\\(?\\s*SELECT\\b");
 
+    /** The statement kind of a normalised statement; {@code s} is unused (kept for callers that have one). */
     static String statementKind(Stmt s, String sql) {
         if (sql.startsWith("SELECT") || sql.startsWith("(SELECT") || sql.startsWith("WITH")) {
             if (sql.contains(" FOR UPDATE")) {
@@ -240,10 +265,4 @@ public record Signature(String oracle, String kind, String classification, Strin
         return out;
     }
 
-    /** Statement kinds and features as one list, for listings. */
-    public List<String> elements() {
-        List<String> all = new ArrayList<>(statements);
-        all.addAll(features);
-        return all;
-    }
 }

@@ -140,11 +140,12 @@ class FindingFoldersTest {
     }
 
     @Test
-    void withoutReductionFindingsAreStillGroupedByExactSignature(@TempDir Path out) throws Exception {
+    void withoutReductionFindingsAreStillGroupedByRootCause(@TempDir Path out) throws Exception {
         Summary s = campaign(out, Duration.ZERO);
-        // two shapes of case (with and without the idle reader): two signatures, three findings each
-        assertEquals(2, s.uniqueFindings(), s.signatures().toString());
-        assertEquals(CASES - 2, s.duplicates());
+        // two shapes of case (with and without the idle reader), one root cause: the UPDATEs of the table
+        // that ended differently deviate in both, so one signature however the cases were shaped
+        assertEquals(1, s.uniqueFindings(), s.signatures().toString());
+        assertEquals(CASES - 1, s.duplicates());
         assertEquals(0, s.reduction().reduced());
         assertNull(s.reduction().medianRatio());
         for (var f : s.findings()) {
@@ -153,7 +154,8 @@ class FindingFoldersTest {
         assertFalse(Files.exists(out.resolve("findings/h2-RC-s5-i0/original.case.json")));
         assertEquals(lostUpdate(0), CaseJson.read(out.resolve("findings/h2-RC-s5-i0/case.json")));
         assertEquals("h2-RC-s5-i0", s.findings().stream().filter(f -> f.id().equals("h2-RC-s5-i2")).findFirst().orElseThrow().duplicateOf());
-        assertEquals("h2-RC-s5-i1", s.findings().stream().filter(f -> f.id().equals("h2-RC-s5-i3")).findFirst().orElseThrow().duplicateOf());
+        assertEquals("h2-RC-s5-i0", s.findings().stream().filter(f -> f.id().equals("h2-RC-s5-i3")).findFirst().orElseThrow().duplicateOf(),
+                "the case with the idle reader is the same bug");
     }
 
     @Test

@@ -95,7 +95,7 @@ class BugReportTest {
             assertEquals("double-echo", records.get(0).kind());
             assertEquals("echo", records.get(0).oracle());
             Signature s = Signature.of(c, v);
-            assertEquals(List.of("echo of UPDATE"), s.features(), "the evidence's identity signs it");
+            assertEquals(List.of("echo of UPDATE"), s.cause(), "the evidence's identity signs it");
             assertEquals("any", s.level());
         }
     }

@@ -85,32 +85,30 @@ class FindingWriterTest {
     }
 
     @Test
-    void theIndexGroupsByExactSignatureOrByCoverageOfAReducedOne() {
+    void theIndexGroupsByTheSignaturesKeyOnly() {
         Violation v = new Violation(WssKind.TX_WSS, Classification.BUG_CANDIDATE, "tx-wss: lost", "d", null);
         TestCase small = Cases.on("h2").table("t").setup("CREATE TABLE t(v INT)").txn("UPDATE t SET v = 1").txn("UPDATE t SET v = 2")
                 .order(1, 2, 1, 2, 1, 2);
-        TestCase big = Cases.on("h2").table("t").setup("CREATE TABLE t(v INT)", "CREATE INDEX i ON t (v)")
-                .txn("UPDATE t SET v = 1", "SELECT v FROM t").txn("UPDATE t SET v = 2").order(1, 2, 1, 2, 1, 1, 2);
+        TestCase indexed = Cases.on("h2").table("t").setup("CREATE TABLE t(v INT)", "CREATE INDEX i ON t (v)")
+                .txn("UPDATE t SET v = 1 WHERE v > 0").txn("UPDATE t SET v = 2").order(1, 2, 1, 2, 1, 2);
+        TestCase big = Cases.on("h2").table("t").setup("CREATE TABLE t(v INT)")
+                .txn("UPDATE t SET v = 1", "DELETE FROM t").txn("UPDATE t SET v = 2").order(1, 2, 1, 1, 2, 1, 2);
         TestCase other = Cases.on("h2").table("t").setup("CREATE TABLE t(v INT)").txn("DELETE FROM t").txn("DELETE FROM t")
                 .order(1, 2, 1, 2, 1, 2);
         FindingIndex index = new FindingIndex();
         assertTrue(index.covering(Signature.of(small, v)).isEmpty());
-        index.add("a", Signature.of(small, v), "lost", false);
-        assertTrue(index.covering(Signature.of(big, v)).isEmpty(), "an unreduced representative covers nothing but its own signature");
-        assertTrue(index.covering(Signature.of(small, v)).isPresent());
-
-        FindingIndex reduced = new FindingIndex();
-        FindingIndex.Group g = reduced.add("a", Signature.of(small, v), "lost", true);
-        assertEquals(g, reduced.covering(Signature.of(big, v)).orElseThrow());
-        reduced.addDuplicate(g, "b");
-        assertTrue(reduced.covering(Signature.of(other, v)).isEmpty());
-        reduced.add("c", Signature.of(other, v), "deleted", true);
-        reduced.add("d", Signature.of(other, v), "deleted", true);
-        assertEquals(2, reduced.unique());
-        assertEquals(2, reduced.duplicates());
-        String md = reduced.render("H2", 1);
+        FindingIndex.Group g = index.add("a", Signature.of(small, v), "lost", true);
+        assertEquals(g, index.covering(Signature.of(indexed, v)).orElseThrow(), "another WHERE and an index: the same key");
+        assertTrue(index.covering(Signature.of(big, v)).isEmpty(), "a superset of the statement kinds is another key, even of a reduced finding");
+        index.addDuplicate(g, "b");
+        index.add("c", Signature.of(other, v), "deleted", true);
+        index.add("d", Signature.of(other, v), "deleted", true);
+        assertEquals(2, index.unique());
+        assertEquals(2, index.duplicates());
+        String md = index.render("H2", 1);
         assertTrue(md.indexOf("[c](c/README.md)") < md.indexOf("[a](a/README.md)"), "newest first:\n" + md);
         assertTrue(md.contains("| 1: b |") && md.contains("| 1: d |"), md);
+        assertTrue(md.contains("<br>case: UPDATE · no features"), "the secondary key is shown: " + md);
     }
 
     @Test

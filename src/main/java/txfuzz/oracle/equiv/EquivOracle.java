@@ -169,7 +169,8 @@ public final class EquivOracle implements Oracle {
                 + "- " + later.label() + " `" + later.sql() + "`, which completed after it in the same transaction, " + verb + " " + items
                 + " again.\n\nItems are (table(row identity, write list)): the write list names every write that produced the version, "
                 + "so a version is replaced exactly once. A transaction sees its own writes at every isolation level.\n";
-        return new Violation(EquivKind.OWN_WRITE_UNSEEN, Classification.BUG_CANDIDATE, summary, details, null, Map.of(), txfuzz.oracle.Evidence.NONE);
+        return new Violation(EquivKind.OWN_WRITE_UNSEEN, Classification.BUG_CANDIDATE, summary, details, null, Map.of(),
+                new Differed(List.of(later.sql())));
     }
 
     /** The oracle's work on one case: the case it ran (with version-set reads) and what decycling and the replays gave. */
@@ -235,7 +236,18 @@ public final class EquivOracle implements Oracle {
         attachments.put("sdg.dot", g.dot());
         attachments.put("sdg.mmd", g.mermaid());
         attachments.put("equiv-order.sql", orderScript(c, check.order()));
-        return new Violation(kind, Classification.BUG_CANDIDATE, summary, details.toString(), null, attachments, txfuzz.oracle.Evidence.NONE);
+        return new Violation(kind, Classification.BUG_CANDIDATE, summary, details.toString(), null, attachments, new Differed(differing(c, shown)));
+    }
+
+    /** The differing statement; for a final state, the case's writes to the table that differs. */
+    private static List<String> differing(TestCase c, Difference d) {
+        if (d.stmt() != null) {
+            return List.of(c.stmt(d.stmt()).sql());
+        }
+        String table = d.table() == null ? "" : d.table().toLowerCase(java.util.Locale.ROOT);
+        return c.transactions().stream().flatMap(t -> t.statements().stream())
+                .filter(s -> s.kind().isWrite() && (s.tracking() == null || !s.tracking().role().companion()))
+                .map(Stmt::sql).filter(sql -> txfuzz.oracle.TableWrites.target(sql).map(table::equals).orElse(false)).toList();
     }
 
     private static String labels(Set<StmtRef> refs) {

@@ -45,12 +45,18 @@ public final class ExplicitOracle implements Oracle {
      * @param statement the statement that failed or hung; null for a failure outside any statement
      * @param error     the engine's error as reported (null for a hang)
      * @param assertion the engine assertion that failed, from its crash report ("table->n_rec_locks == 0"); null if none
+     * @param sql       the failing statement's SQL (its kind signs the finding); null for a failure outside any statement
      */
-    public record Failure(StmtRef statement, String error, String assertion) implements Evidence {
+    public record Failure(StmtRef statement, String error, String assertion, String sql) implements Evidence {
         @Override
         public Optional<String> caseIndependentIdentity() {
             // the same assertion is the same bug, whatever case and level hit it
             return Optional.ofNullable(assertion).map(a -> "assertion: " + a);
+        }
+
+        @Override
+        public List<String> deviatingSql() {
+            return sql == null ? List.of() : List.of(sql);
         }
     }
 
@@ -60,8 +66,13 @@ public final class ExplicitOracle implements Oracle {
      * @param statement the statement txfuzz cancelled
      * @param engine    the lock probe's answers and the process-list states over the timeout; null
      *                  when the runner collected none (no lock probe)
+     * @param sql       the statement's SQL (its kind signs the finding)
      */
-    public record Hang(StmtRef statement, HangEvidence engine) implements Evidence {
+    public record Hang(StmtRef statement, HangEvidence engine, String sql) implements Evidence {
+        @Override
+        public List<String> deviatingSql() {
+            return List.of(sql);
+        }
     }
 
     @Override
@@ -78,7 +89,7 @@ public final class ExplicitOracle implements Oracle {
                                     : ".\n\nWhat the engine said: " + engine.describe() + ".\n")
                             + (engine == null || engine.engineState() == null ? ""
                                     : "\nThe engine's state when txfuzz called the statement hung:\n\n```\n" + engine.engineState() + "\n```\n"),
-                    null, Map.of(), new Hang(ref, engine)));
+                    null, Map.of(), new Hang(ref, engine, sql)));
         }
         for (ExecutedStmt e : run.trace().schedule()) {
             if (!e.result().failed() || !e.result().errorClass().isEngineFailure()) {
@@ -87,7 +98,7 @@ public final class ExplicitOracle implements Oracle {
             ExplicitKind kind = e.result().errorClass() == ErrorClass.CONNECTION_LOST ? ExplicitKind.CONNECTION_LOST : ExplicitKind.ENGINE_ERROR;
             String sql = testCase.stmt(e.ref()).sql();
             String error = String.valueOf(e.result().error());
-            found.add(failure(kind, e.ref(), error, kind.label() + " at " + e.ref() + ": " + e.result().error().message(),
+            found.add(failure(kind, e.ref(), sql, error, kind.label() + " at " + e.ref() + ": " + e.result().error().message(),
                     "Statement " + e.ref() + " `" + sql + "` failed inside the engine:\n\n```\n" + error + "\n```\n"));
         }
         return new Verdict(name(), found);
@@ -98,14 +109,14 @@ public final class ExplicitOracle implements Oracle {
      * replay): reported whichever oracles were asked for, since no oracle saw a run to judge.
      */
     public static Violation engineFailure(String when, Exception e) {
-        return failure(ExplicitKind.ENGINE_FAILURE, null, String.valueOf(e),
+        return failure(ExplicitKind.ENGINE_FAILURE, null, null, String.valueOf(e),
                 "engine failure " + when + ": " + e.getClass().getSimpleName() + ": " + e.getMessage(),
                 "The engine failed " + when + ", outside any single statement of the run:\n\n```\n" + e + "\n```\n");
     }
 
-    private static Violation failure(ExplicitKind kind, StmtRef ref, String error, String summary, String details) {
+    private static Violation failure(ExplicitKind kind, StmtRef ref, String sql, String error, String summary, String details) {
         return new Violation(kind, Classification.BUG_CANDIDATE, summary, details, null, Map.of(),
-                new Failure(ref, error, assertion(summary + "\n" + details)));
+                new Failure(ref, error, assertion(summary + "\n" + details), sql));
     }
 
     /** An engine's own assertion message in a crash report (InnoDB: "Failing assertion: table->n_rec_locks == 0"). */

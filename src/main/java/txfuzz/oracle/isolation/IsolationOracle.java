@@ -59,6 +59,11 @@ public final class IsolationOracle implements Oracle {
      * many witnesses of its kind the history had.
      */
     public record Witnessed(AnomalyFinding finding, int witnesses) implements Evidence {
+        /** The cycle's shape signs the finding: one bug shows the same cycle whatever random SQL led to it. */
+        @Override
+        public Optional<String> shape() {
+            return Optional.of(finding.shape());
+        }
     }
 
     @Override
@@ -235,6 +240,9 @@ public final class IsolationOracle implements Oracle {
         }
         files.put(label + ".mmd", f.mermaid());
         files.put(label + ".dot", f.dot());
+        if (!f.plainCycle().isEmpty()) {
+            files.put(label + ".txt", f.plainCycle() + "\n"); // the drawing for trackers that render no diagrams
+        }
         return new Violation(kind, documented ? Classification.DOCUMENTED : Classification.BUG_CANDIDATE,
                 f.anomaly().label() + " at " + f.level().sql() + ": " + f.summary(), details.toString(),
                 documented ? reference : null, files, new Witnessed(f, count));

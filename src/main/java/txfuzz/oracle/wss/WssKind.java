@@ -4,10 +4,12 @@ import txfuzz.oracle.ViolationKind;
 
 /** What write-specific serializability (WriteCheck) reports. */
 public enum WssKind implements ViolationKind {
-    TX_WSS("tx-wss", "committed writes end in a state no serial order of the transactions gives"),
-    STMT_WSS("stmt-wss", "committed writes end in a state no serial order of the statements gives"),
-    WRITE_OUTCOME("write-outcome", "a write changes a different number of rows than in any serial order"),
-    READ_RESULT("read-result", "a query returns rows no serial order gives"),
+    // Headlines claim only what every violation of the kind was checked against: the commit order(s).
+    // A violation's own headline (WssEvidence) adds which orders those were and whether another gives the state.
+    TX_WSS("tx-wss", "committed writes end in a state the serial replay in commit order does not give"),
+    STMT_WSS("stmt-wss", "committed writes end in a state the statement-by-statement serial replay in commit order does not give"),
+    WRITE_OUTCOME("write-outcome", "a write's outcome differs from the serial replay in commit order"),
+    READ_RESULT("read-result", "a query returns other rows than the serial replay in commit order"),
     REPLAY_HANG("replay-hang", "a statement hangs with no concurrency at all"),
     FIRST_COMMITTER_WINS("first-committer-wins", "a committed write changed a row version a concurrent transaction had changed and"
             + " committed, where the level requires a serialization failure");
@@ -54,7 +56,7 @@ public enum WssKind implements ViolationKind {
                     + (this == STMT_WSS ? ", each statement as a transaction of its own" : "")
                     + ", and also in every other commit order the run cannot rule out. Whatever the isolation level, what committed "
                     + "transactions write must not be lost or changed by running concurrently: the final state must equal such a "
-                    + "replay's. Here it equals none of them.";
+                    + "replay's. Here no such replay matches the run in everything (final state and every write's outcome).";
             case WRITE_OUTCOME -> "A write statement must change the rows the serial replay in commit order says it changes "
                     + "(WriteCheck, PVLDB 2025): here it succeeded, failed or changed a different number of rows.";
             case READ_RESULT -> "At " + where.level().sql() + ", " + where.dbms() + " promises reads consistent with the order "

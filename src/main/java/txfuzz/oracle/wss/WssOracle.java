@@ -15,7 +15,7 @@ import txfuzz.model.DbState;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
-import txfuzz.oracle.Evidence;
+import txfuzz.oracle.TableWrites;
 import txfuzz.oracle.Run;
 import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Verdict;
@@ -43,13 +43,6 @@ public final class WssOracle implements Oracle {
         return List.of(WssKind.values());
     }
 
-    /**
-     * The statement and actual result behind a write-outcome violation: whether a documented
-     * deviation explains it depends on whether its simulation reproduces that count.
-     */
-    record WriteOutcome(StmtRef statement, StmtResult actual) implements Evidence {
-    }
-
     @Override
     public Verdict judge(Run run, Executor executor) throws SQLException, SetupFailedException {
         TestCase c = run.testCase();
@@ -66,8 +59,11 @@ public final class WssOracle implements Oracle {
         Optional<DeviationExplainer.RuleBreak> broken = semantics.requires(Deviation.Precondition.FIRST_COMMITTER_WINS)
                 ? explainer.firstCommitterWinsBroken() : Optional.empty();
         List<Violation> ruleBreaks = broken.map(b -> List.of(new Violation(WssKind.FIRST_COMMITTER_WINS, Classification.BUG_CANDIDATE,
-                b.summary(), b.details(), null))).orElse(List.of());
+                b.summary(), b.details(), null, Map.of(), new WssEvidence(WssKind.FIRST_COMMITTER_WINS, b.write(), null,
+                        List.of(c.stmt(b.write()).sql()), null)))).orElse(List.of());
         List<Violation> found = null;
+        List<List<Integer>> tried = new ArrayList<>();
+        List<Integer> stateOrder = null; // a commit order whose transaction-level replay gives the final state
         for (List<Integer> order : SerialSchedule.possibleOrders(trace, MAX_ORDERS)) {
             List<Violation> v = compare(c, trace, executor, order, semantics.serializableReads());
             if (v.stream().anyMatch(x -> x.kind() == WssKind.REPLAY_HANG)) {
@@ -77,10 +73,16 @@ public final class WssOracle implements Oracle {
                 // an order the engine may have committed in explains everything but a broken rule
                 return ruleBreaks.isEmpty() ? Verdict.clean(name()) : new Verdict(name(), ruleBreaks);
             }
+            tried.add(order);
+            if (stateOrder == null && v.stream().noneMatch(x -> x.kind() == WssKind.TX_WSS)) {
+                stateOrder = order;
+            }
             if (found == null) {
                 found = v; // report against the recorded order
             }
         }
+        found = checkedAgainst(found, StateOrderSearch.run(c, trace, executor, tried, stateOrder,
+                SerialOrders.promise(executor.target().name(), c.isolation(), semantics)));
         if (!found.isEmpty() && !semantics.deviations().isEmpty()) {
             found = classify(found, semantics, explainer, broken.isPresent());
         }
@@ -92,6 +94,11 @@ public final class WssOracle implements Oracle {
     /** Transactions that resumed together have no known order; at most this many orders are tried. */
     private static final int MAX_ORDERS = 24;
 
+    /** The violations with the orders they were checked against in their evidence (their headlines say what was checked). */
+    private static List<Violation> checkedAgainst(List<Violation> found, SerialOrders orders) {
+        return found.stream().map(v -> v.evidence() instanceof WssEvidence e ? v.withEvidence(e.checkedAgainst(orders)) : v).toList();
+    }
+
     /** Compares the actual run with the serial replays in {@code order} (only a replay-hang when a replay hung). */
     private List<Violation> compare(TestCase c, Trace trace, Executor executor, List<Integer> order, boolean compareReads)
             throws SQLException, SetupFailedException {
@@ -102,12 +109,12 @@ public final class WssOracle implements Oracle {
             return List.of(replayHang(c, tx, txTrace));
         }
         GeneratedKeys keys = GeneratedKeys.of(c);
-        stateViolation(WssKind.TX_WSS, "transaction-level", tx, trace, txTrace, keys).ifPresent(found::add);
+        stateViolation(c, WssKind.TX_WSS, "transaction-level", tx, trace, txTrace, keys).ifPresent(found::add);
         found.addAll(outcomeViolations(c, tx, trace, txTrace, compareReads));
         Optional<SerialSchedule> stmt = SerialSchedule.statementLevel(c, trace, order);
         if (stmt.isPresent()) {
             Trace stmtTrace = executor.run(stmt.get().testCase());
-            stateViolation(WssKind.STMT_WSS, "statement-level", stmt.get(), trace, stmtTrace, keys).ifPresent(found::add);
+            stateViolation(c, WssKind.STMT_WSS, "statement-level", stmt.get(), trace, stmtTrace, keys).ifPresent(found::add);
         }
         return found;
     }
@@ -133,7 +140,7 @@ public final class WssOracle implements Oracle {
                     boolean explained = switch ((WssKind) v.kind()) {
                         case READ_RESULT -> false;
                         // a write's count must come out of the simulation too, not just the final state
-                        case WRITE_OUTCOME -> v.evidence() instanceof WriteOutcome w
+                        case WRITE_OUTCOME -> v.evidence() instanceof WssEvidence w && w.actual() != null
                                 && explainer.reproducedCount(w.statement(), w.actual().updateCount());
                         default -> true;
                     };
@@ -155,7 +162,8 @@ public final class WssOracle implements Oracle {
         return new Violation(WssKind.REPLAY_HANG, Classification.BUG_CANDIDATE,
                 "replay-hang at " + original + ": the statement hung in the serial replay " + serial.describeOrder(),
                 "Statement " + original + " `" + c.stmt(original).sql() + "` neither finished nor waited on a lock when the committed"
-                        + " transactions were replayed one after another (" + serial.describeOrder() + ").\n", null);
+                        + " transactions were replayed one after another (" + serial.describeOrder() + ").\n", null, Map.of(),
+                new WssEvidence(WssKind.REPLAY_HANG, original, null, List.of(c.stmt(original).sql()), null));
     }
 
     /**
@@ -163,7 +171,7 @@ public final class WssOracle implements Oracle {
      * they are allocated when the INSERT runs, so a commit-order replay hands out other numbers
      * ({@link GeneratedKeys}; issue 11 item 6). The rows listed are the normalised ones.
      */
-    private Optional<Violation> stateViolation(WssKind kind, String level, SerialSchedule serial, Trace actual, Trace expected,
+    private Optional<Violation> stateViolation(TestCase c, WssKind kind, String level, SerialSchedule serial, Trace actual, Trace expected,
                                                GeneratedKeys keys) {
         List<DbState.TableDiff> diffs = keys.normalise(actual.finalState()).diff(keys.normalise(expected.finalState()));
         if (diffs.isEmpty()) {
@@ -195,7 +203,20 @@ public final class WssOracle implements Oracle {
         DbState.TableDiff first = diffs.get(0);
         String summary = kind.label() + ": table " + first.table() + " differs from serial " + serial.describeOrder()
                 + " (" + first.onlyHere().size() + " rows only actual, " + first.onlyThere().size() + " only serial)";
-        return Optional.of(new Violation(kind, Classification.BUG_CANDIDATE, summary, md.toString(), null));
+        // the deviating statements: the committed writes to the tables that ended differently
+        java.util.Set<String> tables = new java.util.HashSet<>();
+        diffs.forEach(d -> tables.add(d.table().toLowerCase(java.util.Locale.ROOT)));
+        List<String> writes = new ArrayList<>();
+        for (int t : SerialSchedule.fcrfsCommitted(actual)) {
+            for (StmtRef r : SerialSchedule.effective(c, actual, t)) {
+                txfuzz.model.Stmt s = c.stmt(r);
+                if (s.kind().isWrite() && TableWrites.target(s.sql()).map(tables::contains).orElse(false)) {
+                    writes.add(s.sql());
+                }
+            }
+        }
+        return Optional.of(new Violation(kind, Classification.BUG_CANDIDATE, summary, md.toString(), null, Map.of(),
+                new WssEvidence(kind, null, null, writes, null)));
     }
 
     private static List<Violation> outcomeViolations(TestCase c, SerialSchedule serial, Trace actual, Trace expected, boolean compareReads) {
@@ -223,7 +244,7 @@ public final class WssOracle implements Oracle {
                     + serial.describeOrder() + ".\n\n- actual: " + describe(a) + "\n- serial: " + describe(s) + "\n";
             found.add(new Violation(vkind, Classification.BUG_CANDIDATE,
                     vkind.label() + " at " + original + ": actual " + a.summary() + ", serial " + s.summary(), md, null, Map.of(),
-                    write ? new WriteOutcome(original, a) : Evidence.NONE));
+                    new WssEvidence(vkind, original, a, List.of(sql), null)));
         }
         found.sort((x, y) -> x.summary().compareTo(y.summary()));
         return found;

@@ -1,0 +1,90 @@
+package txfuzz.oracle.wss;
+
+import java.util.List;
+import txfuzz.dbms.LevelSemantics;
+import txfuzz.model.IsolationLevel;
+
+/**
+ * The serial orders a wss verdict was checked against, and what the level promises about order, so
+ * that a report says what was checked instead of claiming more ("no serial order gives it" is false
+ * when a serial order other than the commit order does).
+ *
+ * @param commitOrders  the commit orders replayed: the recorded one first, then those the run cannot rule out
+ * @param stateOrder    a serial order of whole transactions whose replay gives the actual final state,
+ *                      if one of those tried does; null when none does or it was not searched (not a state violation)
+ * @param ordersTried   serial orders of whole transactions tried for the final state (the commit orders included)
+ * @param everyOrder    whether those are all the orders of the committed transactions
+ * @param promise       what the engine promises about order at the level, e.g. "H2 promises serializability in
+ *                      commit order at SERIALIZABLE"
+ */
+public record SerialOrders(List<List<Integer>> commitOrders, List<Integer> stateOrder, int ordersTried, boolean everyOrder,
+                           String promise) {
+    public SerialOrders {
+        commitOrders = commitOrders.stream().map(List::copyOf).toList();
+        stateOrder = stateOrder == null ? null : List.copyOf(stateOrder);
+    }
+
+    /** What the engine promises about order at {@code level}, as txfuzz's profile of it says. */
+    static String promise(String dbms, IsolationLevel level, LevelSemantics s) {
+        String at = " at " + level.sql();
+        if (s.serializableReads()) {
+            return dbms + " promises serializability in commit order" + at;
+        }
+        if (level == IsolationLevel.SERIALIZABLE) {
+            return s.documentedAnomalies().isEmpty() && s.deviations().isEmpty()
+                    ? dbms + " promises serializability" + at + ", not that the serial order is the commit order"
+                    : dbms + " documents weaker behaviour" + at + " than serializability";
+        }
+        return level.sql() + " does not promise serializability; WriteCheck still expects committed writes as in commit order";
+    }
+
+    /** A serial order of whole transactions gives the final state. */
+    public boolean stateMatched() {
+        return stateOrder != null;
+    }
+
+    /** The matching order is one the engine may have committed in (not just some serial order). */
+    public boolean stateMatchedInCommitOrder() {
+        return stateOrder != null && commitOrders.contains(stateOrder);
+    }
+
+    /** "T1 → T2". */
+    public static String describe(List<Integer> order) {
+        return order.isEmpty() ? "(none)" : String.join(" → ", order.stream().map(id -> "T" + id).toList());
+    }
+
+    /** "in commit order T1 → T2" or "in commit order T1 → T2 (or T2 → T1, which the run cannot rule out)". */
+    String inCommitOrder() {
+        String s = "in commit order " + describe(commitOrders.get(0));
+        if (commitOrders.size() > 1) {
+            s += " (or " + String.join(", ", commitOrders.subList(1, commitOrders.size()).stream().map(SerialOrders::describe).toList())
+                    + ", which the run cannot rule out)";
+        }
+        return s;
+    }
+
+    /** What the serial replays of whole transactions showed about the final state. */
+    String stateOutcome() {
+        if (stateMatchedInCommitOrder()) {
+            return "the replay in commit order " + describe(stateOrder) + " gives this state, but other outcomes differ there";
+        }
+        if (stateMatched()) {
+            return "serial order " + describe(stateOrder) + ", not a commit order, gives it: serializable, but not in commit order";
+        }
+        return everyOrder ? "no serial order of the transactions gives it (all " + ordersTried + " tried)"
+                : "none of the " + ordersTried + " serial orders tried gives it (not every order was tried)";
+    }
+
+    /** The headline of a violation of {@code kind} checked against these orders. */
+    String headline(WssKind kind) {
+        String what = switch (kind) {
+            case TX_WSS -> "committed writes end in a state the serial replay " + inCommitOrder() + " does not give; " + stateOutcome();
+            case STMT_WSS -> "committed writes end in a state the statement-by-statement serial replay " + inCommitOrder()
+                    + " does not give; as whole transactions, " + stateOutcome();
+            case WRITE_OUTCOME -> "a write's outcome differs from the serial replay " + inCommitOrder();
+            case READ_RESULT -> "a query returns other rows than the serial replay " + inCommitOrder();
+            default -> kind.headline();
+        };
+        return what + " (" + promise + ")";
+    }
+}
