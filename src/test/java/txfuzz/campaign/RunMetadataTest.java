@@ -31,6 +31,7 @@ import org.w3c.dom.NodeList;
 import txfuzz.dbms.DelegatingTarget;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
+import txfuzz.model.TestCase;
 import txfuzz.dbms.h2.H2Target;
 import txfuzz.dbms.versions.BundledVersions;
 import txfuzz.exec.ExecutorConfig;
@@ -61,6 +62,23 @@ class RunMetadataTest {
                 return real.version() + AWKWARD;
             }
         };
+    }
+
+    /**
+     * Two problems, alternating: the dropped commit loses an UPDATE (even iterations) or a DELETE (odd):
+     * two root causes, so two unique findings, each with duplicates.
+     */
+    static TestCase twoBugs(long i) {
+        if (i % 2 == 0) {
+            return FindingFoldersTest.lostUpdate(i);
+        }
+        TestCase base = txfuzz.exec.Cases.on("h2").table("t").level(txfuzz.model.IsolationLevel.READ_COMMITTED)
+                .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, " + i + "), (2, 0)")
+                .txn("DELETE FROM t WHERE id = 1")
+                .txn("UPDATE t SET v = v + 10 WHERE id = 2")
+                .order(1, 2, 1, 2, 1, 2);
+        return new TestCase(base.formatVersion(), base.dbms(), 5, i, base.isolation(), base.mode(), base.execution(), base.tables(),
+                base.setup(), base.transactions(), base.order());
     }
 
     private static Summary lostUpdates(Path out, Campaign.CaseSource source, List<String> commandLine) {
@@ -130,8 +148,8 @@ class RunMetadataTest {
 
     @Test
     void junitXmlHasOneFailingTestcasePerUniqueBugCandidate(@TempDir Path out) throws Exception {
-        Summary s = lostUpdates(out, (level, mode, i) -> FindingFoldersTest.lostUpdate(i), null);
-        // without reduction: two shapes of case, two unique findings, both bug candidates, four duplicates
+        Summary s = lostUpdates(out, (level, mode, i) -> twoBugs(i), null);
+        // without reduction: two root causes, two unique findings, both bug candidates, four duplicates
         assertEquals(2, s.uniqueFindings(), s.signatures().toString());
         assertEquals(2, s.uniqueBugCandidates());
         Document d = parse(out.resolve("junit.xml"));
@@ -169,7 +187,7 @@ class RunMetadataTest {
 
     @Test
     void documentedAndFlakyFindingsAreSkippedNotFailed(@TempDir Path out) throws Exception {
-        Summary s = lostUpdates(out, (level, mode, i) -> FindingFoldersTest.lostUpdate(i), null);
+        Summary s = lostUpdates(out, (level, mode, i) -> twoBugs(i), null);
         List<Summary.Group> regrouped = List.of(reclassified(s.signatures().get(0), "documented"), reclassified(s.signatures().get(1), "flaky"));
         Summary relabelled = new Summary(s.meta(), s.dbms(), s.version(), s.seed(), s.isolation(), s.oracles(), s.cases(), s.invalidCases(),
                 s.transactions(), s.statements(), s.seconds(), s.casesPerSecond(), s.transactionsPerSecond(), s.blockedShare(),
@@ -263,7 +281,7 @@ class RunMetadataTest {
             if (i == 3) {
                 throw new IllegalStateException("txfuzz crashed");
             }
-            return FindingFoldersTest.lostUpdate(i);
+            return twoBugs(i);
         }, null));
         assertEquals("txfuzz crashed", crash.getMessage());
         Document d = parse(out.resolve("junit.xml"));
