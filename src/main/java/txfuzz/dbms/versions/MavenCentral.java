@@ -36,7 +36,16 @@ public final class MavenCentral {
     private final RemoteRepository central;
 
     private static final class Holder {
-        static final MavenCentral INSTANCE = new MavenCentral(defaultLocalRepository(), System.getProperty("txfuzz.maven.central", CENTRAL_URL));
+        static final MavenCentral INSTANCE = new MavenCentral(defaultLocalRepository(), centralUrl());
+    }
+
+    /** -Dtxfuzz.maven.central, else the mirror of central in ~/.m2/settings.xml, else Maven Central itself. */
+    static String centralUrl() {
+        String asked = System.getProperty("txfuzz.maven.central");
+        if (asked != null) {
+            return asked;
+        }
+        return MavenSettings.centralMirror(Path.of(System.getProperty("user.home"), ".m2", "settings.xml")).orElse(CENTRAL_URL);
     }
 
     MavenCentral(Path localRepository, String centralUrl) {
