@@ -157,12 +157,36 @@ public final class WssOracle implements Oracle {
         return found;
     }
 
+    /**
+     * A hang in the serial replay: the report gives the script that hangs (the serial case, statement by
+     * statement in the one order it ran, as {@code replay-hang.case.json} to replay too) and what the
+     * engine showed when txfuzz called the statement hung — the concurrent schedule completes, so it is
+     * not the evidence.
+     */
     private Violation replayHang(TestCase c, SerialSchedule serial, Trace replay) {
-        StmtRef original = serial.origin().get(replay.hung().get(0));
+        StmtRef hung = replay.hung().get(0);
+        StmtRef original = serial.origin().get(hung);
+        StringBuilder script = new StringBuilder();
+        c.setup().forEach(sql -> script.append(sql.strip()).append(";\n"));
+        for (StmtRef ref : serial.testCase().submittedOrder()) {
+            StmtRef from = serial.origin().getOrDefault(ref, ref);
+            script.append("/* T").append(from.txn()).append(" */ ").append(serial.testCase().stmt(ref).sql().strip()).append(';')
+                    .append(ref.equals(hung) ? "   -- hangs here" : "").append('\n');
+            if (ref.equals(hung)) {
+                break;
+            }
+        }
+        var evidence = replay.hangEvidence().get(hung);
+        String details = "Statement " + original + " `" + c.stmt(original).sql() + "` neither finished nor waited on a lock when the committed"
+                + " transactions were replayed one after another (" + serial.describeOrder() + "), each statement on its own after the"
+                + " one before had finished. The script that hangs, in that order (`replay-hang.case.json` replays it):\n\n```sql\n"
+                + script + "```\n"
+                + (evidence == null ? "" : "\nWhat the engine said: " + evidence.describe() + ".\n")
+                + (evidence == null || evidence.engineState() == null ? ""
+                        : "\nThe engine's state when txfuzz called the statement hung:\n\n```\n" + evidence.engineState() + "\n```\n");
         return new Violation(WssKind.REPLAY_HANG, Classification.BUG_CANDIDATE,
-                "replay-hang at " + original + ": the statement hung in the serial replay " + serial.describeOrder(),
-                "Statement " + original + " `" + c.stmt(original).sql() + "` neither finished nor waited on a lock when the committed"
-                        + " transactions were replayed one after another (" + serial.describeOrder() + ").\n", null, Map.of(),
+                "replay-hang at " + original + ": the statement hung in the serial replay " + serial.describeOrder(), details, null,
+                Map.of("replay-hang.case.json", txfuzz.model.CaseJson.write(serial.testCase())),
                 new WssEvidence(WssKind.REPLAY_HANG, original, null, List.of(c.stmt(original).sql()), null));
     }
 
