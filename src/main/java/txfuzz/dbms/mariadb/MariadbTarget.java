@@ -564,7 +564,11 @@ public final class MariadbTarget implements Target {
         }
     }
 
-    /** One line on how the server failed: for the bundled server, its assertion or signal. */
+    /**
+     * How the server failed: one line first (for the server txfuzz started, its assertion or signal),
+     * then what it wrote last — the crash report with its backtrace, which a maintainer asks for, not
+     * one line of it.
+     */
     private String serverFailure(String during, SQLException e) {
         EmbeddedMariadb s = server;
         if (s == null) {
@@ -572,6 +576,7 @@ public final class MariadbTarget implements Target {
         }
         s.awaitExit(5_000); // an assertion first writes its report (and maybe a core file)
         String words = s.lastWords();
-        return "MariaDB " + (s.alive() ? "stopped answering" : "crashed") + " during " + during + ": " + EmbeddedMariadb.crashLine(words);
+        return "MariaDB " + (s.alive() ? "stopped answering" : "crashed") + " during " + during + ": " + EmbeddedMariadb.crashLine(words)
+                + "\n\nThe server's " + words;
     }
 }

@@ -110,7 +110,7 @@ public final class ExplicitOracle implements Oracle {
      */
     public static Violation engineFailure(String when, Exception e) {
         return failure(ExplicitKind.ENGINE_FAILURE, null, null, String.valueOf(e),
-                "engine failure " + when + ": " + e.getClass().getSimpleName() + ": " + e.getMessage(),
+                "engine failure " + when + ": " + e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""),
                 "The engine failed " + when + ", outside any single statement of the run:\n\n```\n" + e + "\n```\n");
     }
 

@@ -99,6 +99,9 @@ class MariadbLifecycleTest {
             IllegalStateException crash = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> ex.run(c));
             assertTrue(crash.getMessage().contains("Failing assertion: table->n_rec_locks == 0"), crash.getMessage());
             assertTrue(crash.getMessage().startsWith("MariaDB crashed during DROP DATABASE"), crash.getMessage());
+            // the crash report itself follows the one-line summary: what the server wrote last, signal and backtrace included
+            assertTrue(crash.getMessage().contains("\n\nThe server's exit value ") && crash.getMessage().contains("got signal 6"), crash.getMessage());
+            assertTrue(crash.getMessage().lines().count() > 10, crash.getMessage());
             Trace next = ex.run(Cases.on("mariadb").table("t").setup("CREATE TABLE t(a INT)", "INSERT INTO t VALUES (1)").autocommit("DELETE FROM t")
                     .order(1));
             assertEquals(List.of(), next.finalState().tables().get("t"));
