@@ -36,7 +36,7 @@ class MariadbInstallationsTest {
 
     @Test
     void anotherVersionRunsBesideTheBundledOne() throws Exception {
-        try (Target bundled = Targets.create("mariadb"); Target old = Targets.create("mariadb", TargetOptions.version("10.11"))) {
+        try (Target bundled = txfuzz.dbms.TestServers.open("mariadb"); Target old = Targets.create("mariadb", TargetOptions.version("10.11"))) {
             assertTrue(bundled.version().startsWith("MariaDB " + BundledVersions.of("mariadb") + "-MariaDB"), bundled.version());
             assertTrue(old.version().startsWith("MariaDB 10.11.5-MariaDB"), old.version());
             assertEquals(List.of(List.of("1", "2")), runWriteWrite(old).finalState().tables().get("t"));
