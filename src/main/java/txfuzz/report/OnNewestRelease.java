@@ -6,6 +6,8 @@ package txfuzz.report;
  *
  * @param version the newest release's Maven version (as {@code --version} takes it)
  * @param outcome "shows it", "does not show it", "flaky (the two runs disagree)" or "cannot run the case"
+ * @param shows   both runs showed a bug candidate
+ * @param clean   neither run did
  * @param detail  each run's first bug candidate and the version as the engine reports it, or why it could not run
  */
 public record OnNewestRelease(String version, String outcome, boolean shows, boolean clean, String detail) {
