@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param isolation  isolation level every session runs at
  * @param mode       concurrency mode of the target ("default" where the target has only one)
  * @param tables     tables the case owns; their contents are the database state
+ * @param origin     the anomaly pattern the case was generated from, or null (a random case, or one
+ *                   reduced since: its statements no longer perform the pattern's operations)
  */
 public record TestCase(
         int formatVersion,
@@ -30,10 +32,18 @@ public record TestCase(
         List<String> tables,
         List<String> setup,
         List<Txn> transactions,
-        List<Integer> order) {
+        List<Integer> order,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) PatternOrigin origin) {
 
     public static final int FORMAT_VERSION = 1;
 
+    /** A case not generated from a pattern. */
+    public TestCase(int formatVersion, String dbms, long seed, long iteration, IsolationLevel isolation, String mode, ExecutionMode execution,
+                    List<String> tables, List<String> setup, List<Txn> transactions, List<Integer> order) {
+        this(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, transactions, order, null);
+    }
+
+    @com.fasterxml.jackson.annotation.JsonCreator
     public TestCase {
         require(dbms, "dbms");
         require(isolation, "isolation");
@@ -104,7 +114,7 @@ public record TestCase(
     }
 
     public TestCase withIsolation(IsolationLevel level) {
-        return new TestCase(formatVersion, dbms, seed, iteration, level, mode, execution, tables, setup, transactions, order);
+        return new TestCase(formatVersion, dbms, seed, iteration, level, mode, execution, tables, setup, transactions, order, origin);
     }
 
     public TestCase withTransactions(List<Txn> txns, List<Integer> newOrder) {
@@ -116,6 +126,11 @@ public record TestCase(
     }
 
     public TestCase withExecution(ExecutionMode mode2) {
-        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, mode2, tables, setup, transactions, order);
+        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, mode2, tables, setup, transactions, order, origin);
+    }
+
+    /** The same case, marked as generated from {@code o}. */
+    public TestCase withOrigin(PatternOrigin o) {
+        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, transactions, order, o);
     }
 }
