@@ -50,6 +50,7 @@ public final class Campaign {
     private final FindingIndex index = new FindingIndex();
     private long deadline = Long.MAX_VALUE;
     private final Stats stats = new Stats();
+    private final GenerationFigures generated = new GenerationFigures();
     private volatile boolean stopRequested;
     private final java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
 
@@ -240,10 +241,34 @@ public final class Campaign {
         if (plainTwin != null && (sampled || !violations.isEmpty()) && !stopRequested) {
             violations = selfChecked(c, trace, violations, plainTwin, executor);
         }
+        tally(c, trace, violations);
         if (violations.isEmpty()) {
             return Outcome.CLEAN;
         }
         return stopRequested ? null : Outcome.finding(record(c, trace, violations, writer, executor, judge));
+    }
+
+    /** The generators' figures: whether the case showed an anomaly, and whether a pattern case realised its pattern. */
+    private void tally(TestCase c, Trace trace, List<Violation> violations) {
+        boolean anomalous = violations.stream().anyMatch(v -> txfuzz.oracle.isolation.IsolationOracle.NAME.equals(v.oracle())
+                && v.classification() != Classification.FLAKY);
+        boolean candidate = violations.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE);
+        if (c.origin() == null) {
+            generated.addRandom(anomalous, candidate);
+            return;
+        }
+        txfuzz.gen.pattern.AnomalyPattern p = txfuzz.gen.pattern.PatternCatalogue.bundled().byName(c.origin().pattern()).orElse(null);
+        PatternOutcome o = patternOutcome(c, trace);
+        generated.addPattern(c.origin().pattern(), c.isolation(), p != null && p.proscribedAt(c.isolation()), o.realisation(), o.why(), anomalous,
+                candidate);
+    }
+
+    /** How a pattern case's run relates to its pattern, and the kind of reason when the engine prevented it. */
+    private record PatternOutcome(GenerationFigures.Realisation realisation, String why) {
+    }
+
+    private PatternOutcome patternOutcome(TestCase c, Trace trace) {
+        return new PatternOutcome(GenerationFigures.Realisation.NOT_CHECKED, null);
     }
 
     /**
@@ -572,7 +597,7 @@ public final class Campaign {
                 plainTwins == null ? null : new Summary.SelfCheck(config.selfCheckEvery(), stats.selfChecks, stats.selfCheckDisagreements,
                         round(stats.share(stats.selfCheckDisagreements, stats.selfChecks)), stats.selfChecksNotComparable,
                         stats.instrumentationEffects, List.copyOf(stats.firstSelfCheckDisagreements)),
-                oracleFigures());
+                oracleFigures(), generated.figures(config.generation().kind().word()));
         try {
             Files.createDirectories(config.out());
             Path tmp = config.out().resolve("summary.json.tmp");

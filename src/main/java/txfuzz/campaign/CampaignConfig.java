@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.gen.GenConfig;
+import txfuzz.gen.Generation;
 import txfuzz.model.IsolationLevel;
 import txfuzz.reduce.ReduceConfig;
 
@@ -22,10 +23,11 @@ import txfuzz.reduce.ReduceConfig;
  * @param selfCheckEvery instrumented cases only: besides every case with a violation, every this-many-th
  *                  case also runs its plain twin to measure how often row tracking changes the engine's
  *                  behaviour (0: only cases with a violation)
+ * @param generation how cases are made: at random, from anomaly patterns, or both in turn
  */
 public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
                             Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution,
-                            Duration reduceTime, int sessions, int selfCheckEvery) {
+                            Duration reduceTime, int sessions, int selfCheckEvery, Generation generation) {
     /** Every tenth case: the disagreement rate at a tenth of the extra runs. */
     public static final int DEFAULT_SELF_CHECK_EVERY = 10;
 
@@ -43,28 +45,39 @@ public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, Li
         if (sessions != 0 && (sessions < 2 || sessions > 5)) {
             throw new IllegalArgumentException("sessions must be 0 (controlled runs) or 2 to 5, not " + sessions);
         }
+        generation = generation == null ? Generation.random() : generation;
+        if (generation.kind() != Generation.Kind.RANDOM && sessions != 0) {
+            throw new IllegalArgumentException("pattern cases run in their pattern's order: concurrent sessions do not apply to them");
+        }
         if (selfCheckEvery < 0) {
             throw new IllegalArgumentException("the self-check interval must not be negative");
         }
+    }
+
+    /** Random cases. */
+    public CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
+                          Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution, Duration reduceTime,
+                          int sessions, int selfCheckEvery) {
+        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, selfCheckEvery, null);
     }
 
     /** With the default self-check interval. */
     public CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
                           Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution, Duration reduceTime,
                           int sessions) {
-        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, DEFAULT_SELF_CHECK_EVERY);
+        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, DEFAULT_SELF_CHECK_EVERY, null);
     }
 
     /** Controlled runs. */
     public CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
                           Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution, Duration reduceTime) {
-        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, 0, DEFAULT_SELF_CHECK_EVERY);
+        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, 0, DEFAULT_SELF_CHECK_EVERY, null);
     }
 
     /** With the default reduction budget ({@link ReduceConfig#defaults()}). */
     public CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
                           Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution) {
-        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, null, 0, DEFAULT_SELF_CHECK_EVERY);
+        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, null, 0, DEFAULT_SELF_CHECK_EVERY, null);
     }
 
     public boolean reduces() {
@@ -72,15 +85,19 @@ public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, Li
     }
 
     public CampaignConfig withReduceTime(Duration d) {
-        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, d, sessions, selfCheckEvery);
+        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, d, sessions, selfCheckEvery, generation);
     }
 
     public CampaignConfig withSessions(int n) {
-        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, n, selfCheckEvery);
+        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, n, selfCheckEvery, generation);
     }
 
     public CampaignConfig withSelfCheckEvery(int n) {
-        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, n);
+        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, n, generation);
+    }
+
+    public CampaignConfig withGeneration(Generation g) {
+        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, selfCheckEvery, g);
     }
 
     public boolean concurrent() {

@@ -15,13 +15,33 @@ import txfuzz.report.FindingRecord;
  * @param selfCheck           the instrumentation self-check; null where the cases carry no row tracking
  * @param oracleFigures       per oracle that keeps any, what it did (e.g. equiv: runs compared, not applicable, decycling
  *                            gave up); counts include confirmation and reduction runs
+ * @param generation          what the generators achieved: anomalous cases per generator, patterns realised
  */
 public record Summary(RunMeta meta, String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
                       long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
                       double transactionsPerSecond, double blockedShare, double invalidStatementShare, long stalls,
                       long bugCandidates, long documented, long flaky, List<FindingRecord> findings,
                       long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures,
-                      SelfCheck selfCheck, java.util.Map<String, java.util.Map<String, Long>> oracleFigures) {
+                      SelfCheck selfCheck, java.util.Map<String, java.util.Map<String, Long>> oracleFigures, Generation generation) {
+
+    /**
+     * What the generators achieved. An anomalous case is one in which an oracle reported an isolation
+     * anomaly the level proscribes, whatever its classification (bug candidate or documented).
+     *
+     * @param generator  random, pattern or mixed
+     * @param patterns   per pattern and level: cases, how many realised the pattern (every step in the
+     *                   pattern's order without waiting, each transaction ending as the pattern says,
+     *                   each read and write on the version the pattern names), how many the engine
+     *                   prevented (and how), how many could not be checked (no row tracking)
+     */
+    public record Generation(String generator, long randomCases, long randomAnomalous, long randomBugCandidates, long patternCases,
+                             long patternAnomalous, long patternBugCandidates, List<PatternTally> patterns) {
+    }
+
+    /** One pattern at one level; {@code proscribed}: the level proscribes it (else it was run as a control). */
+    public record PatternTally(String pattern, String level, boolean proscribed, long cases, long realised, long prevented, long notChecked,
+                               long anomalous, long bugCandidates, java.util.Map<String, Long> preventedBy) {
+    }
 
     /**
      * The instrumentation self-check (docs/findings.md): instrumented cases whose plain twin ran in the

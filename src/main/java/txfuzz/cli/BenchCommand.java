@@ -84,8 +84,17 @@ final class BenchCommand implements Callable<Integer> {
             + " executor on the same generated cases, per DBMS of --dbms, for --seconds each.")
     boolean runner;
 
-    @Option(names = "--seconds", defaultValue = "8", description = "Measuring time per DBMS for --runner. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--seconds", defaultValue = "8", description = "Measuring time per DBMS for --runner; per DBMS, level and generator for"
+            + " --generators. Default: ${DEFAULT-VALUE}.")
     long seconds;
+
+    @Option(names = "--generators", description = "Compare random and pattern generation (APTrans' ablation): per DBMS of --dbms and"
+            + " level, a campaign of --seconds per generator with the isolation and explicit oracles, reduction off; prints cases, how"
+            + " often pattern cases realise their pattern, and anomalous cases and bug candidates per 1,000 cases.")
+    boolean generators;
+
+    @Option(names = "--patterns", paramLabel = "NAMES", description = "With --generators: the patterns to rotate through (default: all).")
+    String patterns;
 
     @Option(names = "--corpus", description = "Replay the corpus of published engine behaviours (docs/corpus.md) on the engines of --dbms,"
             + " each entry with its own oracles: a table of verdicts, then recall and false bug candidates.")
@@ -98,8 +107,11 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if ((checker ? 1 : 0) + (runner ? 1 : 0) + (corpus ? 1 : 0) > 1) {
-            throw new Main.UserError("--checker, --runner and --corpus measure different things: give one");
+        if ((checker ? 1 : 0) + (runner ? 1 : 0) + (corpus ? 1 : 0) + (generators ? 1 : 0) > 1) {
+            throw new Main.UserError("--checker, --runner, --corpus and --generators measure different things: give one");
+        }
+        if (patterns != null && !generators) {
+            throw new Main.UserError("--patterns chooses the patterns of --generators");
         }
         if (corpusCampaigns != null && !corpus) {
             throw new Main.UserError("--corpus-campaigns needs --corpus");
@@ -130,6 +142,9 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (corpus) {
             return corpusBench(names);
+        }
+        if (generators) {
+            return generatorBench(names);
         }
         Options.checkOut(out, "--out");
         System.out.println("| DBMS | version | cases | seconds | cases/s | transactions/s | blocked stmts | invalid stmts | bug candidates | documented | flaky |");
@@ -248,6 +263,58 @@ final class BenchCommand implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /**
+     * Random against pattern generation with the same time per engine and level: what APTrans'
+     * ablation (Table 7) measures, as rates, since bugs are too rare to count in minutes.
+     */
+    private Integer generatorBench(List<String> names) throws Exception {
+        if (seconds < 1) {
+            throw new Main.UserError("--seconds must be at least 1");
+        }
+        txfuzz.gen.Generation pattern = Options.generation("pattern", patterns);
+        Options.checkOut(out, "--out");
+        System.out.printf("Generators compared: %ds per engine, level and generator; oracles isolation,explicit; seed %d; reduction off%n%n",
+                seconds, seed);
+        System.out.println("| DBMS | version | level | generator | cases | cases/s | patterns realised | prevented | anomalous cases per 1,000"
+                + " | bug candidates per 1,000 |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+        PrintStream silent = new PrintStream(OutputStream.nullOutputStream());
+        for (String name : names) {
+            try (Target target = Options.target(name, targetOptions())) {
+                for (txfuzz.model.IsolationLevel level : target.isolationLevels()) {
+                    for (txfuzz.gen.Generation g : List.of(txfuzz.gen.Generation.random(), pattern)) {
+                        String word = g.kind().word();
+                        CampaignConfig config = new CampaignConfig(List.of(level), List.of(), List.of("isolation", "explicit"), null,
+                                Duration.ofSeconds(seconds), seed, out.resolve(name).resolve(level.name()).resolve(word), GenConfig.defaults(),
+                                ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN, Duration.ZERO).withGeneration(g);
+                        Summary s = new Campaign(target, config, silent)
+                                .describedBy(txfuzz.campaign.RunMeta.of(target, targetOptions(), RecordedCommandLine.of(spec.commandLine().getParseResult().originalArgs())))
+                                .run();
+                        Summary.Generation f = s.generation();
+                        long cases = f.randomCases() + f.patternCases();
+                        long anomalous = f.randomAnomalous() + f.patternAnomalous();
+                        long candidates = f.randomBugCandidates() + f.patternBugCandidates();
+                        long realised = f.patterns().stream().mapToLong(Summary.PatternTally::realised).sum();
+                        long prevented = f.patterns().stream().mapToLong(Summary.PatternTally::prevented).sum();
+                        System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %d | %.1f | %s | %s | %.1f | %.1f |%n", name, target.version(), level.shortName(),
+                                word, cases, s.casesPerSecond(), f.patternCases() == 0 ? "-" : percent(realised, f.patternCases()),
+                                f.patternCases() == 0 ? "-" : percent(prevented, f.patternCases()), perThousand(anomalous, cases),
+                                perThousand(candidates, cases));
+                    }
+                }
+            }
+        }
+        return Main.OK;
+    }
+
+    private static String percent(long part, long whole) {
+        return String.format(Locale.ROOT, "%.0f%%", whole == 0 ? 0.0 : 100.0 * part / whole);
+    }
+
+    private static double perThousand(long part, long whole) {
+        return whole == 0 ? 0 : 1000.0 * part / whole;
     }
 
     /** The isolation checker's throughput on synthetic histories (was SyntheticHistoryTest's -Dhistory.bench). */

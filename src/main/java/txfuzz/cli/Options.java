@@ -274,4 +274,21 @@ final class Options {
             }
         }
     }
+
+    /** --generator and --patterns; a one-line error for an unknown generator or pattern. */
+    static txfuzz.gen.Generation generation(String generator, String patterns) {
+        try {
+            return txfuzz.gen.Generation.parse(generator, patterns);
+        } catch (IllegalArgumentException e) {
+            throw new Main.UserError(e.getMessage());
+        }
+    }
+
+    /**
+     * The oracles when --oracle is not given: WriteCheck's for random cases; for pattern cases
+     * APTrans' two (the explicit one, and the isolation oracle, which sees the anomaly a pattern aims at).
+     */
+    static String defaultOracles(txfuzz.gen.Generation generation) {
+        return generation.kind() == txfuzz.gen.Generation.Kind.RANDOM ? "wss,explicit" : "isolation,explicit";
+    }
 }

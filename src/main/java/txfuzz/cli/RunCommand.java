@@ -13,6 +13,7 @@ import txfuzz.campaign.RunMeta;
 import txfuzz.campaign.Summary;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.gen.GenConfig;
+import txfuzz.gen.Generation;
 import txfuzz.model.IsolationLevel;
 import txfuzz.dbms.Target;
 
@@ -33,8 +34,16 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--mode", description = "Concurrency mode(s) where the DBMS has several (e.g. hsqldb: mvcc, locks), comma-separated, or 'all' (rotated). Default: the DBMS's default mode.")
     String mode;
 
-    @Option(names = "--oracle", defaultValue = "wss,explicit", description = "Oracles, comma-separated. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--oracle", description = "Oracles, comma-separated. Default: wss,explicit; with --generator pattern or mixed, isolation,explicit.")
     String oracles;
+
+    @Option(names = "--generator", defaultValue = "random", description = "How cases are made: random, pattern (from anomaly patterns, APTrans;"
+            + " see 'txfuzz patterns') or mixed (both in turn). Default: ${DEFAULT-VALUE}.")
+    String generator;
+
+    @Option(names = "--patterns", paramLabel = "NAMES", description = "With --generator pattern or mixed: the patterns to rotate through,"
+            + " comma-separated, or 'all' (the default). Each level gets the patterns it proscribes, and every 5th pattern case one it permits.")
+    String patterns;
 
     @Option(names = "--tests", description = "Stop after this many test cases (default 300 when --time is not given).")
     Integer tests;
@@ -123,9 +132,14 @@ final class RunCommand implements Callable<Integer> {
         Duration progress = Options.duration(progressEvery);
         CampaignConfig.Execution exec = Options.execution(execution);
         Integer count = tests == null && budget == null ? Integer.valueOf(300) : tests;
-        List<String> oracleNames = Options.list(oracles);
-        Options.oracles(oracles); // unknown names: a one-line error before anything starts
+        Generation generation = Options.generation(generator, patterns);
+        String oracleWords = oracles != null ? oracles : Options.defaultOracles(generation);
+        List<String> oracleNames = Options.list(oracleWords);
+        Options.oracles(oracleWords); // unknown names: a one-line error before anything starts
         checkSessions(sessions, oracleNames);
+        if (sessions > 0 && generation.kind() != Generation.Kind.RANDOM) {
+            throw new Main.UserError("--sessions runs random cases concurrently; pattern cases run in their pattern's order: use --generator random");
+        }
         if (selfCheckEvery < 0) {
             throw new Main.UserError("--self-check-every must be 0 or more, not " + selfCheckEvery);
         }
@@ -145,8 +159,11 @@ final class RunCommand implements Callable<Integer> {
             if (sessions > 0) {
                 System.out.printf("txfuzz: concurrent mode, %d sessions per case%n", sessions);
             }
+            if (generation.kind() != Generation.Kind.RANDOM) {
+                System.out.printf("txfuzz: %s generation from %d anomaly patterns%n", generation.kind().word(), generation.patterns().size());
+            }
             CampaignConfig config = new CampaignConfig(levels, m, oracleNames, count, budget, s, out, GenConfig.defaults(),
-                    ExecutorConfig.defaults(), progress, exec, reduce, sessions, selfCheckEvery);
+                    ExecutorConfig.defaults(), progress, exec, reduce, sessions, selfCheckEvery, generation);
             Campaign campaign = new Campaign(target, config, System.out)
                     .describedBy(RunMeta.of(target, targetOptions, RecordedCommandLine.of(spec.commandLine().getParseResult().originalArgs())));
             if (junit) {

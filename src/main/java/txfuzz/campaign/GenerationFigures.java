@@ -1,0 +1,87 @@
+package txfuzz.campaign;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import txfuzz.model.IsolationLevel;
+
+/**
+ * What the campaign's generators achieved (summary.json's {@code generation}): per generator the
+ * cases and those in which an oracle saw an isolation anomaly, and per pattern and level how often a
+ * case realised its pattern. Mutable, owned by the campaign loop; {@link #figures} is the snapshot.
+ */
+final class GenerationFigures {
+    /** How a pattern case's run relates to its pattern. */
+    enum Realisation { REALISED, PREVENTED, NOT_CHECKED }
+
+    private long randomCases;
+    private long randomAnomalous;
+    private long randomBugCandidates;
+    private long patternCases;
+    private long patternAnomalous;
+    private long patternBugCandidates;
+    private final Map<String, Tally> tallies = new LinkedHashMap<>();
+
+    private static final class Tally {
+        final String pattern;
+        final IsolationLevel level;
+        final boolean proscribed;
+        long cases;
+        long realised;
+        long prevented;
+        long notChecked;
+        long anomalous;
+        long bugCandidates;
+        final Map<String, Long> preventedBy = new TreeMap<>();
+
+        Tally(String pattern, IsolationLevel level, boolean proscribed) {
+            this.pattern = pattern;
+            this.level = level;
+            this.proscribed = proscribed;
+        }
+    }
+
+    /** A random case: {@code anomalous} when an oracle saw an isolation anomaly in it (any classification). */
+    void addRandom(boolean anomalous, boolean bugCandidate) {
+        randomCases++;
+        randomAnomalous += anomalous ? 1 : 0;
+        randomBugCandidates += bugCandidate ? 1 : 0;
+    }
+
+    /** A pattern case; {@code why} is the prevention's kind ("waited for a lock", …) when it was prevented. */
+    void addPattern(String pattern, IsolationLevel level, boolean proscribed, Realisation r, String why, boolean anomalous, boolean bugCandidate) {
+        patternCases++;
+        patternAnomalous += anomalous ? 1 : 0;
+        patternBugCandidates += bugCandidate ? 1 : 0;
+        Tally t = tallies.computeIfAbsent(pattern + "@" + level, k -> new Tally(pattern, level, proscribed));
+        t.cases++;
+        t.anomalous += anomalous ? 1 : 0;
+        t.bugCandidates += bugCandidate ? 1 : 0;
+        switch (r) {
+            case REALISED -> t.realised++;
+            case PREVENTED -> {
+                t.prevented++;
+                if (why != null) {
+                    t.preventedBy.merge(why, 1L, Long::sum);
+                }
+            }
+            case NOT_CHECKED -> t.notChecked++;
+        }
+    }
+
+    boolean any() {
+        return patternCases > 0;
+    }
+
+    Summary.Generation figures(String generator) {
+        List<Summary.PatternTally> rows = new ArrayList<>();
+        for (Tally t : tallies.values()) {
+            rows.add(new Summary.PatternTally(t.pattern, t.level.name(), t.proscribed, t.cases, t.realised, t.prevented, t.notChecked,
+                    t.anomalous, t.bugCandidates, Map.copyOf(t.preventedBy)));
+        }
+        return new Summary.Generation(generator, randomCases, randomAnomalous, randomBugCandidates, patternCases, patternAnomalous,
+                patternBugCandidates, rows);
+    }
+}
