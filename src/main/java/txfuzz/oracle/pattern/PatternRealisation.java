@@ -1,5 +1,6 @@
 package txfuzz.oracle.pattern;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +25,9 @@ import txfuzz.history.WList;
 import txfuzz.history.Write;
 import txfuzz.history.WriteKind;
 import txfuzz.model.PatternOrigin;
+import txfuzz.model.Stmt;
 import txfuzz.model.StmtRef;
+import txfuzz.model.Tracking;
 import txfuzz.model.TestCase;
 
 /**
@@ -141,12 +144,17 @@ public record PatternRealisation(Verdict verdict, String reason) {
                 if (ran.isEmpty()) {
                     return notRealised(never(op, step));
                 }
-                ExecutedStmt e = ran.get();
-                if (e.blocked()) {
-                    return notRealised(statement(op, step) + " waited for a lock");
-                }
-                if (e.result().failed()) {
-                    return notRealised(failed(op, step, e.result()));
+                for (StmtRef part : group(step)) {
+                    Optional<ExecutedStmt> e = trace.executed(part);
+                    if (e.isEmpty()) {
+                        return notRealised(never(op, step));
+                    }
+                    if (e.get().blocked()) {
+                        return notRealised(statement(op, step) + " waited for a lock" + (part.equals(step) ? "" : " (at its " + role(part) + ")"));
+                    }
+                    if (e.get().result().failed()) {
+                        return notRealised(failed(op, step, part, e.get().result()));
+                    }
                 }
                 int at = trace.position(step);
                 if (at < previous) {
@@ -185,14 +193,59 @@ public record PatternRealisation(Verdict verdict, String reason) {
             return statement(op, step) + " never ran";
         }
 
-        private String failed(PatternOp op, StmtRef step, StmtResult r) {
+        private String failed(PatternOp op, StmtRef step, StmtRef part, StmtResult r) {
             StmtResult.EngineError err = r.error();
             String what = err.errorClass().name().toLowerCase(Locale.ROOT).replace('_', ' ') + " (" + firstLine(err.message()) + ")";
+            String where = part.equals(step) ? "" : " (at its " + role(part) + ")";
             TxnOutcome o = trace.outcome(step.txn());
-            if (o != null && o.status() == TxnStatus.ABORTED && step.equals(o.cause())) {
-                return "T" + op.txn() + " was aborted by the engine at its " + kind(step) + " (" + op + "): " + what;
+            if (o != null && o.status() == TxnStatus.ABORTED && part.equals(o.cause())) {
+                return "T" + op.txn() + " was aborted by the engine at its " + kind(step) + " (" + op + ")" + where + ": " + what;
             }
-            return statement(op, step) + " failed: " + what;
+            return statement(op, step) + " failed" + where + ": " + what;
+        }
+
+        /**
+         * The step's statement with the companions the instrumentation runs for it: a DELETE's
+         * tag-update and post-read before it, a write's post-read and a subquery's companion read after
+         * it, a version-set read before it. Any of them waiting is the step waiting.
+         */
+        private List<StmtRef> group(StmtRef step) {
+            List<Stmt> stmts = c.txn(step.txn()).statements();
+            Tracking own = stmts.get(step.index()).tracking();
+            String tag = own == null ? null : own.tag();
+            List<StmtRef> out = new ArrayList<>();
+            for (int i = step.index() - 1; i >= 0; i--) {
+                Tracking t = stmts.get(i).tracking();
+                boolean mine = t != null && (t.role() == Tracking.Role.VERSION_SET_READ
+                        || (tag != null && tag.equals(t.tag()) && (t.role() == Tracking.Role.TAG || t.role() == Tracking.Role.POST_READ)));
+                if (!mine) {
+                    break;
+                }
+                out.add(0, new StmtRef(step.txn(), i));
+            }
+            out.add(step);
+            for (int i = step.index() + 1; i < stmts.size(); i++) {
+                Tracking t = stmts.get(i).tracking();
+                boolean mine = t != null && (t.role() == Tracking.Role.COMPANION_READ
+                        || (tag != null && tag.equals(t.tag()) && t.role() == Tracking.Role.POST_READ));
+                if (!mine) {
+                    break;
+                }
+                out.add(new StmtRef(step.txn(), i));
+            }
+            return out;
+        }
+
+        /** "tag-update", "post-read": what a companion statement is to its step. */
+        private String role(StmtRef part) {
+            Tracking t = c.stmt(part).tracking();
+            return switch (t.role()) {
+                case TAG -> "tag-update";
+                case POST_READ -> "post-read";
+                case COMPANION_READ -> "companion read";
+                case VERSION_SET_READ -> "version-set read";
+                default -> "statement " + part;
+            };
         }
 
         /** "T2's UPDATE (W2[x1])". */

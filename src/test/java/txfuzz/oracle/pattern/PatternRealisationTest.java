@@ -142,4 +142,22 @@ class PatternRealisationTest {
         Ran rr = run("h2", nonRepeatableRead("h2", IsolationLevel.REPEATABLE_READ));
         assertEquals("R1[x1] read x0", rr.realisation().reason(), rr.realisation() + "\n" + rr.trace());
     }
+
+    /**
+     * W1[x1] D2[x2] C1 C2 on H2, whose DELETE is a tag-update, a post-read and a delete by tag: the
+     * tag-update waits for T1, so the step waited, although the DELETE statement itself did not.
+     */
+    @Test
+    void aDeleteWhoseTagUpdateWaitedWaited() throws Exception {
+        TrackedCases b = TrackedCases.on("h2").level(IsolationLevel.READ_COMMITTED).table("t")
+                .setup(SCHEMA, "INSERT INTO t (k, v, rid, wl) VALUES (1, 0, '1', ',0')");
+        update(b.begin(), 1, 11).commit();
+        b.begin().tag("t", " WHERE k = 1", "2.3").postRead("t", "2.3")
+                .write("DELETE FROM t WHERE wl LIKE '%,2.3'", "t", "2.3", List.of(), true).commit();
+        TestCase c = b.order(1, 1, 1, 2, 2, 1, 2, 2, 2).withOrigin(new PatternOrigin("delete-over-dirty-write", "W1[x1] D2[x2] C1 C2", X,
+                List.of(new StmtRef(1, 1), new StmtRef(2, 3), new StmtRef(1, 3), new StmtRef(2, 4))));
+        Ran r = run("h2", c);
+        PatternRealisation p = r.realisation();
+        assertEquals("T2's DELETE (D2[x2]) waited for a lock (at its tag-update)", p.reason(), p + "\n" + r.trace());
+    }
 }
