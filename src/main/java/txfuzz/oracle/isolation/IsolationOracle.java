@@ -19,6 +19,7 @@ import txfuzz.history.HistoryJson;
 import txfuzz.history.IsolationChecker;
 import txfuzz.history.IsolationModel;
 import txfuzz.exec.Trace;
+import txfuzz.gen.pattern.AnomalyPattern;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.Stmt;
 import txfuzz.model.StmtRef;
@@ -30,6 +31,7 @@ import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Run;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
+import txfuzz.oracle.pattern.PatternMatch;
 
 /**
  * IsoRel's oracle (ISSTA 2025): the run of an instrumented case becomes a row-level history
@@ -58,7 +60,19 @@ public final class IsolationOracle implements Oracle {
      * The anomaly behind a violation: its first witness (transactions, cycle, explanation) and how
      * many witnesses of its kind the history had.
      */
-    public record Witnessed(AnomalyFinding finding, int witnesses) implements Evidence {
+    public record Witnessed(AnomalyFinding finding, int witnesses, List<String> patterns) implements Evidence {
+        /**
+         * @param patterns the catalogue patterns whose witness cycle has this cycle's structure, by name
+         *                 ({@link PatternMatch}); empty when none does
+         */
+        public Witnessed {
+            patterns = List.copyOf(patterns);
+        }
+
+        public Witnessed(AnomalyFinding finding, int witnesses) {
+            this(finding, witnesses, PatternMatch.bundled().matches(finding).stream().map(AnomalyPattern::name).toList());
+        }
+
         /** The cycle's shape signs the finding: one bug shows the same cycle whatever random SQL led to it. */
         @Override
         public Optional<String> shape() {
@@ -231,6 +245,11 @@ public final class IsolationOracle implements Oracle {
             details.append(" Witnesses of this kind: ").append(count).append("; the shortest found is shown.");
         }
         details.append("\n\n").append(f.markdown(false)).append('\n');
+        List<AnomalyPattern> matched = PatternMatch.bundled().matches(f);
+        String pattern = PatternMatch.describe(matched);
+        if (!pattern.isEmpty()) {
+            details.append("The cycle has the structure of ").append(pattern).append(" (docs/patterns.md).\n\n");
+        }
         String history = historyFile == null ? HISTORY : historyFile;
         details.append("The row-level history is in `").append(history).append("` (check it offline with `txfuzz check ").append(history)
                 .append(" --level ").append(f.level().name()).append("`); the cycle is drawn in `").append(label).append(".dot`.\n");
@@ -244,7 +263,7 @@ public final class IsolationOracle implements Oracle {
             files.put(label + ".txt", f.plainCycle() + "\n"); // the drawing for trackers that render no diagrams
         }
         return new Violation(kind, documented ? Classification.DOCUMENTED : Classification.BUG_CANDIDATE,
-                f.anomaly().label() + " at " + f.level().sql() + ": " + f.summary(), details.toString(),
-                documented ? reference : null, files, new Witnessed(f, count));
+                f.anomaly().label() + " at " + f.level().sql() + ": " + f.summary() + (pattern.isEmpty() ? "" : "; matches " + pattern), details.toString(),
+                documented ? reference : null, files, new Witnessed(f, count, matched.stream().map(AnomalyPattern::name).toList()));
     }
 }
