@@ -268,8 +268,14 @@ public final class Campaign {
     }
 
     private PatternOutcome patternOutcome(TestCase c, Trace trace) {
-        return new PatternOutcome(GenerationFigures.Realisation.NOT_CHECKED, null);
+        txfuzz.oracle.pattern.PatternRealisation r = txfuzz.oracle.pattern.PatternRealisation.ofRun(c, trace);
+        return switch (r.verdict()) {
+            case REALISED -> new PatternOutcome(GenerationFigures.Realisation.REALISED, null);
+            case NOT_REALISED -> new PatternOutcome(GenerationFigures.Realisation.PREVENTED, r.prevention() == null ? null : r.prevention().label());
+            case NOT_CHECKABLE -> new PatternOutcome(GenerationFigures.Realisation.NOT_CHECKED, null);
+        };
     }
+
 
     /**
      * Runs the plain twin and compares. When the twins disagree, every bug candidate of the case is an

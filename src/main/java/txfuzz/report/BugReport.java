@@ -46,6 +46,7 @@ public final class BugReport {
         md.append("| sessions | ").append(c.transactions().size()).append(" (one per transaction)").append(" |\n");
         md.append("| found by | txfuzz oracle `").append(v.oracle()).append("`, violation `").append(v.kind().label()).append("` |\n");
         md.append("| classification | ").append(v.classification().label()).append(" |\n");
+        patternRow(f).ifPresent(row -> md.append("| generated from | ").append(cell(row)).append(" |\n"));
         md.append("| signature | `").append(f.signature().id()).append("` ").append(cell(f.signature().text()))
                 .append(" (case: ").append(cell(f.signature().caseText())).append(") |\n\n");
 
@@ -125,6 +126,35 @@ public final class BugReport {
      * The {@code --oracle} option that makes {@code txfuzz replay} judge the case as the campaign did
      * (replay runs wss,explicit by default): empty when those are the oracles the violations came from.
      */
+    /**
+     * For a case generated from an anomaly pattern: which pattern, the levels that proscribe it, and
+     * whether the run as found realised it (a reduced case no longer performs the pattern).
+     */
+    static java.util.Optional<String> patternRow(Finding f) {
+        TestCase asFound = f.original() != null ? f.original() : f.testCase();
+        Trace run = f.original() != null ? f.originalTrace() : f.trace();
+        txfuzz.model.PatternOrigin o = asFound.origin();
+        if (o == null) {
+            return java.util.Optional.empty();
+        }
+        String levels = txfuzz.gen.pattern.PatternCatalogue.bundled().byName(o.pattern())
+                .map(p -> p.proscribedAt().isEmpty() ? "no level proscribes it: a control"
+                        : "proscribed at " + String.join(" ", p.proscribedAt().stream().map(txfuzz.model.IsolationLevel::shortName).toList()))
+                .orElse("not in this build's catalogue");
+        String realised = run == null ? "the run as found was not recorded"
+                : "the run as found " + realisationText(asFound, run);
+        return java.util.Optional.of("pattern `" + o.pattern() + "` `" + o.ops() + "` (" + levels + "); " + realised);
+    }
+
+    private static String realisationText(TestCase c, Trace run) {
+        txfuzz.oracle.pattern.PatternRealisation r = txfuzz.oracle.pattern.PatternRealisation.ofRun(c, run);
+        return switch (r.verdict()) {
+            case REALISED -> "realised it";
+            case NOT_REALISED -> "did not realise it: " + r.reason();
+            case NOT_CHECKABLE -> "cannot be checked against it: " + r.reason();
+        };
+    }
+
     static String oracleOption(List<Violation> violations) {
         java.util.Set<String> oracles = new java.util.LinkedHashSet<>(List.of("wss", "explicit"));
         violations.forEach(v -> oracles.add(v.oracle()));

@@ -38,20 +38,45 @@ import txfuzz.model.TestCase;
  * the step's statement). A run that did not is the engine preventing the pattern (or not letting the
  * case perform it); the reason says how, in the first place it went otherwise.
  *
- * @param verdict realised, not realised, or not checkable
- * @param reason  for the last two, why in plain words ("T2's UPDATE (W2[x1]) waited for a lock"); empty when realised
+ * @param verdict    realised, not realised, or not checkable
+ * @param reason     for the last two, why in plain words ("T2's UPDATE (W2[x1]) waited for a lock"); empty when realised
+ * @param prevention for a run that did not realise it, how the engine prevented it (null otherwise)
  */
-public record PatternRealisation(Verdict verdict, String reason) {
+public record PatternRealisation(Verdict verdict, String reason, Prevention prevention) {
     public enum Verdict {
         REALISED, NOT_REALISED, NOT_CHECKABLE
+    }
+
+    /** How a run came not to realise its pattern, for counting. */
+    public enum Prevention {
+        WAITED("waited for a lock"),
+        ABORTED("aborted by the engine"),
+        FAILED("a statement failed"),
+        OUT_OF_ORDER("completed out of order"),
+        OUTCOME("ended otherwise"),
+        OTHER_VERSION("read or wrote another version");
+
+        private final String label;
+
+        Prevention(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    public PatternRealisation(Verdict verdict, String reason) {
+        this(verdict, reason, null);
     }
 
     public boolean realised() {
         return verdict == Verdict.REALISED;
     }
 
-    static PatternRealisation notRealised(String reason) {
-        return new PatternRealisation(Verdict.NOT_REALISED, reason);
+    static PatternRealisation notRealised(Prevention how, String reason) {
+        return new PatternRealisation(Verdict.NOT_REALISED, reason, how);
     }
 
     static PatternRealisation notCheckable(String reason) {
@@ -94,6 +119,14 @@ public record PatternRealisation(Verdict verdict, String reason) {
             return notCheckable("the run has no row-level history");
         }
         return new Check(c, p, origin, trace, history).run();
+    }
+
+    /** Judges a controlled run of {@code c}, recording its row history when the case tracks its items' rows. */
+    public static PatternRealisation ofRun(TestCase c, Trace trace) {
+        boolean tracked = c.origin() != null && !c.origin().items().isEmpty()
+                && c.origin().items().values().stream().allMatch(i -> i.rid() != null);
+        History h = tracked ? txfuzz.oracle.isolation.IsolationOracle.history(txfuzz.oracle.Run.controlled(c, trace)) : null;
+        return of(c, trace, h);
     }
 
     /** The bundled pattern of that name when its operations are the origin's, else the origin's operations as written. */
@@ -142,23 +175,23 @@ public record PatternRealisation(Verdict verdict, String reason) {
                 }
                 Optional<ExecutedStmt> ran = trace.executed(step);
                 if (ran.isEmpty()) {
-                    return notRealised(never(op, step));
+                    return notRealised(neverHow(step), never(op, step));
                 }
                 for (StmtRef part : group(step)) {
                     Optional<ExecutedStmt> e = trace.executed(part);
                     if (e.isEmpty()) {
-                        return notRealised(never(op, step));
+                        return notRealised(neverHow(step), never(op, step));
                     }
                     if (e.get().blocked()) {
-                        return notRealised(statement(op, step) + " waited for a lock" + (part.equals(step) ? "" : " (at its " + role(part) + ")"));
+                        return notRealised(Prevention.WAITED, statement(op, step) + " waited for a lock" + (part.equals(step) ? "" : " (at its " + role(part) + ")"));
                     }
                     if (e.get().result().failed()) {
-                        return notRealised(failed(op, step, part, e.get().result()));
+                        return notRealised(abortedAt(step, part) ? Prevention.ABORTED : Prevention.FAILED, failed(op, step, part, e.get().result()));
                     }
                 }
                 int at = trace.position(step);
                 if (at < previous) {
-                    return notRealised(statement(op, step) + " completed before " + p.ops().get(i - 1) + " did");
+                    return notRealised(Prevention.OUT_OF_ORDER, statement(op, step) + " completed before " + p.ops().get(i - 1) + " did");
                 }
                 previous = at;
             }
@@ -166,22 +199,32 @@ public record PatternRealisation(Verdict verdict, String reason) {
                 TxnOutcome o = trace.outcome(txnOf.get(t));
                 boolean commits = p.commits(t);
                 if (o == null) {
-                    return notRealised("T" + t + " never ended");
+                    return notRealised(Prevention.OUTCOME, "T" + t + " never ended");
                 }
                 if (commits && o.status() != TxnStatus.COMMITTED) {
-                    return notRealised("T" + t + " did not commit: " + o.reason());
+                    return notRealised(o.status() == TxnStatus.ABORTED ? Prevention.ABORTED : Prevention.OUTCOME, "T" + t + " did not commit: " + o.reason());
                 }
                 if (!commits && o.status() == TxnStatus.COMMITTED) {
-                    return notRealised("T" + t + " committed, but the pattern rolls it back");
+                    return notRealised(Prevention.OUTCOME, "T" + t + " committed, but the pattern rolls it back");
                 }
             }
             for (int i = 0; i < p.ops().size(); i++) {
                 String wrong = versionMismatch(p.ops().get(i), origin.steps().get(i));
                 if (wrong != null) {
-                    return notRealised(wrong);
+                    return notRealised(Prevention.OTHER_VERSION, wrong);
                 }
             }
             return new PatternRealisation(Verdict.REALISED, "");
+        }
+
+        private Prevention neverHow(StmtRef step) {
+            TxnOutcome o = trace.outcome(step.txn());
+            return o != null && o.status() == TxnStatus.ABORTED ? Prevention.ABORTED : Prevention.OUTCOME;
+        }
+
+        private boolean abortedAt(StmtRef step, StmtRef part) {
+            TxnOutcome o = trace.outcome(step.txn());
+            return o != null && o.status() == TxnStatus.ABORTED && part.equals(o.cause());
         }
 
         /** Why a step never ran: its transaction had ended (the engine aborted it), or the run stopped. */
