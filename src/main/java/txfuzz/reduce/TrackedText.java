@@ -34,6 +34,9 @@ final class TrackedText {
         if (t.role() == Tracking.Role.POST_READ || t.role() == Tracking.Role.VERSION_SET_READ || t.predicate() != null) {
             return false;
         }
+        if (t.plain() != null) {
+            return false; // the program's statement is recorded beside it (an aggregate): both must stay one read
+        }
         if (t.deletes() && s.sql().contains(" RETURNING ") != variant.contains(" RETURNING ")) {
             return false; // a tracked DELETE's RETURNING is how the recorder sees what it deleted
         }
