@@ -320,6 +320,19 @@ public final class TrackingStripper {
         return false;
     }
 
+    /**
+     * Whether a tracked read shows something of the program besides its tracking, so that it has a
+     * plain form: the reducer keeps that so (a read of nothing but rid/wl is no statement of a user's).
+     */
+    static boolean readHasPlainForm(Stmt s) {
+        try {
+            read(s, "");
+            return true;
+        } catch (Refused e) {
+            return false;
+        }
+    }
+
     /** Whether tokens [p0, p1) are {@code column} or {@code q.column}. */
     private static boolean isColumn(List<Token> t, int[] p, String column) {
         int n = p[1] - p[0];

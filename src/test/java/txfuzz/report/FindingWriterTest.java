@@ -72,7 +72,7 @@ class FindingWriterTest {
             Finding found = Finding.unreduced("x", c, null, List.of(v), ReductionRecord.notRun(ReductionRecord.PENDING, 4));
             TestCase smaller = c.withSetup(c.tables(), List.of("CREATE TABLE t(id INT, v INT)", "INSERT INTO t VALUES (1, 0), (2, 0)"));
             w.write(new Finding("x", smaller, null, List.of(v), v, Signature.of(smaller, v), null, null,
-                    new ReductionRecord(ReductionRecord.REDUCED, 4, 4, 1.0, 0.5, 3, false), c, null, null), h2);
+                    new ReductionRecord(ReductionRecord.REDUCED, 4, 4, 1.0, 0.5, 3, false), c, null, null, null), h2);
             Path dir = out.resolve("findings/x");
             assertTrue(Files.readString(dir.resolve("case.json")).contains("CREATE TABLE t(id INT, v INT)"));
             assertTrue(Files.readString(dir.resolve("original.case.json")).contains("PRIMARY KEY"));
