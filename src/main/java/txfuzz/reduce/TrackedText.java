@@ -11,7 +11,7 @@ import txfuzz.model.Tracking;
  * What expression simplification must leave alone in an instrumented case (the isolation
  * oracle's row tracking): the (rid, wl) items a tracked SELECT leads with, a write's tag, a
  * predicate read's or write scan's WHERE (its tracking names it), companion statements, and the rid/wl values of
- * the setup's rows, and at least one item of a tracked read besides its tracking. Changing them
+ * the setup's rows, and something besides its tracking in every tracked read and write. Changing them
  * does not simplify the case; it breaks what the history recorder reads, or leaves a read with no
  * plain form ({@link TrackingStripper}).
  */
@@ -52,9 +52,9 @@ final class TrackedText {
                 return false;
             }
         }
-        if (t.role() == Tracking.Role.READ && TrackingStripper.readHasPlainForm(s)
-                && !TrackingStripper.readHasPlainForm(new Stmt(s.kind(), variant, s.needsTransaction(), t))) {
-            return false; // the read would keep only its tracking: the finding's plain program would lose it
+        if ((t.role() == Tracking.Role.READ || t.role() == Tracking.Role.WRITE) && TrackingStripper.hasPlainForm(s)
+                && !TrackingStripper.hasPlainForm(new Stmt(s.kind(), variant, s.needsTransaction(), t))) {
+            return false; // the statement would keep only its tracking: the finding's plain program would lose it
         }
         return !t.role().reads() || matches(PAIR, s.sql()).equals(matches(PAIR, variant));
     }

@@ -196,8 +196,11 @@ public final class TrackingStripper {
 
     /** A statement that is not part of a deleting group. */
     private static String plain(Stmt s, Txn t, int k) throws Refused {
+        return plain(s, ref(t, k) + " `" + oneLine(s.sql()) + "`");
+    }
+
+    private static String plain(Stmt s, String where) throws Refused {
         Tracking tr = s.tracking();
-        String where = ref(t, k) + " `" + oneLine(s.sql()) + "`";
         String out;
         if (tr == null) {
             out = s.sql();
@@ -321,12 +324,13 @@ public final class TrackingStripper {
     }
 
     /**
-     * Whether a tracked read shows something of the program besides its tracking, so that it has a
-     * plain form: the reducer keeps that so (a read of nothing but rid/wl is no statement of a user's).
+     * Whether a tracked read or write does something of the program besides its tracking, so that it
+     * has a plain form: the reducer keeps that so (a read of nothing but rid/wl, an UPDATE that only
+     * appends its tag, is no statement of a user's).
      */
-    static boolean readHasPlainForm(Stmt s) {
+    static boolean hasPlainForm(Stmt s) {
         try {
-            read(s, "");
+            plain(s, "");
             return true;
         } catch (Refused e) {
             return false;
