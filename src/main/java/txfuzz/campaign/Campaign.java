@@ -545,11 +545,11 @@ public final class Campaign {
      */
     private PlainForm plainForm(TestCase reduced, Trace trace, Executor executor) {
         if (trace == null) {
-            return PlainForm.notShown("the reduced case could not be run, so there is no run of it to compare a plain form with.");
+            return PlainForm.notShown("the reduced case could not be run, so there is no run of it to compare a plain form with");
         }
         Stripped stripped = TrackingStripper.strip(reduced);
         if (stripped instanceof Stripped.CannotStrip no) {
-            return PlainForm.notShown(no.text() + ".");
+            return PlainForm.notShown(no.text());
         }
         TestCase plain = ((Stripped.Plain) stripped).plain();
         Trace plainTrace;
@@ -560,7 +560,7 @@ public final class Campaign {
         }
         InstrumentationSelfCheck.Result r = InstrumentationSelfCheck.compare(reduced, trace, plain, plainTrace);
         if (!r.comparable()) {
-            return PlainForm.notShown("its plain form does not line up with it statement for statement (" + String.join("; ", r.differences()) + ").");
+            return PlainForm.notShown("its plain form does not line up with it statement for statement (" + String.join("; ", r.differences()) + ")");
         }
         return r.agrees() ? PlainForm.same(plain, plainTrace) : PlainForm.different(plain, plainTrace, r.text());
     }

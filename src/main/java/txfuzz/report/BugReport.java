@@ -157,8 +157,8 @@ public final class BugReport {
             return "The SQL below keeps txfuzz's row tracking (`rid`/`wl` columns, tags, companion statements), because without it the"
                     + " reduced case behaved differently (`plain.case.json`, `plain.trace.txt`, `self-check.txt`):\n\n" + p.why().strip();
         }
-        return "The SQL below keeps txfuzz's row tracking (`rid`/`wl` columns, tags, companion statements): it has no plain form to show, as "
-                + p.why().strip();
+        return "The SQL below keeps txfuzz's row tracking (`rid`/`wl` columns, tags, companion statements): there is no plain form of it"
+                + " to show (" + p.why().strip() + ").";
     }
 
     /**

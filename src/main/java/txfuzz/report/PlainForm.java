@@ -14,7 +14,7 @@ import txfuzz.model.TestCase;
  * @param plain   the plain program (null when {@link Outcome#NOT_SHOWN})
  * @param trace   its run (null when {@link Outcome#NOT_SHOWN})
  * @param why     {@link Outcome#DIFFERENT}: the differences as the self-check words them; {@link Outcome#NOT_SHOWN}:
- *                why there is no plain form to show; else null
+ *                why there is no plain form to show (a clause, no final stop); else null
  */
 public record PlainForm(Outcome outcome, TestCase plain, Trace trace, String why) {
     public enum Outcome {
@@ -59,7 +59,7 @@ public record PlainForm(Outcome outcome, TestCase plain, Trace trace, String why
             case SAME -> "The reduced case without txfuzz's row tracking (`plain.case.json`), run in the same order, behaved as the"
                     + " tracked case (`case.json`) did: " + COMPARED + ".\n";
             case DIFFERENT -> why;
-            case NOT_SHOWN -> "The reduced case has no plain form to show: " + why + "\n";
+            case NOT_SHOWN -> "The reduced case has no plain form to show: " + why + ".\n";
         };
     }
 }
