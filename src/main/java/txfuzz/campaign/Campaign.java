@@ -29,11 +29,14 @@ import txfuzz.oracle.ViolationKind;
 import txfuzz.reduce.ReduceConfig;
 import txfuzz.reduce.Reducer;
 import txfuzz.reduce.Reduction;
+import txfuzz.reduce.Stripped;
+import txfuzz.reduce.TrackingStripper;
 import txfuzz.report.Finding;
 import txfuzz.report.FindingIndex;
 import txfuzz.report.FindingRecord;
 import txfuzz.report.FindingWriter;
 import txfuzz.report.OnNewestRelease;
+import txfuzz.report.PlainForm;
 import txfuzz.report.ReductionRecord;
 import txfuzz.report.Signature;
 import txfuzz.dbms.Target;
@@ -56,6 +59,8 @@ public final class Campaign {
 
     private final CaseSource source;
     private final CaseSource plainTwins;
+    /** The cases carry the isolation oracle's row tracking: a reduced finding's plain form is derived and checked. */
+    private final boolean rowTracking;
 
     /** Where case i comes from: the generator, or (in tests) a fixed family of cases. */
     interface CaseSource {
@@ -99,6 +104,7 @@ public final class Campaign {
         // The isolation oracle reads row versions: its cases carry rowId/wList columns.
         // Concurrent runs spread many transactions over a few sessions.
         boolean instrumented = !config.concurrent() && Oracles.needInstrumentation(config.oracles());
+        this.rowTracking = instrumented;
         CaseGenerator generator = new CaseGenerator(config.concurrent() ? IsolationTable.genConfig(config.sessions())
                 : instrumented ? config.gen().withInstrumentation(true) : config.gen());
         // every oracle's preparation (the equiv oracle's version-set reads) before the one run they all judge
@@ -559,7 +565,35 @@ public final class Campaign {
             return f.withReduction(ReductionRecord.unchanged(Reduction.End.INTERRUPTED, r));
         }
         return new Finding(f.id(), r.reduced(), trace, f.violations(), shown, Signature.of(r.reduced(), shown), null, null,
-                ReductionRecord.of(r), f.testCase(), f.trace(), null);
+                ReductionRecord.of(r), f.testCase(), f.trace(), null, rowTracking ? plainForm(r.reduced(), trace, executor) : null);
+    }
+
+    /**
+     * The reduced case without row tracking, run in the same order and compared with the tracked run:
+     * no generator seed describes a reduced case, so its plain form is derived from its text
+     * ({@link TrackingStripper}). When the two behave the same the report can show the plain program
+     * first; when not, the differences say why the tracked form is needed.
+     */
+    private PlainForm plainForm(TestCase reduced, Trace trace, Executor executor) {
+        if (trace == null) {
+            return PlainForm.notShown("the reduced case could not be run, so there is no run of it to compare a plain form with");
+        }
+        Stripped stripped = TrackingStripper.strip(reduced);
+        if (stripped instanceof Stripped.CannotStrip no) {
+            return PlainForm.notShown(no.text());
+        }
+        TestCase plain = ((Stripped.Plain) stripped).plain();
+        Trace plainTrace;
+        try {
+            plainTrace = executor.run(plain);
+        } catch (SQLException | SetupFailedException | RuntimeException e) {
+            return PlainForm.notShown("its plain form could not be run: " + oneLine(String.valueOf(e.getMessage())));
+        }
+        InstrumentationSelfCheck.Result r = InstrumentationSelfCheck.compare(reduced, trace, plain, plainTrace);
+        if (!r.comparable()) {
+            return PlainForm.notShown("its plain form does not line up with it statement for statement (" + String.join("; ", r.differences()) + ")");
+        }
+        return r.agrees() ? PlainForm.same(plain, plainTrace) : PlainForm.different(plain, plainTrace, r.text());
     }
 
     private List<FindingRecord> file(List<FindingRecord> records) {

@@ -269,8 +269,9 @@ final class StatementGenerator {
         String where = where(scope, readSub(), 0.6);
         String having = group != null && rng.chance(0.3) ? " HAVING COUNT(*) " + rng.pick(List.of(">", ">=", "=")) + " " + rng.between(1, 2) : "";
         String order = group != null && has(Feature.ORDER_BY) && rng.chance(0.3) ? " ORDER BY " + group : "";
-        return read("SELECT " + String.join(", ", items) + " FROM " + from + where + groupBy + having + order,
-                "SELECT " + Instrumentation.pairs(scope) + " FROM " + from + where, readTracking(scope, where, false));
+        String plain = "SELECT " + String.join(", ", items) + " FROM " + from + where + groupBy + having + order;
+        // the tracked form no longer holds the aggregate: it is kept beside it, for the plain program (reduce/TrackingStripper)
+        return read(plain, "SELECT " + Instrumentation.pairs(scope) + " FROM " + from + where, readTracking(scope, where, false).withPlain(plain));
     }
 
     /**
@@ -292,8 +293,8 @@ final class StatementGenerator {
         String fromB = " FROM " + b.name + " " + rb.qual() + where(List.of(rb), readSub(), 0.7);
         String instrumented = "SELECT '" + a.name + "', " + Instrumentation.pairs(List.of(ra)) + fromA
                 + " UNION ALL SELECT '" + b.name + "', " + Instrumentation.pairs(List.of(rb)) + fromB;
-        return read("SELECT " + left.sql() + fromA + union + "SELECT " + right.sql() + fromB, instrumented,
-                Tracking.read(List.of(Tracking.TABLE_COLUMN), false, null));
+        String plain = "SELECT " + left.sql() + fromA + union + "SELECT " + right.sql() + fromB;
+        return read(plain, instrumented, Tracking.read(List.of(Tracking.TABLE_COLUMN), false, null).withPlain(plain));
     }
 
     /**

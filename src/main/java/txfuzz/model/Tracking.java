@@ -31,6 +31,9 @@ import java.util.List;
  * @param deletes   {@link Role#WRITE}: the statement deletes the rows its companion {@link Role#TAG}
  *                  update tagged (DELETE, REPLACE, MERGE … THEN DELETE) or, where the dialect has it, a
  *                  {@code DELETE … RETURNING rid, wl} that returns the versions it deleted (no companions)
+ * @param plain     {@link Role#READ} whose tracked form reads the rows of another statement (an aggregate, a
+ *                  UNION): that statement of the program, as it was before tracking; null for every other
+ *                  statement, whose plain form is its own text without the tracking
  */
 public record Tracking(Role role,
                        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> tables,
@@ -38,7 +41,8 @@ public record Tracking(Role role,
                        @JsonInclude(JsonInclude.Include.NON_NULL) String predicate,
                        @JsonInclude(JsonInclude.Include.NON_NULL) String tag,
                        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> rids,
-                       @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean deletes) {
+                       @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean deletes,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) String plain) {
 
     /** Any table name in {@link #tables} that means "the table name is the column before the pair". */
     public static final String TABLE_COLUMN = "*";
@@ -84,25 +88,35 @@ public record Tracking(Role role,
         rids = rids == null ? List.of() : List.copyOf(rids);
     }
 
+    /** A tracking that records no other statement (every one but an aggregate's or a UNION's). */
+    public Tracking(Role role, List<String> tables, boolean locking, String predicate, String tag, List<String> rids, boolean deletes) {
+        this(role, tables, locking, predicate, tag, rids, deletes, null);
+    }
+
     @JsonCreator
     static Tracking json(@JsonProperty("role") Role role, @JsonProperty("tables") List<String> tables, @JsonProperty("locking") Boolean locking,
                          @JsonProperty("predicate") String predicate, @JsonProperty("tag") String tag, @JsonProperty("rids") List<String> rids,
-                         @JsonProperty("deletes") Boolean deletes) {
-        return new Tracking(role, tables, locking != null && locking, predicate, tag, rids, deletes != null && deletes);
+                         @JsonProperty("deletes") Boolean deletes, @JsonProperty("plain") String plain) {
+        return new Tracking(role, tables, locking != null && locking, predicate, tag, rids, deletes != null && deletes, plain);
+    }
+
+    /** The same tracking, recording {@code statement} as the program's statement this read stands for (see {@link #plain}). */
+    public Tracking withPlain(String statement) {
+        return new Tracking(role, tables, locking, predicate, tag, rids, deletes, statement);
     }
 
     public static Tracking read(List<String> tables, boolean locking, String predicate) {
-        return new Tracking(Role.READ, tables, locking, predicate, null, null, false);
+        return new Tracking(Role.READ, tables, locking, predicate, null, null, false, null);
     }
 
     /** A companion plain read of {@code table} through the row-local {@code predicate} (see {@link Role#COMPANION_READ}). */
     public static Tracking companionRead(String table, String predicate) {
-        return new Tracking(Role.COMPANION_READ, List.of(table), false, predicate, null, null, false);
+        return new Tracking(Role.COMPANION_READ, List.of(table), false, predicate, null, null, false, null);
     }
 
     /** A version-set read of {@code table} (see {@link Role#VERSION_SET_READ}). */
     public static Tracking versionSetRead(String table) {
-        return new Tracking(Role.VERSION_SET_READ, List.of(table), false, null, null, null, false);
+        return new Tracking(Role.VERSION_SET_READ, List.of(table), false, null, null, null, false, null);
     }
 
     public static Tracking write(String table, String tag, List<String> rids, boolean deletes) {
@@ -111,7 +125,7 @@ public record Tracking(Role role,
 
     /** A write whose WHERE {@code scanPredicate} (null: none that is row-local) selects the rows it writes. */
     public static Tracking write(String table, String tag, List<String> rids, boolean deletes, String scanPredicate) {
-        return new Tracking(Role.WRITE, List.of(table), false, scanPredicate, tag, rids, deletes);
+        return new Tracking(Role.WRITE, List.of(table), false, scanPredicate, tag, rids, deletes, null);
     }
 
     public static Tracking tag(String table, String tag) {
@@ -120,10 +134,10 @@ public record Tracking(Role role,
 
     /** The tag-update of a DELETE whose WHERE is {@code scanPredicate} (null: not row-local). */
     public static Tracking tag(String table, String tag, String scanPredicate) {
-        return new Tracking(Role.TAG, List.of(table), false, scanPredicate, tag, null, false);
+        return new Tracking(Role.TAG, List.of(table), false, scanPredicate, tag, null, false, null);
     }
 
     public static Tracking postRead(String table, String tag) {
-        return new Tracking(Role.POST_READ, List.of(table), false, null, tag, null, false);
+        return new Tracking(Role.POST_READ, List.of(table), false, null, tag, null, false, null);
     }
 }

@@ -647,7 +647,7 @@ public final class Reducer {
         List<String> tables = base.tables().stream().filter(t -> !contains(gone, t)).toList();
         Set<StmtRef> drop = new HashSet<>();
         for (StmtRef r : CaseEdits.dataRefs(base)) {
-            String sql = base.stmt(r).sql();
+            String sql = withPlain(base.stmt(r));
             if (gone.stream().anyMatch(g -> Sql.mentions(sql, g))) {
                 drop.add(r);
             }
@@ -710,7 +710,7 @@ public final class Reducer {
         }
         Map<StmtRef, String> rewritten = new HashMap<>();
         for (StmtRef r : CaseEdits.dataRefs(base)) {
-            String sql = base.stmt(r).sql();
+            String sql = withPlain(base.stmt(r));
             if (!Sql.mentions(sql, table)) {
                 continue;
             }
@@ -732,6 +732,14 @@ public final class Reducer {
             c = CaseEdits.replaceSql(c, e.getKey(), e.getValue());
         }
         return c;
+    }
+
+    /**
+     * A statement's text with the program's statement its tracking records beside it (an aggregate's):
+     * a table or column that one names cannot go either.
+     */
+    private static String withPlain(txfuzz.model.Stmt s) {
+        return s.tracking() == null || s.tracking().plain() == null ? s.sql() : s.sql() + " " + s.tracking().plain();
     }
 
     /** For tests and the command line: the kinds of statements in a case, in submitted order. */

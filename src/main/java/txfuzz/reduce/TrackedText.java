@@ -11,8 +11,9 @@ import txfuzz.model.Tracking;
  * What expression simplification must leave alone in an instrumented case (the isolation
  * oracle's row tracking): the (rid, wl) items a tracked SELECT leads with, a write's tag, a
  * predicate read's or write scan's WHERE (its tracking names it), companion statements, and the rid/wl values of
- * the setup's rows. Changing them does not simplify the case; it breaks what the history
- * recorder reads.
+ * the setup's rows, and something besides its tracking in every tracked read and write. Changing them
+ * does not simplify the case; it breaks what the history recorder reads, or leaves a read with no
+ * plain form ({@link TrackingStripper}).
  */
 final class TrackedText {
     /** A tracked SELECT's leading items: "x0.rid, x0.wl" or, for compound queries, "'t0', x0.rid, x0.wl". */
@@ -34,6 +35,9 @@ final class TrackedText {
         if (t.role() == Tracking.Role.POST_READ || t.role() == Tracking.Role.VERSION_SET_READ || t.predicate() != null) {
             return false;
         }
+        if (t.plain() != null) {
+            return false; // the program's statement is recorded beside it (an aggregate): both must stay one read
+        }
         if (t.deletes() && s.sql().contains(" RETURNING ") != variant.contains(" RETURNING ")) {
             return false; // a tracked DELETE's RETURNING is how the recorder sees what it deleted
         }
@@ -47,6 +51,10 @@ final class TrackedText {
             if (count(s.sql(), "'" + rid + "'") != count(variant, "'" + rid + "'")) {
                 return false;
             }
+        }
+        if ((t.role() == Tracking.Role.READ || t.role() == Tracking.Role.WRITE) && TrackingStripper.hasPlainForm(s)
+                && !TrackingStripper.hasPlainForm(new Stmt(s.kind(), variant, s.needsTransaction(), t))) {
+            return false; // the statement would keep only its tracking: the finding's plain program would lose it
         }
         return !t.role().reads() || matches(PAIR, s.sql()).equals(matches(PAIR, variant));
     }

@@ -50,35 +50,22 @@ public final class BugReport {
         md.append("| signature | `").append(f.signature().id()).append("` ").append(cell(f.signature().text()))
                 .append(" (case: ").append(cell(f.signature().caseText())).append(") |\n\n");
 
-        md.append("## Schema and data\n\n```sql\n");
-        for (String s : c.setup()) {
-            md.append(ReproduceScript.terminated(s)).append('\n');
+        java.util.Optional<PlainForm> plain = f.plainShown();
+        if (plain.isPresent()) {
+            md.append("The SQL below is the reduced case without txfuzz's row tracking (`plain.case.json`). Run in the same order, it behaved as")
+                    .append(" the tracked case txfuzz judged (`case.json`) did: ").append(PlainForm.COMPARED).append(" (`self-check.txt`).")
+                    .append(" The tracked form follows it; the statement references in the evidence (T1.2 and the like) are to that form.\n\n");
+            md.append(program(plain.get().plain(), plain.get().trace(), target, "##"));
+            md.append("## The same case with txfuzz's row tracking, as judged\n\n")
+                    .append("The oracle judged this form: two more columns per table (`rid`, `wl`), the tags writes leave in `wl`, and the")
+                    .append(" companion statements that read them.\n\n");
+            md.append(program(c, f.trace(), target, "###"));
+        } else {
+            if (f.plainForm() != null) {
+                md.append(trackedNeeded(f.plainForm())).append("\n\n");
+            }
+            md.append(program(c, f.trace(), target, "##"));
         }
-        md.append("```\n\n");
-
-        md.append("## Sessions\n\n");
-        md.append("Open ").append(c.transactions().size() == 1 ? "one session" : c.transactions().size() + " sessions").append(" (")
-                .append(String.join(", ", c.transactions().stream().map(t -> "T" + t.id()).toList()))
-                .append(c.transactions().size() == 1 ? "). Configure it with:\n\n```sql\n" : "). Configure each one with:\n\n```sql\n");
-        for (String s : target.sessionSetupSql(c.isolation(), c.mode())) {
-            md.append(ReproduceScript.terminated(s)).append('\n');
-        }
-        md.append("```\n\nThen run the statements in this order, each in its session. A statement that blocks holds back the rest "
-                + "of its session until it returns; go on with the other sessions' steps meanwhile.");
-        if (f.trace() != null) {
-            md.append(" The comment after each statement is what it returned in txfuzz's run.");
-        }
-        md.append("\n\n```sql\n");
-        List<StmtRef> order = c.submittedOrder();
-        for (int i = 0; i < order.size(); i++) {
-            StmtRef ref = order.get(i);
-            Txn t = c.txn(ref.txn());
-            String sql = ReproduceScript.terminated(ReproduceScript.sqlOf(c.stmt(ref), target, c.mode()));
-            String head = "/* T" + ref.txn() + (t.explicit() ? "" : ", autocommit") + " */ ";
-            String comment = "-- step " + (i + 1) + outcome(f.trace(), ref);
-            md.append(ReproduceScript.pad(head + ReproduceScript.oneLine(sql), 70)).append(' ').append(comment).append('\n');
-        }
-        md.append("```\n\n");
 
         md.append("## What happened, and what was expected\n\n");
         md.append(v.details().strip()).append("\n\n");
@@ -113,13 +100,66 @@ public final class BugReport {
         if (f.reduced()) {
             md.append("./txfuzz replay ").append(folder).append("/original.case.json").append(oracles).append("   # the case as found\n");
         }
+        if (f.plainShown().isPresent()) {
+            md.append("./txfuzz replay ").append(folder).append("/plain.case.json   # the plain program (the isolation oracle needs case.json's row tracking)\n");
+        }
         md.append("```\n\nFiles: `case.json` (the case), `reproduce.sql` (the same SQL, one block per session, for the engine's own client), ");
         md.append("`trace.txt` (the run), `verdict.md` (every violation's evidence)");
+        if (f.plainShown().isPresent()) {
+            md.append(", `plain.case.json`, `plain.trace.txt` (the plain program and its run; `reproduce.sql` runs it and ends with the tracked"
+                    + " form as comments), `self-check.txt` (what was compared)");
+        }
         if (f.reduced()) {
             md.append(", `original.case.json`, `original.reproduce.sql`, `original.trace.txt` (the case as found, before reduction)");
         }
         md.append(".\n");
         return md.toString();
+    }
+
+    /** The schema, data and sessions of {@code c} under headings of {@code level} ("##"), with {@code trace}'s outcomes as comments. */
+    private static String program(TestCase c, Trace trace, Target target, String level) {
+        StringBuilder md = new StringBuilder();
+        md.append(level).append(" Schema and data\n\n```sql\n");
+        for (String s : c.setup()) {
+            md.append(ReproduceScript.terminated(s)).append('\n');
+        }
+        md.append("```\n\n");
+
+        md.append(level).append(" Sessions\n\n");
+        md.append("Open ").append(c.transactions().size() == 1 ? "one session" : c.transactions().size() + " sessions").append(" (")
+                .append(String.join(", ", c.transactions().stream().map(t -> "T" + t.id()).toList()))
+                .append(c.transactions().size() == 1 ? "). Configure it with:\n\n```sql\n" : "). Configure each one with:\n\n```sql\n");
+        for (String s : target.sessionSetupSql(c.isolation(), c.mode())) {
+            md.append(ReproduceScript.terminated(s)).append('\n');
+        }
+        md.append("```\n\nThen run the statements in this order, each in its session. A statement that blocks holds back the rest "
+                + "of its session until it returns; go on with the other sessions' steps meanwhile.");
+        if (trace != null) {
+            md.append(" The comment after each statement is what it returned in txfuzz's run.");
+        }
+        md.append("\n\n```sql\n");
+        List<StmtRef> order = c.submittedOrder();
+        for (int i = 0; i < order.size(); i++) {
+            StmtRef ref = order.get(i);
+            Txn t = c.txn(ref.txn());
+            String sql = ReproduceScript.terminated(ReproduceScript.sqlOf(c.stmt(ref), target, c.mode()));
+            String head = "/* T" + ref.txn() + (t.explicit() ? "" : ", autocommit") + " */ ";
+            String comment = "-- step " + (i + 1) + outcome(trace, ref);
+            md.append(ReproduceScript.pad(head + ReproduceScript.oneLine(sql), 70)).append(' ').append(comment).append('\n');
+        }
+        md.append("```\n\n");
+
+        return md.toString();
+    }
+
+    /** Why the report shows the tracked form: the plain program behaved differently, or there is none to show. */
+    private static String trackedNeeded(PlainForm p) {
+        if (p.outcome() == PlainForm.Outcome.DIFFERENT) {
+            return "The SQL below keeps txfuzz's row tracking (`rid`/`wl` columns, tags, companion statements), because without it the"
+                    + " reduced case behaved differently (`plain.case.json`, `plain.trace.txt`, `self-check.txt`):\n\n" + p.why().strip();
+        }
+        return "The SQL below keeps txfuzz's row tracking (`rid`/`wl` columns, tags, companion statements): there is no plain form of it"
+                + " to show (" + p.why().strip() + ").";
     }
 
     /**

@@ -21,10 +21,11 @@ import txfuzz.oracle.Violation;
  * @param original       the case as found, when {@code testCase} is its reduction; else null
  * @param originalTrace  the run of {@code original} the oracles judged; null unless reduced
  * @param onNewest       for a bug candidate found on an older release: what the newest release does with the case; else null
+ * @param plainForm      for a reduced case with row tracking: its plain program and how it compared; else null
  */
 public record Finding(String id, TestCase testCase, Trace trace, List<Violation> violations, Violation primary, Signature signature,
                       String duplicateOf, Signature duplicateOfSignature, ReductionRecord reduction, TestCase original, Trace originalTrace,
-                      OnNewestRelease onNewest) {
+                      OnNewestRelease onNewest, PlainForm plainForm) {
     public Finding {
         violations = List.copyOf(violations);
     }
@@ -32,7 +33,7 @@ public record Finding(String id, TestCase testCase, Trace trace, List<Violation>
     /** A finding as first written, before any reduction or de-duplication. */
     public static Finding unreduced(String id, TestCase c, Trace trace, List<Violation> violations, ReductionRecord reduction) {
         Violation p = primaryOf(violations);
-        return new Finding(id, c, trace, violations, p, Signature.of(c, p), null, null, reduction, null, null, null);
+        return new Finding(id, c, trace, violations, p, Signature.of(c, p), null, null, reduction, null, null, null, null);
     }
 
     /**
@@ -65,16 +66,26 @@ public record Finding(String id, TestCase testCase, Trace trace, List<Violation>
     /** Filed as a duplicate of {@code representative} (null: unique), whose signature is {@code theirs}. */
     public Finding withDuplicateOf(String representative, Signature theirs) {
         return new Finding(id, testCase, trace, violations, primary, signature, representative, representative == null ? null : theirs,
-                reduction, original, originalTrace, onNewest);
+                reduction, original, originalTrace, onNewest, plainForm);
     }
 
     public Finding withReduction(ReductionRecord r) {
         return new Finding(id, testCase, trace, violations, primary, signature, duplicateOf, duplicateOfSignature, r, original, originalTrace,
-                onNewest);
+                onNewest, plainForm);
     }
 
     public Finding withOnNewest(OnNewestRelease n) {
         return new Finding(id, testCase, trace, violations, primary, signature, duplicateOf, duplicateOfSignature, reduction, original,
-                originalTrace, n);
+                originalTrace, n, plainForm);
+    }
+
+    public Finding withPlainForm(PlainForm p) {
+        return new Finding(id, testCase, trace, violations, primary, signature, duplicateOf, duplicateOfSignature, reduction, original,
+                originalTrace, onNewest, p);
+    }
+
+    /** The plain program the report shows first: present when it behaved as the tracked case did. */
+    public java.util.Optional<PlainForm> plainShown() {
+        return plainForm != null && plainForm.behavesTheSame() ? java.util.Optional.of(plainForm) : java.util.Optional.empty();
     }
 }

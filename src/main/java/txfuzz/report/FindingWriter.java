@@ -163,12 +163,17 @@ public final class FindingWriter {
             writeOrDelete(into.resolve("original.trace.txt"), f.originalTrace() == null ? null : TraceText.render(f.original(), f.originalTrace()));
         }
         Files.writeString(into.resolve("case.json"), CaseJson.write(f.testCase()));
-        Files.writeString(into.resolve("reproduce.sql"), ReproduceScript.render(f.testCase(), target));
-        // the same case in the form the engine's maintainers keep regression tests in; each applies to its engines only
-        String about = about(f.primary());
-        writeOrDelete(into.resolve("reproduce.spec"), IsolationTesterSpec.render(f.testCase(), target, about).orElse(null));
-        writeOrDelete(into.resolve("reproduce.test"), MysqlTestScript.render(f.testCase(), f.trace(), target, about).orElse(null));
-        writeOrDelete(into.resolve("Repro.java"), JdbcReproProgram.render(f.testCase(), f.trace(), target, about).orElse(null));
+        java.util.Optional<PlainForm> plain = f.plainShown();
+        Files.writeString(into.resolve("reproduce.sql"), plain.isPresent()
+                ? ReproduceScript.renderPlainFirst(plain.get().plain(), f.testCase(), target) : ReproduceScript.render(f.testCase(), target));
+        // the same case in the form the engine's maintainers keep regression tests in; each applies to its engines only;
+        // the plain program where it behaved as the tracked case did (a maintainer runs no row tracking)
+        String about = about(f.primary()) + plain.map(p -> "\n" + PLAIN_ABOUT).orElse("");
+        TestCase shown = plain.map(PlainForm::plain).orElse(f.testCase());
+        Trace shownTrace = plain.map(PlainForm::trace).orElse(f.trace());
+        writeOrDelete(into.resolve("reproduce.spec"), IsolationTesterSpec.render(shown, target, about).orElse(null));
+        writeOrDelete(into.resolve("reproduce.test"), MysqlTestScript.render(shown, shownTrace, target, about).orElse(null));
+        writeOrDelete(into.resolve("Repro.java"), JdbcReproProgram.render(shown, shownTrace, target, about).orElse(null));
         writeOrDelete(into.resolve("trace.txt"), f.trace() == null ? null : TraceText.render(f.testCase(), f.trace()));
         for (Violation v : f.violations()) {
             for (Map.Entry<String, String> a : v.attachments().entrySet()) {
@@ -179,11 +184,22 @@ public final class FindingWriter {
         for (Map.Entry<String, String> a : f.primary().attachments().entrySet()) {
             Files.writeString(into.resolve(a.getKey()), a.getValue());
         }
+        if (f.plainForm() != null) {
+            // the reduced case's own check: it replaces any twin of the case as found the primary violation carried
+            PlainForm p = f.plainForm();
+            Files.writeString(into.resolve("self-check.txt"), p.selfCheckText());
+            writeOrDelete(into.resolve("plain.case.json"), p.plain() == null ? null : CaseJson.write(p.plain()));
+            writeOrDelete(into.resolve("plain.trace.txt"), p.plain() == null ? null : TraceText.render(p.plain(), p.trace()));
+        }
         Path caseFile = dir.resolve(f.reduced() ? "original.case.json" : "case.json");
         Files.writeString(into.resolve("verdict.md"), verdict(f.id(), f.reduced() ? f.original() : f.testCase(), f.violations(), target,
                 caseFile, f.reduced()));
         Files.writeString(into.resolve("README.md"), BugReport.render(f, target, dir.toString()));
     }
+
+    /** The scripts' note when they hold the plain program. */
+    static final String PLAIN_ABOUT = "This is the reduced case without txfuzz's row tracking (plain.case.json); run in the same order, it behaved"
+            + " as the tracked case txfuzz judged (case.json) did: " + PlainForm.COMPARED + ".";
 
     /** What a finding is about, for the scripts' headers: oracle, kind, classification and summary. */
     static String about(Violation v) {

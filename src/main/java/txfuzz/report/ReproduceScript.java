@@ -50,6 +50,23 @@ public final class ReproduceScript {
         return sb.toString();
     }
 
+    /**
+     * The plain program to run, then the tracked case the oracle judged, each line commented out so
+     * that running the file runs the plain program alone.
+     */
+    public static String renderPlainFirst(TestCase plain, TestCase tracked, Target target) {
+        StringBuilder sb = new StringBuilder("-- The reduced case without txfuzz's row tracking (plain.case.json). Run in the same order, it\n"
+                + "-- behaved as the tracked case txfuzz judged (case.json, at the end of this file) did: every statement's\n"
+                + "-- error, affected rows, the plain columns of the rows it read, and whether it waited; every\n"
+                + "-- transaction's end; and the final contents.\n\n");
+        sb.append(render(plain, target));
+        sb.append("\n-- ===== The same case with txfuzz's row tracking, as judged (case.json) =====\n");
+        for (String line : render(tracked, target).split("\n")) {
+            sb.append(line.isEmpty() ? "--" : "-- " + line).append('\n');
+        }
+        return sb.toString();
+    }
+
     static String sqlOf(Stmt s, Target target, String mode) {
         return s.kind() == StmtKind.BEGIN ? target.beginSql(mode) : s.sql();
     }

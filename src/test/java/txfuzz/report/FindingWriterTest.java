@@ -63,6 +63,27 @@ class FindingWriterTest {
         }
     }
 
+    /** A reduced case without a plain form keeps its tracked SQL, says why, and leaves no plain.case.json of the case as found. */
+    @Test
+    void aReducedCaseWithNoPlainFormToShowSaysWhy(@TempDir Path out) throws Exception {
+        try (H2Target h2 = new H2Target()) {
+            TestCase c = writeSkew();
+            Violation v = g2().withDetails(g2().details(), Map.of("plain.case.json", "{}"));
+            Finding f = new Finding("x", c, null, List.of(v), v, Signature.of(c, v), null, null,
+                    new ReductionRecord(ReductionRecord.REDUCED, 4, 4, 1.0, 0.5, 3, false), c, null, null,
+                    PlainForm.notShown("cannot strip: T1.1 `SELECT x0.rid, x0.wl FROM t x0` reads rows in its tracked form"));
+            new FindingWriter(out).write(f, h2);
+            Path dir = out.resolve("findings/x");
+            String readme = Files.readString(dir.resolve("README.md"));
+            int why = readme.indexOf("The SQL below keeps txfuzz's row tracking (`rid`/`wl` columns, tags, companion statements): there is no plain"
+                    + " form of it to show (cannot strip: T1.1 `SELECT x0.rid, x0.wl FROM t x0` reads rows in its tracked form).");
+            assertTrue(why > 0 && why < readme.indexOf("## Schema and data"), readme);
+            assertFalse(readme.contains("plain.case.json"), readme);
+            assertTrue(Files.readString(dir.resolve("self-check.txt")).startsWith("The reduced case has no plain form to show: cannot strip: T1.1"));
+            assertFalse(Files.exists(dir.resolve("plain.case.json")), "the twin of the case as found does not stand for the reduced case");
+        }
+    }
+
     @Test
     void aFolderWrittenAgainWithoutReductionKeepsNoStaleOriginal(@TempDir Path out) throws Exception {
         try (H2Target h2 = new H2Target()) {
@@ -72,7 +93,7 @@ class FindingWriterTest {
             Finding found = Finding.unreduced("x", c, null, List.of(v), ReductionRecord.notRun(ReductionRecord.PENDING, 4));
             TestCase smaller = c.withSetup(c.tables(), List.of("CREATE TABLE t(id INT, v INT)", "INSERT INTO t VALUES (1, 0), (2, 0)"));
             w.write(new Finding("x", smaller, null, List.of(v), v, Signature.of(smaller, v), null, null,
-                    new ReductionRecord(ReductionRecord.REDUCED, 4, 4, 1.0, 0.5, 3, false), c, null, null), h2);
+                    new ReductionRecord(ReductionRecord.REDUCED, 4, 4, 1.0, 0.5, 3, false), c, null, null, null), h2);
             Path dir = out.resolve("findings/x");
             assertTrue(Files.readString(dir.resolve("case.json")).contains("CREATE TABLE t(id INT, v INT)"));
             assertTrue(Files.readString(dir.resolve("original.case.json")).contains("PRIMARY KEY"));
