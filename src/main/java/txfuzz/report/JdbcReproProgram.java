@@ -343,6 +343,12 @@ public final class JdbcReproProgram {
                     try {
                         if (!SQL_TRANSACTIONS && kind.equals("BEGIN")) {
                             c.setAutoCommit(false);
+                            if (!sql.equals("BEGIN")) {
+                                // a variant such as START TRANSACTION WITH CONSISTENT SNAPSHOT, in the open transaction
+                                try (Statement st = c.createStatement()) {
+                                    st.execute(sql);
+                                }
+                            }
                             return "ok";
                         }
                         if (!SQL_TRANSACTIONS && (kind.equals("COMMIT") || kind.equals("ROLLBACK"))) {
@@ -358,7 +364,7 @@ public final class JdbcReproProgram {
                             return "ok";
                         }
                         try (Statement st = c.createStatement()) {
-                            if (st.execute(kind.equals("BEGIN") ? BEGIN : sql)) {
+                            if (st.execute(kind.equals("BEGIN") && sql.equals("BEGIN") ? BEGIN : sql)) {
                                 try (ResultSet rs = st.getResultSet()) {
                                     List<String> rows = rows(rs);
                                     List<String> shown = new ArrayList<>(rows);
