@@ -26,14 +26,17 @@ final class PatternAims {
         String range = range(List.of(item));
         int choice = write ? rng.weighted(85, 7, 3, range == null ? 0 : 5) : rng.weighted(72, 10, 8, range == null ? 0 : 10);
         return switch (choice) {
-            case 0 -> aim(item, item.template(), false);
-            case 1 -> aim(item, item.template(), true);
-            case 2 -> aim(item, "", false);
-            default -> aim(item, range, false);
+            case 0 -> aim(item, item.template(), false, false);
+            case 1 -> aim(item, item.template(), true, false);
+            case 2 -> aim(item, "", false, false);
+            default -> aim(item, range, false, false);
         };
     }
 
-    /** The aim of a predicate read listing {@code items} (all on one table): a predicate covering every one of their rows. */
+    /**
+     * The aim of a predicate read listing {@code items} (all on one table): a predicate covering every
+     * one of their rows, read from the table alone so the history records it as a predicate read.
+     */
     StatementGenerator.Aim covering(List<PatternRows.ItemRow> items) {
         PatternRows.ItemRow first = items.get(0);
         List<String> conditions = new ArrayList<>();
@@ -45,14 +48,14 @@ final class PatternAims {
         String or = conditions.size() == 1 ? conditions.get(0) : "(" + String.join(") OR (", conditions) + ")";
         String range = range(items);
         return switch (rng.weighted(6, range == null ? 0 : 4, 1)) {
-            case 0 -> aim(first, or, rng.chance(0.15));
-            case 1 -> aim(first, range, rng.chance(0.15));
-            default -> aim(first, "", false);
+            case 0 -> aim(first, or, rng.chance(0.15), true);
+            case 1 -> aim(first, range, rng.chance(0.15), true);
+            default -> aim(first, "", false, true);
         };
     }
 
-    private static StatementGenerator.Aim aim(PatternRows.ItemRow item, String where, boolean widen) {
-        return new StatementGenerator.Aim(item.table(), where, widen, item.keep(), item.values(), item.key());
+    private static StatementGenerator.Aim aim(PatternRows.ItemRow item, String where, boolean widen, boolean alone) {
+        return new StatementGenerator.Aim(item.table(), where, widen, alone, item.keep(), item.values(), item.key());
     }
 
     /**

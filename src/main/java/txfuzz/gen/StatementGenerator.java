@@ -54,13 +54,15 @@ final class StatementGenerator {
     /**
      * Where a statement aims (APTrans' condition alignment): on {@link #table}, its WHERE is
      * {@link #where} — a row-local condition whose column references read {@code "@Q@.c"}, "" for a
-     * full scan — widened by an OR with a random predicate when {@link #widen}. Writes leave
+     * full scan — widened by an OR with a random predicate when {@link #widen}. A read reads the table
+     * {@link #alone} (no join, no union) where it is to be a predicate read in the history. Writes leave
      * {@link #keep} alone, so the row stays where later statements aim.
      *
      * @param row the aimed row's values, one per column (an upsert proposes them)
      * @param key the unique key the row conflicts on, or null when its table has none
      */
-    record Aim(Schema.Table table, String where, boolean widen, List<Schema.Column> keep, List<Object> row, List<Schema.Column> key) {
+    record Aim(Schema.Table table, String where, boolean widen, boolean alone, List<Schema.Column> keep, List<Object> row,
+               List<Schema.Column> key) {
         static final String Q = "@Q@.";
 
         String on(Ref ref) {
@@ -102,6 +104,11 @@ final class StatementGenerator {
         } finally {
             aim = null;
         }
+    }
+
+    /** Whether the statement must read the aimed table alone. */
+    private boolean oneTable() {
+        return aim != null && aim.alone();
     }
 
     /** The reference of the aimed table in {@code scope}, or null. */
@@ -294,9 +301,9 @@ final class StatementGenerator {
 
     Gen select() {
         ex.reset();
-        boolean join = has(Feature.JOIN_INNER) || has(Feature.JOIN_LEFT) || has(Feature.JOIN_RIGHT) || has(Feature.JOIN_FULL);
+        boolean join = !oneTable() && (has(Feature.JOIN_INNER) || has(Feature.JOIN_LEFT) || has(Feature.JOIN_RIGHT) || has(Feature.JOIN_FULL));
         boolean lock = has(Feature.FOR_UPDATE) || has(Feature.FOR_SHARE) || has(Feature.LOCK_IN_SHARE_MODE);
-        return withSubqueryReads(switch (rng.weighted(5, join ? 3 : 0, has(Feature.AGGREGATE) ? 2 : 0, has(Feature.UNION) ? 1 : 0, lock ? 3 : 0)) {
+        return withSubqueryReads(switch (rng.weighted(5, join ? 3 : 0, has(Feature.AGGREGATE) ? 2 : 0, has(Feature.UNION) && !oneTable() ? 1 : 0, lock ? 3 : 0)) {
             case 0 -> simpleSelect();
             case 1 -> joinSelect();
             case 2 -> aggregateSelect();
@@ -442,7 +449,7 @@ final class StatementGenerator {
     private Gen aggregateSelect() {
         List<Ref> scope = new ArrayList<>();
         String from;
-        boolean join = has(Feature.JOIN_INNER) || has(Feature.JOIN_LEFT) || has(Feature.JOIN_RIGHT) || has(Feature.JOIN_FULL);
+        boolean join = !oneTable() && (has(Feature.JOIN_INNER) || has(Feature.JOIN_LEFT) || has(Feature.JOIN_RIGHT) || has(Feature.JOIN_FULL));
         if (join && rng.chance(0.25)) {
             from = fromJoin(scope);
         } else {

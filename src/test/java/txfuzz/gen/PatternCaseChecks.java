@@ -74,6 +74,9 @@ final class PatternCaseChecks {
             }, where + ": " + op + " performed by " + c.stmt(step));
             if (!op.type().ends() && c.stmt(step).tracking() != null) {
                 assertTrue(!c.stmt(step).tracking().role().companion(), where + ": " + op + " is a companion");
+                if (op.type() == PatternOp.Type.PREDICATE_READ) {
+                    assertNotNull(c.stmt(step).tracking().predicate(), where + ": " + op + " is recorded as a predicate read: " + c.stmt(step));
+                }
             }
         }
         // each BEGIN is submitted right before its transaction's first statement

@@ -28,8 +28,11 @@ import txfuzz.model.Tracking;
 /** Pattern cases on the in-process engines; PostgreSQL and MariaDB in {@link PatternCaseServerTest}. */
 class PatternCaseGeneratorTest {
     static final int SEEDS = 20;
-    /** Derby creates tables slowly: it may stop early, after every pattern ran at least once. */
-    static final long BUDGET_MS = 8_000;
+    /**
+     * Derby and DuckDB create tables slowly: they may stop early, after every pattern ran at least
+     * once. All 20 seeds everywhere: -Dgen.pattern.budgetMs=300000
+     */
+    static final long BUDGET_MS = Long.getLong("gen.pattern.budgetMs", 8_000);
 
     static List<String> inProcess() {
         return Targets.names().stream().filter(n -> !Targets.engine(n).server()).toList();
