@@ -416,6 +416,10 @@ final class StatementGenerator {
         if (has(Feature.JOIN_FULL) && !equalities.isEmpty()) {
             kinds.add("FULL JOIN");
         }
+        if (aim != null && has(Feature.JOIN_LEFT)) {
+            // the aimed row is a's: only a join that keeps every row of a returns it whatever the ON says
+            kinds.removeIf(k -> !k.startsWith("LEFT") && !k.startsWith("FULL"));
+        }
         String kind = rng.pick(kinds);
         String on;
         if (kind.startsWith("FULL")) {

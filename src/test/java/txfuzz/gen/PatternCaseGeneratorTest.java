@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import txfuzz.campaign.InstrumentationSelfCheck;
 import txfuzz.dbms.Engine;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
@@ -102,13 +103,14 @@ class PatternCaseGeneratorTest {
     /**
      * Condition alignment works: in most lost-update cases on H2 at READ COMMITTED, every statement
      * of the pattern reads or writes its item's row (the read returns its rid, the write's post-read
-     * shows it).
+     * shows it). And each case's plain twin lines up with it for the instrumentation self-check.
      */
     @Test
     void lostUpdateStatementsTouchTheirItemOnH2() throws Exception {
         AnomalyPattern p = PatternCatalogue.bundled().byName("lost-update").orElseThrow();
         int cases = 30;
         int aimed = 0;
+        int agreeing = 0;
         try (Target h2 = Targets.create("h2"); Executor executor = new Executor(h2, ExecutorConfig.defaults())) {
             for (long i = 0; i < cases; i++) {
                 TestCase c = new PatternCaseGenerator(PatternCaseChecks.INSTRUMENTED).generate(p, "h2", h2.dialect(), IsolationLevel.READ_COMMITTED,
@@ -117,10 +119,17 @@ class PatternCaseGeneratorTest {
                 if (everyStepTouchesItsItem(p, c, trace)) {
                     aimed++;
                 }
+                // the campaign's instrumentation self-check can compare the plain twin with it
+                TestCase plain = new PatternCaseGenerator(PatternCaseChecks.PLAIN).generate(p, "h2", h2.dialect(), IsolationLevel.READ_COMMITTED,
+                        "default", 17, i);
+                InstrumentationSelfCheck.Result twins = InstrumentationSelfCheck.compare(c, trace, plain, executor.run(plain));
+                assertTrue(twins.comparable(), "case " + i + ": " + twins.differences());
+                agreeing += twins.agrees() ? 1 : 0;
             }
         }
-        System.out.printf("lost-update on h2: every statement touched its item in %d of %d cases%n", aimed, cases);
-        assertTrue(aimed >= cases / 2, aimed + " of " + cases);
+        System.out.printf("lost-update on h2: every statement touched its item in %d of %d cases; plain twin ran alike in %d%n", aimed, cases,
+                agreeing);
+        assertTrue(aimed >= cases * 2 / 3, aimed + " of " + cases);
     }
 
     private static boolean everyStepTouchesItsItem(AnomalyPattern p, TestCase c, Trace trace) {
