@@ -132,6 +132,39 @@ class PatternCaseGeneratorTest {
         assertTrue(aimed >= cases * 2 / 3, aimed + " of " + cases);
     }
 
+    /**
+     * A predicate read covers the row the pattern inserts: in phantom-insert at READ COMMITTED on H2,
+     * T1's first predicate read misses x (not there yet) and its second, after T2 committed the
+     * insert, returns it.
+     */
+    @Test
+    void phantomInsertsSecondPredicateReadSeesTheInsertedRowOnH2() throws Exception {
+        AnomalyPattern p = PatternCatalogue.bundled().byName("phantom-insert").orElseThrow();
+        int cases = 20;
+        int seen = 0;
+        try (Target h2 = Targets.create("h2"); Executor executor = new Executor(h2, ExecutorConfig.defaults())) {
+            for (long i = 0; i < cases; i++) {
+                TestCase c = new PatternCaseGenerator(PatternCaseChecks.INSTRUMENTED).generate(p, "h2", h2.dialect(), IsolationLevel.READ_COMMITTED,
+                        "default", 29, i);
+                Trace trace = executor.run(c);
+                String rid = c.origin().items().get("x").rid();
+                List<String> first = ridsRead(c, trace, c.origin().steps().get(0));
+                List<String> second = ridsRead(c, trace, c.origin().steps().get(3));
+                assertTrue(!first.contains(rid), "case " + i + ": x is not there yet");
+                if (second.contains(rid)) {
+                    seen++;
+                }
+            }
+        }
+        System.out.printf("phantom-insert on h2: the second predicate read saw the inserted row in %d of %d cases%n", seen, cases);
+        assertTrue(seen >= cases * 2 / 3, seen + " of " + cases);
+    }
+
+    private static List<String> ridsRead(TestCase c, Trace trace, StmtRef ref) {
+        ExecutedStmt e = trace.executed(ref).orElseThrow();
+        return PatternCaseChecks.ridsOf(c.stmt(ref).tracking(), e.result().rows());
+    }
+
     private static boolean everyStepTouchesItsItem(AnomalyPattern p, TestCase c, Trace trace) {
         for (int k = 0; k < p.ops().size(); k++) {
             PatternOp op = p.ops().get(k);
