@@ -55,6 +55,7 @@ class BeginVariantReproTest {
             String program = JdbcReproProgram.render(beganWith("h2", "START TRANSACTION"), null, h2, "about").orElseThrow();
             assertTrue(program.contains("\"BEGIN\", \"START TRANSACTION\""), program);
             assertTrue(program.contains("if (!sql.equals(\"BEGIN\"))"), program);
+            assertTrue(program.contains("st.execute(BEGIN);"), "an engine that begins in SQL begins so, then runs the variant:\n" + program);
         }
     }
 }
