@@ -34,6 +34,12 @@ import txfuzz.model.Txn;
  * iteration, pattern) gives the same data statements both ways, and each plain data statement is
  * one group of the instrumented case. {@link GenConfig#maxTxns()} and {@link GenConfig#maxStmtsPerTxn()}
  * do not apply: the pattern fixes both.
+ *
+ * <p>Every pattern is expressible on every dialect, so generation never refuses: what a dialect or
+ * schema lacks falls back to simpler statements — no key to conflict on or no MERGE source: an
+ * UPDATE; no LEFT JOIN: the dialect's joins; no BETWEEN: no range; a table with too few rows: rows
+ * added to the setup; every column kept (the condition uses them all): a write of a column's own
+ * value. The cost is in how often a statement touches its item, which the tests measure.
  */
 public final class PatternCaseGenerator {
     private final GenConfig config;
