@@ -83,6 +83,15 @@ public interface Engine {
         return beginSql();
     }
 
+    /**
+     * Other ways the engine's SQL opens a transaction, each run after the session has opened one as
+     * for BEGIN (e.g. MariaDB's START TRANSACTION WITH CONSISTENT SNAPSHOT, which takes the snapshot
+     * at once rather than at the first read). Default: none beyond BEGIN.
+     */
+    default List<String> beginVariants() {
+        return List.of();
+    }
+
     /** Quotes an identifier if needed; generated identifiers are plain lower case. */
     default String quote(String identifier) {
         return identifier;

@@ -111,6 +111,11 @@ public interface Target extends AutoCloseable {
         return engine().sessionSetupSql(level, mode);
     }
 
+    /** See {@link Engine#beginVariants()}. */
+    default List<String> beginVariants() {
+        return engine().beginVariants();
+    }
+
     /** How BEGIN is spelt in the engine's own client. */
     default String beginSql() {
         return engine().beginSql();

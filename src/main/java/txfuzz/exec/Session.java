@@ -91,6 +91,10 @@ final class Session implements AutoCloseable {
             return switch (stmt.kind()) {
                 case BEGIN -> {
                     target.begin(connection);
+                    if (stmt.beginVariant().isPresent()) {
+                        // START TRANSACTION … in the open transaction: what the variant adds (a snapshot taken now)
+                        run(stmt.sql());
+                    }
                     yield StmtResult.ok();
                 }
                 case COMMIT -> {

@@ -34,6 +34,8 @@ final class StatementGenerator {
     private final Schema schema;
     private final ValuePool pool;
     private final ExprGenerator ex;
+    /** Where the statement being generated aims (pattern cases), or null: a random statement. */
+    private Aim aim;
 
     StatementGenerator(Rng rng, Dialect dialect, Schema schema, ValuePool pool) {
         this.rng = rng;
@@ -45,6 +47,214 @@ final class StatementGenerator {
 
     private boolean has(Feature f) {
         return dialect.has(f);
+    }
+
+    // ---------------------------------------------------------------- aimed statements (pattern cases)
+
+    /**
+     * Where a statement aims (APTrans' condition alignment): on {@link #table}, its WHERE is
+     * {@link #where} — a row-local condition whose column references read {@code "@Q@.c"}, "" for a
+     * full scan — widened by an OR with a random predicate when {@link #widen}. A read reads the table
+     * {@link #alone} (no join, no union) where it is to be a predicate read in the history. Writes leave
+     * {@link #keep} alone, so the row stays where later statements aim.
+     *
+     * @param row the aimed row's values, one per column (an upsert proposes them)
+     * @param key the unique key the row conflicts on, or null when its table has none
+     */
+    record Aim(Schema.Table table, String where, boolean widen, boolean alone, List<Schema.Column> keep, List<Object> row,
+               List<Schema.Column> key) {
+        static final String Q = "@Q@.";
+
+        String on(Ref ref) {
+            return where.replace(Q, ref.qual() + ".");
+        }
+    }
+
+    /** A read of the aimed rows: a simple, join, aggregate, union or locking SELECT. */
+    Gen aimedRead(Aim a) {
+        return aimed(a, this::select);
+    }
+
+    /** A write of the aimed row: an UPDATE, or an upsert or MERGE that updates it. */
+    Gen aimedWrite(Aim a) {
+        return aimed(a, () -> {
+            ex.reset();
+            boolean upsert = a.key() != null && (onConflictKey(a) || has(Feature.INSERT_ON_DUPLICATE_KEY));
+            List<MergeSource> sources = has(Feature.MERGE) ? mergeSources(a.table()) : List.of();
+            return withSubqueryReads(switch (rng.weighted(6, upsert ? 3 : 0, sources.isEmpty() ? 0 : 2)) {
+                case 0 -> update();
+                case 1 -> upsertAimed();
+                default -> mergeAimed(rng.pick(sources));
+            });
+        });
+    }
+
+    /** A DELETE of the aimed row. */
+    Gen aimedDelete(Aim a) {
+        return aimed(a, () -> {
+            ex.reset();
+            return withSubqueryReads(delete());
+        });
+    }
+
+    private Gen aimed(Aim a, java.util.function.Supplier<Gen> make) {
+        aim = a;
+        try {
+            return make.get();
+        } finally {
+            aim = null;
+        }
+    }
+
+    /** Whether the statement must read the aimed table alone. */
+    private boolean oneTable() {
+        return aim != null && aim.alone();
+    }
+
+    /** The reference of the aimed table in {@code scope}, or null. */
+    private Ref aimedRef(List<Ref> scope) {
+        if (aim == null) {
+            return null;
+        }
+        for (Ref r : scope) {
+            if (r.table() == aim.table()) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** " WHERE <the aim's condition on ref>", or "" for a full scan. */
+    private String aimedWhere(Ref r) {
+        if (aim.where().isEmpty()) {
+            return "";
+        }
+        String c = aim.on(r);
+        return " WHERE " + (aim.widen() ? "(" + c + " OR " + ex.predicate(List.of(r), null, 0) + ")" : c);
+    }
+
+    /**
+     * The aimed WHERE of an UPDATE or DELETE; now and then reached through a subquery on the same
+     * table by its single-column key ({@code k IN (SELECT s.k FROM t s WHERE <aim on s>)}), where the
+     * dialect lets a write read its own table.
+     */
+    private String aimedWriteWhere(Ref r) {
+        Schema.Table t = aim.table();
+        if (aim.key() != null && aim.key().size() == 1 && !aim.where().isEmpty() && has(Feature.SUBQUERY_IN)
+                && has(Feature.WRITE_SUBQUERY_SAME_TABLE) && rng.chance(0.15)) {
+            Ref inner = new Ref(ex.alias("s"), t);
+            String k = aim.key().get(0).name;
+            return " WHERE " + r.qual() + "." + k + " IN (SELECT " + inner.qual() + "." + k + " FROM " + t.name + " " + inner.qual()
+                    + " WHERE " + aim.on(inner) + ")";
+        }
+        return aimedWhere(r);
+    }
+
+    /** The columns a write to {@code t} must leave alone. */
+    private List<Schema.Column> kept(Schema.Table t) {
+        return aim != null && aim.table() == t ? aim.keep() : List.of();
+    }
+
+    /** The aimed row's key is a conflict target ON CONFLICT can name (a PRIMARY KEY or UNIQUE constraint). */
+    private boolean onConflictKey(Aim a) {
+        return has(Feature.INSERT_ON_CONFLICT) && keysOf(a.table(), true).contains(a.key());
+    }
+
+    /**
+     * INSERT of the aimed row's own values ... ON CONFLICT (key) DO UPDATE / ON DUPLICATE KEY UPDATE:
+     * the proposed row conflicts with the aimed row on every unique key, so the update hits it.
+     */
+    private Gen upsertAimed() {
+        Schema.Table t = aim.table();
+        List<String> vals = new ArrayList<>();
+        aim.row().forEach(v -> vals.add(Literals.sql(v)));
+        List<Ref> scope = List.of(new Ref(t.name, t));
+        List<String> sets = setsOrSelf(t, assignments(t, scope, null, aim.keep()));
+        String setList = String.join(", ", sets);
+        if (onConflictKey(aim)) {
+            String target = " ON CONFLICT (" + SchemaGenerator.names(aim.key()) + ")";
+            return singleRowUpsert(t, t.columns, vals, target + " DO UPDATE SET " + setList,
+                    tag -> target + " DO UPDATE SET " + setList + ", " + Instrumentation.appendTag(dialect, t.name + ".", tag));
+        }
+        return singleRowUpsert(t, t.columns, vals, " ON DUPLICATE KEY UPDATE " + setList,
+                tag -> " ON DUPLICATE KEY UPDATE " + Instrumentation.setsWithTag(dialect, sets, tag));
+    }
+
+    /** A SET list with nothing to assign (every column kept) writes a kept column's own value: still a write of the row. */
+    private static List<String> setsOrSelf(Schema.Table t, List<String> sets) {
+        if (!sets.isEmpty()) {
+            return sets;
+        }
+        Schema.Column c = t.columns.get(t.columns.size() - 1);
+        return List.of(c.name + " = " + t.name + "." + c.name);
+    }
+
+    /** A MERGE source row: {@code source.column = value} selects one row, the column being unique. */
+    private record MergeSource(Schema.Table source, Schema.Column column, Object value) {
+    }
+
+    /** Source rows of other tables a MERGE into {@code target} can match exactly one of. */
+    private List<MergeSource> mergeSources(Schema.Table target) {
+        List<MergeSource> out = new ArrayList<>();
+        for (Schema.Table s : schema.tables) {
+            if (s == target) {
+                continue; // Derby: the source of a MERGE may not be its target
+            }
+            for (Schema.Column c : s.columns) {
+                if (!c.unique) {
+                    continue;
+                }
+                for (List<Object> row : s.rows) {
+                    Object v = row.get(c.index());
+                    if (v != null) {
+                        out.add(new MergeSource(s, c, v));
+                        break;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * MERGE INTO t USING s x ON (<aim on t> AND x.c = v) WHEN MATCHED THEN UPDATE SET ...: one source
+     * row, so each aimed row matches it once; no NOT MATCHED clause, so it only updates.
+     */
+    private Gen mergeAimed(MergeSource ms) {
+        Schema.Table t = aim.table();
+        Ref tgt = new Ref(t.name, t);
+        Ref src = new Ref(ex.alias("x"), ms.source());
+        String cond = aimedWhere(tgt);
+        String on = (cond.isEmpty() ? "" : cond.substring(" WHERE ".length()) + " AND ") + src.qual() + "." + ms.column().name + " = "
+                + Literals.sql(ms.value());
+        List<String> sets = setsOrSelf(t, assignments(t, List.of(tgt, src), null, aim.keep()));
+        String head = "MERGE INTO " + t.name + " USING " + ms.source().name + " " + src.qual() + " ON (" + on + ") WHEN MATCHED THEN UPDATE SET "
+                + String.join(", ", sets);
+        return new Gen(Stmt.of(StmtKind.UPSERT, head), ctx -> {
+            String tag = ctx.tag(0);
+            String sql = head + ", " + Instrumentation.appendTag(dialect, t.name + ".", tag);
+            return List.of(Stmt.of(StmtKind.UPSERT, sql, Tracking.write(t.name, tag, List.of(), false)), Instrumentation.postRead(t, tag));
+        });
+    }
+
+    /**
+     * INSERT of a row the caller chose (a pattern's inserted item), every column named; now and then
+     * as INSERT … ON CONFLICT DO NOTHING, which inserts it as well when nothing holds its keys.
+     */
+    Gen insertRow(Schema.Table t, List<Object> row) {
+        ex.reset();
+        List<String> vals = new ArrayList<>();
+        row.forEach(v -> vals.add(Literals.sql(v)));
+        if (has(Feature.INSERT_ON_CONFLICT) && !keysOf(t, true).isEmpty() && rng.chance(0.2)) {
+            return singleRowUpsert(t, t.columns, vals, " ON CONFLICT DO NOTHING", tag -> " ON CONFLICT DO NOTHING");
+        }
+        Stmt plain = Stmt.of(StmtKind.INSERT, "INSERT " + insertHead(t, t.columns) + " VALUES " + row(vals));
+        return new Gen(plain, ctx -> {
+            String tag = ctx.tag(0);
+            String rid = Instrumentation.ridLiteral(tag, 0);
+            return List.of(Stmt.of(StmtKind.INSERT, "INSERT " + trackedHead(t, t.columns) + " VALUES " + trackedRow(vals, "'" + rid + "'", tag),
+                    Tracking.write(t.name, tag, List.of(rid), false)));
+        });
     }
 
     /** Any data statement; about 60% writes. */
@@ -91,9 +301,9 @@ final class StatementGenerator {
 
     Gen select() {
         ex.reset();
-        boolean join = has(Feature.JOIN_INNER) || has(Feature.JOIN_LEFT) || has(Feature.JOIN_RIGHT) || has(Feature.JOIN_FULL);
+        boolean join = !oneTable() && (has(Feature.JOIN_INNER) || has(Feature.JOIN_LEFT) || has(Feature.JOIN_RIGHT) || has(Feature.JOIN_FULL));
         boolean lock = has(Feature.FOR_UPDATE) || has(Feature.FOR_SHARE) || has(Feature.LOCK_IN_SHARE_MODE);
-        return withSubqueryReads(switch (rng.weighted(5, join ? 3 : 0, has(Feature.AGGREGATE) ? 2 : 0, has(Feature.UNION) ? 1 : 0, lock ? 3 : 0)) {
+        return withSubqueryReads(switch (rng.weighted(5, join ? 3 : 0, has(Feature.AGGREGATE) ? 2 : 0, has(Feature.UNION) && !oneTable() ? 1 : 0, lock ? 3 : 0)) {
             case 0 -> simpleSelect();
             case 1 -> joinSelect();
             case 2 -> aggregateSelect();
@@ -114,8 +324,9 @@ final class StatementGenerator {
         return Tracking.read(Instrumentation.tables(scope), locking, pred);
     }
 
+    /** A random table, or the aimed one. */
     private Schema.Table anyTable() {
-        return rng.pick(schema.tables);
+        return aim != null ? aim.table() : rng.pick(schema.tables);
     }
 
     private Sub readSub() {
@@ -148,6 +359,10 @@ final class StatementGenerator {
     }
 
     private String where(List<Ref> scope, Sub sub, double p) {
+        Ref aimed = aimedRef(scope);
+        if (aimed != null) {
+            return aimedWhere(aimed);
+        }
         return rng.chance(p) ? " WHERE " + ex.predicate(scope, sub, 2) : "";
     }
 
@@ -175,7 +390,7 @@ final class StatementGenerator {
     /** FROM t x0 JOIN t' x1 ON ...; the join kinds the dialect has, an equality on comparable columns. */
     private String fromJoin(List<Ref> scope) {
         Schema.Table a = anyTable();
-        Schema.Table b = anyTable();
+        Schema.Table b = rng.pick(schema.tables); // the aimed table, if any, is a's
         Ref ra = new Ref(ex.alias("x"), a);
         Ref rb = new Ref(ex.alias("x"), b);
         scope.add(ra);
@@ -200,6 +415,10 @@ final class StatementGenerator {
         }
         if (has(Feature.JOIN_FULL) && !equalities.isEmpty()) {
             kinds.add("FULL JOIN");
+        }
+        if (aim != null && has(Feature.JOIN_LEFT)) {
+            // the aimed row is a's: only a join that keeps every row of a returns it whatever the ON says
+            kinds.removeIf(k -> !k.startsWith("LEFT") && !k.startsWith("FULL"));
         }
         String kind = rng.pick(kinds);
         String on;
@@ -234,7 +453,7 @@ final class StatementGenerator {
     private Gen aggregateSelect() {
         List<Ref> scope = new ArrayList<>();
         String from;
-        boolean join = has(Feature.JOIN_INNER) || has(Feature.JOIN_LEFT) || has(Feature.JOIN_RIGHT) || has(Feature.JOIN_FULL);
+        boolean join = !oneTable() && (has(Feature.JOIN_INNER) || has(Feature.JOIN_LEFT) || has(Feature.JOIN_RIGHT) || has(Feature.JOIN_FULL));
         if (join && rng.chance(0.25)) {
             from = fromJoin(scope);
         } else {
@@ -282,7 +501,7 @@ final class StatementGenerator {
         Schema.Table a = anyTable();
         Ref ra = new Ref(ex.alias("x"), a);
         ColRef left = rng.pick(ExprGenerator.columns(List.of(ra)));
-        Schema.Table b = anyTable();
+        Schema.Table b = rng.pick(schema.tables);
         if (b.columnsOf(left.type()).isEmpty()) {
             b = a;
         }
@@ -321,7 +540,7 @@ final class StatementGenerator {
         if (has(Feature.LOCK_IN_SHARE_MODE)) {
             clauses.add(" LOCK IN SHARE MODE");
         }
-        String w = rng.chance(0.85) ? " WHERE " + ex.predicate(scope, null, 1) : "";
+        String w = aim != null ? aimedWhere(r) : rng.chance(0.85) ? " WHERE " + ex.predicate(scope, null, 1) : "";
         String rest = " FROM " + t.name + " " + r.qual() + w + rng.pick(clauses);
         return read("SELECT " + String.join(", ", cols) + rest, "SELECT " + Instrumentation.pairs(scope) + ", " + String.join(", ", cols) + rest,
                 readTracking(scope, w, true));
@@ -508,8 +727,8 @@ final class StatementGenerator {
         List<Ref> scope = List.of(new Ref(t.name, t));
         Sub sub = new Sub(t, 0);
         Sub setSub = has(Feature.UPDATE_SET_SUBQUERY) ? sub : null;
-        List<String> sets = assignments(t, scope, setSub, List.of());
-        String where = where(scope, sub, 0.85);
+        List<String> sets = aim == null ? assignments(t, scope, setSub, List.of()) : setsOrSelf(t, assignments(t, scope, setSub, kept(t)));
+        String where = aim != null ? aimedWriteWhere(scope.get(0)) : where(scope, sub, 0.85);
         Stmt plain = Stmt.of(StmtKind.UPDATE, "UPDATE " + t.name + " SET " + String.join(", ", sets) + where);
         return new Gen(plain, ctx -> {
             String tag = ctx.tag(0);
@@ -529,7 +748,7 @@ final class StatementGenerator {
     private Gen delete() {
         Schema.Table t = anyTable();
         List<Ref> scope = List.of(new Ref(t.name, t));
-        String where = where(scope, new Sub(t, 0), 0.9);
+        String where = aim != null ? aimedWriteWhere(scope.get(0)) : where(scope, new Sub(t, 0), 0.9);
         // the tag-update scans the DELETE's rows through its WHERE: a predicate read (docs/history-format.md)
         String scan = Instrumentation.predicate(where, scope.get(0));
         if (has(Feature.DELETE_RETURNING)) {

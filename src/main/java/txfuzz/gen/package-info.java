@@ -1,6 +1,8 @@
 /**
  * Test-case generation (WriteCheck §3.4, §5.1, §5.2): {@link txfuzz.gen.CaseGenerator} turns
- * (dialect, seed, iteration) into a {@link txfuzz.model.TestCase}.
+ * (dialect, seed, iteration) into a {@link txfuzz.model.TestCase}; {@link txfuzz.gen.PatternCaseGenerator}
+ * turns (anomaly pattern, dialect, seed, iteration) into one whose statements perform the pattern's
+ * operations on rows it aims at ({@link txfuzz.gen.PatternRows}, {@link txfuzz.gen.PatternAims}).
  *
  * <p>How features become SQL, chosen so that one spelling works on every engine that has the
  * feature (and so on any intersection of dialects):

@@ -42,7 +42,24 @@ public record Stmt(StmtKind kind, String sql, boolean needsTransaction,
     }
 
     public static Stmt begin() {
-        return new Stmt(StmtKind.BEGIN, "BEGIN", false);
+        return new Stmt(StmtKind.BEGIN, PLAIN_BEGIN, false);
+    }
+
+    /**
+     * A BEGIN spelt as one of the engine's variants ({@link txfuzz.dbms.Engine#beginVariants()}, e.g.
+     * START TRANSACTION WITH CONSISTENT SNAPSHOT): the session opens the transaction as for BEGIN, then
+     * runs {@code sql}.
+     */
+    public static Stmt begin(String sql) {
+        return new Stmt(StmtKind.BEGIN, sql, false);
+    }
+
+    /** The SQL text of a BEGIN that is no variant. */
+    public static final String PLAIN_BEGIN = "BEGIN";
+
+    /** A BEGIN's variant SQL, empty for plain BEGIN and for any other statement. */
+    public java.util.Optional<String> beginVariant() {
+        return kind == StmtKind.BEGIN && !sql.strip().equalsIgnoreCase(PLAIN_BEGIN) ? java.util.Optional.of(sql) : java.util.Optional.empty();
     }
 
     public static Stmt commit() {

@@ -73,7 +73,7 @@ public final class IsolationTesterSpec {
 
     /** BEGIN names the level, so the step says what the session runs at. */
     private static String sql(Stmt s, TestCase c) {
-        return s.kind() == StmtKind.BEGIN ? "BEGIN ISOLATION LEVEL " + c.isolation().sql() : s.sql();
+        return s.kind() == StmtKind.BEGIN ? s.beginVariant().orElse("BEGIN") + " ISOLATION LEVEL " + c.isolation().sql() : s.sql();
     }
 
     private static String body(String sql) {

@@ -341,8 +341,18 @@ public final class JdbcReproProgram {
                 /** What a statement did, in the terms the recorded outcomes use: ok, affected N, N rows (sorted), error SQLSTATE. */
                 static String outcome(Connection c, String kind, String sql) {
                     try {
-                        if (!SQL_TRANSACTIONS && kind.equals("BEGIN")) {
-                            c.setAutoCommit(false);
+                        if (kind.equals("BEGIN")) {
+                            try (Statement st = c.createStatement()) {
+                                if (SQL_TRANSACTIONS) {
+                                    st.execute(BEGIN);
+                                } else {
+                                    c.setAutoCommit(false);
+                                }
+                                if (!sql.equals("BEGIN")) {
+                                    // a variant such as START TRANSACTION WITH CONSISTENT SNAPSHOT, in the open transaction
+                                    st.execute(sql);
+                                }
+                            }
                             return "ok";
                         }
                         if (!SQL_TRANSACTIONS && (kind.equals("COMMIT") || kind.equals("ROLLBACK"))) {
@@ -358,7 +368,7 @@ public final class JdbcReproProgram {
                             return "ok";
                         }
                         try (Statement st = c.createStatement()) {
-                            if (st.execute(kind.equals("BEGIN") ? BEGIN : sql)) {
+                            if (st.execute(sql)) {
                                 try (ResultSet rs = st.getResultSet()) {
                                     List<String> rows = rows(rs);
                                     List<String> shown = new ArrayList<>(rows);

@@ -107,7 +107,7 @@ public final class MysqlTestScript {
 
     /** BEGIN, COMMIT and ROLLBACK as the engine's client spells them. */
     private static String sqlOf(Stmt s, Target target, TestCase c) {
-        return s.kind() == StmtKind.BEGIN ? target.beginSql(c.mode()) : s.sql();
+        return s.kind() == StmtKind.BEGIN ? s.beginVariant().orElse(target.beginSql(c.mode())) : s.sql();
     }
 
     /** One line, ended by the delimiter: mysqltest reads a statement up to its {@code ;}. */

@@ -68,7 +68,7 @@ public final class ReproduceScript {
     }
 
     static String sqlOf(Stmt s, Target target, String mode) {
-        return s.kind() == StmtKind.BEGIN ? target.beginSql(mode) : s.sql();
+        return s.kind() == StmtKind.BEGIN ? s.beginVariant().orElse(target.beginSql(mode)) : s.sql();
     }
 
     static String terminated(String sql) {

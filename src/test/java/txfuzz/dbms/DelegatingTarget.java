@@ -102,6 +102,11 @@ public abstract class DelegatingTarget implements Target {
     }
 
     @Override
+    public java.util.List<String> beginVariants() {
+        return real.beginVariants();
+    }
+
+    @Override
     public String quote(String identifier) {
         return real.quote(identifier);
     }

@@ -204,6 +204,12 @@ public final class MariadbEngine implements Engine {
         return Engine.super.abortScope(c);
     }
 
+    /** START TRANSACTION WITH CONSISTENT SNAPSHOT takes InnoDB's read view at once, not at the first read. */
+    @Override
+    public List<String> beginVariants() {
+        return List.of("START TRANSACTION", "START TRANSACTION WITH CONSISTENT SNAPSHOT");
+    }
+
     @Override
     public List<String> sessionSetupSql(IsolationLevel level, String mode) {
         checkLevel(level);

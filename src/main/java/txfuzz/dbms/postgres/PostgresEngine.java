@@ -202,6 +202,12 @@ public final class PostgresEngine implements Engine {
         return AbortScope.TRANSACTION;
     }
 
+    /** The standard's spelling of BEGIN; PostgreSQL treats both alike. */
+    @Override
+    public List<String> beginVariants() {
+        return List.of("START TRANSACTION");
+    }
+
     @Override
     public List<String> sessionSetupSql(IsolationLevel level, String mode) {
         return List.of("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + checkLevel(level).sql(),
