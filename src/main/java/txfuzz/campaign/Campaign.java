@@ -17,7 +17,7 @@ import txfuzz.exec.ConcurrentRunner;
 import txfuzz.exec.Executor;
 import txfuzz.exec.SetupFailedException;
 import txfuzz.exec.Trace;
-import txfuzz.gen.CaseGenerator;
+import txfuzz.gen.GenConfig;
 import txfuzz.model.ExecutionMode;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
@@ -105,22 +105,23 @@ public final class Campaign {
         // Concurrent runs spread many transactions over a few sessions.
         boolean instrumented = !config.concurrent() && Oracles.needInstrumentation(config.oracles());
         this.rowTracking = instrumented;
-        CaseGenerator generator = new CaseGenerator(config.concurrent() ? IsolationTable.genConfig(config.sessions())
-                : instrumented ? config.gen().withInstrumentation(true) : config.gen());
+        GenConfig gen = config.concurrent() ? IsolationTable.genConfig(config.sessions())
+                : instrumented ? config.gen().withInstrumentation(true) : config.gen();
+        CaseMaker generator = new CaseMaker(target, config, gen);
         // every oracle's preparation (the equiv oracle's version-set reads) before the one run they all judge
         List<txfuzz.oracle.Oracle> preparing = config.concurrent() ? List.of() : Oracles.create(config.oracles());
         this.source = source != null ? source
                 : (level, mode, i) -> {
-                    TestCase c = generator.generate(target.name(), target.dialect(), level, mode, config.seed(), i);
+                    TestCase c = generator.make(level, mode, i);
                     for (txfuzz.oracle.Oracle o : preparing) {
                         c = o.prepare(c);
                     }
                     return c;
                 };
         // The same seed and iteration give the same data statements without tracking: the self-check's twin.
-        CaseGenerator plainGenerator = new CaseGenerator(config.gen().withInstrumentation(false));
+        CaseMaker plainGenerator = new CaseMaker(target, config, config.gen().withInstrumentation(false));
         this.plainTwins = source != null ? plainTwins
-                : instrumented ? (level, mode, i) -> plainGenerator.generate(target.name(), target.dialect(), level, mode, config.seed(), i)
+                : instrumented ? plainGenerator::make
                 : null;
     }
 

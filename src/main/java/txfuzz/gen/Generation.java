@@ -10,7 +10,7 @@ import txfuzz.model.IsolationLevel;
 
 /**
  * How a campaign makes its cases: at random ({@link CaseGenerator}), from anomaly patterns
- * ({@link txfuzz.gen.pattern.PatternCaseGenerator}, APTrans), or both in turn.
+ * ({@link PatternCaseGenerator}, APTrans), or both in turn.
  *
  * @param kind     the generator
  * @param patterns the patterns pattern cases rotate through (all of the catalogue by default)
