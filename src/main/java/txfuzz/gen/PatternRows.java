@@ -85,10 +85,12 @@ final class PatternRows {
                     }
                 }
                 int index;
-                if (free.isEmpty()) {
-                    index = addInitialRow(t, newRow(t, aim));
-                } else {
+                if (!free.isEmpty()) {
                     index = rng.pick(free);
+                } else {
+                    List<Object> added = newRow(t, aim);
+                    // a row the constraints refuse would break the setup: share a row with another item instead
+                    index = valid(t, added, aim) || t.rows.isEmpty() ? addInitialRow(t, added) : rng.nextInt(t.rows.size());
                 }
                 row = t.rows.get(index);
                 rid = instrumented ? rids.get(t).get(index) : null;
@@ -177,11 +179,7 @@ final class PatternRows {
             for (Schema.Column c : t.columns) {
                 row.add(value(c, others));
             }
-            boolean ok = distinct(row, others, aim.cond());
-            for (List<Schema.Column> key : t.uniqueKeys) {
-                ok &= distinct(row, others, key);
-            }
-            if (ok) {
+            if (valid(t, row, aim)) {
                 break;
             }
         }
@@ -191,22 +189,39 @@ final class PatternRows {
         return row;
     }
 
+    /** Whether {@code row} keeps the table's constraints and differs from every other row (initial, or an item's) in its condition. */
+    private boolean valid(Schema.Table t, List<Object> row, TableAim aim) {
+        List<List<Object>> others = new ArrayList<>(t.rows);
+        others.addAll(taken.getOrDefault(t, List.of()));
+        boolean ok = distinct(row, others, aim.cond());
+        for (List<Schema.Column> key : t.uniqueKeys) {
+            ok &= distinct(row, others, key);
+        }
+        for (Schema.Column c : t.columns) {
+            Object v = row.get(c.index());
+            ok &= c.accepts(v) && (v == null || c.references == null || c.references.table.rows.stream()
+                    .anyMatch(pr -> v.equals(pr.get(c.references.index()))));
+        }
+        return ok;
+    }
+
     /** A value for {@code c}: a parent's for a reference, an unused one for a unique column, else the pool's. */
     private Object value(Schema.Column c, List<List<Object>> others) {
+        List<Object> used = new ArrayList<>();
+        others.forEach(o -> used.add(o.get(c.index())));
+        boolean unique = c.unique || c.table.primaryKey.contains(c);
         if (c.references != null) {
             List<Object> parents = new ArrayList<>();
             for (List<Object> pr : c.references.table.rows) {
-                if (pr.get(c.references.index()) != null) {
-                    parents.add(pr.get(c.references.index()));
+                Object v = pr.get(c.references.index());
+                if (v != null && !(unique && used.contains(v))) {
+                    parents.add(v);
                 }
             }
             if (!parents.isEmpty() || !c.notNull) {
                 return parents.isEmpty() ? null : rng.pick(parents);
             }
         }
-        List<Object> used = new ArrayList<>();
-        others.forEach(o -> used.add(o.get(c.index())));
-        boolean unique = c.unique || c.table.primaryKey.contains(c);
         for (int attempt = 0; attempt < 10; attempt++) {
             Object v = unique ? pool.fresh(c.type) : (!c.notNull && rng.chance(0.1) ? null : pool.valueFor(c));
             if (c.accepts(v) && (v != null || !unique) && !(unique && used.contains(v))) {

@@ -142,14 +142,20 @@ final class PatternCaseChecks {
      * {@code budgetMillis} runs out.
      */
     static Validity run(Target target, IsolationLevel level, int seeds, long budgetMillis) throws Exception {
+        return run(target, level, 7, seeds, budgetMillis);
+    }
+
+    /** As above, with iterations 0 … seeds-1 of campaign seed {@code seed}. */
+    static Validity run(Target target, IsolationLevel level, long seed, int seeds, long budgetMillis) throws Exception {
         Validity v = new Validity(target.name());
         String mode = target.modes().get(0);
         long deadline = System.nanoTime() + budgetMillis * 1_000_000L;
         List<AnomalyPattern> all = patterns();
-        for (int seed = 0; seed < seeds && (seed == 0 || System.nanoTime() < deadline); seed++) {
+        for (int iteration = 0; iteration < seeds && (iteration == 0 || System.nanoTime() < deadline); iteration++) {
             for (AnomalyPattern p : all) {
-                boolean instrumented = (seed + p.name().length()) % 2 == 0;
-                TestCase c = new PatternCaseGenerator(instrumented ? INSTRUMENTED : PLAIN).generate(p, target.name(), target.dialect(), level, mode, 7, seed);
+                boolean instrumented = (iteration + p.name().length()) % 2 == 0;
+                TestCase c = new PatternCaseGenerator(instrumented ? INSTRUMENTED : PLAIN).generate(p, target.name(), target.dialect(), level, mode, seed,
+                        iteration);
                 checkShape(p, c);
                 v.cases++;
                 try (Database db = target.freshDatabase(); Connection conn = db.connect(level, mode)) {
