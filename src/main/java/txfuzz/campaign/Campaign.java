@@ -267,7 +267,7 @@ public final class Campaign {
         txfuzz.gen.pattern.AnomalyPattern p = txfuzz.gen.pattern.PatternCatalogue.bundled().byName(c.origin().pattern()).orElse(null);
         PatternOutcome o = patternOutcome(c, trace);
         generated.addPattern(c.origin().pattern(), c.isolation(), p != null && p.proscribedAt(c.isolation()), o.realisation(), o.why(), anomalous,
-                candidate);
+                candidate, c.iteration());
     }
 
     /** How a pattern case's run relates to its pattern, and the kind of reason when the engine prevented it. */

@@ -35,6 +35,7 @@ final class GenerationFigures {
         long anomalous;
         long bugCandidates;
         final Map<String, Long> preventedBy = new TreeMap<>();
+        final List<Long> realisedUnreported = new ArrayList<>();
 
         Tally(String pattern, IsolationLevel level, boolean proscribed) {
             this.pattern = pattern;
@@ -50,8 +51,17 @@ final class GenerationFigures {
         randomBugCandidates += bugCandidate ? 1 : 0;
     }
 
-    /** A pattern case; {@code why} is the prevention's kind ("waited for a lock", …) when it was prevented. */
-    void addPattern(String pattern, IsolationLevel level, boolean proscribed, Realisation r, String why, boolean anomalous, boolean bugCandidate) {
+    /** At most this many iterations of realised-but-unreported cases are kept per pattern and level. */
+    static final int UNREPORTED_KEPT = 10;
+
+    /**
+     * A pattern case; {@code why} is the prevention's kind ("waited for a lock", …) when it was
+     * prevented. A case that realised a pattern its level proscribes while no oracle saw an anomaly
+     * is kept by iteration: the dirty write, dirty read and read past a snapshot are proscribed by
+     * their order alone, which the isolation oracle (judging the history) does not report.
+     */
+    void addPattern(String pattern, IsolationLevel level, boolean proscribed, Realisation r, String why, boolean anomalous, boolean bugCandidate,
+                    long iteration) {
         patternCases++;
         patternAnomalous += anomalous ? 1 : 0;
         patternBugCandidates += bugCandidate ? 1 : 0;
@@ -60,7 +70,12 @@ final class GenerationFigures {
         t.anomalous += anomalous ? 1 : 0;
         t.bugCandidates += bugCandidate ? 1 : 0;
         switch (r) {
-            case REALISED -> t.realised++;
+            case REALISED -> {
+                t.realised++;
+                if (proscribed && !anomalous && t.realisedUnreported.size() < UNREPORTED_KEPT) {
+                    t.realisedUnreported.add(iteration);
+                }
+            }
             case PREVENTED -> {
                 t.prevented++;
                 if (why != null) {
@@ -79,7 +94,7 @@ final class GenerationFigures {
         List<Summary.PatternTally> rows = new ArrayList<>();
         for (Tally t : tallies.values()) {
             rows.add(new Summary.PatternTally(t.pattern, t.level.name(), t.proscribed, t.cases, t.realised, t.prevented, t.notChecked,
-                    t.anomalous, t.bugCandidates, Map.copyOf(t.preventedBy)));
+                    t.anomalous, t.bugCandidates, Map.copyOf(t.preventedBy), List.copyOf(t.realisedUnreported)));
         }
         return new Summary.Generation(generator, randomCases, randomAnomalous, randomBugCandidates, patternCases, patternAnomalous,
                 patternBugCandidates, rows);

@@ -38,9 +38,15 @@ public record Summary(RunMeta meta, String dbms, String version, long seed, List
                              long patternAnomalous, long patternBugCandidates, List<PatternTally> patterns) {
     }
 
-    /** One pattern at one level; {@code proscribed}: the level proscribes it (else it was run as a control). */
+    /**
+     * One pattern at one level; {@code proscribed}: the level proscribes it (else it was run as a
+     * control). {@code realisedUnreported}: iterations (at most 10) of cases that realised it although
+     * the level proscribes it and no oracle reported an anomaly — for patterns proscribed by their
+     * order alone (dirty write, dirty read, a read past the snapshot), which the isolation oracle does
+     * not judge; replay them by hand.
+     */
     public record PatternTally(String pattern, String level, boolean proscribed, long cases, long realised, long prevented, long notChecked,
-                               long anomalous, long bugCandidates, java.util.Map<String, Long> preventedBy) {
+                               long anomalous, long bugCandidates, java.util.Map<String, Long> preventedBy, List<Long> realisedUnreported) {
     }
 
     /**

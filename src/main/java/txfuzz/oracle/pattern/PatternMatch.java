@@ -95,8 +95,10 @@ public final class PatternMatch {
             return "";
         }
         AnomalyPattern first = matched.get(0);
-        String others = matched.size() == 1 ? "" : " (and " + (matched.size() - 1) + " more: "
-                + String.join(", ", matched.subList(1, matched.size()).stream().map(AnomalyPattern::name).toList()) + ")";
+        // a summary is one line: name a few of the patterns that share the structure, count the rest
+        List<String> rest = matched.subList(1, matched.size()).stream().map(AnomalyPattern::name).toList();
+        String others = rest.isEmpty() ? "" : " (and " + rest.size() + " more: " + String.join(", ", rest.subList(0, Math.min(3, rest.size())))
+                + (rest.size() > 3 ? ", …" : "") + ")";
         return "the catalogue's " + first.name() + " pattern " + first.text() + others;
     }
 }
