@@ -48,8 +48,9 @@ final class PatternAims {
         String or = conditions.size() == 1 ? conditions.get(0) : "(" + String.join(") OR (", conditions) + ")";
         String range = range(items);
         return switch (rng.weighted(6, range == null ? 0 : 4, 1)) {
-            case 0 -> aim(first, or, rng.chance(0.15), true);
-            case 1 -> aim(first, range, rng.chance(0.15), true);
+            // never widened by a random OR: a widening is drawn per statement, and every read of the pattern's P must be one predicate
+            case 0 -> aim(first, or, false, true);
+            case 1 -> aim(first, range, false, true);
             default -> aim(first, "", false, true);
         };
     }

@@ -72,6 +72,7 @@ public final class PatternCaseGenerator {
 
         // statement selection and condition alignment, in pattern order (every draw made here)
         List<StatementGenerator.Gen> gens = new ArrayList<>();
+        Map<List<String>, StatementGenerator.Aim> predicates = new java.util.HashMap<>();
         for (PatternOp op : pattern.ops()) {
             gens.add(switch (op.type()) {
                 case READ -> stmts.aimedRead(aims.single(items.get(op.single().item()), false));
@@ -81,7 +82,10 @@ public final class PatternCaseGenerator {
                     PatternRows.ItemRow row = items.get(op.single().item());
                     yield stmts.insertRow(row.table(), row.values());
                 }
-                case PREDICATE_READ -> stmts.aimedRead(aims.covering(op.reads().stream().map(v -> items.get(v.item())).toList()));
+                // the pattern's P over the same items is one predicate: the checker links reads of a predicate by its text, and
+                // learns that a row matches it only from a read that returned it (a phantom's second read, a write skew's observer)
+                case PREDICATE_READ -> stmts.aimedRead(predicates.computeIfAbsent(op.reads().stream().map(PatternOp.Version::item).sorted().toList(),
+                        k -> aims.covering(op.reads().stream().map(v -> items.get(v.item())).toList())));
                 case COMMIT, ABORT -> null;
             });
         }
