@@ -21,7 +21,7 @@ import txfuzz.model.TestCase;
 /** Pattern cases on PostgreSQL and MariaDB (the test JVM's shared servers). */
 class PatternCaseServerTest {
     static final int SEEDS = 20;
-    static final long BUDGET_MS = Long.getLong("gen.pattern.budgetMs", 15_000);
+    static final long BUDGET_MS = Long.getLong("gen.pattern.budgetMs", 6_000);
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"postgres", "mariadb"})
