@@ -301,6 +301,20 @@ public final class Campaign {
             return violations; // the twin could not run: the verdicts stand as the instrumented run gives them
         }
         InstrumentationSelfCheck.Result r = InstrumentationSelfCheck.compare(c, trace, plain, plainTrace);
+        if (r.comparable() && !r.agrees() && !stopRequested) {
+            // a wait that ends in a deadlock on one run and not on the next is timing, not tracking: one more run of the twin
+            // decides (H2 READ COMMITTED, seed 1 iteration 156: its plain twin deadlocked in 1 of 4 campaigns)
+            try {
+                Trace again = executor.run(plain);
+                InstrumentationSelfCheck.Result second = InstrumentationSelfCheck.compare(c, trace, plain, again);
+                if (second.agrees()) {
+                    r = second;
+                    plainTrace = again;
+                }
+            } catch (SetupFailedException | SQLException | RuntimeException e) {
+                // the first comparison stands
+            }
+        }
         if (!r.comparable()) {
             stats.selfChecksNotComparable++;
             return violations;
