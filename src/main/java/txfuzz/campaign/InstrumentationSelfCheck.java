@@ -16,6 +16,7 @@ import txfuzz.model.StmtKind;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.model.Tracking;
+import txfuzz.model.TrackedGroups;
 import txfuzz.model.Txn;
 
 /**
@@ -61,10 +62,6 @@ public final class InstrumentationSelfCheck {
         }
     }
 
-    /** What one plain data statement became in the instrumented case: its statements, and the one that does the plain work. */
-    private record Group(List<StmtRef> refs, StmtRef main) {
-    }
-
     /** Compares the run of {@code instrumented} with the run of its plain twin {@code plain}. */
     public static Result compare(TestCase instrumented, Trace tracked, TestCase plain, Trace untracked) {
         if (instrumented.transactions().size() != plain.transactions().size()) {
@@ -73,9 +70,14 @@ public final class InstrumentationSelfCheck {
         List<String> differences = new ArrayList<>();
         for (Txn p : plain.transactions()) {
             Txn i = instrumented.txn(p.id());
-            List<Group> groups = groups(i);
+            List<TrackedGroups.Group> groups;
+            try {
+                groups = TrackedGroups.of(i);
+            } catch (TrackedGroups.NotGrouped e) {
+                return Result.notComparable("T" + p.id() + "'s instrumented form does not group: " + e.getMessage());
+            }
             List<Integer> data = dataStatements(p);
-            if (groups == null || groups.size() != data.size()) {
+            if (groups.size() != data.size()) {
                 return Result.notComparable("T" + p.id() + "'s statements do not line up with its instrumented form");
             }
             for (int k = 0; k < data.size(); k++) {
@@ -112,7 +114,7 @@ public final class InstrumentationSelfCheck {
     }
 
     private static Optional<String> compareStatement(Stmt plainStmt, Optional<ExecutedStmt> plainRun, TestCase instrumented, Trace tracked,
-                                                     Group group) {
+                                                     TrackedGroups.Group group) {
         Optional<ExecutedStmt> mainRun = tracked.executed(group.main());
         if (plainRun.isEmpty() || group.refs().stream().allMatch(r -> tracked.executed(r).isEmpty())) {
             return plainRun.isPresent() == mainRun.isPresent() ? Optional.empty()
@@ -209,53 +211,6 @@ public final class InstrumentationSelfCheck {
             if (!control(t.statements().get(k))) {
                 out.add(k);
             }
-        }
-        return out;
-    }
-
-    /**
-     * An instrumented transaction's data statements grouped by the plain statement they came from: a
-     * TAG update and the post-reads around a write belong to the write; anything else starts a group.
-     * Null when the roles do not fit that shape.
-     */
-    private static List<Group> groups(Txn t) {
-        List<List<StmtRef>> refs = new ArrayList<>();
-        List<StmtRef> mains = new ArrayList<>();
-        boolean pendingTag = false;
-        for (int k = 0; k < t.statements().size(); k++) {
-            Stmt s = t.statements().get(k);
-            if (control(s)) {
-                continue;
-            }
-            StmtRef ref = new StmtRef(t.id(), k);
-            Tracking.Role role = s.tracking() == null ? null : s.tracking().role();
-            if (role == Tracking.Role.VERSION_SET_READ) {
-                continue; // the equiv oracle's look at the tables, no part of any statement's effect
-            }
-            if (role == Tracking.Role.TAG) {
-                refs.add(new ArrayList<>(List.of(ref)));
-                mains.add(null);
-                pendingTag = true;
-            } else if (role == Tracking.Role.POST_READ || role == Tracking.Role.COMPANION_READ) {
-                if (refs.isEmpty()) {
-                    return null;
-                }
-                refs.get(refs.size() - 1).add(ref);
-            } else if (pendingTag) {
-                refs.get(refs.size() - 1).add(ref);
-                mains.set(mains.size() - 1, ref);
-                pendingTag = false;
-            } else {
-                refs.add(new ArrayList<>(List.of(ref)));
-                mains.add(ref);
-            }
-        }
-        List<Group> out = new ArrayList<>();
-        for (int g = 0; g < refs.size(); g++) {
-            if (mains.get(g) == null) {
-                return null;
-            }
-            out.add(new Group(List.copyOf(refs.get(g)), mains.get(g)));
         }
         return out;
     }

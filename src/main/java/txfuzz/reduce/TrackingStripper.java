@@ -13,6 +13,7 @@ import txfuzz.model.StmtKind;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.model.Tracking;
+import txfuzz.model.TrackedGroups;
 import txfuzz.model.Txn;
 import txfuzz.reduce.Sql.Token;
 
@@ -152,40 +153,30 @@ public final class TrackingStripper {
      * deleting group's first statement, where its WHERE is evaluated).
      */
     private static Txn transaction(Txn t, Map<StmtRef, Boolean> kept) throws Refused {
+        Map<StmtRef, TrackedGroups.Group> byPlace = new java.util.HashMap<>();
+        try {
+            for (TrackedGroups.Group g : TrackedGroups.of(t)) {
+                byPlace.put(g.tag() != null ? g.tag() : g.main(), g);
+            }
+        } catch (TrackedGroups.NotGrouped e) {
+            throw new Refused(e.getMessage());
+        }
         List<Stmt> out = new ArrayList<>();
-        Stmt pendingTag = null;
-        int pendingTagIndex = -1;
         for (int k = 0; k < t.statements().size(); k++) {
             Stmt s = t.statements().get(k);
             StmtRef ref = new StmtRef(t.id(), k);
+            TrackedGroups.Group g = byPlace.get(ref);
             if (s.kind().isControl()) {
                 out.add(s);
-                kept.put(ref, true);
-                continue;
+            } else if (g == null) {
+                continue; // a companion: not part of the user's program
+            } else if (g.tag() != null) {
+                Stmt write = t.statements().get(g.main().index());
+                out.add(new Stmt(write.kind(), deleting(s, write, t, g.main().index()), write.needsTransaction()));
+            } else {
+                out.add(new Stmt(s.kind(), plain(s, t, k), s.needsTransaction()));
             }
-            Tracking.Role role = s.tracking() == null ? null : s.tracking().role();
-            if (role == Tracking.Role.TAG) {
-                if (pendingTag != null) {
-                    throw new Refused(ref(t, pendingTagIndex) + " is a tag-update without the write it tags");
-                }
-                pendingTag = s;
-                pendingTagIndex = k;
-                continue;
-            }
-            if (role != null && role.companion()) {
-                continue; // POST_READ, COMPANION_READ, VERSION_SET_READ: not part of the user's program
-            }
-            if (pendingTag != null) {
-                out.add(new Stmt(s.kind(), deleting(pendingTag, s, t, k), s.needsTransaction()));
-                kept.put(new StmtRef(t.id(), pendingTagIndex), true);
-                pendingTag = null;
-                continue;
-            }
-            out.add(new Stmt(s.kind(), plain(s, t, k), s.needsTransaction()));
             kept.put(ref, true);
-        }
-        if (pendingTag != null) {
-            throw new Refused(ref(t, pendingTagIndex) + " is a tag-update without the write it tags");
         }
         if (out.stream().allMatch(s -> s.kind().isControl())) {
             throw new Refused("T" + t.id() + " has no statement of the program, only row tracking");

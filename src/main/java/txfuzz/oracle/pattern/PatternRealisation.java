@@ -28,6 +28,7 @@ import txfuzz.model.PatternOrigin;
 import txfuzz.model.Stmt;
 import txfuzz.model.StmtRef;
 import txfuzz.model.Tracking;
+import txfuzz.model.TrackedGroups;
 import txfuzz.model.TestCase;
 
 /**
@@ -247,36 +248,9 @@ public record PatternRealisation(Verdict verdict, String reason, Prevention prev
             return statement(op, step) + " failed" + where + ": " + what;
         }
 
-        /**
-         * The step's statement with the companions the instrumentation runs for it: a DELETE's
-         * tag-update and post-read before it, a write's post-read and a subquery's companion read after
-         * it, a version-set read before it. Any of them waiting is the step waiting.
-         */
+        /** The step's statement with the companions the instrumentation runs around it: any of them waiting is the step waiting. */
         private List<StmtRef> group(StmtRef step) {
-            List<Stmt> stmts = c.txn(step.txn()).statements();
-            Tracking own = stmts.get(step.index()).tracking();
-            String tag = own == null ? null : own.tag();
-            List<StmtRef> out = new ArrayList<>();
-            for (int i = step.index() - 1; i >= 0; i--) {
-                Tracking t = stmts.get(i).tracking();
-                boolean mine = t != null && (t.role() == Tracking.Role.VERSION_SET_READ
-                        || (tag != null && tag.equals(t.tag()) && (t.role() == Tracking.Role.TAG || t.role() == Tracking.Role.POST_READ)));
-                if (!mine) {
-                    break;
-                }
-                out.add(0, new StmtRef(step.txn(), i));
-            }
-            out.add(step);
-            for (int i = step.index() + 1; i < stmts.size(); i++) {
-                Tracking t = stmts.get(i).tracking();
-                boolean mine = t != null && (t.role() == Tracking.Role.COMPANION_READ
-                        || (tag != null && tag.equals(t.tag()) && t.role() == Tracking.Role.POST_READ));
-                if (!mine) {
-                    break;
-                }
-                out.add(new StmtRef(step.txn(), i));
-            }
-            return out;
+            return TrackedGroups.of(c.txn(step.txn()), step).map(TrackedGroups.Group::refs).orElse(List.of(step));
         }
 
         /** "tag-update", "post-read": what a companion statement is to its step. */
