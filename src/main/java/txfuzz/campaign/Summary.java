@@ -36,6 +36,20 @@ public record Summary(RunMeta meta, String dbms, String version, long seed, List
      */
     public record Generation(String generator, long randomCases, long randomAnomalous, long randomBugCandidates, long patternCases,
                              long patternAnomalous, long patternBugCandidates, List<PatternTally> patterns) {
+        /** Pattern cases that realised their pattern, over every pattern and level. */
+        public long totalRealised() {
+            return patterns.stream().mapToLong(PatternTally::realised).sum();
+        }
+
+        /** Pattern cases the engine prevented, over every pattern and level. */
+        public long totalPrevented() {
+            return patterns.stream().mapToLong(PatternTally::prevented).sum();
+        }
+
+        /** Realised-but-unreported cases kept, over every pattern and level. */
+        public long totalRealisedUnreported() {
+            return patterns.stream().mapToLong(t -> t.realisedUnreported().size()).sum();
+        }
     }
 
     /**

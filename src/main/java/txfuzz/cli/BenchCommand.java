@@ -296,8 +296,8 @@ final class BenchCommand implements Callable<Integer> {
                         long cases = f.randomCases() + f.patternCases();
                         long anomalous = f.randomAnomalous() + f.patternAnomalous();
                         long candidates = f.randomBugCandidates() + f.patternBugCandidates();
-                        long realised = f.patterns().stream().mapToLong(Summary.PatternTally::realised).sum();
-                        long prevented = f.patterns().stream().mapToLong(Summary.PatternTally::prevented).sum();
+                        long realised = f.totalRealised();
+                        long prevented = f.totalPrevented();
                         System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %d | %.1f | %s | %s | %.1f | %.1f |%n", name, target.version(), level.shortName(),
                                 word, cases, s.casesPerSecond(), f.patternCases() == 0 ? "-" : percent(realised, f.patternCases()),
                                 f.patternCases() == 0 ? "-" : percent(prevented, f.patternCases()), perThousand(anomalous, cases),

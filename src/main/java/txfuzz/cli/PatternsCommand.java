@@ -28,7 +28,7 @@ final class PatternsCommand implements Callable<Integer> {
         System.out.println("|---|---|---|---|");
         for (AnomalyPattern p : all) {
             String levels = p.proscribedAt().isEmpty() ? "none (a control)"
-                    : String.join(" ", p.proscribedAt().stream().map(IsolationLevel::shortName).toList());
+                    : p.levelCodes();
             System.out.printf("| %s | `%s` | %s | %s |%n", p.name(), p.text(), levels, p.note());
         }
         return Main.OK;

@@ -190,9 +190,9 @@ final class RunCommand implements Callable<Integer> {
                     out.resolve("summary.json"), out.resolve("findings").resolve("index.md"));
             Summary.Generation g = summary.generation();
             if (g.patternCases() > 0) {
-                long realised = g.patterns().stream().mapToLong(Summary.PatternTally::realised).sum();
-                long prevented = g.patterns().stream().mapToLong(Summary.PatternTally::prevented).sum();
-                long unreported = g.patterns().stream().mapToLong(t -> t.realisedUnreported().size()).sum();
+                long realised = g.totalRealised();
+                long prevented = g.totalPrevented();
+                long unreported = g.totalRealisedUnreported();
                 System.out.printf("patterns: %d of %d pattern cases realised their pattern, the engine prevented %d; %d anomalous%s (per pattern"
                                 + " and level in summary.json's generation)%n", realised, g.patternCases(), prevented, g.patternAnomalous(),
                         unreported == 0 ? "" : "; " + unreported + " realised a pattern their level proscribes with no anomaly reported");

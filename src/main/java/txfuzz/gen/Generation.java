@@ -12,10 +12,10 @@ import txfuzz.model.IsolationLevel;
  * How a campaign makes its cases: at random ({@link CaseGenerator}), from anomaly patterns
  * ({@link PatternCaseGenerator}, APTrans), or both in turn.
  *
- * @param kind     the generator
- * @param patterns the patterns pattern cases rotate through (all of the catalogue by default)
+ * The generator ({@link #kind}) and the patterns pattern cases rotate through (all of the
+ * catalogue by default).
  */
-public record Generation(Kind kind, List<AnomalyPattern> patterns) {
+public final class Generation {
     public enum Kind {
         RANDOM, PATTERN, MIXED;
 
@@ -24,11 +24,26 @@ public record Generation(Kind kind, List<AnomalyPattern> patterns) {
         }
     }
 
-    public Generation {
-        patterns = List.copyOf(patterns);
-        if (kind != Kind.RANDOM && patterns.isEmpty()) {
+    private final Kind kind;
+    private final List<AnomalyPattern> patterns;
+    /** Built once: a campaign asks it for every case. Null for random generation. */
+    private final PatternRotation rotation;
+
+    public Generation(Kind kind, List<AnomalyPattern> patterns) {
+        this.kind = kind;
+        this.patterns = List.copyOf(patterns);
+        if (kind != Kind.RANDOM && this.patterns.isEmpty()) {
             throw new IllegalArgumentException("pattern generation needs a pattern");
         }
+        this.rotation = kind == Kind.RANDOM ? null : new PatternRotation(this.patterns);
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public List<AnomalyPattern> patterns() {
+        return patterns;
     }
 
     public static Generation random() {
@@ -71,8 +86,8 @@ public record Generation(Kind kind, List<AnomalyPattern> patterns) {
     public Optional<AnomalyPattern> patternFor(IsolationLevel level, long slot) {
         return switch (kind) {
             case RANDOM -> Optional.empty();
-            case PATTERN -> Optional.of(new PatternRotation(patterns).pick(level, slot));
-            case MIXED -> slot % 2 == 0 ? Optional.empty() : Optional.of(new PatternRotation(patterns).pick(level, slot / 2));
+            case PATTERN -> Optional.of(rotation.pick(level, slot));
+            case MIXED -> slot % 2 == 0 ? Optional.empty() : Optional.of(rotation.pick(level, slot / 2));
         };
     }
 }

@@ -179,7 +179,7 @@ public final class BugReport {
         }
         String levels = txfuzz.gen.pattern.PatternCatalogue.bundled().byName(o.pattern())
                 .map(p -> p.proscribedAt().isEmpty() ? "no level proscribes it: a control"
-                        : "proscribed at " + String.join(" ", p.proscribedAt().stream().map(txfuzz.model.IsolationLevel::shortName).toList()))
+                        : "proscribed at " + p.levelCodes())
                 .orElse("not in this build's catalogue");
         String realised = run == null ? "the run as found was not recorded"
                 : "the run as found " + realisationText(asFound, run);

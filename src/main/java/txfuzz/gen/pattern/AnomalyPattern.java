@@ -230,6 +230,11 @@ public record AnomalyPattern(String name, List<PatternOp> ops, Set<IsolationLeve
         return proscribedAt.contains(level);
     }
 
+    /** The levels that proscribe it as the catalogue writes them ("RR SI SER"); empty for a control. */
+    public String levelCodes() {
+        return String.join(" ", proscribedAt.stream().map(IsolationLevel::shortName).toList());
+    }
+
     /** The operations as the catalogue writes them. */
     public String text() {
         return ops.stream().map(PatternOp::toString).collect(Collectors.joining(" "));

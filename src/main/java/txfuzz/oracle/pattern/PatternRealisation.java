@@ -1,6 +1,5 @@
 package txfuzz.oracle.pattern;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,7 +24,6 @@ import txfuzz.history.WList;
 import txfuzz.history.Write;
 import txfuzz.history.WriteKind;
 import txfuzz.model.PatternOrigin;
-import txfuzz.model.Stmt;
 import txfuzz.model.StmtRef;
 import txfuzz.model.Tracking;
 import txfuzz.model.TrackedGroups;
