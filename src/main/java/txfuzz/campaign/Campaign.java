@@ -293,27 +293,15 @@ public final class Campaign {
                                         Executor executor) {
         TestCase plain;
         Trace plainTrace;
+        InstrumentationSelfCheck.Result r;
         try {
             plain = plainTwin.get();
-            plainTrace = executor.run(plain);
+            InstrumentationSelfCheck.Checked checked = InstrumentationSelfCheck.run(c, trace, plain, executor);
+            plainTrace = checked.plainTrace();
+            r = checked.result();
         } catch (SetupFailedException | SQLException | RuntimeException e) {
             stats.selfChecksNotComparable++;
             return violations; // the twin could not run: the verdicts stand as the instrumented run gives them
-        }
-        InstrumentationSelfCheck.Result r = InstrumentationSelfCheck.compare(c, trace, plain, plainTrace);
-        if (r.comparable() && !r.agrees() && !stopRequested) {
-            // a wait that ends in a deadlock on one run and not on the next is timing, not tracking: one more run of the twin
-            // decides (H2 READ COMMITTED, seed 1 iteration 156: its plain twin deadlocked in 1 of 4 campaigns)
-            try {
-                Trace again = executor.run(plain);
-                InstrumentationSelfCheck.Result second = InstrumentationSelfCheck.compare(c, trace, plain, again);
-                if (second.agrees()) {
-                    r = second;
-                    plainTrace = again;
-                }
-            } catch (SetupFailedException | SQLException | RuntimeException e) {
-                // the first comparison stands
-            }
         }
         if (!r.comparable()) {
             stats.selfChecksNotComparable++;
@@ -599,12 +587,14 @@ public final class Campaign {
         }
         TestCase plain = ((Stripped.Plain) stripped).plain();
         Trace plainTrace;
+        InstrumentationSelfCheck.Result r;
         try {
-            plainTrace = executor.run(plain);
+            InstrumentationSelfCheck.Checked checked = InstrumentationSelfCheck.run(reduced, trace, plain, executor);
+            plainTrace = checked.plainTrace();
+            r = checked.result();
         } catch (SQLException | SetupFailedException | RuntimeException e) {
             return PlainForm.notShown("its plain form could not be run: " + oneLine(String.valueOf(e.getMessage())));
         }
-        InstrumentationSelfCheck.Result r = InstrumentationSelfCheck.compare(reduced, trace, plain, plainTrace);
         if (!r.comparable()) {
             return PlainForm.notShown("its plain form does not line up with it statement for statement (" + String.join("; ", r.differences()) + ")");
         }
