@@ -265,24 +265,9 @@ public final class Campaign {
             return;
         }
         txfuzz.gen.pattern.AnomalyPattern p = txfuzz.gen.pattern.PatternCatalogue.bundled().byName(c.origin().pattern()).orElse(null);
-        PatternOutcome o = patternOutcome(c, trace);
-        generated.addPattern(c.origin().pattern(), c.isolation(), p != null && p.proscribedAt(c.isolation()), o.realisation(), o.why(), anomalous,
-                candidate, c.iteration());
+        generated.addPattern(c.origin().pattern(), c.isolation(), p != null && p.proscribedAt(c.isolation()),
+                txfuzz.oracle.pattern.PatternRealisation.ofRun(c, trace), anomalous, candidate, c.iteration());
     }
-
-    /** How a pattern case's run relates to its pattern, and the kind of reason when the engine prevented it. */
-    private record PatternOutcome(GenerationFigures.Realisation realisation, String why) {
-    }
-
-    private PatternOutcome patternOutcome(TestCase c, Trace trace) {
-        txfuzz.oracle.pattern.PatternRealisation r = txfuzz.oracle.pattern.PatternRealisation.ofRun(c, trace);
-        return switch (r.verdict()) {
-            case REALISED -> new PatternOutcome(GenerationFigures.Realisation.REALISED, null);
-            case NOT_REALISED -> new PatternOutcome(GenerationFigures.Realisation.PREVENTED, r.prevention() == null ? null : r.prevention().label());
-            case NOT_CHECKABLE -> new PatternOutcome(GenerationFigures.Realisation.NOT_CHECKED, null);
-        };
-    }
-
 
     /**
      * Runs the plain twin and compares. When the twins disagree, every bug candidate of the case is an

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import txfuzz.model.IsolationLevel;
+import txfuzz.oracle.pattern.PatternRealisation;
 
 /**
  * What the campaign's generators achieved (summary.json's {@code generation}): per generator the
@@ -13,9 +14,6 @@ import txfuzz.model.IsolationLevel;
  * case realised its pattern. Mutable, owned by the campaign loop; {@link #figures} is the snapshot.
  */
 final class GenerationFigures {
-    /** How a pattern case's run relates to its pattern. */
-    enum Realisation { REALISED, PREVENTED, NOT_CHECKED }
-
     private long randomCases;
     private long randomAnomalous;
     private long randomBugCandidates;
@@ -55,12 +53,11 @@ final class GenerationFigures {
     static final int UNREPORTED_KEPT = 10;
 
     /**
-     * A pattern case; {@code why} is the prevention's kind ("waited for a lock", …) when it was
-     * prevented. A case that realised a pattern its level proscribes while no oracle saw an anomaly
+     * A pattern case and whether its run realised the pattern. A case that realised a pattern its level proscribes while no oracle saw an anomaly
      * is kept by iteration: the dirty write, dirty read and read past a snapshot are proscribed by
      * their order alone, which the isolation oracle (judging the history) does not report.
      */
-    void addPattern(String pattern, IsolationLevel level, boolean proscribed, Realisation r, String why, boolean anomalous, boolean bugCandidate,
+    void addPattern(String pattern, IsolationLevel level, boolean proscribed, PatternRealisation r, boolean anomalous, boolean bugCandidate,
                     long iteration) {
         patternCases++;
         patternAnomalous += anomalous ? 1 : 0;
@@ -69,20 +66,20 @@ final class GenerationFigures {
         t.cases++;
         t.anomalous += anomalous ? 1 : 0;
         t.bugCandidates += bugCandidate ? 1 : 0;
-        switch (r) {
+        switch (r.verdict()) {
             case REALISED -> {
                 t.realised++;
                 if (proscribed && !anomalous && t.realisedUnreported.size() < UNREPORTED_KEPT) {
                     t.realisedUnreported.add(iteration);
                 }
             }
-            case PREVENTED -> {
+            case NOT_REALISED -> {
                 t.prevented++;
-                if (why != null) {
-                    t.preventedBy.merge(why, 1L, Long::sum);
+                if (r.prevention() != null) {
+                    t.preventedBy.merge(r.prevention().label(), 1L, Long::sum);
                 }
             }
-            case NOT_CHECKED -> t.notChecked++;
+            case NOT_CHECKABLE -> t.notChecked++;
         }
     }
 
