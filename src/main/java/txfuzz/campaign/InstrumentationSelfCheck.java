@@ -99,12 +99,11 @@ public final class InstrumentationSelfCheck {
         List<String> differences = new ArrayList<>();
         for (Txn p : plain.transactions()) {
             Txn i = instrumented.txn(p.id());
-            List<TrackedGroups.Group> groups;
-            try {
-                groups = TrackedGroups.of(i);
-            } catch (TrackedGroups.NotGrouped e) {
-                return Result.notComparable("T" + p.id() + "'s instrumented form does not group: " + e.getMessage());
+            TrackedGroups grouped = TrackedGroups.of(i);
+            if (grouped.problem() != null) {
+                return Result.notComparable("T" + p.id() + "'s instrumented form does not group: " + grouped.problem());
             }
+            List<TrackedGroups.Group> groups = grouped.groups();
             List<Integer> data = dataStatements(p);
             if (groups.size() != data.size()) {
                 return Result.notComparable("T" + p.id() + "'s statements do not line up with its instrumented form");
@@ -145,7 +144,7 @@ public final class InstrumentationSelfCheck {
     private static Optional<String> compareStatement(Stmt plainStmt, Optional<ExecutedStmt> plainRun, TestCase instrumented, Trace tracked,
                                                      TrackedGroups.Group group) {
         Optional<ExecutedStmt> mainRun = tracked.executed(group.main());
-        if (plainRun.isEmpty() || group.refs().stream().allMatch(r -> tracked.executed(r).isEmpty())) {
+        if (plainRun.isEmpty() || group.all().stream().allMatch(r -> tracked.executed(r).isEmpty())) {
             return plainRun.isPresent() == mainRun.isPresent() ? Optional.empty()
                     : Optional.of(plainRun.isPresent() ? "ran without tracking only" : "ran with tracking only");
         }
@@ -153,7 +152,7 @@ public final class InstrumentationSelfCheck {
         // the group's first error is what the plain statement's error corresponds to (a failing tag-UPDATE stops a DELETE)
         ErrorClass trackedError = null;
         boolean trackedBlocked = false;
-        for (StmtRef r : group.refs()) {
+        for (StmtRef r : group.all()) {
             Optional<ExecutedStmt> e = tracked.executed(r);
             if (e.isEmpty()) {
                 continue;

@@ -153,13 +153,13 @@ public final class TrackingStripper {
      * deleting group's first statement, where its WHERE is evaluated).
      */
     private static Txn transaction(Txn t, Map<StmtRef, Boolean> kept) throws Refused {
+        TrackedGroups grouped = TrackedGroups.of(t);
+        if (grouped.problem() != null) {
+            throw new Refused(grouped.problem());
+        }
         Map<StmtRef, TrackedGroups.Group> byPlace = new java.util.HashMap<>();
-        try {
-            for (TrackedGroups.Group g : TrackedGroups.of(t)) {
-                byPlace.put(g.tag() != null ? g.tag() : g.main(), g);
-            }
-        } catch (TrackedGroups.NotGrouped e) {
-            throw new Refused(e.getMessage());
+        for (TrackedGroups.Group g : grouped.groups()) {
+            byPlace.put(g.tag() != null ? g.tag() : g.main(), g);
         }
         List<Stmt> out = new ArrayList<>();
         for (int k = 0; k < t.statements().size(); k++) {

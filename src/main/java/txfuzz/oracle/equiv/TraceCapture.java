@@ -16,6 +16,7 @@ import txfuzz.exec.TxnOutcome;
 import txfuzz.model.Stmt;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
+import txfuzz.model.TrackedGroups;
 import txfuzz.model.Tracking;
 import txfuzz.model.Txn;
 
@@ -72,7 +73,7 @@ public final class TraceCapture {
         }
         List<StmtExec> stmts = new ArrayList<>();
         Map<StmtRef, StmtOutcome> outcomes = new LinkedHashMap<>();
-        for (StatementGroups.Group g : StatementGroups.of(c).groups()) {
+        for (TrackedGroups.Group g : StatementGroups.of(c).groups()) {
             ExecutedStmt main = executed.get(g.main());
             if (main == null) {
                 continue; // never ran: its transaction ended before it
@@ -119,7 +120,7 @@ public final class TraceCapture {
         return StmtOutcome.affected(r.updateCount());
     }
 
-    private static boolean blocked(TestCase c, StatementGroups.Group g, Map<StmtRef, ExecutedStmt> executed, Map<StmtRef, Integer> position,
+    private static boolean blocked(TestCase c, TrackedGroups.Group g, Map<StmtRef, ExecutedStmt> executed, Map<StmtRef, Integer> position,
                                    Trace trace) {
         for (StmtRef r : g.all()) {
             ExecutedStmt e = executed.get(r);
@@ -164,7 +165,7 @@ public final class TraceCapture {
         return out;
     }
 
-    private static void writeItems(TestCase c, StatementGroups.Group g, Tracking tr, Map<StmtRef, ExecutedStmt> executed, StmtExec.Builder b) {
+    private static void writeItems(TestCase c, TrackedGroups.Group g, Tracking tr, Map<StmtRef, ExecutedStmt> executed, StmtExec.Builder b) {
         String table = tr.tables().get(0);
         String suffix = "," + tr.tag();
         StmtResult main = executed.get(g.main()).result();

@@ -248,7 +248,7 @@ public record PatternRealisation(Verdict verdict, String reason, Prevention prev
 
         /** The step's statement with the companions the instrumentation runs around it: any of them waiting is the step waiting. */
         private List<StmtRef> group(StmtRef step) {
-            return TrackedGroups.of(c.txn(step.txn()), step).map(TrackedGroups.Group::refs).orElse(List.of(step));
+            return TrackedGroups.of(c.txn(step.txn())).group(step).map(TrackedGroups.Group::all).orElse(List.of(step));
         }
 
         /** "tag-update", "post-read": what a companion statement is to its step. */

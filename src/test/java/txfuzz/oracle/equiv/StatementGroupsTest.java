@@ -10,6 +10,7 @@ import txfuzz.model.Stmt;
 import txfuzz.model.StmtKind;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
+import txfuzz.model.TrackedGroups;
 import txfuzz.model.Tracking;
 import txfuzz.model.Txn;
 
@@ -36,7 +37,7 @@ class StatementGroupsTest {
 
     @Test
     void companionsGoWithTheirStatement() {
-        List<StatementGroups.Group> g = StatementGroups.of(instrumented()).groups();
+        List<TrackedGroups.Group> g = StatementGroups.of(instrumented()).groups();
         assertEquals(3, g.size());
         assertEquals(new StmtRef(1, 1), g.get(0).main());
         assertEquals(List.of(new StmtRef(1, 1), new StmtRef(1, 2)), g.get(0).members());
@@ -49,9 +50,9 @@ class StatementGroupsTest {
     void versionSetReadsPrecedeEachGroupForEveryTableAndStripBack() {
         TestCase c = instrumented();
         TestCase with = VersionSetReads.add(c);
-        List<StatementGroups.Group> g = StatementGroups.of(with).groups();
+        List<TrackedGroups.Group> g = StatementGroups.of(with).groups();
         assertEquals(3, g.size());
-        for (StatementGroups.Group group : g) {
+        for (TrackedGroups.Group group : g) {
             assertEquals(2, group.vsrs().size(), group.toString());
             assertEquals("SELECT rid, wl FROM t", with.stmt(group.vsrs().get(0)).sql());
             assertEquals("SELECT rid, wl FROM u", with.stmt(group.vsrs().get(1)).sql());
