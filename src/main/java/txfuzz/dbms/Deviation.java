@@ -24,6 +24,12 @@ public enum Deviation {
      */
     TRANSACTION_SNAPSHOT,
     /**
+     * Like {@link #TRANSACTION_SNAPSHOT}, but each table is read from its own snapshot, taken when the
+     * transaction first touches that table (H2's REPEATABLE READ): a table a transaction has not used
+     * yet still shows what other transactions committed since it began.
+     */
+    TABLE_SNAPSHOTS,
+    /**
      * The run is serializable, but not necessarily in commit order (PostgreSQL's SSI may order a
      * reader before a writer that committed first): some serial order of the committed transactions
      * reproduces the final state.
@@ -38,11 +44,13 @@ public enum Deviation {
      */
     public enum Precondition {
         /**
-         * First-committer-wins (snapshot isolation): a write (UPDATE, DELETE, MERGE, upsert) that
-         * touches a row version which a concurrent transaction — one that committed after this
-         * transaction's snapshot was taken and before the write completed — changed or deleted
-         * fails with a serialization error. Applies to {@link #TRANSACTION_SNAPSHOT}. Not declared for
-         * InnoDB REPEATABLE READ, which documents the lost update instead.
+         * First-committer-wins (snapshot isolation, or first-updater-wins where the second writer waits):
+         * of two concurrent transactions — each committed after the other's snapshot was taken — that
+         * both changed or deleted (UPDATE, DELETE, MERGE, upsert) one row version, at most one commits;
+         * the other's write or commit fails with a serialization error. It is about commit, not about
+         * when the writes ran: whichever committed first and whenever the second write ran, both
+         * committing breaks it. Applies to {@link #TRANSACTION_SNAPSHOT} and {@link #TABLE_SNAPSHOTS}.
+         * Not declared for InnoDB REPEATABLE READ, which documents the lost update instead.
          */
         FIRST_COMMITTER_WINS,
         /**

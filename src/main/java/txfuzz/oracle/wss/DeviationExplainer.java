@@ -120,7 +120,7 @@ final class DeviationExplainer {
         for (ReadPoint p : ReadPoint.values()) {
             boolean explained = switch (deviation) {
                 case STATEMENT_VISIBILITY, DIRTY_VISIBILITY -> explains(deviation, p);
-                case TRANSACTION_SNAPSHOT, SOME_SERIAL_ORDER -> p == ReadPoint.SUBMITTED && explains(deviation, p);
+                case TRANSACTION_SNAPSHOT, TABLE_SNAPSHOTS, SOME_SERIAL_ORDER -> p == ReadPoint.SUBMITTED && explains(deviation, p);
             };
             if (explained) {
                 return Optional.of(describe(deviation, p));
@@ -142,6 +142,8 @@ final class DeviationExplainer {
             case DIRTY_VISIBILITY -> "dirty reads: each write also saw data other transactions had not committed yet" + waited;
             case TRANSACTION_SNAPSHOT -> "snapshot isolation: each transaction's writes were computed from the snapshot taken at its"
                     + " first statement, and concurrent writers changed different rows";
+            case TABLE_SNAPSHOTS -> "per-table snapshots: each transaction read every table from the snapshot taken when it first"
+                    + " touched that table, and concurrent writers changed different rows";
             case SOME_SERIAL_ORDER -> "serializable in an order other than commit order: " + lastSerialOrder;
         };
     }
@@ -170,7 +172,9 @@ final class DeviationExplainer {
         return switch (deviation) {
             case STATEMENT_VISIBILITY -> statementVisibility(false, readPoint);
             case DIRTY_VISIBILITY -> statementVisibility(true, readPoint);
-            case TRANSACTION_SNAPSHOT -> transactionSnapshot(true) || transactionSnapshot(false);
+            case TRANSACTION_SNAPSHOT -> transactionSnapshot(SnapshotPoints.Rule.AT_FIRST_STATEMENT)
+                    || transactionSnapshot(SnapshotPoints.Rule.AT_BEGIN);
+            case TABLE_SNAPSHOTS -> transactionSnapshot(SnapshotPoints.Rule.PER_TABLE_AT_FIRST_TOUCH);
             case SOME_SERIAL_ORDER -> someSerialOrder();
         };
     }
@@ -301,8 +305,8 @@ final class DeviationExplainer {
         return view;
     }
 
-    private boolean transactionSnapshot(boolean atFirstStatement) throws SQLException, SetupFailedException {
-        Optional<List<SnapshotTxn>> run = snapshotRun(atFirstStatement);
+    private boolean transactionSnapshot(SnapshotPoints.Rule rule) throws SQLException, SetupFailedException {
+        Optional<List<SnapshotTxn>> run = snapshotRun(new SnapshotPoints(testCase, trace, rule));
         if (run.isEmpty()) {
             return false;
         }
@@ -316,7 +320,7 @@ final class DeviationExplainer {
     }
 
     /** A committed transaction simulated on its snapshot, write by write. */
-    private record SnapshotTxn(int txn, int snapshotPoint, List<StmtSim> writes) {
+    private record SnapshotTxn(int txn, List<StmtSim> writes) {
     }
 
     /** A documented rule the run broke: the write, a one-line headline and the details. */
@@ -327,13 +331,14 @@ final class DeviationExplainer {
     private RuleBreak firstCommitterBreak;
 
     /**
-     * The committed transactions, in commit order, each simulated on the snapshot taken at its first
-     * statement ({@code atFirstStatement}) or its BEGIN, write by write; an INSERT-based upsert at a
-     * level whose upserts arbitrate on the newest committed data runs on that instead (PostgreSQL's ON
-     * CONFLICT). Along the way, checks first-committer-wins (see {@link #firstCommitterWinsBroken}).
-     * Empty when a write fails on the data it is said to have seen, or the effects collide.
+     * The committed transactions, in commit order, each simulated write by write on the snapshot the
+     * level's rule ({@code points}) says it read each table from, plus its own earlier writes; an
+     * INSERT-based upsert at a level whose upserts arbitrate on the newest committed data runs on that
+     * instead (PostgreSQL's ON CONFLICT). Along the way, checks first-committer-wins (see
+     * {@link #firstCommitterWinsBroken}). Empty when a write fails on the data it is said to have seen,
+     * or the effects collide.
      */
-    private Optional<List<SnapshotTxn>> snapshotRun(boolean atFirstStatement) throws SQLException, SetupFailedException {
+    private Optional<List<SnapshotTxn>> snapshotRun(SnapshotPoints points) throws SQLException, SetupFailedException {
         firstCommitterBreak = null;
         List<SnapshotTxn> done = new ArrayList<>();
         for (int txn : committed) {
@@ -341,18 +346,23 @@ final class DeviationExplainer {
             if (body.isEmpty()) {
                 continue;
             }
-            StmtRef start = atFirstStatement || !testCase.txn(txn).explicit() ? body.get(0) : new StmtRef(txn, 0);
-            int point = trace.executed(start).map(ExecutedStmt::completedBefore).orElse(0);
-            Optional<DbState> snapshot = committedBefore(done, point);
-            if (snapshot.isEmpty()) {
-                return Optional.empty();
-            }
-            DbState own = snapshot.get();
             List<StmtSim> writes = new ArrayList<>();
             for (StmtRef ref : body) {
                 if (!testCase.stmt(ref).kind().isWrite()) {
                     continue;
                 }
+                Map<String, Integer> tablePoints = new LinkedHashMap<>();
+                for (String table : initial().tables().keySet()) {
+                    tablePoints.put(table, points.point(ref, table, body.get(0)));
+                }
+                Optional<DbState> snapshot = snapshotOf(done, tablePoints);
+                for (StmtSim w : writes) {
+                    snapshot = snapshot.flatMap(w.delta::applyTo);
+                }
+                if (snapshot.isEmpty()) {
+                    return Optional.empty();
+                }
+                DbState own = snapshot.get();
                 DbState view = own;
                 boolean onLatest = arbitratesOnLatest(ref);
                 if (onLatest) {
@@ -366,17 +376,33 @@ final class DeviationExplainer {
                 if (delta.isEmpty()) {
                     return Optional.empty();
                 }
-                checkFirstCommitterWins(done, txn, point, ref, delta.get(), view, own, onLatest);
-                Optional<DbState> next = delta.get().applyTo(own);
-                if (next.isEmpty()) {
+                checkFirstCommitterWins(done, txn, tablePoints, ref, delta.get(), view, own, onLatest);
+                if (delta.get().applyTo(own).isEmpty()) {
                     return Optional.empty();
                 }
-                own = next.get();
                 writes.add(new StmtSim(ref, delta.get(), view));
             }
-            done.add(new SnapshotTxn(txn, point, writes));
+            done.add(new SnapshotTxn(txn, writes));
         }
         return Optional.of(done);
+    }
+
+    /** Each table as the writes of the simulated transactions that committed before its point left it. */
+    private Optional<DbState> snapshotOf(List<SnapshotTxn> done, Map<String, Integer> tablePoints) throws SQLException, SetupFailedException {
+        Map<Integer, Optional<DbState>> byPoint = new HashMap<>();
+        Map<String, List<List<String>>> tables = new LinkedHashMap<>();
+        for (var e : tablePoints.entrySet()) {
+            Optional<DbState> state = byPoint.get(e.getValue());
+            if (state == null) {
+                state = committedBefore(done, e.getValue());
+                byPoint.put(e.getValue(), state);
+            }
+            if (state.isEmpty()) {
+                return Optional.empty();
+            }
+            tables.put(e.getKey(), state.get().tables().get(e.getKey()));
+        }
+        return Optional.of(new DbState(tables));
     }
 
     /** The initial state plus the writes of the simulated transactions that committed before schedule position {@code point}. */
@@ -400,30 +426,35 @@ final class DeviationExplainer {
     }
 
     /**
-     * First-committer-wins: {@code ref} of {@code txn} (snapshot at {@code point}) must not have
-     * changed or deleted a row version that a transaction committed after {@code point} and before
-     * {@code ref} completed changed or deleted; an upsert that arbitrated on the newest data must not
-     * have changed a row version its snapshot does not show. It succeeded in the actual run (it is
-     * effective and the transaction committed), so either is a break of the rule.
+     * First-committer-wins: {@code ref} of {@code txn} must not have changed or deleted a row version
+     * that a transaction which committed before {@code txn} and after {@code txn}'s snapshot of the
+     * row's table ({@code tablePoints}) changed or deleted — whenever either write ran: two overlapping
+     * transactions that wrote one row version cannot both commit. An upsert that arbitrated on the
+     * newest data must not have changed a row version its snapshot does not show. {@code ref}
+     * succeeded in the actual run (it is effective and the transaction committed), so either is a
+     * break of the rule.
      */
-    private void checkFirstCommitterWins(List<SnapshotTxn> done, int txn, int point, StmtRef ref, StateDelta delta, DbState view,
-                                         DbState own, boolean onLatest) {
+    private void checkFirstCommitterWins(List<SnapshotTxn> done, int txn, Map<String, Integer> tablePoints, StmtRef ref,
+                                         StateDelta delta, DbState view, DbState own, boolean onLatest) {
         if (firstCommitterBreak != null || failedInActualRun(ref)) {
             return;
         }
         Map<String, List<String>> touched = identities(delta, view);
-        int completed = trace.position(ref);
         for (SnapshotTxn other : done) {
             int end = endOf.get(other.txn);
-            if (other.txn == txn || end < point || end >= completed) {
+            if (other.txn == txn) {
                 continue;
             }
             for (StmtSim w : other.writes) {
+                if (failedInActualRun(w.ref)) {
+                    continue;
+                }
                 Map<String, List<String>> theirs = identities(w.delta, w.view);
                 for (var e : touched.entrySet()) {
-                    if (theirs.containsKey(e.getKey())) {
-                        firstCommitterBreak = breakOf(ref, txn, "T" + other.txn + " changed or deleted it at " + w.ref
-                                + " and committed after T" + txn + "'s snapshot was taken, before " + ref + " completed", e.getValue());
+                    String table = e.getKey().substring(0, e.getKey().indexOf('#'));
+                    if (theirs.containsKey(e.getKey()) && end >= tablePoints.getOrDefault(table, 0)) {
+                        firstCommitterBreak = new FirstCommitterBreak(testCase, trace, withRowIds)
+                                .bothCommitted(ref, w.ref, table, e.getValue());
                         return;
                     }
                 }
@@ -433,26 +464,11 @@ final class DeviationExplainer {
             Map<String, List<String>> visible = identities(StateDelta.between(own, initialEmpty(own)), own);
             for (var e : touched.entrySet()) {
                 if (!visible.containsKey(e.getKey())) {
-                    firstCommitterBreak = breakOf(ref, txn, "its conflict arbitration found the row in a version T" + txn
-                            + "'s snapshot does not show (a concurrent transaction wrote it)", e.getValue());
+                    firstCommitterBreak = new FirstCommitterBreak(testCase, trace, withRowIds).arbitratedOnLatest(ref, e.getValue());
                     return;
                 }
             }
         }
-    }
-
-    private RuleBreak breakOf(StmtRef ref, int txn, String why, List<String> row) {
-        ExecutedStmt e = trace.executed(ref).orElseThrow();
-        String sql = testCase.stmt(ref).sql();
-        String summary = "first-committer-wins broken at " + ref + ": it changed a row version a concurrent transaction had changed,"
-                + " and succeeded (" + e.result().summary() + ") where " + testCase.isolation().sql() + " requires a serialization failure";
-        String details = "At " + testCase.isolation().sql() + " the engine documents first-committer-wins (snapshot isolation): a write that touches a row version a"
-                + " concurrent transaction changed and committed fails with a serialization error.\n\nStatement " + ref + " `" + sql
-                + "` of T" + txn + ", simulated on T" + txn + "'s snapshot, changes or deletes the row `" + DbState.formatRow(
-                        withRowIds ? row.subList(0, row.size() - 1) : row) + "`; " + why + ". In the actual run it "
-                + e.result().summary() + " and T" + txn + " committed. Whatever the final state, the rule was broken"
-                + " (the snapshot simulation is therefore not taken as an explanation).\n";
-        return new RuleBreak(ref, summary, details);
     }
 
     /** An empty state with {@code like}'s tables. */
@@ -482,41 +498,38 @@ final class DeviationExplainer {
     }
 
     /**
-     * Whether a committed write succeeded although first-committer-wins required it to fail: the
-     * first such write, simulated on its transaction's snapshot, with why. Empty when the rule held
-     * or cannot be checked (a write fails on its snapshot data, or no two committed writers overlap).
+     * Whether two overlapping committed transactions both changed or deleted one row version, which
+     * first-committer-wins forbids: the later committer's write, simulated on its transaction's
+     * snapshot (taken as the level's rule says), with both writes and both commits. Empty when the
+     * rule held or cannot be checked (a write fails on its snapshot data, or no two committed writers
+     * overlap).
      */
     Optional<RuleBreak> firstCommitterWinsBroken() throws SQLException, SetupFailedException {
+        SnapshotPoints points = new SnapshotPoints(testCase, trace, semantics.deviations().contains(Deviation.TABLE_SNAPSHOTS)
+                ? SnapshotPoints.Rule.PER_TABLE_AT_FIRST_TOUCH : SnapshotPoints.Rule.AT_FIRST_STATEMENT);
         if (!writersOverlap()) {
             return Optional.empty();
         }
         try {
-            snapshotRun(true);
+            snapshotRun(points);
         } catch (RowIdsUnusable e) {
             withRowIds = false;
             initial = null;
-            snapshotRun(true);
+            snapshotRun(points);
         }
         return Optional.ofNullable(firstCommitterBreak);
     }
 
-    /** Whether some committed write completed after another committed writer committed within its transaction's lifetime. */
+    /** Whether two committed transactions with successful writes overlapped: one committed after the other's first statement and before its end. */
     private boolean writersOverlap() {
-        for (int t : committed) {
+        List<Integer> writers = committed.stream().filter(t -> SerialSchedule.effective(testCase, trace, t).stream()
+                .anyMatch(w -> testCase.stmt(w).kind().isWrite() && !failedInActualRun(w))).toList();
+        for (int t : writers) {
             List<StmtRef> body = SerialSchedule.effective(testCase, trace, t);
-            if (body.isEmpty()) {
-                continue;
-            }
-            int point = trace.executed(body.get(0)).map(ExecutedStmt::completedBefore).orElse(0);
-            for (StmtRef w : body) {
-                if (!testCase.stmt(w).kind().isWrite() || failedInActualRun(w)) {
-                    continue;
-                }
-                for (int u : committed) {
-                    if (u != t && endOf.get(u) >= point && endOf.get(u) < trace.position(w)
-                            && SerialSchedule.effective(testCase, trace, u).stream().anyMatch(x -> testCase.stmt(x).kind().isWrite())) {
-                        return true;
-                    }
+            int began = trace.executed(body.get(0)).map(ExecutedStmt::completedBefore).orElse(0);
+            for (int u : writers) {
+                if (u != t && endOf.get(u) >= began && endOf.get(u) < endOf.get(t)) {
+                    return true;
                 }
             }
         }

@@ -131,6 +131,9 @@ public final class WssOracle implements Oracle {
         if (firstCommitterWinsBroken) {
             return found; // snapshot isolation rests on the rule the run broke: nothing documented explains it
         }
+        // The first deviation that explains every violation; else the first that explains the final state (a
+        // deviation may reproduce the state but not a write's count, which another one reproduces too).
+        List<Violation> partly = null;
         for (Deviation d : semantics.deviations()) {
             Optional<String> rule = explainer.explanation(d);
             if (rule.isPresent()) {
@@ -146,8 +149,14 @@ public final class WssOracle implements Oracle {
                     };
                     out.add(explained ? v.withClassification(Classification.DOCUMENTED, ref) : v);
                 }
-                return out;
+                if (out.stream().noneMatch(v -> v.classification() == Classification.BUG_CANDIDATE)) {
+                    return out;
+                }
+                partly = partly == null ? out : partly;
             }
+        }
+        if (partly != null) {
+            return partly;
         }
         if (!stateDiffers) {
             String ref = semantics.reference() + " (the final state matches the serial order; at this level a statement may see a different"

@@ -1,0 +1,183 @@
+package txfuzz.oracle.wss;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.TargetOptions;
+import txfuzz.dbms.Targets;
+import txfuzz.exec.Cases;
+import txfuzz.exec.Executor;
+import txfuzz.exec.ExecutorConfig;
+import txfuzz.exec.Trace;
+import txfuzz.model.IsolationLevel;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Verdict;
+import txfuzz.oracle.Violation;
+
+/**
+ * Issue 21 items 1 and 2 on real engines. H2's REPEATABLE READ reads each table from the snapshot
+ * taken when the transaction first touches it: a run that rule explains is documented, naming it,
+ * while a lost update at that level is a bug candidate. First-committer-wins is about commit: two
+ * overlapping transactions that both changed one row version cannot both commit, whoever committed
+ * first and whenever the writes ran (DuckDB #17223, delete first); writers of different rows pass.
+ */
+class SnapshotRulesTest {
+    private static final WssOracle WSS = new WssOracle();
+
+    private record Judged(Trace trace, Verdict verdict) {
+    }
+
+    private static Judged judge(Target target, TestCase c) throws Exception {
+        try (Executor ex = new Executor(target, ExecutorConfig.defaults())) {
+            Trace trace = ex.run(c);
+            return new Judged(trace, WSS.judge(c, trace, ex));
+        }
+    }
+
+    private static void assertNoBugCandidate(Verdict v) {
+        assertTrue(v.violations().stream().noneMatch(x -> x.classification() == Classification.BUG_CANDIDATE), v.toString());
+    }
+
+    /** Issue 21 item 1, as reduced from h2-RR-…-i232: T1's UPDATE reads t2 in the snapshot T1 took when its SELECT first touched t2. */
+    static TestCase h2SubqueryReadsTheTablesSnapshot(IsolationLevel level) {
+        return Cases.on("h2").table("t0").table("t2").level(level)
+                .setup("CREATE TABLE t0 (c0 INT, c1 INT, c2 VARCHAR(10))", "CREATE TABLE t2 (c1 INT, c2 INT)",
+                        "INSERT INTO t0 VALUES (0, 0, '')", "INSERT INTO t2 VALUES (0, 1)")
+                .txn("SELECT 0 FROM t2 x0", "UPDATE t0 SET c2 = '' WHERE t0.c1 IN (SELECT s0.c1 FROM t2 s0)")
+                .autocommit("UPDATE t2 SET c1 = t2.c2")
+                .order(1, 1, 2, 1, 1);
+    }
+
+    @Test
+    void h2RepeatableReadSubqueryOnTheTablesSnapshotIsDocumentedByThePerTableRule() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            Judged rr = judge(h2, h2SubqueryReadsTheTablesSnapshot(IsolationLevel.REPEATABLE_READ));
+            assertEquals(1, rr.trace().executed(new StmtRef(1, 2)).orElseThrow().result().updateCount(), rr.trace().toString());
+            List<Violation> outcome = rr.verdict().violations().stream().filter(x -> x.kind() == WssKind.WRITE_OUTCOME).toList();
+            assertEquals(1, outcome.size(), rr.verdict().toString());
+            assertEquals(Classification.DOCUMENTED, outcome.get(0).classification(), rr.verdict().toString());
+            assertTrue(outcome.get(0).reference().contains("per-table snapshots"), outcome.get(0).reference());
+            assertNoBugCandidate(rr.verdict());
+            // the stronger levels take one snapshot for the whole transaction: documented as snapshot isolation
+            for (IsolationLevel level : List.of(IsolationLevel.SNAPSHOT, IsolationLevel.SERIALIZABLE)) {
+                Verdict v = judge(h2, h2SubqueryReadsTheTablesSnapshot(level)).verdict();
+                assertNoBugCandidate(v);
+                assertTrue(v.violations().stream().allMatch(x -> x.reference().contains("snapshot isolation")), v.toString());
+            }
+        }
+    }
+
+    /**
+     * T1 first touches t0; T2 then changes t0 and T3 changes t2, both autocommit; T1 copies both into t1.
+     * H2's REPEATABLE READ reads t0 from T1's first statement and t2 from the INSERT: (0, 1), a row
+     * neither a whole-transaction snapshot (0, 0) nor statement visibility (1, 1) gives.
+     */
+    static TestCase h2ReadsTwoTablesFromTwoSnapshots(IsolationLevel level) {
+        return Cases.on("h2").table("t0").table("t1").table("t2").level(level)
+                .setup("CREATE TABLE t0 (c1 INT)", "CREATE TABLE t1 (a INT, b INT)", "CREATE TABLE t2 (c1 INT)",
+                        "INSERT INTO t0 VALUES (0)", "INSERT INTO t2 VALUES (0)")
+                .txn("SELECT c1 FROM t0", "INSERT INTO t1 SELECT t0.c1, t2.c1 FROM t0, t2")
+                .autocommit("UPDATE t0 SET c1 = 1")
+                .autocommit("UPDATE t2 SET c1 = 1")
+                .order(1, 1, 2, 3, 1, 1);
+    }
+
+    @Test
+    void h2RepeatableReadTakesEachTablesSnapshotAtItsFirstTouch() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            Judged rr = judge(h2, h2ReadsTwoTablesFromTwoSnapshots(IsolationLevel.REPEATABLE_READ));
+            assertEquals(List.of(List.of("0", "1")), rr.trace().finalState().tables().get("t1"), "H2's rule itself: " + rr.trace());
+            assertTrue(rr.verdict().violations().stream().anyMatch(x -> x.kind() == WssKind.TX_WSS), rr.verdict().toString());
+            for (Violation x : rr.verdict().violations()) {
+                assertEquals(Classification.DOCUMENTED, x.classification(), x.summary());
+                assertTrue(x.reference().contains("per-table snapshots"), x.reference());
+            }
+            Judged snapshot = judge(h2, h2ReadsTwoTablesFromTwoSnapshots(IsolationLevel.SNAPSHOT));
+            assertEquals(List.of(List.of("0", "0")), snapshot.trace().finalState().tables().get("t1"), snapshot.trace().toString());
+            assertNoBugCandidate(snapshot.verdict());
+        }
+    }
+
+    /** T1 reads table {@code first}; T2 changes row 1 of t and commits; T1 then writes row 1 of t. */
+    private static TestCase writeAfterConcurrentCommit(String dbms, IsolationLevel level, String first, String t1Write) {
+        return Cases.on(dbms).table("t").table("s").level(level)
+                .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "CREATE TABLE s(n INT)", "INSERT INTO t VALUES (1, 0), (2, 0)")
+                .txn("SELECT * FROM " + first, t1Write)
+                .txn("UPDATE t SET v = v + 10 WHERE id = 1")
+                .order(1, 1, 2, 2, 2, 1, 1);
+    }
+
+    @Test
+    void h2RepeatableReadLostUpdateIsABugCandidateAndAWriteAfterTheTablesSnapshotIsNot() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            for (String write : List.of("UPDATE t SET v = v + 1 WHERE id = 1", "DELETE FROM t WHERE id = 1")) {
+                // T1's snapshot of t predates T2's commit: H2 fails T1's write, as first-committer-wins requires
+                TestCase c = writeAfterConcurrentCommit("h2", IsolationLevel.REPEATABLE_READ, "t", write);
+                Judged real = judge(h2, c);
+                assertTrue(real.trace().executed(new StmtRef(1, 2)).orElseThrow().result().failed(), real.trace().toString());
+                assertTrue(real.verdict().isClean(), real.verdict().toString());
+                // the same with the failure swallowed (the later writer wins): a lost update, a bug candidate
+                Verdict lost = judge(new SerializationSwallowingTarget(h2), c).verdict();
+                List<Violation> fcw = lost.violations().stream().filter(x -> x.kind() == WssKind.FIRST_COMMITTER_WINS).toList();
+                assertEquals(1, fcw.size(), lost.toString());
+                assertEquals(Classification.BUG_CANDIDATE, fcw.get(0).classification());
+                assertTrue(fcw.get(0).summary().startsWith("first-committer-wins broken at T1.2: it and T2.1 of T2"), fcw.get(0).summary());
+                // T1 touched only s before T2 committed: its snapshot of t is newer than T2's commit, so H2 lets the
+                // write through, which the per-table rule allows
+                Judged later = judge(h2, writeAfterConcurrentCommit("h2", IsolationLevel.REPEATABLE_READ, "s", write));
+                assertTrue(later.trace().executed(new StmtRef(1, 2)).orElseThrow().result().failed() == false, later.trace().toString());
+                assertNoBugCandidate(later.verdict());
+            }
+        }
+    }
+
+    /** DuckDB #17223, delete first: T1 deletes a row, T2 updates it before T1 commits; both commit, T2's update is lost. */
+    static TestCase deleteThenConcurrentUpdate(String dbms, String t2Where) {
+        return Cases.on(dbms).table("test").level(IsolationLevel.SNAPSHOT)
+                .setup("CREATE TABLE test (a INT)", "INSERT INTO test VALUES (1), (2), (3)")
+                .txn("SELECT * FROM test", "DELETE FROM test WHERE a = 3")
+                .txn("SELECT * FROM test", "UPDATE test SET a = 4 WHERE " + t2Where)
+                .order(1, 2, 1, 2, 1, 2, 1, 2);
+    }
+
+    @Test
+    void duckdbDeleteFirstLostUpdateBreaksFirstCommitterWinsNamingBothWritesAndCommits() throws Exception {
+        for (TargetOptions version : List.of(TargetOptions.none(), TargetOptions.version("1.4.4.0"))) {
+            try (Target duckdb = Targets.create("duckdb", version)) {
+                Judged j = judge(duckdb, deleteThenConcurrentUpdate("duckdb", "a = 3"));
+                assertEquals(1, j.trace().executed(new StmtRef(2, 2)).orElseThrow().result().updateCount(), j.trace().toString());
+                assertTrue(j.trace().outcome(1).status() == txfuzz.exec.TxnStatus.COMMITTED && j.trace().outcome(2).status() == txfuzz.exec.TxnStatus.COMMITTED, j.trace().toString());
+                List<Violation> fcw = j.verdict().violations().stream().filter(x -> x.kind() == WssKind.FIRST_COMMITTER_WINS).toList();
+                assertEquals(1, fcw.size(), duckdb.version() + ": " + j.verdict());
+                Violation v = fcw.get(0);
+                assertEquals(Classification.BUG_CANDIDATE, v.classification());
+                assertTrue(v.summary().startsWith("first-committer-wins broken at T2.2: it and T1.2 of T1"), v.summary());
+                assertTrue(v.summary().contains("T1.3 COMMIT, then T2.3 COMMIT"), v.summary());
+                for (String named : List.of("DELETE FROM test WHERE a = 3", "UPDATE test SET a = 4 WHERE a = 3", "T1.3", "T2.3")) {
+                    assertTrue(v.details().contains(named), named + " in " + v.details());
+                }
+                // the writers change different rows: snapshot isolation allows it
+                Judged apart = judge(duckdb, deleteThenConcurrentUpdate("duckdb", "a = 2"));
+                assertTrue(apart.trace().outcome(2).status() == txfuzz.exec.TxnStatus.COMMITTED, apart.trace().toString());
+                assertTrue(apart.verdict().isClean(), apart.verdict().toString());
+            }
+        }
+    }
+
+    @Test
+    void h2SnapshotMakesTheSecondWriterOfTheDeletedRowFail() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            Judged same = judge(h2, deleteThenConcurrentUpdate("h2", "a = 3"));
+            assertTrue(same.trace().executed(new StmtRef(2, 2)).orElseThrow().result().failed(), same.trace().toString());
+            assertTrue(same.verdict().isClean(), same.verdict().toString());
+            Judged apart = judge(h2, deleteThenConcurrentUpdate("h2", "a = 2"));
+            assertTrue(apart.trace().outcome(2).status() == txfuzz.exec.TxnStatus.COMMITTED, apart.trace().toString());
+            assertTrue(apart.verdict().isClean(), apart.verdict().toString());
+        }
+    }
+}
