@@ -33,10 +33,6 @@ final class SnapshotPoints {
         this.rule = rule;
     }
 
-    Rule rule() {
-        return rule;
-    }
-
     /**
      * The position of the snapshot statement {@code at} of its transaction reads {@code table} from;
      * {@code firstBodyStatement} is the transaction's first effective statement. A table the
@@ -53,7 +49,7 @@ final class SnapshotPoints {
 
     /** The first executed statement of {@code at}'s transaction, up to {@code at}, whose text names {@code table}. */
     private Optional<StmtRef> firstTouch(StmtRef at, String table) {
-        Pattern name = Pattern.compile("(?<![\\w\"`])\"?" + Pattern.quote(table) + "\"?(?![\\w\"`])", Pattern.CASE_INSENSITIVE);
+        Pattern name = Pattern.compile("(?<![\\w\"`'])\"?" + Pattern.quote(table) + "\"?(?![\\w\"`'])", Pattern.CASE_INSENSITIVE);
         for (int i = 0; i <= at.index(); i++) {
             StmtRef ref = new StmtRef(at.txn(), i);
             if (trace.executed(ref).isPresent() && name.matcher(testCase.stmt(ref).sql()).find()) {

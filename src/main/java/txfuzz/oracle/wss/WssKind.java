@@ -11,8 +11,8 @@ public enum WssKind implements ViolationKind {
     WRITE_OUTCOME("write-outcome", "a write's outcome differs from the serial replay in commit order"),
     READ_RESULT("read-result", "a query returns other rows than the serial replay in commit order"),
     REPLAY_HANG("replay-hang", "a statement hangs with no concurrency at all"),
-    FIRST_COMMITTER_WINS("first-committer-wins", "a committed write changed a row version a concurrent transaction had changed and"
-            + " committed, where the level requires a serialization failure");
+    FIRST_COMMITTER_WINS("first-committer-wins", "two overlapping transactions changed one row version and both committed, where"
+            + " the level requires a serialization failure");
 
     private final String label;
     private final String headline;
@@ -62,9 +62,9 @@ public enum WssKind implements ViolationKind {
             case READ_RESULT -> "At " + where.level().sql() + ", " + where.dbms() + " promises reads consistent with the order "
                     + "transactions commit in; this query returned rows the serial replay in that order does not.";
             case FIRST_COMMITTER_WINS -> "At " + where.level().sql() + ", " + where.dbms() + " documents first-committer-wins "
-                    + "(snapshot isolation): a write (UPDATE, DELETE, MERGE, upsert) that touches a row version which a concurrent "
-                    + "transaction changed or deleted and committed after this transaction's snapshot was taken must fail with a "
-                    + "serialization error. This one succeeded (or silently changed nothing) and its transaction committed.";
+                    + "(snapshot isolation): of two concurrent transactions that change or delete (UPDATE, DELETE, MERGE, upsert) "
+                    + "one row version, at most one commits, whichever wrote first; the other's write or commit must fail with a "
+                    + "serialization error. Here both committed.";
             case REPLAY_HANG -> "With the transactions run one after another there is nothing to wait for; the statement neither "
                     + "finished nor waited on a lock.";
         };
