@@ -295,8 +295,13 @@ final class DeviationExplainer {
                 return DeviationExplainer.this.effectOn(Optional.of(state), List.of(), Keys.KEPT).isPresent();
             }
         });
+        statementsLeftToSimulate = MAX_RECHECK_STATEMENTS;
         return recheckedFrom(parts, writes, 0, new ArrayList<>());
     }
+
+    /** The choices of re-checked rows multiply: at most this many statements are simulated per explanation. */
+    private static final int MAX_RECHECK_STATEMENTS = 64;
+    private int statementsLeftToSimulate;
 
     /** Whether some choice of effects for {@code writes} from {@code i} on, after {@code done}, reproduces the final state. */
     private boolean recheckedFrom(StatementParts parts, List<StmtRef> writes, int i, List<Effect> done) throws SQLException, SetupFailedException {
@@ -308,7 +313,9 @@ final class DeviationExplainer {
         int submitted = e.completedBefore();
         int resumed = trace.position(ref);
         List<StatementParts.Candidate> candidates;
-        if (failedInActualRun(ref)) {
+        if (statementsLeftToSimulate-- <= 0) {
+            return false;
+        } else if (failedInActualRun(ref)) {
             candidates = List.of(new StatementParts.Candidate(StateDelta.between(initial(), initial()), null));
         } else {
             Optional<DbState> snapshot = view(done, ref.txn(), submitted, false);
