@@ -18,6 +18,17 @@ public enum Deviation {
      */
     DIRTY_VISIBILITY,
     /**
+     * {@link #STATEMENT_VISIBILITY} as a multiversion engine documents it per part of a statement:
+     * the read part (WHERE, joins, subqueries, an INSERT's SELECT, MERGE's join) sees the snapshot
+     * taken when the statement began; a row it chose to change (UPDATE, DELETE, MERGE) that a
+     * concurrent transaction changed meanwhile is, once that transaction ended, re-checked on its
+     * newest version and changed as that version says — MERGE re-evaluates its actions on it, and a
+     * chosen row deleted meanwhile is skipped (MERGE tries its NOT MATCHED actions); rows inserted
+     * meanwhile stay invisible; unique keys and {@code INSERT ... ON CONFLICT}'s arbitration are
+     * checked against the newest committed data. PostgreSQL's READ COMMITTED (EvalPlanQual).
+     */
+    STATEMENT_SNAPSHOT_WITH_RECHECK,
+    /**
      * Every statement of a transaction sees one snapshot taken at its first statement; concurrent
      * transactions may commit writes computed from stale reads as long as they change different
      * rows (snapshot isolation: write skew, phantom writes).
@@ -56,7 +67,8 @@ public enum Deviation {
         /**
          * Lock-based writers wait: a write that did not wait on a lock did not touch a row version
          * an uncommitted concurrent write had changed (it would have waited for that write's
-         * transaction to end). Applies to {@link #STATEMENT_VISIBILITY} and {@link #DIRTY_VISIBILITY}.
+         * transaction to end). Applies to {@link #STATEMENT_VISIBILITY}, {@link #DIRTY_VISIBILITY} and
+         * {@link #STATEMENT_SNAPSHOT_WITH_RECHECK}.
          * Semi-consistent reads (InnoDB at READ COMMITTED/READ UNCOMMITTED, MDEV-26687) skip rows whose
          * newest committed version does not match, which this rule allows: it only concerns rows the
          * statement's own view shows it changing.

@@ -120,7 +120,8 @@ final class DeviationExplainer {
         for (ReadPoint p : ReadPoint.values()) {
             boolean explained = switch (deviation) {
                 case STATEMENT_VISIBILITY, DIRTY_VISIBILITY -> explains(deviation, p);
-                case TRANSACTION_SNAPSHOT, TABLE_SNAPSHOTS, SOME_SERIAL_ORDER -> p == ReadPoint.SUBMITTED && explains(deviation, p);
+                case TRANSACTION_SNAPSHOT, TABLE_SNAPSHOTS, SOME_SERIAL_ORDER, STATEMENT_SNAPSHOT_WITH_RECHECK ->
+                        p == ReadPoint.SUBMITTED && explains(deviation, p);
             };
             if (explained) {
                 return Optional.of(describe(deviation, p));
@@ -140,6 +141,10 @@ final class DeviationExplainer {
             case STATEMENT_VISIBILITY -> "statement-level visibility: each write saw only data committed before it began, with no"
                     + " predicate or gap locks" + waited;
             case DIRTY_VISIBILITY -> "dirty reads: each write also saw data other transactions had not committed yet" + waited;
+            case STATEMENT_SNAPSHOT_WITH_RECHECK -> "statement snapshot with re-check: each write read the data committed before it began;"
+                    + " a row it chose (UPDATE, DELETE, MERGE) that a concurrent transaction changed meanwhile was re-checked on its newest"
+                    + " version after the wait (EvalPlanQual) and rows inserted meanwhile stayed invisible; unique keys and ON CONFLICT"
+                    + " were checked against the newest committed data";
             case TRANSACTION_SNAPSHOT -> "snapshot isolation: each transaction's writes were computed from the snapshot taken at its"
                     + " first statement, and concurrent writers changed different rows";
             case TABLE_SNAPSHOTS -> "per-table snapshots: each transaction read every table from the snapshot taken when it first"
@@ -172,6 +177,7 @@ final class DeviationExplainer {
         return switch (deviation) {
             case STATEMENT_VISIBILITY -> statementVisibility(false, readPoint);
             case DIRTY_VISIBILITY -> statementVisibility(true, readPoint);
+            case STATEMENT_SNAPSHOT_WITH_RECHECK -> statementSnapshotWithRecheck();
             case TRANSACTION_SNAPSHOT -> transactionSnapshot(SnapshotPoints.Rule.AT_FIRST_STATEMENT)
                     || transactionSnapshot(SnapshotPoints.Rule.AT_BEGIN);
             case TABLE_SNAPSHOTS -> transactionSnapshot(SnapshotPoints.Rule.PER_TABLE_AT_FIRST_TOUCH);
@@ -259,6 +265,87 @@ final class DeviationExplainer {
             done.add(new Effect(resumed, ref.txn(), delta.get()));
         }
         return reproducesActual(done.stream().filter(e -> committed.contains(e.txn)).map(Effect::delta).toList());
+    }
+
+    /**
+     * {@link Deviation#STATEMENT_SNAPSHOT_WITH_RECHECK}: each committed write, in the order they
+     * completed, takes one of the effects {@link StatementParts} allows it on its snapshot (data
+     * committed before it was submitted) and the newest committed data (when it completed); some
+     * choice must reproduce the final state. Needs row identities.
+     */
+    private boolean statementSnapshotWithRecheck() throws SQLException, SetupFailedException {
+        initial();
+        if (!withRowIds) {
+            return false;
+        }
+        List<StmtRef> writes = new ArrayList<>();
+        for (int txn : committed) {
+            writes.addAll(SerialSchedule.effective(testCase, trace, txn));
+        }
+        writes.removeIf(ref -> !testCase.stmt(ref).kind().isWrite());
+        writes.sort((a, b) -> Integer.compare(trace.position(a), trace.position(b)));
+        StatementParts parts = new StatementParts(testCase, new StatementParts.Simulation() {
+            @Override
+            public Optional<StateDelta> effectOn(DbState view, StmtRef ref, boolean keepKeys) throws SQLException, SetupFailedException {
+                return DeviationExplainer.this.effectOn(Optional.of(view), List.of(ref), keepKeys ? Keys.KEPT : Keys.DROPPED);
+            }
+
+            @Override
+            public Long count(StmtRef ref) {
+                return simulatedCounts.get(ref);
+            }
+
+            @Override
+            public boolean keysHold(DbState state) throws SQLException, SetupFailedException {
+                return DeviationExplainer.this.effectOn(Optional.of(state), List.of(), Keys.KEPT).isPresent();
+            }
+        });
+        statementsLeftToSimulate = MAX_RECHECK_STATEMENTS;
+        return recheckedFrom(parts, writes, 0, new ArrayList<>());
+    }
+
+    /** The choices of re-checked rows multiply: at most this many statements are simulated per explanation. */
+    private static final int MAX_RECHECK_STATEMENTS = 64;
+    private int statementsLeftToSimulate;
+
+    /** Whether some choice of effects for {@code writes} from {@code i} on, after {@code done}, reproduces the final state. */
+    private boolean recheckedFrom(StatementParts parts, List<StmtRef> writes, int i, List<Effect> done) throws SQLException, SetupFailedException {
+        if (i == writes.size()) {
+            return reproducesActual(done.stream().map(Effect::delta).toList());
+        }
+        StmtRef ref = writes.get(i);
+        ExecutedStmt e = trace.executed(ref).orElseThrow();
+        int submitted = e.completedBefore();
+        int resumed = trace.position(ref);
+        List<StatementParts.Candidate> candidates;
+        if (statementsLeftToSimulate-- <= 0) {
+            return false;
+        } else if (failedInActualRun(ref)) {
+            candidates = List.of(new StatementParts.Candidate(StateDelta.between(initial(), initial()), null));
+        } else {
+            Optional<DbState> snapshot = view(done, ref.txn(), submitted, false);
+            Optional<DbState> newest = view(done, ref.txn(), resumed, false);
+            if (snapshot.isEmpty() || newest.isEmpty()) {
+                return false;
+            }
+            candidates = parts.effects(ref, snapshot.get(), newest.get());
+        }
+        for (StatementParts.Candidate c : candidates) {
+            if (skippedALockedRow(done, ref, e, c.delta(), submitted)) {
+                continue; // the engine would have waited
+            }
+            if (c.count() == null) {
+                simulatedCounts.remove(ref);
+            } else {
+                simulatedCounts.put(ref, c.count());
+            }
+            done.add(new Effect(resumed, ref.txn(), c.delta()));
+            if (recheckedFrom(parts, writes, i + 1, done)) {
+                return true;
+            }
+            done.remove(done.size() - 1);
+        }
+        return false;
     }
 
     /**
@@ -588,8 +675,20 @@ final class DeviationExplainer {
         }
     }
 
+    /** Whether a simulation checks the case's unique and primary keys. */
+    private enum Keys {
+        /** only when the case has an upsert (whose effect depends on them): elsewhere keys are checked against the newest data, not the view */
+        IF_UPSERTS,
+        KEPT,
+        DROPPED
+    }
+
     /** What {@code statements}, run as autocommit statements on a database holding {@code view}, remove and add. */
     private Optional<StateDelta> effectOn(Optional<DbState> view, List<StmtRef> statements) throws SQLException, SetupFailedException {
+        return effectOn(view, statements, Keys.IF_UPSERTS);
+    }
+
+    private Optional<StateDelta> effectOn(Optional<DbState> view, List<StmtRef> statements, Keys keys) throws SQLException, SetupFailedException {
         if (view.isEmpty()) {
             return Optional.empty(); // the effects visible to it collide: no state the engine could have shown
         }
@@ -604,7 +703,7 @@ final class DeviationExplainer {
                 if (withRowIds) {
                     addRowIdColumns(s);
                 }
-                if (!hasUpsert) {
+                if (keys == Keys.DROPPED || keys == Keys.IF_UPSERTS && !hasUpsert) {
                     // Keys are checked against the newest data, not against the view loaded here; an
                     // upsert's effect depends on them, so cases with upserts keep them.
                     try {

@@ -1,0 +1,221 @@
+package txfuzz.oracle.wss;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import txfuzz.exec.SetupFailedException;
+import txfuzz.model.DbState;
+import txfuzz.model.StmtKind;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+
+/**
+ * The effect of one write under {@link txfuzz.dbms.Deviation#STATEMENT_SNAPSHOT_WITH_RECHECK}, part
+ * by part: its read part on the snapshot taken when it was submitted, the rows it chose and a
+ * concurrent transaction changed meanwhile re-checked on their newest version, its key checks on the
+ * newest committed data (the data as of when it completed). Every row carries its identity (last
+ * column), so "the same row in a newer version" is known.
+ *
+ * <ul>
+ * <li>UPDATE, DELETE, MERGE: run on the snapshot; the rows it chose there that changed meanwhile are
+ *     replaced by their newest version (dropped when deleted meanwhile) and the statement runs again
+ *     on that view, so its WHERE, join and actions are re-evaluated on them, while rows inserted
+ *     meanwhile stay invisible. A chosen row whose change left its values as they were does not show
+ *     in the snapshot run's delta; the run's update count says how many there were, and each subset of
+ *     the rows that changed meanwhile up to that many is a candidate.</li>
+ * <li>INSERT (VALUES or SELECT): its rows computed on the snapshot without key checks, then the keys
+ *     checked on the newest committed data plus those rows.</li>
+ * <li>INSERT ... ON CONFLICT: the conflict arbitrated on the newest committed data of the table it
+ *     inserts into; other tables read on the snapshot. (A SELECT from the target table itself then
+ *     reads the newest data too: not modelled apart.)</li>
+ * </ul>
+ */
+final class StatementParts {
+    /** The simulations this model is built from, run by {@link DeviationExplainer} on a fresh database each. */
+    interface Simulation {
+        /** What {@code ref}, run alone on {@code view}, removes and adds; empty when it fails there. Keys checked only when {@code keepKeys}. */
+        Optional<StateDelta> effectOn(DbState view, StmtRef ref, boolean keepKeys) throws SQLException, SetupFailedException;
+
+        /** The update count the last simulation of {@code ref} gave. */
+        Long count(StmtRef ref);
+
+        /** Whether {@code state} satisfies the case's keys. */
+        boolean keysHold(DbState state) throws SQLException, SetupFailedException;
+    }
+
+    /** One way the statement may have behaved: its effect, and its update count when the simulation gives it. */
+    record Candidate(StateDelta delta, Long count) {
+    }
+
+    /** Candidates beyond this many per statement are not tried (2^4 subsets of re-checked rows). */
+    private static final int MAX_CANDIDATES = 16;
+    private static final Pattern TARGET = Pattern.compile(
+            "^\\s*(?:UPDATE|DELETE\\s+FROM|MERGE\\s+INTO|INSERT\\s+INTO)\\s+(\\w+)", Pattern.CASE_INSENSITIVE);
+
+    private final TestCase testCase;
+    private final Simulation simulation;
+
+    StatementParts(TestCase testCase, Simulation simulation) {
+        this.testCase = testCase;
+        this.simulation = simulation;
+    }
+
+    /**
+     * The ways {@code ref} may have changed the data, given the data it read at its start
+     * ({@code snapshot}) and the newest committed data when it completed ({@code newest}), each with
+     * its own transaction's writes; empty when none is possible (it fails, or breaks a key).
+     */
+    List<Candidate> effects(StmtRef ref, DbState snapshot, DbState newest) throws SQLException, SetupFailedException {
+        String sql = testCase.stmt(ref).sql();
+        StmtKind kind = testCase.stmt(ref).kind();
+        boolean merge = sql.trim().toUpperCase(Locale.ROOT).startsWith("MERGE");
+        List<Candidate> candidates = switch (kind) {
+            case UPDATE, DELETE -> rechecked(ref, snapshot, newest);
+            case UPSERT -> merge ? rechecked(ref, snapshot, newest) : arbitratedOnNewest(ref, snapshot, newest);
+            case INSERT -> insertedFromSnapshot(ref, snapshot);
+            default -> List.of();
+        };
+        List<Candidate> keyed = new ArrayList<>();
+        for (Candidate c : candidates) {
+            // unique keys are checked against the newest committed data (the statement would have failed)
+            Optional<DbState> after = c.delta().applyTo(newest);
+            if (after.isPresent() && simulation.keysHold(after.get())) {
+                keyed.add(c);
+            }
+        }
+        return keyed;
+    }
+
+    private List<Candidate> insertedFromSnapshot(StmtRef ref, DbState snapshot) throws SQLException, SetupFailedException {
+        Optional<StateDelta> d = simulation.effectOn(snapshot, ref, false);
+        return d.map(delta -> List.of(new Candidate(delta, simulation.count(ref)))).orElse(List.of());
+    }
+
+    private List<Candidate> arbitratedOnNewest(StmtRef ref, DbState snapshot, DbState newest) throws SQLException, SetupFailedException {
+        String target = target(ref);
+        Map<String, List<List<String>>> tables = new LinkedHashMap<>();
+        snapshot.tables().forEach((t, rows) -> tables.put(t, t.equalsIgnoreCase(target) ? newest.tables().getOrDefault(t, List.of()) : rows));
+        Optional<StateDelta> d = simulation.effectOn(new DbState(tables), ref, true);
+        return d.map(delta -> List.of(new Candidate(delta, simulation.count(ref)))).orElse(List.of());
+    }
+
+    private List<Candidate> rechecked(StmtRef ref, DbState snapshot, DbState newest) throws SQLException, SetupFailedException {
+        Optional<StateDelta> onSnapshot = simulation.effectOn(snapshot, ref, false);
+        if (onSnapshot.isEmpty()) {
+            return List.of();
+        }
+        StateDelta d = onSnapshot.get();
+        Long count = simulation.count(ref);
+        String target = target(ref);
+        Map<String, List<String>> newestById = byId(newest, target);
+        Set<String> changedMeanwhile = new HashSet<>();
+        byId(snapshot, target).forEach((id, row) -> {
+            if (!row.equals(newestById.get(id))) {
+                changedMeanwhile.add(id);
+            }
+        });
+        Set<String> changedHere = new HashSet<>(rowIds(d));
+        Set<String> mustRecheck = new HashSet<>(changedHere);
+        mustRecheck.retainAll(changedMeanwhile);
+        List<String> maybeChosen = changedMeanwhile.stream().filter(id -> !changedHere.contains(id)).sorted().toList();
+        // rows the statement processed without changing their values: its count less the rows it changed or inserted
+        long unchangedButProcessed = count == null ? 0 : count - rowsChangedOrInserted(d);
+        List<Candidate> out = new ArrayList<>();
+        for (Set<String> extra : subsets(maybeChosen, (int) Math.max(0, Math.min(unchangedButProcessed, maybeChosen.size())))) {
+            Set<String> chosen = new HashSet<>(mustRecheck);
+            chosen.addAll(extra);
+            if (chosen.isEmpty()) {
+                out.add(new Candidate(d, count));
+                continue;
+            }
+            Optional<StateDelta> onNewest = simulation.effectOn(recheckView(snapshot, newestById, target, chosen), ref, false);
+            // its count on the re-check view is not the statement's: the re-checked rows were counted as they came out
+            onNewest.ifPresent(delta -> out.add(new Candidate(delta, null)));
+            if (out.size() >= MAX_CANDIDATES) {
+                break;
+            }
+        }
+        return out;
+    }
+
+    /** The snapshot with each chosen row of {@code target} in its newest version, or gone when deleted meanwhile. */
+    private static DbState recheckView(DbState snapshot, Map<String, List<String>> newestById, String target, Set<String> chosen) {
+        Map<String, List<List<String>>> tables = new LinkedHashMap<>();
+        snapshot.tables().forEach((t, rows) -> {
+            if (!t.equalsIgnoreCase(target)) {
+                tables.put(t, rows);
+                return;
+            }
+            List<List<String>> view = new ArrayList<>();
+            for (List<String> row : rows) {
+                String id = row.get(row.size() - 1);
+                if (!chosen.contains(id)) {
+                    view.add(row);
+                } else if (newestById.containsKey(id)) {
+                    view.add(newestById.get(id));
+                }
+            }
+            tables.put(t, view);
+        });
+        return new DbState(tables);
+    }
+
+    /** Rows a delta changed (removed, with or without a new version) plus rows it inserted (identities not removed). */
+    private static long rowsChangedOrInserted(StateDelta d) {
+        Set<String> removed = rowIds(d);
+        long inserted = d.added().values().stream().flatMap(List::stream).filter(r -> !removed.contains(r.get(r.size() - 1))).count();
+        return removed.size() + inserted;
+    }
+
+    private static Set<String> rowIds(StateDelta d) {
+        Set<String> ids = new HashSet<>();
+        d.removed().values().forEach(rows -> rows.forEach(r -> ids.add(r.get(r.size() - 1))));
+        return ids;
+    }
+
+    /** Subsets of {@code items} of at most {@code max} elements, the empty one first. */
+    private static List<Set<String>> subsets(List<String> items, int max) {
+        List<Set<String>> out = new ArrayList<>();
+        out.add(Set.of());
+        for (String item : items) {
+            List<Set<String>> more = new ArrayList<>();
+            for (Set<String> s : out) {
+                if (s.size() < max) {
+                    Set<String> bigger = new HashSet<>(s);
+                    bigger.add(item);
+                    more.add(bigger);
+                }
+            }
+            out.addAll(more);
+            if (out.size() >= MAX_CANDIDATES) {
+                return out.subList(0, MAX_CANDIDATES);
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, List<String>> byId(DbState state, String table) {
+        Map<String, List<String>> out = new HashMap<>();
+        state.tables().forEach((t, rows) -> {
+            if (t.equalsIgnoreCase(table)) {
+                rows.forEach(r -> out.put(r.get(r.size() - 1), r));
+            }
+        });
+        return out;
+    }
+
+    /** The table the statement writes. */
+    private String target(StmtRef ref) {
+        Matcher m = TARGET.matcher(testCase.stmt(ref).sql());
+        return m.find() ? m.group(1) : "";
+    }
+}
