@@ -117,6 +117,36 @@ class HsqldbBugsTest {
                 .autocommit("UPDATE t1 SET v = v + 1").order(1, 1, 2, 1, 1, 1);
     }
 
+    /**
+     * hsqldb-2pl-failed-statement-releases-read-lock: "[REPEATABLE READ and SERIALIZABLE] keep both read
+     * and write locks on tables until commit", but a statement that fails keeps none. T1's DELETE of a
+     * parent row fails on the child row in t2; an autocommit DELETE of that child then runs at once and
+     * commits before T1 does, so T1's failure contradicts the commit order (LOCKS and MVLOCKS alike).
+     * Control: when T1 reads t2 with a statement that succeeds, the DELETE waits for T1's COMMIT.
+     */
+    @Test
+    void hsqldbFailedStatementReleasesItsReadLockStillShowsOnTheBundledHsqldb() throws Exception {
+        try (Target hsqldb = Targets.create("hsqldb")) {
+            for (String mode : List.of("locks", "mvlocks")) {
+                Result failed = BugReplay.replay(hsqldb, childDeletedAfter(mode, "DELETE FROM t1"), "wss", "explicit");
+                assertEquals(ErrorClass.CONSTRAINT, failed.trace().executed(new StmtRef(1, 1)).orElseThrow().result().errorClass(), failed.trace().toString());
+                assertTrue(!failed.trace().executed(new StmtRef(2, 0)).orElseThrow().blocked(), "the child's DELETE did not wait: " + failed.trace());
+                assertTrue(failed.labels().contains("wss/write-outcome/bug-candidate"), mode + ": " + failed);
+
+                Result read = BugReplay.replay(hsqldb, childDeletedAfter(mode, "SELECT COUNT(*) FROM t2"), "wss", "explicit");
+                assertTrue(read.trace().executed(new StmtRef(2, 0)).orElseThrow().blocked(), "the child's DELETE waits for T1: " + read.trace());
+                assertEquals(Set.of(), read.labels(), mode + ": " + read);
+            }
+        }
+    }
+
+    private static TestCase childDeletedAfter(String mode, String first) {
+        return Cases.on("hsqldb").mode(mode).level(IsolationLevel.SERIALIZABLE).table("t1").table("t2")
+                .setup("CREATE TABLE t1 (c0 INT PRIMARY KEY)", "CREATE TABLE t2 (c0 INT, c3 INT, FOREIGN KEY (c3) REFERENCES t1 (c0))",
+                        "INSERT INTO t1 VALUES (9)", "INSERT INTO t2 VALUES (0, 9)")
+                .txn(first).autocommit("DELETE FROM t2").order(1, 1, 2, 1);
+    }
+
     private static List<List<String>> sorted(List<List<String>> rows) {
         return rows.stream().sorted(Comparator.comparing(Object::toString)).toList();
     }
