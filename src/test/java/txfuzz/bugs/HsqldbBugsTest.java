@@ -90,8 +90,9 @@ class HsqldbBugsTest {
     /**
      * The COMMIT failure of hsqldb-mvlocks-merge-deleted-row-commit-npe needs no MERGE: a plain UPDATE of
      * a row another transaction updated and committed after T1's first statement succeeds, T1 then reads
-     * both versions of the row, its COMMIT fails with an internal error, and T1's INSERT stays. Control:
-     * at READ COMMITTED the UPDATE applies to the committed version and T1 commits.
+     * both versions of the row, its COMMIT fails with an internal error, and T1's INSERT stays; with a
+     * primary key the UPDATE fails instead with a unique violation. Control: at READ COMMITTED the UPDATE
+     * applies to the committed version and T1 commits.
      */
     @Test
     void hsqldbMvlocksUpdateOfARowUpdatedSinceFailsAtCommitStillShowsOnTheBundledHsqldb() throws Exception {
@@ -108,6 +109,14 @@ class HsqldbBugsTest {
             Result rc = BugReplay.replay(hsqldb, updateAfterConcurrentUpdate(IsolationLevel.READ_COMMITTED), "wss", "explicit");
             assertEquals(List.of(List.of("1", "11")), rc.trace().finalState().tables().get("t1"), rc.trace().toString());
             assertEquals(Set.of(), rc.labels(), rc.toString());
+
+            // with a primary key on t1 the same UPDATE fails at once, with a unique violation on a one-row table
+            TestCase keyed = Cases.on("hsqldb").mode("mvlocks").level(IsolationLevel.SERIALIZABLE).table("t0").table("t1")
+                    .setup("CREATE TABLE t0 (k INT)", "CREATE TABLE t1 (k INT PRIMARY KEY, v INT)", "INSERT INTO t1 VALUES (1, 0)")
+                    .txn("SELECT k FROM t0", "UPDATE t1 SET v = v + 10").autocommit("UPDATE t1 SET v = v + 1").order(1, 1, 2, 1, 1);
+            Result pk = BugReplay.replay(hsqldb, keyed, "wss", "explicit");
+            assertEquals(ErrorClass.CONSTRAINT, pk.trace().executed(new StmtRef(1, 2)).orElseThrow().result().errorClass(), pk.trace().toString());
+            assertTrue(pk.labels().contains("wss/write-outcome/bug-candidate"), pk.toString());
         }
     }
 
