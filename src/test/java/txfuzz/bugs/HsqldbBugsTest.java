@@ -3,8 +3,11 @@ package txfuzz.bugs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import txfuzz.bugs.BugReplay.Result;
 import txfuzz.dbms.ErrorClass;
@@ -16,8 +19,152 @@ import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 
-/** The HSQLDB entry of docs/bugs.md, on the bundled HSQLDB: the test fails the day an upgrade fixes it. */
+/** The HSQLDB entries of docs/bugs.md, on the bundled HSQLDB: the test fails the day an upgrade fixes it. */
 class HsqldbBugsTest {
+    private static final String[] TWO_TABLES = {"CREATE TABLE t0 (k INT)", "CREATE TABLE t1 (k INT, v INT)", "INSERT INTO t0 VALUES (1)",
+        "INSERT INTO t1 VALUES (1, 0)"};
+
+    /** T1 reads t0 (its first statement), an autocommit INSERT into t1 commits, then T1 runs {@code second} on t1. */
+    private static TestCase afterACommittedInsert(String mode, String second) {
+        return Cases.on("hsqldb").mode(mode).level(IsolationLevel.SERIALIZABLE).table("t0").table("t1").setup(TWO_TABLES)
+                .txn("SELECT k FROM t0", second).autocommit("INSERT INTO t1 VALUES (2, 0)").order(1, 1, 2, 1, 1);
+    }
+
+    /**
+     * hsqldb-mvlocks-writer-reads-start-snapshot: the guide says MVLOCKS "works the same way as normal
+     * 2PL as far as updates are concerned" and gives SNAPSHOT ISOLATION to "read-only transactions". At
+     * SERIALIZABLE a transaction that writes reads its snapshot too: its UPDATE of t1, after an INSERT
+     * into t1 committed, updates only the row that was there at its first statement. Controls: a
+     * transaction that only reads sees its snapshot and is clean (what the guide documents); in LOCKS mode
+     * the same UPDATE updates both rows.
+     */
+    @Test
+    void hsqldbMvlocksWriterReadsItsStartSnapshotStillShowsOnTheBundledHsqldb() throws Exception {
+        try (Target hsqldb = Targets.create("hsqldb")) {
+            Result writer = BugReplay.replay(hsqldb, afterACommittedInsert("mvlocks", "UPDATE t1 SET v = 5"), "wss", "explicit");
+            assertEquals(1, writer.trace().executed(new StmtRef(1, 2)).orElseThrow().result().updateCount(), writer.trace().toString());
+            assertEquals(List.of(List.of("1", "5"), List.of("2", "0")), sorted(writer.trace().finalState().tables().get("t1")), writer.trace().toString());
+            assertTrue(writer.labels().contains("wss/tx-wss/bug-candidate"), writer.toString());
+
+            Result reader = BugReplay.replay(hsqldb, afterACommittedInsert("mvlocks", "SELECT k, v FROM t1"), "wss", "explicit");
+            assertEquals(List.of(List.of("1", "0")), reader.trace().executed(new StmtRef(1, 2)).orElseThrow().result().rows(),
+                    "the reader sees its snapshot: " + reader.trace());
+            assertEquals(Set.of(), reader.labels(), reader.toString());
+
+            Result locks = BugReplay.replay(hsqldb, afterACommittedInsert("locks", "UPDATE t1 SET v = 5"), "wss", "explicit");
+            assertEquals(2, locks.trace().executed(new StmtRef(1, 2)).orElseThrow().result().updateCount(), locks.trace().toString());
+            assertEquals(Set.of(), locks.labels(), locks.toString());
+        }
+    }
+
+    /**
+     * The same defect makes SERIALIZABLE non-serializable (write skew across tables): T1 starts on t2,
+     * T2 copies COUNT(t1) into t0 and commits, T1 copies COUNT(t0) into t1 from its snapshot. The final
+     * state is neither serial order's; in LOCKS mode it is T2 → T1's.
+     */
+    @Test
+    void hsqldbMvlocksSerializableWriteSkewStillShowsOnTheBundledHsqldb() throws Exception {
+        try (Target hsqldb = Targets.create("hsqldb")) {
+            Result skew = BugReplay.replay(hsqldb, writeSkew("mvlocks", 1, 1, 2, 2, 2, 1, 1), "wss", "explicit");
+            Map<String, List<List<String>>> actual = skew.trace().finalState().tables();
+            Map<String, List<List<String>>> t1First = BugReplay.replay(hsqldb, writeSkew("mvlocks", 1, 1, 1, 1, 2, 2, 2), "wss").trace().finalState().tables();
+            Map<String, List<List<String>>> t2First = BugReplay.replay(hsqldb, writeSkew("mvlocks", 2, 2, 2, 1, 1, 1, 1), "wss").trace().finalState().tables();
+            assertTrue(!sortedTables(actual).equals(sortedTables(t1First)) && !sortedTables(actual).equals(sortedTables(t2First)),
+                    "actual " + actual + ", serial T1 → T2 " + t1First + ", serial T2 → T1 " + t2First);
+            assertTrue(skew.labels().contains("wss/tx-wss/bug-candidate"), skew.toString());
+
+            Result locks = BugReplay.replay(hsqldb, writeSkew("locks", 1, 1, 2, 2, 2, 1, 1), "wss", "explicit");
+            assertEquals(sortedTables(t2First), sortedTables(locks.trace().finalState().tables()), locks.trace().toString());
+            assertEquals(Set.of(), locks.labels(), locks.toString());
+        }
+    }
+
+    private static TestCase writeSkew(String mode, Integer... order) {
+        return Cases.on("hsqldb").mode(mode).level(IsolationLevel.SERIALIZABLE).table("t0").table("t1").table("t2")
+                .setup("CREATE TABLE t0 (k INT)", "CREATE TABLE t1 (k INT)", "CREATE TABLE t2 (k INT)", "INSERT INTO t0 VALUES (1)")
+                .txn("SELECT COUNT(*) FROM t2", "INSERT INTO t1 SELECT COUNT(*) FROM t0")
+                .txn("INSERT INTO t0 SELECT COUNT(*) FROM t1")
+                .order(order);
+    }
+
+    /**
+     * The COMMIT failure of hsqldb-mvlocks-merge-deleted-row-commit-npe needs no MERGE: a plain UPDATE of
+     * a row another transaction updated and committed after T1's first statement succeeds, T1 then reads
+     * both versions of the row, its COMMIT fails with an internal error, and T1's INSERT stays; with a
+     * primary key the UPDATE fails instead with a unique violation. Control: at READ COMMITTED the UPDATE
+     * applies to the committed version and T1 commits.
+     */
+    @Test
+    void hsqldbMvlocksUpdateOfARowUpdatedSinceFailsAtCommitStillShowsOnTheBundledHsqldb() throws Exception {
+        try (Target hsqldb = Targets.create("hsqldb")) {
+            Result r = BugReplay.replay(hsqldb, updateAfterConcurrentUpdate(IsolationLevel.SERIALIZABLE), "wss", "explicit");
+            assertEquals(1, r.trace().executed(new StmtRef(1, 2)).orElseThrow().result().updateCount(), r.trace().toString());
+            assertEquals(List.of(List.of("1", "0"), List.of("1", "10")), sorted(r.trace().executed(new StmtRef(1, 3)).orElseThrow().result().rows()),
+                    "T1 reads the row twice: " + r.trace());
+            assertEquals(ErrorClass.INTERNAL, r.trace().executed(new StmtRef(1, 4)).orElseThrow().result().errorClass(), r.trace().toString());
+            assertEquals(List.of(List.of("1"), List.of("2")), sorted(r.trace().finalState().tables().get("t0")),
+                    "the failed transaction's INSERT stays: " + r.trace());
+            assertTrue(r.labels().contains("explicit/engine-error/bug-candidate"), r.toString());
+
+            Result rc = BugReplay.replay(hsqldb, updateAfterConcurrentUpdate(IsolationLevel.READ_COMMITTED), "wss", "explicit");
+            assertEquals(List.of(List.of("1", "11")), rc.trace().finalState().tables().get("t1"), rc.trace().toString());
+            assertEquals(Set.of(), rc.labels(), rc.toString());
+
+            // with a primary key on t1 the same UPDATE fails at once, with a unique violation on a one-row table
+            TestCase keyed = Cases.on("hsqldb").mode("mvlocks").level(IsolationLevel.SERIALIZABLE).table("t0").table("t1")
+                    .setup("CREATE TABLE t0 (k INT)", "CREATE TABLE t1 (k INT PRIMARY KEY, v INT)", "INSERT INTO t1 VALUES (1, 0)")
+                    .txn("SELECT k FROM t0", "UPDATE t1 SET v = v + 10").autocommit("UPDATE t1 SET v = v + 1").order(1, 1, 2, 1, 1);
+            Result pk = BugReplay.replay(hsqldb, keyed, "wss", "explicit");
+            assertEquals(ErrorClass.CONSTRAINT, pk.trace().executed(new StmtRef(1, 2)).orElseThrow().result().errorClass(), pk.trace().toString());
+            assertTrue(pk.labels().contains("wss/write-outcome/bug-candidate"), pk.toString());
+        }
+    }
+
+    private static TestCase updateAfterConcurrentUpdate(IsolationLevel level) {
+        return Cases.on("hsqldb").mode("mvlocks").level(level).table("t0").table("t1").setup(TWO_TABLES)
+                .txn("INSERT INTO t0 VALUES (2)", "UPDATE t1 SET v = v + 10", "SELECT k, v FROM t1")
+                .autocommit("UPDATE t1 SET v = v + 1").order(1, 1, 2, 1, 1, 1);
+    }
+
+    /**
+     * hsqldb-2pl-failed-statement-releases-read-lock: "[REPEATABLE READ and SERIALIZABLE] keep both read
+     * and write locks on tables until commit", but a statement that fails keeps none. T1's DELETE of a
+     * parent row fails on the child row in t2; an autocommit DELETE of that child then runs at once and
+     * commits before T1 does, so T1's failure contradicts the commit order (LOCKS and MVLOCKS alike).
+     * Control: when T1 reads t2 with a statement that succeeds, the DELETE waits for T1's COMMIT.
+     */
+    @Test
+    void hsqldbFailedStatementReleasesItsReadLockStillShowsOnTheBundledHsqldb() throws Exception {
+        try (Target hsqldb = Targets.create("hsqldb")) {
+            for (String mode : List.of("locks", "mvlocks")) {
+                Result failed = BugReplay.replay(hsqldb, childDeletedAfter(mode, "DELETE FROM t1"), "wss", "explicit");
+                assertEquals(ErrorClass.CONSTRAINT, failed.trace().executed(new StmtRef(1, 1)).orElseThrow().result().errorClass(), failed.trace().toString());
+                assertTrue(!failed.trace().executed(new StmtRef(2, 0)).orElseThrow().blocked(), "the child's DELETE did not wait: " + failed.trace());
+                assertTrue(failed.labels().contains("wss/write-outcome/bug-candidate"), mode + ": " + failed);
+
+                Result read = BugReplay.replay(hsqldb, childDeletedAfter(mode, "SELECT COUNT(*) FROM t2"), "wss", "explicit");
+                assertTrue(read.trace().executed(new StmtRef(2, 0)).orElseThrow().blocked(), "the child's DELETE waits for T1: " + read.trace());
+                assertEquals(Set.of(), read.labels(), mode + ": " + read);
+            }
+        }
+    }
+
+    private static TestCase childDeletedAfter(String mode, String first) {
+        return Cases.on("hsqldb").mode(mode).level(IsolationLevel.SERIALIZABLE).table("t1").table("t2")
+                .setup("CREATE TABLE t1 (c0 INT PRIMARY KEY)", "CREATE TABLE t2 (c0 INT, c3 INT, FOREIGN KEY (c3) REFERENCES t1 (c0))",
+                        "INSERT INTO t1 VALUES (9)", "INSERT INTO t2 VALUES (0, 9)")
+                .txn(first).autocommit("DELETE FROM t2").order(1, 1, 2, 1);
+    }
+
+    private static List<List<String>> sorted(List<List<String>> rows) {
+        return rows.stream().sorted(Comparator.comparing(Object::toString)).toList();
+    }
+
+    private static Map<String, List<List<String>>> sortedTables(Map<String, List<List<String>>> tables) {
+        Map<String, List<List<String>>> out = new TreeMap<>();
+        tables.forEach((t, rows) -> out.put(t, sorted(rows)));
+        return out;
+    }
 
     /**
      * hsqldb-mvlocks-merge-deleted-row-commit-npe: at REPEATABLE READ in MVLOCKS mode, T2's MERGE

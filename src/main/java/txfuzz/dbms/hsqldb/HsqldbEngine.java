@@ -24,6 +24,7 @@ import txfuzz.dbms.TargetOptions;
 public final class HsqldbEngine implements Engine {
     static final String DOCS_MVCC = "https://hsqldb.org/doc/2.0/guide/sessions-chapt.html#snc_tx_mvcc";
     static final String DOCS_2PL = "https://hsqldb.org/doc/2.0/guide/sessions-chapt.html#snc_tx_2pl";
+    static final String DOCS_MVLOCKS = "https://hsqldb.org/doc/2.0/guide/sessions-chapt.html#snc_tx_2pl_si";
     static final List<String> MODES = List.of("mvcc", "locks", "mvlocks");
 
     /** The jar's own constant: nothing starts. */
@@ -101,12 +102,27 @@ public final class HsqldbEngine implements Engine {
                     .documenting(si, Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2).requiring(Deviation.Precondition.FIRST_COMMITTER_WINS));
         } else {
             // LOCKS and MVLOCKS: read locks are released after each statement at READ COMMITTED and
-            // kept to commit above it (REPEATABLE READ is upgraded to SERIALIZABLE): strict 2PL on tables.
+            // kept to commit above it ("The REPEATABLE READ level is upgraded to SERIALIZABLE. These
+            // levels keep both read and write locks on tables until commit").
             m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS_2PL, Deviation.STATEMENT_VISIBILITY).requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
-            m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.strict(DOCS_2PL));
-            m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.strict(DOCS_2PL));
+            LevelSemantics above = checkMode(mode).equals("mvlocks") ? mvlocksAboveReadCommitted() : LevelSemantics.strict(DOCS_2PL);
+            m.put(IsolationLevel.REPEATABLE_READ, above);
+            m.put(IsolationLevel.SERIALIZABLE, above);
         }
         return new Profile(m);
+    }
+
+    /**
+     * MVLOCKS at REPEATABLE READ and SERIALIZABLE, as the guide describes the mode: it "works the same
+     * way as normal 2PL as far as updates are concerned", and "SNAPSHOT ISOLATION [...] uses the
+     * snapshot of the whole database at the time of the start of the transaction. In this model,
+     * read-only transactions use SNAPSHOT ISOLATION." A transaction that only reads thus serializes
+     * where its snapshot was taken, not at its COMMIT: its reads need not match the commit-order
+     * serial schedule. Writes must (2PL: no deviation, no documented anomaly). A transaction that
+     * writes after reading its start snapshot is not what the guide describes; its writes show it.
+     */
+    static LevelSemantics mvlocksAboveReadCommitted() {
+        return new LevelSemantics(Set.of(), false, DOCS_MVLOCKS);
     }
 
     /**

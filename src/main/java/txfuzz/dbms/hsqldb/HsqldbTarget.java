@@ -27,8 +27,8 @@ import txfuzz.dbms.TargetOptions;
  *
  * <p>Modes are HSQLDB's transaction control models, set per database with
  * {@code SET DATABASE TRANSACTION CONTROL}: "mvcc" (our default; the engine's own default is LOCKS),
- * "locks" (two-phase locking on whole tables) and "mvlocks" (two-phase locking, READ COMMITTED reads
- * from snapshots). Measured on 2.7.4:
+ * "locks" (two-phase locking on whole tables) and "mvlocks" (the same locks, with multiversion rows).
+ * Measured on 2.7.4:
  * <ul>
  * <li>READ UNCOMMITTED is accepted but promoted to READ COMMITTED in every mode, so it is not offered.</li>
  * <li>mvcc, READ COMMITTED: a writer waits for the uncommitted writer of the same row and then
@@ -38,6 +38,10 @@ import txfuzz.dbms.TargetOptions;
  * <li>locks and mvlocks: table locks. RR and SERIALIZABLE keep read locks to the end (both strict 2PL);
  *     READ COMMITTED releases them after each statement. Only the blocker's WAITING_FOR_THIS names the
  *     waiter; the waiter's THIS_WAITING_FOR stays empty.</li>
+ * <li>mvlocks: every transaction, not only a read-only one, reads rows as of a snapshot — the
+ *     statement's start at READ COMMITTED, at RR and SERIALIZABLE the start of the transaction's first
+ *     statement (after its locks are granted). A statement that locks a table later, or waited for
+ *     its lock, still reads it as before the commits in between (see HsqldbBugsTest).</li>
  * <li>Deadlocks are detected when the cycle closes, with no timeout: the session whose wait would
  *     close it gets 40001 at once. HSQLDB has no lock-wait timeout at all; a wait lasts until the
  *     blocker ends (only JDBC's query timeout, 40502, ends it otherwise).</li>

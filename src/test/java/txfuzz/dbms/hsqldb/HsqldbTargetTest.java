@@ -62,6 +62,12 @@ class HsqldbTargetTest {
         }
         assertTrue(target.profile("locks").at(IsolationLevel.SERIALIZABLE).serializableReads());
         assertTrue(!target.profile().at(IsolationLevel.SERIALIZABLE).serializableReads(), "MVCC SERIALIZABLE is snapshot isolation");
+        // MVLOCKS: writes as in 2PL (no deviation, no anomaly); read-only transactions read a snapshot
+        for (IsolationLevel l : List.of(IsolationLevel.REPEATABLE_READ, IsolationLevel.SERIALIZABLE)) {
+            var mvlocks = target.profile("mvlocks").at(l);
+            assertTrue(!mvlocks.serializableReads() && mvlocks.deviations().isEmpty() && mvlocks.documentedAnomalies().isEmpty(), mvlocks.toString());
+            assertTrue(mvlocks.reference().endsWith("#snc_tx_2pl_si"), mvlocks.reference());
+        }
     }
 
     @Test
