@@ -118,20 +118,17 @@ final class RunCommand implements Callable<Integer> {
 
     /** "0" (off) or a duration as --time takes it. */
     static Duration reduceDuration(String text) {
-        return text.strip().equals("0") ? Duration.ZERO : Options.duration(text);
+        return text.strip().equals("0") ? Duration.ZERO : Options.duration(text, "--reduce-time");
     }
 
     @Override
     public Integer call() {
-        if (tests != null && tests < 0) {
-            throw new Main.UserError("--tests must not be negative");
-        }
         // every option value is checked before anything is printed or started
-        Duration budget = time == null ? null : Options.duration(time);
+        Integer count = tests != null ? Integer.valueOf(Options.caseLimit(tests, "--tests")) : time == null ? Integer.valueOf(300) : null;
+        Duration budget = time == null ? null : Options.timeLimit(time, "--time");
         Duration reduce = reduceDuration(reduceTime);
-        Duration progress = Options.duration(progressEvery);
+        Duration progress = Options.duration(progressEvery, "--progress");
         CampaignConfig.Execution exec = Options.execution(execution);
-        Integer count = tests == null && budget == null ? Integer.valueOf(300) : tests;
         Generation generation = Options.generation(generator, patterns);
         String oracleWords = oracles != null ? oracles : Options.defaultOracles(generation);
         List<String> oracleNames = Options.list(oracleWords);
@@ -155,7 +152,7 @@ final class RunCommand implements Callable<Integer> {
             System.out.printf("txfuzz: testing %s at %s%s, oracles %s, seed %d, %s; output in %s%n", target.version(),
                     String.join(" ", levels.stream().map(IsolationLevel::name).toList()),
                     m.isEmpty() ? "" : " in mode " + String.join(", ", m), String.join(",", oracleNames), s,
-                    count != null ? count + " cases" : "for " + time, out);
+                    Options.limits(count, time), out);
             if (sessions > 0) {
                 System.out.printf("txfuzz: concurrent mode, %d sessions per case%n", sessions);
             }
