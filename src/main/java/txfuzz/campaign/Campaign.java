@@ -55,6 +55,8 @@ public final class Campaign {
     private final Stats stats = new Stats();
     private final GenerationFigures generated = new GenerationFigures();
     private volatile boolean stopRequested;
+    /** Why the loop was asked to stop before its limits (a signal's name, or "stopped"); null while it was not. */
+    private volatile String interruptedBy;
     private final java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
 
     private final CaseSource source;
@@ -130,6 +132,15 @@ public final class Campaign {
      * nothing the interrupted case sees afterwards (a target being closed) is recorded as a finding.
      */
     public void stop(long millis) {
+        interrupt(null, millis);
+    }
+
+    /**
+     * As {@link #stop}, saying why: {@code signal} (SIGINT, SIGTERM; null when not known) goes into
+     * summary.json and the last event, which say that the run was cut short.
+     */
+    public void interrupt(String signal, long millis) {
+        interruptedBy = signal == null ? "stopped" : signal;
         stopRequested = true;
         try {
             finished.await(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -155,7 +166,7 @@ public final class Campaign {
             log.append(new CampaignEvent.Start(EventLog.now(), meta));
             Summary s = cases();
             log.append(new CampaignEvent.End(EventLog.now(), s.cases(), s.seconds(), s.bugCandidates(), s.uniqueFindings(), s.uniqueBugCandidates(),
-                    s.duplicates()));
+                    s.duplicates(), s.interrupted(), s.signal()));
             return s;
         } finally {
             events = null;
@@ -589,6 +600,7 @@ public final class Campaign {
     private List<FindingRecord> file(List<FindingRecord> records) {
         findings.put(records.get(0).id(), records);
         stats.uniqueFindings = index.unique();
+        stats.uniqueBugCandidates = index.unique(Classification.BUG_CANDIDATE.label());
         stats.duplicates = index.duplicates();
         writeSummary();
         return records;
@@ -627,7 +639,8 @@ public final class Campaign {
                 plainTwins == null ? null : new Summary.SelfCheck(config.selfCheckEvery(), stats.selfChecks, stats.selfCheckDisagreements,
                         round(stats.share(stats.selfCheckDisagreements, stats.selfChecks)), stats.selfChecksNotComparable,
                         stats.instrumentationEffects, List.copyOf(stats.firstSelfCheckDisagreements)),
-                oracleFigures(), generated.figures(config.generation().kind().word()));
+                oracleFigures(), generated.figures(config.generation().kind().word()), interruptedBy != null,
+                interruptedBy == null || !interruptedBy.startsWith("SIG") ? null : interruptedBy);
         try {
             Files.createDirectories(config.out());
             Path tmp = config.out().resolve("summary.json.tmp");

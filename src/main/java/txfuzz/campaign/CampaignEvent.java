@@ -44,11 +44,17 @@ public sealed interface CampaignEvent {
         }
     }
 
-    /** The last line of a campaign that ended by itself or by Ctrl-C (a crash leaves none): summary.json's totals. */
+    /**
+     * The last line of a campaign that ended by itself or by a signal (a crash or SIGKILL leaves none): summary.json's totals.
+     *
+     * @param interrupted the run was cut short (SIGINT, SIGTERM) before its --tests or --time limit
+     * @param signal      the signal that cut it short (SIGINT, SIGTERM); null when it was not, or when not known
+     */
     record End(String event, String at, long cases, double seconds, long bugCandidates, long uniqueFindings, long uniqueBugCandidates,
-               long duplicates) implements CampaignEvent {
-        End(String at, long cases, double seconds, long bugCandidates, long uniqueFindings, long uniqueBugCandidates, long duplicates) {
-            this("end", at, cases, seconds, bugCandidates, uniqueFindings, uniqueBugCandidates, duplicates);
+               long duplicates, boolean interrupted, String signal) implements CampaignEvent {
+        End(String at, long cases, double seconds, long bugCandidates, long uniqueFindings, long uniqueBugCandidates, long duplicates,
+            boolean interrupted, String signal) {
+            this("end", at, cases, seconds, bugCandidates, uniqueFindings, uniqueBugCandidates, duplicates, interrupted, signal);
         }
     }
 }

@@ -25,6 +25,7 @@ final class Stats {
     final java.util.List<String> firstSelfCheckDisagreements = new java.util.ArrayList<>();
     /** Unique findings (signature groups) and findings filed as duplicates of one. */
     long uniqueFindings;
+    long uniqueBugCandidates;
     long duplicates;
     /** Findings reduced, and reductions skipped because an earlier reduced finding covered the case. */
     long reductions;
@@ -83,10 +84,10 @@ final class Stats {
 
     String progressLine() {
         double s = Math.max(seconds(), 1e-9);
-        return String.format("[%5.0fs] cases %d (%.1f/s), transactions %d (%.1f/s), blocked %.1f%% of statements, invalid %.1f%%, "
-                        + "findings: %d bug candidates, %d documented, %d flaky; %d unique, %d duplicates, %d reduced",
-                seconds(), cases, cases / s, transactions, transactions / s, 100 * share(blockedStatements, statements),
-                100 * share(invalidStatements, statements), bugCandidates, documented, flaky, uniqueFindings, duplicates, reductions)
+        return String.format(java.util.Locale.ROOT, "[%5.0fs] %s (%.1f/s), %s (%.1f/s), blocked %.1f%% of statements, invalid %.1f%%; %s, %d reduced",
+                seconds(), Plural.of(cases, "case"), cases / s, Plural.of(transactions, "transaction"), transactions / s,
+                100 * share(blockedStatements, statements), 100 * share(invalidStatements, statements),
+                Plural.findings(bugCandidates, documented, flaky, instrumentationEffects, uniqueFindings, uniqueBugCandidates, duplicates), reductions)
                 + (selfChecks == 0 ? "" : String.format("; self-check %d of %d instrumented cases differ without tracking",
                         selfCheckDisagreements, selfChecks));
     }

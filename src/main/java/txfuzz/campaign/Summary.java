@@ -16,13 +16,22 @@ import txfuzz.report.FindingRecord;
  * @param oracleFigures       per oracle that keeps any, what it did (e.g. equiv: runs compared, not applicable, decycling
  *                            gave up); counts include confirmation and reduction runs
  * @param generation          what the generators achieved: anomalous cases per generator, patterns realised
+ * @param interrupted         the run was cut short (SIGINT, SIGTERM) before its --tests or --time limit: its figures are partial
+ * @param signal              the signal that cut it short (SIGINT, SIGTERM); null when it was not, or when not known
  */
 public record Summary(RunMeta meta, String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
                       long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
                       double transactionsPerSecond, double blockedShare, double invalidStatementShare, long stalls,
                       long bugCandidates, long documented, long flaky, List<FindingRecord> findings,
                       long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures,
-                      SelfCheck selfCheck, java.util.Map<String, java.util.Map<String, Long>> oracleFigures, Generation generation) {
+                      SelfCheck selfCheck, java.util.Map<String, java.util.Map<String, Long>> oracleFigures, Generation generation,
+                      boolean interrupted, String signal) {
+
+    /** The findings in the words of the progress lines (see {@link Plural#findings}). */
+    public String findingsText() {
+        return Plural.findings(bugCandidates, documented, flaky, selfCheck == null ? 0 : selfCheck.instrumentationEffects(), uniqueFindings,
+                uniqueBugCandidates, duplicates);
+    }
 
     /**
      * What the generators achieved. An anomalous case is one in which an oracle reported an isolation

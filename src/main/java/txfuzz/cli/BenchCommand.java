@@ -134,9 +134,7 @@ final class BenchCommand implements Callable<Integer> {
         if (engineVersion.version != null && names.size() != 1) {
             throw new Main.UserError("--version is one engine's version: give that engine alone with --dbms");
         }
-        if (tests < 1) {
-            throw new Main.UserError("--tests must be at least 1");
-        }
+        Options.caseLimit(tests, "--tests");
         if (runner) {
             return runnerBench(names);
         }
@@ -174,7 +172,7 @@ final class BenchCommand implements Callable<Integer> {
     private Integer corpusBench(List<String> names) throws Exception {
         Duration campaignTime = null;
         if (corpusCampaigns != null) {
-            campaignTime = Options.duration(corpusCampaigns);
+            campaignTime = Options.timeLimit(corpusCampaigns, "--corpus-campaigns");
             if (campaignTime.toMillis() < 1000) {
                 throw new Main.UserError("--corpus-campaigns must be at least 1s");
             }

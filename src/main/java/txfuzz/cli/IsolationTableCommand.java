@@ -52,10 +52,10 @@ final class IsolationTableCommand implements Callable<Integer> {
         if (sessions != 0 && (sessions < 2 || sessions > 5)) {
             throw new Main.UserError("--sessions must be 0 (controlled) or 2 to 5, not " + sessions);
         }
-        if (tests != null && tests < 1) {
-            throw new Main.UserError("--tests must be at least 1");
+        if (tests != null) {
+            Options.caseLimit(tests, "--tests");
         }
-        Duration perLevel = tests != null ? null : Options.duration(time);
+        Duration perLevel = tests != null ? null : Options.timeLimit(time, "--time");
         Options.checkDbms(dbms);
         Options.checkLevelNames(isolation);
         var targetOptions = server.toTargetOptions(engineVersion.version);

@@ -10,7 +10,7 @@ import picocli.CommandLine.ScopeType;
 /**
  * Entry point: picocli dispatch, with one-line errors instead of stack traces. Exit codes: 0 no bug
  * candidate, 1 a bug candidate, 2 a usage or setup error, 3 an internal error (a bug in txfuzz),
- * 130 interrupted (Ctrl-C).
+ * 130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM): 128 + the signal, as a shell reports it.
  */
 @Command(name = "txfuzz", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Finds transaction bugs in relational DBMSs.",
@@ -32,6 +32,8 @@ public final class Main implements Runnable {
     public static final int INTERNAL = 3;
     /** 128 + SIGINT, as a shell reports a command Ctrl-C stopped. */
     public static final int INTERRUPTED = 130;
+    /** 128 + SIGTERM, as a shell reports a command that {@code kill} (or a CI runner's time-out) stopped. */
+    public static final int TERMINATED = 143;
 
     /** The environment variable that turns on --debug for every command. */
     static final String DEBUG_ENV = "TXFUZZ_DEBUG";
@@ -41,6 +43,15 @@ public final class Main implements Runnable {
 
     /** Set when Ctrl-C started the JVM's shutdown: System.exit would then block forever. */
     static final AtomicBoolean SHUTTING_DOWN = new AtomicBoolean();
+
+    /** The signal (SIGINT, SIGTERM) that started the JVM's exit; null while none has. */
+    private static final java.util.concurrent.atomic.AtomicReference<String> SIGNAL = new java.util.concurrent.atomic.AtomicReference<>();
+
+    /** "txfuzz: interrupted" has been said (it is said once, by whoever knows most about what was cut short). */
+    private static final AtomicBoolean INTERRUPTION_SAID = new AtomicBoolean();
+
+    /** Counted down by a command that says itself how its interrupted work ended (see {@link #sayingInterruption}). */
+    private static volatile java.util.concurrent.CountDownLatch interruptionSaid;
 
     /** --debug (on every subcommand) or TXFUZZ_DEBUG=1: errors come with their stack trace. */
     private static final AtomicBoolean DEBUG = new AtomicBoolean();
@@ -52,6 +63,7 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        watchSignals();
         int code = execute(args);
         if (!SHUTTING_DOWN.get()) {
             System.exit(code);
@@ -75,6 +87,72 @@ public final class Main implements Runnable {
         }
     }
 
+    /**
+     * Notes which signal stops the JVM (the JVM's own handling, which runs the shutdown hooks and exits
+     * with 128 + the signal, follows unchanged), and on such an exit says "txfuzz: interrupted" once,
+     * whatever the command was doing (starting a server, unpacking its binaries, running cases).
+     */
+    private static void watchSignals() {
+        for (String name : java.util.List.of("INT", "TERM")) {
+            try {
+                sun.misc.Signal signal = new sun.misc.Signal(name);
+                sun.misc.SignalHandler[] jvms = new sun.misc.SignalHandler[1];
+                jvms[0] = sun.misc.Signal.handle(signal, s -> {
+                    SIGNAL.compareAndSet(null, "SIG" + s.getName());
+                    SHUTTING_DOWN.set(true);
+                    jvms[0].handle(s);
+                });
+                if (jvms[0] == sun.misc.SignalHandler.SIG_DFL || jvms[0] == sun.misc.SignalHandler.SIG_IGN) {
+                    sun.misc.Signal.handle(signal, jvms[0]); // not the JVM's own handling (e.g. ignored by the parent): leave it so
+                }
+            } catch (IllegalArgumentException | UnsupportedOperationException e) {
+                // the JVM keeps the signal to itself (-Xrs): its exit still runs the hooks, only the signal's name is unknown
+            }
+        }
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                if (SIGNAL.get() == null) {
+                    return; // an ordinary exit
+                }
+                java.util.concurrent.CountDownLatch said = interruptionSaid;
+                if (said != null) {
+                    try {
+                        said.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                sayInterrupted("");
+            }, "txfuzz-interrupted"));
+        } catch (IllegalStateException alreadyExiting) {
+            SHUTTING_DOWN.set(true);
+        }
+    }
+
+    /** The signal that is stopping the JVM (SIGINT, SIGTERM), or null. */
+    static String signal() {
+        return SIGNAL.get();
+    }
+
+    /**
+     * For a command that says itself how its interrupted work ended: the exit's own "txfuzz: interrupted"
+     * waits until the returned latch is counted down (or {@link #sayInterrupted} was called).
+     */
+    static java.util.concurrent.CountDownLatch sayingInterruption() {
+        java.util.concurrent.CountDownLatch l = new java.util.concurrent.CountDownLatch(1);
+        interruptionSaid = l;
+        return l;
+    }
+
+    /** Prints "txfuzz: interrupted" (with {@code detail} after it) on stderr, unless it was already said. */
+    static void sayInterrupted(String detail) {
+        String s = SIGNAL.get();
+        if (s == null || INTERRUPTION_SAID.compareAndSet(false, true)) { // without a signal nothing else says it
+            System.err.println("txfuzz: interrupted" + (s == null ? "" : " (" + s + ")") + detail);
+            System.err.flush();
+        }
+    }
+
     /** Prints {@code ex} as one line (with its stack trace under --debug) and returns its exit code. */
     static int report(Throwable ex) {
         debugTrace(ex);
@@ -84,8 +162,8 @@ public final class Main implements Runnable {
         }
         if (ex instanceof Interrupted || shutdownInProgress(ex)) {
             SHUTTING_DOWN.set(true); // Ctrl-C: the JVM is exiting by itself; System.exit now would block
-            System.err.println("txfuzz: interrupted");
-            return INTERRUPTED;
+            sayInterrupted("");
+            return "SIGTERM".equals(SIGNAL.get()) ? TERMINATED : INTERRUPTED;
         }
         if (ex instanceof UncheckedIOException) {
             // the file system refused (disk full, permissions changed under the run): a setup error, not a bug

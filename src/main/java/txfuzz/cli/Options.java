@@ -21,7 +21,7 @@ import txfuzz.dbms.Targets;
 
 /** Parsing and checking of option values shared by the commands. */
 final class Options {
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
+    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
     /** Longest --time and friends: deadlines are nanosecond clocks, and 100000 hours (over 11 years) is far enough. */
     static final Duration MAX_DURATION = Duration.ofHours(100_000);
 
@@ -189,16 +189,20 @@ final class Options {
         }
     }
 
-    static Duration duration(String text) {
-        Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
-            throw new Main.UserError("cannot read duration '" + text + "'; write e.g. 90s, 2m, 1h or 500ms");
+    /** A duration with its unit (90s, 5m, 1h, 500ms); a one-line error naming {@code option} otherwise. */
+    static Duration duration(String text, String option) {
+        String t = text.strip().toLowerCase(Locale.ROOT);
+        if (t.matches("\\d+")) {
+            throw new Main.UserError(option + " " + text.strip() + " has no unit; write e.g. " + t + "s, " + t + "m or " + t + "h");
         }
-        String unit = m.group(2) == null ? "s" : m.group(2);
+        Matcher m = DURATION.matcher(t);
+        if (!m.matches()) {
+            throw new Main.UserError("cannot read duration '" + text + "' for " + option + "; write e.g. 90s, 2m, 1h or 500ms");
+        }
         Duration d;
         try {
             long n = Long.parseLong(m.group(1));
-            d = switch (unit) {
+            d = switch (m.group(2)) {
                 case "ms" -> Duration.ofMillis(n);
                 case "m" -> Duration.ofMinutes(n);
                 case "h" -> Duration.ofHours(n);
@@ -208,9 +212,38 @@ final class Options {
             d = null;
         }
         if (d == null || d.compareTo(MAX_DURATION) > 0) {
-            throw new Main.UserError("duration '" + text.trim() + "' is too long; the maximum is " + MAX_DURATION.toHours() + "h");
+            throw new Main.UserError("duration '" + text.strip() + "' for " + option + " is too long; the maximum is " + MAX_DURATION.toHours() + "h");
         }
         return d;
+    }
+
+    /** Shortest time limit (--time): under a second, no case of any engine gets to run, and the run would only pretend. */
+    static final Duration MIN_TIME_LIMIT = Duration.ofSeconds(1);
+
+    /** A time limit for running cases ({@code option}: --time): a duration with its unit, at least {@link #MIN_TIME_LIMIT}. */
+    static Duration timeLimit(String text, String option) {
+        Duration d = duration(text, option);
+        if (d.compareTo(MIN_TIME_LIMIT) < 0) {
+            throw new Main.UserError(option + " " + text.strip() + " leaves no time to run a case; give at least 1s");
+        }
+        return d;
+    }
+
+    /** A case count ({@code option}: --tests): at least one, since a run of no cases would report a clean result it never checked. */
+    static int caseLimit(int tests, String option) {
+        if (tests < 1) {
+            throw new Main.UserError(option + " must be at least 1, not " + tests);
+        }
+        return tests;
+    }
+
+    /** What a run will do, as its first line says it: "300 cases", "for 90s", "at most 300 cases or 90s". */
+    static String limits(Integer tests, String time) {
+        String cases = tests == null ? null : tests + (tests == 1 ? " case" : " cases");
+        if (time == null) {
+            return cases;
+        }
+        return cases == null ? "for " + time.strip() : "at most " + cases + " or " + time.strip();
     }
 
     static List<String> list(String csv) {

@@ -62,10 +62,7 @@ final class ReduceCommand implements Callable<Integer> {
     @Override
     public Integer call() throws SQLException {
         long started = System.nanoTime();
-        var budget = Options.duration(time);
-        if (budget.isZero()) {
-            throw new Main.UserError("--time must be more than 0");
-        }
+        var budget = Options.timeLimit(time, "--time");
         if (kind != null) {
             if (txfuzz.campaign.Oracles.kind(kind).isEmpty()) {
                 throw new Main.UserError("unknown violation kind '" + kind + "'; kinds: "

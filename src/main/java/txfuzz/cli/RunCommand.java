@@ -3,12 +3,14 @@ package txfuzz.cli;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import txfuzz.campaign.Campaign;
 import txfuzz.campaign.CampaignConfig;
 import txfuzz.campaign.Oracles;
+import txfuzz.campaign.Plural;
 import txfuzz.campaign.RunMeta;
 import txfuzz.campaign.Summary;
 import txfuzz.exec.ExecutorConfig;
@@ -118,20 +120,17 @@ final class RunCommand implements Callable<Integer> {
 
     /** "0" (off) or a duration as --time takes it. */
     static Duration reduceDuration(String text) {
-        return text.strip().equals("0") ? Duration.ZERO : Options.duration(text);
+        return text.strip().equals("0") ? Duration.ZERO : Options.duration(text, "--reduce-time");
     }
 
     @Override
     public Integer call() {
-        if (tests != null && tests < 0) {
-            throw new Main.UserError("--tests must not be negative");
-        }
         // every option value is checked before anything is printed or started
-        Duration budget = time == null ? null : Options.duration(time);
+        Integer count = tests != null ? Integer.valueOf(Options.caseLimit(tests, "--tests")) : time == null ? Integer.valueOf(300) : null;
+        Duration budget = time == null ? null : Options.timeLimit(time, "--time");
         Duration reduce = reduceDuration(reduceTime);
-        Duration progress = Options.duration(progressEvery);
+        Duration progress = Options.duration(progressEvery, "--progress");
         CampaignConfig.Execution exec = Options.execution(execution);
-        Integer count = tests == null && budget == null ? Integer.valueOf(300) : tests;
         Generation generation = Options.generation(generator, patterns);
         String oracleWords = oracles != null ? oracles : Options.defaultOracles(generation);
         List<String> oracleNames = Options.list(oracleWords);
@@ -155,7 +154,7 @@ final class RunCommand implements Callable<Integer> {
             System.out.printf("txfuzz: testing %s at %s%s, oracles %s, seed %d, %s; output in %s%n", target.version(),
                     String.join(" ", levels.stream().map(IsolationLevel::name).toList()),
                     m.isEmpty() ? "" : " in mode " + String.join(", ", m), String.join(",", oracleNames), s,
-                    count != null ? count + " cases" : "for " + time, out);
+                    Options.limits(count, time), out);
             if (sessions > 0) {
                 System.out.printf("txfuzz: concurrent mode, %d sessions per case%n", sessions);
             }
@@ -174,20 +173,36 @@ final class RunCommand implements Callable<Integer> {
                         target.version(), check.newest());
                 campaign.checkingNewest(check);
             });
-            // Ctrl-C: let the current case finish, then close the target (stopping a server txfuzz started).
+            // SIGINT/SIGTERM: let the current case finish, say how the run ended, then close the target (stopping a server txfuzz started)
+            java.util.concurrent.CountDownLatch said = Main.sayingInterruption();
             Thread onExit = new Thread(() -> {
                 Main.SHUTTING_DOWN.set(true);
-                campaign.stop(10_000);
+                campaign.interrupt(Main.signal(), 10_000);
+                try {
+                    said.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
                 target.close();
             }, "txfuzz-stop");
             Main.addShutdownHook(onExit); // Ctrl-C already under way: a quiet "interrupted", and the target closes below
-            Summary summary = campaign.run();
+            Summary summary;
+            try {
+                summary = campaign.run();
+                if (summary.interrupted()) {
+                    // partial figures: not a "done" line that reads as a finished run
+                    Main.sayInterrupted(String.format(Locale.ROOT, " after %s in %.1fs; so far %s; partial results in %s and %s",
+                            Plural.of(summary.cases(), "case"), summary.seconds(), summary.findingsText(),
+                            out.resolve("summary.json"), out.resolve("findings").resolve("index.md")));
+                    return "SIGTERM".equals(summary.signal()) ? Main.TERMINATED : Main.INTERRUPTED;
+                }
+            } finally {
+                said.countDown();
+            }
             Main.removeShutdownHook(onExit); // while exiting, the hook is running: it closes the target
-            System.out.printf("done: %d cases in %.1fs (%.1f cases/s, %.1f transactions/s); %d bug candidates, %d documented, %d flaky; "
-                            + "%d unique findings (%d bug candidates), %d duplicates; see %s and %s%n",
-                    summary.cases(), summary.seconds(), summary.casesPerSecond(), summary.transactionsPerSecond(), summary.bugCandidates(),
-                    summary.documented(), summary.flaky(), summary.uniqueFindings(), summary.uniqueBugCandidates(), summary.duplicates(),
-                    out.resolve("summary.json"), out.resolve("findings").resolve("index.md"));
+            System.out.println(String.format(Locale.ROOT, "done: %s in %.1fs (%.1f cases/s, %.1f transactions/s); %s; see %s and %s",
+                    Plural.of(summary.cases(), "case"), summary.seconds(), summary.casesPerSecond(), summary.transactionsPerSecond(),
+                    summary.findingsText(), out.resolve("summary.json"), out.resolve("findings").resolve("index.md")));
             Summary.Generation g = summary.generation();
             if (g.patternCases() > 0) {
                 long realised = g.totalRealised();

@@ -192,7 +192,7 @@ class RunMetadataTest {
         Summary relabelled = new Summary(s.meta(), s.dbms(), s.version(), s.seed(), s.isolation(), s.oracles(), s.cases(), s.invalidCases(),
                 s.transactions(), s.statements(), s.seconds(), s.casesPerSecond(), s.transactionsPerSecond(), s.blockedShare(),
                 s.invalidStatementShare(), s.stalls(), s.bugCandidates(), s.documented(), s.flaky(), s.findings(), s.uniqueFindings(),
-                0, s.duplicates(), s.reduction(), regrouped, s.selfCheck(), s.oracleFigures(), s.generation());
+                0, s.duplicates(), s.reduction(), regrouped, s.selfCheck(), s.oracleFigures(), s.generation(), s.interrupted(), s.signal());
         Path xml = out.resolve("relabelled.xml");
         JunitXml.write(relabelled, xml);
         Document d = parse(xml);

@@ -38,6 +38,39 @@ class CliErrorsTest {
         usage(CliTest.run("run", "--reduce-time", "999999999h"), "too long");
     }
 
+    /** Limits under which no case could run (or that say no unit) are refused, where they used to run nothing and exit 0. */
+    @Test
+    void nonsenseLimitsAreOneLineErrorsBeforeAnythingRuns(@TempDir Path dir) {
+        Path out = dir.resolve("o");
+        String o = out.toString();
+        String[][] refused = {
+                {"run", "--tests", "0", "--out", o}, {"--tests must be at least 1, not 0"},
+                {"run", "--tests", "-3", "--out", o}, {"--tests must be at least 1, not -3"},
+                {"run", "--time", "0s", "--out", o}, {"--time 0s leaves no time to run a case; give at least 1s"},
+                {"run", "--time", "1ms", "--out", o}, {"--time 1ms leaves no time to run a case"},
+                {"run", "--time", "10", "--out", o}, {"--time 10 has no unit; write e.g. 10s, 10m or 10h"},
+                {"run", "--tests", "1", "--time", "0", "--out", o}, {"--time 0 has no unit"},
+                {"run", "--tests", "1", "--time", "0s", "--out", o}, {"--time 0s leaves no time"},
+                {"isolation-table", "--tests", "0", "--out", o}, {"--tests must be at least 1, not 0"},
+                {"isolation-table", "--time", "10", "--out", o}, {"--time 10 has no unit"},
+                {"reduce", "x.case.json", "--time", "0s"}, {"--time 0s leaves no time"},
+                {"bench", "--tests", "0", "--out", o}, {"--tests must be at least 1, not 0"},
+        };
+        for (int i = 0; i < refused.length; i += 2) {
+            CliTest.Result r = usage(CliTest.run(refused[i]), refused[i + 1][0]);
+            assertEquals("", r.out(), "nothing printed before the error: " + String.join(" ", refused[i]));
+            assertFalse(Files.exists(out.resolve("summary.json")), "no run: " + String.join(" ", refused[i]));
+        }
+    }
+
+    /** Both limits given: the banner says both, in the singular where it is one. */
+    @Test
+    void theBannerSaysBothLimitsWhenBothAreGiven(@TempDir Path dir) {
+        CliTest.Result r = CliTest.run("run", "--tests", "1", "--time", "5m", "--seed", "1", "--reduce-time", "0", "--out", dir.resolve("o").toString());
+        assertTrue(r.code() == Main.OK || r.code() == Main.FOUND, r.toString());
+        assertTrue(r.out().lines().findFirst().orElse("").contains(", at most 1 case or 5m; output in "), r.out());
+    }
+
     @Test
     void picocliArgumentErrorsAreOneLineWithAPointerToHelp() {
         CliTest.Result r = usage(CliTest.run("run", "--no-such-flag"), "(see 'txfuzz run --help')");
@@ -108,7 +141,7 @@ class CliErrorsTest {
         CliTest.Result d = CliTest.run("run", "--debug", "--time", "soon");
         assertEquals(Main.USAGE, d.code(), d.toString());
         assertTrue(d.err().contains("at txfuzz.cli.Options.duration"), d.err());
-        assertTrue(d.err().strip().endsWith("txfuzz: cannot read duration 'soon'; write e.g. 90s, 2m, 1h or 500ms"), d.err());
+        assertTrue(d.err().strip().endsWith("txfuzz: cannot read duration 'soon' for --time; write e.g. 90s, 2m, 1h or 500ms"), d.err());
         CliTest.Result quiet = CliTest.run("run", "--time", "soon");
         assertEquals(1, quiet.err().lines().count(), "without --debug the trace is gone again: " + quiet.err());
         assertEquals(Main.USAGE, CliTest.run("check", "--debug", "nope.jsonl").code());

@@ -93,6 +93,81 @@ class SignalExitTest {
         stopMidReduction("TERM");
     }
 
+    @Test
+    void anInterruptedRunSaysSoAndItsSummaryAndLastEventSayItWasCutShort() throws Exception {
+        stopMidRun("INT", Main.INTERRUPTED);
+    }
+
+    @Test
+    void aTerminatedRunSaysSoAndItsSummaryAndLastEventSayItWasCutShort() throws Exception {
+        stopMidRun("TERM", Main.TERMINATED);
+    }
+
+    /**
+     * H2 in process, stopped by a signal while cases run: the run does not print a "done:" line as if it
+     * had finished; it says "txfuzz: interrupted" (once) and the shell's code; summary.json and the
+     * last line of events.jsonl say it was cut short, and by which signal.
+     */
+    private void stopMidRun(String sig, int code) throws Exception {
+        Path out = tmp.resolve("out");
+        Process p = launch(out, "run", "--dbms", "h2", "--seed", "1", "--tests", "100000", "--reduce-time", "0");
+        waitFor(() -> events(out).stream().filter(e -> e.path("event").asText().equals("case")).count() >= 3, 120, "three cases ran", p);
+        signal(p, sig);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz ends within a minute of SIG" + sig);
+        assertEquals(code, p.exitValue(), "the shell's code for a run ended by SIG" + sig);
+        String err = Files.readString(out.resolveSibling(out.getFileName() + ".stderr"));
+        String stdout = stdout(out);
+        List<String> said = err.lines().filter(l -> l.startsWith("txfuzz: interrupted")).toList();
+        assertEquals(1, said.size(), "said once: " + err);
+        assertTrue(said.get(0).startsWith("txfuzz: interrupted (SIG" + sig + ") after "), said.get(0));
+        assertTrue(said.get(0).contains("partial results in " + out.resolve("summary.json")), said.get(0));
+        assertFalse(stdout.lines().anyMatch(l -> l.startsWith("done:")), "no line reads as a finished run: " + stdout);
+        JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+        assertTrue(summary.path("interrupted").asBoolean(), summary.toString());
+        assertEquals("SIG" + sig, summary.path("signal").asText(), summary.toString());
+        assertTrue(summary.path("cases").asLong() >= 3 && summary.path("cases").asLong() < 100_000, summary.path("cases").toString());
+        List<JsonNode> events = events(out);
+        JsonNode last = events.get(events.size() - 1);
+        assertEquals("end", last.path("event").asText(), last.toString());
+        assertTrue(last.path("interrupted").asBoolean(), last.toString());
+        assertEquals("SIG" + sig, last.path("signal").asText(), last.toString());
+        assertEquals(summary.path("cases").asLong(), last.path("cases").asLong(), "the last event and summary.json agree");
+    }
+
+    /** A signal while the server's binaries are prepared (unpacked and checked on a first use) or started: it says so. */
+    @Test
+    void anInterruptionWhileTheServerIsPreparedSaysSo() throws Exception {
+        Path freshHome = Files.createTempDirectory("txfuzz-signal-fresh-home");
+        try {
+            Path out = tmp.resolve("out");
+            List<String> cmd = new ArrayList<>(txfuzz.ChildJvm.command("-Dtxfuzz.home=" + freshHome, "txfuzz.cli.Main"));
+            cmd.addAll(List.of("run", "--dbms", "postgres", "--tests", "5", "--reduce-time", "0", "--out", out.toString()));
+            Path err = tmp.resolve("fresh.stderr");
+            Process p = new ProcessBuilder(cmd).redirectOutput(tmp.resolve("fresh.stdout").toFile()).redirectError(err.toFile()).start();
+            waitFor(() -> Files.isDirectory(freshHome.resolve("postgres")), 120, "the server's private directory is made", p);
+            signal(p, "INT");
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz ends within a minute of SIGINT");
+            assertEquals(Main.INTERRUPTED, p.exitValue());
+            String said = Files.readString(err);
+            assertTrue(said.lines().anyMatch(l -> l.startsWith("txfuzz: interrupted")), "says it was interrupted: " + said);
+            assertFalse(said.contains("Exception") || said.contains("\tat "), "no stack trace: " + said);
+        } finally {
+            txfuzz.dbms.server.Lease.deleteTree(freshHome);
+        }
+    }
+
+    private static List<JsonNode> events(Path out) {
+        try {
+            List<JsonNode> parsed = new ArrayList<>();
+            for (String line : Files.readAllLines(out.resolve("events.jsonl"))) {
+                parsed.add(new ObjectMapper().readTree(line));
+            }
+            return parsed;
+        } catch (IOException e) {
+            return List.of(); // not written yet, or a line being written
+        }
+    }
+
     private void stopMidReduction(String sig) throws Exception {
         Path out = tmp.resolve("out");
         // H2 at READ UNCOMMITTED finds a documented write deviation within the first cases of seed 1
@@ -144,6 +219,8 @@ class SignalExitTest {
         assertNothingLeft();
         String err = Files.readString(out.resolveSibling(out.getFileName() + ".stderr"));
         assertFalse(err.contains("Exception") || err.contains("\tat "), "no stack trace: " + err);
+        assertTrue(err.lines().anyMatch(l -> l.startsWith("txfuzz: interrupted")), "says it was interrupted: " + err);
+        assertEquals(sig.equals("INT") ? Main.INTERRUPTED : Main.TERMINATED, p.exitValue());
     }
 
     private void interruptMidCase(String dbms, String sig) throws Exception {
@@ -155,6 +232,9 @@ class SignalExitTest {
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz ends within a minute of SIG" + sig);
         assertNothingLeft();
         assertOutputWhole(out);
+        String err = Files.readString(out.resolveSibling(out.getFileName() + ".stderr"));
+        assertTrue(err.lines().anyMatch(l -> l.startsWith("txfuzz: interrupted (SIG" + sig + ")")), "says it was interrupted: " + err);
+        assertEquals(sig.equals("INT") ? Main.INTERRUPTED : Main.TERMINATED, p.exitValue());
     }
 
     // ---- what an exit must leave: nothing of the servers, a whole output folder
