@@ -136,6 +136,39 @@ class SnapshotRulesTest {
         }
     }
 
+    /**
+     * T2 deletes the row; T1's DELETE of it waits for T2, which commits. From seed 2 (h2-RR-s2-i252):
+     * autocommit, T1's DELETE resumes on the newest data and deletes nothing, as if T1 began after T2
+     * committed — nothing T1 did before could tell, so that is no lost update. With a read before it,
+     * T1's snapshot is fixed: H2 fails the DELETE, and the same run with the failure swallowed (the
+     * DELETE re-run on the newest data) breaks first-committer-wins.
+     */
+    static TestCase deleteWaitingForAConcurrentDelete(boolean readFirst) {
+        Cases c = Cases.on("h2").table("t0").level(IsolationLevel.REPEATABLE_READ)
+                .setup("CREATE TABLE t0 (c2 INT)", "INSERT INTO t0 (c2) VALUES (NULL)");
+        return readFirst
+                ? c.txn("SELECT * FROM t0", "DELETE FROM t0").txn("DELETE FROM t0").order(1, 1, 2, 2, 1, 2, 1)
+                : c.autocommit("DELETE FROM t0").txn("DELETE FROM t0").order(2, 2, 1, 2);
+    }
+
+    @Test
+    void aWaitingFirstStatementMayRestartAfterTheWaitButAStatementAfterAReadMayNot() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            Judged autocommit = judge(h2, deleteWaitingForAConcurrentDelete(false));
+            assertTrue(autocommit.trace().executed(new StmtRef(1, 0)).orElseThrow().blocked(), autocommit.trace().toString());
+            assertEquals(0, autocommit.trace().executed(new StmtRef(1, 0)).orElseThrow().result().updateCount(), autocommit.trace().toString());
+            assertTrue(autocommit.verdict().isClean(), autocommit.verdict().toString());
+            TestCase afterRead = deleteWaitingForAConcurrentDelete(true);
+            Judged real = judge(h2, afterRead);
+            assertTrue(real.trace().executed(new StmtRef(1, 2)).orElseThrow().result().failed(), real.trace().toString());
+            assertTrue(real.verdict().isClean(), real.verdict().toString());
+            Verdict swallowed = judge(new SerializationSwallowingTarget(h2), afterRead).verdict();
+            assertTrue(swallowed.violations().stream().anyMatch(x -> x.kind() == WssKind.FIRST_COMMITTER_WINS
+                    && x.classification() == Classification.BUG_CANDIDATE && x.summary().startsWith("first-committer-wins broken at T1.2")),
+                    swallowed.toString());
+        }
+    }
+
     /** DuckDB #17223, delete first: T1 deletes a row, T2 updates it before T1 commits; both commit, T2's update is lost. */
     static TestCase deleteThenConcurrentUpdate(String dbms, String t2Where) {
         return Cases.on(dbms).table("test").level(IsolationLevel.SNAPSHOT)
