@@ -76,15 +76,16 @@ public final class H2Engine implements Engine {
         m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(DOCS, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY)
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
         m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY).requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
-        // H2 takes the snapshot of each table when the transaction first touches it (measured on 2.x: a
-        // table the transaction has not used yet shows what others committed since it began; issue 21).
+        // H2 takes the snapshot of each table when the transaction first touches it (measured on 2.5.252, pinned in
+        // SnapshotRulesTest and IsolationOracleEngineTest: a table the transaction has not used yet shows what others
+        // committed since it began; docs/isolation-tables.md).
         // H2 says even its SERIALIZABLE does not serialize transactions that write: the weaker
         // REPEATABLE READ cannot either, so write skew is documented there too.
         m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS, Deviation.TABLE_SNAPSHOTS, Deviation.STATEMENT_VISIBILITY)
                 .documenting(WRITE_SKEW_DOCUMENTED + "; REPEATABLE READ is weaker than SERIALIZABLE", Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2)
-                // An UPDATE or DELETE of a row changed and committed after the table's snapshot fails (measured): first-committer-wins,
-                // checked with the per-table snapshot points (taken at the transaction's first statement, the check made false
-                // bug candidates: bench, seed 1, h2-RR-s1-i22 and i287).
+                // An UPDATE or DELETE of a row changed and committed after the table's snapshot fails (measured): first-committer-wins.
+                // Checked against per-table snapshots; with one snapshot at the transaction's first statement the check made false
+                // bug candidates (bench, seed 1, h2-RR-s1-i22 and i287).
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS, Deviation.Precondition.FIRST_COMMITTER_WINS));
         m.put(IsolationLevel.SNAPSHOT, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT).requiring(Deviation.Precondition.FIRST_COMMITTER_WINS));
         // H2's SERIALIZABLE is snapshot isolation plus a check on updated rows; write skew is documented.

@@ -463,7 +463,7 @@ final class DeviationExplainer {
                 if (delta.isEmpty()) {
                     return Optional.empty();
                 }
-                checkFirstCommitterWins(done, txn, tablePoints, ref, delta.get(), view, own, onLatest);
+                checkFirstCommitterWins(done, txn, tablePoints, ref, ref.equals(body.get(0)), delta.get(), view, own, onLatest);
                 if (delta.get().applyTo(own).isEmpty()) {
                     return Optional.empty();
                 }
@@ -519,17 +519,20 @@ final class DeviationExplainer {
      * transactions that wrote one row version cannot both commit. An upsert that arbitrated on the
      * newest data must not have changed a row version its snapshot does not show. {@code ref}
      * succeeded in the actual run (it is effective and the transaction committed), so either is a
-     * break of the rule.
+     * break of the rule. A {@code first} statement of its transaction that waited for a lock may have
+     * been restarted on a snapshot taken after the wait (nothing the transaction did before could
+     * tell): transactions that committed before it resumed are not taken as concurrent.
      */
-    private void checkFirstCommitterWins(List<SnapshotTxn> done, int txn, Map<String, Integer> tablePoints, StmtRef ref,
+    private void checkFirstCommitterWins(List<SnapshotTxn> done, int txn, Map<String, Integer> tablePoints, StmtRef ref, boolean first,
                                          StateDelta delta, DbState view, DbState own, boolean onLatest) {
         if (firstCommitterBreak != null || failedInActualRun(ref)) {
             return;
         }
         Map<String, List<String>> touched = identities(delta, view);
+        boolean restartable = first && trace.executed(ref).map(ExecutedStmt::blocked).orElse(false);
         for (SnapshotTxn other : done) {
             int end = endOf.get(other.txn);
-            if (other.txn == txn) {
+            if (other.txn == txn || (restartable && end < trace.position(ref))) {
                 continue;
             }
             for (StmtSim w : other.writes) {

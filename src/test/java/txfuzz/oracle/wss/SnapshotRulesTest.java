@@ -45,7 +45,11 @@ class SnapshotRulesTest {
 
     /** Issue 21 item 1, as reduced from h2-RR-…-i232: T1's UPDATE reads t2 in the snapshot T1 took when its SELECT first touched t2. */
     static TestCase h2SubqueryReadsTheTablesSnapshot(IsolationLevel level) {
-        return Cases.on("h2").table("t0").table("t2").level(level)
+        return subqueryReadsTheSnapshot("h2", level);
+    }
+
+    static TestCase subqueryReadsTheSnapshot(String dbms, IsolationLevel level) {
+        return Cases.on(dbms).table("t0").table("t2").level(level)
                 .setup("CREATE TABLE t0 (c0 INT, c1 INT, c2 VARCHAR(10))", "CREATE TABLE t2 (c1 INT, c2 INT)",
                         "INSERT INTO t0 VALUES (0, 0, '')", "INSERT INTO t2 VALUES (0, 1)")
                 .txn("SELECT 0 FROM t2 x0", "UPDATE t0 SET c2 = '' WHERE t0.c1 IN (SELECT s0.c1 FROM t2 s0)")
@@ -69,6 +73,13 @@ class SnapshotRulesTest {
                 assertNoBugCandidate(v);
                 assertTrue(v.violations().stream().allMatch(x -> x.reference().contains("snapshot isolation")), v.toString());
             }
+        }
+        // DuckDB's one snapshot per transaction explains the same run
+        try (Target duckdb = Targets.create("duckdb")) {
+            Judged j = judge(duckdb, subqueryReadsTheSnapshot("duckdb", IsolationLevel.SNAPSHOT));
+            assertEquals(1, j.trace().executed(new StmtRef(1, 2)).orElseThrow().result().updateCount(), j.trace().toString());
+            assertTrue(j.verdict().violations().stream().anyMatch(x -> x.kind() == WssKind.WRITE_OUTCOME), j.verdict().toString());
+            assertNoBugCandidate(j.verdict());
         }
     }
 
@@ -133,6 +144,39 @@ class SnapshotRulesTest {
                 assertTrue(later.trace().executed(new StmtRef(1, 2)).orElseThrow().result().failed() == false, later.trace().toString());
                 assertNoBugCandidate(later.verdict());
             }
+        }
+    }
+
+    /**
+     * T2 deletes the row; T1's DELETE of it waits for T2, which commits. From seed 2 (h2-RR-s2-i252):
+     * autocommit, T1's DELETE resumes on the newest data and deletes nothing, as if T1 began after T2
+     * committed — nothing T1 did before could tell, so that is no lost update. With a read before it,
+     * T1's snapshot is fixed: H2 fails the DELETE, and the same run with the failure swallowed (the
+     * DELETE re-run on the newest data) breaks first-committer-wins.
+     */
+    static TestCase deleteWaitingForAConcurrentDelete(boolean readFirst) {
+        Cases c = Cases.on("h2").table("t0").level(IsolationLevel.REPEATABLE_READ)
+                .setup("CREATE TABLE t0 (c2 INT)", "INSERT INTO t0 (c2) VALUES (NULL)");
+        return readFirst
+                ? c.txn("SELECT * FROM t0", "DELETE FROM t0").txn("DELETE FROM t0").order(1, 1, 2, 2, 1, 2, 1)
+                : c.autocommit("DELETE FROM t0").txn("DELETE FROM t0").order(2, 2, 1, 2);
+    }
+
+    @Test
+    void aWaitingFirstStatementMayRestartAfterTheWaitButAStatementAfterAReadMayNot() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            Judged autocommit = judge(h2, deleteWaitingForAConcurrentDelete(false));
+            assertTrue(autocommit.trace().executed(new StmtRef(1, 0)).orElseThrow().blocked(), autocommit.trace().toString());
+            assertEquals(0, autocommit.trace().executed(new StmtRef(1, 0)).orElseThrow().result().updateCount(), autocommit.trace().toString());
+            assertTrue(autocommit.verdict().isClean(), autocommit.verdict().toString());
+            TestCase afterRead = deleteWaitingForAConcurrentDelete(true);
+            Judged real = judge(h2, afterRead);
+            assertTrue(real.trace().executed(new StmtRef(1, 2)).orElseThrow().result().failed(), real.trace().toString());
+            assertTrue(real.verdict().isClean(), real.verdict().toString());
+            Verdict swallowed = judge(new SerializationSwallowingTarget(h2), afterRead).verdict();
+            assertTrue(swallowed.violations().stream().anyMatch(x -> x.kind() == WssKind.FIRST_COMMITTER_WINS
+                    && x.classification() == Classification.BUG_CANDIDATE && x.summary().startsWith("first-committer-wins broken at T1.2")),
+                    swallowed.toString());
         }
     }
 
