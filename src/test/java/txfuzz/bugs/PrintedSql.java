@@ -35,8 +35,10 @@ import txfuzz.dbms.Target;
  * statements before the first such line run in one setup session, in autocommit;</li>
  * <li>{@code -- both sessions: A; B;} is run first in every session T1, T2, … when it is opened;</li>
  * <li>every other comment is commentary (what the statement returns), never sent;</li>
- * <li>a statement the engine makes wait (its lock probe says so) is left waiting and the next line
- * runs; the session's next statement first collects it;</li>
+ * <li>a statement the engine makes wait (its lock probe says so twice) is left waiting and the next
+ * line runs; when the block comes back to that session, its statement is collected once the engine
+ * no longer says it waits, and while it does, that session's next lines wait their turn behind it
+ * and the other sessions' lines go on (as a person at the client would; no step waits a fixed time);</li>
  * <li>a block for Derby is written for its client, ij ({@link #inIj}): there {@code AUTOCOMMIT OFF},
  * {@code COMMIT} and {@code ROLLBACK} are ij commands, which ij runs as the JDBC calls
  * {@link Connection#setAutoCommit}, {@link Connection#commit} and {@link Connection#rollback}.</li>
@@ -218,39 +220,75 @@ final class PrintedSql {
         Outcome[] outcomes = new Outcome[steps.size()];
         try {
             probe = db.lockProbe();
+            LockProbe lockProbe = probe.orElse(null);
             for (int i = 0; i < steps.size(); i++) {
                 Step step = steps.get(i);
                 Session s = sessions.get(step.session());
                 if (s == null) {
-                    s = new Session(ij, db.connect(target.defaultIsolationLevel(), target.modes().get(0)));
-                    s.id = db.sessionId(s.connection);
+                    s = open(target, db, step.session());
                     sessions.put(step.session(), s);
-                    if (!step.session().equals(SETUP)) {
-                        for (String sql : bothSessions) {
-                            Outcome o = s.execute(new Step(step.session(), sql)).get();
-                            if (o.failed()) {
-                                throw new AssertionError(name + ": " + o, o.error());
-                            }
-                        }
+                }
+                if (!s.backlog.isEmpty() || (s.inFlight != null && stillWaits(s, lockProbe))) {
+                    // the session's statement still waits for a lock (a later step of another session
+                    // releases it): like a person at the client, go on with the other sessions
+                    s.backlog.add(i);
+                    continue;
+                }
+                s.collect(outcomes);
+                start(s, i, lockProbe);
+            }
+            while (sessions.values().stream().anyMatch(s -> s.inFlight != null || !s.backlog.isEmpty())) {
+                boolean progressed = false;
+                for (Session s : sessions.values()) {
+                    if (s.inFlight != null && !stillWaits(s, lockProbe)) {
+                        s.collect(outcomes);
+                        progressed = true;
+                    }
+                    if (s.inFlight == null && !s.backlog.isEmpty()) {
+                        start(s, s.backlog.poll(), lockProbe);
+                        progressed = true;
                     }
                 }
-                s.collect(outcomes);
-                s.inFlight = s.execute(step);
-                s.inFlightIndex = i;
-                if (waits(s, probe.orElse(null))) {
-                    s.waited = true;
-                } else {
-                    s.collect(outcomes);
+                if (!progressed) {
+                    throw new AssertionError(name + ": every session left waits for a lock, with no step left to release it");
                 }
-            }
-            for (Session s : sessions.values()) {
-                s.collect(outcomes);
             }
             return new Run(target.version(), List.of(outcomes));
         } finally {
             sessions.values().forEach(Session::close);
             probe.ifPresent(LockProbe::close);
         }
+    }
+
+    private Session open(Target target, Database db, String session) throws Exception {
+        Session s = new Session(ij, db.connect(target.defaultIsolationLevel(), target.modes().get(0)));
+        s.id = db.sessionId(s.connection);
+        if (!session.equals(SETUP)) {
+            for (String sql : bothSessions) {
+                Outcome o = s.execute(new Step(session, sql)).get();
+                if (o.failed()) {
+                    throw new AssertionError(name + ": " + o, o.error());
+                }
+            }
+        }
+        return s;
+    }
+
+    /** Sends step {@code i} on {@code s} and waits until it returns or the engine says it waits for a lock. */
+    private void start(Session s, int i, LockProbe probe) throws Exception {
+        s.inFlight = s.execute(steps.get(i));
+        s.inFlightIndex = i;
+        if (waits(s, probe)) {
+            s.waited = true;
+        } else {
+            s.inFlight.get();
+            s.finished = true;
+        }
+    }
+
+    /** Whether the statement in flight on {@code s}, which the engine made wait, still waits for a lock. */
+    private static boolean stillWaits(Session s, LockProbe probe) throws Exception {
+        return s.inFlight != null && !s.finished && waits(s, probe);
     }
 
     /**
@@ -328,6 +366,8 @@ final class PrintedSql {
         Future<Outcome> inFlight;
         int inFlightIndex;
         boolean waited;
+        boolean finished;
+        final java.util.ArrayDeque<Integer> backlog = new java.util.ArrayDeque<>();
 
         Session(boolean ij, Connection connection) {
             this.ij = ij;
@@ -374,6 +414,7 @@ final class PrintedSql {
             outcomes[inFlightIndex] = new Outcome(o.step(), o.rows(), o.updateCount(), o.error(), waited);
             inFlight = null;
             waited = false;
+            finished = false;
         }
 
         private static List<List<String>> rows(ResultSet rs) throws SQLException {
