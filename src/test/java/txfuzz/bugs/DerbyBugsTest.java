@@ -1,19 +1,46 @@
 package txfuzz.bugs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import txfuzz.bugs.BugReplay.Result;
+import txfuzz.bugs.PrintedSql.Outcome;
+import txfuzz.bugs.PrintedSql.Run;
 import txfuzz.dbms.Target;
+import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
 
-/** The Derby entry of docs/bugs.md, on the bundled Derby: the test fails the day an upgrade fixes it. */
+/**
+ * The Derby entry of docs/bugs.md: its printed SQL (ij input) on every release of the page's range, and
+ * its case file through the oracles on the bundled Derby (that test fails the day an upgrade fixes it).
+ */
 class DerbyBugsTest {
+    /** Every Derby release on Maven Central from 10.11.1.1 (MERGE's first) to the bundled 10.16.1.1 that runs on Java 17. */
+    static final List<String> RELEASES = List.of("10.11.1.1", "10.12.1.1", "10.13.1.1", "10.14.1.0", "10.14.2.0", "10.15.2.0", "10.16.1.1");
+
+    /** The printed SQL: the MERGE waits for T1 and then overwrites T1's committed + 100 (12, where serially 112). */
+    @Test
+    void derbyRuMergeStaleRowLostUpdateOnEachVersion() throws Exception {
+        for (String v : RELEASES) {
+            try (Target derby = Targets.create("derby", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("derby-ru-merge-stale-row-lost-update").inIj().run(derby);
+                Outcome merge = r.of("MERGE INTO t0 USING t1 x0 ON (t0.c0 = 9 AND x0.c0 = 2) WHEN MATCHED THEN UPDATE SET c3 = t0.c3 + 1");
+                assertTrue(merge.waited(), "the MERGE waits for T1's lock: " + r);
+                assertEquals(1, merge.updateCount(), r.toString());
+                assertEquals(PrintedSql.rows("(9, 12)"), r.last().rows(), r.toString());
+            }
+        }
+        // the page says why 10.15.1.3 is missing from the range
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Targets.create("derby", TargetOptions.version("10.15.1.3")));
+        assertTrue(e.getMessage().contains("does not load"), e.getMessage());
+    }
 
     /**
      * derby-ru-merge-stale-row-lost-update: at READ UNCOMMITTED, T2's MERGE … WHEN MATCHED THEN UPDATE

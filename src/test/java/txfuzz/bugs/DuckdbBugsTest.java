@@ -1,12 +1,15 @@
 package txfuzz.bugs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import txfuzz.bugs.BugReplay.Result;
+import txfuzz.bugs.PrintedSql.Run;
 import txfuzz.dbms.Target;
+import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
 import txfuzz.exec.Cases;
 import txfuzz.model.IsolationLevel;
@@ -14,11 +17,36 @@ import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 
 /**
- * The DuckDB entries of docs/bugs.md, on the bundled DuckDB: the tests fail the day an upgrade of
+ * The DuckDB entry of docs/bugs.md (one defect, two symptoms): the printed SQL on 1.4.4 and 2.0.0, and
+ * each symptom's case file through the oracles on the bundled DuckDB: the tests fail the day an upgrade of
  * the bundled jar fixes a bug. Each has a control, the schedule with the other kind of write, on
  * which DuckDB fails a writer as snapshot isolation must and the oracles say nothing.
  */
 class DuckdbBugsTest {
+
+    /**
+     * duckdb-update-delete-no-conflict (duckdb/duckdb#17223), both printed symptoms on 1.4.4 and 2.0.0:
+     * an UPDATE of a row a committed concurrent DELETE removed reports 1 row and commits; a key change
+     * and a concurrent increment both commit and the increment is lost. (The controls, where DuckDB does
+     * fail a writer, are in the two oracle tests.)
+     */
+    @Test
+    void duckdbUpdateDeleteNoConflictOnEachVersion() throws Exception {
+        for (String v : List.of("1.4.4.0", "2.0.0.1")) {
+            try (Target duckdb = Targets.create("duckdb", TargetOptions.version(v))) {
+                Run deleted = PrintedSql.of("duckdb-update-after-concurrent-delete").run(duckdb);
+                assertEquals(1, deleted.of("UPDATE t SET v = v + 1 WHERE id = 1").updateCount(), deleted.toString());
+                assertFalse(deleted.of("COMMIT", 2).failed(), deleted.toString());
+                assertEquals(PrintedSql.rows("(2, 0)"), deleted.last().rows(), deleted.toString());
+
+                Run keyChange = PrintedSql.of("duckdb-key-change-lost-update").run(duckdb);
+                assertFalse(keyChange.of("UPDATE t SET v = v + 10").failed(), keyChange.toString());
+                assertFalse(keyChange.of("COMMIT", 1).failed(), keyChange.toString());
+                assertFalse(keyChange.of("COMMIT", 2).failed(), keyChange.toString());
+                assertEquals(PrintedSql.rows("(a, 1)"), keyChange.last().rows(), keyChange.toString());
+            }
+        }
+    }
 
     /** duckdb-update-after-concurrent-delete: T1 "updates" a row T2 deleted and committed, and commits. */
     @Test

@@ -1,6 +1,7 @@
 package txfuzz.bugs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Comparator;
@@ -10,8 +11,11 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import txfuzz.bugs.BugReplay.Result;
+import txfuzz.bugs.PrintedSql.Outcome;
+import txfuzz.bugs.PrintedSql.Run;
 import txfuzz.dbms.ErrorClass;
 import txfuzz.dbms.Target;
+import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
 import txfuzz.exec.Cases;
 import txfuzz.exec.StmtResult;
@@ -19,8 +23,39 @@ import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 
-/** The HSQLDB entries of docs/bugs.md, on the bundled HSQLDB: the test fails the day an upgrade fixes it. */
+/**
+ * The HSQLDB entries of docs/bugs.md: their printed SQL on every release of the page's range, and their case
+ * files through the oracles on the bundled HSQLDB (that test fails the day an upgrade fixes it).
+ */
 class HsqldbBugsTest {
+    /** Every HSQLDB release on Maven Central from 2.6.0 to the bundled 2.7.4. */
+    static final List<String> RELEASES = List.of("2.6.0", "2.6.1", "2.7.0", "2.7.1", "2.7.2", "2.7.3", "2.7.4");
+
+    /**
+     * The printed SQL, as a SQL client sends it: the MERGE updates the deleted row, the text COMMIT fails
+     * with "General error" (S1000 / -458), the failed transaction keeps a reader in a third session waiting
+     * until its ROLLBACK, and its INSERT is there afterwards. (The MVCC control is in the oracle test.)
+     */
+    @Test
+    void hsqldbMvlocksMergeDeletedRowCommitNpeOnEachVersion() throws Exception {
+        for (String v : RELEASES) {
+            try (Target hsqldb = Targets.create("hsqldb", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("hsqldb-mvlocks-merge-deleted-row-commit-npe").run(hsqldb);
+                assertEquals(1, r.of("MERGE INTO t1 USING t0 x0 ON (t1.c0 = x0.c1) WHEN MATCHED THEN UPDATE SET v = 2").updateCount(), r.toString());
+                Outcome commit = r.of("COMMIT", 2);
+                assertEquals("T2", commit.step().session(), r.toString());
+                assertTrue(commit.failed(), r.toString());
+                assertEquals("S1000", commit.error().getSQLState(), r.toString());
+                assertEquals(-458, commit.error().getErrorCode(), r.toString());
+                Outcome blockedRead = r.of("SELECT * FROM t0", 1);
+                assertTrue(blockedRead.waited(), "T3's read waits for the failed transaction: " + r);
+                assertFalse(r.of("ROLLBACK").failed(), r.toString());
+                assertEquals(PrintedSql.rows("(13) (NULL)"), blockedRead.rows(), r.toString());
+                assertEquals(PrintedSql.rows("(13) (NULL)"), r.of("SELECT * FROM t0", 2).rows(), "the rolled-back INSERT stays: " + r);
+            }
+        }
+    }
+
     private static final String[] TWO_TABLES = {"CREATE TABLE t0 (k INT)", "CREATE TABLE t1 (k INT, v INT)", "INSERT INTO t0 VALUES (1)",
         "INSERT INTO t1 VALUES (1, 0)"};
 

@@ -1,0 +1,60 @@
+package txfuzz.bugs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import txfuzz.bugs.PrintedSql.Step;
+
+/** How docs/bugs.md's blocks are read, and that every block on the page is one the engine tests run. */
+class PrintedSqlTest {
+    /** The blocks the *BugsTest classes run, each on every version its entry names. */
+    private static final Set<String> RUN_BY_TESTS = Set.of(
+            "h2-rr-descending-scan-own-write", "h2-rr-key-change-both-versions", "h2-rr-shifted-keys-old-max",
+            "h2-rr-descending-index-row-twice", "h2-rc-waiting-update-skips-rekeyed-row", "h2-rc-waiting-update-numeric-key",
+            "h2-rr-rewritten-key-row-twice", "h2-merge-hang-read-uncommitted", "hsqldb-mvlocks-merge-deleted-row-commit-npe",
+            "derby-ru-merge-stale-row-lost-update", "duckdb-update-after-concurrent-delete", "duckdb-key-change-lost-update",
+            "mariadb-drop-after-deadlock-n-rec-locks", "mariadb-rc-semi-consistent-update", "mariadb-rc-semi-consistent-delete",
+            "mariadb-rc-semi-consistent-larger-key", "mariadb-rc-semi-consistent-snapshot-isolation",
+            "mariadb-rc-semi-consistent-repeatable-read", "pg-merge-rr-lost-update");
+
+    @Test
+    void everyBlockOnThePageParsesAndIsRunByAnEngineTest() throws Exception {
+        Set<String> names = new TreeSet<>();
+        Matcher m = Pattern.compile("(?m)^```sql (\\S+)$").matcher(Files.readString(Path.of("docs", "bugs.md")));
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        assertEquals(new TreeSet<>(RUN_BY_TESTS), names, "a block added to docs/bugs.md needs a test that runs it on its versions");
+        for (String name : names) {
+            assertFalse(PrintedSql.of(name).steps().isEmpty(), name);
+        }
+    }
+
+    @Test
+    void aBlockIsReadAsAPersonAtTheClientReadsIt() {
+        PrintedSql p = PrintedSql.parse("example", List.of(
+                "CREATE TABLE t (k INT);                 -- setup, autocommit",
+                "-- both sessions: SET A = 1; SET B = 2;",
+                "-- T2 (anything may follow)",
+                "MERGE INTO t USING s",
+                "  -- a comment line inside a statement",
+                "  ON (t.k = s.k) WHEN MATCHED THEN DELETE;  -- 1 row",
+                "-- T1: its UPDATE returns",
+                "COMMIT;"));
+        assertEquals(List.of("SET A = 1", "SET B = 2"), p.bothSessions());
+        assertEquals(List.of(new Step(PrintedSql.SETUP, "CREATE TABLE t (k INT)"),
+                new Step("T2", "MERGE INTO t USING s ON (t.k = s.k) WHEN MATCHED THEN DELETE"),
+                new Step("T1", "COMMIT")), p.steps());
+        assertThrows(AssertionError.class, () -> PrintedSql.parse("unfinished", List.of("SELECT 1")));
+        assertEquals(List.of(List.of("1", "7"), java.util.Arrays.asList("7", null)), PrintedSql.rows("(1, 7) (7, NULL)"));
+    }
+}
