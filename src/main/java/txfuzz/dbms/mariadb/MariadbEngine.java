@@ -32,6 +32,14 @@ public final class MariadbEngine implements Engine {
     static final String MYSQL_LEVELS = "https://dev.mysql.com/doc/refman/8.0/en/innodb-transaction-isolation-levels.html";
     static final String MYSQL_CONSISTENT_READ = "https://dev.mysql.com/doc/refman/8.0/en/innodb-consistent-read.html";
     static final String MDEV_26687 = "https://jira.mariadb.org/browse/MDEV-26687";
+    /**
+     * The mode that runs every session with {@code innodb_snapshot_isolation=ON} (MariaDB 10.6.18, 10.11.8,
+     * 11.4+; ON by default from 11.6.2): a locking read or DML that finds a row changed after the
+     * transaction's read view fails with error 1020 instead of acting on the newer version. The default
+     * mode keeps the server's setting.
+     */
+    static final String SNAPSHOT_ISOLATION_MODE = "snapshot-isolation";
+    static final List<String> MODES = List.of("default", SNAPSHOT_ISOLATION_MODE);
 
     @Override
     public String defaultVersion() {
@@ -83,7 +91,7 @@ public final class MariadbEngine implements Engine {
     public Dialect dialect() {
         EnumSet<Feature> f = Dialect.core();
         f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.FOR_UPDATE, Feature.LOCK_IN_SHARE_MODE, Feature.REPLACE, Feature.INSERT_ON_DUPLICATE_KEY,
-                Feature.UNCHANGED_ROWS_NOT_WRITTEN, Feature.DELETE_RETURNING));
+                Feature.UNCHANGED_ROWS_NOT_WRITTEN, Feature.DELETE_RETURNING, Feature.CURRENT_READS));
         return new Dialect(name(), f, "DOUBLE", "VARCHAR(10)", Dialect.Concat.FUNCTION); // || is OR in MariaDB
     }
 
@@ -213,13 +221,31 @@ public final class MariadbEngine implements Engine {
     @Override
     public List<String> sessionSetupSql(IsolationLevel level, String mode) {
         checkLevel(level);
-        return List.of("SET SESSION TRANSACTION ISOLATION LEVEL " + level.sql(), "SET SESSION innodb_lock_wait_timeout = " + LOCK_WAIT_TIMEOUT_S,
-                "SET SESSION sql_mode = '" + SQL_MODE + "'");
+        List<String> out = new java.util.ArrayList<>(List.of("SET SESSION TRANSACTION ISOLATION LEVEL " + level.sql(),
+                "SET SESSION innodb_lock_wait_timeout = " + LOCK_WAIT_TIMEOUT_S, "SET SESSION sql_mode = '" + SQL_MODE + "'"));
+        if (checkMode(mode).equals(SNAPSHOT_ISOLATION_MODE)) {
+            out.add("SET SESSION innodb_snapshot_isolation = ON");
+        }
+        return out;
     }
 
     @Override
     public String quote(String identifier) {
         return "`" + identifier.replace("`", "``") + "`";
+    }
+
+    @Override
+    public List<String> modes() {
+        return MODES;
+    }
+
+    /** {@code mode} (null: "default"); IllegalArgumentException for a mode MariaDB does not have. */
+    String checkMode(String mode) {
+        String m = mode == null ? "default" : mode.toLowerCase(java.util.Locale.ROOT);
+        if (!MODES.contains(m)) {
+            throw new IllegalArgumentException("MariaDB has no mode '" + mode + "'; it has " + MODES);
+        }
+        return m;
     }
 
     IsolationLevel checkLevel(IsolationLevel level) {
