@@ -238,6 +238,13 @@ public final class MariadbTarget implements Target {
         return new Dialect(d.name(), f, d.doubleType(), d.varcharType(), d.concat());
     }
 
+    /** The engine's modes, without snapshot-isolation on a server that has no innodb_snapshot_isolation (10.11.5, MySQL). */
+    @Override
+    public List<String> modes() {
+        ServerInfo i = info;
+        return i != null && i.snapshotIsolation() == null ? List.of(engine.modes().get(0)) : engine.modes();
+    }
+
     @Override
     public String version() {
         ServerInfo i = info;

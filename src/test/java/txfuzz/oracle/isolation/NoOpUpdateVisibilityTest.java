@@ -67,6 +67,7 @@ class NoOpUpdateVisibilityTest {
     @Test
     void mariadb10_11_5HidesTheRowItsUpdateMatchedAndTheOracleCatchesIt() throws Exception {
         try (Target maria = Targets.create("mariadb", TargetOptions.version("10.11.5"))) {
+            assertEquals(List.of("default"), maria.modes(), "10.11.5 has no innodb_snapshot_isolation to switch on");
             Judged j = judge(maria, noOpUpdate("default"));
             assertEquals(List.of("2:T0,T2"), j.matched().stream().map(r -> r.row() + ":" + r.wList()).toList(),
                     "the UPDATE matched row 2, in T2's version, without changing it");
@@ -81,6 +82,7 @@ class NoOpUpdateVisibilityTest {
     @Test
     void withSnapshotIsolationTheBundledMariadbRefusesTheUpdateAndNothingIsReported() throws Exception {
         try (Target maria = TestServers.open("mariadb")) {
+            assertEquals(List.of("default", "snapshot-isolation"), maria.modes());
             Judged j = judge(maria, noOpUpdate("snapshot-isolation"));
             assertEquals(ErrorClass.SERIALIZATION, j.trace().executed(new StmtRef(1, 2)).orElseThrow().result().errorClass(), j.trace().toString());
             assertEquals(List.of(), j.violations().stream().filter(v -> v.classification() == Classification.BUG_CANDIDATE).toList());
