@@ -741,7 +741,7 @@ final class StatementGenerator {
             Tracking write = Tracking.write(t.name, tag, List.of(), false, scan);
             if (tagsOnlyChanged && predicate != null && dialect.features().contains(Feature.LOCK_IN_SHARE_MODE)) {
                 // the rows it matched and left unchanged: without them its later reads of those rows could not be checked
-                return List.of(Stmt.of(StmtKind.UPDATE, sql, write), Instrumentation.postRead(t, tag), Instrumentation.matchRead(dialect, t, tag, predicate));
+                return List.of(Stmt.of(StmtKind.UPDATE, sql, write), Instrumentation.postRead(t, tag), Instrumentation.matchRead(dialect, t, tag, where, predicate));
             }
             return List.of(Stmt.of(StmtKind.UPDATE, sql, write), Instrumentation.postRead(t, tag));
         });

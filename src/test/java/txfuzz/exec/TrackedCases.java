@@ -105,9 +105,12 @@ public final class TrackedCases {
         return this;
     }
 
-    /** The match read of the UPDATE with {@code tag} (an engine that leaves unchanged rows unwritten), through {@code predicate}. */
-    public TrackedCases matchRead(String table, String tag, String predicate) {
-        current.add(Stmt.of(StmtKind.SELECT, "SELECT rid, wl FROM " + table + " WHERE " + predicate + " LOCK IN SHARE MODE SKIP LOCKED",
+    /**
+     * The match read of the UPDATE with {@code tag} (an engine that leaves unchanged rows unwritten) whose
+     * WHERE is {@code where} (" WHERE ...", or "" for none), {@code predicate} normalised.
+     */
+    public TrackedCases matchRead(String table, String tag, String where, String predicate) {
+        current.add(Stmt.of(StmtKind.SELECT, "SELECT rid, wl FROM " + table + where + " LOCK IN SHARE MODE SKIP LOCKED",
                 Tracking.matchRead(table, tag, predicate)));
         return this;
     }
