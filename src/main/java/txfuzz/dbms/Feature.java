@@ -35,5 +35,11 @@ public enum Feature {
      * Row tracking appends its tag only to rows whose other values change, with MySQL's {@code <=>} and
      * {@code IF}, and MySQL's left-to-right SET (the tag's assignment comes first, on the old values).
      */
-    UNCHANGED_ROWS_NOT_WRITTEN
+    UNCHANGED_ROWS_NOT_WRITTEN,
+    /**
+     * Locking reads and data-changing statements (with their subqueries) read the newest committed
+     * version of each row, not the transaction's snapshot, which only plain SELECTs read (InnoDB's
+     * "current reads"): a plain read before such a statement does not show what it reads.
+     */
+    CURRENT_READS
 }

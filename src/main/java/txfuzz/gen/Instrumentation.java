@@ -119,6 +119,23 @@ final class Instrumentation {
                 Tracking.postRead(t.name, tag));
     }
 
+    /**
+     * The match read of an UPDATE that tags only changed rows ({@link #tagsOnlyChangedRows}) with the
+     * row-local {@code where} (" WHERE ..." as the UPDATE has it, or ""; {@code predicate} is its
+     * normalised form): {@code SELECT rid, wl FROM t<where> <share lock> SKIP LOCKED}. The WHERE is the
+     * UPDATE's text, so the recorder can tell that the two still agree (a reducer edits the UPDATE's).
+     * After the UPDATE, the rows its WHERE still matches without its tag are the rows it matched and left
+     * unchanged (their values did not change), in the newest version, the one it read. It neither waits
+     * nor changes what the engine does: the UPDATE holds exclusive locks on the rows it matched, a row
+     * another transaction locks is one the UPDATE did not match (it would have waited for it) and is
+     * skipped, and a locking read takes no snapshot (MySQL manual 17.7.2.3).
+     */
+    static Stmt matchRead(Dialect d, Schema.Table t, String tag, String where, String predicate) {
+        String lock = d.features().contains(Feature.FOR_SHARE) ? " FOR SHARE SKIP LOCKED" : " LOCK IN SHARE MODE SKIP LOCKED";
+        return Stmt.of(StmtKind.SELECT, "SELECT " + RID + ", " + WL + " FROM " + t.name + where + lock,
+                Tracking.matchRead(t.name, tag, predicate));
+    }
+
     /** {@code UPDATE t SET wl = wl || ',tag'[ WHERE ...]}: tags the rows a deleting write is about to delete. */
     static Stmt tagUpdate(Dialect d, Schema.Table t, String where, String tag, String scanPredicate) {
         return Stmt.of(StmtKind.UPDATE, "UPDATE " + t.name + " SET " + appendTag(d, "", tag) + where, Tracking.tag(t.name, tag, scanPredicate));

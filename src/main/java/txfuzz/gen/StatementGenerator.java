@@ -735,8 +735,14 @@ final class StatementGenerator {
             String sql = "UPDATE " + t.name + " SET " + Instrumentation.setsWithTag(dialect, sets, tag) + where;
             // the WHERE is the rows the UPDATE scans: its post-read becomes a predicate read too, unless rows it
             // matched but left unchanged carry no tag
-            String scan = Instrumentation.tagsOnlyChangedRows(dialect, sets) ? null : Instrumentation.predicate(where, scope.get(0));
+            String predicate = Instrumentation.predicate(where, scope.get(0));
+            boolean tagsOnlyChanged = Instrumentation.tagsOnlyChangedRows(dialect, sets);
+            String scan = tagsOnlyChanged ? null : predicate;
             Tracking write = Tracking.write(t.name, tag, List.of(), false, scan);
+            if (tagsOnlyChanged && predicate != null && dialect.features().contains(Feature.LOCK_IN_SHARE_MODE)) {
+                // the rows it matched and left unchanged: without them its later reads of those rows could not be checked
+                return List.of(Stmt.of(StmtKind.UPDATE, sql, write), Instrumentation.postRead(t, tag), Instrumentation.matchRead(dialect, t, tag, where, predicate));
+            }
             return List.of(Stmt.of(StmtKind.UPDATE, sql, write), Instrumentation.postRead(t, tag));
         });
     }

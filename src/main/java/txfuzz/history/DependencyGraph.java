@@ -670,7 +670,12 @@ public final class DependencyGraph {
             }
         }
 
-        /** A transaction must see its own earlier writes of a row (Elle's internal consistency). */
+        /**
+         * A transaction must see its own earlier writes of a row (Elle's internal consistency), and the
+         * version of a row its DML matched without changing it ({@link Read#matched}): a transaction's
+         * DML makes the rows it touches visible to it in that version, and it holds their locks, so no one
+         * else changes them before it ends.
+         */
         private void internal() {
             for (int i = 0; i < n; i++) {
                 if (status[i] != 1) {
@@ -678,6 +683,7 @@ public final class DependencyGraph {
                 }
                 long x = ids[i];
                 Map<RowKey, WList> own = null;
+                Set<RowKey> matched = new HashSet<>(); // rows whose latest entry in own is a version the transaction's DML matched
                 for (Op op : txns[i].ops()) {
                     if (op instanceof Write w) {
                         RowKey k = new RowKey(w.table(), w.row());
@@ -686,19 +692,28 @@ public final class DependencyGraph {
                         }
                         WList before = own.get(k);
                         if (before != null && w.kind() != WriteKind.INSERT && !w.wList().startsWith(before)) {
-                            internalFinding(x, k, before, w.wList(), w.stmt(), "wrote");
+                            internalFinding(x, k, before, w.wList(), w.stmt(), "wrote", matched.contains(k));
                         }
                         own.put(k, w.wList());
-                    } else if (own != null && op instanceof Read r) {
-                        WList before = own.get(new RowKey(r.table(), r.row()));
+                        matched.remove(k);
+                    } else if (op instanceof Read r && (own != null || r.matched())) {
+                        RowKey k = new RowKey(r.table(), r.row());
+                        if (own == null) {
+                            own = new HashMap<>();
+                        }
+                        WList before = own.get(k);
                         if (before != null && !r.wList().startsWith(before)) {
-                            internalFinding(x, new RowKey(r.table(), r.row()), before, r.wList(), r.stmt(), "read");
+                            internalFinding(x, k, before, r.wList(), r.stmt(), "read", matched.contains(k));
+                        } else if (r.matched()) {
+                            own.put(k, r.wList());
+                            matched.add(k);
                         }
                     } else if (own != null && op instanceof PredicateRead p) {
                         for (RowVersion rv : p.rows()) {
-                            WList before = own.get(new RowKey(p.table(), rv.row()));
+                            RowKey k = new RowKey(p.table(), rv.row());
+                            WList before = own.get(k);
                             if (before != null && !rv.wList().startsWith(before)) {
-                                internalFinding(x, new RowKey(p.table(), rv.row()), before, rv.wList(), p.stmt(), "read");
+                                internalFinding(x, k, before, rv.wList(), p.stmt(), "read", matched.contains(k));
                             }
                         }
                     }
@@ -706,12 +721,18 @@ public final class DependencyGraph {
             }
         }
 
-        private void internalFinding(long x, RowKey k, WList mine, WList seen, int stmt, String verb) {
+        private void internalFinding(long x, RowKey k, WList mine, WList seen, int stmt, String verb, boolean matchedOnly) {
             String where = k.table() + "." + k.rowId();
             if (report(Anomaly.INTERNAL, x + "/" + where)) {
-                add(Anomaly.INTERNAL, List.of(x), Explainer.t(x) + " " + verb + " " + where + " as " + seen + " after writing " + mine,
-                        Explainer.t(x) + " wrote " + where + " (wList " + mine + "), then" + ex.at(x, stmt) + " " + verb + " it as wList " + seen
-                                + ", which does not contain its own write.",
+                String summary = Explainer.t(x) + " " + verb + " " + where + " as " + seen + (matchedOnly ? " after its DML matched it as " : " after writing ")
+                        + mine;
+                String text = matchedOnly
+                        ? Explainer.t(x) + "'s DML matched " + where + " in version wList " + mine + " without changing it (so it locked that version), then"
+                        + ex.at(x, stmt) + " " + verb + " it as wList " + seen + ", an older version: a transaction's DML makes the rows it"
+                        + " touches visible to it in the version it acted on, and it holds their locks until it ends."
+                        : Explainer.t(x) + " wrote " + where + " (wList " + mine + "), then" + ex.at(x, stmt) + " " + verb + " it as wList " + seen
+                        + ", which does not contain its own write.";
+                add(Anomaly.INTERNAL, List.of(x), summary, text,
                         List.of(new Explainer.Arrow(x, x, verb + " " + where, true)));
             }
         }

@@ -17,9 +17,11 @@ import java.util.function.BiPredicate;
  * happened while it ran. In that state a committed transaction's writes are either all there or
  * none is. So if the statement returned a row in a version that includes committed transaction U's
  * write, and another row of the same table that U also wrote in a version without U's write, no state
- * holds both: a fractured read. Rows the reader wrote itself are left out (a writer sees its own
- * version, built on the latest data, next to its snapshot: InnoDB documents that at REPEATABLE READ),
- * and so are rows of other tables (H2 takes REPEATABLE READ snapshots per table).
+ * holds both: a fractured read. Rows the reader's own DML touched (wrote, or matched without
+ * changing) are left out here: a transaction sees them in the version its DML left or acted on, built
+ * on the latest data, next to its snapshot (documented at REPEATABLE READ by the engine that does it).
+ * That they are seen in exactly that version, and never an older one, is the internal-consistency
+ * check's ({@link Read#matched}). Rows of other tables are left out too (per-table snapshots).
  *
  * <p>Adya's levels do not name this: it follows from the controlled run (statements one at a time)
  * and every engine's documented read rule (a statement reads one snapshot or the committed data of
@@ -52,6 +54,8 @@ public final class FracturedReads {
             for (Op op : reader.ops()) {
                 if (op instanceof Write w) {
                     ownRows.add(w.table() + "." + w.row());
+                } else if (op instanceof Read r && r.matched()) {
+                    ownRows.add(r.table() + "." + r.row());
                 }
             }
             Map<Integer, Map<String, Map<String, WList>>> seenByStmt = new LinkedHashMap<>();

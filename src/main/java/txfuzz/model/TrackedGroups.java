@@ -74,7 +74,7 @@ public record TrackedGroups(List<Group> groups, String problem) {
                 pendingPrefix.add(ref);
             } else if (role == Tracking.Role.POST_READ && !(pendingPrefix.isEmpty() && tr.tag().equals(currentTag))) {
                 pendingPrefix.add(ref); // not the last write's: the post-read before a deleting write, part of the next group
-            } else if (role == Tracking.Role.POST_READ || role == Tracking.Role.COMPANION_READ) {
+            } else if (role == Tracking.Role.POST_READ || role == Tracking.Role.COMPANION_READ || role == Tracking.Role.MATCH_READ) {
                 if (out.isEmpty()) {
                     problem = problem != null ? problem : ref + " is a companion read of no statement";
                     continue;

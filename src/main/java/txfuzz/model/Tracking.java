@@ -67,7 +67,15 @@ public record Tracking(Role role,
          * set the statement's predicates could use (TxCheck's Version-Set Read), for the equiv oracle.
          * Not recorded in the row history: it only describes what the next statement saw.
          */
-        VERSION_SET_READ;
+        VERSION_SET_READ,
+        /**
+         * Companion locking read {@code SELECT rid, wl FROM t WHERE <its WHERE> LOCK IN SHARE MODE SKIP LOCKED}
+         * after an UPDATE that tags only the rows whose values change ({@link #tag} is the UPDATE's): its rows
+         * without the tag are the rows the UPDATE matched and left unchanged, in the newest version it read
+         * (the UPDATE locks every row it matches, so the read neither waits nor locks anything new, and a
+         * locking read takes no snapshot). Recorded as reads of the UPDATE's statement.
+         */
+        MATCH_READ;
 
         /** Read as a SELECT is: result rows lead with (rid, wl) pairs. */
         public boolean reads() {
@@ -76,7 +84,7 @@ public record Tracking(Role role,
 
         /** A statement the instrumentation adds next to one of the program's (not one of them). */
         public boolean companion() {
-            return this == TAG || this == POST_READ || this == COMPANION_READ || this == VERSION_SET_READ;
+            return this == TAG || this == POST_READ || this == COMPANION_READ || this == VERSION_SET_READ || this == MATCH_READ;
         }
     }
 
@@ -135,6 +143,11 @@ public record Tracking(Role role,
     /** The tag-update of a DELETE whose WHERE is {@code scanPredicate} (null: not row-local). */
     public static Tracking tag(String table, String tag, String scanPredicate) {
         return new Tracking(Role.TAG, List.of(table), false, scanPredicate, tag, null, false, null);
+    }
+
+    /** The match read of the UPDATE with {@code tag}, which scans {@code table} through the row-local {@code predicate}. */
+    public static Tracking matchRead(String table, String tag, String predicate) {
+        return new Tracking(Role.MATCH_READ, List.of(table), true, predicate, tag, null, false, null);
     }
 
     public static Tracking postRead(String table, String tag) {

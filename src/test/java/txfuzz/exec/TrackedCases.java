@@ -17,6 +17,7 @@ import txfuzz.model.Txn;
 public final class TrackedCases {
     private final String dbms;
     private IsolationLevel level = IsolationLevel.READ_COMMITTED;
+    private String mode = "default";
     private final List<String> tables = new ArrayList<>();
     private final List<String> setup = new ArrayList<>();
     private final List<Txn> txns = new ArrayList<>();
@@ -32,6 +33,11 @@ public final class TrackedCases {
 
     public TrackedCases level(IsolationLevel l) {
         level = l;
+        return this;
+    }
+
+    public TrackedCases mode(String m) {
+        mode = m;
         return this;
     }
 
@@ -99,6 +105,16 @@ public final class TrackedCases {
         return this;
     }
 
+    /**
+     * The match read of the UPDATE with {@code tag} (an engine that leaves unchanged rows unwritten) whose
+     * WHERE is {@code where} (" WHERE ...", or "" for none), {@code predicate} normalised.
+     */
+    public TrackedCases matchRead(String table, String tag, String where, String predicate) {
+        current.add(Stmt.of(StmtKind.SELECT, "SELECT rid, wl FROM " + table + where + " LOCK IN SHARE MODE SKIP LOCKED",
+                Tracking.matchRead(table, tag, predicate)));
+        return this;
+    }
+
     public TrackedCases commit() {
         current.add(Stmt.commit());
         txns.add(new Txn(txns.size() + 1, current));
@@ -123,6 +139,6 @@ public final class TrackedCases {
     }
 
     public TestCase order(Integer... order) {
-        return new TestCase(TestCase.FORMAT_VERSION, dbms, 0, 0, level, "default", null, tables, setup, txns, List.of(order));
+        return new TestCase(TestCase.FORMAT_VERSION, dbms, 0, 0, level, mode, null, tables, setup, txns, List.of(order));
     }
 }

@@ -238,6 +238,13 @@ public final class MariadbTarget implements Target {
         return new Dialect(d.name(), f, d.doubleType(), d.varcharType(), d.concat());
     }
 
+    /** The engine's modes, without snapshot-isolation on a server that has no innodb_snapshot_isolation (10.11.5, MySQL). */
+    @Override
+    public List<String> modes() {
+        ServerInfo i = info;
+        return i != null && i.snapshotIsolation() == null ? List.of(engine.modes().get(0)) : engine.modes();
+    }
+
     @Override
     public String version() {
         ServerInfo i = info;
@@ -420,14 +427,18 @@ public final class MariadbTarget implements Target {
         @Override
         public Connection connect(IsolationLevel level, String mode) throws SQLException {
             engine.checkLevel(level);
-            if (mode != null && !mode.equals("default")) {
-                throw new IllegalArgumentException("MariaDB has no mode '" + mode + "'; it has [default]");
+            boolean snapshotIsolation = engine.checkMode(mode).equals(MariadbEngine.SNAPSHOT_ISOLATION_MODE);
+            if (snapshotIsolation && info.snapshotIsolation() == null) {
+                throw new IllegalArgumentException("mode " + MariadbEngine.SNAPSHOT_ISOLATION_MODE + " needs innodb_snapshot_isolation, which "
+                        + info.describe() + " does not have (MariaDB 10.6.18, 10.11.8, 11.4 and later do)");
             }
             Connection c = pool.take(session -> session.setCatalog(name));
             try {
                 try (Statement s = c.createStatement()) {
+                    // pooled sessions keep their variables: the mode's snapshot isolation is set, or reset to the server's, every time
                     s.execute("SET SESSION " + info.isolationVariable() + " = '" + isolationValue(level) + "', SESSION innodb_lock_wait_timeout = "
-                            + MariadbEngine.LOCK_WAIT_TIMEOUT_S + ", SESSION sql_mode = '" + MariadbEngine.SQL_MODE + "'");
+                            + MariadbEngine.LOCK_WAIT_TIMEOUT_S + ", SESSION sql_mode = '" + MariadbEngine.SQL_MODE + "'"
+                            + (info.snapshotIsolation() == null ? "" : ", SESSION innodb_snapshot_isolation = " + (snapshotIsolation ? "ON" : "DEFAULT")));
                 }
                 long id = threadId(c);
                 opened.add(new Object[] {c, id});

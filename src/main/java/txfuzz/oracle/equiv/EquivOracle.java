@@ -189,7 +189,9 @@ public final class EquivOracle implements Oracle {
         }
         TestCase withVsrs = VersionSetReads.add(c); // the case as prepared, or made so (a reduced or hand-written case)
         Trace trace = withVsrs.equals(c) ? given : executor.run(withVsrs);
-        Optional<Execution> first = trace.hung().isEmpty() ? TraceCapture.capture(withVsrs, trace, UnaryOperator.identity()) : Optional.empty();
+        boolean currentReads = executor.target().dialect().features().contains(txfuzz.dbms.Feature.CURRENT_READS);
+        Optional<Execution> first = trace.hung().isEmpty() ? TraceCapture.capture(withVsrs, trace, UnaryOperator.identity(), currentReads)
+                : Optional.empty();
         if (first.isEmpty()) {
             count(Figure.NOT_APPLICABLE, 1);
             return Optional.empty();
@@ -294,7 +296,8 @@ public final class EquivOracle implements Oracle {
         TestCase refined = c.withTransactions(txns, order);
         try {
             Trace trace = executor.run(refined);
-            return TraceCapture.capture(refined, trace, origin::get)
+            boolean currentReads = executor.target().dialect().features().contains(txfuzz.dbms.Feature.CURRENT_READS);
+            return TraceCapture.capture(refined, trace, origin::get, currentReads)
                     .orElseThrow(() -> new EngineStep(new SQLException("the refined case's run could not be read back")));
         } catch (SQLException | SetupFailedException e) {
             throw new EngineStep(e);

@@ -107,6 +107,11 @@ public record StmtExec(StmtRef ref, String sql, Kind kind, String target, boolea
         return new Builder(new StmtRef(txn, index), Kind.WRITE, java.util.Objects.requireNonNull(table, "table"));
     }
 
+    /** The same statement taken as blocked: its version sets may not describe what it acted on. */
+    public StmtExec asBlocked() {
+        return new StmtExec(ref, sql, kind, target, predicate, valueWrite, delete, reads, bwr, awr, vsr, completion, true);
+    }
+
     /** The same statement placed at another completion position. */
     public StmtExec withCompletion(int c) {
         return new StmtExec(ref, sql, kind, target, predicate, valueWrite, delete, reads, bwr, awr, vsr, c, blocked);

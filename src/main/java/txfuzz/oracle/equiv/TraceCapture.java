@@ -56,6 +56,22 @@ public final class TraceCapture {
      *         statement without row tracking)
      */
     public static Optional<Execution> capture(TestCase c, Trace trace, UnaryOperator<StmtRef> origin) {
+        return capture(c, trace, origin, false);
+    }
+
+    /**
+     * As {@link #capture(TestCase, Trace, UnaryOperator)}, on an engine whose locking reads and writes
+     * read the newest committed version of each row rather than the transaction's snapshot
+     * ({@code currentReads}, {@link txfuzz.dbms.Feature#CURRENT_READS}). A version-set read is a plain
+     * read: it shows the snapshot. For a statement that reads the newest committed versions it is that
+     * statement's version set only while the two agree; where a transaction that committed before the
+     * version-set read changed what the snapshot shows (a version it replaced or deleted, a version or
+     * row it installed that the snapshot lacks), the capture cannot place what the statement read, and
+     * the statement is taken as not comparable (blocked: decycling removes it), never as a difference.
+     * A locking version-set read would read the right versions, but it would lock every row of every
+     * table and so change what the engine does.
+     */
+    public static Optional<Execution> capture(TestCase c, Trace trace, UnaryOperator<StmtRef> origin, boolean currentReads) {
         Map<StmtRef, ExecutedStmt> executed = new HashMap<>();
         Map<StmtRef, Integer> position = new HashMap<>();
         for (int i = 0; i < trace.schedule().size(); i++) {
@@ -73,6 +89,7 @@ public final class TraceCapture {
         }
         List<StmtExec> stmts = new ArrayList<>();
         Map<StmtRef, StmtOutcome> outcomes = new LinkedHashMap<>();
+        Map<StmtExec, Integer> current = new HashMap<>(); // statements that read the newest committed versions: their first VSR's position
         for (TrackedGroups.Group g : StatementGroups.of(c).groups()) {
             ExecutedStmt main = executed.get(g.main());
             if (main == null) {
@@ -103,10 +120,78 @@ public final class TraceCapture {
             } else if (!main.result().failed()) {
                 b.reads(readItems(tr, main.result()).toArray(Item[]::new));
             }
-            stmts.add(b.build());
+            StmtExec built = b.build();
+            stmts.add(built);
             outcomes.put(ref, outcome(tr, main.result()));
+            if (currentReads && !g.vsrs().isEmpty() && (tr.role() == Tracking.Role.WRITE || tr.locking()) && position.get(g.first()) != null) {
+                current.put(built, position.get(g.first()));
+            }
+        }
+        if (!current.isEmpty()) {
+            Map<Integer, Integer> committedAt = commitPositions(c, trace);
+            stmts.replaceAll(x -> current.containsKey(x) && !x.blocked()
+                    && snapshotIsStale(x, current.get(x), stmts, committedAt) ? x.asBlocked() : x);
         }
         return Optional.of(new Execution(stmts, ends, new RunResult(outcomes, trace.finalState())));
+    }
+
+    /** Per transaction that committed, the position of its COMMIT in the schedule. */
+    private static Map<Integer, Integer> commitPositions(TestCase c, Trace trace) {
+        Map<Integer, Integer> out = new HashMap<>();
+        for (int i = 0; i < trace.schedule().size(); i++) {
+            ExecutedStmt e = trace.schedule().get(i);
+            if (c.stmt(e.ref()).kind() == txfuzz.model.StmtKind.COMMIT && !e.result().failed()) {
+                TxnOutcome o = trace.outcome(e.ref().txn());
+                if (o != null && o.status().committed()) {
+                    out.put(e.ref().txn(), i);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whether {@code s}'s version-set reads, taken at {@code at}, may show another state than the newest
+     * committed one: a transaction other than {@code s}'s that committed before {@code at} replaced or
+     * deleted a version they show, or installed a version (or a row) they lack or show older.
+     */
+    private static boolean snapshotIsStale(StmtExec s, int at, List<StmtExec> all, Map<Integer, Integer> committedAt) {
+        Map<String, Map<String, String>> shown = new HashMap<>(); // table -> key -> version
+        for (VersionSet v : s.vsr()) {
+            Map<String, String> rows = shown.computeIfAbsent(v.table(), k -> new HashMap<>());
+            v.items().forEach(i -> rows.put(i.key(), i.version()));
+        }
+        Set<String> replaced = new java.util.HashSet<>(); // table/key of every version some committed write replaced
+        List<StmtExec> earlier = new ArrayList<>();
+        for (StmtExec w : all) {
+            Integer committed = committedAt.get(w.ref().txn());
+            boolean own = w.ref().txn() == s.ref().txn();
+            if (w.isWrite() && (own ? w.completion() < s.completion() : committed != null && committed < at)) {
+                w.bwr().forEach(i -> replaced.add(i.table() + "/" + i.key()));
+                if (!own) {
+                    earlier.add(w);
+                }
+            }
+        }
+        for (StmtExec w : earlier) {
+            for (Item i : w.bwr()) {
+                Map<String, String> rows = shown.get(i.table());
+                if (rows != null && i.version().equals(rows.get(i.key()))) {
+                    return true; // the snapshot still shows the version w replaced
+                }
+            }
+            for (Item i : w.awr()) {
+                Map<String, String> rows = shown.get(i.table());
+                if (rows == null) {
+                    continue;
+                }
+                String v = rows.get(i.key());
+                if (v == null ? !replaced.contains(i.table() + "/" + i.key()) : !v.startsWith(i.version())) {
+                    return true; // the snapshot lacks w's version (or its row), and no committed write replaced it since
+                }
+            }
+        }
+        return false;
     }
 
     /** What a program statement gave, as the oracle compares it. */

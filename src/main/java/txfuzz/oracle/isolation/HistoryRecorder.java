@@ -249,6 +249,7 @@ public final class HistoryRecorder {
                     switch (tr.role()) {
                         case READ, COMPANION_READ -> read(i, tr, r);
                         case POST_READ -> postRead(i, tr, r);
+                        case MATCH_READ -> matchRead(i, tr, r);
                         case WRITE -> {
                             if (tr.deletes() && r.rows() != null) {
                                 deletedRows(i, tr, r);
@@ -394,6 +395,40 @@ public final class HistoryRecorder {
                 }
             }
             found.forEach(this::add);
+        }
+
+        /**
+         * The match read after an UPDATE that tags only changed rows: its rows without the tag are the
+         * versions the UPDATE matched and left unchanged, read as the UPDATE's (locking, matched). Nothing
+         * when the UPDATE failed (it acted on no row) or was removed, or when its WHERE is no longer the
+         * match read's (a reduced case): then the match read's rows need not be rows the UPDATE matched.
+         */
+        private void matchRead(int stmt, Tracking tr, StmtResult r) {
+            int w = tr.tag() == null ? -1 : writeOf(tr.tag());
+            if (r.rows() == null || w < 0 || w > stmt || !succeeded(w) || tr.tables().isEmpty()
+                    || !txn.statements().get(w).sql().endsWith(matchWhere(txn.statements().get(stmt).sql(), tr.tables().get(0)))) {
+                return;
+            }
+            String table = tr.tables().get(0);
+            for (List<String> row : r.rows()) {
+                if (row.size() < 2 || row.get(0) == null || row.get(1) == null || tr.tag().equals(lastTag(row.get(1)))) {
+                    continue; // a row the UPDATE changed: its post-read records it
+                }
+                WList list = parse(row.get(1), tagOwner);
+                if (list != null) {
+                    add(new Read(w, table, row.get(0), list, true, true));
+                }
+            }
+        }
+
+        /** A match read's " WHERE …" (or ""): between its FROM table and its lock clause. */
+        private static String matchWhere(String sql, String table) {
+            int from = sql.indexOf(" FROM " + table);
+            int lock = Math.max(sql.lastIndexOf(" LOCK IN SHARE MODE"), sql.lastIndexOf(" FOR SHARE"));
+            if (from < 0 || lock < 0) {
+                return "\u0000"; // not a match read's shape: matches no UPDATE
+            }
+            return sql.substring(from + " FROM ".length() + table.length(), lock);
         }
 
         /**

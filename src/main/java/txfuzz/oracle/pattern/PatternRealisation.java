@@ -259,6 +259,7 @@ public record PatternRealisation(Verdict verdict, String reason, Prevention prev
                 case POST_READ -> "post-read";
                 case COMPANION_READ -> "companion read";
                 case VERSION_SET_READ -> "version-set read";
+                case MATCH_READ -> "match read";
                 default -> "statement " + part;
             };
         }
