@@ -132,8 +132,8 @@ final class EmbeddedMariadb implements StartedServer {
     private void start0() {
         try {
             Path data = dir.resolve("data");
-            Path tmp = Files.createDirectory(dir.resolve("tmp"));
-            Path files = Files.createDirectory(dir.resolve("files"));
+            Path tmp = PrivateDirectory.ensure(dir.resolve("tmp"));
+            Path files = PrivateDirectory.ensure(dir.resolve("files"));
             Path socket = socket();
             if (socket.toString().getBytes(StandardCharsets.UTF_8).length > 107) { // sun_path: 108 bytes with the NUL
                 throw new IllegalStateException("the socket path " + socket + " is too long for a Unix socket; set TXFUZZ_HOME to a shorter"
