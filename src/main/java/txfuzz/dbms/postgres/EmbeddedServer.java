@@ -246,7 +246,7 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
         Process p = new ProcessBuilder(cmd).redirectOutput(toLog).redirectError(toLog).start();
         initdb = p;
         try {
-            lease.serverStarted(p.pid());
+            lease.settingUp("initdb", p.pid());
             if (closed) {
                 throw new IllegalStateException("the PostgreSQL server was closed while starting");
             }

@@ -36,6 +36,7 @@ public final class Lease implements AutoCloseable {
     private static final String SERVER_START = "serverStart";
     /** Prefix of the keys of other files the server's start makes beside its data directory (its log). */
     private static final String FILE = "file.";
+    private static final String SETUP_PROGRAM = "setupProgram";
 
     private final Path file;
     private final Properties props;
@@ -82,11 +83,22 @@ public final class Lease implements AutoCloseable {
         return lease;
     }
 
-    /**
-     * Records the server's process once it runs (the process the sweep stops); before it, the process
-     * that prepares its data directory (initdb), which would otherwise go on writing there.
-     */
+    /** Records the server's process once it runs (the process the sweep stops). */
     public void serverStarted(long pid) {
+        props.remove(SETUP_PROGRAM);
+        record(pid);
+    }
+
+    /**
+     * Records the program that sets the server's data directory up before it runs ({@code program}, e.g.
+     * initdb), which the sweep stops too: it would otherwise go on writing there.
+     */
+    public void settingUp(String program, long pid) {
+        props.setProperty(SETUP_PROGRAM, program);
+        record(pid);
+    }
+
+    private void record(long pid) {
         props.setProperty(SERVER_PID, String.valueOf(pid));
         props.setProperty(SERVER_START, ProcessHandle.of(pid).flatMap(Lease::startOf).map(Instant::toString).orElse(""));
         save();
@@ -105,6 +117,7 @@ public final class Lease implements AutoCloseable {
     private void save() {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try (OutputStream out = Files.newOutputStream(tmp)) {
+            Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
             props.store(out, "txfuzz: a server this process started; removed by the next run if this process was killed");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + tmp + ": " + e.getMessage(), e);
@@ -120,11 +133,13 @@ public final class Lease implements AutoCloseable {
      * What a run that no longer exists left behind: a server it started (if that very process still
      * runs), its data directory and files, and the lease itself.
      */
-    public record Abandoned(Path lease, String kind, String ownerPid, Optional<ProcessHandle> server, Optional<Path> dataDir, List<Path> files) {
+    public record Abandoned(Path lease, String kind, String ownerPid, Optional<ProcessHandle> server, String setupProgram, Optional<Path> dataDir,
+            List<Path> files) {
         /** One line for the user: what {@link #remove} does (or, with {@code done} false, would do). */
         public String describe(boolean done) {
             List<String> parts = new ArrayList<>();
-            server.ifPresent(h -> parts.add((done ? "stopped" : "would stop") + " a " + kind + " server (pid " + h.pid() + ")"));
+            server.ifPresent(h -> parts.add((done ? "stopped" : "would stop") + " a " + kind + " server"
+                    + (setupProgram.isEmpty() ? "" : "'s " + setupProgram) + " (pid " + h.pid() + ")"));
             List<String> paths = new ArrayList<>();
             dataDir.ifPresent(d -> paths.add(d.toString()));
             files.forEach(f -> paths.add(f.toString()));
@@ -167,7 +182,8 @@ public final class Lease implements AutoCloseable {
             for (int i = 0; p.getProperty(FILE + i) != null; i++) {
                 inside(root, p.getProperty(FILE + i)).ifPresent(files::add);
             }
-            found.add(new Abandoned(f, p.getProperty(KIND, "server"), p.getProperty(OWNER_PID), server, dir, List.copyOf(files)));
+            found.add(new Abandoned(f, p.getProperty(KIND, "server"), p.getProperty(OWNER_PID), server, p.getProperty(SETUP_PROGRAM, ""), dir,
+                    List.copyOf(files)));
         }
         return found;
     }

@@ -29,11 +29,11 @@ public final class Leftovers {
      */
     public static int clean(boolean dryRun, Consumer<String> say) {
         Path home = PrivateDirectory.location();
+        PrivateDirectory.checkAncestors(home);
         if (!Files.exists(home, LinkOption.NOFOLLOW_LINKS)) {
             say.accept("txfuzz: nothing to clean: " + home + " does not exist");
             return 0;
         }
-        PrivateDirectory.checkAncestors(home);
         try {
             PrivateDirectory.check(home);
         } catch (IOException e) {
