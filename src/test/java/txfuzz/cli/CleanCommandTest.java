@@ -99,6 +99,18 @@ class CleanCommandTest {
     }
 
     @Test
+    void aRunTerminatedDuringInitdbLeavesNothing() throws Exception {
+        home = tmp.resolve("home");
+        Process p = launch("first", "run", "--dbms", "postgres", "--tests", "100000", "--reduce-time", "0");
+        waitFor(() -> !processes("/bin/initdb").isEmpty(), 300, "initdb runs", p);
+        p.destroy(); // SIGTERM, while initdb runs: the run stops initdb and removes what it made
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        waitFor(() -> processes("").isEmpty(), 30, "initdb ends", null);
+        assertEquals(List.of(), matching(home.resolve("postgres"), ".*(\\.pw|\\.log|\\.tmp-.*)|data-.*"), "nothing of the run is left");
+        assertEquals(List.of(), matching(home.resolve("leases"), ".*"), "no lease is left");
+    }
+
+    @Test
     void aRunKilledWhileUnpackingLeavesNothingAfterTheNextRun() throws Exception {
         home = tmp.resolve("home");
         Process p = launch("first", "run", "--dbms", "postgres", "--tests", "100000", "--reduce-time", "0");
