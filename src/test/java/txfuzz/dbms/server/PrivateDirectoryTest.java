@@ -60,6 +60,40 @@ class PrivateDirectoryTest {
     }
 
     @Test
+    void aParentOthersMayWriteIsRefusedUnlessSticky() throws Exception {
+        Path open = Files.createDirectory(tmp.resolve("open"));
+        Files.setAttribute(open, "unix:mode", 0777);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> PrivateDirectory.checkAncestors(open.resolve("home/deeper")));
+        assertTrue(e.getMessage().startsWith(open + " (above txfuzz's private directory " + open.resolve("home/deeper") + ") is writable by other users"),
+                e.getMessage());
+        Files.setAttribute(open, "unix:mode", 01777);
+        PrivateDirectory.checkAncestors(open.resolve("home")); // sticky, as /tmp
+        Files.setAttribute(open, "unix:mode", 0755);
+        PrivateDirectory.checkAncestors(open.resolve("home"));
+        if (PrivateDirectory.isRoot()) {
+            Files.setAttribute(open, "unix:uid", 65534);
+            e = assertThrows(IllegalStateException.class, () -> PrivateDirectory.checkAncestors(open.resolve("home")));
+            assertTrue(e.getMessage().contains("belongs to another user (uid 65534)"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aParentReachedThroughALinkIsCheckedWhereItLeads() throws Exception {
+        Path open = Files.createDirectory(tmp.resolve("open"));
+        Files.setAttribute(open, "unix:mode", 0777);
+        Path link = Files.createSymbolicLink(tmp.resolve("link"), open);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> PrivateDirectory.checkAncestors(link.resolve("home")));
+        assertTrue(e.getMessage().startsWith(open.toRealPath() + " "), e.getMessage());
+    }
+
+    @Test
+    void missingParentsAreMadeOwnerOnly() throws Exception {
+        PrivateDirectory.ensure(tmp.resolve("x/y/z"));
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(tmp.resolve("x"))));
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(tmp.resolve("x/y"))));
+    }
+
+    @Test
     void secretsAreOwnerOnlyFiles() throws Exception {
         Path f = tmp.resolve("pw");
         PrivateDirectory.writeSecret(f, Secrets.password());
