@@ -271,6 +271,9 @@ public final class BugReport {
                     + r.runs() + " runs in " + r.seconds() + " s).";
             case ReductionRecord.NOT_REPRODUCED -> "Not reduced (" + r.statementsBefore() + " data statements): the reducer's runs of the case"
                     + " did not show the violation again (it may be nondeterministic).";
+            case ReductionRecord.VIOLATION_LOST -> "Not reduced (" + r.statementsBefore() + " data statements): the reducer's runs of"
+                    + " the case did not show this violation again" + (r.reason() == null ? "" : "; " + r.reason())
+                    + ". A reduction of that would report another behaviour, so the case is kept as found.";
             case ReductionRecord.FAILED -> "Not reduced (" + r.statementsBefore() + " data statements): the reducer itself failed.";
             default -> "Not reduced (" + r.statementsBefore() + " data statements): "
                     + (f.primary().classification() == Classification.FLAKY ? "it is flaky"
