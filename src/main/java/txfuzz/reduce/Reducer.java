@@ -24,18 +24,19 @@ import txfuzz.oracle.Violation;
 import txfuzz.dbms.ErrorClass;
 
 /**
- * Shrinks a failing case while the same violation keeps appearing: the row tracking when no
- * judging oracle needs it, then delta debugging (ddmin) over transactions, data statements, tables, setup rows and indexes, then simpler interleavings,
- * constraints and unused columns, then expression simplification of each statement; rounds repeat
- * until nothing changes or the time budget runs out.
+ * Shrinks a failing case while the same violation keeps appearing: the row tracking when no judging
+ * oracle needs it, then delta debugging (ddmin) over transactions, data statements, tables, setup
+ * rows and indexes, then simpler interleavings, constraints and unused columns, then expression
+ * simplification of each statement; rounds repeat until nothing changes or the time budget runs out.
  *
  * <p>A candidate "still fails" when a fresh run of it, judged by the oracle that found the
  * original violation, shows that violation again: the same oracle and kind, about the same
  * statements (named by their origin in the case as found: every edit carries it, {@link Lineage})
  * and differing the same way ({@link Violation#sameAs}), with the same classification when the
  * original was a bug candidate or documented. Another violation of the same kind (another
- * statement, the other direction) is another behaviour, and a step that shows only that is refused. A candidate the engine cannot set up, that
- * throws, or in which a statement the reducer rewrote is rejected as invalid, does not fail.
+ * statement, the other direction) is another behaviour: a step that shows only that is refused.
+ * A candidate the engine cannot set up, that throws, or in which a statement the reducer rewrote
+ * is rejected as invalid, does not fail.
  * Results are cached by content. Because findings can be nondeterministic, every pass that changed
  * the case is confirmed by two more fresh runs; when they do not both fail, reduction falls back
  * to the last confirmed case (the original at worst), so the result always reproduces.

@@ -61,6 +61,28 @@ class SameViolationReductionTest {
     }
 
     /**
+     * The same case asked to keep a write-outcome at T4.3, which its runs never show (they show T2.1's): there is nothing of
+     * that violation to reduce, so the case stays as found, and the record says what the runs showed instead.
+     */
+    @Test
+    void aViolationTheCaseNoLongerShowsIsNotReducedAndTheReportSaysWhy() throws Exception {
+        TestCase c = resource("h2-RU-s1-i85.case.json");
+        try (Executor ex = new Executor(new H2Target(), ExecutorConfig.defaults())) {
+            Violation atLike = outcomeAt(c, ex, new StmtRef(2, 1));
+            WssEvidence e = (WssEvidence) atLike.evidence();
+            Violation elsewhere = atLike.withEvidence(new WssEvidence(e.kind(), new StmtRef(4, 3), e.actual(), e.sql(), e.orders(), e.direction()));
+            Reduction r = new Reducer(ex, List.of(new WssOracle()), new ReduceConfig(Duration.ofSeconds(30))).reduce(c, elsewhere);
+            assertEquals(Reduction.End.VIOLATION_LOST, r.end());
+            assertFalse(r.changed());
+            assertEquals(c, r.reduced());
+            assertTrue(r.otherOfKind() != null && r.otherOfKind().summary().startsWith("write-outcome at T2.1"), String.valueOf(r.otherOfKind()));
+            txfuzz.report.ReductionRecord record = txfuzz.report.ReductionRecord.unchanged(r.end(), r);
+            assertEquals("violation-lost", record.status());
+            assertTrue(record.reason().contains("write-outcome at T2.1"), record.reason());
+        }
+    }
+
+    /**
      * H2 2.5.252, {@code run --tests 300 --seed 1}, iteration 186 at READ COMMITTED: T3.1 {@code UPDATE t0 SET c0 = 4 WHERE
      * t0.c1 < 'bdd'} changed no row where the serial replay failed on the primary key. The old reduction ended on a write
      * that changed fewer rows than the replay: the other direction. The reduced case keeps T3.1 failing the same way.
