@@ -21,11 +21,11 @@ import txfuzz.reduce.Reduction;
  * @param seconds          wall time the reduction took; null unless the reducer ran
  * @param runs             candidate runs the reducer made; null unless the reducer ran
  * @param exhausted        the reduction's time budget ran out before a fixed point; null unless the reducer ran
- * @param reason           why the case stayed as found, where the status alone does not say (for {@code violation-lost}: what the
- *                         runs showed instead); else null
+ * @param note             what the status alone does not say: for {@code reduced}: how the statements the violation is about were renumbered ("T2.1 is T3.1 of the
+ *                         case as found"); for {@code violation-lost}: why the case stayed as found; else null
  */
 public record ReductionRecord(String status, int statementsBefore, Integer statementsAfter, Double ratio, Double seconds, Integer runs,
-                              Boolean exhausted, String reason) {
+                              Boolean exhausted, String note) {
     public ReductionRecord(String status, int statementsBefore, Integer statementsAfter, Double ratio, Double seconds, Integer runs,
                            Boolean exhausted) {
         this(status, statementsBefore, statementsAfter, ratio, seconds, runs, exhausted, null);
@@ -49,7 +49,22 @@ public record ReductionRecord(String status, int statementsBefore, Integer state
             throw new IllegalArgumentException("an unchanged case is not reduced (" + r.end() + ")");
         }
         return new ReductionRecord(REDUCED, r.statementsBefore(), r.statementsAfter(), round(r.ratio()), round(r.seconds()), r.runs(),
-                r.exhausted());
+                r.exhausted(), renumbered(r));
+    }
+
+    /**
+     * Where the reduced case renumbered the statements its violation is about: "T2.1 is T3.1 of the case as found" (the
+     * verdict of the case as found names T3.1); null when it names none or kept their numbers.
+     */
+    private static String renumbered(Reduction r) {
+        java.util.List<String> moved = new java.util.ArrayList<>();
+        for (txfuzz.model.StmtRef now : r.violation().evidence().identity().map(i -> i.statements()).orElse(java.util.List.of())) {
+            txfuzz.model.StmtRef was = r.originOf(now);
+            if (was != null && !was.equals(now)) {
+                moved.add(now + " is " + was);
+            }
+        }
+        return moved.isEmpty() ? null : String.join(", ", moved) + " of the case as found";
     }
 
     /**

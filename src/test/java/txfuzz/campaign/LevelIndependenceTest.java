@@ -95,5 +95,7 @@ class LevelIndependenceTest {
         assertEquals(1, reduced.transactions().size(), txfuzz.model.CaseJson.write(reduced));
         assertFalse(reduced.txn(1).explicit());
         assertTrue(reduced.txn(1).statements().get(0).sql().startsWith("UPDATE t2 SET c4 = "), txfuzz.model.CaseJson.write(reduced));
+        String readme = java.nio.file.Files.readString(out.resolve("findings").resolve(s.signatures().get(0).finding()).resolve("README.md"));
+        assertTrue(readme.contains("the case fails the same way at every level txfuzz tests for this engine"), readme);
     }
 }

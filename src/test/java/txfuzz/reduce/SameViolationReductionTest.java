@@ -78,7 +78,7 @@ class SameViolationReductionTest {
             assertTrue(r.otherOfKind() != null && r.otherOfKind().summary().startsWith("write-outcome at T2.1"), String.valueOf(r.otherOfKind()));
             txfuzz.report.ReductionRecord record = txfuzz.report.ReductionRecord.unchanged(r.end(), r);
             assertEquals("violation-lost", record.status());
-            assertTrue(record.reason().contains("write-outcome at T2.1"), record.reason());
+            assertTrue(record.note().contains("write-outcome at T2.1"), record.note());
         }
     }
 
@@ -106,6 +106,8 @@ class SameViolationReductionTest {
             assertEquals(update, r.originOf(now), CaseJson.write(r.reduced()));
             assertEquals("succeeded, serial failed", r.violation().evidence().identity().orElseThrow().direction());
             assertTrue(r.refused() > 0, "steps that showed only another write-outcome came up, and were refused");
+            // the report says which statement of the case as found the renumbered one is
+            assertEquals(now.equals(update) ? null : now + " is T3.1 of the case as found", txfuzz.report.ReductionRecord.of(r).note());
         }
     }
 
