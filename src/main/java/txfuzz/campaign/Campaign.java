@@ -551,21 +551,47 @@ public final class Campaign {
         if (stopRequested || !r.changed()) {
             // interrupted, out of time before anything smaller was confirmed, or nothing to remove:
             // the case as found stays the finding (case.json, no original.* files)
-            return f.withReduction(ReductionRecord.unchanged(stopRequested ? Reduction.End.INTERRUPTED : r.end(), r));
+            Finding kept = f.withReduction(ReductionRecord.unchanged(stopRequested ? Reduction.End.INTERRUPTED : r.end(), r));
+            if (!stopRequested && r.end() == Reduction.End.FIXED_POINT && LevelIndependence.holds(f.testCase(), f.primary(), target, executor, judge)) {
+                // already minimal: a single transaction that fails the same way at every level is one bug
+                return new Finding(kept.id(), kept.testCase(), kept.trace(), kept.violations(), kept.primary(), kept.signature().atAnyLevel(),
+                        null, null, kept.reduction(), null, null, null, null);
+            }
+            return kept;
         }
-        Violation shown = r.violation() != null ? r.violation() : f.primary();
-        Trace trace = null; // a run of the reduced case for trace.txt and the README; none when it cannot be run
-        try {
-            trace = executor.run(r.reduced());
-        } catch (SQLException | SetupFailedException | RuntimeException e) {
-            trace = null;
+        // a run of the reduced case for trace.txt and the README, which must show the original violation
+        // (the same statement, the same direction) as the reducer's confirming runs did
+        Trace trace = null;
+        Violation shown = null;
+        for (int i = 0; i < REPORT_RUN_TRIES && shown == null && !stopRequested; i++) {
+            try {
+                trace = executor.run(r.reduced());
+                shown = judge.judge(r.reduced(), trace).stream()
+                        .filter(v -> v.classification() == f.primary().classification() && f.primary().sameAs(v, r::originOf))
+                        .findFirst().orElse(null);
+            } catch (SQLException | SetupFailedException | RuntimeException e) {
+                trace = null;
+            }
         }
         if (stopRequested) {
             return f.withReduction(ReductionRecord.unchanged(Reduction.End.INTERRUPTED, r));
         }
-        return new Finding(f.id(), r.reduced(), trace, f.violations(), shown, Signature.of(r.reduced(), shown), null, null,
-                ReductionRecord.of(r), f.testCase(), f.trace(), null, rowTracking ? plainForm(r.reduced(), trace, executor) : null);
+        if (shown == null) {
+            // never report a reduction whose run does not show what was found: the case as found stays the finding
+            return f.withReduction(ReductionRecord.lost(r, "the reduced case did not show it again in " + REPORT_RUN_TRIES
+                    + " runs made for its report"));
+        }
+        Signature signature = Signature.of(r.reduced(), shown);
+        if (LevelIndependence.holds(r.reduced(), shown, target, executor, judge)) {
+            signature = signature.atAnyLevel(); // one transaction that fails the same way at every level: one bug
+        }
+        return new Finding(f.id(), r.reduced(), trace, f.violations(), shown, signature, null, null,
+                ReductionRecord.of(r), f.testCase(), f.trace(), null,
+                rowTracking && TrackingStripper.tracked(r.reduced()) ? plainForm(r.reduced(), trace, executor) : null); // the reducer may have dropped the tracking
     }
+
+    /** Runs of a reduced case made to find one that shows its violation, for its report. */
+    private static final int REPORT_RUN_TRIES = 3;
 
     /**
      * The reduced case without row tracking, run in the same order and compared with the tracked run:

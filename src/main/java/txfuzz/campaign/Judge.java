@@ -2,9 +2,8 @@ package txfuzz.campaign;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.function.UnaryOperator;
 import txfuzz.exec.Executor;
 import txfuzz.exec.SetupFailedException;
 import txfuzz.exec.Trace;
@@ -12,7 +11,6 @@ import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Run;
-import txfuzz.oracle.ViolationKind;
 import txfuzz.oracle.Violation;
 
 /** Runs the chosen oracles on a trace and confirms what they find by running the case again. */
@@ -51,17 +49,16 @@ public final class Judge {
     }
 
     /**
-     * Re-runs the case once; a violation whose oracle and kind do not come back is flaky. A
-     * confirmed violation keeps the classification of the first run, whose evidence is reported.
+     * Re-runs the case once; a violation that does not come back ({@link Violation#sameAs}: the same
+     * kind about the same statements, differing the same way) is flaky. A confirmed violation keeps
+     * the classification of the first run, whose evidence is reported.
      */
     public List<Violation> confirm(TestCase c, List<Violation> first) throws SQLException, SetupFailedException {
         Trace again = executor.run(c);
         List<Violation> second = judge(c, again);
-        Set<ViolationKind> seen = new HashSet<>();
-        second.forEach(v -> seen.add(v.kind()));
         List<Violation> out = new ArrayList<>();
         for (Violation v : first) {
-            if (!seen.contains(v.kind())) {
+            if (second.stream().noneMatch(w -> v.sameAs(w, UnaryOperator.identity()))) {
                 out.add(v.withClassification(Classification.FLAKY, null));
             } else {
                 out.add(v);

@@ -151,6 +151,8 @@ final class ReduceCommand implements Callable<Integer> {
             String why = switch (r.end()) {
                 case TIME_UP -> "the --time budget (" + time + ") ran out before a smaller case was confirmed";
                 case NOT_FAILING -> "the reducer's runs of the case did not show the violation again (it may be nondeterministic)";
+                case VIOLATION_LOST -> "the reducer's runs of the case showed only other violations of its kind"
+                        + (r.otherOfKind() == null ? "" : " (" + r.otherOfKind().summary() + ")") + ", never this one";
                 default -> "nothing could be removed: the case is already minimal for this violation";
             };
             System.out.printf(Locale.ROOT, "No smaller case: %s (%d runs, %.1f s). Nothing written.%n", why, r.runs(), r.seconds());

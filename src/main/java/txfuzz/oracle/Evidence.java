@@ -45,6 +45,16 @@ public interface Evidence {
     }
 
     /**
+     * What singles this violation out among its kind's in one case: the statements it is about and
+     * which way it differs (see {@link ViolationIdentity}). A reduced case keeps the violation only
+     * while it shows one of the same kind with this identity. Empty: any violation of the kind is this
+     * one; by default the evidence's {@link #shape()}, when it has one, is its identity.
+     */
+    default Optional<ViolationIdentity> identity() {
+        return shape().map(s -> new ViolationIdentity(List.of(), s));
+    }
+
+    /**
      * This violation's headline, where the evidence can say more than its kind's general one (e.g.
      * which serial orders were tried and which one gives the state); empty: the kind's headline.
      */

@@ -45,6 +45,24 @@ public record Violation(ViolationKind kind, Classification classification, Strin
         return evidence.headline().orElse(kind.headline());
     }
 
+    /**
+     * Whether {@code other}, seen in a run of a case whose statements {@code origin} names by their
+     * statement in this violation's case (identity for the same case), is this violation: the same
+     * oracle and kind, and where this one's evidence has an {@link Evidence#identity() identity},
+     * the same statements and the same direction of the difference. Its classification is not
+     * compared (callers that care compare it).
+     */
+    public boolean sameAs(Violation other, java.util.function.UnaryOperator<txfuzz.model.StmtRef> origin) {
+        if (!kind.equals(other.kind)) {
+            return false;
+        }
+        java.util.Optional<ViolationIdentity> mine = evidence.identity();
+        if (mine.isEmpty()) {
+            return true;
+        }
+        return other.evidence.identity().map(theirs -> theirs.mapped(origin).equals(mine.get())).orElse(false);
+    }
+
     /** The same violation with other details and files (e.g. the evidence of the run it was first seen in). */
     public Violation withDetails(String newDetails, Map<String, String> newAttachments) {
         return new Violation(kind, classification, summary, newDetails, reference, newAttachments, evidence);

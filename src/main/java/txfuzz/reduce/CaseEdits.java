@@ -20,10 +20,24 @@ import txfuzz.model.Txn;
 /**
  * Structural edits of a test case that keep it valid: transactions renumbered 1..n, the submitted
  * order kept as the same interleaving of what is left, BEGIN/COMMIT structure intact (an explicit
- * transaction left without data statements disappears with its BEGIN and COMMIT).
+ * transaction left without data statements disappears with its BEGIN and COMMIT). An edit that
+ * removes statements says where each kept one was ({@link Edit}); edits of text keep every statement
+ * where it was.
  */
 final class CaseEdits {
     private CaseEdits() {
+    }
+
+    /**
+     * A case made by removing statements, and where each of its statements was before.
+     *
+     * @param testCase the edited case
+     * @param previous each of its statements → the same statement in the case it was made from
+     */
+    record Edit(TestCase testCase, Map<StmtRef, StmtRef> previous) {
+        Edit {
+            previous = Map.copyOf(previous);
+        }
     }
 
     /** The data statements (no BEGIN/COMMIT/ROLLBACK) in transaction order. */
@@ -39,7 +53,7 @@ final class CaseEdits {
         return out;
     }
 
-    static TestCase removeTxns(TestCase c, Set<Integer> ids) {
+    static Edit removeTxns(TestCase c, Set<Integer> ids) {
         Set<StmtRef> refs = new HashSet<>();
         for (int id : ids) {
             Txn t = c.txn(id);
@@ -51,7 +65,7 @@ final class CaseEdits {
     }
 
     /** Without the given data statements; explicit transactions left empty go too. */
-    static TestCase removeStmts(TestCase c, Set<StmtRef> refs) {
+    static Edit removeStmts(TestCase c, Set<StmtRef> refs) {
         Set<StmtRef> gone = new HashSet<>(refs);
         for (Txn t : c.transactions()) {
             long left = 0;
@@ -70,7 +84,7 @@ final class CaseEdits {
     }
 
     static TestCase replaceSql(TestCase c, StmtRef ref, String sql) {
-        return rebuild(c, Set.of(), Map.of(ref, withSql(c.stmt(ref), sql)));
+        return rebuild(c, Set.of(), Map.of(ref, withSql(c.stmt(ref), sql))).testCase();
     }
 
     /** Applies {@code f} to the SQL of every data statement (null from f: unchanged). */
@@ -83,11 +97,11 @@ final class CaseEdits {
                 replaced.put(r, withSql(s, sql));
             }
         }
-        return replaced.isEmpty() ? c : rebuild(c, Set.of(), replaced);
+        return replaced.isEmpty() ? c : rebuild(c, Set.of(), replaced).testCase();
     }
 
     /** An explicit BEGIN; s; COMMIT becomes the autocommit statement s. */
-    static TestCase toAutocommit(TestCase c, int id) {
+    static Edit toAutocommit(TestCase c, int id) {
         Txn t = c.txn(id);
         Set<StmtRef> gone = new HashSet<>();
         gone.add(new StmtRef(id, 0));
@@ -100,15 +114,18 @@ final class CaseEdits {
      * BEGIN/COMMIT alone only for {@link #toAutocommit}), replaces those in {@code replaced},
      * renumbers and rewrites the order.
      */
-    private static TestCase rebuild(TestCase c, Set<StmtRef> gone, Map<StmtRef, Stmt> replaced) {
+    private static Edit rebuild(TestCase c, Set<StmtRef> gone, Map<StmtRef, Stmt> replaced) {
         Map<Integer, Integer> newId = new LinkedHashMap<>();
+        Map<StmtRef, StmtRef> previous = new HashMap<>();
         List<Txn> txns = new ArrayList<>();
         for (Txn t : c.transactions()) {
             List<Stmt> kept = new ArrayList<>();
+            List<StmtRef> keptRefs = new ArrayList<>();
             for (int i = 0; i < t.statements().size(); i++) {
                 StmtRef r = new StmtRef(t.id(), i);
                 if (!gone.contains(r)) {
                     kept.add(replaced.getOrDefault(r, t.statements().get(i)));
+                    keptRefs.add(r);
                 }
             }
             if (kept.isEmpty()) {
@@ -117,6 +134,9 @@ final class CaseEdits {
             int id = txns.size() + 1;
             newId.put(t.id(), id);
             txns.add(new Txn(id, kept));
+            for (int i = 0; i < keptRefs.size(); i++) {
+                previous.put(new StmtRef(id, i), keptRefs.get(i));
+            }
         }
         List<Integer> order = new ArrayList<>();
         for (StmtRef r : c.submittedOrder()) {
@@ -124,7 +144,7 @@ final class CaseEdits {
                 order.add(newId.get(r.txn()));
             }
         }
-        return c.withTransactions(txns, order);
+        return new Edit(c.withTransactions(txns, order), previous);
     }
 
     /**

@@ -24,15 +24,19 @@ import txfuzz.oracle.Violation;
 import txfuzz.dbms.ErrorClass;
 
 /**
- * Shrinks a failing case while the same violation keeps appearing: delta debugging (ddmin) over
- * transactions, data statements, tables, setup rows and indexes, then simpler interleavings,
- * constraints and unused columns, then expression simplification of each statement; rounds repeat
- * until nothing changes or the time budget runs out.
+ * Shrinks a failing case while the same violation keeps appearing: the row tracking when no judging
+ * oracle needs it, then delta debugging (ddmin) over transactions, data statements, tables, setup
+ * rows and indexes, then simpler interleavings, constraints and unused columns, then expression
+ * simplification of each statement; rounds repeat until nothing changes or the time budget runs out.
  *
  * <p>A candidate "still fails" when a fresh run of it, judged by the oracle that found the
- * original violation, shows a violation of the same oracle and kind, with the same classification
- * when the original was a bug candidate or documented. A candidate the engine cannot set up, that
- * throws, or in which a statement the reducer rewrote is rejected as invalid, does not fail.
+ * original violation, shows that violation again: the same oracle and kind, about the same
+ * statements (named by their origin in the case as found: every edit carries it, {@link Lineage})
+ * and differing the same way ({@link Violation#sameAs}), with the same classification when the
+ * original was a bug candidate or documented. Another violation of the same kind (another
+ * statement, the other direction) is another behaviour: a step that shows only that is refused.
+ * A candidate the engine cannot set up, that throws, or in which a statement the reducer rewrote
+ * is rejected as invalid, does not fail.
  * Results are cached by content. Because findings can be nondeterministic, every pass that changed
  * the case is confirmed by two more fresh runs; when they do not both fail, reduction falls back
  * to the last confirmed case (the original at worst), so the result always reproduces.
@@ -75,7 +79,7 @@ public final class Reducer {
 
     /** One reduction: its cache, counters and clock. */
     private final class Search {
-        private final TestCase original;
+        private final Lineage original;
         private final Violation wanted;
         private final List<Oracle> judges;
         private final long start = System.nanoTime();
@@ -89,12 +93,16 @@ public final class Reducer {
         private final Map<String, Optional<Violation>> cache = new HashMap<>();
         private final Set<String> originalSql = new HashSet<>();
         private int runs;
-        private TestCase current;
-        private TestCase confirmed;
+        /** Candidate runs that showed a violation of the wanted kind, but another one: refused steps. */
+        private int refused;
+        /** The last violation of the wanted kind that was not the wanted one, seen in a run of the case as found. */
+        private Violation otherOfKind;
+        private Lineage current;
+        private Lineage confirmed;
         private Violation confirmedViolation;
 
         Search(TestCase original, Violation wanted) {
-            this.original = original;
+            this.original = Lineage.original(original);
             this.wanted = wanted;
             List<Oracle> same = oracles.stream().filter(o -> o.name().equals(wanted.oracle())).toList();
             this.judges = same.isEmpty() ? oracles : same;
@@ -105,7 +113,7 @@ public final class Reducer {
         }
 
         Reduction run() {
-            int before = dataStatements(original);
+            int before = dataStatements(original.testCase());
             // the original must fail before anything else is believed; its first run is the one run
             // that may overrun the budget (nothing tells how long it takes before it ran once)
             Optional<Violation> first = Optional.empty();
@@ -119,8 +127,10 @@ public final class Reducer {
                 first = execute(original);
             }
             if (first.isEmpty()) {
-                return unchanged(before, config.stop().getAsBoolean() ? Reduction.End.INTERRUPTED : Reduction.End.NOT_FAILING);
+                return unchanged(before, config.stop().getAsBoolean() ? Reduction.End.INTERRUPTED
+                        : otherOfKind != null ? Reduction.End.VIOLATION_LOST : Reduction.End.NOT_FAILING);
             }
+            otherOfKind = null;
             cache.put(key(original), first);
             current = original;
             confirmed = original;
@@ -130,6 +140,7 @@ public final class Reducer {
                 boolean changed = true;
                 while (changed) {
                     changed = false;
+                    changed |= pass(this::untracked);
                     changed |= pass(this::transactions);
                     changed |= pass(this::statements);
                     changed |= pass(this::tables);
@@ -155,13 +166,15 @@ public final class Reducer {
             if (end == Reduction.End.INTERRUPTED) {
                 return unchanged(before, end); // a half-done reduction is not a result: keep the case as found
             }
-            TestCase reduced = confirmed;
-            return new Reduction(original, reduced, confirmedViolation, before, dataStatements(reduced), runs, seconds(), end);
+            Lineage reduced = confirmed;
+            return new Reduction(original.testCase(), reduced.testCase(), reduced.origin(), confirmedViolation, before,
+                    dataStatements(reduced.testCase()), runs, refused, seconds(), end, null);
         }
 
         private Reduction unchanged(int before, Reduction.End end) {
-            return new Reduction(original, original, confirmedViolation != null ? confirmedViolation : wanted, before, before, runs,
-                    seconds(), end);
+            return new Reduction(original.testCase(), original.testCase(), original.origin(),
+                    confirmedViolation != null ? confirmedViolation : wanted, before, before, runs, refused, seconds(), end,
+                    end == Reduction.End.VIOLATION_LOST ? otherOfKind : null);
         }
 
         /** Stops the search when asked to, or when a run of {@code cost} could not finish before {@code end}. */
@@ -180,7 +193,7 @@ public final class Reducer {
 
         /** Runs one pass; when it changed the case, confirms the change (or falls back). */
         private boolean pass(Runnable p) {
-            TestCase before = current;
+            Lineage before = current;
             p.run();
             if (current == before) {
                 return false;
@@ -216,12 +229,13 @@ public final class Reducer {
 
         // ------------------------------------------------------------ testing candidates
 
-        private String key(TestCase c) {
-            return CaseJson.write(c);
+        /** The case and its statements' origins: the same text reached by other removals may be about other statements. */
+        private String key(Lineage c) {
+            return CaseJson.write(c.testCase()) + "\n" + c.originKey();
         }
 
         /** Whether {@code c} fails (cached); accepting it makes it current. */
-        private boolean tryCandidate(TestCase c) {
+        private boolean tryCandidate(Lineage c) {
             checkTime(0, searchEnd()); // also between cached candidates: building them costs time on a large case
             if (c == null) {
                 return false;
@@ -241,7 +255,7 @@ public final class Reducer {
         }
 
         /** A fresh run, judged: the matching violation, if any. Engine trouble counts as not failing. */
-        private Optional<Violation> execute(TestCase c) {
+        private Optional<Violation> execute(Lineage c) {
             long t0 = System.nanoTime();
             Optional<Violation> v = executeOnce(c);
             long took = System.nanoTime() - t0;
@@ -276,8 +290,9 @@ public final class Reducer {
             return budgetEnd - reserve();
         }
 
-        private Optional<Violation> executeOnce(TestCase c) {
+        private Optional<Violation> executeOnce(Lineage candidate) {
             runs++;
+            TestCase c = candidate.testCase();
             try {
                 Trace trace = executor.run(c);
                 for (ExecutedStmt e : trace.schedule()) {
@@ -286,11 +301,24 @@ public final class Reducer {
                         return Optional.empty(); // a rewrite the engine does not accept
                     }
                 }
+                Violation sameKind = null;
                 for (Oracle o : judges) {
                     for (Violation v : o.judge(c, trace, executor).violations()) {
-                        if (matches(v)) {
+                        if (!sameClassification(v)) {
+                            continue;
+                        }
+                        if (wanted.sameAs(v, candidate::originOf)) {
                             return Optional.of(v);
                         }
+                        if (v.kind().equals(wanted.kind()) && sameKind == null) {
+                            sameKind = v;
+                        }
+                    }
+                }
+                if (sameKind != null) {
+                    refused++; // the same kind, but another statement or the other direction: another behaviour
+                    if (candidate == original) {
+                        otherOfKind = sameKind;
                     }
                 }
                 return Optional.empty();
@@ -299,10 +327,7 @@ public final class Reducer {
             }
         }
 
-        private boolean matches(Violation v) {
-            if (!v.oracle().equals(wanted.oracle()) || !v.kind().equals(wanted.kind())) {
-                return false;
-            }
+        private boolean sameClassification(Violation v) {
             return switch (wanted.classification()) {
                 case BUG_CANDIDATE -> v.classification() == Classification.BUG_CANDIDATE;
                 case DOCUMENTED -> v.classification() == Classification.DOCUMENTED;
@@ -318,7 +343,7 @@ public final class Reducer {
          * keeps only the given items (null when no valid case does). Tries removing everything
          * first, then complements of ever smaller chunks. Accepted candidates become current.
          */
-        private <T> void ddmin(List<T> items, Function<List<T>, TestCase> build) {
+        private <T> void ddmin(List<T> items, Function<List<T>, Lineage> build) {
             if (items.isEmpty()) {
                 return;
             }
@@ -350,7 +375,7 @@ public final class Reducer {
             }
         }
 
-        private <T> TestCase safe(Function<List<T>, TestCase> build, List<T> keep) {
+        private <T> Lineage safe(Function<List<T>, Lineage> build, List<T> keep) {
             try {
                 return build.apply(keep);
             } catch (IllegalArgumentException | IllegalStateException e) {
@@ -374,103 +399,119 @@ public final class Reducer {
 
         // ------------------------------------------------------------ passes
 
+        /**
+         * The case without row tracking, when no oracle judging it needs that (an engine error needs only the
+         * statement): its companions go, so a transaction of one statement can become an autocommit one.
+         */
+        private void untracked() {
+            if (judges.stream().anyMatch(Oracle::needsRowTracking) || !TrackingStripper.tracked(current.testCase())) {
+                return;
+            }
+            if (TrackingStripper.strip(current.testCase()) instanceof Stripped.Plain p) {
+                tryCandidate(current.then(new CaseEdits.Edit(p.plain(), p.origin())));
+            }
+        }
+
         private void transactions() {
-            TestCase base = current;
-            List<Integer> ids = base.transactions().stream().map(Txn::id).toList();
+            Lineage base = current;
+            List<Integer> ids = base.testCase().transactions().stream().map(Txn::id).toList();
             ddmin(ids, keep -> {
                 Set<Integer> gone = new HashSet<>(ids);
                 gone.removeAll(keep);
-                return gone.size() == ids.size() ? null : CaseEdits.removeTxns(base, gone);
+                return gone.size() == ids.size() ? null : base.then(CaseEdits.removeTxns(base.testCase(), gone));
             });
         }
 
         /** Data statements, a write together with its row-tracking companions (they go or stay as one). */
         private void statements() {
-            TestCase base = current;
-            List<StmtRef> refs = CaseEdits.dataRefs(base);
-            List<List<StmtRef>> units = CaseEdits.trackingUnits(base, refs);
+            Lineage base = current;
+            List<StmtRef> refs = CaseEdits.dataRefs(base.testCase());
+            List<List<StmtRef>> units = CaseEdits.trackingUnits(base.testCase(), refs);
             ddmin(units, keep -> {
                 if (keep.isEmpty()) {
                     return null;
                 }
                 Set<StmtRef> gone = new HashSet<>(refs);
                 keep.forEach(gone::removeAll);
-                return CaseEdits.removeStmts(base, gone);
+                return base.then(CaseEdits.removeStmts(base.testCase(), gone));
             });
         }
 
         private void tables() {
-            TestCase base = current;
-            if (base.tables().size() < 2) {
+            Lineage base = current;
+            List<String> tables = base.testCase().tables();
+            if (tables.size() < 2) {
                 return;
             }
-            ddmin(base.tables(), keep -> {
+            ddmin(tables, keep -> {
                 if (keep.isEmpty()) {
                     return null;
                 }
-                Set<String> gone = new LinkedHashSet<>(base.tables());
+                Set<String> gone = new LinkedHashSet<>(tables);
                 keep.forEach(gone::remove);
-                return dropTables(base, gone);
+                return base.then(dropTables(base.testCase(), gone));
             });
         }
 
         /** Setup INSERT statements (whole), then rows of multi-row INSERTs. */
         private void setupRows() {
-            TestCase base = current;
+            Lineage base = current;
+            List<String> setup = base.testCase().setup();
             List<Integer> inserts = new ArrayList<>();
-            for (int i = 0; i < base.setup().size(); i++) {
-                if (SchemaText.insert(base.setup().get(i)).isPresent() || base.setup().get(i).strip().toUpperCase().startsWith("INSERT")) {
+            for (int i = 0; i < setup.size(); i++) {
+                if (SchemaText.insert(setup.get(i)).isPresent() || setup.get(i).strip().toUpperCase().startsWith("INSERT")) {
                     inserts.add(i);
                 }
             }
-            ddmin(inserts, keep -> withoutSetup(base, inserts, keep));
-            for (int i = 0; i < current.setup().size(); i++) {
-                Optional<SchemaText.Insert> ins = SchemaText.insert(current.setup().get(i));
+            ddmin(inserts, keep -> base.same(withoutSetup(base.testCase(), inserts, keep)));
+            for (int i = 0; i < current.testCase().setup().size(); i++) {
+                Optional<SchemaText.Insert> ins = SchemaText.insert(current.testCase().setup().get(i));
                 if (ins.isEmpty() || ins.get().rows().size() < 2) {
                     continue;
                 }
-                TestCase b = current;
+                Lineage b = current;
                 int at = i;
                 List<Integer> rows = new ArrayList<>();
                 for (int k = 0; k < ins.get().rows().size(); k++) {
                     rows.add(k);
                 }
-                ddmin(rows, keep -> SchemaText.keepRows(b.setup().get(at), keep).map(sql -> replaceSetup(b, at, sql)).orElse(null));
+                ddmin(rows, keep -> SchemaText.keepRows(b.testCase().setup().get(at), keep)
+                        .map(sql -> b.same(replaceSetup(b.testCase(), at, sql))).orElse(null));
             }
         }
 
         private void indexes() {
-            TestCase base = current;
+            Lineage base = current;
             List<Integer> idx = new ArrayList<>();
-            for (int i = 0; i < base.setup().size(); i++) {
-                if (SchemaText.isIndex(base.setup().get(i))) {
+            for (int i = 0; i < base.testCase().setup().size(); i++) {
+                if (SchemaText.isIndex(base.testCase().setup().get(i))) {
                     idx.add(i);
                 }
             }
-            ddmin(idx, keep -> withoutSetup(base, idx, keep));
+            ddmin(idx, keep -> base.same(withoutSetup(base.testCase(), idx, keep)));
         }
 
         /** BEGIN; s; COMMIT as the autocommit statement s. */
         private void autocommit() {
-            for (int id = 1; id <= current.transactions().size(); id++) {
-                Txn t = current.txn(id);
+            for (int id = 1; id <= current.testCase().transactions().size(); id++) {
+                Txn t = current.testCase().txn(id);
                 if (t.explicit() && !t.endsWithRollback() && t.statements().size() == 3 && !t.statements().get(1).needsTransaction()) {
-                    tryCandidate(CaseEdits.toAutocommit(current, id));
+                    tryCandidate(current.then(CaseEdits.toAutocommit(current.testCase(), id)));
                 }
             }
         }
 
         /** Fewer switches between sessions: a fully serial order, then statements moved up to their transaction's previous one. */
         private void interleaving() {
-            List<Integer> serial = new ArrayList<>(current.order());
+            List<Integer> serial = new ArrayList<>(current.testCase().order());
             serial.sort(Integer::compare);
-            if (switches(serial) < switches(current.order())) {
-                tryCandidate(current.withTransactions(current.transactions(), serial));
+            if (switches(serial) < switches(current.testCase().order())) {
+                tryCandidate(current.same(current.testCase().withTransactions(current.testCase().transactions(), serial)));
             }
             boolean moved = true;
             while (moved) {
                 moved = false;
-                List<Integer> order = current.order();
+                List<Integer> order = current.testCase().order();
                 for (int i = 1; i < order.size() && !moved; i++) {
                     int id = order.get(i);
                     if (order.get(i - 1) == id) {
@@ -484,7 +525,7 @@ public final class Reducer {
                     cand.remove(i);
                     cand.add(j + 1, id);
                     if (switches(cand) < switches(order)) {
-                        moved = tryCandidate(current.withTransactions(current.transactions(), cand));
+                        moved = tryCandidate(current.same(current.testCase().withTransactions(current.testCase().transactions(), cand)));
                     }
                 }
             }
@@ -502,7 +543,8 @@ public final class Reducer {
 
         /** PRIMARY KEY, UNIQUE, CHECK, FOREIGN KEY, NOT NULL and DEFAULT clauses of CREATE TABLE. */
         private void constraints() {
-            TestCase base = current;
+            TestCase base = current.testCase();
+            Lineage lineage = current;
             record Span(int setupIndex, int[] span) {
             }
             List<Span> spans = new ArrayList<>();
@@ -526,13 +568,14 @@ public final class Reducer {
                         setup.set(i, SchemaText.delete(setup.get(i), drop));
                     }
                 }
-                return base.withSetup(base.tables(), setup);
+                return lineage.same(base.withSetup(base.tables(), setup));
             });
         }
 
         /** Columns nothing mentions: out of CREATE TABLE and out of every INSERT's column list and rows. */
         private void columns() {
-            TestCase base = current;
+            TestCase base = current.testCase();
+            Lineage lineage = current;
             List<String[]> unused = new ArrayList<>();
             for (String sql : base.setup()) {
                 String table = SchemaText.createdTable(sql);
@@ -555,22 +598,22 @@ public final class Reducer {
                         }
                     }
                 }
-                return c;
+                return lineage.same(c);
             });
         }
 
         /** Statement by statement, simpler expressions, greedily. */
         private void expressions() {
-            for (StmtRef ref : CaseEdits.dataRefs(current)) {
+            for (StmtRef ref : CaseEdits.dataRefs(current.testCase())) {
                 boolean progress = true;
                 while (progress) {
                     progress = false;
-                    Stmt s = current.stmt(ref);
+                    Stmt s = current.testCase().stmt(ref);
                     if (!CaseEdits.editable(s)) {
                         break;
                     }
                     for (String v : Simplifier.variants(s.sql())) {
-                        if (TrackedText.keeps(s, v) && tryCandidate(CaseEdits.replaceSql(current, ref, v))) {
+                        if (TrackedText.keeps(s, v) && tryCandidate(current.same(CaseEdits.replaceSql(current.testCase(), ref, v)))) {
                             progress = true;
                             break;
                         }
@@ -581,15 +624,16 @@ public final class Reducer {
 
         /** Simpler constants in the setup's INSERT rows. */
         private void setupConstants() {
-            for (int i = 0; i < current.setup().size(); i++) {
-                if (SchemaText.insert(current.setup().get(i)).isEmpty()) {
+            for (int i = 0; i < current.testCase().setup().size(); i++) {
+                if (SchemaText.insert(current.testCase().setup().get(i)).isEmpty()) {
                     continue;
                 }
                 boolean progress = true;
                 while (progress) {
                     progress = false;
-                    for (String v : Simplifier.constantVariants(current.setup().get(i))) {
-                        if (TrackedText.keepsSetup(current.setup().get(i), v) && tryCandidate(replaceSetup(current, i, v))) {
+                    String sql = current.testCase().setup().get(i);
+                    for (String v : Simplifier.constantVariants(sql)) {
+                        if (TrackedText.keepsSetup(sql, v) && tryCandidate(current.same(replaceSetup(current.testCase(), i, v)))) {
                             progress = true;
                             break;
                         }
@@ -618,7 +662,7 @@ public final class Reducer {
     }
 
     /** Without the tables {@code gone}: their CREATE TABLE, indexes, rows, references to them and every statement naming them. */
-    static TestCase dropTables(TestCase base, Set<String> gone) {
+    static CaseEdits.Edit dropTables(TestCase base, Set<String> gone) {
         List<String> setup = new ArrayList<>();
         for (String sql : base.setup()) {
             String created = SchemaText.createdTable(sql);
@@ -656,7 +700,7 @@ public final class Reducer {
         if (drop.size() == CaseEdits.dataRefs(base).size()) {
             return null;
         }
-        return drop.isEmpty() ? c : CaseEdits.removeStmts(c, drop);
+        return CaseEdits.removeStmts(c, drop);
     }
 
     private static boolean contains(Set<String> names, String name) {

@@ -59,8 +59,9 @@ public final class TrackingStripper {
             List<String> setup = setup(instrumented.setup());
             List<Txn> txns = new ArrayList<>();
             Map<StmtRef, Boolean> kept = new HashMap<>();
+            Map<StmtRef, StmtRef> origin = new HashMap<>();
             for (Txn t : instrumented.transactions()) {
-                txns.add(transaction(t, kept));
+                txns.add(transaction(t, kept, origin));
             }
             List<Integer> order = new ArrayList<>();
             for (StmtRef ref : instrumented.submittedOrder()) {
@@ -69,7 +70,7 @@ public final class TrackingStripper {
                 }
             }
             return new Stripped.Plain(new TestCase(instrumented.formatVersion(), instrumented.dbms(), instrumented.seed(), instrumented.iteration(),
-                    instrumented.isolation(), instrumented.mode(), instrumented.execution(), instrumented.tables(), setup, txns, order));
+                    instrumented.isolation(), instrumented.mode(), instrumented.execution(), instrumented.tables(), setup, txns, order), origin);
         } catch (Refused e) {
             return new Stripped.CannotStrip(e.getMessage());
         } catch (IllegalArgumentException e) {
@@ -80,7 +81,8 @@ public final class TrackingStripper {
         }
     }
 
-    private static boolean tracked(TestCase c) {
+    /** Whether {@code c} carries row tracking (tracked statements, or rid/wl in its setup). */
+    public static boolean tracked(TestCase c) {
         boolean statements = c.transactions().stream().flatMap(t -> t.statements().stream()).anyMatch(s -> s.tracking() != null);
         return statements || c.setup().stream().anyMatch(TrackingStripper::namesTracking);
     }
@@ -150,9 +152,10 @@ public final class TrackingStripper {
     /**
      * One transaction: companions dropped, each group made its plain statement. {@code kept} marks the
      * instrumented statement whose place in the submitted order the plain statement takes (a
-     * deleting group's first statement, where its WHERE is evaluated).
+     * deleting group's first statement, where its WHERE is evaluated); {@code origin} maps each plain statement to the
+     * instrumented one it stands for (a group's program statement).
      */
-    private static Txn transaction(Txn t, Map<StmtRef, Boolean> kept) throws Refused {
+    private static Txn transaction(Txn t, Map<StmtRef, Boolean> kept, Map<StmtRef, StmtRef> origin) throws Refused {
         TrackedGroups grouped = TrackedGroups.of(t);
         if (grouped.problem() != null) {
             throw new Refused(grouped.problem());
@@ -168,13 +171,16 @@ public final class TrackingStripper {
             TrackedGroups.Group g = byPlace.get(ref);
             if (s.kind().isControl()) {
                 out.add(s);
+                origin.put(new StmtRef(t.id(), out.size() - 1), ref);
             } else if (g == null) {
                 continue; // a companion: not part of the user's program
             } else if (g.tag() != null) {
                 Stmt write = t.statements().get(g.main().index());
                 out.add(new Stmt(write.kind(), deleting(s, write, t, g.main().index()), write.needsTransaction()));
+                origin.put(new StmtRef(t.id(), out.size() - 1), g.main());
             } else {
                 out.add(new Stmt(s.kind(), plain(s, t, k), s.needsTransaction()));
+                origin.put(new StmtRef(t.id(), out.size() - 1), g.main());
             }
             kept.put(ref, true);
         }

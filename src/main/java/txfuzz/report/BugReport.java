@@ -40,7 +40,10 @@ public final class BugReport {
         md.append(v.summary()).append("\n\n");
         md.append("| | |\n|---|---|\n");
         md.append("| DBMS | ").append(cell(target.version())).append(" |\n");
-        md.append("| isolation level | ").append(c.isolation().sql()).append("default".equals(c.mode()) ? "" : " (mode " + c.mode() + ")").append(" |\n");
+        md.append("| isolation level | ").append(c.isolation().sql()).append("default".equals(c.mode()) ? "" : " (mode " + c.mode() + ")")
+                .append(Signature.ANY_LEVEL.equals(f.signature().level()) && !f.primary().evidence().caseIndependentIdentity().isPresent()
+                        ? "; the case fails the same way at every level txfuzz tests for this engine" : "")
+                .append(" |\n");
         md.append("| statements sent as | ").append(c.execution() == txfuzz.model.ExecutionMode.PREPARED
                 ? "prepared statements, re-used within a session" : "plain SQL text").append(" |\n");
         md.append("| sessions | ").append(c.transactions().size()).append(" (one per transaction)").append(" |\n");
@@ -257,7 +260,8 @@ public final class BugReport {
             case ReductionRecord.REDUCED -> "Reduced automatically from " + r.statementsBefore() + " to " + r.statementsAfter()
                     + " data statements in " + r.seconds() + " s (" + r.runs() + " runs"
                     + (Boolean.TRUE.equals(r.exhausted()) ? "; the time budget ran out, so it may shrink further" : "")
-                    + "); the case as found is kept as `original.case.json`.";
+                    + "); the case as found is kept as `original.case.json`"
+                    + (r.note() == null ? "" : "; " + r.note()) + ".";
             case ReductionRecord.PENDING -> "Not reduced yet (" + r.statementsBefore() + " data statements): reduction is running.";
             case ReductionRecord.SKIPPED_DUPLICATE -> "Not reduced (" + r.statementsBefore() + " data statements): it shows what the "
                     + "finding it duplicates is signed by, so the campaign did not spend time reducing it.";
@@ -271,6 +275,9 @@ public final class BugReport {
                     + r.runs() + " runs in " + r.seconds() + " s).";
             case ReductionRecord.NOT_REPRODUCED -> "Not reduced (" + r.statementsBefore() + " data statements): the reducer's runs of the case"
                     + " did not show the violation again (it may be nondeterministic).";
+            case ReductionRecord.VIOLATION_LOST -> "Not reduced (" + r.statementsBefore() + " data statements): the reducer's runs of"
+                    + " the case did not show this violation again" + (r.note() == null ? "" : "; " + r.note())
+                    + ". A reduction of that would report another behaviour, so the case is kept as found.";
             case ReductionRecord.FAILED -> "Not reduced (" + r.statementsBefore() + " data statements): the reducer itself failed.";
             default -> "Not reduced (" + r.statementsBefore() + " data statements): "
                     + (f.primary().classification() == Classification.FLAKY ? "it is flaky"

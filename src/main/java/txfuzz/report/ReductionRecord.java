@@ -11,7 +11,9 @@ import txfuzz.reduce.Reduction;
  *                         outside the oracles' reach), {@code time-up} (the campaign's time ran out first, or the reduction's own
  *                         budget ran out before a smaller case was confirmed), {@code interrupted} (stopped by Ctrl-C),
  *                         {@code minimal} (the reducer removed nothing), {@code not-reproduced} (the reducer's runs of the case did
- *                         not show the violation again), {@code failed} (the reducer itself failed). In every status but
+ *                         not show the violation again), {@code violation-lost} (they showed only other violations of its kind:
+ *                         another statement, or the other direction; reducing those would report another behaviour), {@code failed}
+ *                         (the reducer itself failed). In every status but
  *                         {@code reduced}, {@code case.json} is the case as found and there are no {@code original.*} files.
  * @param statementsBefore data statements of the case as found (BEGIN/COMMIT/ROLLBACK not counted)
  * @param statementsAfter  data statements of the reduced case; null unless reduced
@@ -19,9 +21,16 @@ import txfuzz.reduce.Reduction;
  * @param seconds          wall time the reduction took; null unless the reducer ran
  * @param runs             candidate runs the reducer made; null unless the reducer ran
  * @param exhausted        the reduction's time budget ran out before a fixed point; null unless the reducer ran
+ * @param note             what the status alone does not say: for {@code reduced}: how the statements the violation is about were renumbered ("T2.1 is T3.1 of the
+ *                         case as found"); for {@code violation-lost}: why the case stayed as found; else null
  */
 public record ReductionRecord(String status, int statementsBefore, Integer statementsAfter, Double ratio, Double seconds, Integer runs,
-                              Boolean exhausted) {
+                              Boolean exhausted, String note) {
+    public ReductionRecord(String status, int statementsBefore, Integer statementsAfter, Double ratio, Double seconds, Integer runs,
+                           Boolean exhausted) {
+        this(status, statementsBefore, statementsAfter, ratio, seconds, runs, exhausted, null);
+    }
+
     public static final String REDUCED = "reduced";
     public static final String PENDING = "pending";
     public static final String SKIPPED_DUPLICATE = "skipped-duplicate";
@@ -32,6 +41,7 @@ public record ReductionRecord(String status, int statementsBefore, Integer state
     public static final String INTERRUPTED = "interrupted";
     public static final String MINIMAL = "minimal";
     public static final String NOT_REPRODUCED = "not-reproduced";
+    public static final String VIOLATION_LOST = "violation-lost";
 
     /** A reduction that shrank the case; anything else is {@link #unchanged}. */
     public static ReductionRecord of(Reduction r) {
@@ -39,7 +49,22 @@ public record ReductionRecord(String status, int statementsBefore, Integer state
             throw new IllegalArgumentException("an unchanged case is not reduced (" + r.end() + ")");
         }
         return new ReductionRecord(REDUCED, r.statementsBefore(), r.statementsAfter(), round(r.ratio()), round(r.seconds()), r.runs(),
-                r.exhausted());
+                r.exhausted(), renumbered(r));
+    }
+
+    /**
+     * Where the reduced case renumbered the statements its violation is about: "T2.1 is T3.1 of the case as found" (the
+     * verdict of the case as found names T3.1); null when it names none or kept their numbers.
+     */
+    private static String renumbered(Reduction r) {
+        java.util.List<String> moved = new java.util.ArrayList<>();
+        for (txfuzz.model.StmtRef now : r.violation().evidence().identity().map(i -> i.statements()).orElse(java.util.List.of())) {
+            txfuzz.model.StmtRef was = r.originOf(now);
+            if (was != null && !was.equals(now)) {
+                moved.add(now + " is " + was);
+            }
+        }
+        return moved.isEmpty() ? null : String.join(", ", moved) + " of the case as found";
     }
 
     /**
@@ -53,8 +78,19 @@ public record ReductionRecord(String status, int statementsBefore, Integer state
             case TIME_UP -> TIME_UP;
             case FIXED_POINT -> MINIMAL;
             case NOT_FAILING -> NOT_REPRODUCED;
+            case VIOLATION_LOST -> VIOLATION_LOST;
         };
-        return new ReductionRecord(status, r.statementsBefore(), null, null, round(r.seconds()), r.runs(), end == Reduction.End.TIME_UP);
+        String reason = end == Reduction.End.VIOLATION_LOST && r.otherOfKind() != null
+                ? "its runs showed `" + r.otherOfKind().summary().replaceAll("\\s+", " ").strip() + "` instead, a violation of the same kind"
+                        + " about another statement or differing the other way"
+                : null;
+        return new ReductionRecord(status, r.statementsBefore(), null, null, round(r.seconds()), r.runs(), end == Reduction.End.TIME_UP,
+                reason);
+    }
+
+    /** A reduction whose result did not show the violation again when run for its report: the case as found stays the finding. */
+    public static ReductionRecord lost(Reduction r, String reason) {
+        return new ReductionRecord(VIOLATION_LOST, r.statementsBefore(), null, null, round(r.seconds()), r.runs(), r.exhausted(), reason);
     }
 
     public static ReductionRecord notRun(String status, int statementsBefore) {

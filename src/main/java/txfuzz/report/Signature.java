@@ -54,7 +54,7 @@ public record Signature(String oracle, String kind, String classification, Strin
         if (identity.isPresent()) {
             // e.g. a server crash is identified by the assertion that failed, whatever the case ran and
             // at which level: the same assertion is the same bug.
-            return new Signature(v.oracle(), v.kind().label(), v.classification().label(), c.dbms(), "any", c.mode(),
+            return new Signature(v.oracle(), v.kind().label(), v.classification().label(), c.dbms(), ANY_LEVEL, c.mode(),
                     List.of(identity.get()), List.of(), List.of());
         }
         Set<String> statements = new TreeSet<>();
@@ -83,6 +83,17 @@ public record Signature(String oracle, String kind, String classification, Strin
         return new Signature(v.oracle(), v.kind().label(), v.classification().label(), c.dbms(), c.isolation().shortName(), c.mode(),
                 cause(v, statements), List.copyOf(statements), List.copyOf(features));
     }
+
+    /**
+     * The same signature without a level, for a failure shown to happen at every level the engine has
+     * (the campaign checks that by running its reduced case at each): one bug, whichever level found it.
+     */
+    public Signature atAnyLevel() {
+        return new Signature(oracle, kind, classification, dbms, ANY_LEVEL, mode, cause, statements, features);
+    }
+
+    /** The level of a signature that holds at every level. */
+    public static final String ANY_LEVEL = "any";
 
     /**
      * The evidence's shape, then the kinds of the statements it says deviated (sorted: a set); when it

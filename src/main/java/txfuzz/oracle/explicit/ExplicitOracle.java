@@ -18,6 +18,7 @@ import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Run;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
+import txfuzz.oracle.ViolationIdentity;
 
 /** APTrans's explicit oracle: an internal error, a crash, a lost connection or a hang is a finding by itself. */
 public final class ExplicitOracle implements Oracle {
@@ -46,8 +47,10 @@ public final class ExplicitOracle implements Oracle {
      * @param error     the engine's error as reported (null for a hang)
      * @param assertion the engine assertion that failed, from its crash report ("table->n_rec_locks == 0"); null if none
      * @param sql       the failing statement's SQL (its kind signs the finding); null for a failure outside any statement
+     * @param code      how the engine classed the error: the error class and SQLState ({@code engine-error XJ001}); for a
+     *                  failure outside any statement, the exception's type
      */
-    public record Failure(StmtRef statement, String error, String assertion, String sql) implements Evidence {
+    public record Failure(StmtRef statement, String error, String assertion, String sql, String code) implements Evidence {
         @Override
         public Optional<String> caseIndependentIdentity() {
             // the same assertion is the same bug, whatever case and level hit it
@@ -57,6 +60,12 @@ public final class ExplicitOracle implements Oracle {
         @Override
         public List<String> deviatingSql() {
             return sql == null ? List.of() : List.of(sql);
+        }
+
+        /** The statement that failed and how the engine classed the error: another statement failing is another violation. */
+        @Override
+        public Optional<ViolationIdentity> identity() {
+            return Optional.of(ViolationIdentity.of(statement, code));
         }
     }
 
@@ -72,6 +81,12 @@ public final class ExplicitOracle implements Oracle {
         @Override
         public List<String> deviatingSql() {
             return List.of(sql);
+        }
+
+        /** The statement that hung. */
+        @Override
+        public Optional<ViolationIdentity> identity() {
+            return Optional.of(ViolationIdentity.of(statement, "hang"));
         }
     }
 
@@ -98,7 +113,8 @@ public final class ExplicitOracle implements Oracle {
             ExplicitKind kind = e.result().errorClass() == ErrorClass.CONNECTION_LOST ? ExplicitKind.CONNECTION_LOST : ExplicitKind.ENGINE_ERROR;
             String sql = testCase.stmt(e.ref()).sql();
             String error = String.valueOf(e.result().error());
-            found.add(failure(kind, e.ref(), sql, error, kind.label() + " at " + e.ref() + ": " + e.result().error().message(),
+            String code = e.result().errorClass().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + " " + e.result().error().sqlState();
+            found.add(failure(kind, e.ref(), sql, error, code, kind.label() + " at " + e.ref() + ": " + e.result().error().message(),
                     "Statement " + e.ref() + " `" + sql + "` failed inside the engine:\n\n```\n" + error + "\n```\n"));
         }
         return new Verdict(name(), found);
@@ -109,14 +125,14 @@ public final class ExplicitOracle implements Oracle {
      * replay): reported whichever oracles were asked for, since no oracle saw a run to judge.
      */
     public static Violation engineFailure(String when, Exception e) {
-        return failure(ExplicitKind.ENGINE_FAILURE, null, null, String.valueOf(e),
+        return failure(ExplicitKind.ENGINE_FAILURE, null, null, String.valueOf(e), e.getClass().getName(),
                 "engine failure " + when + ": " + e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""),
                 "The engine failed " + when + ", outside any single statement of the run:\n\n```\n" + e + "\n```\n");
     }
 
-    private static Violation failure(ExplicitKind kind, StmtRef ref, String sql, String error, String summary, String details) {
+    private static Violation failure(ExplicitKind kind, StmtRef ref, String sql, String error, String code, String summary, String details) {
         return new Violation(kind, Classification.BUG_CANDIDATE, summary, details, null, Map.of(),
-                new Failure(ref, error, assertion(summary + "\n" + details), sql));
+                new Failure(ref, error, assertion(summary + "\n" + details), sql, code));
     }
 
     /** An engine's own assertion message in a crash report (InnoDB: "Failing assertion: table->n_rec_locks == 0"). */

@@ -249,7 +249,7 @@ public final class WssOracle implements Oracle {
             }
         }
         return Optional.of(new Violation(kind, Classification.BUG_CANDIDATE, summary, md.toString(), null, Map.of(),
-                new WssEvidence(kind, null, null, writes, null)));
+                new WssEvidence(kind, null, null, writes, null, stateDirection(diffs))));
     }
 
     private static List<Violation> outcomeViolations(TestCase c, SerialSchedule serial, Trace actual, Trace expected, boolean compareReads) {
@@ -277,10 +277,52 @@ public final class WssOracle implements Oracle {
                     + serial.describeOrder() + ".\n\n- actual: " + describe(a) + "\n- serial: " + describe(s) + "\n";
             found.add(new Violation(vkind, Classification.BUG_CANDIDATE,
                     vkind.label() + " at " + original + ": actual " + a.summary() + ", serial " + s.summary(), md, null, Map.of(),
-                    new WssEvidence(vkind, original, a, List.of(sql), null)));
+                    new WssEvidence(vkind, original, a, List.of(sql), null, direction(write, a, s, keys, sql))));
         }
         found.sort((x, y) -> x.summary().compareTo(y.summary()));
         return found;
+    }
+
+    /** Which tables differ and which way (rows only in the run, only in the replay): what a reduced case must keep showing. */
+    private static String stateDirection(List<DbState.TableDiff> diffs) {
+        java.util.TreeSet<String> out = new java.util.TreeSet<>();
+        for (DbState.TableDiff d : diffs) {
+            String t = d.table().toLowerCase(java.util.Locale.ROOT);
+            if (!d.onlyHere().isEmpty()) {
+                out.add(t + ": rows only actual");
+            }
+            if (!d.onlyThere().isEmpty()) {
+                out.add(t + ": rows only serial");
+            }
+        }
+        return String.join("; ", out);
+    }
+
+    /**
+     * Which way a statement's outcome differs from the replay's, without its values: failed or succeeded against the
+     * replay, more or fewer rows changed, rows missing or extra.
+     */
+    private static String direction(boolean write, StmtResult a, StmtResult s, GeneratedKeys keys, String sql) {
+        if (a.failed() != s.failed()) {
+            return a.failed() ? "failed, serial succeeded" : "succeeded, serial failed";
+        }
+        if (a.failed()) {
+            return "failed as " + a.errorClass() + ", serial as " + s.errorClass();
+        }
+        if (write) {
+            return a.updateCount() > s.updateCount() ? "changed more rows than serial" : "changed fewer rows than serial";
+        }
+        List<List<String>> missing = new ArrayList<>(keys.normaliseResult(sql, s.rows()));
+        List<List<String>> extra = new ArrayList<>(keys.normaliseResult(sql, a.rows()));
+        List<List<String>> common = new ArrayList<>(extra);
+        for (List<String> r : missing) {
+            common.remove(r);
+        }
+        boolean hasExtra = !common.isEmpty();
+        for (List<String> r : keys.normaliseResult(sql, a.rows())) {
+            missing.remove(r);
+        }
+        return hasExtra && !missing.isEmpty() ? "rows missing and extra" : hasExtra ? "rows extra" : "rows missing";
     }
 
     private static String writeDifference(StmtResult a, StmtResult s) {
