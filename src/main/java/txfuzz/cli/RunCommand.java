@@ -181,15 +181,17 @@ final class RunCommand implements Callable<Integer> {
         // a finding must have somewhere to go before the first case runs
         OutFolder folder = OutFolder.choose(out, dbms, "--out", true, continueOut);
         Path out = folder.dir();
-        Target opened;
         try {
-            opened = Options.open(dbms, targetOptions);
+            return run(folder, out, earlier, count, budget, reduce, progress, exec, generation, oracleNames, junit, targetOptions, s);
         } catch (RuntimeException e) {
-            folder.discardIfEmpty();
+            folder.discardIfEmpty(); // the DBMS did not start, or does not offer a level asked for: no empty result folder stays
             throw e;
         }
-        folder.linkLatest();
-        try (Target target = opened) {
+    }
+
+    private int run(OutFolder folder, Path out, EarlierRuns earlier, Integer count, Duration budget, Duration reduce, Duration progress, CampaignConfig.Execution exec,
+                    Generation generation, List<String> oracleNames, boolean junit, txfuzz.dbms.TargetOptions targetOptions, long s) {
+        try (Target target = Options.open(dbms, targetOptions)) {
             List<IsolationLevel> levels = Options.levels(target, isolation);
             List<String> m = Options.modes(target, mode);
             System.out.printf("txfuzz: testing %s at %s%s, oracles %s, seed %d, %s; output in %s%n", target.version(),
@@ -230,6 +232,7 @@ final class RunCommand implements Callable<Integer> {
                 target.close();
             }, "txfuzz-stop");
             Main.addShutdownHook(onExit); // Ctrl-C already under way: a quiet "interrupted", and the target closes below
+            folder.linkLatest();
             Summary summary;
             try {
                 summary = campaign.run();

@@ -50,6 +50,14 @@ class OutputFolderTest {
         assertFalse(findingFolders(made.get(0)).isEmpty(), "the runs did file findings (precondition)");
     }
 
+    /** A run that cannot start (a level the DBMS does not offer) leaves no empty folder, and latest still points at a complete run. */
+    @Test
+    void aRunThatCannotStartLeavesNoFolderBehind(@TempDir Path cwd) throws Exception {
+        assertEquals(Main.USAGE, child(cwd, List.of("run", "--dbms", "sqlite", "--isolation", "READ_COMMITTED", "--tests", "1")));
+        assertEquals(List.of(), folders(cwd), "no empty result folder");
+        assertFalse(Files.exists(cwd.resolve("txfuzz-out/latest"), java.nio.file.LinkOption.NOFOLLOW_LINKS), "no link to nothing");
+    }
+
     @Test
     void anOutFolderThatHoldsAnEarlierRunIsRefusedUnlessContinued(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("o");
