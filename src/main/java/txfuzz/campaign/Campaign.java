@@ -85,6 +85,9 @@ public final class Campaign {
     private RunMeta meta;
     /** junit.xml beside summary.json ({@code run --report junit}). */
     private boolean junit;
+    /** What earlier runs left in the output folder this run continues; none for a folder of its own. */
+    private EarlierRuns earlier = EarlierRuns.none();
+    private boolean continues;
     /** events.jsonl while the loop runs. */
     private EventLog events;
 
@@ -161,7 +164,7 @@ public final class Campaign {
         if (meta == null) {
             meta = RunMeta.of(target);
         }
-        try (EventLog log = EventLog.open(config.out().resolve("events.jsonl"))) {
+        try (EventLog log = EventLog.open(config.out().resolve("events.jsonl"), continues)) {
             events = log;
             log.append(new CampaignEvent.Start(EventLog.now(), meta));
             Summary s = cases();
@@ -525,6 +528,17 @@ public final class Campaign {
         return this;
     }
 
+    /**
+     * Continues the output folder of earlier runs ({@code run --continue}): summary.json's findings and
+     * signatures, and index.md, list theirs before this run's, and the unique-finding counts cover both.
+     */
+    public Campaign continuing(EarlierRuns e) {
+        this.earlier = e;
+        this.continues = true;
+        index.carry(e.indexed());
+        return this;
+    }
+
     /** Replays each unique bug candidate on {@code check}'s newest release too (see {@link NewestCheck}). */
     public Campaign checkingNewest(NewestCheck check) {
         this.newestCheck = check;
@@ -654,14 +668,16 @@ public final class Campaign {
                 stats.transactions, stats.statements, round(stats.seconds()), round(stats.cases / s), round(stats.transactions / s),
                 round(stats.share(stats.blockedStatements, stats.statements)),
                 round(stats.share(stats.invalidStatements, stats.statements)), stats.stalls,
-                stats.bugCandidates, stats.documented, stats.flaky, findings.values().stream().flatMap(List::stream).toList(),
+                stats.bugCandidates, stats.documented, stats.flaky,
+                java.util.stream.Stream.concat(earlier.findings().stream(), findings.values().stream().flatMap(List::stream)).toList(),
                 index.unique(), index.unique(Classification.BUG_CANDIDATE.label()), index.duplicates(),
                 new Summary.Reduction(round(config.reduceTime().toMillis() / 1000.0), stats.reductions, stats.reductionsSkipped,
                         stats.reducedStatementsBefore, stats.reducedStatementsAfter,
                         stats.medianRatio() == null ? null : round(stats.medianRatio()), round(stats.reductionSeconds), stats.reductionRuns,
                         stats.reductionsExhausted),
-                index.groups().stream().map(g -> new Summary.Group(g.signature().id(), g.signature().text(), g.signature().classification(),
-                        g.representative(), g.description(), g.duplicates().size(), g.duplicates())).toList(),
+                java.util.stream.Stream.concat(earlier.groups().stream(), index.groups().stream().map(g -> new Summary.Group(g.signature().id(),
+                        g.signature().text(), g.signature().classification(), g.representative(), g.description(), g.duplicates().size(),
+                        g.duplicates()))).toList(),
                 plainTwins == null ? null : new Summary.SelfCheck(config.selfCheckEvery(), stats.selfChecks, stats.selfCheckDisagreements,
                         round(stats.share(stats.selfCheckDisagreements, stats.selfChecks)), stats.selfChecksNotComparable,
                         stats.instrumentationEffects, List.copyOf(stats.firstSelfCheckDisagreements)),

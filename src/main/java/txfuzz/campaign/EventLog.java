@@ -14,7 +14,8 @@ import java.time.Instant;
 /**
  * events.jsonl: one JSON object per line, each written and flushed as it happens, so that
  * {@code tail -f} follows a long campaign and a killed one leaves every line it reached whole.
- * A campaign starts the file afresh (its summary.json is replaced too).
+ * A campaign starts the file afresh (its summary.json is replaced too), unless it continues the folder
+ * of earlier runs ({@code run --continue}): then it appends, after their lines.
  */
 final class EventLog implements AutoCloseable {
     /** One line per object: no indentation, whatever the summary's mapper does. */
@@ -28,11 +29,11 @@ final class EventLog implements AutoCloseable {
         this.out = out;
     }
 
-    static EventLog open(Path file) {
+    static EventLog open(Path file, boolean append) {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
             return new EventLog(file, Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE));
+                    append ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }

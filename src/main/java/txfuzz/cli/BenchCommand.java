@@ -59,8 +59,16 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Seed. Default: ${DEFAULT-VALUE}.")
     long seed;
 
-    @Option(names = "--out", defaultValue = "txfuzz-out/bench", description = "Output folder (one subfolder per DBMS). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", description = "Output folder (one subfolder per DBMS); it must be new or empty. Default: a folder of its own,"
+            + " txfuzz-out/<UTC time>-bench, with txfuzz-out/latest pointing at it.")
     Path out;
+
+    /** The output folder, chosen (and --out checked) before the first row. */
+    private void chooseOut() {
+        OutFolder folder = OutFolder.choose(out, "bench", "--out");
+        folder.linkLatest();
+        out = folder.dir();
+    }
 
     @Option(names = "--reduce-time", defaultValue = "0",
             description = "How long reducing one finding may take (as for run); 0, the default, measures the search alone.")
@@ -144,7 +152,7 @@ final class BenchCommand implements Callable<Integer> {
         if (generators) {
             return generatorBench(names);
         }
-        Options.checkOut(out, "--out");
+        chooseOut();
         System.out.println("| DBMS | version | cases | seconds | cases/s | transactions/s | blocked stmts | invalid stmts | bug candidates | documented | flaky |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         PrintStream silent = new PrintStream(OutputStream.nullOutputStream());
@@ -176,7 +184,7 @@ final class BenchCommand implements Callable<Integer> {
             if (campaignTime.toMillis() < 1000) {
                 throw new Main.UserError("--corpus-campaigns must be at least 1s");
             }
-            Options.checkOut(out, "--out");
+            chooseOut();
         }
         Corpus all = Corpus.load();
         // grouped by engine and the version the entry was checked on, in the order engines appear in the index: each server
@@ -272,7 +280,7 @@ final class BenchCommand implements Callable<Integer> {
             throw new Main.UserError("--seconds must be at least 1");
         }
         txfuzz.gen.Generation pattern = Options.generation("pattern", patterns);
-        Options.checkOut(out, "--out");
+        chooseOut();
         System.out.printf("Generators compared: %ds per engine, level and generator; oracles isolation,explicit; seed %d; reduction off%n%n",
                 seconds, seed);
         System.out.println("| DBMS | version | level | generator | cases | cases/s | patterns realised | prevented | anomalous cases per 1,000"

@@ -30,7 +30,7 @@ import txfuzz.oracle.Oracle;
 final class BisectCommand implements Callable<Integer> {
     static final int ALL_UP_TO = 16;
 
-    @Parameters(paramLabel = "CASE.json", description = "A case file, e.g. txfuzz-out/findings/<id>/case.json.")
+    @Parameters(paramLabel = "CASE.json", description = "A case file, e.g. txfuzz-out/latest/findings/<id>/case.json.")
     Path caseFile;
 
     @Option(names = "--versions", paramLabel = "A..B", description = "The versions to try, both ends included (as 'txfuzz targets --versions'"

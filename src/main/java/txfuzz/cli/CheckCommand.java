@@ -39,7 +39,7 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--level", description = "Isolation level to judge against (default: the history's meta.level).")
     String level;
 
-    @Option(names = "--out", description = "Also write summary.json and findings/<id>/ (verdict.md, cycle.dot) here.")
+    @Option(names = "--out", description = "Also write summary.json and findings/<id>/ (verdict.md, cycle.dot) here; it must be new or empty.")
     Path out;
 
     @Option(names = "--dbms", description = "Judge against this DBMS's profile (anomalies it documents at the level are 'documented')."
@@ -61,15 +61,20 @@ final class CheckCommand implements Callable<Integer> {
         if (spec == null) {
             throw new Main.UserError("say which level to judge against: --level (the history's header names none)");
         }
-        IsolationLevel l = IsolationLevel.parse(spec);
-        if (l == null) {
-            throw new Main.UserError("unknown isolation level '" + spec + "'");
+        if (h.transactions().isEmpty()) {
+            throw new Main.UserError(historyFile + " holds no transactions: there is nothing to check");
         }
+        if (spec.equalsIgnoreCase("all")) {
+            throw new Main.UserError("--level takes one level; levels: " + String.join(", ",
+                    java.util.Arrays.stream(IsolationLevel.values()).map(Enum::name).toList()));
+        }
+        Options.checkLevelNames(spec);
+        IsolationLevel l = IsolationLevel.parse(spec);
         if (dbms != null) {
             Options.checkDbms(dbms);
         }
         if (out != null) {
-            Options.checkOut(out, "--out");
+            OutFolder.choose(out, "check", "--out"); // a new or empty folder: summary.json describes only this check
         }
         long start = System.nanoTime();
         Analysis analysis = IsolationChecker.analyze(h);

@@ -44,7 +44,8 @@ final class IsolationTableCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed. Default: the current time.")
     Long seed;
 
-    @Option(names = "--out", defaultValue = "txfuzz-out", description = "Output folder (isolation-table.md/.json, findings/). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", description = "Output folder (isolation-table.md/.json, findings/); it must be new or empty. Default: a folder"
+            + " of its own, txfuzz-out/<UTC time>-<dbms>-isolation-table, with txfuzz-out/latest pointing at it.")
     Path out;
 
     @Override
@@ -59,13 +60,15 @@ final class IsolationTableCommand implements Callable<Integer> {
         Options.checkDbms(dbms);
         Options.checkLevelNames(isolation);
         var targetOptions = server.toTargetOptions(engineVersion.version);
-        Options.checkOut(out, "--out");
+        OutFolder folder = OutFolder.choose(out, dbms + "-isolation-table", "--out");
+        Path out = folder.dir();
         long s = seed != null ? seed : System.currentTimeMillis();
         try (Target target = Options.open(dbms, targetOptions)) {
             List<IsolationLevel> levels = Options.levels(target, isolation);
             List<String> modes = Options.modes(target, mode);
             System.out.printf("txfuzz: isolation table of %s, %s, %s per level, seed %d; output in %s%n", target.version(),
-                    sessions == 0 ? "controlled runs" : sessions + " concurrent sessions", tests != null ? tests + " cases" : time, s, out);
+                    sessions == 0 ? "controlled runs" : sessions + " concurrent sessions", Options.limits(tests, tests != null ? null : time), s, out);
+            folder.linkLatest();
             IsolationTable.Result r = new IsolationTable(target, new IsolationTable.Config(levels, modes, s, perLevel, tests == null ? 0 : tests,
                     sessions, out, ExecutorConfig.defaults()), System.out).run();
             System.out.println();
@@ -73,6 +76,9 @@ final class IsolationTableCommand implements Callable<Integer> {
             boolean bugs = r.rows().stream().flatMap(row -> row.seen().values().stream())
                     .anyMatch(c -> c.standing() == IsolationTable.Standing.BUG_CANDIDATE);
             return bugs ? Main.FOUND : Main.OK;
+        } catch (RuntimeException e) {
+            folder.discardIfEmpty(); // the DBMS did not start, or does not offer a level asked for: no empty result folder stays
+            throw e;
         }
     }
 }

@@ -62,6 +62,11 @@ final class Options {
             if (e instanceof IllegalArgumentException) {
                 throw new Main.UserError(Main.oneLine(e.getMessage()));
             }
+            if (options.url() != null) {
+                // nothing was started: a server given by --url could not be used
+                throw new Main.UserError(Main.oneLine(e.getMessage()) + (options.password() != null ? ""
+                        : "; no password was given: the variable --password-env names (TXFUZZ_PASSWORD by default) is not set"));
+            }
             throw new Main.UserError("cannot start " + name + ": " + Main.oneLine(e.getMessage()));
         }
         return target;

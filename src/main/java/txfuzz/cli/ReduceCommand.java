@@ -34,7 +34,7 @@ import txfuzz.dbms.Target;
 @Command(name = "reduce",
         description = "Shrink a failing case to the statements, rows and schema the violation needs; writes reduced.case.json and reduced.reproduce.sql.")
 final class ReduceCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "CASE.json", description = "A case file, e.g. txfuzz-out/findings/<id>/case.json.")
+    @Parameters(paramLabel = "CASE.json", description = "A case file, e.g. txfuzz-out/latest/findings/<id>/case.json.")
     Path caseFile;
 
     @picocli.CommandLine.Mixin

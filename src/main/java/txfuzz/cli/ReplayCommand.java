@@ -21,7 +21,7 @@ import txfuzz.dbms.Target;
 
 @Command(name = "replay", description = "Re-run one case file and judge it again.")
 final class ReplayCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "CASE.json", description = "A case file, e.g. txfuzz-out/findings/<id>/case.json.")
+    @Parameters(paramLabel = "CASE.json", description = "A case file, e.g. txfuzz-out/latest/findings/<id>/case.json.")
     Path caseFile;
 
     @Option(names = "--dbms", description = "Run on this DBMS instead of the one the case names.")

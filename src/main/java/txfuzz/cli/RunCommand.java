@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import txfuzz.campaign.Campaign;
 import txfuzz.campaign.CampaignConfig;
+import txfuzz.campaign.EarlierRuns;
 import txfuzz.campaign.Oracles;
 import txfuzz.campaign.Plural;
 import txfuzz.campaign.RunMeta;
@@ -56,8 +57,13 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed; the same seed gives the same cases. Default: the current time.")
     Long seed;
 
-    @Option(names = "--out", defaultValue = "txfuzz-out", description = "Output folder for summary.json and findings/. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", description = "Output folder for summary.json, events.jsonl and findings/; it must be new or empty"
+            + " (see --continue). Default: a folder of the run's own, txfuzz-out/<UTC time>-<dbms>, with txfuzz-out/latest pointing at it.")
     Path out;
+
+    @Option(names = "--continue", description = "Add this run to the --out folder of an earlier run: its summary.json and findings/index.md"
+            + " go on listing the earlier findings beside this run's (which are not de-duplicated against them); events.jsonl is appended to.")
+    boolean continueOut;
 
     @Option(names = "--execution", defaultValue = "plain",
             description = "How statements reach the engine: plain, prepared (prepared statements re-used per session) or mixed. Default: ${DEFAULT-VALUE}.")
@@ -118,6 +124,27 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * What the earlier runs in {@code dir} left, for --continue; a one-line error when their summary.json cannot
+     * be read, or when they ran with {@code seed} (this run's findings would take their folders' names).
+     */
+    private static EarlierRuns earlierRuns(Path dir, long seed) {
+        EarlierRuns e;
+        try {
+            e = EarlierRuns.in(dir);
+        } catch (IllegalArgumentException x) {
+            throw new Main.UserError(x.getMessage());
+        }
+        if (OutFolder.holdsSomething(dir) && !java.nio.file.Files.exists(dir.resolve("summary.json"))) {
+            throw new Main.UserError("--continue: " + dir + " holds no summary.json of an earlier run to continue");
+        }
+        if (e.seeds().contains(seed)) {
+            throw new Main.UserError("--continue: an earlier run in " + dir + " ran with seed " + seed + ", and this run's findings would"
+                    + " replace its finding folders; give another --seed (or none)");
+        }
+        return e;
+    }
+
     /** "0" (off) or a duration as --time takes it. */
     static Duration reduceDuration(String text) {
         return text.strip().equals("0") ? Duration.ZERO : Options.duration(text, "--reduce-time");
@@ -146,8 +173,24 @@ final class RunCommand implements Callable<Integer> {
         Options.checkLevelNames(isolation);
         boolean junit = junitReport(reports);
         var targetOptions = server.toTargetOptions(engineVersion.version);
-        Options.checkOut(out, "--out"); // a finding must have somewhere to go before the first case runs
+        if (continueOut && out == null) {
+            throw new Main.UserError("--continue needs --out: the folder of the earlier run to continue");
+        }
         long s = seed != null ? seed : System.currentTimeMillis();
+        EarlierRuns earlier = continueOut ? earlierRuns(out, s) : EarlierRuns.none();
+        // a finding must have somewhere to go before the first case runs
+        OutFolder folder = OutFolder.choose(out, dbms, "--out", true, continueOut);
+        Path out = folder.dir();
+        try {
+            return run(folder, out, earlier, count, budget, reduce, progress, exec, generation, oracleNames, junit, targetOptions, s);
+        } catch (RuntimeException e) {
+            folder.discardIfEmpty(); // the DBMS did not start, or does not offer a level asked for: no empty result folder stays
+            throw e;
+        }
+    }
+
+    private int run(OutFolder folder, Path out, EarlierRuns earlier, Integer count, Duration budget, Duration reduce, Duration progress, CampaignConfig.Execution exec,
+                    Generation generation, List<String> oracleNames, boolean junit, txfuzz.dbms.TargetOptions targetOptions, long s) {
         try (Target target = Options.open(dbms, targetOptions)) {
             List<IsolationLevel> levels = Options.levels(target, isolation);
             List<String> m = Options.modes(target, mode);
@@ -165,6 +208,9 @@ final class RunCommand implements Callable<Integer> {
                     ExecutorConfig.defaults(), progress, exec, reduce, sessions, selfCheckEvery, generation);
             Campaign campaign = new Campaign(target, config, System.out)
                     .describedBy(RunMeta.of(target, targetOptions, RecordedCommandLine.of(spec.commandLine().getParseResult().originalArgs())));
+            if (continueOut) {
+                campaign.continuing(earlier);
+            }
             if (junit) {
                 campaign.writingJunit();
             }
@@ -186,6 +232,7 @@ final class RunCommand implements Callable<Integer> {
                 target.close();
             }, "txfuzz-stop");
             Main.addShutdownHook(onExit); // Ctrl-C already under way: a quiet "interrupted", and the target closes below
+            folder.linkLatest();
             Summary summary;
             try {
                 summary = campaign.run();

@@ -88,6 +88,8 @@ public final class HistoryJson {
             return read(r, file.toString());
         } catch (NoSuchFileException e) {
             throw new HistoryFormatException(file + ": no such file", e);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new HistoryFormatException(file + ": not a history file: it is not UTF-8 text (one JSON object per line)", e);
         } catch (IOException e) {
             throw new HistoryFormatException(file + ": cannot read: " + e.getMessage(), e);
         }

@@ -64,7 +64,30 @@ public final class FindingIndex {
         }
     }
 
+    /**
+     * A unique finding an earlier run filed in the same output folder ({@code run --continue}), as its
+     * summary.json lists it: shown and counted in index.md beside this run's, never matched against them
+     * (its signature's key is not in summary.json, only its id).
+     */
+    public record Earlier(String signatureId, String text, String classification, String representative, String description,
+                          List<String> duplicates) {
+        public Earlier {
+            duplicates = List.copyOf(duplicates);
+        }
+    }
+
     private final List<Group> groups = new ArrayList<>();
+    private final List<Earlier> earlier = new ArrayList<>();
+
+    /** Adds the unique findings earlier runs filed in this folder (see {@link Earlier}); index.md and the counts cover them. */
+    public void carry(List<Earlier> earlierRuns) {
+        earlier.addAll(earlierRuns);
+    }
+
+    /** The earlier runs' unique findings carried over, oldest first. */
+    public List<Earlier> earlier() {
+        return List.copyOf(earlier);
+    }
 
     /** The group with this signature's key, if any. */
     public Optional<Group> exact(Signature s) {
@@ -96,21 +119,23 @@ public final class FindingIndex {
         g.duplicates.add(id);
     }
 
-    /** Unique findings, oldest first. */
+    /** This run's unique findings, oldest first (earlier runs' are {@link #earlier()}). */
     public List<Group> groups() {
         return List.copyOf(groups);
     }
 
+    /** Unique findings in the folder: this run's and the earlier runs' carried over. */
     public int unique() {
-        return groups.size();
+        return groups.size() + earlier.size();
     }
 
     public int unique(String classification) {
-        return (int) groups.stream().filter(g -> g.signature.classification().equals(classification)).count();
+        return (int) (groups.stream().filter(g -> g.signature.classification().equals(classification)).count()
+                + earlier.stream().filter(e -> classification.equals(e.classification())).count());
     }
 
     public int duplicates() {
-        return groups.stream().mapToInt(g -> g.duplicates.size()).sum();
+        return groups.stream().mapToInt(g -> g.duplicates.size()).sum() + earlier.stream().mapToInt(e -> e.duplicates().size()).sum();
     }
 
     private static final List<String[]> SECTIONS = List.of(new String[] {"bug-candidate", "Bug candidates"},
@@ -128,10 +153,12 @@ public final class FindingIndex {
                 .append(". Each unique finding's README.md is a ready bug report; duplicates share its signature (the case's statement kinds and SQL features, shown under it, are not part of it).\n");
         for (String[] section : SECTIONS) {
             List<Group> in = new ArrayList<>(groups.stream().filter(g -> g.signature.classification().equals(section[0])).toList());
-            if (in.isEmpty()) {
+            in.sort(Comparator.comparingInt((Group g) -> g.order).reversed());
+            List<Earlier> before = new ArrayList<>(earlier.stream().filter(e -> section[0].equals(e.classification())).toList());
+            java.util.Collections.reverse(before);
+            if (in.isEmpty() && before.isEmpty()) {
                 continue;
             }
-            in.sort(Comparator.comparingInt((Group g) -> g.order).reversed());
             md.append("\n## ").append(section[1]).append(" (newest first)\n\n");
             md.append("| finding | classification | signature | description | duplicates |\n|---|---|---|---|---|\n");
             for (Group g : in) {
@@ -148,6 +175,12 @@ public final class FindingIndex {
                     }
                 }
                 md.append(" |\n");
+            }
+            for (Earlier e : before) {
+                md.append("| [").append(e.representative()).append("](").append(e.representative()).append("/README.md) | ")
+                        .append(e.classification()).append(" | `").append(e.signatureId()).append("` ").append(cell(e.text()))
+                        .append("<br>(an earlier run in this folder) | ").append(cell(e.description())).append(" | ").append(e.duplicates().size())
+                        .append(e.duplicates().isEmpty() ? "" : ": " + String.join(", ", e.duplicates())).append(" |\n");
             }
         }
         return md.toString();
