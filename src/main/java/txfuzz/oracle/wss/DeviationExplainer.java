@@ -299,6 +299,12 @@ final class DeviationExplainer {
             public boolean keysHold(DbState state) throws SQLException, SetupFailedException {
                 return DeviationExplainer.this.effectOn(Optional.of(state), List.of(), Keys.KEPT).isPresent();
             }
+
+            @Override
+            public Optional<StateDelta> effectOnCopy(DbState view, StmtRef ref, String table, String copy, String sql, List<List<String>> rows)
+                    throws SQLException, SetupFailedException {
+                return DeviationExplainer.this.effectOnCopy(view, table, copy, sql, rows);
+            }
         });
         statementsLeftToSimulate = MAX_RECHECK_STATEMENTS;
         return recheckedFrom(parts, writes, 0, new ArrayList<>());
@@ -675,6 +681,48 @@ final class DeviationExplainer {
         }
         for (String t : testCase.tables()) {
             s.execute("ALTER TABLE " + target.quote(t) + " ADD COLUMN " + ROW_ID + " BIGINT");
+        }
+    }
+
+    /**
+     * What {@code sql} (a write whose target is {@code copy}, an empty copy of {@code table} holding only
+     * {@code rows}) removes from and adds to those rows, on a database holding {@code view} otherwise, keys
+     * dropped: the statement's other reads of {@code table} see {@code view}. Empty when it fails.
+     */
+    private Optional<StateDelta> effectOnCopy(DbState view, String table, String copy, String sql, List<List<String>> rows)
+            throws SQLException, SetupFailedException {
+        initial();
+        try (Database db = target.freshDatabase()) {
+            try (Connection c = db.connect(testCase.isolation(), testCase.mode()); Statement s = c.createStatement()) {
+                s.setQueryTimeout(SIMULATION_TIMEOUT_S);
+                for (String setup : testCase.setup()) {
+                    s.execute(setup);
+                }
+                if (withRowIds) {
+                    addRowIdColumns(s);
+                }
+                try {
+                    target.dropKeyConstraints(c);
+                } catch (SQLException e) {
+                    // best effort
+                }
+                try {
+                    StateLoader.load(target, c, testCase.tables(), view);
+                    s.execute("CREATE TABLE " + target.quote(copy) + " AS SELECT * FROM " + target.quote(table) + " WHERE 1 = 0");
+                    StateLoader.load(target, c, List.of(copy), new DbState(Map.of(copy, rows)));
+                } catch (SQLException | RuntimeException e) {
+                    return Optional.empty();
+                }
+                try {
+                    s.execute(sql);
+                } catch (SQLException e) {
+                    return Optional.empty(); // it fails on the data the rule says it saw: no explanation
+                }
+                List<List<String>> after = StateReader.read(target, c, List.of(copy)).tables().getOrDefault(copy, List.of());
+                return Optional.of(StateDelta.between(new DbState(Map.of(table, rows)), new DbState(Map.of(table, after))));
+            } catch (SQLException e) {
+                throw new SetupFailedException("cannot rebuild a state for the explanation: " + e.getMessage(), e);
+            }
         }
     }
 

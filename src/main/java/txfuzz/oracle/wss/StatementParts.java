@@ -50,6 +50,13 @@ final class StatementParts {
 
         /** Whether {@code state} satisfies the case's keys. */
         boolean keysHold(DbState state) throws SQLException, SetupFailedException;
+
+        /**
+         * What {@code sql} — {@code ref} rewritten to change {@code copy}, an empty copy of {@code table}
+         * holding only {@code rows} — removes from and adds to those rows, every other read seeing {@code view}.
+         */
+        Optional<StateDelta> effectOnCopy(DbState view, StmtRef ref, String table, String copy, String sql, List<List<String>> rows)
+                throws SQLException, SetupFailedException;
     }
 
     /** One way the statement may have behaved: its effect, and its update count when the simulation gives it. */
@@ -79,8 +86,8 @@ final class StatementParts {
         StmtKind kind = testCase.stmt(ref).kind();
         boolean merge = sql.trim().toUpperCase(Locale.ROOT).startsWith("MERGE");
         List<Candidate> candidates = switch (kind) {
-            case UPDATE, DELETE -> rechecked(ref, snapshot, newest);
-            case UPSERT -> merge ? rechecked(ref, snapshot, newest) : arbitratedOnNewest(ref, snapshot, newest);
+            case UPDATE, DELETE -> rechecked(ref, snapshot, newest, false);
+            case UPSERT -> merge ? rechecked(ref, snapshot, newest, true) : arbitratedOnNewest(ref, snapshot, newest);
             case INSERT -> insertedFromSnapshot(ref, snapshot);
             default -> List.of();
         };
@@ -108,7 +115,7 @@ final class StatementParts {
         return d.map(delta -> List.of(new Candidate(delta, simulation.count(ref)))).orElse(List.of());
     }
 
-    private List<Candidate> rechecked(StmtRef ref, DbState snapshot, DbState newest) throws SQLException, SetupFailedException {
+    private List<Candidate> rechecked(StmtRef ref, DbState snapshot, DbState newest, boolean merge) throws SQLException, SetupFailedException {
         Optional<StateDelta> onSnapshot = simulation.effectOn(snapshot, ref, false);
         if (onSnapshot.isEmpty()) {
             return List.of();
@@ -137,7 +144,8 @@ final class StatementParts {
                 out.add(new Candidate(d, count));
                 continue;
             }
-            Optional<StateDelta> onNewest = simulation.effectOn(recheckView(snapshot, newestById, target, chosen), ref, false);
+            Optional<StateDelta> onNewest = merge ? simulation.effectOn(recheckView(snapshot, newestById, target, chosen), ref, false)
+                    : recheckedRows(ref, snapshot, d, newestById, target, chosen);
             // its count on the re-check view is not the statement's: the re-checked rows were counted as they came out
             onNewest.ifPresent(delta -> out.add(new Candidate(delta, null)));
             if (out.size() >= MAX_CANDIDATES) {
@@ -145,6 +153,56 @@ final class StatementParts {
             }
         }
         return out;
+    }
+
+    /**
+     * An UPDATE's or DELETE's effect when the chosen rows are re-checked on their newest version: its
+     * snapshot effect on the other rows, plus the statement run on a copy of the target holding only
+     * the chosen rows' newest versions (those deleted meanwhile are skipped), its subqueries and joins
+     * still reading the snapshot — the re-check replaces the target row only.
+     */
+    private Optional<StateDelta> recheckedRows(StmtRef ref, DbState snapshot, StateDelta onSnapshot, Map<String, List<String>> newestById,
+                                               String target, Set<String> chosen) throws SQLException, SetupFailedException {
+        String copy = target + "_txfuzz_recheck";
+        Optional<String> sql = onCopy(testCase.stmt(ref).sql(), copy);
+        if (sql.isEmpty()) {
+            return Optional.empty();
+        }
+        List<List<String>> rows = chosen.stream().sorted().filter(newestById::containsKey).map(newestById::get).toList();
+        Optional<StateDelta> onRows = rows.isEmpty() ? Optional.of(new StateDelta(Map.of(), Map.of()))
+                : simulation.effectOnCopy(snapshot, ref, target, copy, sql.get(), rows);
+        if (onRows.isEmpty()) {
+            return Optional.empty();
+        }
+        Set<String> others = new HashSet<>(rowIds(onSnapshot));
+        others.removeAll(chosen);
+        StateDelta rest = onSnapshot.restrictedTo(others);
+        Map<String, List<List<String>>> removed = new LinkedHashMap<>(rest.removed());
+        Map<String, List<List<String>>> added = new LinkedHashMap<>(rest.added());
+        onRows.get().removed().forEach((t, r) -> removed.merge(t, r, StatementParts::concat));
+        onRows.get().added().forEach((t, r) -> added.merge(t, r, StatementParts::concat));
+        return Optional.of(new StateDelta(removed, added));
+    }
+
+    private static List<List<String>> concat(List<List<String>> a, List<List<String>> b) {
+        List<List<String>> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+
+    private static final Pattern UPDATE_OR_DELETE_TARGET = Pattern.compile(
+            "^(\\s*(?:UPDATE|DELETE\\s+FROM)\\s+)(\\w+)(\\s+(?:AS\\s+)?(\\w+))?", Pattern.CASE_INSENSITIVE);
+    private static final Set<String> NOT_AN_ALIAS = Set.of("SET", "WHERE", "RETURNING", "USING");
+
+    /** {@code UPDATE t ...} / {@code DELETE FROM t ...} changing {@code copy} under t's name (or its alias); empty if not of that form. */
+    static Optional<String> onCopy(String sql, String copy) {
+        Matcher m = UPDATE_OR_DELETE_TARGET.matcher(sql);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        String alias = m.group(4) == null || NOT_AN_ALIAS.contains(m.group(4).toUpperCase(Locale.ROOT)) ? m.group(2) : m.group(4);
+        int end = m.group(4) == null || NOT_AN_ALIAS.contains(m.group(4).toUpperCase(Locale.ROOT)) ? m.end(2) : m.end();
+        return Optional.of(m.group(1) + copy + " AS " + alias + sql.substring(end));
     }
 
     /** The snapshot with each chosen row of {@code target} in its newest version, or gone when deleted meanwhile. */

@@ -93,6 +93,20 @@ class PostgresReadCommittedStatementPartsTest {
                 .order(1, 1, 2, 2, 1, 1, 2);
     }
 
+    /**
+     * Seed 21's i1785 (a 22-minute campaign with the per-part model), reduced: T2 deletes (0,1); T1's
+     * UPDATE counts both rows on its snapshot, updates (0,0) to (0,2), waits for (0,1) and skips it once
+     * T2 commits the delete. Re-checking replaces the target row only: the count subquery keeps reading
+     * the snapshot (2), where T2 → T1 gives (0,1) and T1 → T2 an empty table.
+     */
+    static TestCase updateWhoseSubqueryReadsTheSnapshotSkipsARowDeletedMeanwhile() {
+        return Cases.on("postgres").table("t0").level(IsolationLevel.READ_COMMITTED)
+                .setup("CREATE TABLE t0 (c0 INT, c1 INT)", "INSERT INTO t0 (c0, c1) VALUES (0, 0), (0, 1)")
+                .txn("UPDATE t0 SET c1 = COALESCE((SELECT COUNT(*) FROM t0 s0), 0)")
+                .txn("DELETE FROM t0 WHERE ((NOT EXISTS (SELECT 0 FROM t0 s0 WHERE s0.c0 = t0.c1)))")
+                .order(1, 2, 2, 1, 2, 1);
+    }
+
     private static void assertDocumentedByTheRule(Verdict v) {
         for (Violation x : stateViolations(v)) {
             assertEquals(Classification.DOCUMENTED, x.classification(), x.summary() + "\n" + v);
@@ -120,12 +134,22 @@ class PostgresReadCommittedStatementPartsTest {
     }
 
     @Test
+    void aWaitingUpdateRechecksOnlyTheTargetRowItsSubqueryStillReadsTheSnapshot_documented() throws Exception {
+        Judged j = judge(executor, updateWhoseSubqueryReadsTheSnapshotSkipsARowDeletedMeanwhile());
+        assertTrue(at(j.trace(), 1, 1).blocked(), j.trace().toString());
+        assertEquals(1, at(j.trace(), 1, 1).result().updateCount());
+        assertEquals("[[0, 2]]", table(j.trace(), "t0").toString());
+        assertDocumentedByTheRule(j.verdict());
+    }
+
+    @Test
     void theSameShapesWithACommitDroppedUnderConcurrencyStayBugCandidates() throws Exception {
         // The first commit of two overlapping transactions is silently rolled back: no statement-level
         // rule gives a state without its writes while the trace says it committed.
         Target dropping = new CommitDroppingTarget(SharedServer.target());
         try (Executor ex = new Executor(dropping, ExecutorConfig.defaults())) {
-            for (TestCase c : List.of(mergeWaitsForARowAndMissesAnInsertedOne(), insertSelectWaitsOnAKeyThatIsThenDeleted())) {
+            for (TestCase c : List.of(mergeWaitsForARowAndMissesAnInsertedOne(), insertSelectWaitsOnAKeyThatIsThenDeleted(),
+                    updateWhoseSubqueryReadsTheSnapshotSkipsARowDeletedMeanwhile())) {
                 Verdict v = judge(ex, c).verdict();
                 assertTrue(stateViolations(v).stream().anyMatch(x -> x.classification() == Classification.BUG_CANDIDATE), v.toString());
             }
