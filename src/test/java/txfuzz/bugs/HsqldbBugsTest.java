@@ -28,12 +28,13 @@ import txfuzz.model.TestCase;
  * files through the oracles on the bundled HSQLDB (that test fails the day an upgrade fixes it).
  */
 class HsqldbBugsTest {
-    /** Every HSQLDB release on Maven Central from 2.6.0 to the bundled 2.7.4. */
-    static final List<String> RELEASES = List.of("2.6.0", "2.6.1", "2.7.0", "2.7.1", "2.7.2", "2.7.3", "2.7.4");
+    /** Every HSQLDB release on Maven Central from 2.3.6 to the bundled 2.7.4 (2.5.2 reports itself as 2.6.0). */
+    static final List<String> RELEASES = List.of("2.3.6", "2.4.0", "2.4.1", "2.5.0", "2.5.1", "2.5.2", "2.6.0", "2.6.1", "2.7.0",
+            "2.7.1", "2.7.2", "2.7.3", "2.7.4");
 
     /**
      * The printed SQL, as a SQL client sends it: the MERGE updates the deleted row, the text COMMIT fails
-     * with "General error" (S1000 / -458), the failed transaction keeps a reader in a third session waiting
+     * with S1000 / -458 ("General error"; 2.3.6 – 2.4.1 name the NullPointerException), the failed transaction keeps a reader in a third session waiting
      * until its ROLLBACK, and its INSERT is there afterwards. (The MVCC control is in the oracle test.)
      */
     @Test
@@ -52,6 +53,81 @@ class HsqldbBugsTest {
                 assertFalse(r.of("ROLLBACK").failed(), r.toString());
                 assertEquals(PrintedSql.rows("(13) (NULL)"), blockedRead.rows(), r.toString());
                 assertEquals(PrintedSql.rows("(13) (NULL)"), r.of("SELECT * FROM t0", 2).rows(), "the rolled-back INSERT stays: " + r);
+            }
+        }
+    }
+
+    /**
+     * hsqldb-mvlocks-writer-reads-start-snapshot, printed: at SERIALIZABLE in MVLOCKS mode T1 copies COUNT(t0)
+     * into t1 from the snapshot of its first statement, after T2 added to t0 and committed: neither serial
+     * order gives the final state. And an UPDATE that waited for T2's lock on t1 misses the row T2 committed
+     * before it got the lock. (The LOCKS-mode controls are in the oracle tests below.)
+     */
+    @Test
+    void hsqldbMvlocksWriterReadsStartSnapshotOnEachVersion() throws Exception {
+        for (String v : RELEASES) {
+            try (Target hsqldb = Targets.create("hsqldb", TargetOptions.version(v))) {
+                Run skew = PrintedSql.of("hsqldb-mvlocks-writer-reads-start-snapshot").run(hsqldb);
+                assertEquals(PrintedSql.rows("(0)"), skew.of("SELECT COUNT(*) FROM t2").rows(), skew.toString());
+                assertEquals(PrintedSql.rows("(0) (1)"), sorted(skew.of("SELECT * FROM t0").rows()), skew.toString());
+                assertEquals(PrintedSql.rows("(1)"), skew.of("SELECT * FROM t1").rows(), "T1 counted its snapshot of t0: " + skew);
+
+                Run update = PrintedSql.of("hsqldb-mvlocks-writer-update-after-wait").run(hsqldb);
+                Outcome waited = update.of("UPDATE t1 SET v = 5");
+                assertTrue(waited.waited(), "the UPDATE waits for T2's lock: " + update);
+                assertEquals(1, waited.updateCount(), "it misses the row committed before it got the lock: " + update);
+                assertEquals(PrintedSql.rows("(1, 5) (2, 0)"), sorted(update.last().rows()), update.toString());
+            }
+        }
+    }
+
+    /**
+     * hsqldb-mvlocks-merge-deleted-row-commit-npe, widened: a plain UPDATE of a row another transaction
+     * updated and committed after T1's snapshot reports 1 row, T1 then reads both versions, its COMMIT
+     * fails with S1000 / -458 (2.3.6 – 2.4.1 say NullPointerException, later ones "General error"), it keeps
+     * its locks, and its INSERT is there after its ROLLBACK.
+     */
+    @Test
+    void hsqldbMvlocksUpdateOfUpdatedRowCommitFailsOnEachVersion() throws Exception {
+        for (String v : RELEASES) {
+            try (Target hsqldb = Targets.create("hsqldb", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("hsqldb-mvlocks-update-updated-row-commit-fails").run(hsqldb);
+                assertEquals(1, r.of("UPDATE t1 SET v = v + 10").updateCount(), r.toString());
+                assertEquals(PrintedSql.rows("(1, 0) (1, 10)"), sorted(r.of("SELECT * FROM t1").rows()), "both versions of the row: " + r);
+                Outcome commit = r.of("COMMIT", 2);
+                assertEquals("T1", commit.step().session(), r.toString());
+                assertTrue(commit.failed(), r.toString());
+                assertEquals("S1000", commit.error().getSQLState(), r.toString());
+                assertEquals(-458, commit.error().getErrorCode(), r.toString());
+                Outcome blockedRead = r.of("SELECT * FROM t0");
+                assertTrue(blockedRead.waited(), "T2's read waits for the failed transaction: " + r);
+                assertFalse(r.of("ROLLBACK").failed(), r.toString());
+                assertEquals(PrintedSql.rows("(2)"), blockedRead.rows(), "the rolled-back INSERT stays: " + r);
+                assertEquals(PrintedSql.rows("(1, 1)"), r.of("SELECT * FROM t1", 2).rows(), r.toString());
+            }
+        }
+    }
+
+    /**
+     * hsqldb-2pl-failed-statement-releases-read-lock, printed, in LOCKS and MVLOCKS mode: after T1's DELETE
+     * fails on t2's row, T2's DELETE of that row runs at once. Control (printed too): after a SELECT of t2
+     * that succeeds, T2's DELETE waits for T1's COMMIT.
+     */
+    @Test
+    void hsqldbFailedStatementReleasesReadLockOnEachVersion() throws Exception {
+        for (String v : RELEASES) {
+            try (Target hsqldb = Targets.create("hsqldb", TargetOptions.version(v))) {
+                for (String block : List.of("hsqldb-2pl-failed-statement-releases-read-lock", "hsqldb-2pl-failed-statement-releases-read-lock-mvlocks")) {
+                    Run r = PrintedSql.of(block).run(hsqldb);
+                    assertEquals("23504", r.of("DELETE FROM t1").error().getSQLState(), r.toString());
+                    Outcome child = r.of("DELETE FROM t2");
+                    assertFalse(child.waited(), "T1 kept no lock on t2: " + r);
+                    assertEquals(1, child.updateCount(), r.toString());
+                    assertFalse(r.last().failed(), r.toString());
+                }
+                Run control = PrintedSql.of("hsqldb-2pl-read-keeps-read-lock").run(hsqldb);
+                assertTrue(control.of("DELETE FROM t2").waited(), "a read that succeeded keeps its lock: " + control);
+                assertEquals(1, control.of("DELETE FROM t2").updateCount(), control.toString());
             }
         }
     }
