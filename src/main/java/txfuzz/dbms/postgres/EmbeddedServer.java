@@ -151,6 +151,9 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
                 throw new IllegalStateException("the PostgreSQL server was closed while starting");
             }
             PrivateDirectory.writeSecret(log, "");
+            // made here, empty and 0700, before initdb runs: a run killed at any moment from now on has left its data
+            // directory and log, both named by the lease, for the next run's sweep (initdb accepts an empty directory)
+            PrivateDirectory.ensure(dataDir);
             initdb();
             watcher = new Thread(this::watchPostmaster, "txfuzz-postgres-pid");
             watcher.setDaemon(true);
