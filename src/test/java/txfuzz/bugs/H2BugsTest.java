@@ -92,6 +92,23 @@ class H2BugsTest {
         }
     }
 
+    /**
+     * h2-rc-waiting-update-skips-rekeyed-row, second symptom: the waiting UPDATE updates the row T2
+     * inserted under the deleted row's key and not the other row T2 inserted with it.
+     */
+    @Test
+    void h2RcWaitingUpdateReinsertedKeyOnEachVersion() throws Exception {
+        for (String v : RELEASES) {
+            try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("h2-rc-waiting-update-reinserted-key").run(h2);
+                Outcome update = r.of("UPDATE t0 SET c3 = 'x'");
+                assertTrue(update.waited(), "the UPDATE waits for T2: " + r);
+                assertEquals(1, update.updateCount(), r.toString());
+                assertEquals(rows("(0, x) (1, NULL)"), r.last().rows(), r.toString());
+            }
+        }
+    }
+
     /** h2-rr-rewritten-key-row-twice: the printed SQL shows it on 2.3.230 – 2.4.240 only. */
     @Test
     void h2RrRewrittenKeyRowTwiceOnEachVersion() throws Exception {
