@@ -411,7 +411,15 @@ final class DeviationExplainer {
     }
 
     /** A documented rule the run broke: the write, a one-line headline and the details. */
-    record RuleBreak(StmtRef write, String summary, String details) {
+    /**
+     * @param write  the write that broke the rule (the later of two, or an upsert that arbitrated on newer data)
+     * @param writes every write the break rests on: both of two conflicting writes, whichever ran first, so that one
+     *               defect is one cause however the schedule ordered its writes (issue 21 item 2)
+     */
+    record RuleBreak(StmtRef write, List<StmtRef> writes, String summary, String details) {
+        RuleBreak {
+            writes = List.copyOf(writes);
+        }
     }
 
     /** The first break of first-committer-wins the last snapshot run met. */

@@ -60,7 +60,7 @@ public final class WssOracle implements Oracle {
                 ? explainer.firstCommitterWinsBroken() : Optional.empty();
         List<Violation> ruleBreaks = broken.map(b -> List.of(new Violation(WssKind.FIRST_COMMITTER_WINS, Classification.BUG_CANDIDATE,
                 b.summary(), b.details(), null, Map.of(), new WssEvidence(WssKind.FIRST_COMMITTER_WINS, b.write(), null,
-                        List.of(c.stmt(b.write()).sql()), null)))).orElse(List.of());
+                        b.writes().stream().map(w -> c.stmt(w).sql()).toList(), null)))).orElse(List.of());
         List<Violation> found = null;
         List<List<Integer>> tried = new ArrayList<>();
         List<Integer> stateOrder = null; // a commit order whose transaction-level replay gives the final state
