@@ -2,6 +2,7 @@ package txfuzz.bugs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
@@ -83,6 +84,64 @@ class DuckdbBugsTest {
                     .setup("CREATE TABLE t(k VARCHAR(10) PRIMARY KEY, v INT)", "INSERT INTO t VALUES ('e', 1)")
                     .txn("UPDATE t SET v = 5")
                     .txn("UPDATE t SET v = v + 10")
+                    .order(1, 2, 1, 2, 1, 2), "wss", "explicit");
+            assertEquals(Set.of(), clean.labels(), clean.toString());
+        }
+    }
+    private static txfuzz.oracle.Violation firstCommitterWins(Result r) {
+        return r.violations().stream().filter(v -> v.kind().label().equals("first-committer-wins")).findFirst()
+                .orElseThrow(() -> new AssertionError("no first-committer-wins: " + r));
+    }
+
+    /**
+     * Issue 21 item 2: duckdb/duckdb#17223 ("Incorrect transaction isolation between UPDATE and DELETE") shows
+     * with either write first — a DELETE then a stale UPDATE (the corpus entry), or an UPDATE that commits then a
+     * stale DELETE — and both are one finding: the break names both writes, so the cause is {DELETE, UPDATE}.
+     */
+    @Test
+    void duckdbUpdateAndDeleteOfOneRowBothCommitWhicheverWritesFirstAndIsOneFinding() throws Exception {
+        TestCase deleteFirst = BugReplay.corpusCase("duckdb-update-after-concurrent-delete");
+        TestCase updateFirst = Cases.on("duckdb").level(IsolationLevel.SNAPSHOT).table("t")
+                .setup("CREATE TABLE t (id INT, v INT)", "INSERT INTO t (id, v) VALUES (1, 0), (2, 0)")
+                .txn("SELECT id, v FROM t", "DELETE FROM t WHERE id = 1")
+                .autocommit("UPDATE t SET v = v + 10 WHERE id = 1")
+                .order(1, 1, 2, 1, 1);
+        try (Target duckdb = Targets.create("duckdb")) {
+            Result a = BugReplay.replay(duckdb, deleteFirst, "wss", "explicit");
+            Result b = BugReplay.replay(duckdb, updateFirst, "wss", "explicit");
+            assertEquals(1, b.trace().executed(new StmtRef(1, 2)).orElseThrow().result().updateCount(),
+                    "the DELETE of the row T2 updated and committed deletes it: " + b.trace());
+            assertEquals(List.of(List.of("2", "0")), b.trace().finalState().tables().get("t"), b.trace().toString());
+            txfuzz.report.Signature sa = txfuzz.report.Signature.of(deleteFirst, firstCommitterWins(a));
+            txfuzz.report.Signature sb = txfuzz.report.Signature.of(updateFirst, firstCommitterWins(b));
+            assertEquals(List.of("DELETE", "UPDATE"), sb.cause(), sb.text());
+            assertTrue(sa.sameBug(sb), sa.text() + " vs " + sb.text());
+        }
+    }
+
+    /**
+     * Issue 21 item 2: two transactions UPDATE different columns of one row and both commit. DuckDB's concurrency
+     * page says the second of two transactions that edit (update or delete) the same row fails with a conflict
+     * error; it says nothing of columns. Both changes survive (no write is lost), but the documented rule is broken,
+     * so this is a first-committer-wins bug candidate with its own cause (UPDATE), not #17223's. Control: the same
+     * column, where DuckDB fails the second writer.
+     */
+    @Test
+    void duckdbUpdatesOfDifferentColumnsOfOneRowBothCommit() throws Exception {
+        TestCase c = Cases.on("duckdb").level(IsolationLevel.SNAPSHOT).table("t")
+                .setup("CREATE TABLE t (id INT, a INT, b INT)", "INSERT INTO t VALUES (1, 0, 0)")
+                .txn("UPDATE t SET a = 1 WHERE id = 1")
+                .txn("UPDATE t SET b = 1 WHERE id = 1")
+                .order(1, 2, 1, 2, 1, 2);
+        try (Target duckdb = Targets.create("duckdb")) {
+            Result r = BugReplay.replay(duckdb, c, "wss", "explicit");
+            assertEquals(Set.of("wss/first-committer-wins/bug-candidate"), r.labels(), r.toString());
+            assertEquals(List.of(List.of("1", "1", "1")), r.trace().finalState().tables().get("t"), "both writes kept: " + r.trace());
+            assertEquals(List.of("UPDATE"), txfuzz.report.Signature.of(c, firstCommitterWins(r)).cause(), r.toString());
+            Result clean = BugReplay.replay(duckdb, Cases.on("duckdb").level(IsolationLevel.SNAPSHOT).table("t")
+                    .setup("CREATE TABLE t (id INT, a INT, b INT)", "INSERT INTO t VALUES (1, 0, 0)")
+                    .txn("UPDATE t SET a = 1 WHERE id = 1")
+                    .txn("UPDATE t SET a = 2 WHERE id = 1")
                     .order(1, 2, 1, 2, 1, 2), "wss", "explicit");
             assertEquals(Set.of(), clean.labels(), clean.toString());
         }

@@ -416,8 +416,17 @@ final class DeviationExplainer {
     private record SnapshotTxn(int txn, List<StmtSim> writes) {
     }
 
-    /** A documented rule the run broke: the write, a one-line headline and the details. */
-    record RuleBreak(StmtRef write, String summary, String details) {
+    /**
+     * A documented rule the run broke: the write, a one-line headline and the details.
+     *
+     * @param write  the write that broke the rule (the later of two, or an upsert that arbitrated on newer data)
+     * @param writes every write the break rests on: both of two conflicting writes, whichever ran first, so that one
+     *               defect is one cause however the schedule ordered its writes (issue 21 item 2)
+     */
+    record RuleBreak(StmtRef write, List<StmtRef> writes, String summary, String details) {
+        RuleBreak {
+            writes = List.copyOf(writes);
+        }
     }
 
     /** The first break of first-committer-wins the last snapshot run met. */
@@ -511,11 +520,19 @@ final class DeviationExplainer {
         return state;
     }
 
-    /** An INSERT-based upsert at a level whose upserts arbitrate on the newest committed data (MERGE joins on its view). */
+    /**
+     * An INSERT-based upsert at a level whose upserts arbitrate on the newest committed data (MERGE joins on its view),
+     * or a plain INSERT ... VALUES there: its only read is the key check, which such engines make on the same index
+     * entries — a key the snapshot shows but a concurrent transaction deleted and committed is free (PostgreSQL's
+     * "Index Uniqueness Checks": the inserter waits for the deleter and repeats the test; issue 21 item 1). An
+     * INSERT ... SELECT also reads its snapshot, so it stays there.
+     */
     private boolean arbitratesOnLatest(StmtRef ref) {
-        return testCase.stmt(ref).kind() == StmtKind.UPSERT
+        String sql = testCase.stmt(ref).sql().trim().toUpperCase(java.util.Locale.ROOT);
+        boolean keyCheckOnly = testCase.stmt(ref).kind() == StmtKind.INSERT && !sql.contains("SELECT");
+        return (testCase.stmt(ref).kind() == StmtKind.UPSERT || keyCheckOnly)
                 && semantics.upserts() == Deviation.UpsertArbitration.LATEST_COMMITTED
-                && !testCase.stmt(ref).sql().trim().toUpperCase(java.util.Locale.ROOT).startsWith("MERGE");
+                && !sql.startsWith("MERGE");
     }
 
     /**

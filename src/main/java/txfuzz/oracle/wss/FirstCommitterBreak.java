@@ -40,7 +40,7 @@ final class FirstCommitterBreak {
                 + " overlapped; T" + t + " then committed too, at " + commit(tEnd) + " (position " + trace.position(tEnd) + "). "
                 + "One of them had to fail, whichever wrote first. Whatever the final state, the rule was broken (the snapshot"
                 + " simulation is therefore not taken as an explanation).\n";
-        return new DeviationExplainer.RuleBreak(later, summary, details);
+        return new DeviationExplainer.RuleBreak(later, List.of(earlier, later), summary, details);
     }
 
     /** {@code ref}, an upsert that arbitrated on the newest data, changed {@code row} in a version its snapshot does not show. */
@@ -52,7 +52,7 @@ final class FirstCommitterBreak {
                 + "'s snapshot does not show (a concurrent transaction wrote it); T" + t + " committed at "
                 + commit(trace.outcome(t).cause()) + ". Whatever the final state, the rule was broken (the snapshot simulation is"
                 + " therefore not taken as an explanation).\n";
-        return new DeviationExplainer.RuleBreak(ref, summary, details);
+        return new DeviationExplainer.RuleBreak(ref, List.of(ref), summary, details);
     }
 
     private String rule() {
