@@ -3,15 +3,9 @@ package txfuzz.oracle.equiv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Proxy;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import txfuzz.dbms.Database;
 import txfuzz.dbms.DelegatingTarget;
 import txfuzz.dbms.Dialect;
 import txfuzz.dbms.Feature;
@@ -145,42 +139,6 @@ class CurrentReadsTest {
         @Override
         public void close() {
             // the server belongs to the caller
-        }
-    }
-
-    /** Fault injection: inside a transaction every UPDATE reports one row more than it changed. */
-    private static final class MiscountingUpdates extends DelegatingTarget {
-        MiscountingUpdates(Target real) {
-            super(real);
-        }
-
-        @Override
-        public String version() {
-            return real.version() + " with miscounted UPDATEs inside transactions";
-        }
-
-        @Override
-        public Database freshDatabase() throws SQLException {
-            return wrappingStatements(real.freshDatabase(), this::miscounting);
-        }
-
-        @Override
-        public void close() {
-            // the shared server outlives the test
-        }
-
-        private Statement miscounting(Connection c, Statement s) {
-            List<String> last = new ArrayList<>(List.of(""));
-            return (Statement) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Statement.class}, (proxy, method, args) -> {
-                if (method.getName().startsWith("execute") && args != null && args.length > 0 && args[0] instanceof String sql) {
-                    last.set(0, sql);
-                }
-                Object r = invoke(s, method, args);
-                if (method.getName().equals("getUpdateCount") && (Integer) r >= 0 && last.get(0).startsWith("UPDATE ") && !c.getAutoCommit()) {
-                    return (Integer) r + 1;
-                }
-                return r;
-            });
         }
     }
 }

@@ -3,10 +3,6 @@ package txfuzz.oracle.equiv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Proxy;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,8 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
-import txfuzz.dbms.Database;
-import txfuzz.dbms.DelegatingTarget;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TestServers;
 import txfuzz.exec.Executor;
@@ -292,40 +286,5 @@ class EquivOracleTest {
         shows.put("2.3.232", "transactional 3 rows");
         shows.put("2.5.252", "transactional 3 rows");
         assertOnH2(EquivOracleTest::updatedIndexColumnThenDescendingRead, shows);
-    }
-
-    /**
-     * Fault injection: inside a transaction (auto-commit off) every UPDATE reports one row more than it
-     * changed; in autocommit it reports the truth. A transactional run then disagrees with the
-     * non-transactional replay on the affected-row count.
-     */
-    private static final class MiscountingUpdates extends DelegatingTarget {
-        MiscountingUpdates(Target real) {
-            super(real);
-        }
-
-        @Override
-        public String version() {
-            return real.version() + " with miscounted UPDATEs inside transactions";
-        }
-
-        @Override
-        public Database freshDatabase() throws SQLException {
-            return wrappingStatements(real.freshDatabase(), this::miscounting);
-        }
-
-        private Statement miscounting(Connection c, Statement s) {
-            List<String> last = new ArrayList<>(List.of(""));
-            return (Statement) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Statement.class}, (proxy, method, args) -> {
-                if (method.getName().startsWith("execute") && args != null && args.length > 0 && args[0] instanceof String sql) {
-                    last.set(0, sql);
-                }
-                Object r = invoke(s, method, args);
-                if (method.getName().equals("getUpdateCount") && (Integer) r >= 0 && last.get(0).startsWith("UPDATE ") && !c.getAutoCommit()) {
-                    return (Integer) r + 1;
-                }
-                return r;
-            });
-        }
     }
 }
