@@ -1,10 +1,15 @@
 package txfuzz.history;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.deser.std.StringDeserializer;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -34,7 +39,29 @@ public final class HistoryJson {
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .registerModule(new SimpleModule().addDeserializer(String.class, new SharedStrings()));
+
+    /**
+     * Table names and row ids repeat on every operation that touches them: one copy of each (per read
+     * of a file) keeps a history of a million transactions within the default heap.
+     */
+    private static final class SharedStrings extends StringDeserializer {
+        static final Object SHARED = SharedStrings.class;
+        /** Longer strings (SQL text) rarely repeat; sharing them would only grow the map. */
+        static final int MAX_LENGTH = 64;
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public String deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            String s = super.deserialize(p, ctxt);
+            Object shared = ctxt.getAttribute(SHARED);
+            if (s == null || s.length() > MAX_LENGTH || !(shared instanceof Map<?, ?>)) {
+                return s;
+            }
+            return ((Map<String, String>) shared).computeIfAbsent(s, k -> k);
+        }
+    }
 
     private HistoryJson() {
     }
@@ -102,6 +129,7 @@ public final class HistoryJson {
         Map<Long, Integer> lineOfSessionSeq = new HashMap<>();
         int lineNo = 0;
         boolean first = true;
+        ObjectReader transactions = MAPPER.readerFor(Transaction.class).withAttribute(SharedStrings.SHARED, new HashMap<String, String>());
         String line;
         while ((line = r.readLine()) != null) {
             lineNo++;
@@ -117,7 +145,7 @@ public final class HistoryJson {
             first = false;
             Transaction t;
             try {
-                t = MAPPER.readValue(line, Transaction.class);
+                t = transactions.readValue(line);
             } catch (ValueInstantiationException e) {
                 Throwable cause = e.getCause() != null ? e.getCause() : e;
                 throw new HistoryFormatException(at + ": " + cause.getMessage(), e);

@@ -36,6 +36,27 @@ class HistoryJsonTest {
     }
 
     @Test
+    void aRowIdReadManyTimesIsOneStringInMemory() throws Exception {
+        // r2 appears in T1's predicate read, T2's delete and T3's read and update: four copies in the text
+        History back = HistoryJson.read(HistoryJson.write(sample()), "mem");
+        java.util.List<String> rowIds = new java.util.ArrayList<>();
+        java.util.List<String> tables = new java.util.ArrayList<>();
+        for (Transaction t : back.transactions()) {
+            for (Op op : t.ops()) {
+                tables.add(op.table());
+                if (op instanceof Read r && r.row().equals("r2")) {
+                    rowIds.add(r.row());
+                } else if (op instanceof Write w && w.row().equals("r2")) {
+                    rowIds.add(w.row());
+                }
+            }
+        }
+        assertTrue(rowIds.size() >= 3, "r2 is read or written by several operations: " + rowIds.size());
+        assertTrue(rowIds.stream().allMatch(r -> r == rowIds.get(0)), "one shared copy of r2, not one per operation");
+        assertTrue(tables.stream().filter("t"::equals).allMatch(x -> x == tables.get(0)), "one shared copy of the table name");
+    }
+
+    @Test
     void theHeaderIsOptionalAndBlankLinesAreSkipped() throws Exception {
         String text = "\n{\"id\":1,\"session\":0,\"seq\":0,\"outcome\":\"committed\",\"ops\":[{\"op\":\"read\",\"stmt\":0,\"table\":\"t\",\"row\":\"r1\",\"wlist\":[0]}]}\n\n";
         History h = HistoryJson.read(text, "x.jsonl");
