@@ -248,7 +248,7 @@ public final class WssOracle implements Oracle {
                 .append("\nExpected (serial ").append(serial.describeOrder()).append("):\n\n").append(formatState(expected.finalState()));
         DbState.TableDiff first = diffs.get(0);
         String summary = kind.label() + ": table " + first.table() + " differs from serial " + serial.describeOrder()
-                + " (" + first.onlyHere().size() + " rows only actual, " + first.onlyThere().size() + " only serial)";
+                + " (" + rows(first.onlyHere().size()) + " only in the run, " + first.onlyThere().size() + " only in the serial replay)";
         // the deviating statements: the committed writes to the tables that ended differently
         java.util.Set<String> tables = new java.util.HashSet<>();
         diffs.forEach(d -> tables.add(d.table().toLowerCase(java.util.Locale.ROOT)));
@@ -311,6 +311,10 @@ public final class WssOracle implements Oracle {
         }
         return table + "has `" + DbState.formatRow(d.onlyHere().get(0)) + "` where " + replay + " has `"
                 + DbState.formatRow(d.onlyThere().get(0)) + "`" + more;
+    }
+
+    private static String rows(int n) {
+        return n + (n == 1 ? " row" : " rows");
     }
 
     /** Which tables differ and which way (rows only in the run, only in the replay): what a reduced case must keep showing. */
