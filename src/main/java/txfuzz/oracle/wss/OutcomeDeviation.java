@@ -74,9 +74,18 @@ record OutcomeDeviation(StmtRef statement, String sql, StmtResult actual, StmtRe
 
     /** "T2's `UPDATE t0 SET c3 = NULL` changed 0 rows after waiting for T1, where run after T1 it changes 1". */
     String sentence() {
-        return "T" + statement.txn() + "'s `" + shortSql(sql) + "` " + did(actual)
-                + (blocked ? " after waiting" + (waitedFor.isEmpty() ? "" : " for " + txns(waitedFor)) : "")
-                + ", where " + runSerially() + " it " + does(serial);
+        String waited = blocked ? " after waiting" + (waitedFor.isEmpty() ? "" : " for " + txns(waitedFor)) : "";
+        String head = "T" + statement.txn() + "'s `" + shortSql(sql) + "` ";
+        if (sameRowCount()) {
+            return head + "returned other rows" + waited + " than it returns " + runSerially();
+        }
+        return head + did(actual) + waited + ", where " + runSerially() + " it " + does(serial);
+    }
+
+    /** A query whose rows differ but not in number: "returned 2 rows, where … it returns 2 rows" would say nothing. */
+    private boolean sameRowCount() {
+        return !actual.failed() && !serial.failed() && actual.rows() != null && serial.rows() != null
+                && actual.rows().size() == serial.rows().size();
     }
 
     /** Why the run differs, in terms of this statement, what it waited for and the rows that ended differently. */
@@ -93,7 +102,7 @@ record OutcomeDeviation(StmtRef statement, String sql, StmtResult actual, StmtRe
             s.append(blocked ? "; " : " while ").append(concurrentWrites.size() == 1 ? "this write to its table was not yet committed when it started: "
                     : "these writes to its table were not yet committed when it started: ").append(String.join(", ", concurrentWrites));
         }
-        s.append(". Then it ").append(did(actual)).append(". Run serially ").append(before.isEmpty() ? "before the other transactions"
+        s.append(". Then it ").append(sameRowCount() ? "returned " + rows(actual.rows().size()) : did(actual)).append(". Run serially ").append(before.isEmpty() ? "before the other transactions"
                 : "after " + txns(before)).append(", it ").append(does(serial)).append(": ").append(difference()).append('.');
         if (stateDifference != null) {
             s.append(" The final state shows the difference: ").append(stateDifference).append('.');
