@@ -125,7 +125,7 @@ record OutcomeDeviation(StmtRef statement, String sql, StmtResult actual, StmtRe
     }
 
     private String runSerially() {
-        return before.isEmpty() ? "run first, before the other transactions" : "run after " + txns(before);
+        return before.isEmpty() ? "run first" : "run after " + txns(before);
     }
 
     private static String did(StmtResult r) {

@@ -22,4 +22,11 @@ class OutcomeDeviationTest {
                 StmtResult.ofRows(List.of(List.of("2"))), List.of(1, 2), false, List.of(), List.of());
         assertEquals("T3's `SELECT v FROM t` returned other rows than it returns run after T1 and T2", d.sentence());
     }
+
+    @Test
+    void aStatementOfTheFirstTransactionInTheSerialOrderSaysSo() {
+        OutcomeDeviation d = new OutcomeDeviation(new StmtRef(2, 1), "DELETE FROM t", StmtResult.ofCount(0), StmtResult.ofCount(1),
+                List.of(), false, List.of(), List.of());
+        assertEquals("T2's `DELETE FROM t` changed 0 rows, where run first it changes 1 row", d.sentence());
+    }
 }
