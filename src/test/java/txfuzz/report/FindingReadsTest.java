@@ -84,7 +84,8 @@ class FindingReadsTest {
 
             String explanation = section(readme, "## Explanation");
             assertTrue(explanation.contains("T2.0 `" + CLEAR + "` was blocked until T1 ended"), "which statement waited for whom: " + explanation);
-            assertTrue(explanation.contains("T1.1 `" + MOVE_KEY + "`"), "the write it waited behind: " + explanation);
+            assertTrue(explanation.contains("; when it started, this write to its table was not yet committed: T1.1 `" + MOVE_KEY + "`"),
+                    "the write it waited behind: " + explanation);
             assertTrue(explanation.contains("it missed rows that it changes once T1 has committed"), explanation);
             assertTrue(explanation.contains("table `T0` has `(1, 1, )` where the serial replay T1 → T2 has `(1, 1, NULL)`")
                     || explanation.contains("table `t0` has `(1, 1, )` where the serial replay T1 → T2 has `(1, 1, NULL)`"),

@@ -99,8 +99,10 @@ record OutcomeDeviation(StmtRef statement, String sql, StmtResult actual, StmtRe
             s.append("ran");
         }
         if (!concurrentWrites.isEmpty()) {
-            s.append(blocked ? "; " : " while ").append(concurrentWrites.size() == 1 ? "this write to its table was not yet committed when it started: "
-                    : "these writes to its table were not yet committed when it started: ").append(String.join(", ", concurrentWrites));
+            boolean one = concurrentWrites.size() == 1;
+            s.append(blocked ? "; when it started, " + (one ? "this write to its table was" : "these writes to its table were")
+                    : " when " + (one ? "this write to its table was" : "these writes to its table were"))
+                    .append(" not yet committed: ").append(String.join(", ", concurrentWrites));
         }
         s.append(". Then it ").append(sameRowCount() ? "returned " + rows(actual.rows().size()) : did(actual)).append(". Run serially ").append(before.isEmpty() ? "before the other transactions"
                 : "after " + txns(before)).append(", it ").append(does(serial)).append(": ").append(difference()).append('.');
