@@ -31,7 +31,8 @@ final class IsolationTableCommand implements Callable<Integer> {
     String mode;
 
     @Option(names = "--time", defaultValue = "20s", description = "Time for the whole table, e.g. 20s, 2m, shared equally among the levels"
-            + " and modes (each cell also finishes the case it is running and writes its findings). Default: ${DEFAULT-VALUE}.")
+            + " and modes; a level that overruns its share (a case once begun is finished) shortens the shares after it."
+            + " Default: ${DEFAULT-VALUE}.")
     String time;
 
     @Option(names = "--tests", description = "Cases per level and mode instead of --time.")
