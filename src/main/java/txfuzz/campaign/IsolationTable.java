@@ -75,7 +75,9 @@ public final class IsolationTable {
     }
 
     /**
-     * @param perLevel  time per level (null: use {@code cases})
+     * @param perLevel  each level and mode's share of the time (null: use {@code cases}). The table as a whole
+     *                  gets perLevel × the cells: a cell that overruns its share (a case once begun is finished)
+     *                  shortens the shares of the cells after it, and one that ends early lengthens them
      * @param cases     cases per level when {@code perLevel} is null
      * @param sessions  0 for controlled runs (the executor's submitted order, reproducible); 2..5 for
      *                  concurrent runs (IsoRel's mode)
@@ -106,9 +108,14 @@ public final class IsolationTable {
         List<String> modes = config.modes().isEmpty() ? List.of(target.modes().get(0)) : config.modes();
         try (Executor executor = new Executor(target, config.executor());
              ConcurrentRunner concurrent = config.sessions() > 0 ? new ConcurrentRunner(target, config.executor()) : null) {
+            int cells = modes.size() * config.levels().size();
+            long end = config.perLevel() == null ? 0 : System.nanoTime() + config.perLevel().toNanos() * cells;
             for (String mode : modes) {
                 for (IsolationLevel level : config.levels()) {
-                    rows.add(row(level, mode, generator, executor, concurrent, writer));
+                    // what is left of the whole table's time, shared among the cells still to run
+                    long deadline = config.perLevel() == null ? Long.MAX_VALUE
+                            : System.nanoTime() + Math.max(0, (end - System.nanoTime()) / (cells - rows.size()));
+                    rows.add(row(level, mode, generator, executor, concurrent, writer, deadline));
                     progress.println(line(rows.get(rows.size() - 1)));
                 }
             }
@@ -119,19 +126,20 @@ public final class IsolationTable {
         return r;
     }
 
-    private Row row(IsolationLevel level, String mode, CaseGenerator generator, Executor executor, ConcurrentRunner concurrent, FindingWriter writer) {
+    /** One level and mode: cases until {@code deadline} (System.nanoTime; at least one case), or {@code config.cases()} of them. */
+    private Row row(IsolationLevel level, String mode, CaseGenerator generator, Executor executor, ConcurrentRunner concurrent, FindingWriter writer,
+                    long deadline) {
         LevelSemantics semantics = IsolationOracle.semantics(target.profile(mode), level);
         Judge judge = new Judge(List.of(new IsolationOracle()), executor);
         Map<String, Integer> counts = new LinkedHashMap<>();
         Map<String, String> examples = new LinkedHashMap<>();
         Map<String, Standing> standing = new LinkedHashMap<>();
         long start = System.nanoTime();
-        long deadline = config.perLevel() == null ? Long.MAX_VALUE : start + config.perLevel().toNanos();
         long histories = 0;
         long transactions = 0;
         int failures = 0;
         String failure = null;
-        for (long i = 0; config.perLevel() != null ? System.nanoTime() < deadline : i < config.cases(); i++) {
+        for (long i = 0; config.perLevel() != null ? i == 0 || System.nanoTime() < deadline : i < config.cases(); i++) {
             TestCase c = generator.generate(target.name(), target.dialect(), level, mode, config.seed(), i);
             Run run;
             History h;

@@ -30,7 +30,9 @@ final class IsolationTableCommand implements Callable<Integer> {
     @Option(names = "--mode", description = "Concurrency mode(s) where the DBMS has several, comma-separated, or 'all'. Default: the DBMS's default mode.")
     String mode;
 
-    @Option(names = "--time", defaultValue = "20s", description = "Time per level and mode, e.g. 20s, 2m. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--time", defaultValue = "20s", description = "Time for the whole table, e.g. 20s, 2m, shared equally among the levels"
+            + " and modes; a level that overruns its share (a case once begun is finished) shortens the shares after it."
+            + " Default: ${DEFAULT-VALUE}.")
     String time;
 
     @Option(names = "--tests", description = "Cases per level and mode instead of --time.")
@@ -56,7 +58,7 @@ final class IsolationTableCommand implements Callable<Integer> {
         if (tests != null) {
             Options.caseLimit(tests, "--tests");
         }
-        Duration perLevel = tests != null ? null : Options.timeLimit(time, "--time");
+        Duration total = tests != null ? null : Options.timeLimit(time, "--time");
         Options.checkDbms(dbms);
         Options.checkLevelNames(isolation);
         var targetOptions = server.toTargetOptions(engineVersion.version);
@@ -66,8 +68,11 @@ final class IsolationTableCommand implements Callable<Integer> {
         try (Target target = Options.open(dbms, targetOptions)) {
             List<IsolationLevel> levels = Options.levels(target, isolation);
             List<String> modes = Options.modes(target, mode);
-            System.out.printf("txfuzz: isolation table of %s, %s, %s per level, seed %d; output in %s%n", target.version(),
-                    sessions == 0 ? "controlled runs" : sessions + " concurrent sessions", Options.limits(tests, tests != null ? null : time), s, out);
+            int cells = levels.size() * Math.max(1, modes.size());
+            // --time bounds the whole command: each level and mode gets an equal share of it
+            Duration perLevel = total == null ? null : total.dividedBy(cells);
+            System.out.printf("txfuzz: isolation table of %s, %s, %s, seed %d; output in %s%n", target.version(),
+                    sessions == 0 ? "controlled runs" : sessions + " concurrent sessions", budget(tests, total, perLevel, cells, modes.size() > 1), s, out);
             folder.linkLatest();
             IsolationTable.Result r = new IsolationTable(target, new IsolationTable.Config(levels, modes, s, perLevel, tests == null ? 0 : tests,
                     sessions, out, ExecutorConfig.defaults()), System.out).run();
@@ -80,5 +85,19 @@ final class IsolationTableCommand implements Callable<Integer> {
             folder.discardIfEmpty(); // the DBMS did not start, or does not offer a level asked for: no empty result folder stays
             throw e;
         }
+    }
+
+    /** "40 cases per level" or "20s in all: 4s per level (5 cells)", as the first line says it. */
+    static String budget(Integer tests, Duration total, Duration perCell, int cells, boolean severalModes) {
+        String what = severalModes ? "level and mode" : "level";
+        if (total == null) {
+            return tests + (tests == 1 ? " case" : " cases") + " per " + what;
+        }
+        return seconds(total) + " in all: " + seconds(perCell) + " per " + what + " (" + cells + (cells == 1 ? " cell" : " cells") + ")";
+    }
+
+    /** A duration in seconds, to the millisecond, without trailing zeros: "4s", "6.667s". */
+    static String seconds(Duration d) {
+        return java.math.BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString() + "s";
     }
 }

@@ -55,10 +55,31 @@ public interface Evidence {
     }
 
     /**
-     * This violation's headline, where the evidence can say more than its kind's general one (e.g.
-     * which serial orders were tried and which one gives the state); empty: the kind's headline.
+     * This violation's headline, where the evidence can say more than its kind's general one: one
+     * sentence, in plain words, of what the engine did wrong, naming the statement where there is one
+     * ("T2's `UPDATE t0 SET c3 = NULL` changed 0 rows after waiting for T1, where run after T1 it
+     * changes 1"); empty: the kind's headline. What was checked and what the level promises belong in
+     * {@link #checked()}, not here.
      */
     default Optional<String> headline() {
+        return Optional.empty();
+    }
+
+    /**
+     * What this violation was checked against and what the level promises (e.g. which serial orders were
+     * replayed, and whether another one gives the state): the report prints it under the rule it breaks.
+     * Empty: the kind's rule says it all.
+     */
+    default Optional<String> checked() {
+        return Optional.empty();
+    }
+
+    /**
+     * Why this violation happened, said from its own evidence (which statement waited for which
+     * transaction, which rows ended differently): the report's explanation. Empty when the oracle can say
+     * no more than its kind's rule.
+     */
+    default Optional<String> explanation() {
         return Optional.empty();
     }
 }

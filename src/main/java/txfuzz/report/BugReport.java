@@ -24,10 +24,18 @@ public final class BugReport {
 
     /** @param folder the finding's folder as the user names it (e.g. {@code txfuzz-out/findings/h2-RC-s1-i156}) */
     public static String render(Finding f, Target target, String folder) {
+        return render(f, target, folder, List.of());
+    }
+
+    /**
+     * @param folder the finding's folder as the user names it (e.g. {@code txfuzz-out/findings/h2-RC-s1-i156})
+     * @param files  the names of the files in the folder (this README among them), which the report lists and describes
+     */
+    public static String render(Finding f, Target target, String folder, List<String> files) {
         TestCase c = f.testCase();
         Violation v = f.primary();
         StringBuilder md = new StringBuilder();
-        md.append("# ").append(target.version()).append(": ").append(headline(v)).append(" at ").append(c.isolation().sql()).append("\n\n");
+        md.append("# ").append(target.version()).append(" at ").append(c.isolation().sql()).append(": ").append(headline(v)).append("\n\n");
         if (f.duplicateOf() != null) {
             md.append("> **Duplicate** of [").append(f.duplicateOf()).append("](../").append(f.duplicateOf()).append("/README.md)");
             Signature theirs = f.duplicateOfSignature();
@@ -77,6 +85,7 @@ public final class BugReport {
                     .append(TraceText.render(c, f.trace()).strip()).append("\n```\n\n</details>\n\n");
         }
 
+        md.append("## The rule it breaks\n\n").append(rule(v, target, c)).append("\n\n");
         md.append("## Explanation\n\n").append(explanation(v, target, c)).append("\n\n");
 
         String drawings = drawings(v);
@@ -86,13 +95,19 @@ public final class BugReport {
 
         List<Violation> others = f.violations().stream().filter(o -> !o.kind().equals(v.kind())).toList();
         if (!others.isEmpty()) {
-            md.append("## Also seen in the run of the case as found\n\n");
+            if (f.reduced()) {
+                // their statement references (T5.2) are to the case as found, which has transactions the reduced case lacks
+                md.append("## Also seen in the case as found, before reduction (`original.case.json`)\n\n")
+                        .append("The case as found had ").append(f.original().transactions().size())
+                        .append(" transactions; the statement references below (T1.2 and the like) are to it, not to the reduced case above.\n\n");
+            } else {
+                md.append("## Also seen in this run\n\n");
+            }
             for (Violation o : others) {
                 md.append("- ").append(o.oracle()).append('/').append(o.kind().label()).append(" (").append(o.classification().label()).append("): ")
                         .append(ReproduceScript.oneLine(o.summary())).append('\n');
             }
-            md.append("\nSee `verdict.md` for their evidence").append(f.reduced() ? " (statement references such as T1.2 are to `original.case.json`)" : "")
-                    .append(".\n\n");
+            md.append("\nSee `verdict.md` for their evidence.\n\n");
         }
 
         md.append("## How txfuzz found it\n\n");
@@ -106,17 +121,55 @@ public final class BugReport {
         if (f.plainShown().isPresent()) {
             md.append("./txfuzz replay ").append(folder).append("/plain.case.json   # the plain program (the isolation oracle needs case.json's row tracking)\n");
         }
-        md.append("```\n\nFiles: `case.json` (the case), `reproduce.sql` (the same SQL, one block per session, for the engine's own client), ");
-        md.append("`trace.txt` (the run), `verdict.md` (every violation's evidence)");
-        if (f.plainShown().isPresent()) {
-            md.append(", `plain.case.json`, `plain.trace.txt` (the plain program and its run; `reproduce.sql` runs it and ends with the tracked"
-                    + " form as comments), `self-check.txt` (what was compared)");
+        md.append("```\n");
+        if (!files.isEmpty()) {
+            md.append("\nFiles in this folder:\n\n");
+            for (String name : files.stream().sorted(FILE_ORDER).toList()) {
+                md.append("- `").append(name).append('`').append(describe(name, f)).append('\n');
+            }
         }
-        if (f.reduced()) {
-            md.append(", `original.case.json`, `original.reproduce.sql`, `original.trace.txt` (the case as found, before reduction)");
-        }
-        md.append(".\n");
         return md.toString();
+    }
+
+    /** The report first, then the case and its forms, then the rest by name. */
+    private static final List<String> MAIN_FILES = List.of("README.md", "case.json", "reproduce.sql", "reproduce.spec", "reproduce.test",
+            "Repro.java", "trace.txt", "verdict.md");
+    private static final java.util.Comparator<String> FILE_ORDER = java.util.Comparator
+            .comparingInt((String n) -> MAIN_FILES.contains(n) ? MAIN_FILES.indexOf(n) : MAIN_FILES.size()).thenComparing(n -> n);
+
+    /** What a file of the folder holds: ": …", or nothing where the report cannot say. */
+    static String describe(String name, Finding f) {
+        String what = switch (name) {
+            case "README.md" -> "this report";
+            case "case.json" -> f.reduced() ? "the reduced case (`./txfuzz replay` runs and judges it)" : "the case (`./txfuzz replay` runs and judges it)";
+            case "reproduce.sql" -> "the same SQL, one block per session, for the engine's own client"
+                    + (f.plainShown().isPresent() ? " (the plain program, then the tracked form as comments)" : "");
+            case "reproduce.spec" -> "the case as a PostgreSQL isolation-tester spec";
+            case "reproduce.test" -> "the case as a mysqltest file";
+            case "Repro.java" -> "the case as a JDBC program needing only the engine's jar (`java -cp <engine jar> Repro.java`): it replays"
+                    + " the run in order and exits 1 when the behaviour comes back, 0 when it does not";
+            case "trace.txt" -> "the run of `case.json`: order of completion, outcomes, final state";
+            case "verdict.md" -> "every violation's evidence" + (f.reduced() ? ", from the case as found" : "");
+            case "plain.case.json" -> "the reduced case without txfuzz's row tracking";
+            case "plain.trace.txt" -> "the run of `plain.case.json`";
+            case "self-check.txt" -> "how the plain program's run compared with the tracked one's";
+            case "original.case.json" -> "the case as found, before reduction";
+            case "original.reproduce.sql" -> "the case as found, as SQL";
+            case "original.trace.txt" -> "the run of the case as found that the oracles judged";
+            default -> attachment(name, f);
+        };
+        return what == null ? "" : ": " + what;
+    }
+
+    /** A violation's attachment (a drawing, a script): which violation attached it, and of which case. */
+    private static String attachment(String name, Finding f) {
+        boolean asFound = name.startsWith("original.");
+        String bare = asFound ? name.substring("original.".length()) : name;
+        List<Violation> candidates = new java.util.ArrayList<>(List.of(f.primary()));
+        candidates.addAll(f.violations());
+        return candidates.stream().filter(v -> v.attachments().containsKey(bare)).findFirst()
+                .map(by -> "attached by " + by.oracle() + "/" + by.kind().label() + (asFound ? ", for the case as found" : ""))
+                .orElse(null);
     }
 
     /** The schema, data and sessions of {@code c} under headings of {@code level} ("##"), with {@code trace}'s outcomes as comments. */
@@ -208,7 +261,13 @@ public final class BugReport {
         return v.headline();
     }
 
-    /** What the oracle checks and why the observation breaks it (as its kind says); then the classification's meaning. */
+    /** What the oracle checks and why such an observation breaks it (as its kind says), and what this one was checked against. */
+    static String rule(Violation v, Target target, TestCase c) {
+        ViolationKind.Setting where = new ViolationKind.Setting(target.name(), c.isolation());
+        return v.kind().rule(where) + v.evidence().checked().map(s -> "\n\n" + s).orElse("");
+    }
+
+    /** Why it happened, from the violation's own evidence where the oracle can say; then the classification's meaning. */
     static String explanation(Violation v, Target target, TestCase c) {
         ViolationKind.Setting where = new ViolationKind.Setting(target.name(), c.isolation());
         String verdict = switch (v.classification()) {
@@ -219,7 +278,7 @@ public final class BugReport {
             case INSTRUMENTATION_EFFECT -> "The same case without txfuzz's row tracking behaved differently (`self-check.txt`): the"
                     + " observation is about the instrumented program, not the one a user runs. Not an engine bug as it stands.";
         };
-        return v.kind().rule(where) + "\n\n" + verdict;
+        return v.evidence().explanation().map(e -> e + "\n\n").orElse("") + verdict;
     }
 
     /**

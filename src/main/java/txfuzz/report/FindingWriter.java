@@ -194,7 +194,13 @@ public final class FindingWriter {
         Path caseFile = dir.resolve(f.reduced() ? "original.case.json" : "case.json");
         Files.writeString(into.resolve("verdict.md"), verdict(f.id(), f.reduced() ? f.original() : f.testCase(), f.violations(), target,
                 caseFile, f.reduced()));
-        Files.writeString(into.resolve("README.md"), BugReport.render(f, target, dir.toString()));
+        // the report lists the folder's files as written, itself included
+        List<String> files = new ArrayList<>();
+        try (Stream<Path> written = Files.list(into)) {
+            written.forEach(p -> files.add(p.getFileName().toString()));
+        }
+        files.add("README.md");
+        Files.writeString(into.resolve("README.md"), BugReport.render(f, target, dir.toString(), files));
     }
 
     /** The scripts' note when they hold the plain program. */

@@ -68,6 +68,35 @@ class IsolationCliTest {
         assertEquals(2, bad.code());
     }
 
+    /**
+     * --time bounds the whole table (issue 22 item 9: "--time 20s" ran 3 minutes, 20 s per level): the command
+     * says what each level gets, and that is the total divided among the levels and modes it runs.
+     */
+    @Test
+    void isolationTableSharesItsTimeAmongTheLevelsAndModes(@TempDir Path dir) throws Exception {
+        assertShared(dir.resolve("h2"), 1000, 2, "isolation-table", "--dbms", "h2", "--isolation", "READ_COMMITTED,SERIALIZABLE", "--time", "1s");
+        // HSQLDB's concurrency modes are cells of their own
+        assertShared(dir.resolve("hsqldb"), 1500, 3, "isolation-table", "--dbms", "hsqldb", "--isolation", "READ_COMMITTED", "--mode", "all",
+                "--time", "1500ms");
+    }
+
+    private static void assertShared(Path out, long totalMillis, int cells, String... args) throws Exception {
+        String[] all = java.util.Arrays.copyOf(args, args.length + 4);
+        all[args.length] = "--seed";
+        all[args.length + 1] = "1";
+        all[args.length + 2] = "--out";
+        all[args.length + 3] = out.toString();
+        CliTest.Result r = CliTest.run(all);
+        assertTrue(r.code() == 0 || r.code() == 1, r.toString());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9.]+)s in all: ([0-9.]+)s per level[a-z ]* \\((\\d+) cells\\)")
+                .matcher(r.out());
+        assertTrue(m.find(), "the first line says the share of each level: " + r.out());
+        assertEquals(totalMillis, Math.round(Double.parseDouble(m.group(1)) * 1000), m.group());
+        assertEquals(cells, Integer.parseInt(m.group(3)), m.group());
+        assertEquals(totalMillis / cells, Math.round(Double.parseDouble(m.group(2)) * 1000), "the total divided among the cells: " + m.group());
+        assertEquals(cells, new ObjectMapper().readTree(out.resolve("isolation-table.json").toFile()).get("rows").size());
+    }
+
     @Test
     void checkJudgesAgainstAnEngineProfileWhenAsked(@TempDir Path dir) throws Exception {
         // write skew: each reads the row the other then writes

@@ -86,10 +86,10 @@ class BugReportTest {
             List<FindingRecord> records = new FindingWriter(out).write(Finding.unreduced("h2-RC-s0-i0", c, null, List.of(v),
                     ReductionRecord.notRun(ReductionRecord.NOT_APPLICABLE, 1)), h2);
             String readme = Files.readString(out.resolve("findings/h2-RC-s0-i0/README.md"));
-            assertTrue(readme.startsWith("# " + h2.version() + ": every statement is heard twice at READ COMMITTED\n"), readme);
+            assertTrue(readme.startsWith("# " + h2.version() + " at READ COMMITTED: every statement is heard twice\n"), readme);
             assertTrue(readme.contains("txfuzz oracle `echo`, violation `double-echo`"), readme);
-            assertTrue(readme.contains("At READ COMMITTED on h2 a statement must be heard exactly once (the echo rule).\n\n"
-                    + "h2 never documents echoes. This is a bug candidate."), readme);
+            assertTrue(readme.contains("## The rule it breaks\n\nAt READ COMMITTED on h2 a statement must be heard exactly once (the echo rule).\n\n"), readme);
+            assertTrue(readme.contains("## Explanation\n\nh2 never documents echoes. This is a bug candidate."), readme);
             String verdict = Files.readString(out.resolve("findings/h2-RC-s0-i0/verdict.md"));
             assertTrue(verdict.contains("## echo: double-echo — bug-candidate"), verdict);
             assertEquals("double-echo", records.get(0).kind());

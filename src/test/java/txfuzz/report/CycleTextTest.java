@@ -27,6 +27,9 @@ class CycleTextTest {
             assertTrue(text != null && text.matches("T(\\d) --rw\\(a\\.1\\)--> T\\d --wr\\(b\\.2\\)--> T\\1\\n"), "T1 reads a, T2 writes a and b: " + text);
             String readme = BugReport.render(Finding.unreduced("h2-x", c, trace, found, ReductionRecord.notRun(ReductionRecord.OFF, 4)), h2,
                     "findings/h2-x");
+            // the title says what the transactions did, in words, naming them (issue 22 item 10)
+            String title = readme.substring(0, readme.indexOf('\n'));
+            assertTrue(title.matches("# .* at .*: read skew between T\\d and T\\d"), title);
             int plain = readme.indexOf("```text\n" + text);
             assertTrue(plain > 0 && plain < readme.indexOf("```mermaid"), readme);
         }

@@ -78,7 +78,9 @@ class FindingWriterTest {
             int why = readme.indexOf("The SQL below keeps txfuzz's row tracking (`rid`/`wl` columns, tags, companion statements): there is no plain"
                     + " form of it to show (cannot strip: T1.1 `SELECT x0.rid, x0.wl FROM t x0` reads rows in its tracked form).");
             assertTrue(why > 0 && why < readme.indexOf("## Schema and data"), readme);
-            assertFalse(readme.contains("plain.case.json"), readme);
+            // the case as found's twin is listed as that case's, never as the reduced case's plain form
+            assertFalse(readme.contains("`plain.case.json`"), readme);
+            assertTrue(readme.contains("- `original.plain.case.json`: attached by isolation/G2-item, for the case as found"), readme);
             assertTrue(Files.readString(dir.resolve("self-check.txt")).startsWith("The reduced case has no plain form to show: cannot strip: T1.1"));
             assertFalse(Files.exists(dir.resolve("plain.case.json")), "the twin of the case as found does not stand for the reduced case");
         }

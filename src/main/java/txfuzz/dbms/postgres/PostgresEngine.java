@@ -26,15 +26,34 @@ import txfuzz.dbms.TargetOptions;
 
 /** PostgreSQL as txfuzz knows it without starting a server (levels, dialect of the bundled version, the manual's profile, SQLState classification); {@link PostgresTarget} is the live part. */
 public final class PostgresEngine implements Engine {
-    static final String DOCS = "https://www.postgresql.org/docs/15/transaction-iso.html";
     /**
-     * READ COMMITTED per statement, as the manual of the bundled release documents it: 13.2.1 (UPDATE,
-     * DELETE, MERGE re-check; ON CONFLICT; "INSERT with an ON CONFLICT DO NOTHING clause may have
-     * insertion not proceed for a row due to the outcome of another transaction whose effects are not
-     * visible to the INSERT snapshot"), and the MERGE and INSERT reference pages.
+     * The manual of PostgreSQL {@code major} (its pages are versioned by major release, e.g. docs/18/), so that a
+     * finding cites what the version under test documents, not another release's page.
      */
-    static final String READ_COMMITTED_DOCS = "https://www.postgresql.org/docs/current/transaction-iso.html#XACT-READ-COMMITTED,"
-            + " https://www.postgresql.org/docs/current/sql-merge.html, https://www.postgresql.org/docs/current/sql-insert.html#SQL-ON-CONFLICT";
+    static String manual(int major) {
+        return "https://www.postgresql.org/docs/" + major + "/";
+    }
+
+    /** The chapter "Transaction Isolation" of the manual of {@code major}. */
+    static String isolationChapter(int major) {
+        return manual(major) + "transaction-iso.html";
+    }
+
+    /**
+     * READ COMMITTED per statement, as the manual documents it: 13.2.1 (UPDATE, DELETE, MERGE re-check;
+     * ON CONFLICT; "INSERT with an ON CONFLICT DO NOTHING clause may have insertion not proceed for a row
+     * due to the outcome of another transaction whose effects are not visible to the INSERT snapshot"),
+     * and the MERGE (PostgreSQL 15 and later) and INSERT reference pages.
+     */
+    static String readCommittedDocs(int major) {
+        return isolationChapter(major) + "#XACT-READ-COMMITTED" + (major >= 15 ? ", " + manual(major) + "sql-merge.html" : "")
+                + ", " + manual(major) + "sql-insert.html#SQL-ON-CONFLICT";
+    }
+
+    /** The major release of the bundled binaries (the version a profile asked without a server describes). */
+    static int bundledMajor() {
+        return Integer.parseInt(Binaries.bundled().version().split("\\.")[0]);
+    }
 
     @Override
     public String defaultVersion() {
@@ -126,18 +145,24 @@ public final class PostgresEngine implements Engine {
      */
     @Override
     public Profile profile() {
+        return profile(bundledMajor());
+    }
+
+    /** The profile with the manual of PostgreSQL {@code major} cited (the server's own release; {@link PostgresTarget}). */
+    Profile profile(int major) {
+        String docs = isolationChapter(major);
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
-        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(READ_COMMITTED_DOCS, Deviation.STATEMENT_SNAPSHOT_WITH_RECHECK)
+        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(readCommittedDocs(major), Deviation.STATEMENT_SNAPSHOT_WITH_RECHECK)
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
         // Repeatable Read is snapshot isolation: "serialization anomalies" such as write skew are permitted
         // (the manual's 13.2.2 and 13.2.3 examples; Hermitage: G2-item allowed).
-        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS + "#XACT-REPEATABLE-READ", Deviation.TRANSACTION_SNAPSHOT)
-                .documenting(DOCS + "#XACT-REPEATABLE-READ (snapshot isolation: serialization anomalies such as write skew)",
+        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(docs + "#XACT-REPEATABLE-READ", Deviation.TRANSACTION_SNAPSHOT)
+                .documenting(docs + "#XACT-REPEATABLE-READ (snapshot isolation: serialization anomalies such as write skew)",
                         Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2)
                 // "a repeatable read transaction cannot modify or lock rows changed by other transactions after
                 // the repeatable read transaction began" (40001); ON CONFLICT arbitrates on the newest index entries
                 .requiring(Deviation.Precondition.FIRST_COMMITTER_WINS).arbitratingUpserts(Deviation.UpsertArbitration.LATEST_COMMITTED));
-        m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(DOCS + "#XACT-SERIALIZABLE", Deviation.SOME_SERIAL_ORDER));
+        m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(docs + "#XACT-SERIALIZABLE", Deviation.SOME_SERIAL_ORDER));
         return new Profile(m);
     }
 

@@ -21,6 +21,7 @@ import txfuzz.dbms.Dialect;
 import txfuzz.dbms.Feature;
 import txfuzz.dbms.LockProbe;
 import txfuzz.dbms.SqlStates;
+import txfuzz.dbms.Profile;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.versions.BundledVersions;
@@ -272,6 +273,18 @@ public final class PostgresTarget implements Target {
     @Override
     public String version() {
         return flavour.version();
+    }
+
+    /** What the manual of the server's own major release documents, citing that release's pages (docs/18/ for 18.6). */
+    @Override
+    public Profile profile() {
+        Flavour f = flavour;
+        return f == null ? engine.profile() : engine.profile(f.major());
+    }
+
+    @Override
+    public Profile profile(String mode) {
+        return profile();
     }
 
     /** The namespace database this target claimed, e.g. "txfuzz_1". */

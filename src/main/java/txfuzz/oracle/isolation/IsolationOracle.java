@@ -73,6 +73,22 @@ public final class IsolationOracle implements Oracle {
             this(finding, witnesses, PatternMatch.bundled().matches(finding).stream().map(AnomalyPattern::name).toList());
         }
 
+        /**
+         * What the transactions did, naming them, in the anomaly's own words where those name no transaction: "write skew
+         * between T1 and T2: two transactions each read what the other then wrote", "read skew between T2 and T3".
+         */
+        @Override
+        public Optional<String> headline() {
+            String what = finding.anomaly().description();
+            int aside = what.indexOf(" (");
+            String plain = aside > 0 ? what.substring(0, aside) : what; // the literature's codes stay in the rule and details
+            List<String> names = finding.transactions().stream().map(t -> "T" + t).toList();
+            String among = names.isEmpty() ? "" : names.size() == 1 ? " in " + names.get(0)
+                    : " between " + String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
+            // a description that names a generic "T1" could contradict the transactions named here: then the label says it
+            return Optional.of(finding.anomaly().label() + among + (plain.contains("T1") ? "" : ": " + plain));
+        }
+
         /** The cycle's shape signs the finding: one bug shows the same cycle whatever random SQL led to it. */
         @Override
         public Optional<String> shape() {

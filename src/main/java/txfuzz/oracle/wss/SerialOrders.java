@@ -89,16 +89,20 @@ public record SerialOrders(List<List<Integer>> commitOrders, List<Integer> state
                 : "none of the " + ordersTried + " serial orders tried gives it (not every order was tried)";
     }
 
-    /** The headline of a violation of {@code kind} checked against these orders. */
-    String headline(WssKind kind) {
+    /**
+     * What a violation of {@code kind} was checked against and what the level promises, for the report's rule
+     * section: "Compared with the serial replay in commit order T1 → T2: no serial order of the transactions gives
+     * the final state (all 2 tried). READ COMMITTED does not promise serializability; WriteCheck still expects …".
+     */
+    String checked(WssKind kind) {
         String what = switch (kind) {
-            case TX_WSS -> "committed writes end in a state the serial replay " + inCommitOrder() + " does not give; " + stateOutcome();
-            case STMT_WSS -> "committed writes end in a state the statement-by-statement serial replay " + inCommitOrder()
-                    + " does not give; as whole transactions, " + stateOutcome();
-            case WRITE_OUTCOME -> "a write's outcome differs from the serial replay " + inCommitOrder();
-            case READ_RESULT -> "a query returns other rows than the serial replay " + inCommitOrder();
-            default -> kind.headline();
+            case TX_WSS -> "The final state was compared with the serial replay " + inCommitOrder() + ": " + stateOutcome() + ".";
+            case STMT_WSS -> "The final state was compared with the statement-by-statement serial replay " + inCommitOrder()
+                    + "; as whole transactions, " + stateOutcome() + ".";
+            case WRITE_OUTCOME -> "Each write's outcome was compared with the serial replay " + inCommitOrder() + ".";
+            case READ_RESULT -> "Each query's rows were compared with the serial replay " + inCommitOrder() + ".";
+            default -> "";
         };
-        return what + " (" + promise + ")";
+        return (what + " " + Character.toUpperCase(promise.charAt(0)) + promise.substring(1) + ".").strip();
     }
 }

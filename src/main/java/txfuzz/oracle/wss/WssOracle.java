@@ -116,8 +116,14 @@ public final class WssOracle implements Oracle {
             return List.of(replayHang(c, tx, txTrace));
         }
         GeneratedKeys keys = GeneratedKeys.of(c);
-        stateViolation(c, WssKind.TX_WSS, "transaction-level", tx, trace, txTrace, keys).ifPresent(found::add);
-        found.addAll(outcomeViolations(c, tx, trace, txTrace, compareReads));
+        Optional<Violation> state = stateViolation(c, WssKind.TX_WSS, "transaction-level", tx, trace, txTrace, keys);
+        List<Violation> outcomes = outcomeViolations(c, tx, trace, txTrace, compareReads, order);
+        // the final state is explained by the first write whose outcome differs in the same replay, where one does
+        Optional<OutcomeDeviation> write = outcomes.stream().filter(v -> v.kind() == WssKind.WRITE_OUTCOME)
+                .map(v -> ((WssEvidence) v.evidence()).deviation()).filter(Objects::nonNull).findFirst();
+        state.map(v -> write.isPresent() && v.evidence() instanceof WssEvidence e ? v.withEvidence(e.explainedBy(write.get())) : v)
+                .ifPresent(found::add);
+        found.addAll(outcomes);
         Optional<SerialSchedule> stmt = SerialSchedule.statementLevel(c, trace, order);
         if (stmt.isPresent()) {
             Trace stmtTrace = executor.run(stmt.get().testCase());
@@ -242,7 +248,7 @@ public final class WssOracle implements Oracle {
                 .append("\nExpected (serial ").append(serial.describeOrder()).append("):\n\n").append(formatState(expected.finalState()));
         DbState.TableDiff first = diffs.get(0);
         String summary = kind.label() + ": table " + first.table() + " differs from serial " + serial.describeOrder()
-                + " (" + first.onlyHere().size() + " rows only actual, " + first.onlyThere().size() + " only serial)";
+                + " (" + rows(first.onlyHere().size()) + " only in the run, " + first.onlyThere().size() + " only in the serial replay)";
         // the deviating statements: the committed writes to the tables that ended differently
         java.util.Set<String> tables = new java.util.HashSet<>();
         diffs.forEach(d -> tables.add(d.table().toLowerCase(java.util.Locale.ROOT)));
@@ -256,10 +262,11 @@ public final class WssOracle implements Oracle {
             }
         }
         return Optional.of(new Violation(kind, Classification.BUG_CANDIDATE, summary, md.toString(), null, Map.of(),
-                new WssEvidence(kind, null, null, writes, null, stateDirection(diffs))));
+                new WssEvidence(kind, null, null, writes, null, stateDirection(diffs), null, stateDifference(first, serial))));
     }
 
-    private static List<Violation> outcomeViolations(TestCase c, SerialSchedule serial, Trace actual, Trace expected, boolean compareReads) {
+    private static List<Violation> outcomeViolations(TestCase c, SerialSchedule serial, Trace actual, Trace expected, boolean compareReads,
+                                                     List<Integer> order) {
         List<Violation> found = new ArrayList<>();
         GeneratedKeys keys = GeneratedKeys.of(c);
         for (Map.Entry<StmtRef, StmtRef> e : serial.origin().entrySet()) {
@@ -284,10 +291,30 @@ public final class WssOracle implements Oracle {
                     + serial.describeOrder() + ".\n\n- actual: " + describe(a) + "\n- serial: " + describe(s) + "\n";
             found.add(new Violation(vkind, Classification.BUG_CANDIDATE,
                     vkind.label() + " at " + original + ": actual " + a.summary() + ", serial " + s.summary(), md, null, Map.of(),
-                    new WssEvidence(vkind, original, a, List.of(sql), null, direction(write, a, s, keys, sql))));
+                    new WssEvidence(vkind, original, a, List.of(sql), null, direction(write, a, s, keys, sql),
+                            OutcomeDeviation.of(c, actual, order, original, a, s), null)));
         }
         found.sort((x, y) -> x.summary().compareTo(y.summary()));
         return found;
+    }
+
+    /** The first row that ended differently, in words: "table `t0` has `(1, 1, )` where the serial replay T1 → T2 has `(1, 1, NULL)`". */
+    private static String stateDifference(DbState.TableDiff d, SerialSchedule serial) {
+        String table = "table `" + d.table() + "` ";
+        String replay = "the serial replay " + serial.describeOrder();
+        String more = d.onlyHere().size() + d.onlyThere().size() > 2 ? " (and more rows differ)" : "";
+        if (d.onlyThere().isEmpty()) {
+            return table + "has `" + DbState.formatRow(d.onlyHere().get(0)) + "`, which " + replay + " does not" + more;
+        }
+        if (d.onlyHere().isEmpty()) {
+            return table + "lacks `" + DbState.formatRow(d.onlyThere().get(0)) + "`, which " + replay + " has" + more;
+        }
+        return table + "has `" + DbState.formatRow(d.onlyHere().get(0)) + "` where " + replay + " has `"
+                + DbState.formatRow(d.onlyThere().get(0)) + "`" + more;
+    }
+
+    private static String rows(int n) {
+        return n + (n == 1 ? " row" : " rows");
     }
 
     /** Which tables differ and which way (rows only in the run, only in the replay): what a reduced case must keep showing. */

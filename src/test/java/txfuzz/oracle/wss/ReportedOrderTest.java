@@ -85,7 +85,7 @@ class ReportedOrderTest {
             WssEvidence e = (WssEvidence) outcome.evidence();
             List<Integer> engineOrder = SerialSchedule.fcrfsCommitted(real);
             assertEquals(engineOrder, e.orders().compared(), "compared with the order that gives the state");
-            String headline = e.headline().orElseThrow();
+            String headline = e.checked().orElseThrow(); // what was checked: the rule section, not the title
             assertTrue(headline.contains("in commit order " + SerialOrders.describe(engineOrder)), headline);
             assertTrue(headline.contains("the run recorded " + SerialOrders.describe(SerialSchedule.fcrfsCommitted(wrong))), headline);
 
