@@ -332,13 +332,30 @@ final class DeviationExplainer {
         if (table.isEmpty() || before.isEmpty() || after.isEmpty()) {
             return Optional.empty();
         }
-        // the rows held, when it was submitted, by transactions that ended while it waited: their old and new versions
+        // The rows held, when it was submitted, by transactions that ended while it waited: a DELETE waits on the
+        // first of their old and new versions; an UPDATE's semi-consistent read (MDEV-26687) passes, without waiting,
+        // a locked row whose newest committed version it does not change (a row inserted by the holder has none),
+        // so it waits on the first committed version it changes on the data as of its submission.
+        Set<String> changedOnSubmitted = null;
+        if (kind == StmtKind.UPDATE) {
+            Optional<StateDelta> onSubmitted = effectOn(before, List.of(ref));
+            if (onSubmitted.isEmpty()) {
+                return Optional.empty();
+            }
+            changedOnSubmitted = rowIds(onSubmitted.get());
+        }
         List<List<String>> held = new ArrayList<>();
         for (Effect o : done) {
             int end = endPosition(o.txn);
             if (o.txn != ref.txn() && o.position < submitted && end >= submitted && end < resumed) {
-                held.addAll(o.delta.removed().getOrDefault(table.get(), List.of()));
-                held.addAll(o.delta.added().getOrDefault(table.get(), List.of()));
+                for (List<String> row : o.delta.removed().getOrDefault(table.get(), List.of())) {
+                    if (changedOnSubmitted == null || changedOnSubmitted.contains(row.get(row.size() - 1))) {
+                        held.add(row);
+                    }
+                }
+                if (changedOnSubmitted == null) {
+                    held.addAll(o.delta.added().getOrDefault(table.get(), List.of()));
+                }
             }
         }
         if (held.isEmpty()) {

@@ -65,6 +65,20 @@ class LockingScanInKeyOrderTest {
     private static final String DELETE_ALL = "DELETE FROM t";
 
     /**
+     * Seed 11 i14 as txfuzz reduced it: T2 inserts key 1; T1 moves it to key 0 and holds both records; T3's
+     * UPDATE of every row passes key 0 (its semi-consistent read skips a row with no committed version),
+     * waits on key 1, and after T1's commit finds it deleted: it updates nothing.
+     */
+    private static TestCase updateMissesMovedRow(IsolationLevel level) {
+        return Cases.on("mariadb").table("t0").level(level)
+                .setup("CREATE TABLE t0 (c0 INT, c1 DOUBLE, c2 DOUBLE, PRIMARY KEY (c0))")
+                .txn("UPDATE t0 SET c0 = 0")
+                .autocommit("INSERT INTO t0 (c0, c1, c2) VALUES (1, 1, 0) ON DUPLICATE KEY UPDATE c1 = (t0.c2 + 0)")
+                .autocommit("UPDATE t0 SET c1 = 0")
+                .order(1, 2, 1, 3, 1);
+    }
+
+    /**
      * The injected fault: inside a transaction (auto-commit off), {@code from} runs as {@code to} — a DELETE
      * that also skips a row after the waited-for key. The simulations run their statements in autocommit,
      * as the engine would, so only the run (and the serial replays) carry the fault.
@@ -106,9 +120,13 @@ class LockingScanInKeyOrderTest {
     }
 
     private static Verdict judge(Target target, TestCase c) throws Exception {
+        return judge(target, c, new txfuzz.model.StmtRef(2, 1));
+    }
+
+    private static Verdict judge(Target target, TestCase c, txfuzz.model.StmtRef waiting) throws Exception {
         try (Executor ex = new Executor(target, ExecutorConfig.defaults())) {
             Trace trace = ex.run(c);
-            assertTrue(trace.executed(new txfuzz.model.StmtRef(2, 1)).orElseThrow().blocked(), "the DELETE waits for T1's row lock: " + trace);
+            assertTrue(trace.executed(waiting).orElseThrow().blocked(), waiting + " waits for T1's row lock: " + trace);
             return WSS.judge(c, trace, ex);
         }
     }
@@ -127,6 +145,14 @@ class LockingScanInKeyOrderTest {
     void aRowInsertedBehindTheWaitingScanIsDocumented() throws Exception {
         try (Target maria = TestServers.open("mariadb")) {
             List<Violation> found = wssViolations(judge(maria, insertedBehind(IsolationLevel.READ_COMMITTED)));
+            assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+        }
+    }
+
+    @Test
+    void anUpdateThatMissesARowMovedBehindItsWaitIsDocumented() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            List<Violation> found = wssViolations(judge(maria, updateMissesMovedRow(IsolationLevel.READ_COMMITTED), new txfuzz.model.StmtRef(3, 0)));
             assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
         }
     }
