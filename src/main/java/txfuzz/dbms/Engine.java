@@ -102,6 +102,16 @@ public interface Engine {
     }
 
     /**
+     * Whether {@code sql}, a single-table UPDATE or DELETE naming its target {@code name} (its alias, if
+     * any), reads that table first and in primary-key order in the plan the engine makes on {@code c}'s
+     * data; empty when the engine cannot tell ({@link Deviation#LOCKING_SCAN_IN_KEY_ORDER} then does not
+     * apply). Default: cannot tell.
+     */
+    default java.util.Optional<Boolean> scansInPrimaryKeyOrder(Connection c, String sql, String name) throws SQLException {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * The live part: starts the engine (or the server; or connects to {@code options.url()}).
      * IllegalArgumentException saying what is wrong with {@code options}.
      */

@@ -33,6 +33,10 @@ public final class MariadbEngine implements Engine {
     static final String MYSQL_CONSISTENT_READ = "https://dev.mysql.com/doc/refman/8.0/en/innodb-consistent-read.html";
     static final String MDEV_26687 = "https://jira.mariadb.org/browse/MDEV-26687";
     static final String MYSQL_LOCKING_READS = "https://dev.mysql.com/doc/refman/8.0/en/innodb-locking-reads.html";
+    /** "A locking read, an UPDATE, or a DELETE generally set record locks on every index record that is scanned". */
+    static final String MYSQL_LOCKS_SET = "https://dev.mysql.com/doc/refman/8.0/en/innodb-locks-set.html";
+    /** The clustered index: rows in PRIMARY KEY order; without one, the first UNIQUE NOT NULL key or a hidden row id. */
+    static final String MYSQL_CLUSTERED_INDEX = "https://dev.mysql.com/doc/refman/8.0/en/innodb-index-types.html";
     /**
      * The mode that runs every session with {@code innodb_snapshot_isolation=ON} (MariaDB 10.6.18, 10.11.8,
      * 11.4+; ON by default from 11.6.2): a locking read or DML that finds a row changed after the
@@ -142,13 +146,18 @@ public final class MariadbEngine implements Engine {
     @Override
     public Profile profile() {
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
+        // Locking scans (UPDATE, DELETE) lock "every index record that is scanned", in the order of the index they scan
+        // (for a full scan the clustered index, in PRIMARY KEY order), and at READ COMMITTED "only index records, not the
+        // gaps before them": a scan that waited on a row goes on from it with the newest committed versions, so a row
+        // inserted or moved before that row meanwhile is not seen (Deviation.LOCKING_SCAN_IN_KEY_ORDER).
         String rc = MYSQL_LEVELS + "#isolevel_read-committed and " + KB_SET_TRANSACTION
                 + "#read-committed: semi-consistent reads for UPDATE and no gap locks at READ COMMITTED and READ UNCOMMITTED"
-                + " (WriteCheck §6.4; " + MDEV_26687 + ")";
+                + " (WriteCheck §6.4; " + MDEV_26687 + "); locking scans lock the records they scan in index order, " + MYSQL_LOCKS_SET
+                + ", the clustered index in PRIMARY KEY order, " + MYSQL_CLUSTERED_INDEX;
         m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(KB_SET_TRANSACTION + "#read-uncommitted (dirty reads; otherwise as READ"
-                + " COMMITTED) and " + rc, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY)
+                + " COMMITTED) and " + rc, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY, Deviation.LOCKING_SCAN_IN_KEY_ORDER)
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS).arbitratingUpserts(Deviation.UpsertArbitration.LATEST_COMMITTED));
-        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(rc, Deviation.STATEMENT_VISIBILITY)
+        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(rc, Deviation.STATEMENT_VISIBILITY, Deviation.LOCKING_SCAN_IN_KEY_ORDER)
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS).arbitratingUpserts(Deviation.UpsertArbitration.LATEST_COMMITTED));
         m.put(IsolationLevel.REPEATABLE_READ, new LevelSemantics(Set.of(), false, MYSQL_CONSISTENT_READ
                 + " (plain SELECTs read a snapshot; writes and locking reads read the newest committed rows under next-key locks)")
@@ -240,6 +249,33 @@ public final class MariadbEngine implements Engine {
             out.add("SET SESSION innodb_snapshot_isolation = ON");
         }
         return out;
+    }
+
+    /**
+     * From EXPLAIN: the plan's first table is {@code name}, read by a full scan (the clustered index, in
+     * PRIMARY KEY order) or through the PRIMARY key. A DELETE without WHERE shows "Deleting all rows":
+     * InnoDB has no handler call that does that, so the server falls back to deleting row by row in a full
+     * scan (measured on 11.4.5 by LockingScanInKeyOrderTest: the scan misses a row moved before the row it
+     * waited on). A secondary index or another table first is not known to scan in key order.
+     */
+    @Override
+    public java.util.Optional<Boolean> scansInPrimaryKeyOrder(java.sql.Connection c, String sql, String name) throws SQLException {
+        try (java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("EXPLAIN " + sql)) {
+            if (!rs.next()) {
+                return java.util.Optional.empty();
+            }
+            String table = rs.getString("table");
+            String type = rs.getString("type");
+            String key = rs.getString("key");
+            if (table == null && type == null && "Deleting all rows".equals(rs.getString("Extra")) && !rs.next()) {
+                return java.util.Optional.of(true);
+            }
+            if (table == null || type == null || !table.equalsIgnoreCase(name)) {
+                return java.util.Optional.of(false);
+            }
+            boolean fullScan = type.equals("ALL") && key == null;
+            return java.util.Optional.of(fullScan || "PRIMARY".equals(key));
+        }
     }
 
     @Override

@@ -120,7 +120,7 @@ final class DeviationExplainer {
         for (ReadPoint p : ReadPoint.values()) {
             boolean explained = switch (deviation) {
                 case STATEMENT_VISIBILITY, DIRTY_VISIBILITY -> explains(deviation, p);
-                case TRANSACTION_SNAPSHOT, TABLE_SNAPSHOTS, SOME_SERIAL_ORDER, STATEMENT_SNAPSHOT_WITH_RECHECK ->
+                case TRANSACTION_SNAPSHOT, TABLE_SNAPSHOTS, SOME_SERIAL_ORDER, STATEMENT_SNAPSHOT_WITH_RECHECK, LOCKING_SCAN_IN_KEY_ORDER ->
                         p == ReadPoint.SUBMITTED && explains(deviation, p);
             };
             if (explained) {
@@ -150,6 +150,10 @@ final class DeviationExplainer {
             case TABLE_SNAPSHOTS -> "per-table snapshots: each transaction read every table from the snapshot taken when it first"
                     + " touched that table, and concurrent writers changed different rows";
             case SOME_SERIAL_ORDER -> "serializable in an order other than commit order: " + lastSerialOrder;
+            case LOCKING_SCAN_IN_KEY_ORDER -> "locking scan in key order without gap locks: each write saw the data committed before it"
+                    + " began; an UPDATE or DELETE that waited for a row lock read the rows before that row in primary-key order as they were"
+                    + " when it began, and that row and the rows after it as they were when it resumed, so a row inserted or moved before"
+                    + " the waited-for row meanwhile was not seen (" + String.join("; ", keyOrderSplits) + ")";
         };
     }
 
@@ -182,6 +186,7 @@ final class DeviationExplainer {
                     || transactionSnapshot(SnapshotPoints.Rule.AT_BEGIN);
             case TABLE_SNAPSHOTS -> transactionSnapshot(SnapshotPoints.Rule.PER_TABLE_AT_FIRST_TOUCH);
             case SOME_SERIAL_ORDER -> someSerialOrder();
+            case LOCKING_SCAN_IN_KEY_ORDER -> lockingScanInKeyOrder();
         };
     }
 
@@ -265,6 +270,136 @@ final class DeviationExplainer {
             done.add(new Effect(resumed, ref.txn(), delta.get()));
         }
         return reproducesActual(done.stream().filter(e -> committed.contains(e.txn)).map(Effect::delta).toList());
+    }
+
+    /** Where each write the last key-order simulation split waited, in words ("T2.1 waited on t2 row (0, 1)"). */
+    private final List<String> keyOrderSplits = new ArrayList<>();
+    /** Per statement: its table's primary key when the engine's plan scans it first, in key order; empty otherwise. */
+    private final Map<StmtRef, Optional<KeyOrderScan.PrimaryKey>> keyOrderScans = new HashMap<>();
+
+    /**
+     * {@link Deviation#LOCKING_SCAN_IN_KEY_ORDER}: each committed write, in the order they completed, reads
+     * the data committed before it was submitted; one that waited for a lock reads, if it is a single-table
+     * UPDATE or DELETE scanning its table in primary-key order, the split view {@link KeyOrderScan} gives
+     * (the waited-for row: the first in key order of the rows its blockers held), else the data as of when
+     * it resumed. Explains only when at least one write was split (otherwise it is statement visibility).
+     * Needs row identities.
+     */
+    private boolean lockingScanInKeyOrder() throws SQLException, SetupFailedException {
+        initial();
+        if (!withRowIds) {
+            return false;
+        }
+        keyOrderSplits.clear();
+        List<StmtRef> writes = new ArrayList<>();
+        for (int txn : committed) {
+            writes.addAll(SerialSchedule.effective(testCase, trace, txn));
+        }
+        writes.removeIf(ref -> !testCase.stmt(ref).kind().isWrite());
+        writes.sort((a, b) -> Integer.compare(trace.position(a), trace.position(b)));
+        List<Effect> done = new ArrayList<>();
+        for (StmtRef ref : writes) {
+            ExecutedStmt e = trace.executed(ref).orElseThrow();
+            int submitted = e.completedBefore();
+            int resumed = trace.position(ref);
+            Optional<DbState> view = e.blocked() ? splitView(done, ref, submitted, resumed) : Optional.empty();
+            if (view.isEmpty()) {
+                view = view(done, ref.txn(), e.blocked() ? resumed : submitted, false);
+            }
+            Optional<StateDelta> delta = effectOn(view, List.of(ref));
+            if (delta.isEmpty() || skippedALockedRow(done, ref, e, delta.get(), submitted)) {
+                return false;
+            }
+            done.add(new Effect(resumed, ref.txn(), delta.get()));
+        }
+        return !keyOrderSplits.isEmpty() && reproducesActual(done.stream().map(Effect::delta).toList());
+    }
+
+    /**
+     * The view of {@code ref}, which waited, under {@link KeyOrderScan}: empty when the rule does not
+     * apply (not a single-table UPDATE or DELETE, no primary key, a plan not known to scan in key order,
+     * no row a blocker held in its table, or keys whose order is not certain).
+     */
+    private Optional<DbState> splitView(List<Effect> done, StmtRef ref, int submitted, int resumed) throws SQLException, SetupFailedException {
+        StmtKind kind = testCase.stmt(ref).kind();
+        Optional<KeyOrderScan.Target> target = KeyOrderScan.target(testCase.stmt(ref).sql());
+        if (target.isEmpty() || (kind != StmtKind.UPDATE && kind != StmtKind.DELETE) || failedInActualRun(ref)) {
+            return Optional.empty();
+        }
+        Optional<String> table = initial().tables().keySet().stream().filter(t -> t.equalsIgnoreCase(target.get().table())).findFirst();
+        Optional<DbState> before = view(done, ref.txn(), submitted, false);
+        Optional<DbState> after = view(done, ref.txn(), resumed, false);
+        if (table.isEmpty() || before.isEmpty() || after.isEmpty()) {
+            return Optional.empty();
+        }
+        // The rows held, when it was submitted, by transactions that ended while it waited: a DELETE waits on the
+        // first of their old and new versions; an UPDATE's semi-consistent read (MDEV-26687) passes, without waiting,
+        // a locked row whose newest committed version it does not change (a row inserted by the holder has none),
+        // so it waits on the first committed version it changes on the data as of its submission.
+        Set<String> changedOnSubmitted = null;
+        if (kind == StmtKind.UPDATE) {
+            Optional<StateDelta> onSubmitted = effectOn(before, List.of(ref));
+            if (onSubmitted.isEmpty()) {
+                return Optional.empty();
+            }
+            changedOnSubmitted = rowIds(onSubmitted.get());
+        }
+        List<List<String>> held = new ArrayList<>();
+        for (Effect o : done) {
+            int end = endPosition(o.txn);
+            if (o.txn != ref.txn() && o.position < submitted && end >= submitted && end < resumed) {
+                for (List<String> row : o.delta.removed().getOrDefault(table.get(), List.of())) {
+                    if (changedOnSubmitted == null || changedOnSubmitted.contains(row.get(row.size() - 1))) {
+                        held.add(row);
+                    }
+                }
+                if (changedOnSubmitted == null) {
+                    held.addAll(o.delta.added().getOrDefault(table.get(), List.of()));
+                }
+            }
+        }
+        if (held.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!keyOrderScans.containsKey(ref)) {
+            keyOrderScans.put(ref, keyOrderScan(ref, target.get(), before.get()));
+        }
+        Optional<KeyOrderScan.PrimaryKey> key = keyOrderScans.get(ref);
+        if (key.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<List<String>> waitedOn = KeyOrderScan.firstInKeyOrder(key.get(), held);
+        Optional<DbState> split = waitedOn.flatMap(w -> KeyOrderScan.splitView(before.get(), after.get(), table.get(), key.get(), w));
+        if (split.isPresent()) {
+            List<String> shown = waitedOn.get().subList(0, waitedOn.get().size() - 1);
+            keyOrderSplits.add("T" + ref.txn() + "." + ref.index() + " waited on " + table.get() + " row (" + String.join(", ", shown.stream()
+                    .map(String::valueOf).toList()) + ")");
+        }
+        return split;
+    }
+
+    /** {@code target}'s primary key, on a database holding {@code view}, when the engine's plan for {@code ref} scans it first in key order. */
+    private Optional<KeyOrderScan.PrimaryKey> keyOrderScan(StmtRef ref, KeyOrderScan.Target target, DbState view)
+            throws SQLException, SetupFailedException {
+        try (Database db = this.target.freshDatabase(); Connection c = db.connect(testCase.isolation(), testCase.mode());
+             Statement s = c.createStatement()) {
+            for (String sql : testCase.setup()) {
+                s.execute(sql);
+            }
+            addRowIdColumns(s);
+            try {
+                StateLoader.load(this.target, c, testCase.tables(), view);
+            } catch (SQLException | RuntimeException e) {
+                return Optional.empty();
+            }
+            Optional<KeyOrderScan.PrimaryKey> key = KeyOrderScan.primaryKey(c, target.table());
+            if (key.isEmpty() || !KeyOrderScan.scansInKeyOrder(this.target.engine(), c, testCase.stmt(ref).sql(), target)) {
+                return Optional.empty();
+            }
+            return key;
+        } catch (SQLException e) {
+            return Optional.empty(); // the plan cannot be asked for: the order is not known
+        }
     }
 
     /**

@@ -1,0 +1,220 @@
+package txfuzz.oracle.wss;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import txfuzz.dbms.Engine;
+import txfuzz.model.DbState;
+
+/**
+ * The view of a write under {@link txfuzz.dbms.Deviation#LOCKING_SCAN_IN_KEY_ORDER}: a locking scan that
+ * walks its table in primary-key order and waited on the row with key {@code K} read the rows ordered
+ * before {@code K} as they were when it was submitted, and {@code K} and the rows after it as they were
+ * when it resumed (newest committed). Keys are compared by their SQL type; where the order of two keys
+ * is not certain (character keys whose order may depend on the column's collation), the split is unknown
+ * and the rule is not applied.
+ */
+final class KeyOrderScan {
+    /** A single-table UPDATE or DELETE: its target table and the name the plan shows it by (its alias, if any). */
+    record Target(String table, String name) {
+    }
+
+    private static final Pattern SINGLE_TABLE_WRITE = Pattern.compile(
+            "^\\s*(UPDATE|DELETE\\s+FROM)\\s+(\\w+)(?:\\s+(?:AS\\s+)?(\\w+))?\\s+(SET|WHERE)\\b|^\\s*(DELETE\\s+FROM)\\s+(\\w+)\\s*$",
+            Pattern.CASE_INSENSITIVE);
+    /** Clauses that change the scan's order or length. */
+    private static final Pattern ORDERED = Pattern.compile("\\b(ORDER\\s+BY|LIMIT)\\b", Pattern.CASE_INSENSITIVE);
+
+    private KeyOrderScan() {
+    }
+
+    /** The target of {@code sql} if it is a single-table UPDATE or DELETE without ORDER BY or LIMIT. */
+    static Optional<Target> target(String sql) {
+        if (ORDERED.matcher(sql).find()) {
+            return Optional.empty();
+        }
+        Matcher m = SINGLE_TABLE_WRITE.matcher(sql);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        if (m.group(5) != null) {
+            return Optional.of(new Target(m.group(6), m.group(6)));
+        }
+        String verb = m.group(1).toUpperCase(Locale.ROOT);
+        String clause = m.group(4).toUpperCase(Locale.ROOT);
+        if (verb.startsWith("UPDATE") != clause.equals("SET")) {
+            return Optional.empty();
+        }
+        String alias = m.group(3);
+        boolean aliasIsKeyword = alias != null && Set.of("SET", "WHERE").contains(alias.toUpperCase(Locale.ROOT));
+        return Optional.of(new Target(m.group(2), alias == null || aliasIsKeyword ? m.group(2) : alias));
+    }
+
+    /** A table's primary key: the positions of its columns in a row as read by {@code SELECT *}, and whether each is numeric. */
+    record PrimaryKey(List<Integer> positions, List<Boolean> numeric) {
+        /** The order of two rows' keys; empty when it is not certain. */
+        Optional<Integer> compare(List<String> a, List<String> b) {
+            for (int i = 0; i < positions.size(); i++) {
+                String x = a.get(positions.get(i));
+                String y = b.get(positions.get(i));
+                if (x == null || y == null) {
+                    return Optional.empty(); // a primary key has no NULLs: not a row as the engine holds it
+                }
+                Optional<Integer> c = numeric.get(i) ? compareNumbers(x, y) : compareText(x, y);
+                if (c.isEmpty() || c.get() != 0) {
+                    return c;
+                }
+            }
+            return Optional.of(0);
+        }
+
+        private static Optional<Integer> compareNumbers(String x, String y) {
+            try {
+                return Optional.of(Integer.signum(new BigDecimal(x).compareTo(new BigDecimal(y))));
+            } catch (NumberFormatException e) {
+                return Optional.empty();
+            }
+        }
+
+        /** Plain ASCII text without trailing blanks, ordered the same with and without case: any collation orders it so. */
+        private static Optional<Integer> compareText(String x, String y) {
+            if (!plain(x) || !plain(y)) {
+                return Optional.empty();
+            }
+            int exact = Integer.signum(x.compareTo(y));
+            int folded = Integer.signum(x.toLowerCase(Locale.ROOT).compareTo(y.toLowerCase(Locale.ROOT)));
+            return exact == folded ? Optional.of(exact) : Optional.empty();
+        }
+
+        private static boolean plain(String s) {
+            return s.chars().allMatch(ch -> ch < 128) && !s.endsWith(" ");
+        }
+    }
+
+    /**
+     * {@code table}'s primary key from JDBC metadata on {@code c}; empty when it has none (InnoDB then
+     * orders rows by the first UNIQUE NOT NULL key or a hidden row id, which is not followed here).
+     */
+    static Optional<PrimaryKey> primaryKey(Connection c, String table) throws SQLException {
+        DatabaseMetaData md = c.getMetaData();
+        Map<Integer, String> keyColumns = new TreeMap<>();
+        for (String name : List.of(table, table.toLowerCase(Locale.ROOT), table.toUpperCase(Locale.ROOT))) {
+            try (ResultSet rs = md.getPrimaryKeys(c.getCatalog(), c.getSchema(), name)) {
+                while (rs.next()) {
+                    keyColumns.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
+                }
+            }
+            if (!keyColumns.isEmpty()) {
+                break;
+            }
+        }
+        if (keyColumns.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, Integer> position = new LinkedHashMap<>();
+        Map<String, Boolean> numeric = new LinkedHashMap<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
+            for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                String name = rs.getMetaData().getColumnName(i).toLowerCase(Locale.ROOT);
+                position.put(name, i - 1);
+                numeric.put(name, isNumeric(rs.getMetaData().getColumnType(i)));
+            }
+        }
+        List<Integer> positions = new ArrayList<>();
+        List<Boolean> numerics = new ArrayList<>();
+        for (String column : keyColumns.values()) {
+            Integer p = position.get(column.toLowerCase(Locale.ROOT));
+            if (p == null) {
+                return Optional.empty();
+            }
+            positions.add(p);
+            numerics.add(numeric.get(column.toLowerCase(Locale.ROOT)));
+        }
+        return Optional.of(new PrimaryKey(positions, numerics));
+    }
+
+    private static boolean isNumeric(int sqlType) {
+        return switch (sqlType) {
+            case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT, Types.DECIMAL, Types.NUMERIC, Types.REAL, Types.FLOAT,
+                    Types.DOUBLE -> true;
+            default -> false;
+        };
+    }
+
+    /** Whether the engine's plan for {@code sql} scans {@code target} first and in primary-key order. */
+    static boolean scansInKeyOrder(Engine engine, Connection c, String sql, Target target) throws SQLException {
+        return engine.scansInPrimaryKeyOrder(c, sql, target.name()).orElse(false);
+    }
+
+    /**
+     * The first of {@code held} (rows a blocking transaction held) in key order: where the scan waited.
+     * Empty when there is none or their order is not certain.
+     */
+    static Optional<List<String>> firstInKeyOrder(PrimaryKey key, List<List<String>> held) {
+        List<String> first = null;
+        for (List<String> row : held) {
+            if (first == null) {
+                first = row;
+                continue;
+            }
+            Optional<Integer> c = key.compare(row, first);
+            if (c.isEmpty()) {
+                return Optional.empty();
+            }
+            if (c.get() < 0) {
+                first = row;
+            }
+        }
+        return Optional.ofNullable(first);
+    }
+
+    /**
+     * {@code table} read up to {@code waitedOn} (exclusive) from {@code submitted} and from {@code waitedOn}
+     * on from {@code resumed}; every other table from {@code resumed}. A row (by its identity, the last
+     * column) met in both parts, moved forward past the scan position, is read once, at its new place.
+     * Empty when some key cannot be placed.
+     */
+    static Optional<DbState> splitView(DbState submitted, DbState resumed, String table, PrimaryKey key, List<String> waitedOn) {
+        List<List<String>> after = new ArrayList<>();
+        Set<String> seenAfter = new HashSet<>();
+        for (List<String> row : resumed.tables().getOrDefault(table, List.of())) {
+            Optional<Integer> c = key.compare(row, waitedOn);
+            if (c.isEmpty()) {
+                return Optional.empty();
+            }
+            if (c.get() >= 0) {
+                after.add(row);
+                seenAfter.add(row.get(row.size() - 1));
+            }
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (List<String> row : submitted.tables().getOrDefault(table, List.of())) {
+            Optional<Integer> c = key.compare(row, waitedOn);
+            if (c.isEmpty()) {
+                return Optional.empty();
+            }
+            if (c.get() < 0 && !seenAfter.contains(row.get(row.size() - 1))) {
+                rows.add(row);
+            }
+        }
+        rows.addAll(after);
+        Map<String, List<List<String>>> tables = new LinkedHashMap<>(resumed.tables());
+        tables.put(table, rows);
+        return Optional.of(new DbState(tables));
+    }
+}

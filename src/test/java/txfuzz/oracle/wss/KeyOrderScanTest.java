@@ -1,0 +1,55 @@
+package txfuzz.oracle.wss;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import txfuzz.model.DbState;
+
+/** The pure parts of {@link KeyOrderScan}: which statements it applies to, typed key order, the split view. */
+class KeyOrderScanTest {
+    private static final KeyOrderScan.PrimaryKey INT_KEY = new KeyOrderScan.PrimaryKey(List.of(0), List.of(true));
+    private static final KeyOrderScan.PrimaryKey TEXT_KEY = new KeyOrderScan.PrimaryKey(List.of(0), List.of(false));
+
+    @Test
+    void onlySingleTableUpdatesAndDeletesWithoutOrderOrLimitHaveAKnownScan() {
+        assertEquals(Optional.of(new KeyOrderScan.Target("t", "t")), KeyOrderScan.target("DELETE FROM t"));
+        assertEquals(Optional.of(new KeyOrderScan.Target("t2", "t2")), KeyOrderScan.target("DELETE FROM t2 WHERE t2.c0 IS NOT NULL RETURNING rid, wl"));
+        assertEquals(Optional.of(new KeyOrderScan.Target("t0", "t0")), KeyOrderScan.target("UPDATE t0 SET c1 = 0"));
+        assertEquals(Optional.of(new KeyOrderScan.Target("t0", "x")), KeyOrderScan.target("UPDATE t0 AS x SET c1 = 0 WHERE x.c0 > 1"));
+        assertTrue(KeyOrderScan.target("UPDATE t0 JOIN t1 ON t0.c0 = t1.c0 SET t0.c1 = 0").isEmpty());
+        assertTrue(KeyOrderScan.target("UPDATE t0, t1 SET t0.c1 = 0").isEmpty());
+        assertTrue(KeyOrderScan.target("DELETE FROM t ORDER BY c0 DESC LIMIT 1").isEmpty());
+        assertTrue(KeyOrderScan.target("INSERT INTO t VALUES (1)").isEmpty());
+    }
+
+    @Test
+    void keysCompareByTypeAndTextWhoseOrderDependsOnTheCollationIsUnknown() {
+        assertEquals(Optional.of(-1), INT_KEY.compare(List.of("2"), List.of("10"))); // as numbers, not as text
+        assertEquals(Optional.of(0), INT_KEY.compare(List.of("2.50"), List.of("2.5")));
+        assertEquals(Optional.of(-1), TEXT_KEY.compare(List.of("ca"), List.of("cdc")));
+        assertTrue(TEXT_KEY.compare(List.of("B"), List.of("a")).isEmpty(), "binary and case-insensitive collations disagree");
+        assertTrue(TEXT_KEY.compare(List.of("a "), List.of("a")).isEmpty(), "PAD SPACE collations take these as equal");
+    }
+
+    @Test
+    void rowsBeforeTheWaitedKeyComeFromTheStartAndTheRestFromTheResumption() {
+        // rows are (k, v, identity); at the start k = 1, 2, 5; meanwhile the row at 2 moved to 0, and row 1 changed
+        DbState submitted = new DbState(Map.of("t", List.of(List.of("1", "0", "a"), List.of("2", "0", "b"), List.of("5", "0", "c"))));
+        DbState resumed = new DbState(Map.of("t", List.of(List.of("0", "0", "b"), List.of("1", "1", "a"), List.of("5", "0", "c"))));
+        DbState split = KeyOrderScan.splitView(submitted, resumed, "t", INT_KEY, List.of("1", "0", "a")).orElseThrow();
+        assertEquals(List.of(List.of("1", "1", "a"), List.of("5", "0", "c")), split.tables().get("t"), "the moved row is behind the scan");
+        // waiting at 5 instead: row 1 and row 2 (as it was) were passed before the wait; the moved row is not met twice
+        split = KeyOrderScan.splitView(submitted, resumed, "t", INT_KEY, List.of("5", "0", "c")).orElseThrow();
+        assertEquals(List.of(List.of("1", "0", "a"), List.of("2", "0", "b"), List.of("5", "0", "c")), split.tables().get("t"));
+    }
+
+    @Test
+    void theWaitedForRowIsTheFirstHeldInKeyOrder() {
+        assertEquals(Optional.of(List.of("1", "x")), KeyOrderScan.firstInKeyOrder(INT_KEY, List.of(List.of("7", "y"), List.of("1", "x"))));
+        assertTrue(KeyOrderScan.firstInKeyOrder(TEXT_KEY, List.of(List.of("B", "y"), List.of("a", "x"))).isEmpty());
+    }
+}
