@@ -88,6 +88,15 @@ public final class Campaign {
     /** What earlier runs left in the output folder this run continues; none for a folder of its own. */
     private EarlierRuns earlier = EarlierRuns.none();
     private boolean continues;
+    /** Stop once this run has found this many unique bug candidates (run --max-bugs); 0: no such limit. */
+    private int maxBugCandidates;
+    /** The limit that ended the loop (Summary.endedBy); null while it runs and when it was interrupted. */
+    private String endedBy;
+    /** The long step under way between cases, in the progress line's words ("reducing h2-RC-s1-i156"); null when none. */
+    private volatile String step;
+    /** When the next progress line is due (System.nanoTime); guarded by {@link #progressLock}. */
+    private long nextProgress = Long.MAX_VALUE;
+    private final Object progressLock = new Object();
     /** events.jsonl while the loop runs. */
     private EventLog events;
 
@@ -169,7 +178,7 @@ public final class Campaign {
             log.append(new CampaignEvent.Start(EventLog.now(), meta));
             Summary s = cases();
             log.append(new CampaignEvent.End(EventLog.now(), s.cases(), s.seconds(), s.bugCandidates(), s.uniqueFindings(), s.uniqueBugCandidates(),
-                    s.duplicates(), s.interrupted(), s.signal()));
+                    s.duplicates(), s.interrupted(), s.signal(), s.endedBy()));
             return s;
         } finally {
             events = null;
@@ -179,14 +188,30 @@ public final class Campaign {
     private Summary cases() {
         List<String> modes = config.modes().isEmpty() ? List.of(target.modes().get(0)) : config.modes();
         deadline = config.time() == null ? Long.MAX_VALUE : System.nanoTime() + config.time().toNanos();
-        long nextProgress = config.progressEvery() == null ? Long.MAX_VALUE : System.nanoTime() + config.progressEvery().toNanos();
+        synchronized (progressLock) {
+            nextProgress = config.progressEvery() == null ? Long.MAX_VALUE : System.nanoTime() + config.progressEvery().toNanos();
+        }
+        long bugCandidatesBefore = index.unique(Classification.BUG_CANDIDATE.label()); // --continue: the earlier runs' do not count
         FindingWriter writer = new FindingWriter(config.out());
-        try (Executor executor = new Executor(target, config.executor());
+        try (ProgressBeat beat = new ProgressBeat(config.progressEvery(), this::beat);
+             Executor executor = new Executor(target, config.executor());
              ConcurrentRunner concurrent = config.concurrent() ? new ConcurrentRunner(target, config.executor()) : null) {
             Judge judge = new Judge(txfuzz.campaign.Oracles.create(config.oracles()), executor);
             judging = judge.oracles();
             for (long i = 0; ; i++) {
-                if (stopRequested || (config.tests() != null && i >= config.tests()) || System.nanoTime() >= deadline) {
+                if (stopRequested) {
+                    break;
+                }
+                if (config.tests() != null && i >= config.tests()) {
+                    endedBy = "tests";
+                    break;
+                }
+                if (System.nanoTime() >= deadline) {
+                    endedBy = "time";
+                    break;
+                }
+                if (maxBugCandidates > 0 && index.unique(Classification.BUG_CANDIDATE.label()) - bugCandidatesBefore >= maxBugCandidates) {
+                    endedBy = Summary.MAX_BUGS;
                     break;
                 }
                 int n = config.levels().size();
@@ -210,15 +235,13 @@ public final class Campaign {
                     events.append(new CampaignEvent.Case(EventLog.now(), c.iteration(), c.isolation().name(), c.mode(), outcome.outcome(),
                             outcome.finding()));
                 }
-                if (System.nanoTime() >= nextProgress) {
-                    progress.println(stats.progressLine());
+                if (progressLine(false)) {
                     writeSummary();
-                    nextProgress = System.nanoTime() + config.progressEvery().toNanos();
                 }
             }
         }
         if (config.progressEvery() != null) {
-            progress.println(stats.progressLine());
+            progressLine(true);
         }
         return writeSummary();
     }
@@ -250,7 +273,12 @@ public final class Campaign {
         try {
             violations.addAll(judge.judge(c, trace));
             if (!violations.isEmpty()) {
-                violations = new ArrayList<>(judge.confirm(c, violations));
+                beginStep("confirming iteration " + c.iteration(), null, null, false);
+                try {
+                    violations = new ArrayList<>(judge.confirm(c, violations));
+                } finally {
+                    endStep();
+                }
             }
         } catch (SQLException | SetupFailedException | RuntimeException e) {
             if (stopRequested) {
@@ -444,7 +472,8 @@ public final class Campaign {
      *   <li>else it is filed by its own signature.</li>
      * </ol>
      */
-    private String record(TestCase c, Trace trace, List<Violation> violations, FindingWriter writer, Executor executor, Judge judge) {
+    private String record(TestCase asRun, Trace trace, List<Violation> violations, FindingWriter writer, Executor executor, Judge judge) {
+        TestCase c = asRun.withEngine(meta.engine().forCase(target.name())); // case.json says which build it was found on
         for (Violation v : violations) {
             switch (v.classification()) {
                 case BUG_CANDIDATE -> stats.bugCandidates++;
@@ -483,7 +512,13 @@ public final class Campaign {
             return id;
         }
         file(writer.write(found, target)); // findings are never lost: written before the reduction starts
-        Finding reduced = reduce(found, executor, judge);
+        beginStep("reducing " + id, "reducing", id, true);
+        Finding reduced;
+        try {
+            reduced = reduce(found, executor, judge);
+        } finally {
+            endStep();
+        }
         FindingIndex.Group g = index.add(id, reduced.signature(), oneLine(reduced.primary().summary()),
                 reduced.reduced() || ReductionRecord.MINIMAL.equals(reduced.reduction().status())); // a minimal case is its own reduction
         Finding filed = reduced.withDuplicateOf(duplicateOf(g, id), g.signature());
@@ -511,9 +546,73 @@ public final class Campaign {
         if (newestCheck == null || stopRequested || f.duplicateOf() != null || f.primary().classification() != Classification.BUG_CANDIDATE) {
             return;
         }
-        VersionReplay r = newestCheck.replay(f.testCase(), judge.oracles());
+        beginStep("checking " + f.id() + " on the newest release, " + newestCheck.newest(), "checking-newest", f.id(), true);
+        VersionReplay r;
+        try {
+            r = newestCheck.replay(f.testCase(), judge.oracles());
+        } finally {
+            endStep();
+        }
         file(writer.write(f.withOnNewest(new OnNewestRelease(newestCheck.newest(), r.verdict().words, r.verdict() == VersionReplay.Verdict.SHOWS,
                 r.verdict() == VersionReplay.Verdict.CLEAN, r.detail())), target));
+    }
+
+    /**
+     * Prints the progress line when it is due, or now when {@code now}; true when it printed. During a
+     * long step the line says what the campaign is doing ("; reducing h2-RC-s1-i156 …").
+     */
+    private boolean progressLine(boolean now) {
+        synchronized (progressLock) {
+            if (!now && System.nanoTime() < nextProgress) {
+                return false;
+            }
+            String doing = step;
+            progress.println(stats.progressLine() + (doing == null ? "" : "; " + doing + " …"));
+            nextProgress = config.progressEvery() == null ? Long.MAX_VALUE : System.nanoTime() + config.progressEvery().toNanos();
+            return true;
+        }
+    }
+
+    /** The progress beat: between cases the loop prints the line; during a long step this does. */
+    private void beat() {
+        if (step != null) {
+            progressLine(false);
+        }
+    }
+
+    /**
+     * A long step begins: the progress lines name it until it ends. With {@code announce} (reductions and
+     * newest-release checks, a few per run) its event goes into events.jsonl and a progress line says so
+     * at once; confirmations, which every violation has and which are mostly quick, only show on the
+     * progress lines that fall due while they run.
+     */
+    private void beginStep(String words, String kind, String finding, boolean announce) {
+        step = words;
+        if (!announce) {
+            return;
+        }
+        if (events != null) {
+            events.append(new CampaignEvent.Step(EventLog.now(), kind, finding));
+        }
+        if (config.progressEvery() != null) {
+            progressLine(true);
+        }
+    }
+
+    private void endStep() {
+        step = null;
+    }
+
+    /**
+     * Stops the run once it has found {@code n} unique bug candidates (run --max-bugs), counted by
+     * signature as the finding index counts them; the finding that reaches {@code n} is reduced and filed first.
+     */
+    public Campaign stoppingAfterBugCandidates(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("the number of unique bug candidates to stop after must be at least 1, not " + n);
+        }
+        this.maxBugCandidates = n;
+        return this;
     }
 
     /** Records {@code m} as summary.json's meta (which txfuzz, the command line, the engine build). */
@@ -621,7 +720,7 @@ public final class Campaign {
         if (stripped instanceof Stripped.CannotStrip no) {
             return PlainForm.notShown(no.text());
         }
-        TestCase plain = ((Stripped.Plain) stripped).plain();
+        TestCase plain = ((Stripped.Plain) stripped).plain().withEngine(reduced.engine());
         Trace plainTrace;
         InstrumentationSelfCheck.Result r;
         try {
@@ -682,7 +781,7 @@ public final class Campaign {
                         round(stats.share(stats.selfCheckDisagreements, stats.selfChecks)), stats.selfChecksNotComparable,
                         stats.instrumentationEffects, List.copyOf(stats.firstSelfCheckDisagreements)),
                 oracleFigures(), generated.figures(config.generation().kind().word()), interruptedBy != null,
-                interruptedBy == null || !interruptedBy.startsWith("SIG") ? null : interruptedBy);
+                interruptedBy == null || !interruptedBy.startsWith("SIG") ? null : interruptedBy, interruptedBy != null ? null : endedBy);
         try {
             Files.createDirectories(config.out());
             Path tmp = config.out().resolve("summary.json.tmp");

@@ -49,12 +49,26 @@ public sealed interface CampaignEvent {
      *
      * @param interrupted the run was cut short (SIGINT, SIGTERM) before its --tests or --time limit
      * @param signal      the signal that cut it short (SIGINT, SIGTERM); null when it was not, or when not known
+     * @param endedBy     the limit that ended it: tests, time or max-bugs; null when it was interrupted
      */
     record End(String event, String at, long cases, double seconds, long bugCandidates, long uniqueFindings, long uniqueBugCandidates,
-               long duplicates, boolean interrupted, String signal) implements CampaignEvent {
+               long duplicates, boolean interrupted, String signal, String endedBy) implements CampaignEvent {
         End(String at, long cases, double seconds, long bugCandidates, long uniqueFindings, long uniqueBugCandidates, long duplicates,
-            boolean interrupted, String signal) {
-            this("end", at, cases, seconds, bugCandidates, uniqueFindings, uniqueBugCandidates, duplicates, interrupted, signal);
+            boolean interrupted, String signal, String endedBy) {
+            this("end", at, cases, seconds, bugCandidates, uniqueFindings, uniqueBugCandidates, duplicates, interrupted, signal, endedBy);
+        }
+    }
+
+    /**
+     * A long step of the campaign began, between cases: reducing a finding, or replaying it on the
+     * newest release. The progress lines name it until it ends.
+     *
+     * @param step    {@code reducing} or {@code checking-newest}
+     * @param finding the finding's id
+     */
+    record Step(String event, String at, String step, String finding) implements CampaignEvent {
+        Step(String at, String step, String finding) {
+            this("step", at, step, finding);
         }
     }
 }

@@ -52,4 +52,9 @@ public record EngineBuild(String version, String source, String artifact, String
         }
         return new EngineBuild(reported, bundled.equals(maven) ? "bundled" : "maven-central", artifact.get().toString(), maven, options.version());
     }
+
+    /** What a case file records of this build: the engine's own words, and the Maven version that gives it again. */
+    public txfuzz.model.EngineVersion forCase(String dbms) {
+        return new txfuzz.model.EngineVersion(dbms, version, mavenVersion);
+    }
 }

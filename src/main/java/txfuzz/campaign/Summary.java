@@ -18,6 +18,8 @@ import txfuzz.report.FindingRecord;
  * @param generation          what the generators achieved: anomalous cases per generator, patterns realised
  * @param interrupted         the run was cut short (SIGINT, SIGTERM) before its --tests or --time limit: its figures are partial
  * @param signal              the signal that cut it short (SIGINT, SIGTERM); null when it was not, or when not known
+ * @param endedBy             the limit that ended the run: {@code tests}, {@code time} or {@code max-bugs} (--max-bugs unique bug
+ *                            candidates were found); null while it runs and when it was interrupted
  */
 public record Summary(RunMeta meta, String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
                       long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
@@ -25,7 +27,27 @@ public record Summary(RunMeta meta, String dbms, String version, long seed, List
                       long bugCandidates, long documented, long flaky, List<FindingRecord> findings,
                       long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures,
                       SelfCheck selfCheck, java.util.Map<String, java.util.Map<String, Long>> oracleFigures, Generation generation,
-                      boolean interrupted, String signal) {
+                      boolean interrupted, String signal, String endedBy) {
+    /** The limit --max-bugs sets, as {@link #endedBy} names it. */
+    public static final String MAX_BUGS = "max-bugs";
+
+    /** A summary that names no limit (written while the run goes on). */
+    public Summary(RunMeta meta, String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
+                   long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
+                   double transactionsPerSecond, double blockedShare, double invalidStatementShare, long stalls,
+                   long bugCandidates, long documented, long flaky, List<FindingRecord> findings,
+                   long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures,
+                   SelfCheck selfCheck, java.util.Map<String, java.util.Map<String, Long>> oracleFigures, Generation generation,
+                   boolean interrupted, String signal) {
+        this(meta, dbms, version, seed, isolation, oracles, cases, invalidCases, transactions, statements, seconds, casesPerSecond,
+                transactionsPerSecond, blockedShare, invalidStatementShare, stalls, bugCandidates, documented, flaky, findings, uniqueFindings,
+                uniqueBugCandidates, duplicates, reduction, signatures, selfCheck, oracleFigures, generation, interrupted, signal, null);
+    }
+
+    /** Whether the run stopped because --max-bugs unique bug candidates were found. */
+    public boolean stoppedAtMaxBugs() {
+        return MAX_BUGS.equals(endedBy);
+    }
 
     /** The findings in the words of the progress lines (see {@link Plural#findings}). */
     public String findingsText() {

@@ -34,7 +34,8 @@ final class BisectCommand implements Callable<Integer> {
     Path caseFile;
 
     @Option(names = "--versions", paramLabel = "A..B", description = "The versions to try, both ends included (as 'txfuzz targets --versions'"
-            + " lists them). Default: every release Maven Central lists.")
+            + " lists them). Default: from the release the case was found on (its 'engine') to the newest; every release Maven Central"
+            + " lists for a case that records none.")
     String range;
 
     @Option(names = "--oracle", description = "Oracles, comma-separated. Default: those the case needs: wss and explicit, with isolation"
@@ -56,7 +57,7 @@ final class BisectCommand implements Callable<Integer> {
             throw new Main.UserError(c.dbms() + " has no versions on Maven Central to bisect");
         }
         MavenArtifact artifact = engine.artifact().get();
-        List<String> versions = versions(artifact);
+        List<String> versions = versions(artifact, c);
         System.out.println("Bisecting " + caseFile + " on " + c.dbms() + ", " + versions.size() + " versions " + versions.get(0) + ".."
                 + versions.get(versions.size() - 1) + (versions.size() > ALL_UP_TO ? " (bisected)" : " (all replayed)")
                 + "; each decided version runs the case twice");
@@ -84,14 +85,22 @@ final class BisectCommand implements Callable<Integer> {
         return Main.OK;
     }
 
-    private List<String> versions(MavenArtifact artifact) {
+    private List<String> versions(MavenArtifact artifact, TestCase c) {
         MavenCentral.Listing listing = MavenCentral.get().versions(artifact);
         List<String> all = listing.releases();
         if (all.isEmpty()) {
             throw new Main.UserError("no versions of " + artifact + " listed" + (listing.problem() == null ? "" : ": " + listing.problem()));
         }
         if (range == null) {
-            return all;
+            int found = foundOn(all, c);
+            if (found < 0) {
+                if (c.engine() != null) {
+                    System.out.println("The case was found on " + c.engine().version() + ", which is not a listed release: trying every release");
+                }
+                return all;
+            }
+            System.out.println("The case was found on " + c.engine().version() + ": from " + all.get(found) + " to the newest release");
+            return all.subList(found, all.size());
         }
         String[] ends = range.split("\\.\\.", -1);
         if (ends.length != 2 || ends[0].isBlank() || ends[1].isBlank()) {
@@ -107,6 +116,22 @@ final class BisectCommand implements Callable<Integer> {
             throw new Main.UserError("--versions " + range + ": the first version is newer than the second");
         }
         return all.subList(from, to + 1);
+    }
+
+    /**
+     * The release the case was found on: its recorded Maven version, else a version number in the
+     * engine's own words ("PostgreSQL 15.10" → the first 15.10 release); -1 when the case records none
+     * or it is not listed.
+     */
+    static int foundOn(List<String> releases, TestCase c) {
+        if (c.engine() == null || !c.dbms().equals(c.engine().dbms())) {
+            return -1;
+        }
+        if (c.engine().release() != null) {
+            return releases.indexOf(c.engine().release());
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b\\d+(\\.\\d+)+\\b").matcher(c.engine().version());
+        return m.find() ? index(releases, m.group(), true) : -1;
     }
 
     /**

@@ -36,14 +36,16 @@ final class CheckCommand implements Callable<Integer> {
     @Parameters(paramLabel = "HISTORY.jsonl", description = "A history file.")
     Path historyFile;
 
-    @Option(names = "--level", description = "Isolation level to judge against (default: the history's meta.level).")
+    @Option(names = "--level", description = "Isolation level to judge against: one of txfuzz's (READ_COMMITTED, RC …) or Elle's"
+            + " consistency models (read-uncommitted, read-committed, repeatable-read, snapshot-isolation, serializable,"
+            + " strict-serializable, checked as serializable). Default: the history's meta.level.")
     String level;
 
     @Option(names = "--out", description = "Also write summary.json and findings/<id>/ (verdict.md, cycle.dot) here; it must be new or empty.")
     Path out;
 
     @Option(names = "--dbms", description = "Judge against this DBMS's profile (anomalies it documents at the level are 'documented')."
-            + " Default: none, every anomaly the level proscribes is a bug candidate.")
+            + " Default: the history's meta.dbms; without one, or with 'none', every anomaly the level proscribes is a bug candidate.")
     String dbms;
 
     @Option(names = "--mode", description = "The DBMS's concurrency mode for its profile (e.g. hsqldb: mvcc, locks). Default: its default mode.")
@@ -64,15 +66,15 @@ final class CheckCommand implements Callable<Integer> {
         if (h.transactions().isEmpty()) {
             throw new Main.UserError(historyFile + " holds no transactions: there is nothing to check");
         }
-        if (spec.equalsIgnoreCase("all")) {
-            throw new Main.UserError("--level takes one level; levels: " + String.join(", ",
-                    java.util.Arrays.stream(IsolationLevel.values()).map(Enum::name).toList()));
+        String levelSource = level != null ? "--level" : "the history's meta.level";
+        ElleModels.Model elle = ElleModels.byName(spec);
+        IsolationLevel l = elle != null ? elle.level() : IsolationLevel.parse(spec);
+        if (l == null || spec.equalsIgnoreCase("all")) {
+            throw new Main.UserError((spec.equalsIgnoreCase("all") ? levelSource + " takes one level" : "unknown isolation level '" + spec.strip()
+                    + "' in " + levelSource) + "; levels: " + String.join(", ", java.util.Arrays.stream(IsolationLevel.values()).map(Enum::name).toList())
+                    + ", or Elle's consistency models: " + ElleModels.names());
         }
-        Options.checkLevelNames(spec);
-        IsolationLevel l = IsolationLevel.parse(spec);
-        if (dbms != null) {
-            Options.checkDbms(dbms);
-        }
+        dbms = profileDbms(h);
         if (out != null) {
             OutFolder.choose(out, "check", "--out"); // a new or empty folder: summary.json describes only this check
         }
@@ -82,11 +84,16 @@ final class CheckCommand implements Callable<Integer> {
         List<Violation> proscribed = IsolationOracle.everyWitness(analysis, h, l, documented(l), dbms == null ? null : "the " + dbms + " profile",
                 historyFile.toString());
         double seconds = (System.nanoTime() - start) / 1e9;
-        System.out.printf("Checked %s: %d transactions at %s in %.2fs; observed: %s%n", historyFile, h.transactions().size(), l.name(), seconds,
+        System.out.printf("Checked %s: %d transactions at %s%s in %.2fs; observed: %s%n", historyFile, h.transactions().size(), l.name(),
+                dbms == null ? "" : " against the " + dbms + " profile", seconds,
                 analysis.observed().isEmpty() ? "no anomaly" : String.join(", ", analysis.observed().stream().map(IsolationOracle::kind).toList()));
+        if (elle != null && elle.approximation() != null) {
+            System.out.println("note: " + elle.approximation());
+        }
         analysis.warnings().forEach(w -> System.out.println("warning: " + w));
         for (Violation v : proscribed) {
             System.out.println(v.classification().label() + ": " + v.summary());
+            explain(v);
         }
         if (proscribed.isEmpty()) {
             System.out.println("No anomaly that " + l.sql() + " proscribes.");
@@ -95,6 +102,38 @@ final class CheckCommand implements Callable<Integer> {
             write(h, l, proscribed, seconds);
         }
         return proscribed.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE) ? Main.FOUND : Main.OK;
+    }
+
+    /**
+     * The DBMS whose profile judges: --dbms, else the history's meta.dbms; null for none ({@code --dbms none},
+     * or neither given). A name txfuzz does not know is a one-line error saying where it came from.
+     */
+    private String profileDbms(History h) {
+        String name = dbms != null ? dbms : h.meta().get("dbms");
+        if (name == null || name.isBlank() || (dbms != null && dbms.equalsIgnoreCase("none"))) {
+            return null;
+        }
+        if (!txfuzz.dbms.Targets.exists(name)) {
+            throw new Main.UserError("unknown DBMS '" + name + "'" + (dbms != null ? "" : " in the history's meta.dbms") + "; known: "
+                    + String.join(", ", txfuzz.dbms.Targets.names()) + (dbms != null ? "" : "; give --dbms NAME, or --dbms none to judge"
+                    + " without a DBMS's profile"));
+        }
+        return name;
+    }
+
+    /** The anomaly's explanation under its line: the cycle, what each transaction did, and why the level proscribes it. */
+    private static void explain(Violation v) {
+        if (!(v.evidence() instanceof IsolationOracle.Witnessed w)) {
+            return;
+        }
+        txfuzz.history.AnomalyFinding f = w.finding();
+        if (!f.plainCycle().isEmpty()) {
+            System.out.println("  cycle: " + f.plainCycle());
+        }
+        f.explanation().lines().forEach(line -> System.out.println("  " + line));
+        if (v.reference() != null) {
+            System.out.println("  documented: " + v.reference());
+        }
     }
 
     /** What the --dbms profile documents at {@code level}; nothing without --dbms. */

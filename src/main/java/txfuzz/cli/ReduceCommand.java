@@ -91,7 +91,9 @@ final class ReduceCommand implements Callable<Integer> {
             }, "txfuzz-stop-reduce");
             Main.addShutdownHook(onExit);
             try {
-                return reduce(c, chosen, target, executor, outDir, end, stop);
+                // the reduced case says which build it was reduced on (the case given may say another)
+                var build = txfuzz.campaign.EngineBuild.of(target.name(), targetOptions, target.version()).forCase(target.name());
+                return reduce(c, chosen, target, executor, outDir, end, stop, build);
             } finally {
                 done.countDown();
                 Main.removeShutdownHook(onExit);
@@ -101,8 +103,8 @@ final class ReduceCommand implements Callable<Integer> {
         }
     }
 
-    private int reduce(TestCase c, List<Oracle> chosen, Target target, Executor executor, Path outDir, long end, AtomicBoolean stop)
-            throws SQLException, IOException {
+    private int reduce(TestCase c, List<Oracle> chosen, Target target, Executor executor, Path outDir, long end, AtomicBoolean stop,
+                       txfuzz.model.EngineVersion build) throws SQLException, IOException {
         Judge judge = new Judge(chosen, executor);
         Optional<Violation> picked = Optional.empty();
         List<String> seen = new ArrayList<>();
@@ -161,7 +163,7 @@ final class ReduceCommand implements Callable<Integer> {
         Files.createDirectories(outDir);
         Path caseOut = outDir.resolve("reduced.case.json");
         Path sqlOut = outDir.resolve("reduced.reproduce.sql");
-        Files.writeString(caseOut, CaseJson.write(r.reduced()));
+        Files.writeString(caseOut, CaseJson.write(r.reduced().withEngine(build)));
         Files.writeString(sqlOut, ReproduceScript.render(r.reduced(), target));
         System.out.printf(Locale.ROOT, "Statements %d -> %d (transactions %d -> %d, setup statements %d -> %d) in %d runs, %.1f s%s%n",
                 r.statementsBefore(), r.statementsAfter(), c.transactions().size(), r.reduced().transactions().size(),

@@ -55,6 +55,10 @@ final class ReplayCommand implements Callable<Integer> {
                 throw new Main.UserError("the case's setup does not run on " + target.name() + ": " + Main.oneLine(e.getMessage()));
             }
             System.out.println("Replayed " + caseFile + " on " + target.version() + " at " + c.isolation().name());
+            if (c.engine() != null && !c.engine().version().equals(target.version())) {
+                System.out.println("Note: the case was found on " + c.engine().version() + (c.engine().release() == null ? ""
+                        : " (--version " + c.engine().release() + ")") + ", not on " + target.version() + ": a different verdict may be the version's");
+            }
             if (!quiet) {
                 System.out.println();
                 System.out.print(TraceText.render(c, trace));

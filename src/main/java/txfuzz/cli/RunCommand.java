@@ -54,6 +54,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--time", description = "Stop after this long, e.g. 90s, 5m, 1h.")
     String time;
 
+    @Option(names = "--max-bugs", paramLabel = "N", description = "Also stop once N unique bug candidates were found (counted by signature,"
+            + " as findings/index.md counts them); the N-th is reduced and filed first.")
+    Integer maxBugs;
+
     @Option(names = "--seed", description = "Seed; the same seed gives the same cases. Default: the current time.")
     Long seed;
 
@@ -155,6 +159,9 @@ final class RunCommand implements Callable<Integer> {
         // every option value is checked before anything is printed or started
         Integer count = tests != null ? Integer.valueOf(Options.caseLimit(tests, "--tests")) : time == null ? Integer.valueOf(300) : null;
         Duration budget = time == null ? null : Options.timeLimit(time, "--time");
+        if (maxBugs != null) {
+            Options.caseLimit(maxBugs, "--max-bugs");
+        }
         Duration reduce = reduceDuration(reduceTime);
         Duration progress = Options.duration(progressEvery, "--progress");
         CampaignConfig.Execution exec = Options.execution(execution);
@@ -197,7 +204,7 @@ final class RunCommand implements Callable<Integer> {
             System.out.printf("txfuzz: testing %s at %s%s, oracles %s, seed %d, %s; output in %s%n", target.version(),
                     String.join(" ", levels.stream().map(IsolationLevel::name).toList()),
                     m.isEmpty() ? "" : " in mode " + String.join(", ", m), String.join(",", oracleNames), s,
-                    Options.limits(count, time), out);
+                    Options.limits(count, time) + (maxBugs == null ? "" : " or " + Plural.of(maxBugs, "unique bug candidate")), out);
             if (sessions > 0) {
                 System.out.printf("txfuzz: concurrent mode, %d sessions per case%n", sessions);
             }
@@ -213,6 +220,9 @@ final class RunCommand implements Callable<Integer> {
             }
             if (junit) {
                 campaign.writingJunit();
+            }
+            if (maxBugs != null) {
+                campaign.stoppingAfterBugCandidates(maxBugs);
             }
             txfuzz.campaign.NewestCheck.forRun(dbms, targetOptions).ifPresent(check -> {
                 System.out.printf("txfuzz: %s is not the newest release (%s): each unique bug candidate is replayed there too%n",
@@ -247,7 +257,8 @@ final class RunCommand implements Callable<Integer> {
                 said.countDown();
             }
             Main.removeShutdownHook(onExit); // while exiting, the hook is running: it closes the target
-            System.out.println(String.format(Locale.ROOT, "done: %s in %.1fs (%.1f cases/s, %.1f transactions/s); %s; see %s and %s",
+            System.out.println(String.format(Locale.ROOT, "done: %s%s in %.1fs (%.1f cases/s, %.1f transactions/s); %s; see %s and %s",
+                    summary.stoppedAtMaxBugs() ? "stopped at " + Plural.of(maxBugs, "unique bug candidate") + " (--max-bugs) after " : "",
                     Plural.of(summary.cases(), "case"), summary.seconds(), summary.casesPerSecond(), summary.transactionsPerSecond(),
                     summary.findingsText(), out.resolve("summary.json"), out.resolve("findings").resolve("index.md")));
             Summary.Generation g = summary.generation();

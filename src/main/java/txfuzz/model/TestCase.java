@@ -20,6 +20,8 @@ import java.util.Objects;
  * @param tables     tables the case owns; their contents are the database state
  * @param origin     the anomaly pattern the case was generated from, or null (a random case, or one
  *                   reduced since: its statements no longer perform the pattern's operations)
+ * @param engine     the engine build the case was found or reduced on; null in case files older than this
+ *                   field and in cases not yet run
  */
 public record TestCase(
         int formatVersion,
@@ -33,14 +35,21 @@ public record TestCase(
         List<String> setup,
         List<Txn> transactions,
         List<Integer> order,
-        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) PatternOrigin origin) {
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) PatternOrigin origin,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) EngineVersion engine) {
 
     public static final int FORMAT_VERSION = 1;
 
     /** A case not generated from a pattern. */
     public TestCase(int formatVersion, String dbms, long seed, long iteration, IsolationLevel isolation, String mode, ExecutionMode execution,
                     List<String> tables, List<String> setup, List<Txn> transactions, List<Integer> order) {
-        this(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, transactions, order, null);
+        this(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, transactions, order, null, null);
+    }
+
+    /** A case not yet run on any engine. */
+    public TestCase(int formatVersion, String dbms, long seed, long iteration, IsolationLevel isolation, String mode, ExecutionMode execution,
+                    List<String> tables, List<String> setup, List<Txn> transactions, List<Integer> order, PatternOrigin origin) {
+        this(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, transactions, order, origin, null);
     }
 
     @com.fasterxml.jackson.annotation.JsonCreator
@@ -114,23 +123,28 @@ public record TestCase(
     }
 
     public TestCase withIsolation(IsolationLevel level) {
-        return new TestCase(formatVersion, dbms, seed, iteration, level, mode, execution, tables, setup, transactions, order, origin);
+        return new TestCase(formatVersion, dbms, seed, iteration, level, mode, execution, tables, setup, transactions, order, origin, engine);
     }
 
     public TestCase withTransactions(List<Txn> txns, List<Integer> newOrder) {
-        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, txns, newOrder);
+        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, txns, newOrder, null, engine);
     }
 
     public TestCase withSetup(List<String> newTables, List<String> newSetup) {
-        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, newTables, newSetup, transactions, order);
+        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, newTables, newSetup, transactions, order, null, engine);
     }
 
     public TestCase withExecution(ExecutionMode mode2) {
-        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, mode2, tables, setup, transactions, order, origin);
+        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, mode2, tables, setup, transactions, order, origin, engine);
     }
 
     /** The same case, marked as generated from {@code o}. */
     public TestCase withOrigin(PatternOrigin o) {
-        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, transactions, order, o);
+        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, transactions, order, o, engine);
+    }
+
+    /** The same case, recorded as found (or reduced) on {@code e}. */
+    public TestCase withEngine(EngineVersion e) {
+        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, transactions, order, origin, e);
     }
 }

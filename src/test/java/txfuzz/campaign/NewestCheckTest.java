@@ -58,6 +58,12 @@ class NewestCheckTest {
         assertEquals("does not show it", hang.onNewest().outcome(), hang.toString());
         assertEquals(newest, hang.onNewest().version());
         assertEquals("shows it", keyChange.onNewest().outcome(), keyChange.toString());
+        // each check is a step of its own in events.jsonl (the progress lines name it while it runs)
+        List<String> steps = Files.readAllLines(out.resolve("events.jsonl")).stream().filter(l -> l.contains("\"event\":\"step\"")).toList();
+        for (FindingRecord f : primaries) {
+            assertTrue(steps.stream().anyMatch(l -> l.contains("\"step\":\"checking-newest\"") && l.contains("\"finding\":\"" + f.id() + "\"")),
+                    f.id() + ": " + steps);
+        }
 
         String hangReport = Files.readString(out.resolve(hang.dir()).resolve("README.md"));
         List<String> head = hangReport.lines().limit(3).toList();

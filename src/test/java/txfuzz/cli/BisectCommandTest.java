@@ -65,6 +65,34 @@ class BisectCommandTest {
         assertTrue(r.out().contains("Verdict: "), r.out());
     }
 
+    /**
+     * A case that records the release it was found on: bisect without --versions replays every release
+     * from it to the newest (not the two ends of all 141), and replay on another release says so.
+     */
+    @Test
+    void withoutVersionsBisectStartsAtTheReleaseTheCaseWasFoundOn(@TempDir Path tmp) throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode c = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(
+                corpus("h2-merge-hang-read-uncommitted").toFile());
+        c.putObject("engine").put("dbms", "h2").put("version", "H2 2.3.232 (2024-08-11)").put("release", "2.3.232");
+        Path file = tmp.resolve("case.json");
+        Files.writeString(file, json.writeValueAsString(c));
+        List<String> releases = txfuzz.dbms.versions.MavenCentral.get().versions(
+                txfuzz.dbms.Targets.engine("h2").artifact().orElseThrow()).releases();
+        List<String> fromFound = releases.subList(releases.indexOf("2.3.232"), releases.size());
+        CliTest.Result r = CliTest.run("bisect", file.toString());
+        assertEquals(0, r.code(), r.toString());
+        assertTrue(r.out().contains("The case was found on H2 2.3.232 (2024-08-11): from 2.3.232 to the newest release"), r.out());
+        assertTrue(r.out().contains(fromFound.size() + " versions 2.3.232.." + releases.get(releases.size() - 1)), r.out());
+        for (String v : fromFound) {
+            assertTrue(r.out().contains("| " + v + " | "), v + " was replayed: " + r.out());
+        }
+        assertTrue(r.out().contains("fixed in 2.4.240: 2.3.232 shows it"), r.out());
+
+        CliTest.Result replay = CliTest.run("replay", file.toString(), "--quiet");
+        assertTrue(replay.out().contains("Note: the case was found on H2 2.3.232 (2024-08-11) (--version 2.3.232), not on H2 "), replay.out());
+    }
+
     @Test
     void conclusionsNameEachChangeAndSkipUndecidedVersions() {
         Map<String, txfuzz.campaign.VersionReplay> seen = new LinkedHashMap<>();

@@ -56,6 +56,14 @@ class CliTest {
         }
     }
 
+    static JsonNode jsonText(String text) {
+        try {
+            return new ObjectMapper().readTree(text);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private static void assertOneLineError(Result r, String expected) {
         assertEquals(2, r.code(), r.toString());
         assertTrue(r.err().contains(expected), r.err());

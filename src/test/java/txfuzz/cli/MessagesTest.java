@@ -78,8 +78,8 @@ class MessagesTest {
     void anUnknownLevelForCheckListsTheLevels(@TempDir Path dir) throws Exception {
         Path h = dir.resolve("h.jsonl");
         Files.writeString(h, "{\"id\":1,\"session\":1,\"seq\":0,\"outcome\":\"committed\",\"sql\":[\"SELECT 1\"],\"ops\":[]}\n");
-        usage(CliTest.run("check", h.toString(), "--level", "snapshot-isolation"),
-                "unknown isolation level 'snapshot-isolation'; levels: READ_UNCOMMITTED, READ_COMMITTED");
+        usage(CliTest.run("check", h.toString(), "--level", "snapshot-serializable"),
+                "unknown isolation level 'snapshot-serializable' in --level; levels: READ_UNCOMMITTED, READ_COMMITTED");
     }
 
     @Test

@@ -23,6 +23,22 @@ class CaseJsonTest {
     }
 
     @Test
+    void theEngineItWasFoundOnRoundTripsAndCasesWithoutOneStillLoad() throws Exception {
+        TestCase found = sample().withEngine(new EngineVersion("h2", "H2 2.3.232 (2024-08-11)", "2.3.232"));
+        String json = CaseJson.write(found);
+        assertTrue(json.contains("\"release\" : \"2.3.232\""), json);
+        assertEquals(found, CaseJson.read(json, "mem"));
+        assertEquals(found.engine(), CaseJson.read(json, "mem").withTransactions(found.transactions(), found.order()).engine(),
+                "a reduced case keeps it");
+        String older = CaseJson.write(sample());
+        assertTrue(!older.contains("\"engine\""), older);
+        assertEquals(null, CaseJson.read(older, "old.json").engine());
+        CaseFormatException e = assertThrows(CaseFormatException.class, () -> CaseJson.read(json.replace("\"dbms\" : \"h2\",\n    \"version\"",
+                "\"version\""), "x.json"));
+        assertTrue(e.getMessage().contains("'engine' needs 'dbms' and 'version'"), e.getMessage());
+    }
+
+    @Test
     void malformedJsonSaysWhere() {
         CaseFormatException e = assertThrows(CaseFormatException.class, () -> CaseJson.read("{\"dbms\": \"h2\",\n  \"tables\": [", "x.json"));
         assertTrue(e.getMessage().startsWith("x.json:2:"), e.getMessage());
