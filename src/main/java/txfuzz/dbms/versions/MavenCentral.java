@@ -57,6 +57,16 @@ public final class MavenCentral {
         return Holder.INSTANCE;
     }
 
+    /** Maven Central at {@code centralUrl} (a mirror's, or an unreachable one in tests) with {@code localRepository} as its cache. */
+    public static MavenCentral at(Path localRepository, String centralUrl) {
+        return new MavenCentral(localRepository, centralUrl);
+    }
+
+    /** Where resolved artifacts are kept (and looked up first). */
+    public Path localRepository() {
+        return localRepository;
+    }
+
     static Path defaultLocalRepository() {
         String configured = System.getProperty("maven.repo.local");
         return configured != null ? Path.of(configured) : Path.of(System.getProperty("user.home"), ".m2", "repository");
@@ -93,7 +103,8 @@ public final class MavenCentral {
             if (notFound(e)) {
                 throw new IllegalArgumentException(artifact.coordinates(version) + " is not on Maven Central (see 'txfuzz targets --versions')");
             }
-            throw new IllegalArgumentException("cannot get " + artifact.coordinates(version) + " from Maven Central (offline?): " + rootMessage(e));
+            throw new IllegalArgumentException("cannot get " + artifact.coordinates(version) + " from Maven Central (offline?): " + rootMessage(e)
+                    + " (not in the local repository " + localRepository + ", nor got from " + central.getUrl() + ")");
         }
     }
 
