@@ -165,6 +165,9 @@ public final class MavenCentral {
             root = root.getCause();
         }
         String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        if (root instanceof java.net.UnknownHostException) {
+            m = "unknown host " + m; // its message is the bare host name
+        }
         return m.lines().findFirst().orElse("").strip();
     }
 }

@@ -80,6 +80,14 @@ class EngineVersionsTest {
     }
 
     @Test
+    void anUnknownHostIsNamedAsOne() {
+        // Java's UnknownHostException says only the host's name
+        assertEquals("unknown host repo.example.invalid",
+                MavenCentral.rootMessage(new IllegalStateException("transfer failed", new java.net.UnknownHostException("repo.example.invalid"))));
+        assertEquals("Connection refused", MavenCentral.rootMessage(new IllegalStateException(new java.net.ConnectException("Connection refused"))));
+    }
+
+    @Test
     void theListingIsMavenCentralsMetadata() {
         MavenCentral.Listing listing = MavenCentral.get().versions(H2);
         assumeTrue(listing.problem() == null, "Maven Central not reached: " + listing.problem());
