@@ -80,6 +80,20 @@ class EngineVersionsTest {
     }
 
     @Test
+    void theDefaultVersionWithoutTheClassPathIsResolvedLikeAnyOther() throws Exception {
+        // what the runnable jar does for an engine it leaves out (DuckDB); H2 here, the lighter one
+        String version = BundledVersions.of("h2");
+        Jdbc resolved = EngineDrivers.defaultDriver(ClassLoader.getPlatformClassLoader(), "h2", H2, version, "jdbc:h2:mem:");
+        assertEquals(version, resolved.version());
+        assertNotSame(EngineDrivers.driver("h2", H2, null, "jdbc:h2:mem:").driver().getClass(), resolved.driver().getClass());
+        try (java.sql.Connection c = resolved.driver().connect("jdbc:h2:mem:", new java.util.Properties());
+                java.sql.ResultSet r = c.createStatement().executeQuery("SELECT H2VERSION()")) {
+            assertTrue(r.next());
+            assertEquals(version, r.getString(1));
+        }
+    }
+
+    @Test
     void anUnknownHostIsNamedAsOne() {
         // Java's UnknownHostException says only the host's name
         assertEquals("unknown host repo.example.invalid",
