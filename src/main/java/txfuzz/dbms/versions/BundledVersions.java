@@ -30,6 +30,15 @@ public final class BundledVersions {
         return p;
     }
 
+    /**
+     * The local repository of the Maven that built txfuzz (its settings.xml's, or -Dmaven.repo.local), where
+     * that build put the server binaries; empty when not recorded (a build without resource filtering).
+     */
+    static java.util.Optional<java.nio.file.Path> buildLocalRepository() {
+        String recorded = VERSIONS.getProperty("maven.repo.local", "");
+        return recorded.isBlank() || recorded.startsWith("${") ? java.util.Optional.empty() : java.util.Optional.of(java.nio.file.Path.of(recorded));
+    }
+
     /** The default Maven version of DBMS {@code name}'s artifact, e.g. "2.3.232" for h2. */
     public static String of(String name) {
         String v = VERSIONS.getProperty(name);

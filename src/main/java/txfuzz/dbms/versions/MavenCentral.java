@@ -24,8 +24,8 @@ import org.eclipse.aether.transfer.MetadataNotFoundException;
 import org.eclipse.aether.util.repository.SimpleResolutionErrorPolicy;
 
 /**
- * Maven Central through Maven's own resolver, with the user's local repository (~/.m2/repository,
- * or -Dmaven.repo.local) as its cache: what Maven downloaded before is not downloaded again.
+ * Maven Central through Maven's own resolver, with the user's local repository (-Dmaven.repo.local,
+ * else the one the build of txfuzz used, else ~/.m2/repository) as its cache: what Maven downloaded before is not downloaded again.
  * -Dtxfuzz.maven.central=URL names a mirror of it instead.
  */
 public final class MavenCentral {
@@ -67,9 +67,14 @@ public final class MavenCentral {
         return localRepository;
     }
 
+    /** -Dmaven.repo.local, else the one the build used (where it put the server binaries) while it exists, else ~/.m2/repository. */
     static Path defaultLocalRepository() {
         String configured = System.getProperty("maven.repo.local");
-        return configured != null ? Path.of(configured) : Path.of(System.getProperty("user.home"), ".m2", "repository");
+        if (configured != null) {
+            return Path.of(configured);
+        }
+        return BundledVersions.buildLocalRepository().filter(java.nio.file.Files::isDirectory)
+                .orElse(Path.of(System.getProperty("user.home"), ".m2", "repository"));
     }
 
     private CloseableSession session() {

@@ -94,6 +94,15 @@ class EngineVersionsTest {
     }
 
     @Test
+    void theLocalRepositoryIsTheBuildsUnlessToldAnother() {
+        // the build downloads the server binaries into its local repository (settings.xml's, or -Dmaven.repo.local): txfuzz looks there
+        assumeTrue(System.getProperty("maven.repo.local") == null, "-Dmaven.repo.local given to the tests' JVM");
+        Path built = BundledVersions.buildLocalRepository().orElseThrow(() -> new AssertionError("the build recorded no local repository"));
+        assertEquals(built, MavenCentral.defaultLocalRepository());
+        assertEquals(built, MavenCentral.get().localRepository());
+    }
+
+    @Test
     void anUnknownHostIsNamedAsOne() {
         // Java's UnknownHostException says only the host's name
         assertEquals("unknown host repo.example.invalid",
