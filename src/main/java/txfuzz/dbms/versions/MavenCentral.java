@@ -36,21 +36,26 @@ public final class MavenCentral {
     private final RemoteRepository central;
 
     private static final class Holder {
-        static final MavenCentral INSTANCE = new MavenCentral(defaultLocalRepository(), centralUrl());
+        static final MavenCentral INSTANCE = new MavenCentral(defaultLocalRepository(), central());
     }
 
-    /** -Dtxfuzz.maven.central, else the mirror of central in ~/.m2/settings.xml, else Maven Central itself. */
-    static String centralUrl() {
+    /** -Dtxfuzz.maven.central, else the mirror of central in ~/.m2/settings.xml (under its id, as the build knows it), else Maven Central itself. */
+    static MavenSettings.Mirror central() {
         String asked = System.getProperty("txfuzz.maven.central");
         if (asked != null) {
-            return asked;
+            return new MavenSettings.Mirror("central", asked);
         }
-        return MavenSettings.centralMirror(Path.of(System.getProperty("user.home"), ".m2", "settings.xml")).orElse(CENTRAL_URL);
+        return MavenSettings.mirrorOfCentral(Path.of(System.getProperty("user.home"), ".m2", "settings.xml"))
+                .orElse(new MavenSettings.Mirror("central", CENTRAL_URL));
     }
 
     MavenCentral(Path localRepository, String centralUrl) {
+        this(localRepository, new MavenSettings.Mirror("central", centralUrl));
+    }
+
+    MavenCentral(Path localRepository, MavenSettings.Mirror central) {
         this.localRepository = localRepository;
-        this.central = new RemoteRepository.Builder("central", "default", centralUrl).build();
+        this.central = new RemoteRepository.Builder(central.id(), "default", central.url()).build();
     }
 
     public static MavenCentral get() {
@@ -109,7 +114,7 @@ public final class MavenCentral {
                 throw new IllegalArgumentException(artifact.coordinates(version) + " is not on Maven Central (see 'txfuzz targets --versions')");
             }
             throw new IllegalArgumentException("cannot get " + artifact.coordinates(version) + " from Maven Central (offline?): " + rootMessage(e)
-                    + " (not in the local repository " + localRepository + ", nor got from " + central.getUrl() + ")");
+                    + " (not found in the local repository " + localRepository + ", nor got from " + central.getUrl() + ")");
         }
     }
 

@@ -24,7 +24,7 @@ import txfuzz.model.TestCase;
 
 /** Engine versions from Maven Central, loaded on their own: real jars, real engines (the first run downloads them). */
 class EngineVersionsTest {
-    private static final MavenArtifact H2 = new MavenArtifact("com.h2database", "h2");
+    static final MavenArtifact H2 = new MavenArtifact("com.h2database", "h2");
 
     @Test
     void twoVersionsOfH2RunSideBySideEachReportingItsOwnVersion() throws Exception {
