@@ -22,7 +22,7 @@ final class ServerOptions {
     String serverVersion;
 
     @Option(names = "--server-home", paramLabel = "DIR", description = "Start the server from this local installation or build tree instead of"
-            + " the bundled binaries: PostgreSQL's (bin/initdb, bin/pg_ctl, bin/postgres) or MariaDB's (mariadbd and mariadb-install-db)."
+            + " the default version's binaries: PostgreSQL's (bin/initdb, bin/pg_ctl, bin/postgres) or MariaDB's (mariadbd and mariadb-install-db)."
             + " Its data directory stays txfuzz's own, private and deleted at exit.")
     Path serverHome;
 

@@ -15,7 +15,7 @@ import txfuzz.model.IsolationLevel;
 @Command(name = "targets", mixinStandardHelpOptions = true, description = "List the DBMSs txfuzz can test, with the version it uses by default,"
         + " their isolation levels and modes. Starts nothing.")
 final class TargetsCommand implements Callable<Integer> {
-    @Option(names = "--versions", description = "Per DBMS, the bundled version and the versions Maven Central lists (the engine's jar"
+    @Option(names = "--versions", description = "Per DBMS, the default version and the versions Maven Central lists (the engine's jar"
             + " for in-process engines, which --version loads; the server binaries for postgres and mariadb). Asks Maven Central; starts nothing.")
     boolean versions;
 
@@ -33,7 +33,7 @@ final class TargetsCommand implements Callable<Integer> {
 
     private static Integer listVersions() {
         for (Engine e : Targets.engines()) {
-            System.out.printf("%s: bundled %s (%s)%n", e.name(), BundledVersions.of(e.name()), e.defaultVersion());
+            System.out.printf("%s: default %s (%s)%n", e.name(), BundledVersions.of(e.name()), e.defaultVersion());
             MavenArtifact artifact = e.artifact().orElse(null);
             if (artifact == null) {
                 continue;

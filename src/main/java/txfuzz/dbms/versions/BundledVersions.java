@@ -6,8 +6,10 @@ import java.io.UncheckedIOException;
 import java.util.Properties;
 
 /**
- * The Maven versions of the engines txfuzz bundles, per DBMS name: pom.xml's, filtered into a
- * resource at build time, so the pom stays the one place they are written.
+ * The Maven versions txfuzz uses of each engine unless told another (--version), per DBMS name:
+ * pom.xml's, filtered into a resource at build time, so the pom stays the one place they are written.
+ * The in-process engines' jars are on the class path (bundled in the jar); the servers' binaries are
+ * resolved from the local Maven repository, else Maven Central, like any other version.
  */
 public final class BundledVersions {
     private static final Properties VERSIONS = load();
@@ -28,7 +30,16 @@ public final class BundledVersions {
         return p;
     }
 
-    /** The bundled Maven version of DBMS {@code name}'s artifact, e.g. "2.3.232" for h2. */
+    /**
+     * The local repository of the Maven that built txfuzz (its settings.xml's, or -Dmaven.repo.local), where
+     * that build put the server binaries; empty when not recorded (a build without resource filtering).
+     */
+    static java.util.Optional<java.nio.file.Path> buildLocalRepository() {
+        String recorded = VERSIONS.getProperty("maven.repo.local", "");
+        return recorded.isBlank() || recorded.startsWith("${") ? java.util.Optional.empty() : java.util.Optional.of(java.nio.file.Path.of(recorded));
+    }
+
+    /** The default Maven version of DBMS {@code name}'s artifact, e.g. "2.3.232" for h2. */
     public static String of(String name) {
         String v = VERSIONS.getProperty(name);
         if (v == null) {

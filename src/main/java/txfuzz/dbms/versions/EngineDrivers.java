@@ -14,7 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import txfuzz.dbms.Jdbc;
 
 /**
- * The JDBC driver of an in-process engine: the bundled one (txfuzz's own class path), or another
+ * The JDBC driver of an in-process engine: the default version's (txfuzz's own class path, or, for an
+ * engine the runnable jar leaves out, resolved like another version), or another
  * version's, resolved from Maven Central and loaded in a class loader of its own whose parent is the
  * platform loader — it sees java.sql but none of txfuzz's classes, so two versions of one engine live
  * side by side in one JVM. A version is loaded once per JVM: its loader stays, like the bundled one.
@@ -39,19 +40,33 @@ public final class EngineDrivers {
 
     private static Jdbc driverAt(String name, MavenArtifact artifact, String version, String bundled, String url) {
         if (version == null || version.equals(bundled)) {
-            return LOADED.computeIfAbsent(name + ":bundled", k -> new Jdbc(find(EngineDrivers.class.getClassLoader(), false, url, name, bundled), bundled));
+            return LOADED.computeIfAbsent(name + ":bundled", k -> defaultDriver(EngineDrivers.class.getClassLoader(), name, artifact, bundled, url));
         }
         return LOADED.computeIfAbsent(artifact.coordinates(version), k -> load(name, artifact, version, url));
+    }
+
+    /**
+     * The default version's driver: the one on {@code classPath} (the runnable jar's, or the Maven build's
+     * class path), else, for an engine the jar leaves out (DuckDB: 80 MB of native libraries for four
+     * platforms), resolved from the local Maven repository or Maven Central like any other version.
+     */
+    static Jdbc defaultDriver(ClassLoader classPath, String name, MavenArtifact artifact, String version, String url) {
+        Driver onClassPath = find(classPath, false, url, name, version);
+        return onClassPath != null ? new Jdbc(onClassPath, version) : load(name, artifact, version, url);
     }
 
     private static Jdbc load(String name, MavenArtifact artifact, String version, String url) {
         List<Path> jars = MavenCentral.get().resolve(artifact, version);
         URL[] urls = jars.stream().map(EngineDrivers::url).toArray(URL[]::new);
         ClassLoader loader = new URLClassLoader(name + "-" + version, urls, ClassLoader.getPlatformClassLoader());
-        return new Jdbc(find(loader, true, url, name, version), version);
+        Driver d = find(loader, true, url, name, version);
+        if (d == null) {
+            throw new IllegalArgumentException(name + " " + version + " has no JDBC driver for " + url);
+        }
+        return new Jdbc(d, version);
     }
 
-    /** The driver that takes {@code url}; with {@code own}, only one {@code loader} itself defines (not an ancestor's). */
+    /** The driver that takes {@code url}, or null; with {@code own}, only one {@code loader} itself defines (not an ancestor's). */
     private static Driver find(ClassLoader loader, boolean own, String url, String name, String version) {
         try {
             for (Driver d : ServiceLoader.load(Driver.class, loader)) {
@@ -69,7 +84,7 @@ public final class EngineDrivers {
         } catch (SQLException e) {
             throw new IllegalArgumentException(name + " " + version + ": its JDBC driver fails: " + MavenCentral.rootMessage(e));
         }
-        throw new IllegalArgumentException(name + " " + version + " has no JDBC driver for " + url);
+        return null;
     }
 
     private static URL url(Path jar) {

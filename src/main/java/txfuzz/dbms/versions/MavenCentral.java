@@ -24,8 +24,8 @@ import org.eclipse.aether.transfer.MetadataNotFoundException;
 import org.eclipse.aether.util.repository.SimpleResolutionErrorPolicy;
 
 /**
- * Maven Central through Maven's own resolver, with the user's local repository (~/.m2/repository,
- * or -Dmaven.repo.local) as its cache: what Maven downloaded before is not downloaded again.
+ * Maven Central through Maven's own resolver, with the user's local repository (-Dmaven.repo.local,
+ * else the one the build of txfuzz used, else ~/.m2/repository) as its cache: what Maven downloaded before is not downloaded again.
  * -Dtxfuzz.maven.central=URL names a mirror of it instead.
  */
 public final class MavenCentral {
@@ -36,30 +36,50 @@ public final class MavenCentral {
     private final RemoteRepository central;
 
     private static final class Holder {
-        static final MavenCentral INSTANCE = new MavenCentral(defaultLocalRepository(), centralUrl());
+        static final MavenCentral INSTANCE = new MavenCentral(defaultLocalRepository(), central());
     }
 
-    /** -Dtxfuzz.maven.central, else the mirror of central in ~/.m2/settings.xml, else Maven Central itself. */
-    static String centralUrl() {
+    /** -Dtxfuzz.maven.central, else the mirror of central in ~/.m2/settings.xml (under its id, as the build knows it), else Maven Central itself. */
+    static MavenSettings.Mirror central() {
         String asked = System.getProperty("txfuzz.maven.central");
         if (asked != null) {
-            return asked;
+            return new MavenSettings.Mirror("central", asked);
         }
-        return MavenSettings.centralMirror(Path.of(System.getProperty("user.home"), ".m2", "settings.xml")).orElse(CENTRAL_URL);
+        return MavenSettings.mirrorOfCentral(Path.of(System.getProperty("user.home"), ".m2", "settings.xml"))
+                .orElse(new MavenSettings.Mirror("central", CENTRAL_URL));
     }
 
     MavenCentral(Path localRepository, String centralUrl) {
+        this(localRepository, new MavenSettings.Mirror("central", centralUrl));
+    }
+
+    MavenCentral(Path localRepository, MavenSettings.Mirror central) {
         this.localRepository = localRepository;
-        this.central = new RemoteRepository.Builder("central", "default", centralUrl).build();
+        this.central = new RemoteRepository.Builder(central.id(), "default", central.url()).build();
     }
 
     public static MavenCentral get() {
         return Holder.INSTANCE;
     }
 
+    /** Maven Central at {@code centralUrl} (a mirror's, or an unreachable one in tests) with {@code localRepository} as its cache. */
+    public static MavenCentral at(Path localRepository, String centralUrl) {
+        return new MavenCentral(localRepository, centralUrl);
+    }
+
+    /** Where resolved artifacts are kept (and looked up first). */
+    public Path localRepository() {
+        return localRepository;
+    }
+
+    /** -Dmaven.repo.local, else the one the build used (where it put the server binaries) while it exists, else ~/.m2/repository. */
     static Path defaultLocalRepository() {
         String configured = System.getProperty("maven.repo.local");
-        return configured != null ? Path.of(configured) : Path.of(System.getProperty("user.home"), ".m2", "repository");
+        if (configured != null) {
+            return Path.of(configured);
+        }
+        return BundledVersions.buildLocalRepository().filter(java.nio.file.Files::isDirectory)
+                .orElse(Path.of(System.getProperty("user.home"), ".m2", "repository"));
     }
 
     private CloseableSession session() {
@@ -93,7 +113,8 @@ public final class MavenCentral {
             if (notFound(e)) {
                 throw new IllegalArgumentException(artifact.coordinates(version) + " is not on Maven Central (see 'txfuzz targets --versions')");
             }
-            throw new IllegalArgumentException("cannot get " + artifact.coordinates(version) + " from Maven Central (offline?): " + rootMessage(e));
+            throw new IllegalArgumentException("cannot get " + artifact.coordinates(version) + " from Maven Central (offline?): " + rootMessage(e)
+                    + " (not found in the local repository " + localRepository + ", nor got from " + central.getUrl() + ")");
         }
     }
 
@@ -154,6 +175,9 @@ public final class MavenCentral {
             root = root.getCause();
         }
         String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        if (root instanceof java.net.UnknownHostException) {
+            m = "unknown host " + m; // its message is the bare host name
+        }
         return m.lines().findFirst().orElse("").strip();
     }
 }

@@ -19,8 +19,20 @@ final class MavenSettings {
     private MavenSettings() {
     }
 
+    /**
+     * A mirror: its id matters too, since Maven's local repository records which repository (by id) each
+     * artifact came from, and accepts a local copy only for a request to that repository.
+     */
+    record Mirror(String id, String url) {
+    }
+
     /** The mirror's URL, or empty when there is no settings file, no such mirror, or the file cannot be read. */
     static Optional<String> centralMirror(Path settings) {
+        return mirrorOfCentral(settings).map(Mirror::url);
+    }
+
+    /** The mirror (its id "central" when it has none), or empty when there is no settings file, no such mirror, or the file cannot be read. */
+    static Optional<Mirror> mirrorOfCentral(Path settings) {
         if (!Files.isRegularFile(settings)) {
             return Optional.empty();
         }
@@ -37,7 +49,8 @@ final class MavenSettings {
                 boolean mirrorsCentral = Arrays.stream(of.split(",")).map(String::strip)
                         .anyMatch(x -> x.equals("central") || x.equals("*") || x.equals("external:*"));
                 if (mirrorsCentral && !url.isBlank()) {
-                    return Optional.of(url.strip());
+                    String id = text(m, "id").strip();
+                    return Optional.of(new Mirror(id.isEmpty() ? "central" : id, url.strip()));
                 }
             }
         } catch (Exception unreadable) {

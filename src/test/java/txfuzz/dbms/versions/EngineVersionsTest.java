@@ -24,7 +24,7 @@ import txfuzz.model.TestCase;
 
 /** Engine versions from Maven Central, loaded on their own: real jars, real engines (the first run downloads them). */
 class EngineVersionsTest {
-    private static final MavenArtifact H2 = new MavenArtifact("com.h2database", "h2");
+    static final MavenArtifact H2 = new MavenArtifact("com.h2database", "h2");
 
     @Test
     void twoVersionsOfH2RunSideBySideEachReportingItsOwnVersion() throws Exception {
@@ -77,6 +77,37 @@ class EngineVersionsTest {
         MavenCentral.Listing listing = unreachable.versions(H2);
         assertNotNull(listing.problem());
         assertEquals(List.of(), listing.versions());
+    }
+
+    @Test
+    void theDefaultVersionWithoutTheClassPathIsResolvedLikeAnyOther() throws Exception {
+        // what the runnable jar does for an engine it leaves out (DuckDB); H2 here, the lighter one
+        String version = BundledVersions.of("h2");
+        Jdbc resolved = EngineDrivers.defaultDriver(ClassLoader.getPlatformClassLoader(), "h2", H2, version, "jdbc:h2:mem:");
+        assertEquals(version, resolved.version());
+        assertNotSame(EngineDrivers.driver("h2", H2, null, "jdbc:h2:mem:").driver().getClass(), resolved.driver().getClass());
+        try (java.sql.Connection c = resolved.driver().connect("jdbc:h2:mem:", new java.util.Properties());
+                java.sql.ResultSet r = c.createStatement().executeQuery("SELECT H2VERSION()")) {
+            assertTrue(r.next());
+            assertEquals(version, r.getString(1));
+        }
+    }
+
+    @Test
+    void theLocalRepositoryIsTheBuildsUnlessToldAnother() {
+        // the build downloads the server binaries into its local repository (settings.xml's, or -Dmaven.repo.local): txfuzz looks there
+        assumeTrue(System.getProperty("maven.repo.local") == null, "-Dmaven.repo.local given to the tests' JVM");
+        Path built = BundledVersions.buildLocalRepository().orElseThrow(() -> new AssertionError("the build recorded no local repository"));
+        assertEquals(built, MavenCentral.defaultLocalRepository());
+        assertEquals(built, MavenCentral.get().localRepository());
+    }
+
+    @Test
+    void anUnknownHostIsNamedAsOne() {
+        // Java's UnknownHostException says only the host's name
+        assertEquals("unknown host repo.example.invalid",
+                MavenCentral.rootMessage(new IllegalStateException("transfer failed", new java.net.UnknownHostException("repo.example.invalid"))));
+        assertEquals("Connection refused", MavenCentral.rootMessage(new IllegalStateException(new java.net.ConnectException("Connection refused"))));
     }
 
     @Test
