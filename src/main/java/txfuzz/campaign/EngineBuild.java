@@ -13,7 +13,7 @@ import txfuzz.dbms.versions.Releases;
  * does not always (DuckDB 1.4.4 is the artifact 1.4.4.0, H2's string carries a date).
  *
  * @param version      the version as the engine reports it (summary.json's top-level {@code version})
- * @param source       {@code bundled} (the version txfuzz ships), {@code maven-central} (another version, fetched),
+ * @param source       {@code default} (the version pom.xml names), {@code maven-central} (another version, fetched),
  *                     {@code url} (a server txfuzz did not start) or {@code server-home} (a local installation)
  * @param artifact     the Maven artifact the engine came from, {@code group:artifact}; null for {@code url} and {@code server-home}
  * @param mavenVersion that artifact's version; null for {@code url} and {@code server-home}
@@ -40,7 +40,7 @@ public record EngineBuild(String version, String source, String artifact, String
         }
         Optional<MavenArtifact> artifact = Targets.exists(dbms) ? Targets.engine(dbms).artifact() : Optional.empty();
         if (artifact.isEmpty()) {
-            return new EngineBuild(reported, "bundled", null, null, options.version());
+            return new EngineBuild(reported, "default", null, null, options.version());
         }
         String bundled = BundledVersions.of(dbms);
         String maven;
@@ -50,7 +50,7 @@ public record EngineBuild(String version, String source, String artifact, String
         } catch (IllegalArgumentException e) {
             maven = options.version(); // cannot happen once the target opened; the words the user gave are the best left
         }
-        return new EngineBuild(reported, bundled.equals(maven) ? "bundled" : "maven-central", artifact.get().toString(), maven, options.version());
+        return new EngineBuild(reported, bundled.equals(maven) ? "default" : "maven-central", artifact.get().toString(), maven, options.version());
     }
 
     /** What a case file records of this build: the engine's own words, and the Maven version that gives it again. */

