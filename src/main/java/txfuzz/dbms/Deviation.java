@@ -30,13 +30,14 @@ public enum Deviation {
     STATEMENT_SNAPSHOT_WITH_RECHECK,
     /**
      * {@link #STATEMENT_VISIBILITY} for a lock-based engine whose locking scans (UPDATE, DELETE) take no
-     * gap locks and walk the table in primary-key order (InnoDB at READ COMMITTED and READ
+     * gap locks and walk the table in the order of its clustered key (InnoDB at READ COMMITTED and READ
      * UNCOMMITTED): a write that waited for a row lock went on from that row with the newest committed
      * versions, so the rows ordered before the waited-for row are read as they were when the statement
      * was submitted, and the waited-for row and those after it as they were when it resumed. A row
      * another transaction inserted or moved behind the scan position meanwhile is not seen. Applied
-     * only where the scan order is known: a single-table write on a table with a PRIMARY KEY whose
-     * plan reads that table first, in primary-key order ({@link Engine#scansInPrimaryKeyOrder}).
+     * only where the scan order is known: a single-table write on a table with a PRIMARY KEY or a key the
+     * engine reports it clusters by ({@link Engine#clusteredKey}) whose plan reads that table first, in
+     * that key's order ({@link Engine#scansInClusteredKeyOrder}).
      */
     LOCKING_SCAN_IN_KEY_ORDER,
     /**

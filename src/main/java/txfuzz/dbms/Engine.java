@@ -102,12 +102,22 @@ public interface Engine {
     }
 
     /**
-     * Whether {@code sql}, a single-table UPDATE or DELETE naming its target {@code name} (its alias, if
-     * any), reads that table first and in primary-key order in the plan the engine makes on {@code c}'s
-     * data; empty when the engine cannot tell ({@link Deviation#LOCKING_SCAN_IN_KEY_ORDER} then does not
-     * apply). Default: cannot tell.
+     * Whether {@code sql}, a single-table UPDATE or DELETE of {@code table} naming it {@code name} (its alias,
+     * if any), reads that table first and in the order of the key its rows are stored in (the PRIMARY KEY,
+     * or {@link #clusteredKey}) in the plan the engine makes on {@code c}'s data; empty when the engine
+     * cannot tell ({@link Deviation#LOCKING_SCAN_IN_KEY_ORDER} then does not apply). Default: cannot tell.
      */
-    default java.util.Optional<Boolean> scansInPrimaryKeyOrder(Connection c, String sql, String name) throws SQLException {
+    default java.util.Optional<Boolean> scansInClusteredKeyOrder(Connection c, String sql, String table, String name) throws SQLException {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * The columns, in order, of the key {@code table}'s rows are stored in, as the engine itself reports it on
+     * {@code c} (InnoDB's clustered index: the PRIMARY KEY, else a UNIQUE index whose columns are all NOT NULL);
+     * empty when the engine cannot tell or orders the rows by no column (InnoDB's hidden row id). Default:
+     * cannot tell (the PRIMARY KEY from JDBC metadata is used).
+     */
+    default java.util.Optional<List<String>> clusteredKey(Connection c, String table) throws SQLException {
         return java.util.Optional.empty();
     }
 

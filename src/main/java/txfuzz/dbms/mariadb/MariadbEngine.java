@@ -153,7 +153,7 @@ public final class MariadbEngine implements Engine {
         String rc = MYSQL_LEVELS + "#isolevel_read-committed and " + KB_SET_TRANSACTION
                 + "#read-committed: semi-consistent reads for UPDATE and no gap locks at READ COMMITTED and READ UNCOMMITTED"
                 + " (WriteCheck §6.4; " + MDEV_26687 + "); locking scans lock the records they scan in index order, " + MYSQL_LOCKS_SET
-                + ", the clustered index in PRIMARY KEY order, " + MYSQL_CLUSTERED_INDEX;
+                + ", the clustered index in PRIMARY KEY order (without one, the first UNIQUE NOT NULL key's), " + MYSQL_CLUSTERED_INDEX;
         m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(KB_SET_TRANSACTION + "#read-uncommitted (dirty reads; otherwise as READ"
                 + " COMMITTED) and " + rc, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY, Deviation.LOCKING_SCAN_IN_KEY_ORDER)
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS).arbitratingUpserts(Deviation.UpsertArbitration.LATEST_COMMITTED));
@@ -252,30 +252,40 @@ public final class MariadbEngine implements Engine {
     }
 
     /**
-     * From EXPLAIN: the plan's first table is {@code name}, read by a full scan (the clustered index, in
-     * PRIMARY KEY order) or through the PRIMARY key. A DELETE without WHERE shows "Deleting all rows":
-     * InnoDB has no handler call that does that, so the server falls back to deleting row by row in a full
-     * scan (measured on 11.4.5 by LockingScanInKeyOrderTest: the scan misses a row moved before the row it
-     * waited on). A secondary index or another table first is not known to scan in key order.
+     * From EXPLAIN: the plan's first table is {@code name}, read by a full scan (the clustered index, in its key
+     * order) or through its clustered index ({@link ClusteredIndex}: PRIMARY, or on a table without one the
+     * UNIQUE NOT NULL index InnoDB clusters by — measured on 11.4.5: EXPLAIN shows that index by name, e.g.
+     * {@code type=index key=c3} for a full scan of it). A DELETE without WHERE shows "Deleting all rows": InnoDB
+     * has no handler call that does that, so the server falls back to deleting row by row in a full scan
+     * (measured on 11.4.5 by LockingScanInKeyOrderTest: the scan misses a row moved before the row it waited
+     * on). A secondary index or another table first is not known to scan in key order.
      */
     @Override
-    public java.util.Optional<Boolean> scansInPrimaryKeyOrder(java.sql.Connection c, String sql, String name) throws SQLException {
+    public java.util.Optional<Boolean> scansInClusteredKeyOrder(java.sql.Connection c, String sql, String table, String name)
+            throws SQLException {
+        String clustered = ClusteredIndex.of(c, table).map(ClusteredIndex::name).orElse("PRIMARY");
         try (java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("EXPLAIN " + sql)) {
             if (!rs.next()) {
                 return java.util.Optional.empty();
             }
-            String table = rs.getString("table");
+            String first = rs.getString("table");
             String type = rs.getString("type");
             String key = rs.getString("key");
-            if (table == null && type == null && "Deleting all rows".equals(rs.getString("Extra")) && !rs.next()) {
+            if (first == null && type == null && "Deleting all rows".equals(rs.getString("Extra")) && !rs.next()) {
                 return java.util.Optional.of(true);
             }
-            if (table == null || type == null || !table.equalsIgnoreCase(name)) {
+            if (first == null || type == null || !first.equalsIgnoreCase(name)) {
                 return java.util.Optional.of(false);
             }
             boolean fullScan = type.equals("ALL") && key == null;
-            return java.util.Optional.of(fullScan || "PRIMARY".equals(key));
+            return java.util.Optional.of(fullScan || clustered.equalsIgnoreCase(key));
         }
+    }
+
+    /** From InnoDB's data dictionary ({@link ClusteredIndex}): the PRIMARY KEY, or the UNIQUE NOT NULL index InnoDB clusters by. */
+    @Override
+    public java.util.Optional<List<String>> clusteredKey(java.sql.Connection c, String table) {
+        return ClusteredIndex.of(c, table).map(ClusteredIndex::columns);
     }
 
     @Override

@@ -151,7 +151,7 @@ final class DeviationExplainer {
                     + " touched that table, and concurrent writers changed different rows";
             case SOME_SERIAL_ORDER -> "serializable in an order other than commit order: " + lastSerialOrder;
             case LOCKING_SCAN_IN_KEY_ORDER -> "locking scan in key order without gap locks: each write saw the data committed before it"
-                    + " began; an UPDATE or DELETE that waited for a row lock read the rows before that row in primary-key order as they were"
+                    + " began; an UPDATE or DELETE that waited for a row lock read the rows before that row in clustered-key order as they were"
                     + " when it began, and that row and the rows after it as they were when it resumed, so a row inserted or moved before"
                     + " the waited-for row meanwhile was not seen (" + String.join("; ", keyOrderSplits) + ")";
         };
@@ -274,13 +274,13 @@ final class DeviationExplainer {
 
     /** Where each write the last key-order simulation split waited, in words ("T2.1 waited on t2 row (0, 1)"). */
     private final List<String> keyOrderSplits = new ArrayList<>();
-    /** Per statement: its table's primary key when the engine's plan scans it first, in key order; empty otherwise. */
-    private final Map<StmtRef, Optional<KeyOrderScan.PrimaryKey>> keyOrderScans = new HashMap<>();
+    /** Per statement: its table's clustered key when the engine's plan scans it first, in key order; empty otherwise. */
+    private final Map<StmtRef, Optional<KeyOrderScan.ClusteredKey>> keyOrderScans = new HashMap<>();
 
     /**
      * {@link Deviation#LOCKING_SCAN_IN_KEY_ORDER}: each committed write, in the order they completed, reads
      * the data committed before it was submitted; one that waited for a lock reads, if it is a single-table
-     * UPDATE or DELETE scanning its table in primary-key order, the split view {@link KeyOrderScan} gives
+     * UPDATE or DELETE scanning its table in the order of its clustered key, the split view {@link KeyOrderScan} gives
      * (the waited-for row: the first in key order of the rows its blockers held), else the data as of when
      * it resumed. Explains only when at least one write was split (otherwise it is statement visibility).
      * Needs row identities.
@@ -317,7 +317,7 @@ final class DeviationExplainer {
 
     /**
      * The view of {@code ref}, which waited, under {@link KeyOrderScan}: empty when the rule does not
-     * apply (not a single-table UPDATE or DELETE, no primary key, a plan not known to scan in key order,
+     * apply (not a single-table UPDATE or DELETE, no clustered key, a plan not known to scan in key order,
      * no row a blocker held in its table, or keys whose order is not certain).
      */
     private Optional<DbState> splitView(List<Effect> done, StmtRef ref, int submitted, int resumed) throws SQLException, SetupFailedException {
@@ -364,7 +364,7 @@ final class DeviationExplainer {
         if (!keyOrderScans.containsKey(ref)) {
             keyOrderScans.put(ref, keyOrderScan(ref, target.get(), before.get()));
         }
-        Optional<KeyOrderScan.PrimaryKey> key = keyOrderScans.get(ref);
+        Optional<KeyOrderScan.ClusteredKey> key = keyOrderScans.get(ref);
         if (key.isEmpty()) {
             return Optional.empty();
         }
@@ -378,8 +378,8 @@ final class DeviationExplainer {
         return split;
     }
 
-    /** {@code target}'s primary key, on a database holding {@code view}, when the engine's plan for {@code ref} scans it first in key order. */
-    private Optional<KeyOrderScan.PrimaryKey> keyOrderScan(StmtRef ref, KeyOrderScan.Target target, DbState view)
+    /** {@code target}'s clustered key, on a database holding {@code view}, when the engine's plan for {@code ref} scans it first in key order. */
+    private Optional<KeyOrderScan.ClusteredKey> keyOrderScan(StmtRef ref, KeyOrderScan.Target target, DbState view)
             throws SQLException, SetupFailedException {
         try (Database db = this.target.freshDatabase(); Connection c = db.connect(testCase.isolation(), testCase.mode());
              Statement s = c.createStatement()) {
@@ -392,7 +392,7 @@ final class DeviationExplainer {
             } catch (SQLException | RuntimeException e) {
                 return Optional.empty();
             }
-            Optional<KeyOrderScan.PrimaryKey> key = KeyOrderScan.primaryKey(c, target.table());
+            Optional<KeyOrderScan.ClusteredKey> key = KeyOrderScan.clusteredKey(this.target.engine(), c, target.table());
             if (key.isEmpty() || !KeyOrderScan.scansInKeyOrder(this.target.engine(), c, testCase.stmt(ref).sql(), target)) {
                 return Optional.empty();
             }

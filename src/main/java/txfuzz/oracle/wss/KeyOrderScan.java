@@ -23,7 +23,8 @@ import txfuzz.model.DbState;
 
 /**
  * The view of a write under {@link txfuzz.dbms.Deviation#LOCKING_SCAN_IN_KEY_ORDER}: a locking scan that
- * walks its table in primary-key order and waited on the row with key {@code K} read the rows ordered
+ * walks its table in the order of its clustered key (the PRIMARY KEY, or the UNIQUE NOT NULL index InnoDB
+ * clusters a table without one by) and waited on the row with key {@code K} read the rows ordered
  * before {@code K} as they were when it was submitted, and {@code K} and the rows after it as they were
  * when it resumed (newest committed). Keys are compared by their SQL type; where the order of two keys
  * is not certain (character keys whose order may depend on the column's collation), the split is unknown
@@ -65,15 +66,18 @@ final class KeyOrderScan {
         return Optional.of(new Target(m.group(2), alias == null || aliasIsKeyword ? m.group(2) : alias));
     }
 
-    /** A table's primary key: the positions of its columns in a row as read by {@code SELECT *}, and whether each is numeric. */
-    record PrimaryKey(List<Integer> positions, List<Boolean> numeric) {
+    /**
+     * The key a table's rows are stored and scanned in (its PRIMARY KEY, or the index the engine clusters by):
+     * the positions of its columns in a row as read by {@code SELECT *}, and whether each is numeric.
+     */
+    record ClusteredKey(List<Integer> positions, List<Boolean> numeric) {
         /** The order of two rows' keys; empty when it is not certain. */
         Optional<Integer> compare(List<String> a, List<String> b) {
             for (int i = 0; i < positions.size(); i++) {
                 String x = a.get(positions.get(i));
                 String y = b.get(positions.get(i));
                 if (x == null || y == null) {
-                    return Optional.empty(); // a primary key has no NULLs: not a row as the engine holds it
+                    return Optional.empty(); // a clustered key has no NULLs: not a row as the engine holds it
                 }
                 Optional<Integer> c = numeric.get(i) ? compareNumbers(x, y) : compareText(x, y);
                 if (c.isEmpty() || c.get() != 0) {
@@ -107,22 +111,13 @@ final class KeyOrderScan {
     }
 
     /**
-     * {@code table}'s primary key from JDBC metadata on {@code c}; empty when it has none (InnoDB then
-     * orders rows by the first UNIQUE NOT NULL key or a hidden row id, which is not followed here).
+     * The key {@code table}'s rows are stored and scanned in: as the engine reports it ({@link Engine#clusteredKey};
+     * InnoDB without a PRIMARY KEY: the UNIQUE NOT NULL index it clusters by), else the PRIMARY KEY from JDBC
+     * metadata on {@code c}; empty when there is neither (InnoDB's hidden row id: insertion order, not followed here).
      */
-    static Optional<PrimaryKey> primaryKey(Connection c, String table) throws SQLException {
-        DatabaseMetaData md = c.getMetaData();
-        Map<Integer, String> keyColumns = new TreeMap<>();
-        for (String name : List.of(table, table.toLowerCase(Locale.ROOT), table.toUpperCase(Locale.ROOT))) {
-            try (ResultSet rs = md.getPrimaryKeys(c.getCatalog(), c.getSchema(), name)) {
-                while (rs.next()) {
-                    keyColumns.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
-                }
-            }
-            if (!keyColumns.isEmpty()) {
-                break;
-            }
-        }
+    static Optional<ClusteredKey> clusteredKey(Engine engine, Connection c, String table) throws SQLException {
+        Optional<List<String>> reported = engine.clusteredKey(c, table);
+        List<String> keyColumns = reported.isPresent() ? reported.get() : jdbcPrimaryKey(c, table);
         if (keyColumns.isEmpty()) {
             return Optional.empty();
         }
@@ -137,7 +132,7 @@ final class KeyOrderScan {
         }
         List<Integer> positions = new ArrayList<>();
         List<Boolean> numerics = new ArrayList<>();
-        for (String column : keyColumns.values()) {
+        for (String column : keyColumns) {
             Integer p = position.get(column.toLowerCase(Locale.ROOT));
             if (p == null) {
                 return Optional.empty();
@@ -145,7 +140,24 @@ final class KeyOrderScan {
             positions.add(p);
             numerics.add(numeric.get(column.toLowerCase(Locale.ROOT)));
         }
-        return Optional.of(new PrimaryKey(positions, numerics));
+        return Optional.of(new ClusteredKey(positions, numerics));
+    }
+
+    /** {@code table}'s PRIMARY KEY columns in key order, from JDBC metadata; empty when it has none. */
+    private static List<String> jdbcPrimaryKey(Connection c, String table) throws SQLException {
+        DatabaseMetaData md = c.getMetaData();
+        Map<Integer, String> keyColumns = new TreeMap<>();
+        for (String name : List.of(table, table.toLowerCase(Locale.ROOT), table.toUpperCase(Locale.ROOT))) {
+            try (ResultSet rs = md.getPrimaryKeys(c.getCatalog(), c.getSchema(), name)) {
+                while (rs.next()) {
+                    keyColumns.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
+                }
+            }
+            if (!keyColumns.isEmpty()) {
+                break;
+            }
+        }
+        return List.copyOf(keyColumns.values());
     }
 
     private static boolean isNumeric(int sqlType) {
@@ -156,16 +168,16 @@ final class KeyOrderScan {
         };
     }
 
-    /** Whether the engine's plan for {@code sql} scans {@code target} first and in primary-key order. */
+    /** Whether the engine's plan for {@code sql} scans {@code target} first and in the order of its clustered key. */
     static boolean scansInKeyOrder(Engine engine, Connection c, String sql, Target target) throws SQLException {
-        return engine.scansInPrimaryKeyOrder(c, sql, target.name()).orElse(false);
+        return engine.scansInClusteredKeyOrder(c, sql, target.table(), target.name()).orElse(false);
     }
 
     /**
      * The first of {@code held} (rows a blocking transaction held) in key order: where the scan waited.
      * Empty when there is none or their order is not certain.
      */
-    static Optional<List<String>> firstInKeyOrder(PrimaryKey key, List<List<String>> held) {
+    static Optional<List<String>> firstInKeyOrder(ClusteredKey key, List<List<String>> held) {
         List<String> first = null;
         for (List<String> row : held) {
             if (first == null) {
@@ -189,7 +201,7 @@ final class KeyOrderScan {
      * column) met in both parts, moved forward past the scan position, is read once, at its new place.
      * Empty when some key cannot be placed.
      */
-    static Optional<DbState> splitView(DbState submitted, DbState resumed, String table, PrimaryKey key, List<String> waitedOn) {
+    static Optional<DbState> splitView(DbState submitted, DbState resumed, String table, ClusteredKey key, List<String> waitedOn) {
         List<List<String>> after = new ArrayList<>();
         Set<String> seenAfter = new HashSet<>();
         for (List<String> row : resumed.tables().getOrDefault(table, List.of())) {

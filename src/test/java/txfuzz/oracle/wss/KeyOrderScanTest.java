@@ -11,8 +11,8 @@ import txfuzz.model.DbState;
 
 /** The pure parts of {@link KeyOrderScan}: which statements it applies to, typed key order, the split view. */
 class KeyOrderScanTest {
-    private static final KeyOrderScan.PrimaryKey INT_KEY = new KeyOrderScan.PrimaryKey(List.of(0), List.of(true));
-    private static final KeyOrderScan.PrimaryKey TEXT_KEY = new KeyOrderScan.PrimaryKey(List.of(0), List.of(false));
+    private static final KeyOrderScan.ClusteredKey INT_KEY = new KeyOrderScan.ClusteredKey(List.of(0), List.of(true));
+    private static final KeyOrderScan.ClusteredKey TEXT_KEY = new KeyOrderScan.ClusteredKey(List.of(0), List.of(false));
 
     @Test
     void onlySingleTableUpdatesAndDeletesWithoutOrderOrLimitHaveAKnownScan() {

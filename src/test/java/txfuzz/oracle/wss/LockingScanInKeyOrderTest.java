@@ -26,7 +26,8 @@ import txfuzz.oracle.Violation;
 
 /**
  * Issue 21 (MariaDB seed 22 i453, seed 11 i14, seed 22 i633): InnoDB's locking scans at READ COMMITTED
- * walk the clustered index in primary-key order with no gap locks; a DELETE that waited on a row goes on
+ * walk the clustered index in key order (the PRIMARY KEY, else the UNIQUE NOT NULL key InnoDB clusters by)
+ * with no gap locks; a DELETE that waited on a row goes on
  * from it with the newest committed versions and misses a row another transaction inserted or moved
  * before that row meanwhile. {@link Deviation#LOCKING_SCAN_IN_KEY_ORDER} documents it — and only it:
  * the same schedule with the DELETE skipping one more row (an injected fault) stays a bug candidate,
@@ -79,8 +80,26 @@ class LockingScanInKeyOrderTest {
     }
 
     /**
-     * The injected fault: inside a transaction (auto-commit off), {@code from} runs as {@code to} — a DELETE
-     * that also skips a row after the waited-for key. The simulations run their statements in autocommit,
+     * Seed 22 i633's shape: t has no PRIMARY KEY, a nullable {@code UNIQUE (c2)} and {@code UNIQUE (c3)} on a NOT
+     * NULL column, so InnoDB clusters its rows by c3. T1 moves the row at c3 = 9 to c3 = 0 and holds it; T2's
+     * UPDATE of every row with c0 <= c1 waits on it (the plan: {@code type=index key=c3}, a full scan of that
+     * index), and after T1's commit goes on from c3 = 9: it updates the row at 17 and never meets the one at 0.
+     * With {@code c3NotNull} false nothing is clustered by a key (a hidden row id: insertion order).
+     */
+    private static TestCase movedBehindUniqueKey(IsolationLevel level, boolean c3NotNull) {
+        return Cases.on("mariadb").table("t").level(level)
+                .setup("CREATE TABLE t (c0 INT, c1 INT, c2 INT, c3 INT" + (c3NotNull ? " NOT NULL" : "") + ", UNIQUE (c2), UNIQUE (c3))",
+                        "INSERT INTO t VALUES (1, 8, 2, 9), (3, 8, NULL, 17)")
+                .txn("UPDATE t SET c3 = 0 WHERE c3 = 9")
+                .txn(UPDATE_WHERE_C0_LE_C1)
+                .order(1, 1, 2, 2, 1, 2);
+    }
+
+    private static final String UPDATE_WHERE_C0_LE_C1 = "UPDATE t SET c1 = NULL WHERE c0 <= c1";
+
+    /**
+     * The injected fault: inside a transaction (auto-commit off), {@code from} runs as {@code to} — a write
+     * that also skips a row (after the waited-for key, or where a key-order scan would have missed it). The simulations run their statements in autocommit,
      * as the engine would, so only the run (and the serial replays) carry the fault.
      */
     private static final class SkippingDeletes extends DelegatingTarget {
@@ -203,6 +222,42 @@ class LockingScanInKeyOrderTest {
                     assertTrue(v.violations().stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), v.toString());
                 }
             }
+        }
+    }
+
+    @Test
+    void aRowMovedBehindTheScanOfAUniqueNotNullClusteredKeyIsDocumented() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            List<Violation> found = wssViolations(judge(maria, movedBehindUniqueKey(IsolationLevel.READ_COMMITTED, true)));
+            assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+        }
+    }
+
+    @Test
+    void anUpdateThatAlsoSkipsARowAfterTheWaitedUniqueKeyStaysABugCandidate() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            Target faulty = new SkippingDeletes(maria, UPDATE_WHERE_C0_LE_C1, UPDATE_WHERE_C0_LE_C1 + " AND c3 <> 17");
+            List<Violation> found = wssViolations(judge(faulty, movedBehindUniqueKey(IsolationLevel.READ_COMMITTED, true)));
+            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
+            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+        }
+    }
+
+    /**
+     * Without a PRIMARY KEY or a UNIQUE NOT NULL key InnoDB orders rows by a hidden row id, which txfuzz does not
+     * guess: the same schedule with c3 nullable, whose UPDATE misses the moved row as a c3-order scan would (an
+     * injected fault), stays a bug candidate; run as it is, nothing is documented by the rule.
+     */
+    @Test
+    void aTableWithoutAClusteredKeyDoesNotGetTheRule() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            Target faulty = new SkippingDeletes(maria, UPDATE_WHERE_C0_LE_C1, UPDATE_WHERE_C0_LE_C1 + " AND c3 <> 0");
+            List<Violation> found = wssViolations(judge(faulty, movedBehindUniqueKey(IsolationLevel.READ_COMMITTED, false)));
+            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
+            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+
+            Verdict v = judge(maria, movedBehindUniqueKey(IsolationLevel.READ_COMMITTED, false));
+            assertTrue(v.violations().stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), v.toString());
         }
     }
 }
