@@ -63,14 +63,13 @@ public final class Executor implements AutoCloseable {
     public Trace run(TestCase testCase, Database db) throws SetupFailedException, SQLException {
         CaseSetup.load(testCase, db);
         Map<Integer, Session> sessions = new HashMap<>();
-        Optional<LockProbe> probe = Optional.empty();
+        LazyLockProbe probe = new LazyLockProbe(db);
         try {
             for (Txn t : testCase.transactions()) {
                 Connection c = db.connect(testCase.isolation(), testCase.mode());
                 sessions.put(t.id(), new Session(target, c, db.sessionId(c), testCase.execution()));
             }
-            probe = db.lockProbe();
-            Run run = new Run(testCase, sessions, probe.orElse(null));
+            Run run = new Run(testCase, sessions, probe);
             run.execute();
             awaitBackgroundRollbacks(sessions.values());
             DbState state;
@@ -80,7 +79,7 @@ public final class Executor implements AutoCloseable {
             return new Trace(run.schedule, run.outcomes, run.endOrder, state, run.stalls, run.hung, run.hangEvidence);
         } finally {
             sessions.values().forEach(Session::close);
-            probe.ifPresent(LockProbe::close);
+            probe.close();
         }
     }
 
@@ -114,7 +113,7 @@ public final class Executor implements AutoCloseable {
     private final class Run {
         private final TestCase testCase;
         private final Map<Integer, Session> sessions;
-        private final LockProbe probe;
+        private final LazyLockProbe lockProbe;
         private final Map<Integer, TxnState> txns = new HashMap<>();
         private final Map<String, Integer> txnOfSession = new HashMap<>();
         final List<ExecutedStmt> schedule = new ArrayList<>();
@@ -127,10 +126,10 @@ public final class Executor implements AutoCloseable {
         private int sweeps;
         private int currentSweep = -1;
 
-        Run(TestCase testCase, Map<Integer, Session> sessions, LockProbe probe) {
+        Run(TestCase testCase, Map<Integer, Session> sessions, LazyLockProbe lockProbe) {
             this.testCase = testCase;
             this.sessions = sessions;
-            this.probe = probe;
+            this.lockProbe = lockProbe;
             for (Txn t : testCase.transactions()) {
                 txns.put(t.id(), new TxnState(t, sessions.get(t.id())));
                 txnOfSession.put(sessions.get(t.id()).engineId(), t.id());
@@ -199,6 +198,7 @@ public final class Executor implements AutoCloseable {
                     return Settled.DONE; // Session catches everything; complete() reports it
                 }
                 long now = System.nanoTime();
+                LockProbe probe = lockProbe.get(); // opened only now: the statement has not answered
                 if (probe == null) {
                     if (now - start > config.blockTimeout().toNanos()) {
                         return Settled.BLOCKED;
@@ -259,7 +259,7 @@ public final class Executor implements AutoCloseable {
                 }
             }
             try {
-                probe.engineState(t.session.engineId()).ifPresent(s -> out.append(s));
+                lockProbe.get().engineState(t.session.engineId()).ifPresent(s -> out.append(s));
             } catch (SQLException | RuntimeException e) {
                 out.append("(the engine's view of its sessions could not be read: ").append(e.getMessage()).append(')');
             }

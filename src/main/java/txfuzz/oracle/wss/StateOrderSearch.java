@@ -3,6 +3,7 @@ package txfuzz.oracle.wss;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import txfuzz.exec.Executor;
 import txfuzz.exec.SetupFailedException;
 import txfuzz.exec.Trace;
@@ -21,36 +22,54 @@ final class StateOrderSearch {
     /** At most this many more serial orders are replayed: every order of three transactions; reductions judge often. */
     static final int MAX_STATE_ORDERS = 6;
 
+    /** How many searches have run in this process: a test proves a judged run that files nothing runs none. */
+    private static final AtomicLong SEARCHES = new AtomicLong();
+
+    static long searches() {
+        return SEARCHES.get();
+    }
+
     /**
-     * The orders checked, with a serial order that gives the actual final state if one does.
+     * The orders checked, with a serial order that gives the actual final state if one does. When none of the
+     * commit orders does, the other orders are searched only when the outcome is first asked for (a report's headline).
      *
      * @param commitOrders the commit orders already replayed
      * @param stateOrder   one of them whose transaction-level replay gave the final state, or null (then the others are searched)
      */
     static SerialOrders run(TestCase c, Trace trace, Executor executor, List<List<Integer>> commitOrders, List<Integer> stateOrder,
-                            String promise) throws SQLException, SetupFailedException {
-        List<Integer> committed = SerialSchedule.fcrfsCommitted(trace);
-        long all = factorial(committed.size());
+                            String promise) {
+        List<List<Integer>> tried = commitOrders.stream().map(List::copyOf).toList();
+        long all = factorial(SerialSchedule.fcrfsCommitted(trace).size());
         if (stateOrder != null) {
-            return new SerialOrders(commitOrders, stateOrder, commitOrders.size(), commitOrders.size() >= all, promise);
+            return new SerialOrders(tried, new SerialOrders.Outcome(stateOrder, tried.size(), tried.size() >= all), promise);
         }
+        return new SerialOrders(tried, () -> search(c, trace, executor, tried, all), promise);
+    }
+
+    private static SerialOrders.Outcome search(TestCase c, Trace trace, Executor executor, List<List<Integer>> commitOrders, long all) {
+        SEARCHES.incrementAndGet();
         GeneratedKeys keys = GeneratedKeys.of(c);
         DbState actual = keys.normalise(trace.finalState());
         int replays = commitOrders.size();
-        for (List<Integer> order : permutations(committed, MAX_STATE_ORDERS + commitOrders.size())) {
-            if (commitOrders.contains(order)) {
-                continue;
+        try {
+            for (List<Integer> order : permutations(SerialSchedule.fcrfsCommitted(trace), MAX_STATE_ORDERS + commitOrders.size())) {
+                if (commitOrders.contains(order)) {
+                    continue;
+                }
+                if (replays - commitOrders.size() >= MAX_STATE_ORDERS) {
+                    break;
+                }
+                Trace replay = executor.run(SerialSchedule.transactionLevel(c, trace, order).testCase());
+                replays++;
+                if (replay.hung().isEmpty() && actual.diff(keys.normalise(replay.finalState())).isEmpty()) {
+                    return new SerialOrders.Outcome(order, replays, replays >= all);
+                }
             }
-            if (replays - commitOrders.size() >= MAX_STATE_ORDERS) {
-                break;
-            }
-            Trace replay = executor.run(SerialSchedule.transactionLevel(c, trace, order).testCase());
-            replays++;
-            if (replay.hung().isEmpty() && actual.diff(keys.normalise(replay.finalState())).isEmpty()) {
-                return new SerialOrders(commitOrders, order, replays, replays >= all, promise);
-            }
+        } catch (SQLException | SetupFailedException | RuntimeException e) {
+            // The search could not finish (the report is written after the engine failed): the headline says only
+            // what the replays that did run showed.
         }
-        return new SerialOrders(commitOrders, null, replays, replays >= all, promise);
+        return new SerialOrders.Outcome(null, replays, replays >= all);
     }
 
     private static long factorial(int n) {

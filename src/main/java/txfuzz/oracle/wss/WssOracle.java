@@ -88,6 +88,7 @@ public final class WssOracle implements Oracle {
             // recorded order would claim writes were lost that the run cannot show were (issue 21 item 3).
             found = againstStateOrder;
         }
+        // the search of the other orders runs only if a report asks (StateOrderSearch): it changes the headline, not the verdict
         found = checkedAgainst(found, StateOrderSearch.run(c, trace, executor, tried, stateOrder,
                 SerialOrders.promise(executor.target().name(), c.isolation(), semantics)));
         if (!found.isEmpty() && !semantics.deviations().isEmpty()) {
