@@ -17,9 +17,9 @@ import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
 
 /**
- * The search of the serial orders other than the commit orders (up to six more replays) only words a
- * report's headline, so it runs when a headline is written, once, and never for a judged run nobody
- * reports. Real H2, with commits dropped so that no commit order gives the final state.
+ * The search of the serial orders other than the commit orders (up to six more replays) only words
+ * what a report says was checked (its "rule it breaks" section), so it runs when a report asks for
+ * that, once, and never for a judged run nobody reports. Real H2, with commits dropped so that no commit order gives the final state.
  */
 class LazyStateOrderSearchTest {
     /** Two writers on different rows and a shared one; T3 deletes what is left at 0. */
@@ -43,11 +43,14 @@ class LazyStateOrderSearchTest {
             assertEquals(1, stateViolations.size(), v::toString);
             assertEquals(before, StateOrderSearch.searches(), "judging searches no orders");
 
-            String headline = stateViolations.get(0).headline();
-            assertEquals(before + 1, StateOrderSearch.searches(), "the headline searches");
-            assertTrue(headline.contains("serial order"), headline);
-            assertEquals(headline, stateViolations.get(0).headline());
-            v.violations().forEach(Violation::headline);
+            String checked = stateViolations.get(0).evidence().checked().orElseThrow();
+            assertEquals(before + 1, StateOrderSearch.searches(), "what the report says was checked searches");
+            assertTrue(checked.contains("serial order"), checked);
+            assertEquals(checked, stateViolations.get(0).evidence().checked().orElseThrow());
+            v.violations().forEach(x -> {
+                x.headline();
+                x.evidence().checked();
+            });
             assertEquals(before + 1, StateOrderSearch.searches(), "one search per judged run, however often it is asked");
         }
     }
