@@ -176,7 +176,10 @@ class CleanCommandTest {
             assertTrue(clean.out().contains("txfuzz: left the unpacked binaries and other files in " + home + ": a running txfuzz process uses it"),
                     clean.out());
             assertTrue(p.isAlive(), "the run goes on");
-            assertEquals(servers, processes(""), "its server runs");
+            // the server itself, not its backends: the live run opens and closes sessions meanwhile
+            List<String> postmaster = servers.stream().filter(l -> l.contains(" -D ")).toList();
+            assertEquals(1, postmaster.size(), servers.toString());
+            assertTrue(processes("").containsAll(postmaster), "its server runs");
             assertTrue(Files.exists(data.get(0).resolve("PG_VERSION")), "its data directory is whole");
             assertEquals(1, matching(home.resolve("postgres"), "PG-[0-9a-f]+").size(), "the binaries it runs are there");
         } finally {

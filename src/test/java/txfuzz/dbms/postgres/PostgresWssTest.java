@@ -69,7 +69,8 @@ class PostgresWssTest {
         assertFalse(v.violations().isEmpty(), "expected a violation: " + v);
         for (Violation x : v.violations()) {
             assertEquals(Classification.DOCUMENTED, x.classification(), x.summary() + "\n" + v);
-            assertTrue(x.reference().matches(".*postgresql\\.org/docs/(15|current)/transaction-iso\\.html.*"), x.reference());
+            // the manual of the server's own major release (PostgresManualVersionTest pins which)
+            assertTrue(x.reference().matches(".*postgresql\\.org/docs/\\d+/transaction-iso\\.html.*"), x.reference());
             assertTrue(x.reference().contains(because), x.reference());
         }
     }
