@@ -100,7 +100,9 @@ class PostgresTargetTest {
         assertEquals(Set.of(Deviation.SOME_SERIAL_ORDER), target.profile().at(IsolationLevel.SERIALIZABLE).deviations());
         for (IsolationLevel l : target.isolationLevels()) {
             assertFalse(target.profile().at(l).serializableReads(), l.name());
-            assertTrue(target.profile().at(l).reference().matches("https://www\\.postgresql\\.org/docs/(15|current)/transaction-iso\\.html#XACT-.*"), l.name());
+            String major = Binaries.bundled().version().split("\\.")[0];
+            assertTrue(target.profile().at(l).reference().startsWith("https://www.postgresql.org/docs/" + major + "/transaction-iso.html#XACT-"),
+                    l.name() + ": " + target.profile().at(l).reference());
         }
         for (Feature f : List.of(Feature.FOR_UPDATE, Feature.FOR_SHARE, Feature.INSERT_ON_CONFLICT, Feature.MERGE, Feature.JOIN_RIGHT,
                 Feature.JOIN_FULL)) {
