@@ -86,36 +86,11 @@ public final class HsqldbTarget implements Target {
 
     @Override
     public Database freshDatabase() throws SQLException {
-        HsqldbDatabase reused = takeSpare();
-        return reused != null ? reused : new HsqldbDatabase("txfuzz_" + NEXT_DB.incrementAndGet());
-    }
-
-    /**
-     * A database emptied after its case, kept for the next one: creating an HSQLDB database builds its LOB
-     * schema and information schema, most of what a case costs (measured with JFR, docs/performance.md).
-     */
-    private HsqldbDatabase spare;
-
-    private synchronized HsqldbDatabase takeSpare() {
-        HsqldbDatabase d = spare;
-        spare = null;
-        return d;
-    }
-
-    private synchronized boolean offerSpare(HsqldbDatabase d) {
-        if (spare != null) {
-            return false;
-        }
-        spare = d;
-        return true;
+        return new HsqldbDatabase("txfuzz_" + NEXT_DB.incrementAndGet());
     }
 
     @Override
     public void close() {
-        HsqldbDatabase d = takeSpare();
-        if (d != null) {
-            d.shutdown();
-        }
     }
 
     private final class HsqldbDatabase implements Database {
@@ -218,40 +193,9 @@ public final class HsqldbTarget implements Target {
             });
         }
 
-        /**
-         * Empties the database for the next case when every session has ended: DROP SCHEMA PUBLIC CASCADE drops
-         * every table, view, sequence and routine the case made, and the mode stays recorded in {@link #mode}.
-         * Otherwise (a session left open, or the drop fails) the database is shut down.
-         */
+        /** SHUTDOWN drops the in-memory database and ends every session, including blocked ones. */
         @Override
         public void close() {
-            if (emptied() && offerSpare(this)) {
-                return;
-            }
-            shutdown();
-        }
-
-        private boolean emptied() {
-            try {
-                for (Connection c : opened) {
-                    if (!c.isClosed()) {
-                        return false; // a session may still hold locks or run: SHUTDOWN ends it
-                    }
-                }
-                try (Statement s = keeper.createStatement()) {
-                    s.setQueryTimeout(5); // never wait behind a lock a session left
-                    s.execute("DROP SCHEMA PUBLIC CASCADE");
-                }
-                opened.clear();
-                ids.clear();
-                return true;
-            } catch (SQLException e) {
-                return false;
-            }
-        }
-
-        /** SHUTDOWN drops the in-memory database and ends every session, including blocked ones. */
-        void shutdown() {
             try (Statement s = keeper.createStatement()) {
                 s.execute("SHUTDOWN");
             } catch (SQLException ignored) {
