@@ -46,6 +46,11 @@ class RunStopsAndStepsTest {
         assertEquals("h2", engine.get("dbms").asText());
         assertEquals(summary.get("version").asText(), engine.get("version").asText());
         assertEquals(txfuzz.dbms.versions.BundledVersions.of("h2"), engine.get("release").asText());
+        // the README's examples name findings of its own documented run (`run --tests 300 --seed 1`): this run is its start
+        java.util.regex.Matcher named = java.util.regex.Pattern.compile("h2-[A-Z]+-s1-i\\d+").matcher(Files.readString(Path.of("README.md")));
+        while (named.find()) {
+            assertTrue(Files.isDirectory(out.resolve("findings").resolve(named.group())), "README names " + named.group() + ", which the run did not file");
+        }
     }
 
     @Test
