@@ -368,21 +368,26 @@ class MariadbExecutorTest {
     /**
      * DT2 Figure 3, MDEV-27992, at READ UNCOMMITTED and READ COMMITTED: T2's DELETE waits for T1,
      * which moves the primary key 3 → 2 → 1 and commits; the resumed DELETE deletes nothing and T2's
-     * SELECT ... FOR UPDATE returns (1). In commit order (T1 → T2) the DELETE removes row 1. DT2
-     * reports the fix as reverted; on 10.11.5 the behaviour is still there, and txfuzz reports it as
-     * a bug candidate: no documented deviation reproduces it (the DELETE saw the row neither as of
-     * its start, where it was 3, nor as of its resumption, where it was 1).
+     * SELECT ... FOR UPDATE returns (1). In commit order (T1 → T2) the DELETE removes row 1. Still so on
+     * 10.11.5 and 11.4.5. It is InnoDB's documented locking scan at these levels: the clustered index in
+     * key order, no gap locks, so key 1, written behind the key the DELETE waited on, is a phantom it
+     * does not see (MySQL answered the same case, bug #106629, as expected behaviour; MariaDB's fix of
+     * MDEV-27992 is the deadlock at REPEATABLE READ below). So the state violation is documented, with
+     * that rule named.
      */
     @ParameterizedTest
     @EnumSource(value = IsolationLevel.class, names = {"READ_UNCOMMITTED", "READ_COMMITTED"})
-    void dt2Figure3DeleteAfterAWaitMissesTheMovedRowAndIsABugCandidate(IsolationLevel level) throws Exception {
+    void dt2Figure3DeleteAfterAWaitMissesTheRowMovedBehindItsScanAsDocumented(IsolationLevel level) throws Exception {
         Judged j = judge(target, figure3(level));
         assertTrue(at(j.trace(), 2, 1).blocked(), j.trace().toString());
         assertEquals(0, at(j.trace(), 2, 1).result().updateCount(), j.trace().toString());
         assertEquals(List.of(List.of("1")), at(j.trace(), 2, 2).result().rows());
         assertEquals(List.of("1"), t(j.trace()));
-        assertTrue(j.verdict().violations().stream().anyMatch(v -> v.kind().label().equals("tx-wss") && v.classification() == Classification.BUG_CANDIDATE),
-                j.verdict().toString());
+        assertTrue(j.verdict().violations().stream().anyMatch(v -> v.kind().label().equals("tx-wss")), j.verdict().toString());
+        for (var v : j.verdict().violations()) {
+            assertEquals(Classification.DOCUMENTED, v.classification(), j.verdict().toString());
+            assertTrue(v.reference().contains("innodb-locks-set"), v.reference());
+        }
     }
 
     /**
