@@ -228,21 +228,30 @@ final class DeviationExplainer {
     private record Effect(int position, int txn, StateDelta delta) {
     }
 
-    private boolean statementVisibility(boolean dirty, ReadPoint readPoint) throws SQLException, SetupFailedException {
+    /**
+     * The write statements of the committed transactions (and, with {@code rolledBackToo}, of those that
+     * rolled back) in the order they completed: what the read-point simulations replay. Queries change nothing.
+     */
+    private List<StmtRef> writesInCompletionOrder(boolean rolledBackToo) {
         List<StmtRef> writes = new ArrayList<>();
         for (int txn : committed) {
             writes.addAll(SerialSchedule.effective(testCase, trace, txn));
         }
-        if (dirty) {
-            // Reading uncommitted data includes data of transactions that later rolled back.
+        if (rolledBackToo) {
             for (int txn : trace.endOrder()) {
                 if (!committed.contains(txn)) {
                     writes.addAll(SerialSchedule.effective(testCase, trace, txn));
                 }
             }
         }
-        writes.removeIf(ref -> !testCase.stmt(ref).kind().isWrite()); // queries change nothing
+        writes.removeIf(ref -> !testCase.stmt(ref).kind().isWrite());
         writes.sort((a, b) -> Integer.compare(trace.position(a), trace.position(b)));
+        return writes;
+    }
+
+    private boolean statementVisibility(boolean dirty, ReadPoint readPoint) throws SQLException, SetupFailedException {
+        // reading uncommitted data includes data of transactions that later rolled back
+        List<StmtRef> writes = writesInCompletionOrder(dirty);
         List<Effect> done = new ArrayList<>();
         for (StmtRef ref : writes) {
             ExecutedStmt e = trace.executed(ref).orElseThrow();
@@ -291,12 +300,7 @@ final class DeviationExplainer {
             return false;
         }
         keyOrderSplits.clear();
-        List<StmtRef> writes = new ArrayList<>();
-        for (int txn : committed) {
-            writes.addAll(SerialSchedule.effective(testCase, trace, txn));
-        }
-        writes.removeIf(ref -> !testCase.stmt(ref).kind().isWrite());
-        writes.sort((a, b) -> Integer.compare(trace.position(a), trace.position(b)));
+        List<StmtRef> writes = writesInCompletionOrder(false);
         List<Effect> done = new ArrayList<>();
         for (StmtRef ref : writes) {
             ExecutedStmt e = trace.executed(ref).orElseThrow();
@@ -413,12 +417,7 @@ final class DeviationExplainer {
         if (!withRowIds) {
             return false;
         }
-        List<StmtRef> writes = new ArrayList<>();
-        for (int txn : committed) {
-            writes.addAll(SerialSchedule.effective(testCase, trace, txn));
-        }
-        writes.removeIf(ref -> !testCase.stmt(ref).kind().isWrite());
-        writes.sort((a, b) -> Integer.compare(trace.position(a), trace.position(b)));
+        List<StmtRef> writes = writesInCompletionOrder(false);
         StatementParts parts = new StatementParts(testCase, new StatementParts.Simulation() {
             @Override
             public Optional<StateDelta> effectOn(DbState view, StmtRef ref, boolean keepKeys) throws SQLException, SetupFailedException {
