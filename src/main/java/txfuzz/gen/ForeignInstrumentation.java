@@ -13,6 +13,17 @@ import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.expression.NullValue;
+import net.sf.jsqlparser.statement.create.index.CreateIndex;
+import net.sf.jsqlparser.statement.create.table.Index;
+import net.sf.jsqlparser.statement.merge.Merge;
+import net.sf.jsqlparser.statement.merge.MergeDelete;
+import net.sf.jsqlparser.statement.merge.MergeInsert;
+import net.sf.jsqlparser.statement.merge.MergeOperation;
+import net.sf.jsqlparser.statement.merge.MergeUpdate;
+import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.upsert.Upsert;
+import net.sf.jsqlparser.statement.upsert.UpsertType;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
@@ -101,7 +112,7 @@ public final class ForeignInstrumentation {
     }
 
     /** A table of the case: its name as the case lists it, its columns (lower case, to compare) and as CREATE TABLE spells them. */
-    private record TableInfo(String name, List<String> columns, List<String> declared) {
+    private record TableInfo(String name, List<String> columns, List<String> declared, List<List<String>> keys, Map<String, String> defaults) {
     }
 
     /** A table as a statement names it: the case's table and the qualifier its columns use. */
@@ -195,11 +206,17 @@ public final class ForeignInstrumentation {
                     unhandled.add(new Unhandled(where, sql, "the table already has a column named " + Instrumentation.RID + " or " + Instrumentation.WL));
                     continue;
                 }
-                tables.put(key(ct.getTable()), new TableInfo(listedName(plain, ct.getTable()), cols, declared));
+                tables.put(key(ct.getTable()), new TableInfo(listedName(plain, ct.getTable()), cols, declared, keys(ct), defaults(ct)));
                 // last, never in a key: as the generator's tables have them
                 ct.getColumnDefinitions().add(new ColumnDefinition(Instrumentation.RID, varchar()));
                 ct.getColumnDefinitions().add(new ColumnDefinition(Instrumentation.WL, varchar()));
                 out.add(ct.toString());
+            } else if (st instanceof CreateIndex ci && ci.getIndex().getType() != null && ci.getIndex().getType().toUpperCase(Locale.ROOT).contains("UNIQUE")
+                    && tables.containsKey(key(ci.getTable()))) {
+                List<String> cols = new ArrayList<>();
+                ci.getIndex().getColumnsNames().forEach(c -> cols.add(unquote(c)));
+                tables.get(key(ci.getTable())).keys().add(cols);
+                out.add(sql);
             } else if (st instanceof Insert ins && tables.containsKey(key(ins.getTable()))) {
                 List<List<Expression>> rows = valuesRows(ins);
                 if (rows == null || ins.getConflictAction() != null || ins.isUseDuplicate() || ins.getReturningClause() != null) {
@@ -219,6 +236,53 @@ public final class ForeignInstrumentation {
         for (String t : plain.tables()) {
             if (!tables.containsKey(t.toLowerCase(Locale.ROOT))) {
                 unhandled.add(new Unhandled("setup", t, "no CREATE TABLE of it in the setup"));
+            }
+        }
+        return out;
+    }
+
+    /** The PRIMARY KEY and UNIQUE column lists of a CREATE TABLE, primary key first (more join from CREATE UNIQUE INDEX). */
+    private static List<List<String>> keys(CreateTable ct) {
+        List<List<String>> keys = new ArrayList<>();
+        List<List<String>> unique = new ArrayList<>();
+        for (ColumnDefinition c : ct.getColumnDefinitions()) {
+            String specs = c.getColumnSpecs() == null ? "" : String.join(" ", c.getColumnSpecs()).toUpperCase(Locale.ROOT);
+            if (specs.contains("PRIMARY KEY")) {
+                keys.add(List.of(unquote(c.getColumnName())));
+            } else if (specs.contains("UNIQUE")) {
+                unique.add(List.of(unquote(c.getColumnName())));
+            }
+        }
+        if (ct.getIndexes() != null) {
+            for (Index i : ct.getIndexes()) {
+                String type = i.getType() == null ? "" : i.getType().toUpperCase(Locale.ROOT);
+                List<String> cols = new ArrayList<>();
+                i.getColumnsNames().forEach(c -> cols.add(unquote(c)));
+                if (type.contains("PRIMARY")) {
+                    keys.add(0, cols);
+                } else if (type.contains("UNIQUE")) {
+                    unique.add(cols);
+                }
+            }
+        }
+        keys.addAll(unique);
+        return keys;
+    }
+
+    /** The DEFAULT a CREATE TABLE gives a column, as written (a single token: a literal), by column. */
+    private static Map<String, String> defaults(CreateTable ct) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (ColumnDefinition c : ct.getColumnDefinitions()) {
+            List<String> specs = c.getColumnSpecs() == null ? List.of() : c.getColumnSpecs();
+            for (int i = 0; i < specs.size(); i++) {
+                if (specs.get(i).equalsIgnoreCase("DEFAULT")) {
+                    // a negative number is two tokens; anything else longer is an expression: kept whole, never compared
+                    String v = i + 1 < specs.size() ? specs.get(i + 1) : "";
+                    if (v.equals("-") && i + 2 < specs.size()) {
+                        v = "-" + specs.get(i + 2);
+                    }
+                    out.put(unquote(c.getColumnName()), v);
+                }
             }
         }
         return out;
@@ -279,6 +343,12 @@ public final class ForeignInstrumentation {
             if (st instanceof Insert i) {
                 return insert(i, ctx);
             }
+            if (st instanceof Upsert r) {
+                return replace(r, ctx);
+            }
+            if (st instanceof Merge m) {
+                return merge(m, ctx);
+            }
             if (st instanceof net.sf.jsqlparser.statement.SetStatement) {
                 return List.of(plain); // a session setting: reads and writes no row
             }
@@ -309,8 +379,11 @@ public final class ForeignInstrumentation {
     // ---------------------------------------------------------------- SELECT
 
     private List<Stmt> select(Select s, boolean lockInShareMode, String plainSql) throws Refused {
+        if (s instanceof SetOperationList sol) {
+            return compound(sol, plainSql);
+        }
         if (!(s instanceof PlainSelect ps)) {
-            throw new Refused("a compound or parenthesised query");
+            throw new Refused("a parenthesised query");
         }
         if (ps.getWithItemsList() != null && !ps.getWithItemsList().isEmpty()) {
             throw new Refused("a WITH query");
@@ -378,6 +451,40 @@ public final class ForeignInstrumentation {
             out.addAll(subqueryReads(item.getExpression()));
         }
         out.addAll(subqueryReads(ps.getWhere()));
+        return out;
+    }
+
+    /**
+     * A UNION (or another set operation) of single-table SELECTs: instrumented, a UNION ALL of each
+     * side's rows led by its table's name and (rid, wl) — the rows read, duplicates included — with the
+     * plain statement kept beside it.
+     */
+    private List<Stmt> compound(SetOperationList sol, String plainSql) throws Refused {
+        if (sol.getLimit() != null || sol.getOffset() != null || sol.getFetch() != null || sol.getForMode() != null
+                || (sol.getWithItemsList() != null && !sol.getWithItemsList().isEmpty())) {
+            throw new Refused("a compound query with a limit, a locking clause or WITH");
+        }
+        List<String> sides = new ArrayList<>();
+        List<PlainSelect> selects = new ArrayList<>();
+        for (Select side : sol.getSelects()) {
+            if (!(side instanceof PlainSelect ps) || ps.getFromItem() == null || (ps.getJoins() != null && !ps.getJoins().isEmpty())
+                    || ps.getGroupBy() != null || ps.getHaving() != null || hasAggregate(ps.getSelectItems()) || ps.getLimit() != null
+                    || ps.getOffset() != null || ps.getFetch() != null) {
+                throw new Refused("a compound query whose sides are not plain SELECTs of one table");
+            }
+            Scope sc = scope(ps.getFromItem());
+            sides.add("SELECT '" + sc.table().name() + "', " + pairs(List.of(sc)) + " FROM " + ps.getFromItem()
+                    + (ps.getWhere() == null ? "" : " WHERE " + ps.getWhere()));
+            selects.add(ps);
+        }
+        List<Stmt> out = new ArrayList<>();
+        out.add(Stmt.of(StmtKind.SELECT, String.join(" UNION ALL ", sides), Tracking.read(List.of(Tracking.TABLE_COLUMN), false, null).withPlain(plainSql)));
+        for (PlainSelect ps : selects) {
+            for (SelectItem<?> item : ps.getSelectItems()) {
+                out.addAll(subqueryReads(item.getExpression()));
+            }
+            out.addAll(subqueryReads(ps.getWhere()));
+        }
         return out;
     }
 
@@ -521,7 +628,7 @@ public final class ForeignInstrumentation {
         String table = sc.table().name();
         List<List<Expression>> rows = valuesRows(ins);
         if (rows == null) {
-            throw new Refused("INSERT … SELECT (its inserted rows have no rid the instrumentation can name)");
+            return insertSelect(ins, sc, ctx);
         }
         String tag = ctx.tag(0);
         String head = "INSERT INTO " + ins.getTable() + columnList(ins) + " VALUES ";
@@ -560,6 +667,209 @@ public final class ForeignInstrumentation {
         return List.of(Stmt.of(StmtKind.UPSERT, head + values + tail, Tracking.write(table, tag, List.of(), false)), postRead(sc, tag));
     }
 
+    /**
+     * INSERT … SELECT from one table: each inserted row's rid is its source row's rid and the tag, then the
+     * post-read of the tag; the source rows it read, when its WHERE is row-local, as a companion read.
+     */
+    private List<Stmt> insertSelect(Insert ins, Scope target, Ctx ctx) throws Refused {
+        if (ins.getConflictAction() != null || ins.isUseDuplicate()) {
+            throw new Refused("an upsert of selected rows");
+        }
+        if (!(ins.getSelect() instanceof PlainSelect src) || src.getFromItem() == null) {
+            throw new Refused("INSERT of a query that is no single SELECT");
+        }
+        if ((src.getJoins() != null && !src.getJoins().isEmpty()) || src.getGroupBy() != null || src.getHaving() != null
+                || hasAggregate(src.getSelectItems()) || src.getDistinct() != null || src.getLimit() != null || src.getOffset() != null
+                || src.getFetch() != null || src.getForMode() != null) {
+            throw new Refused("INSERT … SELECT whose rows are not one per source row (a join, an aggregate, DISTINCT or a limit)");
+        }
+        Scope source = scope(src.getFromItem());
+        String tag = ctx.tag(0);
+        List<String> items = new ArrayList<>();
+        for (SelectItem<?> item : src.getSelectItems()) {
+            if (item.getExpression() instanceof AllColumns || item.getExpression() instanceof AllTableColumns) {
+                throw new Refused("INSERT … SELECT *");
+            }
+            items.add(item.toString());
+        }
+        items.add(Instrumentation.ridFrom(dialect, source.qual(), tag));
+        items.add(Instrumentation.tagLiteral(tag));
+        String sql = "INSERT INTO " + ins.getTable() + columnList(ins) + " SELECT " + String.join(", ", items) + " FROM " + src.getFromItem()
+                + (src.getWhere() == null ? "" : " WHERE " + src.getWhere());
+        List<Stmt> out = new ArrayList<>();
+        out.add(Stmt.of(StmtKind.INSERT, sql, Tracking.write(target.table().name(), tag, List.of(), false)));
+        out.add(postRead(target, tag));
+        String pred = predicate(src.getWhere(), source);
+        if (pred != null) {
+            out.add(companionRead(source, src.getWhere() == null, pred));
+        }
+        for (SelectItem<?> item : src.getSelectItems()) {
+            out.addAll(subqueryReads(item.getExpression()));
+        }
+        out.addAll(subqueryReads(src.getWhere()));
+        return out;
+    }
+
+    /**
+     * REPLACE (SQLite, MariaDB): when a unique key of the new row is known and not NULL, a tag-UPDATE of
+     * the rows that conflict on any such key and their post-read first (the versions REPLACE deletes),
+     * then the REPLACE with a fresh rid and a second post-read; with no such key it deletes nothing and
+     * is instrumented as an INSERT.
+     */
+    private List<Stmt> replace(Upsert r, Ctx ctx) throws Refused {
+        if (r.getUpsertType() != UpsertType.REPLACE && r.getUpsertType() != UpsertType.INSERT_OR_REPLACE) {
+            throw new Refused("a " + r.getUpsertType() + " statement, which row tracking does not cover");
+        }
+        if (r.getDuplicateUpdateSets() != null && !r.getDuplicateUpdateSets().isEmpty()) {
+            throw new Refused("REPLACE … ON DUPLICATE KEY");
+        }
+        Scope sc = scope(r.getTable());
+        if (!(r.getSelect() instanceof Values v)) {
+            throw new Refused("REPLACE of selected rows");
+        }
+        List<List<Expression>> rows = rows(v.getExpressions());
+        if (rows.size() != 1) {
+            throw new Refused("REPLACE of several rows");
+        }
+        List<String> columns = new ArrayList<>();
+        if (r.getColumns() != null) {
+            r.getColumns().forEach(c -> columns.add(unquote(c.getColumnName())));
+        } else {
+            columns.addAll(sc.table().columns());
+        }
+        String conflicts = conflictPredicate(sc.table(), columns, rows.get(0));
+        int offset = conflicts == null ? 0 : 2;
+        String tag = ctx.tag(offset);
+        String rid = Instrumentation.ridLiteral(tag, 0);
+        String head = r.getUpsertType() == UpsertType.REPLACE ? "REPLACE INTO " : "INSERT OR REPLACE INTO ";
+        String cols = r.getColumns() == null ? "" : " (" + String.join(", ", r.getColumns().stream().map(Object::toString).toList()) + ", "
+                + Instrumentation.RID + ", " + Instrumentation.WL + ")";
+        String sql = head + r.getTable() + cols + " VALUES " + row(rows.get(0), "'" + rid + "'", Instrumentation.tagLiteral(tag));
+        String table = sc.table().name();
+        if (conflicts == null) {
+            return List.of(Stmt.of(StmtKind.UPSERT, sql, Tracking.write(table, tag, List.of(rid), false)));
+        }
+        // the post-read after it shows rows the key predicate tagged that REPLACE did not delete
+        return List.of(Stmt.of(StmtKind.UPDATE, "UPDATE " + table + " SET " + Instrumentation.appendTag(dialect, "", tag) + " WHERE " + conflicts,
+                        Tracking.tag(table, tag, null)),
+                postRead(sc, tag),
+                Stmt.of(StmtKind.UPSERT, sql, Tracking.write(table, tag, List.of(rid), true)),
+                postRead(sc, tag));
+    }
+
+    /**
+     * The rows a new row conflicts with: an OR over the table's unique keys all of whose values the row
+     * gives or its DEFAULT gives, not NULL; null when there is none.
+     */
+    private static String conflictPredicate(TableInfo t, List<String> columns, List<Expression> values) throws Refused {
+        if (columns.size() != values.size()) {
+            throw new Refused("REPLACE with " + values.size() + " values for " + columns.size() + " columns");
+        }
+        List<String> disjuncts = new ArrayList<>();
+        for (List<String> key : t.keys()) {
+            List<String> eqs = new ArrayList<>();
+            for (String c : key) {
+                int i = columns.indexOf(c);
+                String v = i >= 0 ? (values.get(i) instanceof NullValue ? "NULL" : values.get(i).toString())
+                        : t.defaults().getOrDefault(c, "NULL"); // a column it does not name gets its DEFAULT
+                if (v.isEmpty() || v.equalsIgnoreCase("NULL")) {
+                    eqs = null;
+                    break;
+                }
+                eqs.add(c + " = " + v);
+            }
+            if (eqs != null && !eqs.isEmpty()) {
+                String conj = String.join(" AND ", eqs);
+                if (!disjuncts.contains(conj)) {
+                    disjuncts.add(conj);
+                }
+            }
+        }
+        if (disjuncts.isEmpty()) {
+            return null;
+        }
+        return disjuncts.size() == 1 ? disjuncts.get(0) : "(" + String.join(") OR (", disjuncts) + ")";
+    }
+
+    /**
+     * MERGE INTO t USING s x ON (...) WHEN MATCHED [AND ...] THEN UPDATE SET ... | DELETE, WHEN NOT MATCHED
+     * [AND ...] THEN INSERT (...) VALUES (...): the tag appended to the rows it updates, inserted rows
+     * with the source row's rid and the tag, then the post-read. With WHEN MATCHED THEN DELETE, the rows
+     * a matching source row selects are tagged and read first (tag-UPDATE with an EXISTS over the
+     * source), and a post-read follows the MERGE.
+     */
+    private List<Stmt> merge(Merge m, Ctx ctx) throws Refused {
+        if (m.getWithItemsList() != null && !m.getWithItemsList().isEmpty()) {
+            throw new Refused("a WITH query");
+        }
+        if (m.getOutputClause() != null) {
+            throw new Refused("a MERGE that returns rows");
+        }
+        Scope target = scope(m.getTable());
+        Scope source = scope(m.getFromItem());
+        Expression on = m.getOnCondition();
+        String onText = on.toString();
+        String head = "MERGE INTO " + m.getTable() + " USING " + m.getFromItem() + " ON " + (onText.startsWith("(") ? onText : "(" + onText + ")");
+        boolean deletes = false;
+        boolean updates = false;
+        Expression matchedCond = null;
+        StringBuilder clauses = new StringBuilder();
+        for (MergeOperation op : m.getOperations()) {
+            if (op instanceof MergeUpdate u) {
+                if (u.getWhereCondition() != null || u.getDeleteWhereCondition() != null) {
+                    throw new Refused("MERGE … UPDATE … WHERE");
+                }
+                List<String> sets = new ArrayList<>();
+                u.getUpdateSets().forEach(x -> sets.add(x.toString()));
+                clauses.append(" WHEN MATCHED").append(u.getAndPredicate() == null ? "" : " AND " + u.getAndPredicate())
+                        .append(" THEN UPDATE SET ").append(String.join(", ", sets)).append(", ")
+                        .append(Instrumentation.appendTag(dialect, target.qual() + ".", "@TAG@"));
+                updates = true;
+                matchedCond = u.getAndPredicate();
+            } else if (op instanceof MergeDelete d) {
+                clauses.append(" WHEN MATCHED").append(d.getAndPredicate() == null ? "" : " AND " + d.getAndPredicate()).append(" THEN DELETE");
+                deletes = true;
+                matchedCond = d.getAndPredicate();
+            } else if (op instanceof MergeInsert i) {
+                if (i.getColumns() == null || i.getColumns().isEmpty()) {
+                    throw new Refused("MERGE … INSERT without a column list");
+                }
+                if (i.getWhereCondition() != null) {
+                    throw new Refused("MERGE … INSERT … WHERE");
+                }
+                List<String> vals = new ArrayList<>();
+                i.getValues().forEach(x -> vals.add(x.toString()));
+                clauses.append(" WHEN NOT MATCHED").append(i.getAndPredicate() == null ? "" : " AND " + i.getAndPredicate())
+                        .append(" THEN INSERT (").append(String.join(", ", i.getColumns().stream().map(Object::toString).toList())).append(", ")
+                        .append(Instrumentation.RID).append(", ").append(Instrumentation.WL).append(") VALUES (").append(String.join(", ", vals))
+                        .append(", ").append(Instrumentation.ridFrom(dialect, source.qual(), "@TAG@")).append(", ")
+                        .append(Instrumentation.tagLiteral("@TAG@")).append(')');
+            } else {
+                throw new Refused("a MERGE clause row tracking does not cover");
+            }
+        }
+        if (deletes && updates) {
+            throw new Refused("a MERGE that both updates and deletes matched rows");
+        }
+        String template = head + clauses;
+        String table = target.table().name();
+        if (!deletes) {
+            String tag = ctx.tag(0);
+            return List.of(Stmt.of(StmtKind.UPSERT, template.replace("@TAG@", tag), Tracking.write(table, tag, List.of(), false)), postRead(target, tag));
+        }
+        if (!(m.getFromItem() instanceof Table)) {
+            throw new Refused("a MERGE that deletes, from a source that is no table");
+        }
+        // the rows matched by a source row for which the condition holds
+        String victims = " WHERE EXISTS (SELECT 1 FROM " + m.getFromItem() + " WHERE " + on + (matchedCond == null ? "" : " AND " + matchedCond) + ")";
+        String tag = ctx.tag(2);
+        return List.of(Stmt.of(StmtKind.UPDATE, "UPDATE " + m.getTable() + " SET " + Instrumentation.appendTag(dialect, "", tag) + victims,
+                        Tracking.tag(table, tag, null)),
+                postRead(target, tag),
+                Stmt.of(StmtKind.UPSERT, template.replace("@TAG@", tag), Tracking.write(table, tag, List.of(), true)),
+                postRead(target, tag));
+    }
+
     private static String conflictTarget(InsertConflictTarget t) throws Refused {
         if (t == null) {
             return "";
@@ -579,7 +889,11 @@ public final class ForeignInstrumentation {
         if (!(s instanceof Values v)) {
             return null;
         }
-        ExpressionList<?> list = v.getExpressions();
+        return rows(v.getExpressions());
+    }
+
+    /** The rows of a VALUES list: one row, or several parenthesised ones. */
+    private static List<List<Expression>> rows(ExpressionList<?> list) {
         List<List<Expression>> rows = new ArrayList<>();
         boolean nested = !list.isEmpty() && list.stream().allMatch(e -> e instanceof ExpressionList<?>);
         if (nested) {
@@ -715,11 +1029,15 @@ public final class ForeignInstrumentation {
             if (pred == null) {
                 continue; // correlated, or it has a subquery: no predicate of its own table alone
             }
-            String sql = "SELECT " + Instrumentation.RID + ", " + Instrumentation.WL + " FROM " + sc.table().name()
-                    + (inner.getWhere() == null ? "" : " WHERE " + pred);
-            out.add(Stmt.of(StmtKind.SELECT, sql, Tracking.companionRead(sc.table().name(), pred)));
+            out.add(companionRead(sc, inner.getWhere() == null, pred));
         }
         return out;
+    }
+
+    /** {@code SELECT rid, wl FROM u WHERE <pred>}: a plain predicate read of u after the statement's group. */
+    private static Stmt companionRead(Scope sc, boolean noWhere, String pred) {
+        String sql = "SELECT " + Instrumentation.RID + ", " + Instrumentation.WL + " FROM " + sc.table().name() + (noWhere ? "" : " WHERE " + pred);
+        return Stmt.of(StmtKind.SELECT, sql, Tracking.companionRead(sc.table().name(), pred));
     }
 
     // ---------------------------------------------------------------- names
