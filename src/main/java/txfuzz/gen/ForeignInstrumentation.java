@@ -174,8 +174,9 @@ public final class ForeignInstrumentation {
                 order.add(id);
             }
         }
+        List<String> tableNames = plain.tables().isEmpty() ? f.tables.values().stream().map(TableInfo::name).toList() : plain.tables();
         TestCase out = new TestCase(plain.formatVersion(), plain.dbms(), plain.seed(), plain.iteration(), plain.isolation(), plain.mode(),
-                ExecutionMode.PLAIN, plain.tables(), setup, txns, order, null, plain.engine());
+                ExecutionMode.PLAIN, tableNames, setup, txns, order, null, plain.engine());
         return new Instrumented(out, f.unhandled);
     }
 
@@ -298,7 +299,11 @@ public final class ForeignInstrumentation {
         return listedName(plain, t) != null;
     }
 
+    /** The case's name of table {@code t}: as its table list spells it; any table its setup creates when the list is empty. */
     private static String listedName(TestCase plain, Table t) {
+        if (plain.tables().isEmpty()) {
+            return unquote(t.getName());
+        }
         for (String name : plain.tables()) {
             if (name.equalsIgnoreCase(unquote(t.getName()))) {
                 return name;
@@ -325,6 +330,9 @@ public final class ForeignInstrumentation {
         try {
             st = CCJSqlParserUtil.parse(sql);
         } catch (JSQLParserException | RuntimeException e) {
+            if (firstWords(sql, 2).equals("SET TRANSACTION")) {
+                return List.of(plain); // the next transaction's level or access mode: reads and writes no row (the parser does not read it)
+            }
             return kept(plain, where, "the parser does not read it (" + firstLine(e) + ")");
         }
         try {
@@ -350,6 +358,9 @@ public final class ForeignInstrumentation {
                 return merge(m, ctx);
             }
             if (st instanceof net.sf.jsqlparser.statement.SetStatement) {
+                if (!new net.sf.jsqlparser.util.TablesNamesFinder<Void>().getTables(st).isEmpty()) {
+                    throw new Refused("a SET that reads a table");
+                }
                 return List.of(plain); // a session setting: reads and writes no row
             }
             throw new Refused("a " + st.getClass().getSimpleName() + " statement, which row tracking does not cover");
@@ -1052,6 +1063,12 @@ public final class ForeignInstrumentation {
             n = n.substring(1, n.length() - 1);
         }
         return n.toLowerCase(Locale.ROOT);
+    }
+
+    /** The first {@code n} words of {@code sql}, upper case, one space apart. */
+    private static String firstWords(String sql, int n) {
+        String[] w = sql.strip().split("\\s+", n + 1);
+        return String.join(" ", java.util.Arrays.copyOf(w, Math.min(n, w.length))).toUpperCase(Locale.ROOT);
     }
 
     private static String firstLine(Exception e) {

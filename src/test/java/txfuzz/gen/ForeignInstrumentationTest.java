@@ -126,4 +126,28 @@ class ForeignInstrumentationTest {
         assertEquals(null, fi.testCase().txn(1).statements().get(1).tracking());
         assertTrue(fi.notApplicableBecause().orElseThrow().startsWith("not applicable: row tracking misses 2 statement(s)"));
     }
+
+    /** A session setting touches no row: kept, without making the case untrackable. */
+    @Test
+    void aSessionSettingIsKeptAsItIs() {
+        Stmt set = Stmt.of(txfuzz.model.StmtKind.OTHER, "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE");
+        var fi = ForeignInstrumentation.instrument(plainCase(SETUP, List.of(set, Stmt.of(txfuzz.model.StmtKind.DELETE, "DELETE FROM t WHERE k = 2"))),
+                Targets.engine("postgres").dialect());
+        assertTrue(fi.rowTrackingComplete(), fi.unhandled().toString());
+        List<Stmt> t1 = fi.testCase().txn(1).statements();
+        assertEquals(set, t1.get(1));
+        assertEquals("DELETE FROM t WHERE k = 2 RETURNING rid, wl", t1.get(2).sql());
+        assertEquals(txfuzz.model.Tracking.write("t", "1.2", List.of(), true, "k = 2"), t1.get(2).tracking());
+    }
+
+    /** A case that lists no tables owns the tables its setup creates. */
+    @Test
+    void withoutATableListTheSetupsTablesAreTheCases() {
+        TestCase listed = plainCase(SETUP, List.of(Stmt.of(txfuzz.model.StmtKind.UPDATE, "UPDATE t SET v = v + 1 WHERE k = 1")));
+        TestCase unlisted = listed.withSetup(List.of(), listed.setup());
+        var fi = ForeignInstrumentation.instrument(unlisted, Targets.engine("h2").dialect());
+        assertTrue(fi.rowTrackingComplete(), fi.unhandled().toString());
+        assertEquals(List.of("t"), fi.testCase().tables());
+        assertEquals("UPDATE t SET v = v + 1, wl = wl || ',1.1' WHERE k = 1", fi.testCase().txn(1).statements().get(1).sql());
+    }
 }
