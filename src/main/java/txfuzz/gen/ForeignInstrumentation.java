@@ -72,10 +72,13 @@ import txfuzz.model.Txn;
  * PostgreSQL's or MariaDB's would lose most of its statements. JSqlParser misses MariaDB's
  * {@code LOCK IN SHARE MODE}, which is taken off before parsing and put back.
  *
- * <p>A statement it cannot instrument (a shape the generator never makes: joins in a write, a
- * compound query, MERGE, REPLACE, a RETURNING of the user's, text the parser refuses) is kept as
- * it is and named with the reason in {@link Instrumented#unhandled}: then the history misses what
- * it did, so the oracles that need row tracking cannot judge the case and must say so.
+ * <p>It covers every statement shape the generator makes (SELECT with joins, aggregates, UNION,
+ * subqueries and locking clauses; INSERT … VALUES and … SELECT; UPDATE; DELETE; ON CONFLICT; ON
+ * DUPLICATE KEY UPDATE; REPLACE; MERGE). A statement it cannot instrument (a write over joined
+ * tables, a RETURNING of the user's, a SELECT over a derived table, an aggregate INSERT … SELECT,
+ * text the parser refuses) is kept as it is and named with the reason in
+ * {@link Instrumented#unhandled}: the history would miss what it did, so the oracles that need row
+ * tracking cannot judge the case and must say so. (gen cannot name them: oracle comes after gen.)
  */
 public final class ForeignInstrumentation {
     private static final String LOCK_IN_SHARE_MODE = "LOCK IN SHARE MODE";
