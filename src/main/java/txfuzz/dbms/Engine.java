@@ -53,6 +53,14 @@ public interface Engine {
 
     Dialect dialect();
 
+    /**
+     * The settings a subject may give it ({@code h2+MODE=PostgreSQL}), each with how it is applied and
+     * its manual page; {@link #open} applies those in {@link TargetOptions#settings()}. Default: none.
+     */
+    default List<EngineSetting> settings() {
+        return List.of();
+    }
+
     Profile profile();
 
     /** What the engine documents in {@code mode}; engines whose semantics depend on the mode override this. */
@@ -133,6 +141,22 @@ public interface Engine {
      */
     default java.util.Optional<StandaloneJdbc> standaloneJdbc() {
         return java.util.Optional.empty();
+    }
+
+    /**
+     * {@code settings} in this engine's spellings, in order; IllegalArgumentException naming the
+     * settings it knows for one it does not, or the values a setting takes for a value it does not.
+     */
+    static java.util.Map<String, String> checkSettings(Engine engine, java.util.Map<String, String> settings) {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        settings.forEach((k, v) -> {
+            EngineSetting s = engine.settings().stream().filter(x -> x.named(k)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("unknown setting '" + k + "' for " + engine.name() + "; it takes "
+                            + (engine.settings().isEmpty() ? "none" : String.join(", ", engine.settings().stream().map(EngineSetting::key).toList()))));
+            out.put(s.key(), s.accept(v).orElseThrow(() -> new IllegalArgumentException("setting " + s.key() + " of " + engine.name()
+                    + " takes " + s.valuesText() + ", not '" + v + "'")));
+        });
+        return out;
     }
 
     /** For in-process engines: they take no server options. */

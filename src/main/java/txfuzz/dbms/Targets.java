@@ -59,6 +59,8 @@ public final class Targets {
      * unknown, or saying what is wrong with {@code options}.
      */
     public static Target create(String name, TargetOptions options) {
-        return engine(name).open(options == null ? TargetOptions.none() : options);
+        Engine engine = engine(name);
+        TargetOptions o = options == null ? TargetOptions.none() : options;
+        return engine.open(o.withSettings(Engine.checkSettings(engine, o.settings())));
     }
 }

@@ -52,7 +52,14 @@ public final class H2Engine implements Engine {
 
     @Override
     public Target open(TargetOptions options) {
-        return new H2Target(this, Engine.inProcessDriver(this, options, H2Target.PROBE_URL));
+        return new H2Target(this, Engine.inProcessDriver(this, options, H2Target.PROBE_URL), options == null ? java.util.Map.of() : options.settings());
+    }
+
+    /** MODE: H2's compatibility modes, a database URL setting (https://h2database.com/html/features.html#compatibility). */
+    @Override
+    public List<txfuzz.dbms.EngineSetting> settings() {
+        return List.of(txfuzz.dbms.EngineSetting.oneOf("MODE", "H2 database URL setting ;MODE=…", "https://h2database.com/html/features.html#compatibility",
+                "REGULAR", "STRICT", "LEGACY", "DB2", "Derby", "HSQLDB", "MSSQLServer", "MariaDB", "MySQL", "Oracle", "PostgreSQL"));
     }
 
     @Override

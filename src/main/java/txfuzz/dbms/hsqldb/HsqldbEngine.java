@@ -46,7 +46,15 @@ public final class HsqldbEngine implements Engine {
 
     @Override
     public Target open(TargetOptions options) {
-        return new HsqldbTarget(this, Engine.inProcessDriver(this, options, "jdbc:hsqldb:mem:"));
+        return new HsqldbTarget(this, Engine.inProcessDriver(this, options, "jdbc:hsqldb:mem:"), options == null ? java.util.Map.of() : options.settings());
+    }
+
+    /** The SQL syntax compatibility properties, given on the URL that creates the database (https://hsqldb.org/doc/2.0/guide/dbproperties-chapt.html#dpc_sql_conformance). */
+    @Override
+    public List<txfuzz.dbms.EngineSetting> settings() {
+        String manual = "https://hsqldb.org/doc/2.0/guide/dbproperties-chapt.html#dpc_sql_conformance";
+        return java.util.stream.Stream.of("sql.syntax_pgs", "sql.syntax_mys", "sql.syntax_ora", "sql.syntax_db2", "sql.syntax_mss")
+                .map(k -> txfuzz.dbms.EngineSetting.oneOf(k, "HSQLDB database URL property ;" + k + "=…", manual, "true", "false")).toList();
     }
 
     // abortScope: the Target default. With hsqldb.tx_conflict_rollback=true (the default, and set in

@@ -57,12 +57,18 @@ public final class HsqldbTarget implements Target {
 
     /** The bundled HSQLDB. */
     public HsqldbTarget() {
-        this(new HsqldbEngine(), Engine.inProcessDriver(new HsqldbEngine(), TargetOptions.none(), "jdbc:hsqldb:mem:"));
+        this(new HsqldbEngine(), Engine.inProcessDriver(new HsqldbEngine(), TargetOptions.none(), "jdbc:hsqldb:mem:"), java.util.Map.of());
     }
 
-    HsqldbTarget(HsqldbEngine engine, Jdbc jdbc) {
+    /** The subject's settings ({@link HsqldbEngine#settings()}), on the URL that creates each database: ";sql.syntax_pgs=true". */
+    private final String urlSettings;
+
+    HsqldbTarget(HsqldbEngine engine, Jdbc jdbc, java.util.Map<String, String> settings) {
         this.engine = engine;
         this.jdbc = jdbc;
+        StringBuilder u = new StringBuilder();
+        settings.forEach((k, v) -> u.append(';').append(k).append('=').append(v));
+        this.urlSettings = u.toString();
         String url = "jdbc:hsqldb:mem:txfuzz_version_" + NEXT_DB.incrementAndGet();
         try (Connection c = jdbc.connect(url, USER, "")) {
             version = "HSQLDB " + c.getMetaData().getDatabaseProductVersion();
@@ -103,7 +109,7 @@ public final class HsqldbTarget implements Target {
 
         HsqldbDatabase(String name) throws SQLException {
             this.url = "jdbc:hsqldb:mem:" + name;
-            this.keeper = jdbc.connect(url + ";hsqldb.tx=" + mode + ";hsqldb.tx_conflict_rollback=true", USER, "");
+            this.keeper = jdbc.connect(url + ";hsqldb.tx=" + mode + ";hsqldb.tx_conflict_rollback=true" + urlSettings, USER, "");
         }
 
         @Override

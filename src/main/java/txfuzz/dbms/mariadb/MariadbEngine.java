@@ -68,6 +68,16 @@ public final class MariadbEngine implements Engine {
         return new MariadbTarget(this, options);
     }
 
+    /**
+     * innodb_snapshot_isolation (MariaDB 10.6.18, 10.11.8, 11.4 and later; global and session, dynamic): set per session,
+     * so a server reached by --url is not changed for anyone else (https://mariadb.com/kb/en/innodb-system-variables/#innodb_snapshot_isolation).
+     */
+    @Override
+    public List<txfuzz.dbms.EngineSetting> settings() {
+        return List.of(txfuzz.dbms.EngineSetting.oneOf("innodb_snapshot_isolation", "session variable SET SESSION innodb_snapshot_isolation = …",
+                "https://mariadb.com/kb/en/innodb-system-variables/#innodb_snapshot_isolation", "ON", "OFF"));
+    }
+
     @Override
     public String name() {
         return "mariadb";

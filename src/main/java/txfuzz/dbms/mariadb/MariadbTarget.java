@@ -143,6 +143,7 @@ public final class MariadbTarget implements Target {
                 }
             });
             info = ServerInfo.read(namespace.admin());
+            checkSettings(namespace.admin());
             probeWorks = checkProbe();
             pool = new SessionPool(new SessionPool.Hooks() {
                 @Override
@@ -162,6 +163,24 @@ public final class MariadbTarget implements Target {
                 throw (IllegalStateException) e; // the namespace refusal: its message says it all
             }
             throw new IllegalStateException("cannot use " + where + ": " + SqlStates.message(rootSql(e)), e);
+        }
+    }
+
+    /** The subject's settings ({@link MariadbEngine#settings()}) as SESSION assignments, after the session's own. */
+    private String subjectSettings() {
+        StringBuilder sb = new StringBuilder();
+        options.settings().forEach((k, v) -> sb.append(", SESSION ").append(k).append(" = ").append(v));
+        return sb.toString();
+    }
+
+    /** IllegalArgumentException naming the server when it has no variable for one of the subject's settings. */
+    private void checkSettings(Connection admin) throws SQLException {
+        for (String k : options.settings().keySet()) {
+            try (Statement s = admin.createStatement()) {
+                s.executeQuery("SELECT @@SESSION." + k).close();
+            } catch (SQLException e) {
+                throw new IllegalArgumentException(info.describe() + " has no variable " + k + ": " + SqlStates.message(e));
+            }
         }
     }
 
@@ -438,7 +457,8 @@ public final class MariadbTarget implements Target {
                     // pooled sessions keep their variables: the mode's snapshot isolation is set, or reset to the server's, every time
                     s.execute("SET SESSION " + info.isolationVariable() + " = '" + isolationValue(level) + "', SESSION innodb_lock_wait_timeout = "
                             + MariadbEngine.LOCK_WAIT_TIMEOUT_S + ", SESSION sql_mode = '" + MariadbEngine.SQL_MODE + "'"
-                            + (info.snapshotIsolation() == null ? "" : ", SESSION innodb_snapshot_isolation = " + (snapshotIsolation ? "ON" : "DEFAULT")));
+                            + (info.snapshotIsolation() == null ? "" : ", SESSION innodb_snapshot_isolation = " + (snapshotIsolation ? "ON" : "DEFAULT"))
+                            + subjectSettings());
                 }
                 long id = threadId(c);
                 opened.add(new Object[] {c, id});

@@ -77,6 +77,15 @@ public final class PostgresEngine implements Engine {
         return new PostgresTarget(this, options);
     }
 
+    /** The planner's method switches, session settings a SET changes (https://www.postgresql.org/docs/current/runtime-config-query.html). */
+    @Override
+    public List<txfuzz.dbms.EngineSetting> settings() {
+        String manual = "https://www.postgresql.org/docs/current/runtime-config-query.html#RUNTIME-CONFIG-QUERY-ENABLE";
+        return java.util.stream.Stream.of("enable_seqscan", "enable_indexscan", "enable_indexonlyscan", "enable_bitmapscan", "enable_hashjoin",
+                        "enable_mergejoin", "enable_nestloop")
+                .map(k -> txfuzz.dbms.EngineSetting.oneOf(k, "session setting SET " + k + " = …", manual, "on", "off")).toList();
+    }
+
     @Override
     public String name() {
         return "postgres";
