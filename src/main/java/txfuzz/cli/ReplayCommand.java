@@ -14,7 +14,9 @@ import txfuzz.exec.SetupFailedException;
 import txfuzz.exec.Trace;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
-import txfuzz.oracle.Oracle;
+import txfuzz.campaign.OracleSet;
+import txfuzz.campaign.Oracles;
+import txfuzz.oracle.OracleContext;
 import txfuzz.oracle.Violation;
 import txfuzz.report.TraceText;
 import txfuzz.dbms.Target;
@@ -43,14 +45,16 @@ final class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() throws SQLException {
         TestCase c = Options.readCase(caseFile);
-        List<Oracle> chosen = Options.oracles(oracles != null ? oracles : String.join(",", txfuzz.campaign.Oracles.forCase(c)));
-        try (Target target = Options.target(dbms != null ? dbms : c.dbms(), server.toTargetOptions(engineVersion.version)); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+        List<String> chosen = Options.oracles(oracles != null ? oracles : String.join(",", txfuzz.campaign.Oracles.forCase(c)));
+        try (Target target = Options.target(dbms != null ? dbms : c.dbms(), server.toTargetOptions(engineVersion.version));
+             Executor executor = new Executor(target, ExecutorConfig.defaults());
+             OracleSet oracleSet = Oracles.create(chosen, OracleContext.of(target, ExecutorConfig.defaults()))) {
             Options.checkRunnable(target, c, server.url != null);
             Trace trace;
             List<Violation> violations;
             try {
                 trace = executor.run(c);
-                violations = new Judge(chosen, executor).judge(c, trace);
+                violations = new Judge(oracleSet.oracles(), executor).judge(c, trace);
             } catch (SetupFailedException e) {
                 throw new Main.UserError("the case's setup does not run on " + target.name() + ": " + Main.oneLine(e.getMessage()));
             }

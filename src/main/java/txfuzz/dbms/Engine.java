@@ -63,6 +63,15 @@ public interface Engine {
 
     Profile profile();
 
+    /**
+     * The standard promise {@code level} keeps in {@code mode}, with the manual's page: what pairs levels across subjects.
+     * Default: the promise of the level's name, as the profile's reference documents it. Engines whose levels keep
+     * another promise than their names say override this.
+     */
+    default LevelPromise promise(IsolationLevel level, String mode) {
+        return new LevelPromise(Promise.named(level), profile(mode).at(level).reference());
+    }
+
     /** What the engine documents in {@code mode}; engines whose semantics depend on the mode override this. */
     default Profile profile(String mode) {
         return profile();
@@ -134,6 +143,11 @@ public interface Engine {
      * IllegalArgumentException saying what is wrong with {@code options}.
      */
     Target open(TargetOptions options);
+
+    /** The form its own test suite takes concurrency tests in, which a finding is also written in; empty: none (a JDBC program only). */
+    default java.util.Optional<RegressionTestFormat> regressionTestFormat() {
+        return java.util.Optional.empty();
+    }
 
     /**
      * How a program outside txfuzz opens a private database of this engine as txfuzz's target does

@@ -17,6 +17,8 @@ import txfuzz.dbms.sqlite.SqliteEngine;
  */
 public final class Targets {
     private static final Map<String, Engine> ENGINES = new LinkedHashMap<>();
+    /** The engine commands test when told none (a constant, for picocli's defaults). */
+    public static final String DEFAULT = "h2";
 
     static {
         for (Engine e : List.of(new H2Engine(), new HsqldbEngine(), new DerbyEngine(), new SqliteEngine(), new DuckdbEngine(),

@@ -119,7 +119,7 @@ public final class BugReport {
             md.append("./txfuzz replay ").append(folder).append("/original.case.json").append(oracles).append("   # the case as found\n");
         }
         if (f.plainShown().isPresent()) {
-            md.append("./txfuzz replay ").append(folder).append("/plain.case.json   # the plain program (the isolation oracle needs case.json's row tracking)\n");
+            md.append("./txfuzz replay ").append(folder).append("/plain.case.json   # the plain program (oracles that read row versions need case.json's row tracking)\n");
         }
         md.append("```\n");
         if (!files.isEmpty()) {
@@ -251,10 +251,11 @@ public final class BugReport {
         };
     }
 
+    /** The replay's --oracle: the oracles that reported {@code violations}, so the replay judges the finding as it was judged. */
     static String oracleOption(List<Violation> violations) {
-        java.util.Set<String> oracles = new java.util.LinkedHashSet<>(List.of("wss", "explicit"));
+        java.util.Set<String> oracles = new java.util.LinkedHashSet<>();
         violations.forEach(v -> oracles.add(v.oracle()));
-        return oracles.size() == 2 ? "" : " --oracle " + String.join(",", oracles);
+        return oracles.isEmpty() ? "" : " --oracle " + String.join(",", oracles);
     }
 
     private static String headline(Violation v) {

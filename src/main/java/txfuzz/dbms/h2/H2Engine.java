@@ -80,6 +80,15 @@ public final class H2Engine implements Engine {
         return new Dialect("h2", f, "DOUBLE PRECISION", "VARCHAR(10)");
     }
 
+    /** SNAPSHOT is snapshot isolation, and so is SERIALIZABLE ("doesn't ensure serializability"; write skew is documented). */
+    @Override
+    public txfuzz.dbms.LevelPromise promise(IsolationLevel level, String mode) {
+        return switch (level) {
+            case SNAPSHOT, SERIALIZABLE -> new txfuzz.dbms.LevelPromise(txfuzz.dbms.Promise.SNAPSHOT_ISOLATION, WRITE_SKEW_DOCUMENTED);
+            default -> txfuzz.dbms.Engine.super.promise(level, mode);
+        };
+    }
+
     @Override
     public Profile profile() {
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);

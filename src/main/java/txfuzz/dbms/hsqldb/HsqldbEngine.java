@@ -97,6 +97,24 @@ public final class HsqldbEngine implements Engine {
     }
 
     /** What HSQLDB documents for each level in {@code mode}. */
+    /**
+     * MVCC: REPEATABLE READ and SERIALIZABLE are snapshot isolation; LOCKS (two-phase locking) upgrades REPEATABLE READ
+     * to SERIALIZABLE. MVLOCKS keeps what the levels' names promise.
+     */
+    @Override
+    public txfuzz.dbms.LevelPromise promise(IsolationLevel level, String mode) {
+        String m = checkMode(mode);
+        if (level == IsolationLevel.REPEATABLE_READ || level == IsolationLevel.SERIALIZABLE) {
+            if (m.equals("mvcc")) {
+                return new txfuzz.dbms.LevelPromise(txfuzz.dbms.Promise.SNAPSHOT_ISOLATION, DOCS_MVCC);
+            }
+            if (m.equals("locks")) {
+                return new txfuzz.dbms.LevelPromise(txfuzz.dbms.Promise.SERIALIZABLE, DOCS_2PL);
+            }
+        }
+        return txfuzz.dbms.Engine.super.promise(level, mode);
+    }
+
     @Override
     public Profile profile(String mode) {
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);

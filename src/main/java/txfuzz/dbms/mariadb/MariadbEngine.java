@@ -78,6 +78,12 @@ public final class MariadbEngine implements Engine {
                 "https://mariadb.com/kb/en/innodb-system-variables/#innodb_snapshot_isolation", "ON", "OFF"));
     }
 
+    /** Concurrency tests are mysqltest files (mysql-test/main). */
+    @Override
+    public java.util.Optional<txfuzz.dbms.RegressionTestFormat> regressionTestFormat() {
+        return java.util.Optional.of(txfuzz.dbms.RegressionTestFormat.MYSQLTEST);
+    }
+
     @Override
     public String name() {
         return "mariadb";
@@ -153,6 +159,22 @@ public final class MariadbEngine implements Engine {
      *     must match the commit-order serial schedule.</li>
      * </ul>
      */
+    /**
+     * REPEATABLE READ reads a consistent snapshot but writes the newest row versions, so it loses updates: it keeps only
+     * READ COMMITTED's promise, unless innodb_snapshot_isolation (this engine's snapshot-isolation mode) makes it snapshot isolation.
+     */
+    @Override
+    public txfuzz.dbms.LevelPromise promise(IsolationLevel level, String mode) {
+        if (level != IsolationLevel.REPEATABLE_READ) {
+            return txfuzz.dbms.Engine.super.promise(level, mode);
+        }
+        return checkMode(mode).equals(SNAPSHOT_ISOLATION_MODE)
+                ? new txfuzz.dbms.LevelPromise(txfuzz.dbms.Promise.SNAPSHOT_ISOLATION,
+                        "https://mariadb.com/kb/en/innodb-system-variables/#innodb_snapshot_isolation")
+                : new txfuzz.dbms.LevelPromise(txfuzz.dbms.Promise.READ_COMMITTED,
+                        "https://mariadb.com/kb/en/innodb-system-variables/#innodb_snapshot_isolation (OFF: REPEATABLE READ may lose updates)");
+    }
+
     @Override
     public Profile profile() {
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);

@@ -86,6 +86,12 @@ public final class PostgresEngine implements Engine {
                 .map(k -> txfuzz.dbms.EngineSetting.oneOf(k, "session setting SET " + k + " = …", manual, "on", "off")).toList();
     }
 
+    /** Concurrency tests are isolation-tester specs (src/test/isolation/specs). */
+    @Override
+    public java.util.Optional<txfuzz.dbms.RegressionTestFormat> regressionTestFormat() {
+        return java.util.Optional.of(txfuzz.dbms.RegressionTestFormat.ISOLATION_TESTER_SPEC);
+    }
+
     @Override
     public String name() {
         return "postgres";
@@ -152,6 +158,14 @@ public final class PostgresEngine implements Engine {
      *     commit-order replay.</li>
      * </ul>
      */
+    /** REPEATABLE READ is snapshot isolation ("this level is different from Read Committed … a snapshot as of the start of the first statement"). */
+    @Override
+    public txfuzz.dbms.LevelPromise promise(IsolationLevel level, String mode) {
+        return level == IsolationLevel.REPEATABLE_READ
+                ? new txfuzz.dbms.LevelPromise(txfuzz.dbms.Promise.SNAPSHOT_ISOLATION, "https://www.postgresql.org/docs/current/transaction-iso.html#XACT-REPEATABLE-READ")
+                : txfuzz.dbms.Engine.super.promise(level, mode);
+    }
+
     @Override
     public Profile profile() {
         return profile(bundledMajor());
