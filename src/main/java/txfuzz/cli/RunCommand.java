@@ -147,11 +147,20 @@ final class RunCommand implements Callable<Integer> {
         if (sessions > 0) {
             throw new Main.UserError("--subjects runs each case in its submitted order: --sessions does not apply");
         }
+        List<txfuzz.dbms.Subject> parsedSubjects;
         try {
-            return txfuzz.dbms.Subject.parseList(specs);
+            parsedSubjects = txfuzz.dbms.Subject.parseList(specs);
         } catch (IllegalArgumentException e) {
             throw new Main.UserError(Main.oneLine(e.getMessage()));
         }
+        // --url and friends reach one server: the server subjects without a version of their own, all of one DBMS
+        List<String> reached = parsedSubjects.stream().filter(x -> x.version() == null && x.engine().server()).map(txfuzz.dbms.Subject::dbms)
+                .distinct().toList();
+        if ((server.url != null || server.serverHome != null) && reached.size() > 1) {
+            throw new Main.UserError("--url and --server-home reach one server, but " + String.join(" and ", reached)
+                    + " subjects have no version of their own: give all but one a @version");
+        }
+        return parsedSubjects;
     }
 
     /**

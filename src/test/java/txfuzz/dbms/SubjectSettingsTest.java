@@ -26,6 +26,11 @@ class SubjectSettingsTest {
             try (Connection c = session(plain)) {
                 exec(c, "CREATE TABLE t (k INT PRIMARY KEY, v INT)");
                 assertThrows(SQLException.class, () -> exec(c, insert), "H2's own mode has no ON CONFLICT");
+                // reproduce.sql's session set-up gives a plain session the setting
+                for (String sql : setupOnly(pgMode, plain)) {
+                    exec(c, sql);
+                }
+                exec(c, insert);
             }
         }
     }
@@ -41,6 +46,10 @@ class SubjectSettingsTest {
             try (Connection c = session(plain)) {
                 assertEquals("FALSE", value(c, property).toUpperCase(java.util.Locale.ROOT));
                 assertThrows(SQLException.class, () -> exec(c, "CREATE TABLE t (k SERIAL PRIMARY KEY, v INT)"));
+                for (String sql : setupOnly(pgs, plain)) {
+                    exec(c, sql);
+                }
+                exec(c, "CREATE TABLE t (k SERIAL PRIMARY KEY, v INT)");
             }
         }
     }
@@ -51,6 +60,7 @@ class SubjectSettingsTest {
             try (Connection c = session(pg)) {
                 assertEquals("off", value(c, "SHOW enable_seqscan"));
             }
+            assertTrue(pg.sessionSetupSql(IsolationLevel.READ_COMMITTED, "default").contains("SET enable_seqscan = off"));
         }
     }
 
@@ -62,7 +72,16 @@ class SubjectSettingsTest {
                 assertEquals("1", value(c, "SELECT @@SESSION.innodb_snapshot_isolation"));
                 assertEquals("0", value(c, "SELECT @@GLOBAL.innodb_snapshot_isolation"), "the server's own value is left alone");
             }
+            assertTrue(on.sessionSetupSql(IsolationLevel.REPEATABLE_READ, "default").contains("SET SESSION innodb_snapshot_isolation = ON"));
         }
+    }
+
+    /** The session set-up lines {@code withSetting} has beyond {@code plain}'s: its settings as SQL. */
+    private static java.util.List<String> setupOnly(Target withSetting, Target plain) {
+        java.util.List<String> extra = new java.util.ArrayList<>(withSetting.sessionSetupSql(IsolationLevel.READ_COMMITTED, withSetting.modes().get(0)));
+        extra.removeAll(plain.sessionSetupSql(IsolationLevel.READ_COMMITTED, plain.modes().get(0)));
+        assertEquals(1, extra.size(), extra.toString());
+        return extra;
     }
 
     private static Connection session(Target t) throws SQLException {

@@ -59,6 +59,7 @@ public final class H2Engine implements Engine {
     @Override
     public List<txfuzz.dbms.EngineSetting> settings() {
         return List.of(txfuzz.dbms.EngineSetting.oneOf("MODE", "H2 database URL setting ;MODE=…", "https://h2database.com/html/features.html#compatibility",
+                "SET MODE %s",
                 "REGULAR", "STRICT", "LEGACY", "DB2", "Derby", "HSQLDB", "MSSQLServer", "MariaDB", "MySQL", "Oracle", "PostgreSQL"));
     }
 

@@ -30,6 +30,7 @@ public final class H2Target implements Target {
     private final String version;
     /** The subject's settings ({@link H2Engine#settings()}), appended to every database URL: ";MODE=PostgreSQL". */
     private final String urlSettings;
+    private final java.util.Map<String, String> settings;
 
     /** The bundled H2. */
     public H2Target() {
@@ -42,6 +43,7 @@ public final class H2Target implements Target {
         StringBuilder u = new StringBuilder();
         settings.forEach((k, v) -> u.append(';').append(k).append('=').append(v));
         this.urlSettings = u.toString();
+        this.settings = settings;
         try (Connection c = jdbc.connect(PROBE_URL)) {
             version = "H2 " + c.getMetaData().getDatabaseProductVersion();
         } catch (SQLException e) {
@@ -52,6 +54,14 @@ public final class H2Target implements Target {
     @Override
     public H2Engine engine() {
         return engine;
+    }
+
+    /** The engine's session set-up, then the subject's settings as the engine's own client sets them (reproduce.sql). */
+    @Override
+    public java.util.List<String> sessionSetupSql(txfuzz.model.IsolationLevel level, String mode) {
+        java.util.List<String> out = new java.util.ArrayList<>(engine().sessionSetupSql(level, mode));
+        out.addAll(txfuzz.dbms.EngineSetting.sessionSql(engine(), settings));
+        return out;
     }
 
     @Override

@@ -54,7 +54,8 @@ public final class HsqldbEngine implements Engine {
     public List<txfuzz.dbms.EngineSetting> settings() {
         String manual = "https://hsqldb.org/doc/2.0/guide/dbproperties-chapt.html#dpc_sql_conformance";
         return java.util.stream.Stream.of("sql.syntax_pgs", "sql.syntax_mys", "sql.syntax_ora", "sql.syntax_db2", "sql.syntax_mss")
-                .map(k -> txfuzz.dbms.EngineSetting.oneOf(k, "HSQLDB database URL property ;" + k + "=…", manual, "true", "false")).toList();
+                .map(k -> txfuzz.dbms.EngineSetting.oneOf(k, "HSQLDB database URL property ;" + k + "=…", manual,
+                        "SET DATABASE SQL SYNTAX " + k.substring(k.length() - 3).toUpperCase(java.util.Locale.ROOT) + " %s", "true", "false")).toList();
     }
 
     // abortScope: the Target default. With hsqldb.tx_conflict_rollback=true (the default, and set in

@@ -75,7 +75,8 @@ public final class MariadbEngine implements Engine {
     @Override
     public List<txfuzz.dbms.EngineSetting> settings() {
         return List.of(txfuzz.dbms.EngineSetting.oneOf("innodb_snapshot_isolation", "session variable SET SESSION innodb_snapshot_isolation = …",
-                "https://mariadb.com/kb/en/innodb-system-variables/#innodb_snapshot_isolation", "ON", "OFF"));
+                "https://mariadb.com/kb/en/innodb-system-variables/#innodb_snapshot_isolation", "SET SESSION innodb_snapshot_isolation = %s",
+                "ON", "OFF"));
     }
 
     /** Concurrency tests are mysqltest files (mysql-test/main). */

@@ -78,6 +78,14 @@ public final class MariadbTarget implements Target {
     private volatile boolean closed;
     private int restarts;
 
+    /** The engine's session set-up, then the subject's settings as the engine's own client sets them (reproduce.sql). */
+    @Override
+    public java.util.List<String> sessionSetupSql(txfuzz.model.IsolationLevel level, String mode) {
+        java.util.List<String> out = new java.util.ArrayList<>(engine().sessionSetupSql(level, mode));
+        out.addAll(txfuzz.dbms.EngineSetting.sessionSql(engine(), options.settings()));
+        return out;
+    }
+
     public MariadbTarget() {
         this(TargetOptions.none());
     }

@@ -83,7 +83,7 @@ public final class PostgresEngine implements Engine {
         String manual = "https://www.postgresql.org/docs/current/runtime-config-query.html#RUNTIME-CONFIG-QUERY-ENABLE";
         return java.util.stream.Stream.of("enable_seqscan", "enable_indexscan", "enable_indexonlyscan", "enable_bitmapscan", "enable_hashjoin",
                         "enable_mergejoin", "enable_nestloop")
-                .map(k -> txfuzz.dbms.EngineSetting.oneOf(k, "session setting SET " + k + " = …", manual, "on", "off")).toList();
+                .map(k -> txfuzz.dbms.EngineSetting.oneOf(k, "session setting SET " + k + " = …", manual, "SET " + k + " = %s", "on", "off")).toList();
     }
 
     /** Concurrency tests are isolation-tester specs (src/test/isolation/specs). */

@@ -103,6 +103,7 @@ public final class PostgresTarget implements Target {
     private volatile String sessionDefaults = "";
     /** The subject's settings ({@link PostgresEngine#settings()}) as SET commands, after the session's own settings. */
     private final String subjectSettings;
+    private final java.util.Map<String, String> settings;
     private volatile boolean deadlockTimeoutSet;
     private volatile Path lastCrashLog;
     private int restarts;
@@ -125,6 +126,7 @@ public final class PostgresTarget implements Target {
         StringBuilder set = new StringBuilder();
         o.settings().forEach((k, v) -> set.append("; SET ").append(k).append(" = ").append(v));
         subjectSettings = set.toString();
+        settings = o.settings();
         embedded = o.url() == null;
         o.checkServerOptions();
         installation = !embedded ? null
@@ -145,6 +147,14 @@ public final class PostgresTarget implements Target {
             close();
             throw e;
         }
+    }
+
+    /** The engine's session set-up, then the subject's settings as the engine's own client sets them (reproduce.sql). */
+    @Override
+    public java.util.List<String> sessionSetupSql(txfuzz.model.IsolationLevel level, String mode) {
+        java.util.List<String> out = new java.util.ArrayList<>(engine().sessionSetupSql(level, mode));
+        out.addAll(txfuzz.dbms.EngineSetting.sessionSql(engine(), settings));
+        return out;
     }
 
     public PostgresTarget() {

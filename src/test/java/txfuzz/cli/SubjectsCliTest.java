@@ -1,0 +1,51 @@
+package txfuzz.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** run --subjects: a campaign over several subjects, and one-line errors for what is wrong with them. */
+class SubjectsCliTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aBadSubjectIsAOneLineError() {
+        assertUsage(CliTest.run("run", "--subjects", "h2,oracle@19"), "unknown DBMS 'oracle'");
+        assertUsage(CliTest.run("run", "--subjects", "h2+MODE=Nope"), "setting MODE of h2 takes");
+        assertUsage(CliTest.run("run", "--subjects", "hsqldb:mvlock"), "unknown mode 'mvlock'");
+        assertUsage(CliTest.run("run", "--subjects", "h2", "--dbms", "hsqldb"), "drop --dbms");
+        assertUsage(CliTest.run("run", "--subjects", "h2,hsqldb", "--sessions", "3", "--oracle", "isolation,explicit"), "--sessions does not apply");
+    }
+
+    @Test
+    void aCampaignOverTwoSubjectsSaysWhichAndRecordsThem() throws Exception {
+        Path out = tmp.resolve("out");
+        CliTest.Result r = CliTest.run("run", "--subjects", "h2+MODE=PostgreSQL,hsqldb:mvcc", "--isolation", "SNAPSHOT,READ_COMMITTED",
+                "--tests", "4", "--seed", "3", "--reduce-time", "0", "--out", out.toString());
+        assertTrue(r.code() == Main.OK || r.code() == Main.FOUND, r.toString());
+        assertTrue(r.out().contains("txfuzz: subjects h2+MODE=PostgreSQL, hsqldb:mvcc"), r.out());
+        assertFalse(r.out().contains("not compared"), "HSQLDB MVCC keeps snapshot isolation and read committed: " + r.out());
+        JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+        assertEquals("[\"h2+MODE=PostgreSQL\",\"hsqldb:mvcc\"]", summary.path("meta").path("subjects").toString());
+        assertEquals("h2", summary.path("dbms").asText());
+
+        Path out2 = tmp.resolve("out2");
+        CliTest.Result locks = CliTest.run("run", "--subjects", "h2,hsqldb:locks", "--isolation", "SNAPSHOT", "--tests", "1", "--reduce-time", "0",
+                "--out", out2.toString());
+        assertTrue(locks.out().contains("hsqldb:locks has no level that keeps snapshot isolation"), locks.out());
+    }
+
+    private static void assertUsage(CliTest.Result r, String expected) {
+        assertEquals(Main.USAGE, r.code(), r.toString());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains(expected), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+    }
+}
