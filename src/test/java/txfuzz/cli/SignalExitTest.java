@@ -216,15 +216,15 @@ class SignalExitTest {
         Path out = tmp.resolve("out");
         Process p = launch(out, "run", "--subjects", "postgres,postgres:prepared", "--isolation", "READ_COMMITTED", "--tests", "100000",
                 "--reduce-time", "0");
-        waitFor(() -> stdout(out).contains("txfuzz: testing"), 180, "the campaign runs", p);
+        waitFor(() -> events(out).size() > 1, 180, "the campaign runs cases", p);
         assertEquals(2, dataDirectories().size(), "both subjects' servers run (precondition of this test)");
+        JsonNode meta = events(out).get(0).path("meta");
+        assertEquals("[\"postgres\",\"postgres:prepared\"]", meta.path("subjects").toString(), meta.toString());
         signal(p, "INT");
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz ends within a minute of SIGINT");
         assertNothingLeft();
         assertOutputWhole(out);
         assertEquals(Main.INTERRUPTED, p.exitValue());
-        JsonNode meta = new ObjectMapper().readTree(out.resolve("summary.json").toFile()).path("meta");
-        assertEquals("[\"postgres\",\"postgres:prepared\"]", meta.path("subjects").toString(), meta.toString());
     }
 
     private void interruptDuringStartUp(String dbms, String sig) throws Exception {
