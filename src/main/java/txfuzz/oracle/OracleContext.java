@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import txfuzz.dbms.Dialect;
-import txfuzz.dbms.Engine;
 import txfuzz.dbms.Promise;
 import txfuzz.dbms.Subject;
 import txfuzz.dbms.Target;
@@ -73,22 +72,22 @@ public record OracleContext(List<Opened> subjects, Dialect dialect, Map<String, 
 
     /**
      * The level {@code other} runs a case at whose primary level is {@code level} (in the primary's
-     * {@code mode}): its weakest level keeping the same promise ({@link Engine#promise}). Empty when it
+     * {@code mode}): its weakest level keeping the same promise ({@link Target#promise}). Empty when it
      * has none: that pair is not compared at that level.
      */
     public Optional<IsolationLevel> levelOf(Opened other, IsolationLevel level, String mode) {
         if (other == subjects.get(0)) {
             return Optional.of(level);
         }
-        Promise wanted = subjects.get(0).target().engine().promise(level, mode).promise();
-        Engine e = other.target().engine();
-        return other.target().isolationLevels().stream().filter(l -> e.promise(l, other.mode()).promise() == wanted).findFirst();
+        Promise wanted = subjects.get(0).target().promise(level, mode).promise();
+        Target t = other.target();
+        return t.isolationLevels().stream().filter(l -> t.promise(l, other.mode()).promise() == wanted).findFirst();
     }
 
     /** For each other subject with no level keeping {@code level}'s promise, a sentence saying so (the campaign prints them). */
     public List<String> unpaired(IsolationLevel level, String mode) {
         List<String> out = new ArrayList<>();
-        Promise wanted = subjects.get(0).target().engine().promise(level, mode).promise();
+        Promise wanted = subjects.get(0).target().promise(level, mode).promise();
         for (Opened o : subjects.subList(1, subjects.size())) {
             if (levelOf(o, level, mode).isEmpty()) {
                 out.add(o.subject().label() + " has no level that keeps " + wanted.name().replace('_', ' ').toLowerCase(java.util.Locale.ROOT)

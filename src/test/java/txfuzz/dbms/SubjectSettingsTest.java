@@ -73,6 +73,9 @@ class SubjectSettingsTest {
                 assertEquals("0", value(c, "SELECT @@GLOBAL.innodb_snapshot_isolation"), "the server's own value is left alone");
             }
             assertTrue(on.sessionSetupSql(IsolationLevel.REPEATABLE_READ, "default").contains("SET SESSION innodb_snapshot_isolation = ON"));
+            assertEquals(Promise.SNAPSHOT_ISOLATION, on.promise(IsolationLevel.REPEATABLE_READ, "default").promise(),
+                    "with the setting ON, REPEATABLE READ pairs with other engines' snapshot isolation");
+            assertEquals(Promise.READ_COMMITTED, on.engine().promise(IsolationLevel.REPEATABLE_READ, "default").promise(), "without it, it does not");
         }
     }
 

@@ -86,6 +86,13 @@ public final class MariadbTarget implements Target {
         return out;
     }
 
+    /** innodb_snapshot_isolation=ON makes REPEATABLE READ snapshot isolation, as the engine's snapshot-isolation mode does. */
+    @Override
+    public txfuzz.dbms.LevelPromise promise(IsolationLevel level, String mode) {
+        boolean on = "ON".equals(options.settings().get("innodb_snapshot_isolation"));
+        return engine.promise(level, on ? MariadbEngine.SNAPSHOT_ISOLATION_MODE : mode);
+    }
+
     public MariadbTarget() {
         this(TargetOptions.none());
     }
