@@ -156,6 +156,9 @@ final class RunCommand implements Callable<Integer> {
         // --url and friends reach one server: the server subjects without a version of their own, all of one DBMS
         List<String> reached = parsedSubjects.stream().filter(x -> x.version() == null && x.engine().server()).map(txfuzz.dbms.Subject::dbms)
                 .distinct().toList();
+        if ((server.url != null || server.serverHome != null) && reached.isEmpty()) {
+            throw new Main.UserError("--url and --server-home apply to a server subject without a version of its own, and --subjects names none");
+        }
         if ((server.url != null || server.serverHome != null) && reached.size() > 1) {
             throw new Main.UserError("--url and --server-home reach one server, but " + String.join(" and ", reached)
                     + " subjects have no version of their own: give all but one a @version");

@@ -21,6 +21,8 @@ class SubjectsCliTest {
         assertUsage(CliTest.run("run", "--subjects", "h2+MODE=Nope"), "setting MODE of h2 takes");
         assertUsage(CliTest.run("run", "--subjects", "hsqldb:mvlock"), "unknown mode 'mvlock'");
         assertUsage(CliTest.run("run", "--subjects", "h2", "--dbms", "hsqldb"), "drop --dbms");
+        assertUsage(CliTest.run("run", "--subjects", "h2,postgres@15.17", "--url", "jdbc:postgresql://127.0.0.1:1/x"), "--subjects names none");
+        assertUsage(CliTest.run("run", "--subjects", "postgres,mariadb", "--url", "jdbc:postgresql://127.0.0.1:1/x"), "give all but one a @version");
         assertUsage(CliTest.run("run", "--subjects", "h2,hsqldb", "--sessions", "3", "--oracle", "isolation,explicit"), "--sessions does not apply");
     }
 
