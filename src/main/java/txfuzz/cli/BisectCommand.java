@@ -15,7 +15,6 @@ import txfuzz.dbms.versions.MavenArtifact;
 import txfuzz.dbms.versions.MavenCentral;
 import txfuzz.campaign.VersionReplay;
 import txfuzz.model.TestCase;
-import txfuzz.oracle.Oracle;
 
 /**
  * Replays a case across the versions of its engine that Maven Central lists (an in-process engine's

@@ -13,7 +13,6 @@ import txfuzz.model.CaseJson;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtKind;
 import txfuzz.model.TestCase;
-import txfuzz.oracle.Oracle;
 import txfuzz.dbms.Engine;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
