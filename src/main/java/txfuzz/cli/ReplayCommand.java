@@ -29,6 +29,10 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--dbms", description = "Run on this DBMS instead of the one the case names.")
     String dbms;
 
+    @Option(names = "--subject", paramLabel = "SPEC", description = "Run on this subject, dbms[@version][:mode|:plain|:prepared][+key=value]..."
+            + " (e.g. h2+MODE=PostgreSQL: the one a --subjects campaign found the case on), instead of --dbms and --version.")
+    String subject;
+
     @picocli.CommandLine.Mixin
     ServerOptions server = new ServerOptions();
 
@@ -42,11 +46,25 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "Print only the verdict, not the trace.")
     boolean quiet;
 
+    /** --subject parsed; a one-line error for a bad one, or beside --dbms or --version. */
+    private txfuzz.dbms.Subject subject(String spec) {
+        if (dbms != null || engineVersion.version != null) {
+            throw new Main.UserError("--subject names the DBMS and its version: drop --dbms and --version");
+        }
+        try {
+            return txfuzz.dbms.Subject.parse(spec);
+        } catch (IllegalArgumentException e) {
+            throw new Main.UserError(Main.oneLine(e.getMessage()));
+        }
+    }
+
     @Override
     public Integer call() throws SQLException {
         TestCase c = Options.readCase(caseFile);
         List<String> chosen = Options.oracles(oracles != null ? oracles : String.join(",", txfuzz.campaign.Oracles.forCase(c)));
-        try (Target target = Options.target(dbms != null ? dbms : c.dbms(), server.toTargetOptions(engineVersion.version));
+        txfuzz.dbms.Subject on = subject == null ? null : subject(subject);
+        try (Target target = on != null ? Options.target(on.dbms(), on.options(server.toTargetOptions(null)))
+                : Options.target(dbms != null ? dbms : c.dbms(), server.toTargetOptions(engineVersion.version));
              Executor executor = new Executor(target, ExecutorConfig.defaults());
              OracleSet oracleSet = Oracles.create(chosen, OracleContext.of(target, ExecutorConfig.defaults()))) {
             Options.checkRunnable(target, c, server.url != null);

@@ -106,6 +106,11 @@ public interface Target extends AutoCloseable {
         engine().dropKeyConstraints(c);
     }
 
+    /** The engine settings it was opened with ({@link TargetOptions#settings()}, in the engine's spellings); none by default. */
+    default java.util.Map<String, String> settings() {
+        return java.util.Map.of();
+    }
+
     /** The promise {@code level} keeps here: the engine's ({@link Engine#promise}), unless this target's settings change it. */
     default LevelPromise promise(IsolationLevel level, String mode) {
         return engine().promise(level, mode);

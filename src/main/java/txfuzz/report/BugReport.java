@@ -113,7 +113,7 @@ public final class BugReport {
         md.append("## How txfuzz found it\n\n");
         md.append("Generated case: seed ").append(c.seed()).append(", iteration ").append(c.iteration()).append(". ");
         md.append(reductionText(f)).append("\n\n");
-        String oracles = oracleOption(f.violations());
+        String oracles = oracleOption(f.violations()) + subjectOption(target);
         md.append("Replay and judge it again:\n\n```\n./txfuzz replay ").append(folder).append("/case.json").append(oracles).append("\n");
         if (f.reduced()) {
             md.append("./txfuzz replay ").append(folder).append("/original.case.json").append(oracles).append("   # the case as found\n");
@@ -249,6 +249,13 @@ public final class BugReport {
             case NOT_REALISED -> "did not realise it: " + r.reason();
             case NOT_CHECKABLE -> "cannot be checked against it: " + r.reason();
         };
+    }
+
+    /** The replay's --subject when the target was opened with settings (replay opens the case's DBMS without them otherwise). */
+    static String subjectOption(Target target) {
+        StringBuilder sb = new StringBuilder();
+        target.settings().forEach((k, v) -> sb.append('+').append(k).append('=').append(v));
+        return sb.length() == 0 ? "" : " --subject " + target.name() + sb;
     }
 
     /** The replay's --oracle: the oracles that reported {@code violations}, so the replay judges the finding as it was judged. */

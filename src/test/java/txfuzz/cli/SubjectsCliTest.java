@@ -44,6 +44,25 @@ class SubjectsCliTest {
         assertTrue(locks.out().contains("hsqldb:locks has no level that keeps snapshot isolation"), locks.out());
     }
 
+    /** A case that needs H2's PostgreSQL mode replays with --subject, and not without it. */
+    @Test
+    void replayRunsACaseOnTheSubjectItWasFoundOn() throws Exception {
+        txfuzz.model.TestCase c = txfuzz.exec.Cases.on("h2").table("t").level(txfuzz.model.IsolationLevel.READ_COMMITTED)
+                .setup("CREATE TABLE t (k INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 1)")
+                .txn("INSERT INTO t VALUES (1, 2) ON CONFLICT DO NOTHING").order(1, 1, 1);
+        Path file = tmp.resolve("case.json");
+        java.nio.file.Files.writeString(file, txfuzz.model.CaseJson.write(c));
+        CliTest.Result on = CliTest.run("replay", file.toString(), "--subject", "h2+MODE=PostgreSQL", "--oracle", "wss,explicit");
+        assertEquals(Main.OK, on.code(), on.toString());
+        assertTrue(on.out().contains("Verdict: no violation"), on.out());
+        assertFalse(on.out().contains("INVALID_STATEMENT"), on.out());
+        CliTest.Result plain = CliTest.run("replay", file.toString(), "--oracle", "wss,explicit");
+        assertTrue(plain.out().contains("INVALID_STATEMENT"), "H2's own mode has no ON CONFLICT: " + plain);
+        assertUsage(CliTest.run("replay", file.toString(), "--subject", "h2", "--dbms", "h2"), "drop --dbms and --version");
+        assertEquals(" --subject h2+MODE=PostgreSQL", txfuzz.report.BugReportAccess.subjectOption("h2+MODE=PostgreSQL"), "a finding's replay line");
+        assertEquals("", txfuzz.report.BugReportAccess.subjectOption("h2"), "no settings: the case's DBMS as before");
+    }
+
     private static void assertUsage(CliTest.Result r, String expected) {
         assertEquals(Main.USAGE, r.code(), r.toString());
         assertEquals(1, r.err().lines().count(), r.err());

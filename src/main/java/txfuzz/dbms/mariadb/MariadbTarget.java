@@ -78,6 +78,11 @@ public final class MariadbTarget implements Target {
     private volatile boolean closed;
     private int restarts;
 
+    @Override
+    public java.util.Map<String, String> settings() {
+        return options.settings();
+    }
+
     /** The engine's session set-up, then the subject's settings as the engine's own client sets them (reproduce.sql). */
     @Override
     public java.util.List<String> sessionSetupSql(txfuzz.model.IsolationLevel level, String mode) {

@@ -149,6 +149,11 @@ public final class PostgresTarget implements Target {
         }
     }
 
+    @Override
+    public java.util.Map<String, String> settings() {
+        return settings;
+    }
+
     /** The engine's session set-up, then the subject's settings as the engine's own client sets them (reproduce.sql). */
     @Override
     public java.util.List<String> sessionSetupSql(txfuzz.model.IsolationLevel level, String mode) {
