@@ -73,12 +73,20 @@ public final class Campaign {
         this(target, config, progress, null);
     }
 
+    /**
+     * A campaign over the subjects of {@code context} (opened by the caller, who closes them): cases are
+     * generated for the primary subject, and its oracles are made from {@code context} and closed when the campaign ends.
+     */
+    public Campaign(txfuzz.oracle.OracleContext context, CampaignConfig config, PrintStream progress) {
+        this(context, config, progress, null, null);
+    }
+
     Campaign(Target target, CampaignConfig config, PrintStream progress, CaseSource source) {
         this(target, config, progress, source, null);
     }
 
-    /** The oracles judging this campaign's runs, once it started (their figures go into summary.json). */
-    private List<txfuzz.oracle.Oracle> judging = List.of();
+    /** The oracles judging this campaign's runs (their figures go into summary.json), made once and closed when the campaign ends. */
+    private final OracleSet oracles;
     /** Set when the engine under test is older than its newest release: unique bug candidates are replayed there too. */
     private NewestCheck newestCheck;
     /** summary.json's meta; made from the target alone when the campaign was not described ({@link #describedBy}). */
@@ -112,8 +120,13 @@ public final class Campaign {
 
     /** {@code plainTwins}: for a test's instrumented source, the plain twin of each case (null: none). */
     Campaign(Target target, CampaignConfig config, PrintStream progress, CaseSource source, CaseSource plainTwins) {
-        this.target = target;
+        this(txfuzz.oracle.OracleContext.of(target, config.executor()), config, progress, source, plainTwins);
+    }
+
+    private Campaign(txfuzz.oracle.OracleContext context, CampaignConfig config, PrintStream progress, CaseSource source, CaseSource plainTwins) {
+        this.target = context.primary();
         this.config = config;
+        this.oracles = Oracles.create(config.oracles(), context);
         this.progress = progress;
         // The isolation oracle reads row versions: its cases carry rowId/wList columns.
         // Concurrent runs spread many transactions over a few sessions.
@@ -121,9 +134,9 @@ public final class Campaign {
         this.rowTracking = instrumented;
         GenConfig gen = config.concurrent() ? IsolationTable.genConfig(config.sessions())
                 : instrumented ? config.gen().withInstrumentation(true) : config.gen();
-        CaseMaker generator = new CaseMaker(target, config, gen);
+        CaseMaker generator = new CaseMaker(target, context.dialect(), context.beginVariants(), config, gen);
         // every oracle's preparation (the equiv oracle's version-set reads) before the one run they all judge
-        List<txfuzz.oracle.Oracle> preparing = config.concurrent() ? List.of() : Oracles.create(config.oracles());
+        List<txfuzz.oracle.Oracle> preparing = config.concurrent() ? List.of() : oracles.oracles();
         this.source = source != null ? source
                 : (level, mode, i) -> {
                     TestCase c = generator.make(level, mode, i);
@@ -133,7 +146,7 @@ public final class Campaign {
                     return c;
                 };
         // The same seed and iteration give the same data statements without tracking: the self-check's twin.
-        CaseMaker plainGenerator = new CaseMaker(target, config, config.gen().withInstrumentation(false));
+        CaseMaker plainGenerator = new CaseMaker(target, context.dialect(), context.beginVariants(), config, config.gen().withInstrumentation(false));
         this.plainTwins = source != null ? plainTwins
                 : instrumented ? plainGenerator::make
                 : null;
@@ -161,8 +174,9 @@ public final class Campaign {
         }
     }
 
+    /** Runs the loop; its oracles are closed when it ends, however it ends. */
     public Summary run() {
-        try {
+        try (OracleSet closing = oracles) {
             return loop();
         } finally {
             finished.countDown();
@@ -196,8 +210,7 @@ public final class Campaign {
         try (ProgressBeat beat = new ProgressBeat(config.progressEvery(), this::beat);
              Executor executor = new Executor(target, config.executor());
              ConcurrentRunner concurrent = config.concurrent() ? new ConcurrentRunner(target, config.executor()) : null) {
-            Judge judge = new Judge(txfuzz.campaign.Oracles.create(config.oracles()), executor);
-            judging = judge.oracles();
+            Judge judge = new Judge(oracles.oracles(), executor);
             for (long i = 0; ; i++) {
                 if (stopRequested) {
                     break;
@@ -299,8 +312,7 @@ public final class Campaign {
 
     /** The generators' figures: whether the case showed an anomaly, and whether a pattern case realised its pattern. */
     private void tally(TestCase c, Trace trace, List<Violation> violations) {
-        boolean anomalous = violations.stream().anyMatch(v -> txfuzz.oracle.isolation.IsolationOracle.NAME.equals(v.oracle())
-                && v.classification() != Classification.FLAKY);
+        boolean anomalous = violations.stream().anyMatch(v -> v.kind().isAnomaly() && v.classification() != Classification.FLAKY);
         boolean candidate = violations.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE);
         if (c.origin() == null) {
             generated.addRandom(anomalous, candidate);
@@ -549,7 +561,7 @@ public final class Campaign {
         beginStep("checking " + f.id() + " on the newest release, " + newestCheck.newest(), "checking-newest", f.id(), true);
         VersionReplay r;
         try {
-            r = newestCheck.replay(f.testCase(), judge.oracles());
+            r = newestCheck.replay(f.testCase(), config.oracles());
         } finally {
             endStep();
         }
@@ -752,7 +764,7 @@ public final class Campaign {
     /** The figures of the oracles that keep any, by name. */
     private java.util.Map<String, java.util.Map<String, Long>> oracleFigures() {
         java.util.Map<String, java.util.Map<String, Long>> out = new java.util.LinkedHashMap<>();
-        for (txfuzz.oracle.Oracle o : judging) {
+        for (txfuzz.oracle.Oracle o : oracles.oracles()) {
             if (!o.figures().isEmpty()) {
                 out.put(o.name(), o.figures());
             }

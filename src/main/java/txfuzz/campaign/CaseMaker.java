@@ -17,13 +17,18 @@ import txfuzz.model.TestCase;
  */
 final class CaseMaker {
     private final Target target;
+    /** What the cases may use: the target's dialect, or what every subject of the campaign understands. */
+    private final txfuzz.dbms.Dialect dialect;
+    private final List<String> beginVariants;
     private final CampaignConfig config;
     private final CaseGenerator random;
     private final PatternCaseGenerator patterns;
     private final int slots;
 
-    CaseMaker(Target target, CampaignConfig config, GenConfig gen) {
+    CaseMaker(Target target, txfuzz.dbms.Dialect dialect, List<String> beginVariants, CampaignConfig config, GenConfig gen) {
         this.target = target;
+        this.dialect = dialect;
+        this.beginVariants = List.copyOf(beginVariants);
         this.config = config;
         this.random = new CaseGenerator(gen);
         this.patterns = new PatternCaseGenerator(gen);
@@ -34,7 +39,7 @@ final class CaseMaker {
     TestCase make(IsolationLevel level, String mode, long iteration) {
         java.util.Optional<AnomalyPattern> p = config.generation().patternFor(level, iteration / slots);
         return p.isPresent()
-                ? patterns.generate(p.get(), target.name(), target.dialect(), target.beginVariants(), level, mode, config.seed(), iteration)
-                : random.generate(target.name(), target.dialect(), level, mode, config.seed(), iteration);
+                ? patterns.generate(p.get(), target.name(), dialect, beginVariants, level, mode, config.seed(), iteration)
+                : random.generate(target.name(), dialect, level, mode, config.seed(), iteration);
     }
 }

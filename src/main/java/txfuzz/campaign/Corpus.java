@@ -301,7 +301,10 @@ public final class Corpus {
     public static Replay replay(Entry entry, Executor executor) throws SQLException, SetupFailedException {
         TestCase c = entry.testCase();
         Trace trace = executor.run(c);
-        List<Violation> violations = new Judge(Oracles.create(entry.oracles()), executor).judge(c, trace);
+        List<Violation> violations;
+        try (OracleSet oracles = Oracles.create(entry.oracles(), txfuzz.oracle.OracleContext.of(executor.target(), executor.config()))) {
+            violations = new Judge(oracles.oracles(), executor).judge(c, trace);
+        }
         return new Replay(entry, executor.target().version(), c, trace, violations);
     }
 

@@ -130,7 +130,13 @@ public final class IsolationTable {
     private Row row(IsolationLevel level, String mode, CaseGenerator generator, Executor executor, ConcurrentRunner concurrent, FindingWriter writer,
                     long deadline) {
         LevelSemantics semantics = IsolationOracle.semantics(target.profile(mode), level);
-        Judge judge = new Judge(List.of(new IsolationOracle()), executor);
+        try (OracleSet oracles = Oracles.create(List.of(IsolationOracle.NAME), txfuzz.oracle.OracleContext.of(target, executor.config()))) {
+            return row(level, mode, generator, executor, concurrent, writer, deadline, semantics, new Judge(oracles.oracles(), executor));
+        }
+    }
+
+    private Row row(IsolationLevel level, String mode, CaseGenerator generator, Executor executor, ConcurrentRunner concurrent, FindingWriter writer,
+                    long deadline, LevelSemantics semantics, Judge judge) {
         Map<String, Integer> counts = new LinkedHashMap<>();
         Map<String, String> examples = new LinkedHashMap<>();
         Map<String, Standing> standing = new LinkedHashMap<>();

@@ -43,7 +43,7 @@ public record NewestCheck(String newest) {
     }
 
     /** What the newest release does with {@code c}. */
-    public VersionReplay replay(TestCase c, List<Oracle> oracles) {
+    public VersionReplay replay(TestCase c, List<String> oracles) {
         return VersionReplay.at(c, newest, oracles);
     }
 }

@@ -1,101 +1,111 @@
 package txfuzz.campaign;
 
-import txfuzz.model.Tracking;
-import txfuzz.model.TestCase;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
-import txfuzz.oracle.Oracle;
+import java.util.Optional;
+import txfuzz.gen.Generation;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.OracleContext;
+import txfuzz.oracle.OracleRegistration;
 import txfuzz.oracle.Violation;
 import txfuzz.oracle.ViolationKind;
-import txfuzz.oracle.explicit.ExplicitOracle;
 import txfuzz.oracle.equiv.EquivOracle;
+import txfuzz.oracle.explicit.ExplicitOracle;
 import txfuzz.oracle.isolation.IsolationOracle;
 import txfuzz.oracle.wss.WssOracle;
 
 /**
  * The registry of oracles by command-line name: a new oracle is its package plus one line here.
- * Everything else asks the oracles (their kinds, capabilities and verdicts), never their names.
+ * Everything else asks the registrations (their kinds and capabilities) and the oracles (their
+ * verdicts), never their names; no question about capabilities makes an oracle.
  */
 public final class Oracles {
-    private static final Map<String, Supplier<Oracle>> FACTORIES = new LinkedHashMap<>();
+    private static final Map<String, OracleRegistration> REGISTERED = new LinkedHashMap<>();
 
     static {
-        register(WssOracle::new);
-        register(ExplicitOracle::new);
-        register(IsolationOracle::new);
-        register(EquivOracle::new);
+        register(WssOracle.REGISTRATION);
+        register(ExplicitOracle.REGISTRATION);
+        register(IsolationOracle.REGISTRATION);
+        register(EquivOracle.REGISTRATION);
     }
 
-    private static void register(Supplier<Oracle> factory) {
-        FACTORIES.put(factory.get().name(), factory);
+    private static void register(OracleRegistration r) {
+        REGISTERED.put(r.name(), r);
     }
 
     private Oracles() {
     }
 
-    /** Whether these oracles need cases generated with rowId/wList instrumentation (e.g. the isolation oracle's history). */
-    public static boolean needInstrumentation(List<String> names) {
-        return names.stream().map(n -> FACTORIES.get(n.trim())).anyMatch(f -> f != null && f.get().needsRowTracking());
-    }
-
-    /**
-     * The oracles a recorded case needs when none are named: wss and explicit for every case; the
-     * isolation oracle for a case with row tracking (it was made for it, and only it reads the rows'
-     * versions); the equiv oracle for a case with version-set reads (only it adds them).
-     */
-    public static List<String> forCase(TestCase c) {
-        List<String> out = new ArrayList<>(List.of("wss", "explicit"));
-        List<Tracking.Role> roles = c.transactions().stream().flatMap(t -> t.statements().stream()).map(s -> s.tracking())
-                .filter(java.util.Objects::nonNull).map(Tracking::role).toList();
-        if (!roles.isEmpty()) {
-            out.add("isolation");
-        }
-        if (roles.contains(Tracking.Role.VERSION_SET_READ)) {
-            out.add("equiv");
-        }
-        return List.copyOf(out);
-    }
-
     public static List<String> names() {
-        return List.copyOf(FACTORIES.keySet());
+        return List.copyOf(REGISTERED.keySet());
+    }
+
+    /** The registration of {@code name}; IllegalArgumentException naming the known ones for an unknown name. */
+    public static OracleRegistration registration(String name) {
+        OracleRegistration r = REGISTERED.get(name.trim());
+        if (r == null) {
+            throw new IllegalArgumentException("unknown oracle '" + name.trim() + "'; known: " + String.join(", ", names()));
+        }
+        return r;
+    }
+
+    /** Whether these oracles need cases generated with rowId/wList instrumentation (e.g. an oracle reading rows' versions). */
+    public static boolean needInstrumentation(List<String> names) {
+        return names.stream().map(n -> REGISTERED.get(n.trim())).anyMatch(r -> r != null && r.needsRowTracking());
+    }
+
+    /** The oracles a recorded case needs when none are named (each registration says which cases it judges), in registration order. */
+    public static List<String> forCase(TestCase c) {
+        return REGISTERED.values().stream().filter(r -> r.judgesRecordedCase().test(c)).map(OracleRegistration::name).toList();
+    }
+
+    /** The oracles a campaign of {@code generator} runs when --oracle is not given, in registration order. */
+    public static List<String> defaults(Generation.Kind generator) {
+        return REGISTERED.values().stream().filter(r -> r.defaultFor().contains(generator)).map(OracleRegistration::name).toList();
+    }
+
+    /** The oracles whose verdicts on uncontrolled (concurrent) runs mean something. */
+    public static List<String> judgingUncontrolledRuns() {
+        return REGISTERED.values().stream().filter(OracleRegistration::judgesUncontrolledRuns).map(OracleRegistration::name).toList();
     }
 
     /** Every violation kind of every oracle, in registration order. */
     public static List<ViolationKind> kinds() {
         List<ViolationKind> out = new ArrayList<>();
-        FACTORIES.values().forEach(f -> out.addAll(f.get().kinds()));
+        REGISTERED.values().forEach(r -> out.addAll(r.kinds()));
         return List.copyOf(out);
     }
 
     /** The kind spelled {@code label} (its one spelling, e.g. "lost-update"), of any oracle. */
-    public static java.util.Optional<ViolationKind> kind(String label) {
+    public static Optional<ViolationKind> kind(String label) {
         return kinds().stream().filter(k -> k.label().equals(label)).findFirst();
     }
 
     /**
      * The engine failed outside any single statement of a run (it could not open, read back or
-     * replay): a finding whichever oracles run, reported as the explicit oracle's engine failure.
+     * replay): a finding whichever oracles run, reported by the oracle that reports engine failures.
      */
     public static Violation engineFailure(String when, Exception e) {
-        return ExplicitOracle.engineFailure(when, e);
+        return REGISTERED.values().stream().filter(r -> r.engineFailure() != null).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no registered oracle reports engine failures", e))
+                .engineFailure().apply(when, e);
     }
 
-    /** Oracles by name; IllegalArgumentException naming the known ones for an unknown name. */
-    public static List<Oracle> create(List<String> names) {
-        List<Oracle> out = new ArrayList<>();
+    /** The oracles named, made for {@code context}; IllegalArgumentException naming the known ones for an unknown name. */
+    public static OracleSet create(List<String> names, OracleContext context) {
         if (names.isEmpty()) {
             throw new IllegalArgumentException("no oracle named; known: " + String.join(", ", names()));
         }
-        for (String n : names) {
-            Supplier<Oracle> f = FACTORIES.get(n.trim());
-            if (f == null) {
-                throw new IllegalArgumentException("unknown oracle '" + n.trim() + "'; known: " + String.join(", ", names()));
-            }
-            out.add(f.get());
+        return new OracleSet(names.stream().map(Oracles::registration).toList(), context);
+    }
+
+    /** Unknown names as an IllegalArgumentException naming the known ones, before anything is made. */
+    public static void check(List<String> names) {
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("no oracle named; known: " + String.join(", ", names()));
         }
-        return out;
+        names.forEach(Oracles::registration);
     }
 }

@@ -18,15 +18,23 @@ import txfuzz.dbms.TargetOptions;
  * @param commandLine   the command as typed, {@code txfuzz} first, secrets in URLs masked; null when not started from the command line
  * @param startedAt     when the campaign started, UTC, ISO-8601
  * @param java          the Java runtime's version (the in-process engines run on it)
- * @param engine        the build of the engine tested
+ * @param engine        the build of the engine tested (with --subjects: the primary subject's)
+ * @param subjects      with --subjects: every subject's label, the primary first; null (and absent from summary.json) otherwise
  */
 public record RunMeta(int formatVersion, String txfuzzVersion, String gitCommit, Boolean gitDirty, List<String> commandLine,
-                      String startedAt, String java, EngineBuild engine) {
+                      String startedAt, String java, EngineBuild engine,
+                      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) List<String> subjects) {
     /** The shape of summary.json. 1: the first one with a version (and {@code meta}); files without {@code meta} are older. */
     public static final int FORMAT_VERSION = 1;
 
     public RunMeta {
         commandLine = commandLine == null ? null : List.copyOf(commandLine);
+        subjects = subjects == null ? null : List.copyOf(subjects);
+    }
+
+    /** This meta, for a campaign over the subjects {@code labels}. */
+    public RunMeta withSubjects(List<String> labels) {
+        return new RunMeta(formatVersion, txfuzzVersion, gitCommit, gitDirty, commandLine, startedAt, java, engine, labels);
     }
 
     /** A run of {@code target} opened with {@code options}, started now by {@code commandLine} (null: not from the command line). */
@@ -42,6 +50,6 @@ public record RunMeta(int formatVersion, String txfuzzVersion, String gitCommit,
     private static RunMeta now(List<String> commandLine, EngineBuild engine) {
         BuildInfo build = BuildInfo.current();
         return new RunMeta(FORMAT_VERSION, build.version(), build.gitCommit(), build.gitDirty(), commandLine,
-                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), Runtime.version().toString(), engine);
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), Runtime.version().toString(), engine, null);
     }
 }

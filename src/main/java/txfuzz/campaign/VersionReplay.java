@@ -38,7 +38,7 @@ public record VersionReplay(Verdict verdict, String detail) {
     }
 
     /** Starts {@code dbms} at Maven version {@code version}, replays {@code c} twice on it, stops it. */
-    public static VersionReplay at(TestCase c, String version, List<Oracle> oracles) {
+    public static VersionReplay at(TestCase c, String version, List<String> oracles) {
         try (Target target = Targets.create(c.dbms(), TargetOptions.version(version))) {
             return on(target, c, oracles);
         } catch (RuntimeException e) {
@@ -46,9 +46,11 @@ public record VersionReplay(Verdict verdict, String detail) {
         }
     }
 
-    /** Replays {@code c} twice on {@code target}, judged by {@code oracles}. */
-    public static VersionReplay on(Target target, TestCase c, List<Oracle> oracles) {
-        try (Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+    /** Replays {@code c} twice on {@code target}, judged by the oracles named {@code oracleNames}, made for it. */
+    public static VersionReplay on(Target target, TestCase c, List<String> oracleNames) {
+        try (OracleSet set = Oracles.create(oracleNames, txfuzz.oracle.OracleContext.of(target, ExecutorConfig.defaults()));
+             Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+            List<Oracle> oracles = set.oracles();
             List<Boolean> runs = new ArrayList<>();
             List<String> details = new ArrayList<>();
             for (int i = 0; i < 2; i++) {

@@ -75,7 +75,7 @@ final class BenchCommand implements Callable<Integer> {
             description = "How long reducing one finding may take (as for run); 0, the default, measures the search alone.")
     String reduceTime;
 
-    @Option(names = "--oracle", defaultValue = "wss,explicit", description = "Oracles, comma-separated. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--oracle", description = "Oracles, comma-separated. Default: those a random campaign runs (as 'run' without --oracle).")
     String oracles;
 
     @Option(names = "--sessions", defaultValue = "0", description = "0: controlled runs; 2-5: concurrent runs (the isolation oracle only)."
@@ -132,8 +132,8 @@ final class BenchCommand implements Callable<Integer> {
             return checkerBench();
         }
         java.time.Duration reduce = RunCommand.reduceDuration(reduceTime);
-        List<String> oracleNames = Options.list(oracles);
-        Options.oracles(oracles); // unknown names: a one-line error before anything starts
+        String oracleWords = oracles != null ? oracles : Options.defaultOracles(txfuzz.gen.Generation.random());
+        List<String> oracleNames = Options.oracles(oracleWords); // unknown names: a one-line error before anything starts
         RunCommand.checkSessions(sessions, oracleNames);
         List<String> names = dbms.equalsIgnoreCase("all") ? Targets.names() : Options.list(dbms);
         if (names.isEmpty()) {
@@ -282,8 +282,10 @@ final class BenchCommand implements Callable<Integer> {
         }
         txfuzz.gen.Generation pattern = Options.generation("pattern", patterns);
         chooseOut();
-        System.out.printf("Generators compared: %ds per engine, level and generator; oracles isolation,explicit; seed %d; reduction off%n%n",
-                seconds, seed);
+        // the oracles a pattern campaign runs by default, for both generators: the same judges on both sides
+        List<String> judges = txfuzz.campaign.Oracles.defaults(txfuzz.gen.Generation.Kind.PATTERN);
+        System.out.printf("Generators compared: %ds per engine, level and generator; oracles %s; seed %d; reduction off%n%n",
+                seconds, String.join(",", judges), seed);
         System.out.println("| DBMS | version | level | generator | cases | cases/s | patterns realised | prevented | anomalous cases per 1,000"
                 + " | bug candidates per 1,000 |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|");
@@ -293,7 +295,7 @@ final class BenchCommand implements Callable<Integer> {
                 for (txfuzz.model.IsolationLevel level : target.isolationLevels()) {
                     for (txfuzz.gen.Generation g : List.of(txfuzz.gen.Generation.random(), pattern)) {
                         String word = g.kind().word();
-                        CampaignConfig config = new CampaignConfig(List.of(level), List.of(), List.of("isolation", "explicit"), null,
+                        CampaignConfig config = new CampaignConfig(List.of(level), List.of(), judges, null,
                                 Duration.ofSeconds(seconds), seed, out.resolve(name).resolve(level.name()).resolve(word), GenConfig.defaults(),
                                 ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN, Duration.ZERO).withGeneration(g);
                         Summary s = new Campaign(target, config, silent)

@@ -15,7 +15,6 @@ import txfuzz.dbms.versions.MavenArtifact;
 import txfuzz.dbms.versions.MavenCentral;
 import txfuzz.campaign.VersionReplay;
 import txfuzz.model.TestCase;
-import txfuzz.oracle.Oracle;
 
 /**
  * Replays a case across the versions of its engine that Maven Central lists (an in-process engine's
@@ -48,7 +47,7 @@ final class BisectCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         TestCase c = Options.readCase(caseFile);
-        List<Oracle> chosen = Options.oracles(oracles != null ? oracles : String.join(",", txfuzz.campaign.Oracles.forCase(c)));
+        List<String> chosen = Options.oracles(oracles != null ? oracles : String.join(",", txfuzz.campaign.Oracles.forCase(c)));
         if (!Targets.exists(c.dbms())) {
             throw new Main.UserError("unknown DBMS '" + c.dbms() + "' in " + caseFile);
         }
@@ -157,7 +156,7 @@ final class BisectCommand implements Callable<Integer> {
     }
 
     /** The ends, then halving the range between two decided versions that disagree. */
-    private void bisect(TestCase c, List<String> versions, List<Oracle> chosen, Map<String, VersionReplay> seen) {
+    private void bisect(TestCase c, List<String> versions, List<String> chosen, Map<String, VersionReplay> seen) {
         int lo = 0;
         int hi = versions.size() - 1;
         seen.put(versions.get(lo), judge(c, versions.get(lo), chosen));
@@ -178,7 +177,7 @@ final class BisectCommand implements Callable<Integer> {
         }
     }
 
-    private static VersionReplay judge(TestCase c, String version, List<Oracle> chosen) {
+    private static VersionReplay judge(TestCase c, String version, List<String> chosen) {
         System.out.print("  " + version + " ...");
         System.out.flush();
         VersionReplay r = VersionReplay.at(c, version, chosen);

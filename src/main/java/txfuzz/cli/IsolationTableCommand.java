@@ -15,7 +15,7 @@ import txfuzz.dbms.Target;
         description = "Run instrumented cases at every isolation level of a DBMS and print which anomalies each level shows"
                 + " (permitted, documented by the engine, or bug candidates), with an example finding per cell.")
 final class IsolationTableCommand implements Callable<Integer> {
-    @Option(names = "--dbms", defaultValue = "h2", description = "DBMS to test (see 'txfuzz targets'). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--dbms", defaultValue = txfuzz.dbms.Targets.DEFAULT, description = "DBMS to test (see 'txfuzz targets'). Default: ${DEFAULT-VALUE}.")
     String dbms;
 
     @picocli.CommandLine.Mixin

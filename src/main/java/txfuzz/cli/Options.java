@@ -13,7 +13,6 @@ import txfuzz.model.CaseJson;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtKind;
 import txfuzz.model.TestCase;
-import txfuzz.oracle.Oracle;
 import txfuzz.dbms.Engine;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
@@ -270,13 +269,15 @@ final class Options {
         }
     }
 
-    /** Oracles by comma-separated names, or a one-line error naming the known ones. */
-    static List<Oracle> oracles(String spec) {
+    /** Oracle names, comma-separated, checked against the registry: a one-line error naming the known ones. Makes no oracle. */
+    static List<String> oracles(String spec) {
+        List<String> names = list(spec);
         try {
-            return Oracles.create(list(spec));
+            Oracles.check(names);
         } catch (IllegalArgumentException e) {
             throw new Main.UserError(e.getMessage());
         }
+        return names;
     }
 
     private static final Pattern OWN_SETUP = Pattern.compile("^\\s*(CREATE\\s+(TABLE|(UNIQUE\\s+)?INDEX)|INSERT|REPLACE)\\b",
@@ -327,6 +328,6 @@ final class Options {
      * APTrans' two (the explicit one, and the isolation oracle, which sees the anomaly a pattern aims at).
      */
     static String defaultOracles(txfuzz.gen.Generation generation) {
-        return generation.kind() == txfuzz.gen.Generation.Kind.RANDOM ? "wss,explicit" : "isolation,explicit";
+        return String.join(",", Oracles.defaults(generation.kind()));
     }
 }

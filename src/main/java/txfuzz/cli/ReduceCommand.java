@@ -70,14 +70,15 @@ final class ReduceCommand implements Callable<Integer> {
             }
         }
         TestCase c = Options.readCase(caseFile);
-        List<Oracle> chosen = Options.oracles(oracles != null ? oracles : String.join(",", txfuzz.campaign.Oracles.forCase(c)));
+        List<String> chosen = Options.oracles(oracles != null ? oracles : String.join(",", txfuzz.campaign.Oracles.forCase(c)));
         var targetOptions = server.toTargetOptions(engineVersion.version);
         Path outDir = out != null ? out : caseFile.toAbsolutePath().getParent();
         Options.checkOut(outDir, "--out"); // before any run: a reduction's result must have somewhere to go
         long end = started + budget.toNanos(); // --time is the whole command's: the runs that pick the violation count too
         AtomicBoolean stop = new AtomicBoolean();
         CountDownLatch done = new CountDownLatch(1);
-        try (Target target = Options.target(c.dbms(), targetOptions); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+        try (Target target = Options.target(c.dbms(), targetOptions); Executor executor = new Executor(target, ExecutorConfig.defaults());
+             txfuzz.campaign.OracleSet oracleSet = txfuzz.campaign.Oracles.create(chosen, txfuzz.oracle.OracleContext.of(target, ExecutorConfig.defaults()))) {
             Options.checkRunnable(target, c, server.url != null);
             // Ctrl-C: stop the reducer between runs and write nothing
             Thread onExit = new Thread(() -> {
@@ -93,7 +94,7 @@ final class ReduceCommand implements Callable<Integer> {
             try {
                 // the reduced case says which build it was reduced on (the case given may say another)
                 var build = txfuzz.campaign.EngineBuild.of(target.name(), targetOptions, target.version()).forCase(target.name());
-                return reduce(c, chosen, target, executor, outDir, end, stop, build);
+                return reduce(c, oracleSet.oracles(), target, executor, outDir, end, stop, build);
             } finally {
                 done.countDown();
                 Main.removeShutdownHook(onExit);

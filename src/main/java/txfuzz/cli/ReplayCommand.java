@@ -14,7 +14,9 @@ import txfuzz.exec.SetupFailedException;
 import txfuzz.exec.Trace;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
-import txfuzz.oracle.Oracle;
+import txfuzz.campaign.OracleSet;
+import txfuzz.campaign.Oracles;
+import txfuzz.oracle.OracleContext;
 import txfuzz.oracle.Violation;
 import txfuzz.report.TraceText;
 import txfuzz.dbms.Target;
@@ -26,6 +28,10 @@ final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--dbms", description = "Run on this DBMS instead of the one the case names.")
     String dbms;
+
+    @Option(names = "--subject", paramLabel = "SPEC", description = "Run on this subject, dbms[@version][:mode|:plain|:prepared][+key=value]..."
+            + " (e.g. h2+MODE=PostgreSQL: the one a --subjects campaign found the case on), instead of --dbms and --version.")
+    String subject;
 
     @picocli.CommandLine.Mixin
     ServerOptions server = new ServerOptions();
@@ -40,17 +46,33 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "Print only the verdict, not the trace.")
     boolean quiet;
 
+    /** --subject parsed; a one-line error for a bad one, or beside --dbms or --version. */
+    private txfuzz.dbms.Subject subject(String spec) {
+        if (dbms != null || engineVersion.version != null) {
+            throw new Main.UserError("--subject names the DBMS and its version: drop --dbms and --version");
+        }
+        try {
+            return txfuzz.dbms.Subject.parse(spec);
+        } catch (IllegalArgumentException e) {
+            throw new Main.UserError(Main.oneLine(e.getMessage()));
+        }
+    }
+
     @Override
     public Integer call() throws SQLException {
         TestCase c = Options.readCase(caseFile);
-        List<Oracle> chosen = Options.oracles(oracles != null ? oracles : String.join(",", txfuzz.campaign.Oracles.forCase(c)));
-        try (Target target = Options.target(dbms != null ? dbms : c.dbms(), server.toTargetOptions(engineVersion.version)); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+        List<String> chosen = Options.oracles(oracles != null ? oracles : String.join(",", txfuzz.campaign.Oracles.forCase(c)));
+        txfuzz.dbms.Subject on = subject == null ? null : subject(subject);
+        try (Target target = on != null ? Options.target(on.dbms(), on.options(server.toTargetOptions(null)))
+                : Options.target(dbms != null ? dbms : c.dbms(), server.toTargetOptions(engineVersion.version));
+             Executor executor = new Executor(target, ExecutorConfig.defaults());
+             OracleSet oracleSet = Oracles.create(chosen, OracleContext.of(target, ExecutorConfig.defaults()))) {
             Options.checkRunnable(target, c, server.url != null);
             Trace trace;
             List<Violation> violations;
             try {
                 trace = executor.run(c);
-                violations = new Judge(chosen, executor).judge(c, trace);
+                violations = new Judge(oracleSet.oracles(), executor).judge(c, trace);
             } catch (SetupFailedException e) {
                 throw new Main.UserError("the case's setup does not run on " + target.name() + ": " + Main.oneLine(e.getMessage()));
             }

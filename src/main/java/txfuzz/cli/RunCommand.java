@@ -10,6 +10,7 @@ import picocli.CommandLine.Option;
 import txfuzz.campaign.Campaign;
 import txfuzz.campaign.CampaignConfig;
 import txfuzz.campaign.EarlierRuns;
+import txfuzz.campaign.OpenedSubjects;
 import txfuzz.campaign.Oracles;
 import txfuzz.campaign.Plural;
 import txfuzz.campaign.RunMeta;
@@ -22,8 +23,14 @@ import txfuzz.dbms.Target;
 
 @Command(name = "run", description = "Generate test cases, run them on a DBMS, judge them, record findings.")
 final class RunCommand implements Callable<Integer> {
-    @Option(names = "--dbms", defaultValue = "h2", description = "DBMS to test (see 'txfuzz targets'). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--dbms", defaultValue = txfuzz.dbms.Targets.DEFAULT, description = "DBMS to test (see 'txfuzz targets'). Default: ${DEFAULT-VALUE}.")
     String dbms;
+
+    @Option(names = "--subjects", paramLabel = "A,B[,C]", description = "Run every case on several subjects, each"
+            + " dbms[@version][:mode|:plain|:prepared][+key=value]... (e.g. postgres@15.17,postgres@15.18 or h2+MODE=PostgreSQL,postgres):"
+            + " cases are made for what all of them understand and judged on the first; --url and friends apply to a server subject"
+            + " without a version of its own. Instead of --dbms.")
+    String subjects;
 
     @picocli.CommandLine.Mixin
     ServerOptions server = new ServerOptions();
@@ -118,14 +125,45 @@ final class RunCommand implements Callable<Integer> {
         if (sessions < 2 || sessions > 5) {
             throw new Main.UserError("--sessions must be 0 (controlled runs) or 2 to 5, not " + sessions);
         }
-        List<txfuzz.oracle.Oracle> oracles = Oracles.create(oracleNames);
-        List<String> cannot = oracles.stream().filter(o -> !o.judgesUncontrolledRuns()).map(txfuzz.oracle.Oracle::name).toList();
+        List<txfuzz.oracle.OracleRegistration> oracles = oracleNames.stream().map(Oracles::registration).toList();
+        List<String> cannot = oracles.stream().filter(o -> !o.judgesUncontrolledRuns()).map(txfuzz.oracle.OracleRegistration::name).toList();
         boolean anomalyOracle = oracles.stream().anyMatch(o -> o.judgesUncontrolledRuns() && o.needsRowTracking());
         if (!cannot.isEmpty() || !anomalyOracle) {
-            List<String> can = Oracles.names().stream().filter(n -> Oracles.create(List.of(n)).get(0).judgesUncontrolledRuns()).toList();
+            List<String> can = Oracles.judgingUncontrolledRuns();
             throw new Main.UserError("--sessions runs cases concurrently, which " + (cannot.isEmpty() ? "needs an oracle that tracks rows"
                     : "oracle " + String.join(", ", cannot) + " cannot judge") + "; oracles that judge concurrent runs: " + String.join(", ", can));
         }
+    }
+
+    /** --subjects parsed and checked against the options it replaces; a one-line error for a bad spec. */
+    private List<txfuzz.dbms.Subject> subjects(String specs, int sessions) {
+        var parsed = spec.commandLine().getParseResult();
+        if (parsed.hasMatchedOption("--dbms")) {
+            throw new Main.UserError("--subjects names the DBMSs: drop --dbms");
+        }
+        if (engineVersion.version != null) {
+            throw new Main.UserError("--subjects gives each subject its version (postgres@15.17): drop --version");
+        }
+        if (sessions > 0) {
+            throw new Main.UserError("--subjects runs each case in its submitted order: --sessions does not apply");
+        }
+        List<txfuzz.dbms.Subject> parsedSubjects;
+        try {
+            parsedSubjects = txfuzz.dbms.Subject.parseList(specs);
+        } catch (IllegalArgumentException e) {
+            throw new Main.UserError(Main.oneLine(e.getMessage()));
+        }
+        // --url and friends reach one server: the server subjects without a version of their own, all of one DBMS
+        List<String> reached = parsedSubjects.stream().filter(x -> x.version() == null && x.engine().server()).map(txfuzz.dbms.Subject::dbms)
+                .distinct().toList();
+        if ((server.url != null || server.serverHome != null) && reached.isEmpty()) {
+            throw new Main.UserError("--url and --server-home apply to a server subject without a version of its own, and --subjects names none");
+        }
+        if ((server.url != null || server.serverHome != null) && reached.size() > 1) {
+            throw new Main.UserError("--url and --server-home reach one server, but " + String.join(" and ", reached)
+                    + " subjects have no version of their own: give all but one a @version");
+        }
+        return parsedSubjects;
     }
 
     /**
@@ -177,6 +215,8 @@ final class RunCommand implements Callable<Integer> {
             throw new Main.UserError("--self-check-every must be 0 or more, not " + selfCheckEvery);
         }
         Options.checkDbms(dbms);
+        List<txfuzz.dbms.Subject> subjectList = subjects == null ? null : subjects(subjects, sessions);
+        String primaryDbms = subjectList == null ? dbms : subjectList.get(0).dbms();
         Options.checkLevelNames(isolation);
         boolean junit = junitReport(reports);
         var targetOptions = server.toTargetOptions(engineVersion.version);
@@ -186,10 +226,10 @@ final class RunCommand implements Callable<Integer> {
         long s = seed != null ? seed : System.currentTimeMillis();
         EarlierRuns earlier = continueOut ? earlierRuns(out, s) : EarlierRuns.none();
         // a finding must have somewhere to go before the first case runs
-        OutFolder folder = OutFolder.choose(out, dbms, "--out", true, continueOut);
+        OutFolder folder = OutFolder.choose(out, primaryDbms, "--out", true, continueOut);
         Path out = folder.dir();
         try {
-            return run(folder, out, earlier, count, budget, reduce, progress, exec, generation, oracleNames, junit, targetOptions, s);
+            return run(folder, out, earlier, count, budget, reduce, progress, exec, generation, oracleNames, junit, targetOptions, s, subjectList);
         } catch (RuntimeException e) {
             folder.discardIfEmpty(); // the DBMS did not start, or does not offer a level asked for: no empty result folder stays
             throw e;
@@ -197,10 +237,31 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private int run(OutFolder folder, Path out, EarlierRuns earlier, Integer count, Duration budget, Duration reduce, Duration progress, CampaignConfig.Execution exec,
-                    Generation generation, List<String> oracleNames, boolean junit, txfuzz.dbms.TargetOptions targetOptions, long s) {
-        try (Target target = Options.open(dbms, targetOptions)) {
+                    Generation generation, List<String> oracleNames, boolean junit, txfuzz.dbms.TargetOptions serverOptions, long s,
+                    List<txfuzz.dbms.Subject> subjectList) {
+        // without --subjects, the one subject is --dbms opened as before
+        List<txfuzz.dbms.Subject> named = subjectList != null ? subjectList : List.of(new txfuzz.dbms.Subject(dbms, null, null, null, java.util.Map.of()));
+        txfuzz.dbms.Subject primary = named.get(0);
+        txfuzz.dbms.TargetOptions targetOptions = subjectList == null ? serverOptions : primary.options(serverOptions);
+        String dbms = primary.dbms();
+        try (OpenedSubjects opened = OpenedSubjects.open(named,
+                sub -> Options.open(sub.dbms(), subjectList == null ? serverOptions : sub.options(serverOptions)))) {
+            Target target = opened.primary();
             List<IsolationLevel> levels = Options.levels(target, isolation);
-            List<String> m = Options.modes(target, mode);
+            List<String> m = primary.mode() != null ? List.of(primary.mode()) : Options.modes(target, mode);
+            if (primary.execution() != null) {
+                exec = primary.execution() == txfuzz.model.ExecutionMode.PREPARED ? CampaignConfig.Execution.PREPARED : CampaignConfig.Execution.PLAIN;
+            }
+            if (subjectList != null) {
+                txfuzz.oracle.OracleContext context = opened.context(ExecutorConfig.defaults());
+                System.out.printf("txfuzz: subjects %s; cases use what all of them understand (%s)%n", String.join(", ", opened.labels()),
+                        context.dialect().name());
+                for (IsolationLevel l : levels) {
+                    for (String md : m.isEmpty() ? List.of(target.modes().get(0)) : m) {
+                        context.unpaired(l, md).forEach(line -> System.out.println("txfuzz: " + line));
+                    }
+                }
+            }
             System.out.printf("txfuzz: testing %s at %s%s, oracles %s, seed %d, %s; output in %s%n", target.version(),
                     String.join(" ", levels.stream().map(IsolationLevel::name).toList()),
                     m.isEmpty() ? "" : " in mode " + String.join(", ", m), String.join(",", oracleNames), s,
@@ -213,8 +274,9 @@ final class RunCommand implements Callable<Integer> {
             }
             CampaignConfig config = new CampaignConfig(levels, m, oracleNames, count, budget, s, out, GenConfig.defaults(),
                     ExecutorConfig.defaults(), progress, exec, reduce, sessions, selfCheckEvery, generation);
-            Campaign campaign = new Campaign(target, config, System.out)
-                    .describedBy(RunMeta.of(target, targetOptions, RecordedCommandLine.of(spec.commandLine().getParseResult().originalArgs())));
+            RunMeta meta = RunMeta.of(target, targetOptions, RecordedCommandLine.of(spec.commandLine().getParseResult().originalArgs()));
+            Campaign campaign = new Campaign(opened.context(config.executor()), config, System.out)
+                    .describedBy(subjectList == null ? meta : meta.withSubjects(opened.labels()));
             if (continueOut) {
                 campaign.continuing(earlier);
             }
@@ -239,7 +301,7 @@ final class RunCommand implements Callable<Integer> {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                target.close();
+                opened.close(); // every subject, stopping the servers txfuzz started
             }, "txfuzz-stop");
             Main.addShutdownHook(onExit); // Ctrl-C already under way: a quiet "interrupted", and the target closes below
             folder.linkLatest();

@@ -53,7 +53,24 @@ public interface Engine {
 
     Dialect dialect();
 
+    /**
+     * The settings a subject may give it ({@code h2+MODE=PostgreSQL}), each with how it is applied and
+     * its manual page; {@link #open} applies those in {@link TargetOptions#settings()}. Default: none.
+     */
+    default List<EngineSetting> settings() {
+        return List.of();
+    }
+
     Profile profile();
+
+    /**
+     * The standard promise {@code level} keeps in {@code mode}, with the manual's page: what pairs levels across subjects.
+     * Default: the promise of the level's name, as the profile's reference documents it. Engines whose levels keep
+     * another promise than their names say override this.
+     */
+    default LevelPromise promise(IsolationLevel level, String mode) {
+        return new LevelPromise(Promise.named(level), profile(mode).at(level).reference());
+    }
 
     /** What the engine documents in {@code mode}; engines whose semantics depend on the mode override this. */
     default Profile profile(String mode) {
@@ -127,12 +144,33 @@ public interface Engine {
      */
     Target open(TargetOptions options);
 
+    /** The form its own test suite takes concurrency tests in, which a finding is also written in; empty: none (a JDBC program only). */
+    default java.util.Optional<RegressionTestFormat> regressionTestFormat() {
+        return java.util.Optional.empty();
+    }
+
     /**
      * How a program outside txfuzz opens a private database of this engine as txfuzz's target does
      * (for a finding's {@code Repro.java}); empty for servers, whose findings get their own test formats.
      */
     default java.util.Optional<StandaloneJdbc> standaloneJdbc() {
         return java.util.Optional.empty();
+    }
+
+    /**
+     * {@code settings} in this engine's spellings, in order; IllegalArgumentException naming the
+     * settings it knows for one it does not, or the values a setting takes for a value it does not.
+     */
+    static java.util.Map<String, String> checkSettings(Engine engine, java.util.Map<String, String> settings) {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        settings.forEach((k, v) -> {
+            EngineSetting s = engine.settings().stream().filter(x -> x.named(k)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("unknown setting '" + k + "' for " + engine.name() + "; it takes "
+                            + (engine.settings().isEmpty() ? "none" : String.join(", ", engine.settings().stream().map(EngineSetting::key).toList()))));
+            out.put(s.key(), s.accept(v).orElseThrow(() -> new IllegalArgumentException("setting " + s.key() + " of " + engine.name()
+                    + " takes " + s.valuesText() + ", not '" + v + "'")));
+        });
+        return out;
     }
 
     /** For in-process engines: they take no server options. */

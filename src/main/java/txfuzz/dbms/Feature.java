@@ -41,5 +41,10 @@ public enum Feature {
      * version of each row, not the transaction's snapshot, which only plain SELECTs read (InnoDB's
      * "current reads"): a plain read before such a statement does not show what it reads.
      */
-    CURRENT_READS
+    CURRENT_READS,
+    /**
+     * A column declared INTEGER PRIMARY KEY is the row id, which the engine fills in when an insert
+     * leaves it out (SQLite: https://www.sqlite.org/lang_createtable.html#rowid): its values are generated keys.
+     */
+    INTEGER_PRIMARY_KEY_IS_ROWID
 }

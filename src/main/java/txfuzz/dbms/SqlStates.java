@@ -41,11 +41,11 @@ public final class SqlStates {
             // H2 echoes the statement on the following lines and ends with its error code: keep the code,
             // not the echo (reports show the statement beside the error; cut to one line, the message
             // used to end in "SQL statement:")
-            java.util.regex.Matcher code = H2_ERROR_CODE.matcher(m);
+            java.util.regex.Matcher code = ECHOED_ERROR_CODE.matcher(m);
             return m.substring(0, echo) + (code.find() ? " " + code.group(1) : "");
         }
         return m.lines().findFirst().orElse(m);
     }
 
-    private static final java.util.regex.Pattern H2_ERROR_CODE = java.util.regex.Pattern.compile("(\\[[0-9]+-[0-9]+\\])\\s*$");
+    private static final java.util.regex.Pattern ECHOED_ERROR_CODE = java.util.regex.Pattern.compile("(\\[[0-9]+-[0-9]+\\])\\s*$");
 }

@@ -106,6 +106,16 @@ public interface Target extends AutoCloseable {
         engine().dropKeyConstraints(c);
     }
 
+    /** The engine settings it was opened with ({@link TargetOptions#settings()}, in the engine's spellings); none by default. */
+    default java.util.Map<String, String> settings() {
+        return java.util.Map.of();
+    }
+
+    /** The promise {@code level} keeps here: the engine's ({@link Engine#promise}), unless this target's settings change it. */
+    default LevelPromise promise(IsolationLevel level, String mode) {
+        return engine().promise(level, mode);
+    }
+
     /** SQL a user runs in the engine's own client to set up a session like ours (for reproduce.sql). */
     default List<String> sessionSetupSql(IsolationLevel level, String mode) {
         return engine().sessionSetupSql(level, mode);

@@ -11,8 +11,17 @@ package txfuzz.dbms;
  * @param version    the engine version to test instead of the bundled one: an in-process engine's Maven version
  *                   (e.g. "2.4.240"), a server's binaries (e.g. "15.10", or "15" for the newest 15.x), "newest"; or null
  * @param serverHome a local installation or build tree to start the server from (PostgreSQL's or MariaDB's), or null
+ * @param settings   the engine's settings to apply ({@link Engine#settings()}, in its spellings), in order; empty: none
  */
-public record TargetOptions(String url, String user, String password, String version, String serverHome) {
+public record TargetOptions(String url, String user, String password, String version, String serverHome, java.util.Map<String, String> settings) {
+    public TargetOptions {
+        settings = settings == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(settings));
+    }
+
+    public TargetOptions(String url, String user, String password, String version, String serverHome) {
+        this(url, user, password, version, serverHome, null);
+    }
+
     public TargetOptions(String url, String user, String password, String version) {
         this(url, user, password, version, null);
     }
@@ -28,7 +37,12 @@ public record TargetOptions(String url, String user, String password, String ver
 
     /** These options with the engine version {@code v} (null: the bundled one). */
     public TargetOptions withVersion(String v) {
-        return new TargetOptions(url, user, password, v, serverHome);
+        return new TargetOptions(url, user, password, v, serverHome, settings);
+    }
+
+    /** These options with the engine settings {@code s} (in the engine's spellings). */
+    public TargetOptions withSettings(java.util.Map<String, String> s) {
+        return new TargetOptions(url, user, password, version, serverHome, s);
     }
 
     /** Whether no server option is set (the engine version is no server option). */
@@ -58,6 +72,6 @@ public record TargetOptions(String url, String user, String password, String ver
     @Override
     public String toString() {
         return "TargetOptions[url=" + url + ", user=" + user + ", password=" + (password == null ? "none" : "***") + ", version=" + version
-                + ", serverHome=" + serverHome + "]";
+                + ", serverHome=" + serverHome + (settings.isEmpty() ? "" : ", settings=" + settings) + "]";
     }
 }

@@ -17,6 +17,8 @@ import txfuzz.dbms.sqlite.SqliteEngine;
  */
 public final class Targets {
     private static final Map<String, Engine> ENGINES = new LinkedHashMap<>();
+    /** The engine commands test when told none (a constant, for picocli's defaults). */
+    public static final String DEFAULT = "h2";
 
     static {
         for (Engine e : List.of(new H2Engine(), new HsqldbEngine(), new DerbyEngine(), new SqliteEngine(), new DuckdbEngine(),
@@ -59,6 +61,8 @@ public final class Targets {
      * unknown, or saying what is wrong with {@code options}.
      */
     public static Target create(String name, TargetOptions options) {
-        return engine(name).open(options == null ? TargetOptions.none() : options);
+        Engine engine = engine(name);
+        TargetOptions o = options == null ? TargetOptions.none() : options;
+        return engine.open(o.withSettings(Engine.checkSettings(engine, o.settings())));
     }
 }

@@ -38,6 +38,11 @@ public final class Executor implements AutoCloseable {
     private final ExecutorConfig config;
     private final ExecutorService pool;
 
+    /** The settings it runs with. */
+    public ExecutorConfig config() {
+        return config;
+    }
+
     public Executor(Target target, ExecutorConfig config) {
         this.target = target;
         this.config = config;

@@ -17,7 +17,7 @@ import txfuzz.model.TestCase;
  * ({@link #judgesUncontrolledRuns()}), and turning a violation of such a run into a controlled,
  * replayable case ({@link #witness}).
  */
-public interface Oracle {
+public interface Oracle extends AutoCloseable {
     /** As named on the command line: {@code wss}. */
     String name();
 
@@ -72,5 +72,10 @@ public interface Oracle {
      */
     default Violation asWitnessed(Violation v) {
         return v;
+    }
+
+    /** Releases what it owns beyond the campaign's subjects (e.g. a server of its own); the campaign calls it once. Nothing by default. */
+    @Override
+    default void close() {
     }
 }

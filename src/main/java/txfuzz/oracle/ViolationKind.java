@@ -29,6 +29,11 @@ public interface ViolationKind {
         return "No isolation level permits this. This is a bug candidate.";
     }
 
+    /** An isolation anomaly of the run's history (the generators' figures count cases that show one). */
+    default boolean isAnomaly() {
+        return false;
+    }
+
     /**
      * Direct evidence that the engine failed (a crash, a hang, an internal error): among violations
      * of the same classification, such a kind is what a finding is about.

@@ -113,13 +113,13 @@ public final class BugReport {
         md.append("## How txfuzz found it\n\n");
         md.append("Generated case: seed ").append(c.seed()).append(", iteration ").append(c.iteration()).append(". ");
         md.append(reductionText(f)).append("\n\n");
-        String oracles = oracleOption(f.violations());
+        String oracles = oracleOption(f.violations()) + subjectOption(target);
         md.append("Replay and judge it again:\n\n```\n./txfuzz replay ").append(folder).append("/case.json").append(oracles).append("\n");
         if (f.reduced()) {
             md.append("./txfuzz replay ").append(folder).append("/original.case.json").append(oracles).append("   # the case as found\n");
         }
         if (f.plainShown().isPresent()) {
-            md.append("./txfuzz replay ").append(folder).append("/plain.case.json   # the plain program (the isolation oracle needs case.json's row tracking)\n");
+            md.append("./txfuzz replay ").append(folder).append("/plain.case.json   # the plain program (oracles that read row versions need case.json's row tracking)\n");
         }
         md.append("```\n");
         if (!files.isEmpty()) {
@@ -251,10 +251,18 @@ public final class BugReport {
         };
     }
 
+    /** The replay's --subject when the target was opened with settings (replay opens the case's DBMS without them otherwise). */
+    static String subjectOption(Target target) {
+        StringBuilder sb = new StringBuilder();
+        target.settings().forEach((k, v) -> sb.append('+').append(k).append('=').append(v));
+        return sb.length() == 0 ? "" : " --subject " + target.name() + sb;
+    }
+
+    /** The replay's --oracle: the oracles that reported {@code violations}, so the replay judges the finding as it was judged. */
     static String oracleOption(List<Violation> violations) {
-        java.util.Set<String> oracles = new java.util.LinkedHashSet<>(List.of("wss", "explicit"));
+        java.util.Set<String> oracles = new java.util.LinkedHashSet<>();
         violations.forEach(v -> oracles.add(v.oracle()));
-        return oracles.size() == 2 ? "" : " --oracle " + String.join(",", oracles);
+        return oracles.isEmpty() ? "" : " --oracle " + String.join(",", oracles);
     }
 
     private static String headline(Violation v) {

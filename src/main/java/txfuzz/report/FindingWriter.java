@@ -266,7 +266,7 @@ public final class FindingWriter {
         md.append("- DBMS: ").append(target.version()).append('\n');
         md.append("- isolation level: ").append(c.isolation().sql()).append(c.mode().equals("default") ? "" : ", mode " + c.mode()).append('\n');
         md.append("- case: seed ").append(c.seed()).append(", iteration ").append(c.iteration()).append('\n');
-        md.append("- replay: `./txfuzz replay ").append(caseFile).append(BugReport.oracleOption(violations)).append("`\n\n");
+        md.append("- replay: `./txfuzz replay ").append(caseFile).append(BugReport.oracleOption(violations)).append(BugReport.subjectOption(target)).append("`\n\n");
         appendViolations(md, violations);
         return md.toString();
     }

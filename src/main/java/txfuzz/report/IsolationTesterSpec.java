@@ -25,9 +25,9 @@ public final class IsolationTesterSpec {
     private IsolationTesterSpec() {
     }
 
-    /** The spec of {@code c}, if it is a PostgreSQL case that fits the format. */
+    /** The spec of {@code c}, if its engine's tests are isolation-tester specs and the case fits the format. */
     public static Optional<String> render(TestCase c, Target target, String about) {
-        if (!"postgres".equals(target.name()) || !fits(c)) {
+        if (target.engine().regressionTestFormat().orElse(null) != txfuzz.dbms.RegressionTestFormat.ISOLATION_TESTER_SPEC || !fits(c)) {
             return Optional.empty();
         }
         StringBuilder sb = new StringBuilder();

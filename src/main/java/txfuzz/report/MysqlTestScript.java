@@ -36,9 +36,9 @@ public final class MysqlTestScript {
             Map.entry(1451, "ER_ROW_IS_REFERENCED_2"), Map.entry(1452, "ER_NO_REFERENCED_ROW_2"), Map.entry(1690, "ER_DATA_OUT_OF_RANGE"),
             Map.entry(4025, "ER_CONSTRAINT_FAILED"));
 
-    /** The test of {@code c}, if it is a MariaDB case; {@code trace} (may be null) tells which statements waited or failed. */
+    /** The test of {@code c}, if its engine's tests are mysqltest files; {@code trace} (may be null) tells which statements waited or failed. */
     public static Optional<String> render(TestCase c, Trace trace, Target target, String about) {
-        if (!"mariadb".equals(target.name())) {
+        if (target.engine().regressionTestFormat().orElse(null) != txfuzz.dbms.RegressionTestFormat.MYSQLTEST) {
             return Optional.empty();
         }
         StringBuilder sb = new StringBuilder();

@@ -55,7 +55,10 @@ public final class BugReplay {
     static Result replay(Target target, TestCase c, String... oracles) throws Exception {
         try (Executor ex = new Executor(target, ExecutorConfig.defaults())) {
             Trace trace = ex.run(c);
-            List<Violation> violations = new Judge(Oracles.create(List.of(oracles)), ex).judge(c, trace);
+            List<Violation> violations;
+            try (txfuzz.campaign.OracleSet set = Oracles.create(List.of(oracles), txfuzz.oracle.OracleContext.of(target, ExecutorConfig.defaults()))) {
+                violations = new Judge(set.oracles(), ex).judge(c, trace);
+            }
             Set<String> labels = new TreeSet<>();
             for (Violation v : violations) {
                 labels.add(v.oracle() + "/" + v.kind().label() + "/" + v.classification().label());

@@ -210,6 +210,23 @@ class SignalExitTest {
         assertNothingLeft();
     }
 
+    /** --subjects: Ctrl-C in the middle of a campaign over two server subjects stops both servers txfuzz started. */
+    @Test
+    void anInterruptedRunOverTwoSubjectsStopsBothServers() throws Exception {
+        Path out = tmp.resolve("out");
+        Process p = launch(out, "run", "--subjects", "postgres,postgres:prepared", "--isolation", "READ_COMMITTED", "--tests", "100000",
+                "--reduce-time", "0");
+        waitFor(() -> events(out).size() > 1, 180, "the campaign runs cases", p);
+        assertEquals(2, dataDirectories().size(), "both subjects' servers run (precondition of this test)");
+        JsonNode meta = events(out).get(0).path("meta");
+        assertEquals("[\"postgres\",\"postgres:prepared\"]", meta.path("subjects").toString(), meta.toString());
+        signal(p, "INT");
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz ends within a minute of SIGINT");
+        assertNothingLeft();
+        assertOutputWhole(out);
+        assertEquals(Main.INTERRUPTED, p.exitValue());
+    }
+
     private void interruptDuringStartUp(String dbms, String sig) throws Exception {
         Path out = tmp.resolve("out");
         Process p = launch(out, "run", "--dbms", dbms, "--tests", "100000", "--reduce-time", "0");

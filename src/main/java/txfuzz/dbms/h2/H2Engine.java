@@ -52,7 +52,15 @@ public final class H2Engine implements Engine {
 
     @Override
     public Target open(TargetOptions options) {
-        return new H2Target(this, Engine.inProcessDriver(this, options, H2Target.PROBE_URL));
+        return new H2Target(this, Engine.inProcessDriver(this, options, H2Target.PROBE_URL), options == null ? java.util.Map.of() : options.settings());
+    }
+
+    /** MODE: H2's compatibility modes, a database URL setting (https://h2database.com/html/features.html#compatibility). */
+    @Override
+    public List<txfuzz.dbms.EngineSetting> settings() {
+        return List.of(txfuzz.dbms.EngineSetting.oneOf("MODE", "H2 database URL setting ;MODE=…", "https://h2database.com/html/features.html#compatibility",
+                "SET MODE %s",
+                "REGULAR", "STRICT", "LEGACY", "DB2", "Derby", "HSQLDB", "MSSQLServer", "MariaDB", "MySQL", "Oracle", "PostgreSQL"));
     }
 
     @Override
@@ -71,6 +79,15 @@ public final class H2Engine implements Engine {
         EnumSet<Feature> f = Dialect.core();
         f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.FOR_UPDATE, Feature.MERGE));
         return new Dialect("h2", f, "DOUBLE PRECISION", "VARCHAR(10)");
+    }
+
+    /** SNAPSHOT is snapshot isolation, and so is SERIALIZABLE ("doesn't ensure serializability"; write skew is documented). */
+    @Override
+    public txfuzz.dbms.LevelPromise promise(IsolationLevel level, String mode) {
+        return switch (level) {
+            case SNAPSHOT, SERIALIZABLE -> new txfuzz.dbms.LevelPromise(txfuzz.dbms.Promise.SNAPSHOT_ISOLATION, WRITE_SKEW_DOCUMENTED);
+            default -> txfuzz.dbms.Engine.super.promise(level, mode);
+        };
     }
 
     @Override

@@ -28,15 +28,22 @@ public final class H2Target implements Target {
     private final H2Engine engine;
     private final Jdbc jdbc;
     private final String version;
+    /** The subject's settings ({@link H2Engine#settings()}), appended to every database URL: ";MODE=PostgreSQL". */
+    private final String urlSettings;
+    private final java.util.Map<String, String> settings;
 
     /** The bundled H2. */
     public H2Target() {
-        this(new H2Engine(), Engine.inProcessDriver(new H2Engine(), TargetOptions.none(), PROBE_URL));
+        this(new H2Engine(), Engine.inProcessDriver(new H2Engine(), TargetOptions.none(), PROBE_URL), java.util.Map.of());
     }
 
-    H2Target(H2Engine engine, Jdbc jdbc) {
+    H2Target(H2Engine engine, Jdbc jdbc, java.util.Map<String, String> settings) {
         this.engine = engine;
         this.jdbc = jdbc;
+        StringBuilder u = new StringBuilder();
+        settings.forEach((k, v) -> u.append(';').append(k).append('=').append(v));
+        this.urlSettings = u.toString();
+        this.settings = settings;
         try (Connection c = jdbc.connect(PROBE_URL)) {
             version = "H2 " + c.getMetaData().getDatabaseProductVersion();
         } catch (SQLException e) {
@@ -50,13 +57,26 @@ public final class H2Target implements Target {
     }
 
     @Override
+    public java.util.Map<String, String> settings() {
+        return settings;
+    }
+
+    /** The engine's session set-up, then the subject's settings as the engine's own client sets them (reproduce.sql). */
+    @Override
+    public java.util.List<String> sessionSetupSql(txfuzz.model.IsolationLevel level, String mode) {
+        java.util.List<String> out = new java.util.ArrayList<>(engine().sessionSetupSql(level, mode));
+        out.addAll(txfuzz.dbms.EngineSetting.sessionSql(engine(), settings));
+        return out;
+    }
+
+    @Override
     public String version() {
         return version;
     }
 
     @Override
     public Database freshDatabase() throws SQLException {
-        String url = "jdbc:h2:mem:txfuzz_" + NEXT_DB.incrementAndGet() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=" + H2Engine.LOCK_TIMEOUT_MS;
+        String url = "jdbc:h2:mem:txfuzz_" + NEXT_DB.incrementAndGet() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=" + H2Engine.LOCK_TIMEOUT_MS + urlSettings;
         return new H2Database(jdbc, url);
     }
 

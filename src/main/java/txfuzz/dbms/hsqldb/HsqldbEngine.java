@@ -46,7 +46,16 @@ public final class HsqldbEngine implements Engine {
 
     @Override
     public Target open(TargetOptions options) {
-        return new HsqldbTarget(this, Engine.inProcessDriver(this, options, "jdbc:hsqldb:mem:"));
+        return new HsqldbTarget(this, Engine.inProcessDriver(this, options, "jdbc:hsqldb:mem:"), options == null ? java.util.Map.of() : options.settings());
+    }
+
+    /** The SQL syntax compatibility properties, given on the URL that creates the database (https://hsqldb.org/doc/2.0/guide/dbproperties-chapt.html#dpc_sql_conformance). */
+    @Override
+    public List<txfuzz.dbms.EngineSetting> settings() {
+        String manual = "https://hsqldb.org/doc/2.0/guide/dbproperties-chapt.html#dpc_sql_conformance";
+        return java.util.stream.Stream.of("sql.syntax_pgs", "sql.syntax_mys", "sql.syntax_ora", "sql.syntax_db2", "sql.syntax_mss")
+                .map(k -> txfuzz.dbms.EngineSetting.oneOf(k, "HSQLDB database URL property ;" + k + "=…", manual,
+                        "SET DATABASE SQL SYNTAX " + k.substring(k.length() - 3).toUpperCase(java.util.Locale.ROOT) + " %s", "true", "false")).toList();
     }
 
     // abortScope: the Target default. With hsqldb.tx_conflict_rollback=true (the default, and set in
@@ -89,6 +98,24 @@ public final class HsqldbEngine implements Engine {
     }
 
     /** What HSQLDB documents for each level in {@code mode}. */
+    /**
+     * MVCC: REPEATABLE READ and SERIALIZABLE are snapshot isolation; LOCKS (two-phase locking) upgrades REPEATABLE READ
+     * to SERIALIZABLE. MVLOCKS keeps what the levels' names promise.
+     */
+    @Override
+    public txfuzz.dbms.LevelPromise promise(IsolationLevel level, String mode) {
+        String m = checkMode(mode);
+        if (level == IsolationLevel.REPEATABLE_READ || level == IsolationLevel.SERIALIZABLE) {
+            if (m.equals("mvcc")) {
+                return new txfuzz.dbms.LevelPromise(txfuzz.dbms.Promise.SNAPSHOT_ISOLATION, DOCS_MVCC);
+            }
+            if (m.equals("locks")) {
+                return new txfuzz.dbms.LevelPromise(txfuzz.dbms.Promise.SERIALIZABLE, DOCS_2PL);
+            }
+        }
+        return txfuzz.dbms.Engine.super.promise(level, mode);
+    }
+
     @Override
     public Profile profile(String mode) {
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);

@@ -57,12 +57,20 @@ public final class HsqldbTarget implements Target {
 
     /** The bundled HSQLDB. */
     public HsqldbTarget() {
-        this(new HsqldbEngine(), Engine.inProcessDriver(new HsqldbEngine(), TargetOptions.none(), "jdbc:hsqldb:mem:"));
+        this(new HsqldbEngine(), Engine.inProcessDriver(new HsqldbEngine(), TargetOptions.none(), "jdbc:hsqldb:mem:"), java.util.Map.of());
     }
 
-    HsqldbTarget(HsqldbEngine engine, Jdbc jdbc) {
+    /** The subject's settings ({@link HsqldbEngine#settings()}), on the URL that creates each database: ";sql.syntax_pgs=true". */
+    private final String urlSettings;
+    private final java.util.Map<String, String> settings;
+
+    HsqldbTarget(HsqldbEngine engine, Jdbc jdbc, java.util.Map<String, String> settings) {
         this.engine = engine;
         this.jdbc = jdbc;
+        StringBuilder u = new StringBuilder();
+        settings.forEach((k, v) -> u.append(';').append(k).append('=').append(v));
+        this.urlSettings = u.toString();
+        this.settings = settings;
         String url = "jdbc:hsqldb:mem:txfuzz_version_" + NEXT_DB.incrementAndGet();
         try (Connection c = jdbc.connect(url, USER, "")) {
             version = "HSQLDB " + c.getMetaData().getDatabaseProductVersion();
@@ -72,6 +80,19 @@ public final class HsqldbTarget implements Target {
         } catch (SQLException e) {
             throw new IllegalStateException("HSQLDB does not start: " + e.getMessage(), e);
         }
+    }
+
+    @Override
+    public java.util.Map<String, String> settings() {
+        return settings;
+    }
+
+    /** The engine's session set-up, then the subject's settings as the engine's own client sets them (reproduce.sql). */
+    @Override
+    public java.util.List<String> sessionSetupSql(txfuzz.model.IsolationLevel level, String mode) {
+        java.util.List<String> out = new java.util.ArrayList<>(engine().sessionSetupSql(level, mode));
+        out.addAll(txfuzz.dbms.EngineSetting.sessionSql(engine(), settings));
+        return out;
     }
 
     @Override
@@ -103,7 +124,7 @@ public final class HsqldbTarget implements Target {
 
         HsqldbDatabase(String name) throws SQLException {
             this.url = "jdbc:hsqldb:mem:" + name;
-            this.keeper = jdbc.connect(url + ";hsqldb.tx=" + mode + ";hsqldb.tx_conflict_rollback=true", USER, "");
+            this.keeper = jdbc.connect(url + ";hsqldb.tx=" + mode + ";hsqldb.tx_conflict_rollback=true" + urlSettings, USER, "");
         }
 
         @Override

@@ -68,6 +68,23 @@ public final class MariadbEngine implements Engine {
         return new MariadbTarget(this, options);
     }
 
+    /**
+     * innodb_snapshot_isolation (MariaDB 10.6.18, 10.11.8, 11.4 and later; global and session, dynamic): set per session,
+     * so a server reached by --url is not changed for anyone else (https://mariadb.com/kb/en/innodb-system-variables/#innodb_snapshot_isolation).
+     */
+    @Override
+    public List<txfuzz.dbms.EngineSetting> settings() {
+        return List.of(txfuzz.dbms.EngineSetting.oneOf("innodb_snapshot_isolation", "session variable SET SESSION innodb_snapshot_isolation = …",
+                "https://mariadb.com/kb/en/innodb-system-variables/#innodb_snapshot_isolation", "SET SESSION innodb_snapshot_isolation = %s",
+                "ON", "OFF"));
+    }
+
+    /** Concurrency tests are mysqltest files (mysql-test/main). */
+    @Override
+    public java.util.Optional<txfuzz.dbms.RegressionTestFormat> regressionTestFormat() {
+        return java.util.Optional.of(txfuzz.dbms.RegressionTestFormat.MYSQLTEST);
+    }
+
     @Override
     public String name() {
         return "mariadb";
@@ -143,6 +160,22 @@ public final class MariadbEngine implements Engine {
      *     must match the commit-order serial schedule.</li>
      * </ul>
      */
+    /**
+     * REPEATABLE READ reads a consistent snapshot but writes the newest row versions, so it loses updates: it keeps only
+     * READ COMMITTED's promise, unless innodb_snapshot_isolation (this engine's snapshot-isolation mode) makes it snapshot isolation.
+     */
+    @Override
+    public txfuzz.dbms.LevelPromise promise(IsolationLevel level, String mode) {
+        if (level != IsolationLevel.REPEATABLE_READ) {
+            return txfuzz.dbms.Engine.super.promise(level, mode);
+        }
+        return checkMode(mode).equals(SNAPSHOT_ISOLATION_MODE)
+                ? new txfuzz.dbms.LevelPromise(txfuzz.dbms.Promise.SNAPSHOT_ISOLATION,
+                        "https://mariadb.com/kb/en/innodb-system-variables/#innodb_snapshot_isolation")
+                : new txfuzz.dbms.LevelPromise(txfuzz.dbms.Promise.READ_COMMITTED,
+                        "https://mariadb.com/kb/en/innodb-system-variables/#innodb_snapshot_isolation (OFF: REPEATABLE READ may lose updates)");
+    }
+
     @Override
     public Profile profile() {
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);

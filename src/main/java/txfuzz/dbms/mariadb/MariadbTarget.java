@@ -78,6 +78,26 @@ public final class MariadbTarget implements Target {
     private volatile boolean closed;
     private int restarts;
 
+    @Override
+    public java.util.Map<String, String> settings() {
+        return options.settings();
+    }
+
+    /** The engine's session set-up, then the subject's settings as the engine's own client sets them (reproduce.sql). */
+    @Override
+    public java.util.List<String> sessionSetupSql(txfuzz.model.IsolationLevel level, String mode) {
+        java.util.List<String> out = new java.util.ArrayList<>(engine().sessionSetupSql(level, mode));
+        out.addAll(txfuzz.dbms.EngineSetting.sessionSql(engine(), options.settings()));
+        return out;
+    }
+
+    /** innodb_snapshot_isolation=ON makes REPEATABLE READ snapshot isolation, as the engine's snapshot-isolation mode does. */
+    @Override
+    public txfuzz.dbms.LevelPromise promise(IsolationLevel level, String mode) {
+        boolean on = "ON".equals(options.settings().get("innodb_snapshot_isolation"));
+        return engine.promise(level, on ? MariadbEngine.SNAPSHOT_ISOLATION_MODE : mode);
+    }
+
     public MariadbTarget() {
         this(TargetOptions.none());
     }
@@ -143,6 +163,7 @@ public final class MariadbTarget implements Target {
                 }
             });
             info = ServerInfo.read(namespace.admin());
+            checkSettings(namespace.admin());
             probeWorks = checkProbe();
             pool = new SessionPool(new SessionPool.Hooks() {
                 @Override
@@ -162,6 +183,24 @@ public final class MariadbTarget implements Target {
                 throw (IllegalStateException) e; // the namespace refusal: its message says it all
             }
             throw new IllegalStateException("cannot use " + where + ": " + SqlStates.message(rootSql(e)), e);
+        }
+    }
+
+    /** The subject's settings ({@link MariadbEngine#settings()}) as SESSION assignments, after the session's own. */
+    private String subjectSettings() {
+        StringBuilder sb = new StringBuilder();
+        options.settings().forEach((k, v) -> sb.append(", SESSION ").append(k).append(" = ").append(v));
+        return sb.toString();
+    }
+
+    /** IllegalArgumentException naming the server when it has no variable for one of the subject's settings. */
+    private void checkSettings(Connection admin) throws SQLException {
+        for (String k : options.settings().keySet()) {
+            try (Statement s = admin.createStatement()) {
+                s.executeQuery("SELECT @@SESSION." + k).close();
+            } catch (SQLException e) {
+                throw new IllegalArgumentException(info.describe() + " has no variable " + k + ": " + SqlStates.message(e));
+            }
         }
     }
 
@@ -438,7 +477,8 @@ public final class MariadbTarget implements Target {
                     // pooled sessions keep their variables: the mode's snapshot isolation is set, or reset to the server's, every time
                     s.execute("SET SESSION " + info.isolationVariable() + " = '" + isolationValue(level) + "', SESSION innodb_lock_wait_timeout = "
                             + MariadbEngine.LOCK_WAIT_TIMEOUT_S + ", SESSION sql_mode = '" + MariadbEngine.SQL_MODE + "'"
-                            + (info.snapshotIsolation() == null ? "" : ", SESSION innodb_snapshot_isolation = " + (snapshotIsolation ? "ON" : "DEFAULT")));
+                            + (info.snapshotIsolation() == null ? "" : ", SESSION innodb_snapshot_isolation = " + (snapshotIsolation ? "ON" : "DEFAULT"))
+                            + subjectSettings());
                 }
                 long id = threadId(c);
                 opened.add(new Object[] {c, id});

@@ -77,6 +77,21 @@ public final class PostgresEngine implements Engine {
         return new PostgresTarget(this, options);
     }
 
+    /** The planner's method switches, session settings a SET changes (https://www.postgresql.org/docs/current/runtime-config-query.html). */
+    @Override
+    public List<txfuzz.dbms.EngineSetting> settings() {
+        String manual = "https://www.postgresql.org/docs/current/runtime-config-query.html#RUNTIME-CONFIG-QUERY-ENABLE";
+        return java.util.stream.Stream.of("enable_seqscan", "enable_indexscan", "enable_indexonlyscan", "enable_bitmapscan", "enable_hashjoin",
+                        "enable_mergejoin", "enable_nestloop")
+                .map(k -> txfuzz.dbms.EngineSetting.oneOf(k, "session setting SET " + k + " = …", manual, "SET " + k + " = %s", "on", "off")).toList();
+    }
+
+    /** Concurrency tests are isolation-tester specs (src/test/isolation/specs). */
+    @Override
+    public java.util.Optional<txfuzz.dbms.RegressionTestFormat> regressionTestFormat() {
+        return java.util.Optional.of(txfuzz.dbms.RegressionTestFormat.ISOLATION_TESTER_SPEC);
+    }
+
     @Override
     public String name() {
         return "postgres";
@@ -143,6 +158,14 @@ public final class PostgresEngine implements Engine {
      *     commit-order replay.</li>
      * </ul>
      */
+    /** REPEATABLE READ is snapshot isolation ("this level is different from Read Committed … a snapshot as of the start of the first statement"). */
+    @Override
+    public txfuzz.dbms.LevelPromise promise(IsolationLevel level, String mode) {
+        return level == IsolationLevel.REPEATABLE_READ
+                ? new txfuzz.dbms.LevelPromise(txfuzz.dbms.Promise.SNAPSHOT_ISOLATION, "https://www.postgresql.org/docs/current/transaction-iso.html#XACT-REPEATABLE-READ")
+                : txfuzz.dbms.Engine.super.promise(level, mode);
+    }
+
     @Override
     public Profile profile() {
         return profile(bundledMajor());

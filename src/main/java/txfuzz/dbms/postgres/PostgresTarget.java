@@ -101,6 +101,9 @@ public final class PostgresTarget implements Target {
     private volatile int generation;
     /** Appended to the settings of every session taken from the pool (session settings DISCARD ALL resets). */
     private volatile String sessionDefaults = "";
+    /** The subject's settings ({@link PostgresEngine#settings()}) as SET commands, after the session's own settings. */
+    private final String subjectSettings;
+    private final java.util.Map<String, String> settings;
     private volatile boolean deadlockTimeoutSet;
     private volatile Path lastCrashLog;
     private int restarts;
@@ -120,6 +123,10 @@ public final class PostgresTarget implements Target {
     PostgresTarget(PostgresEngine engine, TargetOptions options) {
         this.engine = engine;
         TargetOptions o = options == null ? TargetOptions.none() : options;
+        StringBuilder set = new StringBuilder();
+        o.settings().forEach((k, v) -> set.append("; SET ").append(k).append(" = ").append(v));
+        subjectSettings = set.toString();
+        settings = o.settings();
         embedded = o.url() == null;
         o.checkServerOptions();
         installation = !embedded ? null
@@ -140,6 +147,19 @@ public final class PostgresTarget implements Target {
             close();
             throw e;
         }
+    }
+
+    @Override
+    public java.util.Map<String, String> settings() {
+        return settings;
+    }
+
+    /** The engine's session set-up, then the subject's settings as the engine's own client sets them (reproduce.sql). */
+    @Override
+    public java.util.List<String> sessionSetupSql(txfuzz.model.IsolationLevel level, String mode) {
+        java.util.List<String> out = new java.util.ArrayList<>(engine().sessionSetupSql(level, mode));
+        out.addAll(txfuzz.dbms.EngineSetting.sessionSql(engine(), settings));
+        return out;
     }
 
     public PostgresTarget() {
@@ -482,7 +502,7 @@ public final class PostgresTarget implements Target {
             }
             String deadlockTimeout = deadlockTimeoutSet ? "; SET deadlock_timeout = '" + deadlockTimeoutMillis(sessions++) + "ms'" : "";
             String settings = "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level.sql() + "; SET search_path = "
-                    + schema + sessionDefaults + deadlockTimeout;
+                    + schema + sessionDefaults + deadlockTimeout + subjectSettings;
             Connection c = pool.take(session -> {
                 try (Statement s = session.createStatement()) {
                     s.execute(settings); // one round trip

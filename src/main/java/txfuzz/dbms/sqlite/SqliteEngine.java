@@ -68,7 +68,8 @@ public final class SqliteEngine implements Engine {
         EnumSet<Feature> f = Dialect.core();
         // RIGHT and FULL JOIN since 3.39; UPSERT (ON CONFLICT) since 3.24; REPLACE INTO. No FOR UPDATE,
         // no MERGE. Column types are affinities: VARCHAR(10) does not limit length, DOUBLE PRECISION is REAL.
-        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.JOIN_FULL, Feature.INSERT_ON_CONFLICT, Feature.REPLACE, Feature.DELETE_RETURNING));
+        f.addAll(Set.of(Feature.JOIN_RIGHT, Feature.JOIN_FULL, Feature.INSERT_ON_CONFLICT, Feature.REPLACE, Feature.DELETE_RETURNING,
+                Feature.INTEGER_PRIMARY_KEY_IS_ROWID));
         return new Dialect("sqlite", f, "DOUBLE PRECISION", "VARCHAR(10)");
     }
 

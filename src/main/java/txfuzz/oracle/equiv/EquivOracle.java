@@ -38,6 +38,12 @@ import txfuzz.oracle.ViolationKind;
  */
 public final class EquivOracle implements Oracle {
     public static final String NAME = "equiv";
+    /** Needs row tracking for its version-set reads; a recorded case with such reads needs it (only it adds them). */
+    public static final txfuzz.oracle.OracleRegistration REGISTRATION = txfuzz.oracle.OracleRegistration
+            .of(NAME, context -> new EquivOracle(), List.of(EquivKind.values()))
+            .needingRowTracking()
+            .judgingRecordedCases(c -> c.transactions().stream().flatMap(t -> t.statements().stream())
+                    .anyMatch(s -> s.tracking() != null && s.tracking().role() == txfuzz.model.Tracking.Role.VERSION_SET_READ));
     static final int MAX_ROUNDS = 8;
     static final int MAX_ORDERS = 3;
 

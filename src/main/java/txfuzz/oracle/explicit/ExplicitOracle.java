@@ -23,6 +23,12 @@ import txfuzz.oracle.ViolationIdentity;
 /** APTrans's explicit oracle: an internal error, a crash, a lost connection or a hang is a finding by itself. */
 public final class ExplicitOracle implements Oracle {
     public static final String NAME = "explicit";
+    /** Crashes, lost connections and internal errors mean something in any run, and in every campaign. */
+    public static final txfuzz.oracle.OracleRegistration REGISTRATION = txfuzz.oracle.OracleRegistration
+            .of(NAME, context -> new ExplicitOracle(), List.of(ExplicitKind.values()))
+            .judgingUncontrolledRuns().judgingRecordedCases(c -> true)
+            .byDefaultFor(txfuzz.gen.Generation.Kind.values())
+            .reportingEngineFailures(ExplicitOracle::engineFailure);
 
     @Override
     public String name() {

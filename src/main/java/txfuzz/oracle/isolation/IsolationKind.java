@@ -10,6 +10,11 @@ import txfuzz.oracle.ViolationKind;
  * kind refines which) is {@link Anomaly}'s; this adds the one spelling and what a report says.
  */
 public record IsolationKind(Anomaly anomaly) implements ViolationKind {
+    @Override
+    public boolean isAnomaly() {
+        return true;
+    }
+
     public static final List<IsolationKind> ALL = Arrays.stream(Anomaly.values()).map(IsolationKind::new).toList();
 
     public static IsolationKind of(Anomaly a) {

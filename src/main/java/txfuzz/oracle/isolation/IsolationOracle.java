@@ -45,6 +45,15 @@ import txfuzz.oracle.pattern.PatternMatch;
  */
 public final class IsolationOracle implements Oracle {
     public static final String NAME = "isolation";
+    /**
+     * Reads the rows' versions from row tracking (so a recorded case with tracking needs it), judges
+     * concurrent runs, and sees the anomaly a pattern case aims at (pattern campaigns run it by default).
+     */
+    public static final txfuzz.oracle.OracleRegistration REGISTRATION = txfuzz.oracle.OracleRegistration
+            .of(NAME, context -> new IsolationOracle(), IsolationKind.ALL)
+            .needingRowTracking().judgingUncontrolledRuns()
+            .judgingRecordedCases(c -> c.transactions().stream().flatMap(t -> t.statements().stream()).anyMatch(s -> s.tracking() != null))
+            .byDefaultFor(txfuzz.gen.Generation.Kind.PATTERN, txfuzz.gen.Generation.Kind.MIXED);
 
     @Override
     public String name() {

@@ -72,7 +72,7 @@ final class DeviationExplainer {
         this.target = executor.target();
         this.semantics = target.profile(testCase.mode()).at(testCase.isolation());
         this.committed = SerialSchedule.fcrfsCommitted(trace);
-        this.keys = GeneratedKeys.of(testCase);
+        this.keys = GeneratedKeys.of(testCase, executor.target().dialect());
         this.hasUpsert = testCase.transactions().stream().flatMap(t -> t.statements().stream())
                 .anyMatch(st -> st.kind() == StmtKind.UPSERT);
         committed.forEach(t -> endOf.put(t, trace.position(trace.outcome(t).cause())));

@@ -44,7 +44,7 @@ final class GeneratedKeys {
             "(?is)^\\s*ALTER\\s+TABLE\\s+([\\w.\"`\\[\\]]+)\\s+ADD\\s+(?:COLUMN\\s+)?(?!CONSTRAINT\\b|PRIMARY\\b|UNIQUE\\b|FOREIGN\\b|CHECK\\b)(.*)$");
     private static final Pattern GENERATED = Pattern.compile(
             "(?is)\\bAUTO_?INCREMENT\\b|\\b(?:SMALL|BIG)?SERIAL[248]?\\b|\\bIDENTITY\\b|\\bnextval\\s*\\(");
-    private static final Pattern SQLITE_ROWID = Pattern.compile("(?is)^\\s*INTEGER\\s+PRIMARY\\s+KEY\\b");
+    private static final Pattern ROWID = Pattern.compile("(?is)^\\s*INTEGER\\s+PRIMARY\\s+KEY\\b");
     private static final Pattern REFERENCES = Pattern.compile("(?is)\\bREFERENCES\\s+([\\w.\"`\\[\\]]+)\\s*(?:\\(\\s*([\\w\"`\\[\\]]+)\\s*\\))?");
     private static final Pattern TABLE_FK = Pattern.compile(
             "(?is)^(?:CONSTRAINT\\s+\\S+\\s+)?FOREIGN\\s+KEY\\s*\\(\\s*([\\w\"`\\[\\]]+)\\s*\\)\\s*REFERENCES\\s+([\\w.\"`\\[\\]]+)\\s*(?:\\(\\s*([\\w\"`\\[\\]]+)\\s*\\))?");
@@ -60,8 +60,9 @@ final class GeneratedKeys {
     private GeneratedKeys() {
     }
 
-    static GeneratedKeys of(TestCase c) {
-        boolean sqlite = c.dbms() != null && c.dbms().toLowerCase(Locale.ROOT).startsWith("sqlite");
+    /** The generated keys of {@code c} as run in {@code dialect} (which says whether INTEGER PRIMARY KEY is a row id). */
+    static GeneratedKeys of(TestCase c, txfuzz.dbms.Dialect dialect) {
+        boolean rowid = dialect.has(txfuzz.dbms.Feature.INTEGER_PRIMARY_KEY_IS_ROWID);
         GeneratedKeys keys = new GeneratedKeys();
         Map<String, List<String>> columns = keys.columns;
         Map<String, List<String[]>> pendingRefs = new LinkedHashMap<>(); // table → {column, referenced table, referenced column}
@@ -97,7 +98,7 @@ final class GeneratedKeys {
                 String def = parts.length > 1 ? parts[1] : "";
                 int index = cols.size();
                 cols.add(col);
-                if (GENERATED.matcher(def).find() || (sqlite && SQLITE_ROWID.matcher(def).find())) {
+                if (GENERATED.matcher(def).find() || (rowid && ROWID.matcher(def).find())) {
                     keys.generated.computeIfAbsent(table, k -> new TreeSet<>()).add(index);
                 }
                 Matcher r = REFERENCES.matcher(def);

@@ -48,7 +48,7 @@ final class StateOrderSearch {
 
     private static SerialOrders.Outcome search(TestCase c, Trace trace, Executor executor, List<List<Integer>> commitOrders, long all) {
         SEARCHES.incrementAndGet();
-        GeneratedKeys keys = GeneratedKeys.of(c);
+        GeneratedKeys keys = GeneratedKeys.of(c, executor.target().dialect());
         DbState actual = keys.normalise(trace.finalState());
         int replays = commitOrders.size();
         try {

@@ -32,6 +32,10 @@ import txfuzz.dbms.LevelSemantics;
  */
 public final class WssOracle implements Oracle {
     public static final String NAME = "wss";
+    /** WriteCheck's oracle judges every case, and is what random campaigns run by default. */
+    public static final txfuzz.oracle.OracleRegistration REGISTRATION = txfuzz.oracle.OracleRegistration
+            .of(NAME, context -> new WssOracle(), List.of(WssKind.values()))
+            .judgingRecordedCases(c -> true).byDefaultFor(txfuzz.gen.Generation.Kind.RANDOM);
 
     @Override
     public String name() {
@@ -116,9 +120,9 @@ public final class WssOracle implements Oracle {
         if (!txTrace.hung().isEmpty()) {
             return List.of(replayHang(c, tx, txTrace));
         }
-        GeneratedKeys keys = GeneratedKeys.of(c);
+        GeneratedKeys keys = GeneratedKeys.of(c, executor.target().dialect());
         Optional<Violation> state = stateViolation(c, WssKind.TX_WSS, "transaction-level", tx, trace, txTrace, keys);
-        List<Violation> outcomes = outcomeViolations(c, tx, trace, txTrace, compareReads, order);
+        List<Violation> outcomes = outcomeViolations(c, tx, trace, txTrace, compareReads, order, keys);
         // the final state is explained by the first write whose outcome differs in the same replay, where one does
         Optional<OutcomeDeviation> write = outcomes.stream().filter(v -> v.kind() == WssKind.WRITE_OUTCOME)
                 .map(v -> ((WssEvidence) v.evidence()).deviation()).filter(Objects::nonNull).findFirst();
@@ -267,9 +271,8 @@ public final class WssOracle implements Oracle {
     }
 
     private static List<Violation> outcomeViolations(TestCase c, SerialSchedule serial, Trace actual, Trace expected, boolean compareReads,
-                                                     List<Integer> order) {
+                                                     List<Integer> order, GeneratedKeys keys) {
         List<Violation> found = new ArrayList<>();
-        GeneratedKeys keys = GeneratedKeys.of(c);
         for (Map.Entry<StmtRef, StmtRef> e : serial.origin().entrySet()) {
             StmtRef original = e.getValue();
             var kind = c.stmt(original).kind();

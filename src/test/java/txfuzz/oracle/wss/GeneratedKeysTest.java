@@ -77,7 +77,7 @@ class GeneratedKeysTest {
 
     @Test
     void aRowWhoseOtherColumnsChangedStillDiffers() {
-        GeneratedKeys keys = GeneratedKeys.of(insertFirstCommitLast(H2_KEYS.get(0), IsolationLevel.READ_COMMITTED));
+        GeneratedKeys keys = GeneratedKeys.of(insertFirstCommitLast(H2_KEYS.get(0), IsolationLevel.READ_COMMITTED), txfuzz.dbms.Targets.engine("h2").dialect());
         DbState actual = new DbState(Map.of("t", List.of(List.of("1", "T1"), List.of("2", "T2"))));
         DbState swapped = new DbState(Map.of("t", List.of(List.of("1", "T2"), List.of("7", "T1"))));
         DbState lost = new DbState(Map.of("t", List.of(List.of("1", "T2"))));
@@ -96,7 +96,7 @@ class GeneratedKeysTest {
                         "CREATE TABLE c (id BIGSERIAL, pid INT REFERENCES p(id), w TEXT)")
                 .txn("INSERT INTO p (v) VALUES ('a')")
                 .order(1, 1, 1);
-        GeneratedKeys keys = GeneratedKeys.of(c);
+        GeneratedKeys keys = GeneratedKeys.of(c, txfuzz.dbms.Targets.engine(c.dbms()).dialect());
         DbState run = new DbState(Map.of("p", List.of(List.of("1", "a"), List.of("2", "b")),
                 "c", List.of(List.of("1", "1", "x"), List.of("2", "2", "y"))));
         DbState replay = new DbState(Map.of("p", List.of(List.of("1", "b"), List.of("2", "a")),
@@ -118,21 +118,23 @@ class GeneratedKeysTest {
                 {"hsqldb", "CREATE TABLE t (id INT IDENTITY, v INT)"},
                 {"sqlite", "CREATE TABLE t (id INTEGER PRIMARY KEY, v INT)"},
                 {"sqlite", "CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, v INT)"}}) {
-            GeneratedKeys keys = GeneratedKeys.of(Cases.on(d[0]).table("t").level(IsolationLevel.READ_COMMITTED).setup(d[1]).txn("SELECT 1").order(1, 1, 1));
+            GeneratedKeys keys = GeneratedKeys.of(Cases.on(d[0]).table("t").level(IsolationLevel.READ_COMMITTED).setup(d[1]).txn("SELECT 1").order(1, 1, 1),
+                    txfuzz.dbms.Targets.engine(d[0]).dialect());
             assertTrue(keys.hasGeneratedKey("t"), d[1]);
         }
         for (String[] d : new String[][] {
                 {"h2", "CREATE TABLE t (id INT PRIMARY KEY, v INT)"},
                 {"h2", "CREATE TABLE t (id INTEGER PRIMARY KEY, v INT)"},
                 {"postgres", "CREATE TABLE t (id INT, serial_no INT, v INT GENERATED ALWAYS AS (id + 1) STORED)"}}) {
-            GeneratedKeys keys = GeneratedKeys.of(Cases.on(d[0]).table("t").level(IsolationLevel.READ_COMMITTED).setup(d[1]).txn("SELECT 1").order(1, 1, 1));
+            GeneratedKeys keys = GeneratedKeys.of(Cases.on(d[0]).table("t").level(IsolationLevel.READ_COMMITTED).setup(d[1]).txn("SELECT 1").order(1, 1, 1),
+                    txfuzz.dbms.Targets.engine(d[0]).dialect());
             assertFalse(keys.hasGeneratedKey("t"), d[1]);
         }
     }
 
     @Test
     void aQuerysGeneratedKeysAreComparedByPosition() {
-        GeneratedKeys keys = GeneratedKeys.of(insertFirstCommitLast(H2_KEYS.get(0), IsolationLevel.READ_COMMITTED));
+        GeneratedKeys keys = GeneratedKeys.of(insertFirstCommitLast(H2_KEYS.get(0), IsolationLevel.READ_COMMITTED), txfuzz.dbms.Targets.engine("h2").dialect());
         List<List<String>> run = List.of(List.of("1", "T1"), List.of("2", "T2"));
         List<List<String>> replay = List.of(List.of("2", "T1"), List.of("1", "T2"));
         assertEquals(keys.normaliseResult("SELECT * FROM t", run), keys.normaliseResult("SELECT * FROM t", replay));

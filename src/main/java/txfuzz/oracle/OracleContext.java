@@ -1,0 +1,99 @@
+package txfuzz.oracle;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import txfuzz.dbms.Dialect;
+import txfuzz.dbms.Promise;
+import txfuzz.dbms.Subject;
+import txfuzz.dbms.Target;
+import txfuzz.exec.ExecutorConfig;
+import txfuzz.model.IsolationLevel;
+
+/**
+ * What an oracle is made with: the subjects opened for the campaign (the first is its primary target,
+ * whose runs every oracle judges), the dialect they all understand, the levels each accepts, and the
+ * executor's settings. The campaign opens and closes the subjects; an oracle only uses them.
+ *
+ * @param subjects the opened subjects, the primary first
+ * @param dialect  the subjects' common dialect ({@link Dialect#intersect})
+ * @param levels   per subject (by label), the levels its target offers, weakest first
+ * @param executor the executor's settings
+ */
+public record OracleContext(List<Opened> subjects, Dialect dialect, Map<String, List<IsolationLevel>> levels, ExecutorConfig executor) {
+    /** One subject and its live target. */
+    public record Opened(Subject subject, Target target) {
+        /** The mode its runs use: the subject's own, else the target's default. */
+        public String mode() {
+            return subject.mode() != null ? subject.mode() : target.modes().get(0);
+        }
+    }
+
+    public OracleContext {
+        if (subjects.isEmpty()) {
+            throw new IllegalArgumentException("an oracle context needs at least one subject");
+        }
+        subjects = List.copyOf(subjects);
+        levels = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(levels));
+    }
+
+    /** The context of {@code subjects}: their common dialect and the levels each offers. */
+    public static OracleContext of(List<Opened> subjects, ExecutorConfig executor) {
+        Dialect common = subjects.get(0).target().dialect();
+        Map<String, List<IsolationLevel>> levels = new LinkedHashMap<>();
+        for (Opened o : subjects) {
+            if (o != subjects.get(0)) {
+                common = common.intersect(o.target().dialect());
+            }
+            levels.put(o.subject().label(), o.target().isolationLevels());
+        }
+        return new OracleContext(subjects, common, levels, executor);
+    }
+
+    /** The context of one target, as every command that tests one engine has it. */
+    public static OracleContext of(Target target, ExecutorConfig executor) {
+        Subject s = new Subject(target.name(), null, null, null, Map.of());
+        return of(List.of(new Opened(s, target)), executor);
+    }
+
+    /** The ways of opening a transaction beyond BEGIN ({@link Target#beginVariants()}) that every subject has. */
+    public List<String> beginVariants() {
+        List<String> common = new ArrayList<>(primary().beginVariants());
+        subjects.forEach(o -> common.retainAll(o.target().beginVariants()));
+        return List.copyOf(common);
+    }
+
+    /** The campaign's primary target: the one its cases are generated for and its oracles judge. */
+    public Target primary() {
+        return subjects.get(0).target();
+    }
+
+    /**
+     * The level {@code other} runs a case at whose primary level is {@code level} (in the primary's
+     * {@code mode}): its weakest level keeping the same promise ({@link Target#promise}). Empty when it
+     * has none: that pair is not compared at that level.
+     */
+    public Optional<IsolationLevel> levelOf(Opened other, IsolationLevel level, String mode) {
+        if (other == subjects.get(0)) {
+            return Optional.of(level);
+        }
+        Promise wanted = subjects.get(0).target().promise(level, mode).promise();
+        Target t = other.target();
+        return t.isolationLevels().stream().filter(l -> t.promise(l, other.mode()).promise() == wanted).findFirst();
+    }
+
+    /** For each other subject with no level keeping {@code level}'s promise, a sentence saying so (the campaign prints them). */
+    public List<String> unpaired(IsolationLevel level, String mode) {
+        List<String> out = new ArrayList<>();
+        Promise wanted = subjects.get(0).target().promise(level, mode).promise();
+        for (Opened o : subjects.subList(1, subjects.size())) {
+            if (levelOf(o, level, mode).isEmpty()) {
+                out.add(o.subject().label() + " has no level that keeps " + wanted.name().replace('_', ' ').toLowerCase(java.util.Locale.ROOT)
+                        + " (" + subjects.get(0).subject().label() + " " + level.sql() + "): not compared at " + level.sql());
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,42 @@
+package txfuzz.campaign;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import txfuzz.dbms.Subject;
+import txfuzz.dbms.Target;
+import txfuzz.exec.ExecutorConfig;
+import txfuzz.gen.Generation;
+import txfuzz.oracle.Oracle;
+import txfuzz.oracle.OracleContext;
+import txfuzz.oracle.OracleRegistration;
+
+/** What the registry answers without making oracles is what the oracles, once made, say of themselves. */
+class OraclesRegistryTest {
+    @Test
+    void everyRegistrationSaysWhatItsOracleDoes() {
+        try (Target h2 = Subject.parse("h2").open(null);
+             OracleSet all = Oracles.create(Oracles.names(), OracleContext.of(h2, ExecutorConfig.defaults()))) {
+            assertEquals(Oracles.names().size(), all.oracles().size());
+            for (Oracle o : all.oracles()) {
+                OracleRegistration r = Oracles.registration(o.name());
+                assertEquals(r.name(), o.name());
+                assertEquals(r.needsRowTracking(), o.needsRowTracking(), o.name());
+                assertEquals(r.judgesUncontrolledRuns(), o.judgesUncontrolledRuns(), o.name());
+                assertEquals(List.copyOf(o.kinds()), r.kinds(), o.name());
+            }
+        }
+    }
+
+    @Test
+    void defaultsAndEngineFailuresComeFromCapabilities() {
+        assertEquals(List.of("wss", "explicit"), Oracles.defaults(Generation.Kind.RANDOM));
+        assertEquals(List.of("explicit", "isolation"), Oracles.defaults(Generation.Kind.PATTERN));
+        assertEquals(List.of("explicit", "isolation"), Oracles.judgingUncontrolledRuns());
+        assertTrue(Oracles.engineFailure("while testing", new IllegalStateException("boom")).kind().engineFailure());
+        assertTrue(Oracles.needInstrumentation(List.of("equiv")));
+        assertTrue(!Oracles.needInstrumentation(List.of("wss", "explicit")));
+    }
+}
