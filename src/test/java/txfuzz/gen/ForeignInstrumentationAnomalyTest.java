@@ -143,7 +143,7 @@ class ForeignInstrumentationAnomalyTest {
         assertTrue(fi.rowTrackingComplete(), id + ": " + fi.notApplicableBecause().orElse(""));
         Executor ex = executor(e);
         TestCase c = fi.testCase();
-        List<String> got = ForeignInstrumentationCorpusTest.labels(new Judge(Oracles.create(e.oracles()), ex).judge(c, ex.run(c)));
+        List<String> got = ForeignInstrumentationCorpusTest.labels(new Judge(Oracles.create(e.oracles(), txfuzz.oracle.OracleContext.of(ex.target(), txfuzz.exec.ExecutorConfig.defaults())).oracles(), ex).judge(c, ex.run(c)));
         System.out.println("foreign-anomaly " + id + ": foreign " + got + ", hand " + e.today());
         return List.of(got, e.today());
     }

@@ -135,7 +135,7 @@ class ForeignInstrumentationCorpusTest {
             Executor ex = executor(e);
             TestCase c = fi.testCase();
             Trace trace = ex.run(c);
-            List<String> got = labels(new Judge(Oracles.create(e.oracles()), ex).judge(c, trace));
+            List<String> got = labels(new Judge(Oracles.create(e.oracles(), txfuzz.oracle.OracleContext.of(ex.target(), txfuzz.exec.ExecutorConfig.defaults())).oracles(), ex).judge(c, trace));
             boolean same = got.equals(e.today());
             rows.add(e.id() + " (" + e.engine() + " " + e.level() + "): " + (same ? "same " + got : "hand " + e.today() + ", foreign " + got));
             if (same) {

@@ -30,14 +30,10 @@ import txfuzz.oracle.Oracle;
 class ForeignInstrumentationEngineTest {
     private static final int CASES = 10;
 
-    private static List<Oracle> trackingOracles() {
-        List<Oracle> out = new ArrayList<>();
-        for (Oracle o : Oracles.create(Oracles.names())) {
-            if (o.needsRowTracking()) {
-                out.add(o);
-            }
-        }
-        return out;
+    /** The oracles that need row tracking, made for {@code target}. */
+    private static txfuzz.campaign.OracleSet trackingOracles(Target target) {
+        List<String> names = Oracles.names().stream().filter(n -> Oracles.needInstrumentation(List.of(n))).toList();
+        return Oracles.create(names, txfuzz.oracle.OracleContext.of(target, ExecutorConfig.defaults()));
     }
 
     private static TestCase prepared(TestCase c, List<Oracle> oracles) {
@@ -51,15 +47,16 @@ class ForeignInstrumentationEngineTest {
     @ValueSource(strings = {"h2", "postgres", "hsqldb", "derby", "sqlite", "duckdb", "mariadb"})
     void judgedAsTheGeneratorsOwnCase(String engineName) throws Exception {
         Engine engine = Targets.engine(engineName);
-        List<Oracle> oracles = trackingOracles();
-        assertTrue(!oracles.isEmpty());
         GenConfig gen = GenConfig.defaults();
         // REPEATABLE READ where the engine has it (a level between the extremes), else the one it has
         IsolationLevel level = engine.isolationLevels().contains(IsolationLevel.REPEATABLE_READ) ? IsolationLevel.REPEATABLE_READ
                 : engine.isolationLevels().get(0);
         int violations = 0;
         int agreeing = 0;
-        try (Target target = Targets.create(engineName); Executor ex = new Executor(target, ExecutorConfig.defaults())) {
+        try (Target target = Targets.create(engineName); Executor ex = new Executor(target, ExecutorConfig.defaults());
+             txfuzz.campaign.OracleSet set = trackingOracles(target)) {
+            List<Oracle> oracles = set.oracles();
+            assertTrue(!oracles.isEmpty());
             for (int i = 0; i < CASES; i++) {
                 TestCase plain = new CaseGenerator(gen).generate(engineName, engine.dialect(), level, "default", 11, i);
                 TestCase own = prepared(new CaseGenerator(gen.withInstrumentation(true))
