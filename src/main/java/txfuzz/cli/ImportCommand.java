@@ -49,8 +49,8 @@ final class ImportCommand implements Callable<Integer> {
                 }
                 written++;
             }
-            for (Importer.Skipped s : f.skipped()) {
-                System.out.println("  skipped " + s.schedule() + ": " + s.reason());
+            for (String line : skippedLines(f)) {
+                System.out.println("  " + line);
             }
             for (String l : f.leftOut()) {
                 System.out.println("  left out: " + l);
@@ -83,6 +83,16 @@ final class ImportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new Main.UserError(Main.oneLine(e.getMessage()));
         }
+    }
+
+    /** The skipped schedules, one line per reason (a spec's permutations mostly share theirs). */
+    static List<String> skippedLines(Importer.FileImport f) {
+        java.util.Map<String, List<String>> byReason = new java.util.LinkedHashMap<>();
+        f.skipped().forEach(s -> byReason.computeIfAbsent(s.reason(), r -> new java.util.ArrayList<>()).add(s.schedule()));
+        List<String> out = new java.util.ArrayList<>();
+        byReason.forEach((reason, schedules) -> out.add("skipped " + (schedules.size() == 1 ? schedules.get(0)
+                : schedules.size() + " schedules (" + schedules.get(0) + ", …)") + ": " + reason));
+        return out;
     }
 
     static String summary(Importer.FileImport f) {

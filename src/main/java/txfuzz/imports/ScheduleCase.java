@@ -269,7 +269,7 @@ final class ScheduleCase {
             } else if (beginVariants.stream().anyMatch(v -> v.equalsIgnoreCase(plain))) {
                 begin = Stmt.begin(rest.strip());
             } else {
-                throw new Unexpressible("a BEGIN this engine's cases do not run (" + rest.strip() + "): " + line);
+                throw new Unexpressible("a BEGIN this engine's cases do not run (" + SqlText.oneLine(rest) + "): " + line);
             }
             open(st, begin, level);
         }
