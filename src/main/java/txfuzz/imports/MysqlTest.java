@@ -38,6 +38,7 @@ final class MysqlTest {
             "exit", "die", "skip", "perl", "exec", "system", "write_file", "append_file", "remove_file", "let", "sleep", "real_sleep",
             "change_user", "reset_connection", "shutdown_server", "restart_server", "query_get_value", "send_shutdown", "copy_file");
     private static final Pattern SCHEMA_CHANGE = Pattern.compile("^(CREATE|DROP|TRUNCATE|ALTER|RENAME)\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern TRUNCATE = Pattern.compile("^TRUNCATE\\s+(?:TABLE\\s+)?`?(\\w+)`?\\s*$", Pattern.CASE_INSENSITIVE);
     private static final Pattern SETUP_ROWS = Pattern.compile("^(INSERT|REPLACE)\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern MDEV = Pattern.compile("\\b(MDEV-\\d+|Bug\\s*#\\d+)", Pattern.CASE_INSENSITIVE);
 
@@ -277,6 +278,14 @@ final class MysqlTest {
         }
 
         private void setupStatement(String stmt) {
+            Matcher truncate = TRUNCATE.matcher(SqlText.withoutComments(stmt));
+            if (truncate.find()) { // the rows inserted before are gone: the setup need not insert them
+                Pattern into = Pattern.compile("^(INSERT|REPLACE)\\s+(INTO\\s+)?`?" + Pattern.quote(truncate.group(1)) + "`?\\b",
+                        Pattern.CASE_INSENSITIVE);
+                if (setup.removeIf(s -> into.matcher(SqlText.withoutComments(s)).find())) {
+                    return;
+                }
+            }
             setup.add(stmt);
             try {
                 ScheduleCase.tables(setup);

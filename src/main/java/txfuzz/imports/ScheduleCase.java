@@ -58,15 +58,12 @@ final class ScheduleCase {
         }
         IsolationLevel fallback = s.declared() != null ? s.declared() : override != null ? override : s.engineDefault();
         Set<IsolationLevel> levels = new LinkedHashSet<>();
-        boolean anyExplicit = b.txns.stream().anyMatch(t -> t.explicit);
-        for (TxnDraft t : b.txns) {
-            if (t.explicit == anyExplicit) {
-                IsolationLevel l = t.level != null ? t.level : fallback;
-                if (l == null) {
-                    throw new Unexpressible("the schedule names no isolation level: give --isolation");
-                }
-                levels.add(l);
+        for (TxnDraft t : b.txns) { // an autocommit statement runs at its session's level too
+            IsolationLevel l = t.level != null ? t.level : fallback;
+            if (l == null) {
+                throw new Unexpressible("the schedule names no isolation level: give --isolation");
             }
+            levels.add(l);
         }
         if (levels.size() > 1) {
             throw new Unexpressible("its transactions run at different isolation levels (" + String.join(", ", levels.stream().map(IsolationLevel::sql).toList())
@@ -114,11 +111,9 @@ final class ScheduleCase {
 
     private static final class TxnDraft {
         final List<Stmt> statements = new ArrayList<>();
-        final boolean explicit;
         IsolationLevel level;
 
-        TxnDraft(boolean explicit, IsolationLevel level) {
-            this.explicit = explicit;
+        TxnDraft(IsolationLevel level) {
             this.level = level;
         }
     }
@@ -181,7 +176,7 @@ final class ScheduleCase {
         private void open(SessionState st, Stmt begin, IsolationLevel level) {
             IsolationLevel l = level != null ? level : st.nextLevel != null ? st.nextLevel : st.sessionLevel;
             st.nextLevel = null;
-            TxnDraft t = new TxnDraft(true, l);
+            TxnDraft t = new TxnDraft(l);
             t.statements.add(begin);
             txns.add(t);
             order.add(t);
@@ -350,7 +345,7 @@ final class ScheduleCase {
                 order.add(st.open);
                 return;
             }
-            TxnDraft t = new TxnDraft(false, st.nextLevel != null ? st.nextLevel : st.sessionLevel);
+            TxnDraft t = new TxnDraft(st.nextLevel != null ? st.nextLevel : st.sessionLevel);
             st.nextLevel = null;
             t.statements.add(s);
             txns.add(t);
