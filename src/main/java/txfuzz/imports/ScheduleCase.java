@@ -48,7 +48,7 @@ final class ScheduleCase {
 
     /** The case of {@code s} for {@code dbms}; {@code override} (may be null) is {@code --isolation}; {@code beginVariants} the dbms's. */
     static TestCase toCase(Schedule s, String dbms, IsolationLevel override, List<String> beginVariants, long iteration) throws Unexpressible {
-        Builder b = new Builder(beginVariants, s.source().format() == txfuzz.model.CaseSource.Format.MYSQLTEST);
+        Builder b = new Builder(beginVariants, s.source().format() == txfuzz.model.CaseSource.Format.MYSQLTEST, functions(s.setup()));
         for (Schedule.Submission sub : s.submissions()) {
             b.submit(sub);
         }
@@ -80,6 +80,21 @@ final class ScheduleCase {
         List<String> tables = tables(s.setup());
         return new TestCase(TestCase.FORMAT_VERSION, dbms, 0, iteration, levels.iterator().next(), "default", null, tables, s.setup(), txns, order)
                 .withSource(s.source());
+    }
+
+    private static final Pattern CREATE_FUNCTION = Pattern.compile("^CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:FUNCTION|PROCEDURE)\\s+(?:\\w+\\.)?\"?(\\w+)\"?\\s*\\(",
+            Pattern.CASE_INSENSITIVE);
+
+    /** The functions and procedures the setup creates: what a statement calling one reads and writes is not known. */
+    static List<Pattern> functions(List<String> setup) {
+        List<Pattern> out = new ArrayList<>();
+        for (String sql : setup) {
+            Matcher m = CREATE_FUNCTION.matcher(SqlText.withoutComments(sql));
+            if (m.find()) {
+                out.add(Pattern.compile("\\b" + Pattern.quote(m.group(1)) + "\\s*\\(", Pattern.CASE_INSENSITIVE));
+            }
+        }
+        return out;
     }
 
     /** The tables the setup leaves: those it creates, less those it drops. */
@@ -128,14 +143,16 @@ final class ScheduleCase {
     private static final class Builder {
         final List<String> beginVariants;
         final boolean mysql;
+        final List<Pattern> functions;
         final List<TxnDraft> txns = new ArrayList<>();
         final List<TxnDraft> order = new ArrayList<>();
         final Map<String, SessionState> sessions = new HashMap<>();
         final List<String> sessionOrder = new ArrayList<>();
 
-        Builder(List<String> beginVariants, boolean mysql) {
+        Builder(List<String> beginVariants, boolean mysql, List<Pattern> functions) {
             this.beginVariants = beginVariants;
             this.mysql = mysql;
+            this.functions = functions;
         }
 
         void submit(Schedule.Submission sub) throws Unexpressible {
@@ -335,6 +352,11 @@ final class ScheduleCase {
         private void data(SessionState st, StmtKind kind, String sql, String line) throws Unexpressible {
             if (SESSION_LOCK.matcher(sql).find()) {
                 throw new Unexpressible("a session-level lock, which outlives the transaction on a session a case does not keep: " + line);
+            }
+            for (Pattern f : functions) {
+                if (f.matcher(SqlText.withoutComments(sql)).find()) {
+                    throw new Unexpressible("calls a function the setup creates, so what it reads and writes is not known: " + line);
+                }
             }
             Stmt s = new Stmt(kind, sql.strip(), false);
             if (st.open == null && !st.autocommit) {

@@ -16,25 +16,12 @@ import txfuzz.model.TestCase;
 /** txfuzz import as a user meets it: the case files, replay and reduce on one, the reproducer written back as it came. */
 class ImportCommandTest {
     /** DuckDB's lost update (a bug candidate on the default DuckDB) as a plain schedule, with a noise statement (T3). */
-    static final String LOST_UPDATE = """
-            # a lost update, as a bug report would paste it
-            -- isolation: SNAPSHOT
-            CREATE TABLE t(k VARCHAR(10) PRIMARY KEY, v INT);
-            INSERT INTO t VALUES ('e', 1);
-            T1: BEGIN
-            T2: BEGIN;
-            T3: SELECT v FROM t WHERE v > 0
-            T1: UPDATE t SET k = 'a'
-            T2: UPDATE t SET v = v + 10
-            T1: COMMIT
-            T2: SELECT k FROM t
-            T2: COMMIT
-            """;
+    static final Path LOST_UPDATE = Path.of("src/test/resources/imports/schedules/duckdb-lost-update.txt");
 
     @Test
     void anImportedScheduleReplaysAndReducesAndComesBackAsASchedule(@TempDir Path dir) throws Exception {
         Path schedule = dir.resolve("lost-update.txt");
-        Files.writeString(schedule, LOST_UPDATE);
+        Files.copy(LOST_UPDATE, schedule);
         Path cases = dir.resolve("cases");
         CliTest.Result imported = CliTest.run("import", schedule.toString(), "--dbms", "duckdb", "--out", cases.toString());
         assertEquals(0, imported.code(), imported.toString());
