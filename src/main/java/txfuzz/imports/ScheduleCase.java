@@ -40,6 +40,8 @@ final class ScheduleCase {
     private static final Pattern WRITE_WORD = Pattern.compile("\\b(INSERT|UPDATE|DELETE|MERGE)\\b");
     private static final Pattern SESSION_LOCK = Pattern.compile("\\b(pg_advisory_lock|pg_advisory_unlock|pg_try_advisory_lock|pg_advisory_lock_shared"
             + "|get_lock|release_lock)\\s*\\(", Pattern.CASE_INSENSITIVE);
+    private static final Pattern SYSTEM_CATALOG = Pattern.compile("\\b(pg_catalog\\.|pg_class|pg_attribute|pg_namespace|pg_proc|pg_type"
+            + "|information_schema\\.|mysql\\.)", Pattern.CASE_INSENSITIVE);
     private static final Pattern CREATE_TABLE = Pattern.compile(
             "^CREATE\\s+(?:(GLOBAL\\s+|LOCAL\\s+)?(TEMP|TEMPORARY)\\s+|UNLOGGED\\s+)?TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?((?:\"[^\"]+\"|`[^`]+`|[\\w$]+)(?:\\.(?:\"[^\"]+\"|`[^`]+`|[\\w$]+))?)",
             Pattern.CASE_INSENSITIVE);
@@ -246,12 +248,7 @@ final class ScheduleCase {
                     inTransaction(st, new Stmt(StmtKind.OTHER, flat, true), line);
                 }
                 case "SELECT", "TABLE", "VALUES" -> data(st, StmtKind.SELECT, sql, line);
-                case "WITH" -> {
-                    if (WRITE_WORD.matcher(flat.toUpperCase(Locale.ROOT)).find()) {
-                        throw new Unexpressible("a WITH statement that may write: " + line);
-                    }
-                    data(st, StmtKind.SELECT, sql, line);
-                }
+                case "WITH" -> data(st, withKind(flat, line), sql, line);
                 case "INSERT" -> {
                     String up = flat.toUpperCase(Locale.ROOT);
                     data(st, up.contains("ON CONFLICT") || up.contains("ON DUPLICATE KEY") ? StmtKind.UPSERT : StmtKind.INSERT, sql, line);
@@ -261,6 +258,39 @@ final class ScheduleCase {
                 case "DELETE" -> data(st, StmtKind.DELETE, sql, line);
                 default -> throw new Unexpressible("not a query, a write or transaction control (" + (first.isEmpty() ? "empty" : first) + "): " + line);
             }
+        }
+
+        /**
+         * A WITH statement's kind: that of its main statement, the first SELECT, INSERT, UPDATE, DELETE or MERGE outside
+         * parentheses; a CTE that writes (inside parentheses, not FOR UPDATE) makes one statement two writes, not expressed.
+         */
+        private static StmtKind withKind(String flat, String line) throws Unexpressible {
+            String up = flat.toUpperCase(Locale.ROOT).replaceAll("'([^']|'')*'", "''").replaceAll("FOR\\s+(NO\\s+KEY\\s+)?UPDATE", "FOR LOCK");
+            int depth = 0;
+            StringBuilder top = new StringBuilder();
+            StringBuilder inner = new StringBuilder();
+            for (char c : up.toCharArray()) {
+                if (c == '(') {
+                    depth++;
+                } else if (c == ')') {
+                    depth--;
+                }
+                (depth == 0 ? top : inner).append(c == '(' || c == ')' ? ' ' : c);
+            }
+            if (WRITE_WORD.matcher(inner).find()) {
+                throw new Unexpressible("a WITH statement with a data-modifying part: " + line);
+            }
+            Matcher m = Pattern.compile("\\b(SELECT|INSERT|UPDATE|DELETE|MERGE)\\b").matcher(top);
+            if (!m.find()) {
+                throw new Unexpressible("a WITH statement whose main statement this cannot find: " + line);
+            }
+            return switch (m.group(1)) {
+                case "INSERT" -> top.indexOf("ON CONFLICT") >= 0 ? StmtKind.UPSERT : StmtKind.INSERT;
+                case "UPDATE" -> StmtKind.UPDATE;
+                case "DELETE" -> StmtKind.DELETE;
+                case "MERGE" -> StmtKind.UPSERT;
+                default -> StmtKind.SELECT;
+            };
         }
 
         private void begin(SessionState st, String flat, String line) throws Unexpressible {
@@ -352,6 +382,9 @@ final class ScheduleCase {
         private void data(SessionState st, StmtKind kind, String sql, String line) throws Unexpressible {
             if (SESSION_LOCK.matcher(sql).find()) {
                 throw new Unexpressible("a session-level lock, which outlives the transaction on a session a case does not keep: " + line);
+            }
+            if (kind.isWrite() && SYSTEM_CATALOG.matcher(SqlText.withoutComments(sql)).find()) {
+                throw new Unexpressible("writes a system catalog, outside the case's tables: " + line);
             }
             for (Pattern f : functions) {
                 if (f.matcher(SqlText.withoutComments(sql)).find()) {

@@ -26,6 +26,11 @@ class IsolationSpecImportTest {
         // spec -> {schedules, imported}: the listed permutations, or every interleaving of the sessions' steps
         Map<String, List<Long>> expected = new TreeMap<>(Map.ofEntries(
                 Map.entry("classroom-scheduling.spec", List.of(20L, 20L)),
+                Map.entry("eval-plan-qual.spec", List.of(51L, 29L)),
+                Map.entry("insert-conflict-do-update-2.spec", List.of(2L, 2L)),
+                Map.entry("lock-update-traversal.spec", List.of(1L, 0L)),
+                Map.entry("merge-match-recheck.spec", List.of(15L, 14L)),
+                Map.entry("nowait-5.spec", List.of(1L, 0L)),
                 Map.entry("insert-conflict-do-nothing-2.spec", List.of(8L, 0L)),
                 Map.entry("merge-delete.spec", List.of(19L, 19L)),
                 Map.entry("merge-insert-update.spec", List.of(8L, 8L)),
@@ -141,5 +146,25 @@ class IsolationSpecImportTest {
         assertTrue(f.skipped().stream().allMatch(s -> s.reason().startsWith("a session setting")), f.skipped().toString());
         var vacuum = spec("setup { CREATE TABLE t (k int); }\nsession s2\nstep b { VACUUM t; }\n");
         assertEquals("not a query, a write or transaction control (VACUUM): VACUUM t", vacuum.skipped().get(0).reason());
+    }
+
+    @Test
+    void aWithStatementIsItsMainStatementUnlessACteWrites() {
+        var f = spec("""
+                setup { CREATE TABLE t (k int primary key, v int); }
+                session s1
+                setup { BEGIN; }
+                step r { WITH c AS (SELECT k FROM t WHERE v = 1 FOR UPDATE) SELECT * FROM c; }
+                step u { WITH d(val) AS (SELECT 2) UPDATE t SET v = (SELECT val FROM d) WHERE k = 1; }
+                step c { COMMIT; }
+                session s2
+                step w { WITH x AS (UPDATE t SET v = 3 RETURNING k) SELECT * FROM x; }
+                permutation r u c
+                permutation w
+                """);
+        assertEquals(List.of(StmtKind.BEGIN, StmtKind.SELECT, StmtKind.UPDATE, StmtKind.COMMIT),
+                f.cases().get(0).testCase().txn(1).statements().stream().map(s -> s.kind()).toList());
+        assertTrue(f.skipped().get(0).reason().startsWith("a WITH statement with a data-modifying part"), f.skipped().toString());
+        assertTrue(read("eval-plan-qual.spec").skipped().stream().anyMatch(s -> s.reason().startsWith("writes a system catalog")));
     }
 }
