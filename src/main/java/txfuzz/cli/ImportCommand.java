@@ -41,6 +41,11 @@ final class ImportCommand implements Callable<Integer> {
             Importer.FileImport f = readOne(file, options);
             System.out.println(summary(f));
             for (int k = 0; k < f.cases().size(); k++) {
+                if (Files.exists(out.resolve(Importer.caseFileName(f, k + 1)))) { // never overwrite what this run did not write
+                    throw new Main.UserError(out.resolve(Importer.caseFileName(f, k + 1)) + " exists; import into a new folder");
+                }
+            }
+            for (int k = 0; k < f.cases().size(); k++) {
                 Path target = out.resolve(Importer.caseFileName(f, k + 1));
                 try {
                     Files.writeString(target, CaseJson.write(f.cases().get(k).testCase()));

@@ -129,7 +129,7 @@ public final class Importer {
                 break;
             }
             try {
-                cases.add(new Imported(s.source().schedule(), ScheduleCase.toCase(s, dbms, options.isolation(), engine.beginVariants(), i + 1)));
+                cases.add(new Imported(s.source().schedule(), ScheduleCase.toCase(s, dbms, options.isolation(), engine, i + 1)));
             } catch (Unexpressible e) {
                 skipped.add(new Skipped(s.source().schedule(), e.getMessage()));
             } catch (IllegalArgumentException e) { // the case's own rules (a transaction's shape)

@@ -48,9 +48,10 @@ final class ScheduleCase {
     private static final Pattern DROP_TABLE = Pattern.compile("^DROP\\s+TABLE\\s+(?:IF\\s+EXISTS\\s+)?(.*?)(\\s+(CASCADE|RESTRICT))?$",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
-    /** The case of {@code s} for {@code dbms}; {@code override} (may be null) is {@code --isolation}; {@code beginVariants} the dbms's. */
-    static TestCase toCase(Schedule s, String dbms, IsolationLevel override, List<String> beginVariants, long iteration) throws Unexpressible {
-        Builder b = new Builder(beginVariants, s.source().format() == txfuzz.model.CaseSource.Format.MYSQLTEST, functions(s.setup()));
+    /** The case of {@code s} for {@code dbms} ({@code engine}); {@code override} (may be null) is {@code --isolation}. */
+    static TestCase toCase(Schedule s, String dbms, IsolationLevel override, txfuzz.dbms.Engine engine, long iteration) throws Unexpressible {
+        Builder b = new Builder(engine.beginVariants(), s.source().format() == txfuzz.model.CaseSource.Format.MYSQLTEST, functions(s.setup()),
+                ownSettings(engine));
         for (Schedule.Submission sub : s.submissions()) {
             b.submit(sub);
         }
@@ -99,6 +100,22 @@ final class ScheduleCase {
         return out;
     }
 
+    /**
+     * The settings every session of a case on {@code engine} gets anyway (its session setup, as txfuzz's own reproducers
+     * write it: no lock or statement timeouts and the like), in {@link #normal} form: a file that sets them says nothing more.
+     */
+    static Set<String> ownSettings(txfuzz.dbms.Engine engine) {
+        Set<String> out = new java.util.HashSet<>();
+        for (IsolationLevel l : engine.isolationLevels()) {
+            engine.sessionSetupSql(l, engine.modes().get(0)).forEach(q -> out.add(normal(q)));
+        }
+        return out;
+    }
+
+    static String normal(String sql) {
+        return SqlText.oneLine(SqlText.withoutComments(sql)).toUpperCase(Locale.ROOT).replaceAll("\\s*=\\s*", " = ");
+    }
+
     /** The tables the setup leaves: those it creates, less those it drops. */
     static List<String> tables(List<String> setup) throws Unexpressible {
         Map<String, String> tables = new LinkedHashMap<>();
@@ -140,21 +157,24 @@ final class ScheduleCase {
         IsolationLevel sessionLevel;
         IsolationLevel nextLevel;
         boolean autocommit = true;
+        boolean implicitBlock;
     }
 
     private static final class Builder {
         final List<String> beginVariants;
         final boolean mysql;
         final List<Pattern> functions;
+        final Set<String> ownSettings;
         final List<TxnDraft> txns = new ArrayList<>();
         final List<TxnDraft> order = new ArrayList<>();
         final Map<String, SessionState> sessions = new HashMap<>();
         final List<String> sessionOrder = new ArrayList<>();
 
-        Builder(List<String> beginVariants, boolean mysql, List<Pattern> functions) {
+        Builder(List<String> beginVariants, boolean mysql, List<Pattern> functions, Set<String> ownSettings) {
             this.beginVariants = beginVariants;
             this.mysql = mysql;
             this.functions = functions;
+            this.ownSettings = ownSettings;
         }
 
         void submit(Schedule.Submission sub) throws Unexpressible {
@@ -163,16 +183,15 @@ final class ScheduleCase {
                 return new SessionState();
             });
             boolean control = sub.statements().stream().anyMatch(q -> isControl(SqlText.words(q, 2)));
-            boolean implicit = sub.implicitTransaction() && sub.statements().size() > 1 && !control && st.open == null;
-            if (implicit) {
-                open(st, Stmt.begin(), null);
-            }
+            // opened by the block's first data statement, so a block of settings alone opens nothing
+            st.implicitBlock = sub.implicitTransaction() && sub.statements().size() > 1 && !control && st.open == null;
             for (String sql : sub.statements()) {
                 statement(st, sql);
             }
-            if (implicit && st.open != null) {
+            if (st.implicitBlock && st.open != null) {
                 close(st, Stmt.commit());
             }
+            st.implicitBlock = false;
         }
 
         void endAll() {
@@ -344,6 +363,9 @@ final class ScheduleCase {
                 st.autocommit = on;
                 return;
             }
+            if (ownSettings.contains(normal(flat))) {
+                return; // every session of the case gets it anyway
+            }
             if (flat.toUpperCase(Locale.ROOT).startsWith("SET LOCAL ")) {
                 inTransaction(st, new Stmt(StmtKind.OTHER, flat, true), line);
                 return;
@@ -392,8 +414,8 @@ final class ScheduleCase {
                 }
             }
             Stmt s = new Stmt(kind, sql.strip(), false);
-            if (st.open == null && !st.autocommit) {
-                open(st, Stmt.begin(), null); // autocommit off: the statement starts a transaction
+            if (st.open == null && (!st.autocommit || st.implicitBlock)) {
+                open(st, Stmt.begin(), null); // autocommit off, or statements sent together: the statement starts a transaction
             }
             if (st.open != null) {
                 st.open.statements.add(s);

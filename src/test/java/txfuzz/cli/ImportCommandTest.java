@@ -29,6 +29,10 @@ class ImportCommandTest {
         Path caseFile = cases.resolve("lost-update.txt-1.case.json");
         assertEquals(new CaseSource(CaseSource.Format.SCHEDULE, "lost-update.txt", "schedule"), CaseJson.read(caseFile).source());
 
+        CliTest.Result twice = CliTest.run("import", schedule.toString(), "--dbms", "duckdb", "--out", cases.toString());
+        assertEquals(2, twice.code(), twice.toString());
+        assertTrue(twice.err().contains("lost-update.txt-1.case.json exists; import into a new folder"), twice.err());
+
         CliTest.Result replay = CliTest.run("replay", "--quiet", caseFile.toString());
         assertEquals(1, replay.code(), replay.toString());
         assertTrue(replay.out().contains("Verdict: bug-candidate: tx-wss"), replay.out());
