@@ -166,6 +166,14 @@ final class ReduceCommand implements Callable<Integer> {
         Path sqlOut = outDir.resolve("reduced.reproduce.sql");
         Files.writeString(caseOut, CaseJson.write(r.reduced().withEngine(build)));
         Files.writeString(sqlOut, ReproduceScript.render(r.reduced(), target));
+        // an imported case goes back in the format it came from, for the tracker it came from
+        var sourceForm = txfuzz.report.SourceForm.render(r.reduced(), null, target, "Reduced by txfuzz from " + caseFile.getFileName()
+                + ": " + r.violation().summary(), "reduced.");
+        Path formOut = null;
+        if (sourceForm.isPresent()) {
+            formOut = outDir.resolve(sourceForm.get().fileName());
+            Files.writeString(formOut, sourceForm.get().text());
+        }
         System.out.printf(Locale.ROOT, "Statements %d -> %d (transactions %d -> %d, setup statements %d -> %d) in %d runs, %.1f s%s%n",
                 r.statementsBefore(), r.statementsAfter(), c.transactions().size(), r.reduced().transactions().size(),
                 c.setup().size(), r.reduced().setup().size(), r.runs(), r.seconds(),
@@ -176,7 +184,7 @@ final class ReduceCommand implements Callable<Integer> {
         }
         System.out.println();
         System.out.println("Verdict: " + r.violation().classification().label() + ": " + r.violation().summary());
-        System.out.println("Wrote " + caseOut + " and " + sqlOut);
+        System.out.println("Wrote " + caseOut + (formOut == null ? " and " + sqlOut : ", " + sqlOut + " and " + formOut));
         return Main.OK;
     }
 

@@ -30,6 +30,19 @@ public final class Targets {
     private Targets() {
     }
 
+    /**
+     * The DBMS whose own concurrency tests are written in {@code format} (PostgreSQL's isolation tester, MariaDB's
+     * mysqltest), the one {@code txfuzz import} runs them on unless told otherwise; for a format of no engine, the
+     * default DBMS of {@code run}.
+     */
+    public static String nativeTo(txfuzz.model.CaseSource.Format format) {
+        return switch (format) {
+            case ISOLATION_SPEC -> "postgres";
+            case MYSQLTEST -> "mariadb";
+            case SCHEDULE -> "h2";
+        };
+    }
+
     public static List<String> names() {
         return List.copyOf(ENGINES.keySet());
     }

@@ -22,6 +22,7 @@ import java.util.Objects;
  *                   reduced since: its statements no longer perform the pattern's operations)
  * @param engine     the engine build the case was found or reduced on; null in case files older than this
  *                   field and in cases not yet run
+ * @param source     the file and schedule an imported case was read from ({@code txfuzz import}); null for a generated case
  */
 public record TestCase(
         int formatVersion,
@@ -36,7 +37,8 @@ public record TestCase(
         List<Txn> transactions,
         List<Integer> order,
         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) PatternOrigin origin,
-        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) EngineVersion engine) {
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) EngineVersion engine,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) CaseSource source) {
 
     public static final int FORMAT_VERSION = 1;
 
@@ -50,6 +52,13 @@ public record TestCase(
     public TestCase(int formatVersion, String dbms, long seed, long iteration, IsolationLevel isolation, String mode, ExecutionMode execution,
                     List<String> tables, List<String> setup, List<Txn> transactions, List<Integer> order, PatternOrigin origin) {
         this(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, transactions, order, origin, null);
+    }
+
+    /** A case that was not imported. */
+    public TestCase(int formatVersion, String dbms, long seed, long iteration, IsolationLevel isolation, String mode, ExecutionMode execution,
+                    List<String> tables, List<String> setup, List<Txn> transactions, List<Integer> order, PatternOrigin origin,
+                    EngineVersion engine) {
+        this(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, transactions, order, origin, engine, null);
     }
 
     @com.fasterxml.jackson.annotation.JsonCreator
@@ -123,28 +132,33 @@ public record TestCase(
     }
 
     public TestCase withIsolation(IsolationLevel level) {
-        return new TestCase(formatVersion, dbms, seed, iteration, level, mode, execution, tables, setup, transactions, order, origin, engine);
+        return new TestCase(formatVersion, dbms, seed, iteration, level, mode, execution, tables, setup, transactions, order, origin, engine, source);
     }
 
     public TestCase withTransactions(List<Txn> txns, List<Integer> newOrder) {
-        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, txns, newOrder, null, engine);
+        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, txns, newOrder, null, engine, source);
     }
 
     public TestCase withSetup(List<String> newTables, List<String> newSetup) {
-        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, newTables, newSetup, transactions, order, null, engine);
+        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, newTables, newSetup, transactions, order, null, engine, source);
     }
 
     public TestCase withExecution(ExecutionMode mode2) {
-        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, mode2, tables, setup, transactions, order, origin, engine);
+        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, mode2, tables, setup, transactions, order, origin, engine, source);
     }
 
     /** The same case, marked as generated from {@code o}. */
     public TestCase withOrigin(PatternOrigin o) {
-        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, transactions, order, o, engine);
+        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, transactions, order, o, engine, source);
+    }
+
+    /** The same case, recorded as read from {@code s}. */
+    public TestCase withSource(CaseSource s) {
+        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, transactions, order, origin, engine, s);
     }
 
     /** The same case, recorded as found (or reduced) on {@code e}. */
     public TestCase withEngine(EngineVersion e) {
-        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, transactions, order, origin, e);
+        return new TestCase(formatVersion, dbms, seed, iteration, isolation, mode, execution, tables, setup, transactions, order, origin, e, source);
     }
 }

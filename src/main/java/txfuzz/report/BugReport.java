@@ -133,7 +133,7 @@ public final class BugReport {
 
     /** The report first, then the case and its forms, then the rest by name. */
     private static final List<String> MAIN_FILES = List.of("README.md", "case.json", "reproduce.sql", "reproduce.spec", "reproduce.test",
-            "Repro.java", "trace.txt", "verdict.md");
+            "reproduce.txt", "Repro.java", "trace.txt", "verdict.md");
     private static final java.util.Comparator<String> FILE_ORDER = java.util.Comparator
             .comparingInt((String n) -> MAIN_FILES.contains(n) ? MAIN_FILES.indexOf(n) : MAIN_FILES.size()).thenComparing(n -> n);
 
@@ -146,6 +146,7 @@ public final class BugReport {
                     + (f.plainShown().isPresent() ? " (the plain program, then the tracked form as comments)" : "");
             case "reproduce.spec" -> "the case as a PostgreSQL isolation-tester spec";
             case "reproduce.test" -> "the case as a mysqltest file";
+            case "reproduce.txt" -> "the case as a plain schedule, the form it was imported from (`./txfuzz import` reads it)";
             case "Repro.java" -> "the case as a JDBC program needing only the engine's jar (`java -cp <engine jar> Repro.java`): it replays"
                     + " the run in order and exits 1 when the behaviour comes back, 0 when it does not";
             case "trace.txt" -> "the run of `case.json`: order of completion, outcomes, final state";

@@ -173,6 +173,9 @@ public final class FindingWriter {
         Trace shownTrace = plain.map(PlainForm::trace).orElse(f.trace());
         writeOrDelete(into.resolve("reproduce.spec"), IsolationTesterSpec.render(shown, target, about).orElse(null));
         writeOrDelete(into.resolve("reproduce.test"), MysqlTestScript.render(shown, shownTrace, target, about).orElse(null));
+        // an imported plain schedule goes back as one (a spec or a mysqltest file already has its form above)
+        writeOrDelete(into.resolve("reproduce.txt"), shown.source() != null && shown.source().format() == txfuzz.model.CaseSource.Format.SCHEDULE
+                ? ScheduleText.render(shown, about) : null);
         writeOrDelete(into.resolve("Repro.java"), JdbcReproProgram.render(shown, shownTrace, target, about).orElse(null));
         writeOrDelete(into.resolve("trace.txt"), f.trace() == null ? null : TraceText.render(f.testCase(), f.trace()));
         for (Violation v : f.violations()) {

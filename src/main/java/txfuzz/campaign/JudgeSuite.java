@@ -1,0 +1,238 @@
+package txfuzz.campaign;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import txfuzz.dbms.Target;
+import txfuzz.exec.Executor;
+import txfuzz.exec.SetupFailedException;
+import txfuzz.exec.Trace;
+import txfuzz.imports.Importer;
+import txfuzz.model.CaseJson;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Oracle;
+import txfuzz.oracle.Violation;
+import txfuzz.reduce.ReduceConfig;
+import txfuzz.reduce.Reducer;
+import txfuzz.reduce.Reduction;
+import txfuzz.report.FindingWriter;
+
+/**
+ * {@code txfuzz judge-suite}: imports every file of a folder of schedules written by others, runs each case on
+ * one engine with the oracles that apply to it, and tabulates what happened — per file the schedules, the cases
+ * imported and judged, what was skipped and why; per oracle the verdicts; and each bug candidate, confirmed by a
+ * second run, reduced, and filed as a finding. Cases are plain; {@code instrument} is where row tracking for
+ * foreign SQL plugs in (identity until then), so the isolation and equiv oracles judge the cases it tracks.
+ */
+public final class JudgeSuite {
+    /** What a verdict of one oracle on one case says, as the table spells it. */
+    static final String PASS = "pass";
+
+    /**
+     * @param reduceTime time budget for reducing each bug candidate
+     * @param instrument a plain imported case to the case the oracles judge (identity: plain)
+     */
+    public record Config(Importer.Options importOptions, Duration reduceTime, UnaryOperator<TestCase> instrument) {
+    }
+
+    /** One case's verdicts: per oracle {@link #PASS} or the classification and kinds of what it found; or why it did not run. */
+    public record CaseRow(String file, String schedule, String caseFile, String level, Map<String, String> verdicts, String notRun,
+                          String finding) {
+    }
+
+    /** One file's figures. */
+    public record FileRow(String file, String format, long schedules, int imported, int judged, List<Importer.Skipped> skipped,
+                          List<String> leftOut) {
+    }
+
+    /** The whole table. */
+    public record Table(String engine, String dbms, List<FileRow> files, List<CaseRow> cases, Map<String, Map<String, Integer>> perOracle) {
+        public long bugCandidates() {
+            return cases.stream().filter(c -> c.verdicts().values().stream().anyMatch(v -> v.startsWith(Classification.BUG_CANDIDATE.label()))).count();
+        }
+    }
+
+    private final Config config;
+    private final Target target;
+    private final Executor executor;
+    private final Path out;
+
+    public JudgeSuite(Config config, Target target, Executor executor, Path out) {
+        this.config = config;
+        this.target = target;
+        this.executor = executor;
+        this.out = out;
+    }
+
+    /** The files of {@code dir} (recursively) that {@code import} reads, in name order. */
+    public static List<Path> files(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile).filter(p -> Importer.formatOf(p) != null).sorted().toList();
+        }
+    }
+
+    public Table run(List<Path> files, java.util.function.Consumer<String> progress) throws IOException {
+        Files.createDirectories(out.resolve("cases"));
+        FindingWriter findings = new FindingWriter(out);
+        List<FileRow> rows = new ArrayList<>();
+        List<CaseRow> cases = new ArrayList<>();
+        Map<String, Map<String, Integer>> perOracle = new TreeMap<>();
+        for (Path file : files) {
+            Importer.FileImport f = Importer.read(file, config.importOptions());
+            int judged = 0;
+            for (int k = 0; k < f.cases().size(); k++) {
+                Importer.Imported imp = f.cases().get(k);
+                String caseFile = Importer.caseFileName(f, k + 1);
+                TestCase c = config.instrument().apply(imp.testCase());
+                Files.writeString(out.resolve("cases").resolve(caseFile), CaseJson.write(c));
+                CaseRow row = judge(c, f, imp.schedule(), caseFile, findings);
+                cases.add(row);
+                if (row.notRun() == null) {
+                    judged++;
+                    row.verdicts().forEach((oracle, verdict) -> perOracle.computeIfAbsent(oracle, o -> new TreeMap<>())
+                            .merge(verdict.split(":")[0], 1, Integer::sum));
+                }
+            }
+            rows.add(new FileRow(file.getFileName().toString(), f.format().name().toLowerCase(Locale.ROOT).replace('_', '-'), f.schedules(),
+                    f.cases().size(), judged, f.skipped(), f.leftOut()));
+            progress.accept(file.getFileName() + ": " + f.schedules() + " schedules, " + f.cases().size() + " imported, " + judged + " judged");
+        }
+        Table t = new Table(target.version(), target.name(), rows, cases, perOracle);
+        Files.writeString(out.resolve("judge-suite.json"), CaseJson.mapper().writeValueAsString(t) + "\n");
+        Files.writeString(out.resolve("judge-suite.md"), markdown(t));
+        return t;
+    }
+
+    private CaseRow judge(TestCase c, Importer.FileImport f, String schedule, String caseFile, FindingWriter findings) {
+        String file = f.file().getFileName().toString();
+        String level = c.isolation().sql();
+        if (!target.isolationLevels().contains(c.isolation()) || !target.modes().contains(c.mode())) {
+            return new CaseRow(file, schedule, caseFile, level, Map.of(), target.name() + " does not run " + level + " in mode " + c.mode(), null);
+        }
+        List<Oracle> oracles = Oracles.create(Oracles.forCase(c));
+        Judge judge = new Judge(oracles, executor);
+        try {
+            Trace trace = executor.run(c);
+            List<Violation> vs = judge.judge(c, trace);
+            if (vs.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE)) {
+                vs = judge.confirm(c, vs);
+            }
+            Map<String, String> verdicts = new LinkedHashMap<>();
+            for (Oracle o : oracles) {
+                verdicts.put(o.name(), verdict(vs.stream().filter(v -> v.oracle().equals(o.name())).toList()));
+            }
+            String finding = null;
+            List<Violation> bugs = vs.stream().filter(v -> v.classification() == Classification.BUG_CANDIDATE).toList();
+            if (!bugs.isEmpty()) {
+                finding = file(c, trace, vs, bugs.get(0), oracles, caseFile, findings);
+            }
+            return new CaseRow(file, schedule, caseFile, level, verdicts, null, finding);
+        } catch (SetupFailedException e) {
+            return new CaseRow(file, schedule, caseFile, level, Map.of(), "setup failed: " + oneLine(e.getMessage()), null);
+        } catch (SQLException | RuntimeException e) {
+            return new CaseRow(file, schedule, caseFile, level, Map.of(), "run failed: " + oneLine(String.valueOf(e.getMessage())), null);
+        }
+    }
+
+    /** The bug candidate's finding, reduced where the reducer confirms a smaller case; its folder's name. */
+    private String file(TestCase c, Trace trace, List<Violation> vs, Violation bug, List<Oracle> oracles, String caseFile,
+                        FindingWriter findings) {
+        String id = caseFile.replace(".case.json", "");
+        TestCase shown = c;
+        Trace shownTrace = trace;
+        List<Violation> shownViolations = vs;
+        try {
+            Reduction r = new Reducer(executor, oracles, new ReduceConfig(config.reduceTime())).reduce(c, bug);
+            if (r.changed()) {
+                shown = r.reduced();
+                shownTrace = executor.run(shown);
+                shownViolations = List.of(r.violation());
+            }
+        } catch (SQLException | SetupFailedException | RuntimeException e) {
+            // the finding is filed as found
+        }
+        findings.write(id, shown, shownTrace, shownViolations, target);
+        return "findings/" + id;
+    }
+
+    /** "pass", or the worst classification among an oracle's violations with their kinds: "bug-candidate: lost-update". */
+    static String verdict(List<Violation> vs) {
+        if (vs.isEmpty()) {
+            return PASS;
+        }
+        Classification worst = vs.stream().map(Violation::classification).min(java.util.Comparator.naturalOrder()).orElseThrow();
+        return worst.label() + ": " + String.join(", ", vs.stream().map(v -> v.kind().label()).distinct().toList());
+    }
+
+    private static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\s+", " ").strip();
+    }
+
+    static String markdown(Table t) {
+        StringBuilder md = new StringBuilder("# judge-suite on ").append(t.engine()).append("\n\n");
+        long schedules = t.files().stream().mapToLong(FileRow::schedules).sum();
+        int imported = t.files().stream().mapToInt(FileRow::imported).sum();
+        int judged = t.files().stream().mapToInt(FileRow::judged).sum();
+        int skipped = t.files().stream().mapToInt(r -> r.skipped().size()).sum();
+        md.append(String.format(Locale.ROOT, "%d files, %d schedules, %d imported, %d skipped, %d judged, %d bug candidates.%n%n",
+                t.files().size(), schedules, imported, skipped, judged, t.bugCandidates()));
+        md.append("| file | format | schedules | imported | judged | skipped |\n|---|---|---:|---:|---:|---|\n");
+        for (FileRow r : t.files()) {
+            Map<String, Integer> reasons = new LinkedHashMap<>();
+            r.skipped().forEach(s -> reasons.merge(s.reason(), 1, Integer::sum));
+            List<String> parts = new ArrayList<>();
+            reasons.forEach((reason, n) -> parts.add(n + " × " + reason.replace("|", "\\|")));
+            md.append("| ").append(r.file()).append(" | ").append(r.format()).append(" | ").append(r.schedules()).append(" | ").append(r.imported())
+                    .append(" | ").append(r.judged()).append(" | ").append(parts.isEmpty() ? "0" : String.join("<br>", parts)).append(" |\n");
+        }
+        md.append("\n## Verdicts per oracle\n\n| oracle | ").append(String.join(" | ", verdictColumns(t))).append(" |\n|---|")
+                .append("---:|".repeat(verdictColumns(t).size())).append('\n');
+        t.perOracle().forEach((oracle, counts) -> {
+            md.append("| ").append(oracle);
+            for (String col : verdictColumns(t)) {
+                md.append(" | ").append(counts.getOrDefault(col, 0));
+            }
+            md.append(" |\n");
+        });
+        List<CaseRow> notRun = t.cases().stream().filter(c -> c.notRun() != null).toList();
+        if (!notRun.isEmpty()) {
+            md.append("\n## Imported but not judged\n\n");
+            notRun.forEach(c -> md.append("- ").append(c.caseFile()).append(" (").append(c.schedule()).append("): ").append(c.notRun()).append('\n'));
+        }
+        md.append("\n## Cases with a violation\n\n");
+        List<CaseRow> flagged = t.cases().stream().filter(c -> c.verdicts().values().stream().anyMatch(v -> !v.equals(PASS))).toList();
+        if (flagged.isEmpty()) {
+            md.append("None.\n");
+        }
+        for (CaseRow c : flagged) {
+            md.append("- ").append(c.caseFile()).append(" (").append(c.schedule()).append(", ").append(c.level()).append("): ");
+            List<String> vs = new ArrayList<>();
+            c.verdicts().forEach((o, v) -> {
+                if (!v.equals(PASS)) {
+                    vs.add(o + " " + v);
+                }
+            });
+            md.append(String.join("; ", vs)).append(c.finding() == null ? "" : " — " + c.finding()).append('\n');
+        }
+        return md.toString();
+    }
+
+    private static List<String> verdictColumns(Table t) {
+        List<String> cols = new ArrayList<>(List.of(PASS));
+        for (Classification c : Classification.values()) {
+            cols.add(c.label());
+        }
+        return cols;
+    }
+}

@@ -1,0 +1,107 @@
+package txfuzz.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import txfuzz.imports.Importer;
+import txfuzz.model.CaseJson;
+import txfuzz.model.IsolationLevel;
+
+@Command(name = "import", description = "Read schedules written by others as case files, one per permutation or schedule: PostgreSQL"
+        + " isolation-tester specs (.spec), mysqltest files (.test), plain schedules (.txt: setup lines, then T<n>: SQL lines)."
+        + " replay, reduce and bisect run the cases.")
+final class ImportCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "FILE", arity = "1..*", description = "Files to import.")
+    List<Path> files;
+
+    @Option(names = "--out", required = true, description = "Folder for the case files (created when missing).")
+    Path out;
+
+    @Option(names = "--dbms", description = "DBMS the cases are for. Default: a spec's PostgreSQL, a mysqltest file's MariaDB, else h2.")
+    String dbms;
+
+    @Option(names = "--isolation", description = "Isolation level of the transactions the file gives none (BEGIN ISOLATION LEVEL, SET TRANSACTION"
+            + " ...). Default: the engine's default level (a plain schedule's '-- isolation:' line, or this, is needed).")
+    String isolation;
+
+    @Option(names = "--max-cases", description = "At most this many cases per file (a spec without permutations has every interleaving of its steps).")
+    Integer maxCases;
+
+    @Override
+    public Integer call() {
+        Importer.Options options = options(dbms, isolation, maxCases);
+        Options.checkOut(out, "--out");
+        int written = 0;
+        for (Path file : files) {
+            Importer.FileImport f = readOne(file, options);
+            System.out.println(summary(f));
+            for (int k = 0; k < f.cases().size(); k++) {
+                if (Files.exists(out.resolve(Importer.caseFileName(f, k + 1)))) { // never overwrite what this run did not write
+                    throw new Main.UserError(out.resolve(Importer.caseFileName(f, k + 1)) + " exists; import into a new folder");
+                }
+            }
+            for (int k = 0; k < f.cases().size(); k++) {
+                Path target = out.resolve(Importer.caseFileName(f, k + 1));
+                try {
+                    Files.writeString(target, CaseJson.write(f.cases().get(k).testCase()));
+                } catch (IOException e) {
+                    throw new Main.UserError("cannot write " + target + ": " + Options.reason(e));
+                }
+                written++;
+            }
+            for (String line : skippedLines(f)) {
+                System.out.println("  " + line);
+            }
+            for (String l : f.leftOut()) {
+                System.out.println("  left out: " + l);
+            }
+        }
+        System.out.println("Wrote " + written + " case file" + (written == 1 ? "" : "s") + " into " + out);
+        return Main.OK;
+    }
+
+    static Importer.Options options(String dbms, String isolation, Integer maxCases) {
+        if (dbms != null) {
+            Options.checkDbms(dbms);
+        }
+        IsolationLevel level = null;
+        if (isolation != null) {
+            level = IsolationLevel.parse(isolation);
+            if (level == null) {
+                throw new Main.UserError("unknown isolation level '" + isolation + "'");
+            }
+        }
+        if (maxCases != null && maxCases < 1) {
+            throw new Main.UserError("--max-cases must be at least 1");
+        }
+        return new Importer.Options(dbms, level, maxCases == null ? Integer.MAX_VALUE : maxCases);
+    }
+
+    static Importer.FileImport readOne(Path file, Importer.Options options) {
+        try {
+            return Importer.read(file, options);
+        } catch (IllegalArgumentException e) {
+            throw new Main.UserError(Main.oneLine(e.getMessage()));
+        }
+    }
+
+    /** The skipped schedules, one line per reason (a spec's permutations mostly share theirs). */
+    static List<String> skippedLines(Importer.FileImport f) {
+        java.util.Map<String, List<String>> byReason = new java.util.LinkedHashMap<>();
+        f.skipped().forEach(s -> byReason.computeIfAbsent(s.reason(), r -> new java.util.ArrayList<>()).add(s.schedule()));
+        List<String> out = new java.util.ArrayList<>();
+        byReason.forEach((reason, schedules) -> out.add("skipped " + (schedules.size() == 1 ? schedules.get(0)
+                : schedules.size() + " schedules (" + schedules.get(0) + ", …)") + ": " + reason));
+        return out;
+    }
+
+    static String summary(Importer.FileImport f) {
+        return f.file().getFileName() + ": " + f.schedules() + " schedule" + (f.schedules() == 1 ? "" : "s") + ", " + f.cases().size()
+                + " imported, " + f.skipped().size() + " skipped";
+    }
+}

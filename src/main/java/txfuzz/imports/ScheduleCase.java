@@ -1,0 +1,432 @@
+package txfuzz.imports;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import txfuzz.model.IsolationLevel;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtKind;
+import txfuzz.model.TestCase;
+import txfuzz.model.Txn;
+
+/**
+ * Turns a {@link Schedule} into a plain case. A session's statements become transactions: BEGIN … COMMIT or
+ * ROLLBACK, or one autocommit statement each (several statements a session sends together outside a
+ * transaction, where the format runs them as one, become one transaction). Each transaction runs on a
+ * session of its own, as every txfuzz case does. The isolation level comes from the file (BEGIN ISOLATION
+ * LEVEL, SET TRANSACTION, SET SESSION …) or else {@code --isolation}, else the engine default the format's
+ * tests run with; a case has one level, so a schedule whose transactions run at different levels is not
+ * expressed. Any statement this cannot express makes the whole schedule {@link Unexpressible}: never guessed.
+ */
+final class ScheduleCase {
+    private ScheduleCase() {
+    }
+
+    private static final Pattern LEVEL = Pattern.compile(
+            "ISOLATION\\s+LEVEL\\s+(READ\\s+UNCOMMITTED|READ\\s+COMMITTED|REPEATABLE\\s+READ|SERIALIZABLE)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern SESSION_LEVEL = Pattern.compile(
+            "^SET\\s+(SESSION\\s+CHARACTERISTICS\\s+AS\\s+TRANSACTION|SESSION\\s+TRANSACTION|@@(SESSION\\.)?TX_ISOLATION|@@(SESSION\\.)?TRANSACTION_ISOLATION"
+                    + "|(SESSION\\s+)?DEFAULT_TRANSACTION_ISOLATION|(SESSION\\s+)?TX_ISOLATION|(SESSION\\s+)?TRANSACTION_ISOLATION)\\b(.*)$",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern NEXT_LEVEL = Pattern.compile("^SET\\s+TRANSACTION\\s+ISOLATION\\s+LEVEL\\s+(.*)$", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern AUTOCOMMIT = Pattern.compile("^SET\\s+(@@(SESSION\\.)?)?AUTOCOMMIT\\s*(=|TO)\\s*(\\w+)$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern WRITE_WORD = Pattern.compile("\\b(INSERT|UPDATE|DELETE|MERGE)\\b");
+    private static final Pattern SESSION_LOCK = Pattern.compile("\\b(pg_advisory_lock|pg_advisory_unlock|pg_try_advisory_lock|pg_advisory_lock_shared"
+            + "|get_lock|release_lock)\\s*\\(", Pattern.CASE_INSENSITIVE);
+    private static final Pattern SYSTEM_CATALOG = Pattern.compile("\\b(pg_catalog\\.|pg_class|pg_attribute|pg_namespace|pg_proc|pg_type"
+            + "|information_schema\\.|mysql\\.)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern CREATE_TABLE = Pattern.compile(
+            "^CREATE\\s+(?:(GLOBAL\\s+|LOCAL\\s+)?(TEMP|TEMPORARY)\\s+|UNLOGGED\\s+)?TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?((?:\"[^\"]+\"|`[^`]+`|[\\w$]+)(?:\\.(?:\"[^\"]+\"|`[^`]+`|[\\w$]+))?)",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern DROP_TABLE = Pattern.compile("^DROP\\s+TABLE\\s+(?:IF\\s+EXISTS\\s+)?(.*?)(\\s+(CASCADE|RESTRICT))?$",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+
+    /** The case of {@code s} for {@code dbms} ({@code engine}); {@code override} (may be null) is {@code --isolation}. */
+    static TestCase toCase(Schedule s, String dbms, IsolationLevel override, txfuzz.dbms.Engine engine, long iteration) throws Unexpressible {
+        Builder b = new Builder(engine.beginVariants(), s.source().format() == txfuzz.model.CaseSource.Format.MYSQLTEST, functions(s.setup()),
+                ownSettings(engine));
+        for (Schedule.Submission sub : s.submissions()) {
+            b.submit(sub);
+        }
+        b.endAll();
+        if (b.txns.isEmpty()) {
+            throw new Unexpressible("no statement runs in a session");
+        }
+        IsolationLevel fallback = s.declared() != null ? s.declared() : override != null ? override : s.engineDefault();
+        Set<IsolationLevel> levels = new LinkedHashSet<>();
+        for (TxnDraft t : b.txns) { // an autocommit statement runs at its session's level too
+            IsolationLevel l = t.level != null ? t.level : fallback;
+            if (l == null) {
+                throw new Unexpressible("the schedule names no isolation level: give --isolation");
+            }
+            levels.add(l);
+        }
+        if (levels.size() > 1) {
+            throw new Unexpressible("its transactions run at different isolation levels (" + String.join(", ", levels.stream().map(IsolationLevel::sql).toList())
+                    + "); a case runs at one");
+        }
+        List<Txn> txns = new ArrayList<>();
+        for (int i = 0; i < b.txns.size(); i++) {
+            txns.add(new Txn(i + 1, b.txns.get(i).statements));
+        }
+        List<Integer> order = new ArrayList<>();
+        for (TxnDraft t : b.order) {
+            order.add(b.txns.indexOf(t) + 1);
+        }
+        List<String> tables = tables(s.setup());
+        return new TestCase(TestCase.FORMAT_VERSION, dbms, 0, iteration, levels.iterator().next(), "default", null, tables, s.setup(), txns, order)
+                .withSource(s.source());
+    }
+
+    private static final Pattern CREATE_FUNCTION = Pattern.compile("^CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:FUNCTION|PROCEDURE)\\s+(?:\\w+\\.)?\"?(\\w+)\"?\\s*\\(",
+            Pattern.CASE_INSENSITIVE);
+
+    /** The functions and procedures the setup creates: what a statement calling one reads and writes is not known. */
+    static List<Pattern> functions(List<String> setup) {
+        List<Pattern> out = new ArrayList<>();
+        for (String sql : setup) {
+            Matcher m = CREATE_FUNCTION.matcher(SqlText.withoutComments(sql));
+            if (m.find()) {
+                out.add(Pattern.compile("\\b" + Pattern.quote(m.group(1)) + "\\s*\\(", Pattern.CASE_INSENSITIVE));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The settings every session of a case on {@code engine} gets anyway (its session setup, as txfuzz's own reproducers
+     * write it: no lock or statement timeouts and the like), in {@link #normal} form: a file that sets them says nothing more.
+     */
+    static Set<String> ownSettings(txfuzz.dbms.Engine engine) {
+        Set<String> out = new java.util.HashSet<>();
+        for (IsolationLevel l : engine.isolationLevels()) {
+            engine.sessionSetupSql(l, engine.modes().get(0)).forEach(q -> out.add(normal(q)));
+        }
+        return out;
+    }
+
+    static String normal(String sql) {
+        return SqlText.oneLine(SqlText.withoutComments(sql)).toUpperCase(Locale.ROOT).replaceAll("\\s*=\\s*", " = ");
+    }
+
+    /** The tables the setup leaves: those it creates, less those it drops. */
+    static List<String> tables(List<String> setup) throws Unexpressible {
+        Map<String, String> tables = new LinkedHashMap<>();
+        for (String sql : setup) {
+            String flat = SqlText.withoutComments(sql);
+            Matcher m = CREATE_TABLE.matcher(flat);
+            if (m.find()) {
+                if (m.group(2) != null) {
+                    throw new Unexpressible("the setup creates a temporary table, which only its own session sees: " + SqlText.oneLine(sql));
+                }
+                String name = m.group(3).replace("`", "");
+                tables.put(name.toLowerCase(Locale.ROOT), name);
+                continue;
+            }
+            Matcher d = DROP_TABLE.matcher(flat);
+            if (d.find()) {
+                for (String name : d.group(1).split(",")) {
+                    tables.remove(name.strip().replace("`", "").toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        if (tables.isEmpty()) {
+            throw new Unexpressible("the setup creates no table");
+        }
+        return List.copyOf(tables.values());
+    }
+
+    private static final class TxnDraft {
+        final List<Stmt> statements = new ArrayList<>();
+        IsolationLevel level;
+
+        TxnDraft(IsolationLevel level) {
+            this.level = level;
+        }
+    }
+
+    private static final class SessionState {
+        TxnDraft open;
+        IsolationLevel sessionLevel;
+        IsolationLevel nextLevel;
+        boolean autocommit = true;
+        boolean implicitBlock;
+    }
+
+    private static final class Builder {
+        final List<String> beginVariants;
+        final boolean mysql;
+        final List<Pattern> functions;
+        final Set<String> ownSettings;
+        final List<TxnDraft> txns = new ArrayList<>();
+        final List<TxnDraft> order = new ArrayList<>();
+        final Map<String, SessionState> sessions = new HashMap<>();
+        final List<String> sessionOrder = new ArrayList<>();
+
+        Builder(List<String> beginVariants, boolean mysql, List<Pattern> functions, Set<String> ownSettings) {
+            this.beginVariants = beginVariants;
+            this.mysql = mysql;
+            this.functions = functions;
+            this.ownSettings = ownSettings;
+        }
+
+        void submit(Schedule.Submission sub) throws Unexpressible {
+            SessionState st = sessions.computeIfAbsent(sub.session(), k -> {
+                sessionOrder.add(k);
+                return new SessionState();
+            });
+            boolean control = sub.statements().stream().anyMatch(q -> isControl(SqlText.words(q, 2)));
+            // opened by the block's first data statement, so a block of settings alone opens nothing
+            st.implicitBlock = sub.implicitTransaction() && sub.statements().size() > 1 && !control && st.open == null;
+            for (String sql : sub.statements()) {
+                statement(st, sql);
+            }
+            if (st.implicitBlock && st.open != null) {
+                close(st, Stmt.commit());
+            }
+            st.implicitBlock = false;
+        }
+
+        void endAll() {
+            // a session left in a transaction is rolled back when it disconnects (the format's own end)
+            for (String name : sessionOrder) {
+                SessionState st = sessions.get(name);
+                if (st.open != null) {
+                    close(st, Stmt.rollback());
+                }
+            }
+        }
+
+        private static boolean isControl(List<String> w) {
+            String first = w.isEmpty() ? "" : w.get(0);
+            String second = w.size() > 1 ? w.get(1) : "";
+            return first.equals("BEGIN") || first.equals("START") || first.equals("COMMIT") || first.equals("END") || first.equals("ABORT")
+                    || (first.equals("ROLLBACK") && !second.equals("TO"));
+        }
+
+        private void open(SessionState st, Stmt begin, IsolationLevel level) {
+            IsolationLevel l = level != null ? level : st.nextLevel != null ? st.nextLevel : st.sessionLevel;
+            st.nextLevel = null;
+            TxnDraft t = new TxnDraft(l);
+            t.statements.add(begin);
+            txns.add(t);
+            order.add(t);
+            st.open = t;
+        }
+
+        private void close(SessionState st, Stmt end) {
+            st.open.statements.add(end);
+            order.add(st.open);
+            st.open = null;
+        }
+
+        private void statement(SessionState st, String sql) throws Unexpressible {
+            String flat = SqlText.withoutComments(sql);
+            String line = SqlText.oneLine(sql);
+            List<String> w = SqlText.words(flat, 3);
+            String first = w.isEmpty() ? "" : w.get(0);
+            String second = w.size() > 1 ? w.get(1) : "";
+            switch (first) {
+                case "BEGIN", "START" -> begin(st, flat, line);
+                case "COMMIT", "END" -> {
+                    if (second.equals("PREPARED") || flat.toUpperCase(Locale.ROOT).contains("AND CHAIN")) {
+                        throw new Unexpressible("not expressible as a case: " + line);
+                    }
+                    if (st.open != null) { // COMMIT outside a transaction does nothing (a warning in PostgreSQL)
+                        close(st, Stmt.commit());
+                    }
+                }
+                case "ABORT" -> {
+                    if (st.open != null) {
+                        close(st, Stmt.rollback());
+                    }
+                }
+                case "ROLLBACK" -> {
+                    if (second.equals("TO")) {
+                        inTransaction(st, new Stmt(StmtKind.OTHER, flat, true), line);
+                    } else if (second.equals("PREPARED") || flat.toUpperCase(Locale.ROOT).contains("AND CHAIN")) {
+                        throw new Unexpressible("not expressible as a case: " + line);
+                    } else if (st.open != null) {
+                        close(st, Stmt.rollback());
+                    }
+                }
+                case "SAVEPOINT", "RELEASE" -> inTransaction(st, new Stmt(StmtKind.OTHER, flat, true), line);
+                case "PREPARE" -> throw new Unexpressible("two-phase commit or a prepared statement, session state a case does not keep: " + line);
+                case "SET" -> set(st, flat, line);
+                case "LOCK" -> {
+                    if (second.equals("TABLES")) {
+                        throw new Unexpressible("LOCK TABLES, session state a case does not keep: " + line);
+                    }
+                    inTransaction(st, new Stmt(StmtKind.OTHER, flat, true), line);
+                }
+                case "SELECT", "TABLE", "VALUES" -> data(st, StmtKind.SELECT, sql, line);
+                case "WITH" -> data(st, withKind(flat, line), sql, line);
+                case "INSERT" -> {
+                    String up = flat.toUpperCase(Locale.ROOT);
+                    data(st, up.contains("ON CONFLICT") || up.contains("ON DUPLICATE KEY") ? StmtKind.UPSERT : StmtKind.INSERT, sql, line);
+                }
+                case "REPLACE", "MERGE" -> data(st, StmtKind.UPSERT, sql, line);
+                case "UPDATE" -> data(st, StmtKind.UPDATE, sql, line);
+                case "DELETE" -> data(st, StmtKind.DELETE, sql, line);
+                default -> throw new Unexpressible("not a query, a write or transaction control (" + (first.isEmpty() ? "empty" : first) + "): " + line);
+            }
+        }
+
+        /**
+         * A WITH statement's kind: that of its main statement, the first SELECT, INSERT, UPDATE, DELETE or MERGE outside
+         * parentheses; a CTE that writes (inside parentheses, not FOR UPDATE) makes one statement two writes, not expressed.
+         */
+        private static StmtKind withKind(String flat, String line) throws Unexpressible {
+            String up = flat.toUpperCase(Locale.ROOT).replaceAll("'([^']|'')*'", "''").replaceAll("FOR\\s+(NO\\s+KEY\\s+)?UPDATE", "FOR LOCK");
+            int depth = 0;
+            StringBuilder top = new StringBuilder();
+            StringBuilder inner = new StringBuilder();
+            for (char c : up.toCharArray()) {
+                if (c == '(') {
+                    depth++;
+                } else if (c == ')') {
+                    depth--;
+                }
+                (depth == 0 ? top : inner).append(c == '(' || c == ')' ? ' ' : c);
+            }
+            if (WRITE_WORD.matcher(inner).find()) {
+                throw new Unexpressible("a WITH statement with a data-modifying part: " + line);
+            }
+            Matcher m = Pattern.compile("\\b(SELECT|INSERT|UPDATE|DELETE|MERGE)\\b").matcher(top);
+            if (!m.find()) {
+                throw new Unexpressible("a WITH statement whose main statement this cannot find: " + line);
+            }
+            return switch (m.group(1)) {
+                case "INSERT" -> top.indexOf("ON CONFLICT") >= 0 ? StmtKind.UPSERT : StmtKind.INSERT;
+                case "UPDATE" -> StmtKind.UPDATE;
+                case "DELETE" -> StmtKind.DELETE;
+                case "MERGE" -> StmtKind.UPSERT;
+                default -> StmtKind.SELECT;
+            };
+        }
+
+        private void begin(SessionState st, String flat, String line) throws Unexpressible {
+            if (st.open != null) {
+                throw new Unexpressible("BEGIN inside an open transaction: " + line);
+            }
+            IsolationLevel level = null;
+            Matcher m = LEVEL.matcher(flat);
+            String rest = flat;
+            if (m.find()) {
+                level = level(m.group(1));
+                rest = (flat.substring(0, m.start()) + flat.substring(m.end())).replace(",", " ");
+            }
+            String plain = rest.replaceAll("\\s+", " ").strip().toUpperCase(Locale.ROOT);
+            Stmt begin;
+            if (plain.matches("BEGIN( WORK| TRANSACTION)?|START TRANSACTION( READ WRITE)?")) {
+                begin = Stmt.begin();
+            } else if (beginVariants.stream().anyMatch(v -> v.equalsIgnoreCase(plain))) {
+                begin = Stmt.begin(rest.strip());
+            } else {
+                throw new Unexpressible("a BEGIN this engine's cases do not run (" + SqlText.oneLine(rest) + "): " + line);
+            }
+            open(st, begin, level);
+        }
+
+        private void set(SessionState st, String flat, String line) throws Unexpressible {
+            Matcher next = NEXT_LEVEL.matcher(flat);
+            if (next.find()) {
+                IsolationLevel level = levelIn(next.group(0), line);
+                if (st.open == null) {
+                    st.nextLevel = level; // MySQL: the next transaction's level
+                } else if (st.open.statements.size() == 1) {
+                    st.open.level = level; // PostgreSQL: before the transaction's first query
+                } else {
+                    throw new Unexpressible("SET TRANSACTION after the transaction's first statement: " + line);
+                }
+                return;
+            }
+            Matcher sess = SESSION_LEVEL.matcher(flat);
+            if (sess.find()) {
+                st.sessionLevel = levelIn(flat, line);
+                return;
+            }
+            Matcher auto = AUTOCOMMIT.matcher(flat);
+            if (mysql && auto.find()) {
+                String v = auto.group(4).toUpperCase(Locale.ROOT);
+                boolean on = v.equals("1") || v.equals("ON");
+                if (on && st.open != null) { // turning autocommit on commits the open transaction
+                    close(st, Stmt.commit());
+                }
+                st.autocommit = on;
+                return;
+            }
+            if (ownSettings.contains(normal(flat))) {
+                return; // every session of the case gets it anyway
+            }
+            if (flat.toUpperCase(Locale.ROOT).startsWith("SET LOCAL ")) {
+                inTransaction(st, new Stmt(StmtKind.OTHER, flat, true), line);
+                return;
+            }
+            throw new Unexpressible("a session setting, which a case's sessions do not take: " + line);
+        }
+
+        /** The level a SET statement names: ISOLATION LEVEL x, or default_transaction_isolation = 'x', tx_isolation = 'x-y'. */
+        private IsolationLevel levelIn(String flat, String line) throws Unexpressible {
+            Matcher m = LEVEL.matcher(flat);
+            if (m.find()) {
+                return level(m.group(1));
+            }
+            Matcher v = Pattern.compile("(?:=|\\bTO\\b)\\s*'?([A-Za-z -]+)'?", Pattern.CASE_INSENSITIVE).matcher(flat);
+            if (v.find()) {
+                IsolationLevel l = IsolationLevel.parse(v.group(1).strip());
+                if (l != null && l != IsolationLevel.SNAPSHOT) {
+                    return l;
+                }
+            }
+            throw new Unexpressible("an isolation level this cannot read: " + line);
+        }
+
+        private static IsolationLevel level(String words) {
+            return IsolationLevel.parse(words.replaceAll("\\s+", " "));
+        }
+
+        private void inTransaction(SessionState st, Stmt s, String line) throws Unexpressible {
+            if (st.open == null) {
+                throw new Unexpressible("needs an open transaction but runs outside one: " + line);
+            }
+            st.open.statements.add(s);
+            order.add(st.open);
+        }
+
+        private void data(SessionState st, StmtKind kind, String sql, String line) throws Unexpressible {
+            if (SESSION_LOCK.matcher(sql).find()) {
+                throw new Unexpressible("a session-level lock, which outlives the transaction on a session a case does not keep: " + line);
+            }
+            if (kind.isWrite() && SYSTEM_CATALOG.matcher(SqlText.withoutComments(sql)).find()) {
+                throw new Unexpressible("writes a system catalog, outside the case's tables: " + line);
+            }
+            for (Pattern f : functions) {
+                if (f.matcher(SqlText.withoutComments(sql)).find()) {
+                    throw new Unexpressible("calls a function the setup creates, so what it reads and writes is not known: " + line);
+                }
+            }
+            Stmt s = new Stmt(kind, sql.strip(), false);
+            if (st.open == null && (!st.autocommit || st.implicitBlock)) {
+                open(st, Stmt.begin(), null); // autocommit off, or statements sent together: the statement starts a transaction
+            }
+            if (st.open != null) {
+                st.open.statements.add(s);
+                order.add(st.open);
+                return;
+            }
+            TxnDraft t = new TxnDraft(st.nextLevel != null ? st.nextLevel : st.sessionLevel);
+            st.nextLevel = null;
+            t.statements.add(s);
+            txns.add(t);
+            order.add(t);
+        }
+    }
+}
