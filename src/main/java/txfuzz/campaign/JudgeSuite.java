@@ -120,9 +120,9 @@ public final class JudgeSuite {
         if (!target.isolationLevels().contains(c.isolation()) || !target.modes().contains(c.mode())) {
             return new CaseRow(file, schedule, caseFile, level, Map.of(), target.name() + " does not run " + level + " in mode " + c.mode(), null);
         }
-        List<Oracle> oracles = Oracles.create(Oracles.forCase(c));
-        Judge judge = new Judge(oracles, executor);
-        try {
+        try (OracleSet set = Oracles.create(Oracles.forCase(c), txfuzz.oracle.OracleContext.of(target, txfuzz.exec.ExecutorConfig.defaults()))) {
+            List<Oracle> oracles = set.oracles();
+            Judge judge = new Judge(oracles, executor);
             Trace trace = executor.run(c);
             List<Violation> vs = judge.judge(c, trace);
             if (vs.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE)) {
