@@ -1,0 +1,151 @@
+package txfuzz.oracle.diff;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.exec.ExecutedStmt;
+import txfuzz.exec.Trace;
+import txfuzz.exec.TxnOutcome;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Violation;
+
+/**
+ * Labels a confirmed divergence from evidence txfuzz checked (issue 23 item 3):
+ * <ul>
+ *   <li>a subject whose own oracles report a bug candidate in the case, while the other's report none, is the
+ *       bug candidate's subject (between two versions of one engine, the other version says whether it was
+ *       fixed or came later);</li>
+ *   <li>both clean or documented: two versions of one engine with the same settings → behaviour change; other
+ *       engines, modes or settings → compatibility issue, with its cause and each side's documentation;</li>
+ *   <li>identical subjects, both clean, that diverged twice: not comparable (nothing to attribute);</li>
+ *   <li>both flagged: a bug candidate of both.</li>
+ * </ul>
+ * Not checked yet: a rule both subjects promise (serial replay result, serializable reads,
+ * first-committer-wins) broken with no own oracle flagging it — such a divergence is labelled by the rules above.
+ */
+public final class Triage {
+    private Triage() {
+    }
+
+    public static Triaged triage(TestCase c, Divergence d, Side left, SideRun leftRun, Side right, SideRun rightRun) {
+        Cause cause = cause(c, d, leftRun.trace(), rightRun.trace());
+        Map<String, String> refs = new LinkedHashMap<>();
+        refs.put(left.label(), left.reference());
+        refs.put(right.label(), right.reference());
+        List<String> evidence = new ArrayList<>();
+        evidence.add("Both subjects ran the case twice in its submitted order and diverged the same way both times: " + d + ".");
+        List<Violation> lb = left.bugCandidates();
+        List<Violation> rb = right.bugCandidates();
+        for (Side s : List.of(left, right)) {
+            List<Violation> own = s.bugCandidates();
+            String oracles = String.join(", ", s.own().stream().map(v -> v.oracle()).toList());
+            evidence.add(own.isEmpty() ? s.label() + "'s own oracles (" + oracles + ") report no bug candidate."
+                    : s.label() + "'s own oracles report " + own.size() + " bug candidate" + (own.size() == 1 ? "" : "s") + ": "
+                    + String.join("; ", own.stream().map(v -> v.summary() + (at(v, c, d) ? " (at the divergent statement)" : "")).toList()) + ".");
+        }
+        boolean sameEngine = left.engine().equals(right.engine());
+        boolean sameSettings = Objects.equals(left.settings(), right.settings()) && left.level() == right.level();
+        if (!lb.isEmpty() || !rb.isEmpty()) {
+            List<String> culprits = new ArrayList<>();
+            if (!lb.isEmpty()) {
+                culprits.add(left.label());
+            }
+            if (!rb.isEmpty()) {
+                culprits.add(right.label());
+            }
+            String change = null;
+            if (culprits.size() == 1 && sameEngine && sameSettings && !left.version().equals(right.version())) {
+                Side bad = lb.isEmpty() ? right : left;
+                Side good = lb.isEmpty() ? left : right;
+                change = (Versions.compare(good.version(), bad.version()) > 0 ? "fixed in " : "not in ") + good.label();
+            }
+            return new Triaged(Label.BUG_CANDIDATE, culprits, cause, change, evidence, refs);
+        }
+        if (sameEngine && sameSettings) {
+            if (left.version().equals(right.version())) {
+                evidence.add("The subjects are the same engine, version and settings: nothing to attribute the divergence to.");
+                return new Triaged(Label.NOT_COMPARABLE, List.of(), cause, null, evidence, refs);
+            }
+            return new Triaged(Label.BEHAVIOUR_CHANGE, List.of(), cause, null, evidence, refs);
+        }
+        evidence.add("Cause: " + cause.meaning() + ".");
+        return new Triaged(Label.COMPATIBILITY, List.of(), cause, null, evidence, refs);
+    }
+
+    /** Whether {@code v} is about the divergent statement (its identity or its SQL names it), or the divergence is the final state. */
+    static boolean at(Violation v, TestCase c, Divergence d) {
+        if (d.at() == null) {
+            return true;
+        }
+        boolean byRef = v.evidence().identity().map(i -> i.statements().contains(d.at())).orElse(false);
+        return byRef || v.evidence().deviatingSql().contains(c.stmt(d.at()).sql());
+    }
+
+    /** The cause, named from what the traces show. */
+    static Cause cause(TestCase c, Divergence d, Trace left, Trace right) {
+        return switch (d.kind()) {
+            case BLOCKING -> Cause.BLOCKING_MODEL;
+            case ABORT -> abortCause(d.at(), left, right);
+            case ONE_SIDED -> Cause.ABORT_SCOPE;
+            case ERROR -> inFailedTransaction(d.at(), left, right) ? Cause.ABORT_SCOPE : Cause.SQL_SEMANTICS;
+            case ROWS, AFFECTED -> concurrentCommitBefore(d.at(), left) || concurrentCommitBefore(d.at(), right)
+                    ? Cause.SNAPSHOT_POINT : Cause.SQL_SEMANTICS;
+            case STATE -> Cause.UNEXPLAINED;
+        };
+    }
+
+    private static Cause abortCause(StmtRef at, Trace left, Trace right) {
+        ErrorClass l = errorAt(at, left);
+        ErrorClass r = errorAt(at, right);
+        boolean deadlockHere = l == ErrorClass.DEADLOCK || r == ErrorClass.DEADLOCK;
+        if (deadlockHere) {
+            return deadlockElsewhere(at, l == ErrorClass.DEADLOCK ? right : left) ? Cause.DEADLOCK_VICTIM : Cause.BLOCKING_MODEL;
+        }
+        return Cause.WRITE_CONFLICT;
+    }
+
+    private static ErrorClass errorAt(StmtRef at, Trace t) {
+        return t.executed(at).map(e -> e.result().errorClass()).orElse(null);
+    }
+
+    private static boolean deadlockElsewhere(StmtRef at, Trace t) {
+        return t.schedule().stream().anyMatch(e -> !e.ref().equals(at) && e.result().errorClass() == ErrorClass.DEADLOCK);
+    }
+
+    private static boolean inFailedTransaction(StmtRef at, Trace left, Trace right) {
+        return errorAt(at, left) == ErrorClass.IN_FAILED_TRANSACTION || errorAt(at, right) == ErrorClass.IN_FAILED_TRANSACTION;
+    }
+
+    /** Whether another transaction ended with a commit before {@code at} completed on this side. */
+    private static boolean concurrentCommitBefore(StmtRef at, Trace t) {
+        int pos = t.position(at);
+        if (pos < 0) {
+            return false;
+        }
+        for (Map.Entry<Integer, TxnOutcome> e : t.outcomes().entrySet()) {
+            if (e.getKey() == at.txn() || !e.getValue().status().committed() || e.getValue().cause() == null) {
+                continue;
+            }
+            int end = t.position(e.getValue().cause());
+            if (end >= 0 && end < pos && startedBefore(t, at.txn(), end)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether transaction {@code txn} had run a statement at or before position {@code pos} (it was open then). */
+    private static boolean startedBefore(Trace t, int txn, int pos) {
+        for (int i = 0; i <= pos && i < t.schedule().size(); i++) {
+            ExecutedStmt e = t.schedule().get(i);
+            if (e.ref().txn() == txn) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
