@@ -27,12 +27,12 @@ public final class SideBySide {
         }
         out.append("\nFirst divergence: ").append(d).append('\n');
         if (!d.onlyLeft().isEmpty() || !d.onlyRight().isEmpty()) {
-            out.append("\n- only on ").append(left.label()).append(": ").append(String.join(", ", d.onlyLeft()))
-                    .append("\n- only on ").append(right.label()).append(": ").append(String.join(", ", d.onlyRight())).append('\n');
+            out.append("\n- only on ").append(left.label()).append(": ").append(listed(d.onlyLeft()))
+                    .append("\n- only on ").append(right.label()).append(": ").append(listed(d.onlyRight())).append('\n');
         }
         TraceComparison.stateDivergence(lt.finalState(), rt.finalState()).ifPresentOrElse(s -> out.append("\nFinal state differs.\n- only on ")
-                        .append(left.label()).append(": ").append(String.join(", ", s.onlyLeft())).append("\n- only on ").append(right.label())
-                        .append(": ").append(String.join(", ", s.onlyRight())).append('\n'),
+                        .append(left.label()).append(": ").append(listed(s.onlyLeft())).append("\n- only on ").append(right.label())
+                        .append(": ").append(listed(s.onlyRight())).append('\n'),
                 () -> out.append("\nFinal states are equal.\n"));
         for (Side s : List.of(left, right)) {
             out.append("\nVerdicts of ").append(s.label()).append("'s own oracles:\n");
@@ -48,6 +48,10 @@ public final class SideBySide {
             }
         }
         return out.toString();
+    }
+
+    private static String listed(List<String> rows) {
+        return rows.isEmpty() ? "(none)" : String.join(", ", rows);
     }
 
     private static String cell(TestCase c, Divergence d, List<ExecutedStmt> schedule, int i) {

@@ -92,8 +92,8 @@ public final class Triage {
             case ABORT -> abortCause(d.at(), left, right);
             case ONE_SIDED -> Cause.ABORT_SCOPE;
             case ERROR -> inFailedTransaction(d.at(), left, right) ? Cause.ABORT_SCOPE : Cause.SQL_SEMANTICS;
-            case ROWS, AFFECTED -> concurrentCommitBefore(d.at(), left) || concurrentCommitBefore(d.at(), right)
-                    ? Cause.SNAPSHOT_POINT : Cause.SQL_SEMANTICS;
+            case ROWS, AFFECTED -> waited(d.at(), left) || waited(d.at(), right) || concurrentCommitBefore(d.at(), left)
+                    || concurrentCommitBefore(d.at(), right) ? Cause.SNAPSHOT_POINT : Cause.SQL_SEMANTICS;
             case STATE -> Cause.UNEXPLAINED;
         };
     }
@@ -114,6 +114,11 @@ public final class Triage {
 
     private static boolean deadlockElsewhere(StmtRef at, Trace t) {
         return t.schedule().stream().anyMatch(e -> !e.ref().equals(at) && e.result().errorClass() == ErrorClass.DEADLOCK);
+    }
+
+    /** Whether the statement waited for a lock: what it saw once it resumed depends on where the engine reads from then. */
+    private static boolean waited(StmtRef at, Trace t) {
+        return t.executed(at).map(ExecutedStmt::blocked).orElse(false);
     }
 
     private static boolean inFailedTransaction(StmtRef at, Trace left, Trace right) {
