@@ -13,7 +13,6 @@ import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.exec.SetupFailedException;
 import txfuzz.exec.Trace;
-import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Oracle;
@@ -115,12 +114,12 @@ public final class DiffOracle implements Oracle, AutoCloseable {
     /** The run of {@code c} on the primary compared with {@code other}: a violation when they diverge and it is worth reporting. */
     private Optional<Violation> judgeAgainst(TestCase c, Trace primaryTrace, Executor primary, OtherSubject other)
             throws SQLException, SetupFailedException {
-        Optional<IsolationLevel> level = other.levels().apply(c.isolation());
-        if (level.isEmpty()) {
+        Optional<TestCase> paired = other.caseFor(c);
+        if (paired.isEmpty()) {
             count(Figure.UNPAIRED_LEVEL);
             return Optional.empty();
         }
-        TestCase oc = c.withIsolation(level.get());
+        TestCase oc = paired.get();
         Executor ex = executors.get(other.label());
         Study.Builder study = studies.get(other.label());
         count(Figure.COMPARED);
