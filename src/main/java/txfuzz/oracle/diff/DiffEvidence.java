@@ -27,7 +27,7 @@ public record DiffEvidence(Divergence divergence, Triaged triaged, DiffSignature
         String where = divergence.at() == null ? "the final state" : divergence.at() + (sql == null ? "" : " `" + sql + "`");
         return Optional.of(signature.pair() + " first differ at " + where + ": " + divergence.left() + " vs " + divergence.right()
                 + " (" + triaged.label().label() + (triaged.culprits().isEmpty() ? "" : " of " + String.join(", ", triaged.culprits()))
-                + (triaged.change() == null ? "" : ", " + triaged.change()) + ")");
+                + (triaged.change() == null ? "" : "; behaviour change: " + triaged.change()) + ")");
     }
 
     @Override

@@ -152,7 +152,7 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         Divergence d = confirmed.divergence();
         Side left = side(primaryLabel, primary.target(), c, p1.trace(), primary);
         Side right = side(other.label(), other.target(), oc, o1.trace(), ex);
-        Triaged t = Triage.triage(c, d, left, p1, right, o1);
+        Triaged t = Triage.triage(c, d, left, p1, right, o1, serialComparison(c, oc, p1, primary, ex, rules));
         String sideBySide = SideBySide.render(c, d, left, p1.trace(), right, o1.trace());
         synchronized (this) {
             study.diverged(d, t, Consequence.of(c, p1.trace(), o1.trace()), c.statementCount(), sideBySide);
@@ -173,6 +173,39 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Both subjects run the case's transactions one after another, in the order the primary ended them (the rest
+     * after): whether the divergence needs concurrency at all.
+     */
+    private static Comparison serialComparison(TestCase c, TestCase oc, SideRun primaryRun, Executor primary, Executor other, Rules rules)
+            throws SQLException {
+        TestCase serial = serialised(c, primaryRun.trace().endOrder());
+        TestCase otherSerial = serialised(oc, primaryRun.trace().endOrder());
+        try {
+            return TraceComparison.compare(serial, new SideRun(primaryRun.setup(), primary.run(serial)),
+                    new SideRun(primaryRun.setup(), other.run(otherSerial)), rules);
+        } catch (SetupFailedException e) {
+            return Comparison.notComparable("setup failed: " + e.getMessage());
+        }
+    }
+
+    /** {@code c} with every transaction's statements submitted together, transactions in {@code endOrder} first. */
+    static TestCase serialised(TestCase c, List<Integer> endOrder) {
+        List<Integer> ids = new ArrayList<>(endOrder);
+        c.transactions().forEach(t -> {
+            if (!ids.contains(t.id())) {
+                ids.add(t.id());
+            }
+        });
+        List<Integer> order = new ArrayList<>();
+        for (int id : ids) {
+            for (int i = 0; i < c.txn(id).statements().size(); i++) {
+                order.add(id);
+            }
+        }
+        return c.withTransactions(c.transactions(), order);
+    }
+
     /** The database as the case's setup leaves it: the case with no transactions, run on a fresh database. */
     static txfuzz.model.DbState setupState(Executor ex, TestCase c) throws SQLException, SetupFailedException {
         return ex.run(c.withTransactions(List.of(), List.of())).finalState();
@@ -187,7 +220,7 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         try {
             reference = target.profile(c.mode()).at(c.isolation()).reference();
         } catch (IllegalArgumentException e) {
-            reference = null; // the profile documents no such level
+            reference = "(" + target.name() + "'s profile has no entry for " + c.isolation() + ")";
         }
         return new Side(label, target.name(), target.version(), "mode " + c.mode() + ", " + c.execution(), c.isolation(), reference, own);
     }
@@ -198,8 +231,8 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         DiffSignature sig = new DiffSignature(pair, c.isolation(), d.kind(), d.at() == null ? null : c.stmt(d.at()).kind(), t.cause(), t.label());
         Classification cl = t.label() == Label.BUG_CANDIDATE ? Classification.BUG_CANDIDATE : Classification.DOCUMENTED;
         String summary = d.kind().label() + " " + pair + (d.at() == null ? "" : " at " + d.at()) + ": " + t.label().label()
-                + (t.culprits().isEmpty() ? "" : " of " + String.join(", ", t.culprits())) + (t.change() == null ? "" : ", " + t.change())
-                + " (" + t.cause().label() + ")";
+                + (t.culprits().isEmpty() ? "" : " of " + String.join(", ", t.culprits()))
+                + (t.change() == null ? "" : "; behaviour change: " + t.change()) + " (" + t.cause().label() + ")";
         String details = sideBySide + "\n" + String.join("\n", t.evidence().stream().map(s -> "- " + s).toList()) + "\n";
         String reference = cl == Classification.DOCUMENTED
                 ? String.join("; ", t.references().entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).toList())

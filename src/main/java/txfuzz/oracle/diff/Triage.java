@@ -32,12 +32,28 @@ public final class Triage {
     }
 
     public static Triaged triage(TestCase c, Divergence d, Side left, SideRun leftRun, Side right, SideRun rightRun) {
-        Cause cause = cause(c, d, leftRun.trace(), rightRun.trace());
+        return triage(c, d, left, leftRun, right, rightRun, null);
+    }
+
+    /**
+     * @param serial the two subjects compared on the case's transactions run one after another (in the order the
+     *               first side ended them), or null when not run: a serial run that shows the same divergence
+     *               proves the cause is the statement's meaning, not concurrency
+     */
+    public static Triaged triage(TestCase c, Divergence d, Side left, SideRun leftRun, Side right, SideRun rightRun, Comparison serial) {
+        boolean sameWithoutConcurrency = serial != null && serial.status() == Comparison.Status.DIVERGE && serial.divergence().sameAs(d);
+        Cause cause = sameWithoutConcurrency ? Cause.SQL_SEMANTICS : cause(c, d, leftRun.trace(), rightRun.trace());
         Map<String, String> refs = new LinkedHashMap<>();
         refs.put(left.label(), left.reference());
         refs.put(right.label(), right.reference());
         List<String> evidence = new ArrayList<>();
         evidence.add("Both subjects ran the case twice in its submitted order and diverged the same way both times: " + d + ".");
+        if (serial != null) {
+            evidence.add(sameWithoutConcurrency ? "Run one transaction after another, the subjects diverge the same way: no concurrency is needed."
+                    : serial.status() == Comparison.Status.AGREE ? "Run one transaction after another, the subjects agree: the divergence needs concurrency."
+                    : "Run one transaction after another: " + (serial.status() == Comparison.Status.DIVERGE ? serial.divergence().toString()
+                    : "not comparable (" + serial.reason() + ")") + ".");
+        }
         List<Violation> lb = left.bugCandidates();
         List<Violation> rb = right.bugCandidates();
         for (Side s : List.of(left, right)) {

@@ -17,6 +17,7 @@ import txfuzz.dbms.ErrorClass;
 import txfuzz.exec.Trace;
 import txfuzz.exec.TxnStatus;
 import txfuzz.model.IsolationLevel;
+import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
@@ -120,6 +121,31 @@ class TriageTest {
         Trace alone1 = trace().ok(1, 0).count(1, 1, 1).state(SETUP);
         Trace alone0 = trace().ok(1, 0).count(1, 1, 0).state(SETUP);
         assertEquals(Cause.SQL_SEMANTICS, Triage.cause(CASE, divergence(alone1, alone0), alone1, alone0), "no concurrent commit before it");
+    }
+
+    @Test
+    void aDivergenceThatTheSerialRunShowsTooIsSqlSemantics() {
+        Trace newer = trace().ok(1, 0).count(1, 1, 1).ok(2, 0).count(2, 1, 1).ok(2, 2).ended(2, TxnStatus.COMMITTED, 2)
+                .rows(1, 2, List.of(List.of("1", "1"))).state(BOTH);
+        Trace older = trace().ok(1, 0).count(1, 1, 1).ok(2, 0).count(2, 1, 1).ok(2, 2).ended(2, TxnStatus.COMMITTED, 2)
+                .rows(1, 2, List.of(List.of("1", "11"))).state(BOTH);
+        Divergence d = divergence(newer, older);
+        Side m = side("m", "mariadb", "10.11.5", CLEAN);
+        Side p = side("p", "postgres", "15.18", CLEAN);
+        assertEquals(Cause.SNAPSHOT_POINT, Triage.triage(CASE, d, m, run(newer), p, run(older), null).cause(), "named from the traces");
+        Triaged serialToo = Triage.triage(CASE, d, m, run(newer), p, run(older), Comparison.diverge(d));
+        assertEquals(Cause.SQL_SEMANTICS, serialToo.cause());
+        assertTrue(serialToo.evidence().stream().anyMatch(s -> s.contains("no concurrency is needed")), serialToo.evidence().toString());
+        Triaged serialAgrees = Triage.triage(CASE, d, m, run(newer), p, run(older), Comparison.agree());
+        assertEquals(Cause.SNAPSHOT_POINT, serialAgrees.cause());
+        assertTrue(serialAgrees.evidence().stream().anyMatch(s -> s.contains("the divergence needs concurrency")), serialAgrees.evidence().toString());
+    }
+
+    @Test
+    void theSerialCaseRunsEachTransactionWholeInTheOrderTheyEnded() {
+        TestCase serial = DiffOracle.serialised(CASE, List.of(2));
+        assertEquals(List.of(2, 2, 2, 1, 1, 1, 1), serial.order());
+        assertEquals(CASE.transactions(), serial.transactions());
     }
 
     @Test
