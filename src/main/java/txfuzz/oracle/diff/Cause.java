@@ -8,7 +8,7 @@ public enum Cause {
     WRITE_CONFLICT("write-conflict", "one subject aborts the second writer of a row (first-committer-wins), the other lets it write"),
     ABORT_SCOPE("abort-scope", "the same error ended the whole transaction on one subject and only the statement on the other"),
     SQL_SEMANTICS("sql-semantics", "the statement means something else on the two subjects, with no concurrent transaction involved"),
-    UNEXPLAINED("unexplained", "every statement agreed; txfuzz cannot name why the states differ");
+    UNEXPLAINED("unexplained", "txfuzz cannot name the cause from the traces");
 
     private final String label;
     private final String meaning;

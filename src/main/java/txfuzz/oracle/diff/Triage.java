@@ -42,7 +42,10 @@ public final class Triage {
      */
     public static Triaged triage(TestCase c, Divergence d, Side left, SideRun leftRun, Side right, SideRun rightRun, Comparison serial) {
         boolean sameWithoutConcurrency = serial != null && serial.status() == Comparison.Status.DIVERGE && serial.divergence().sameAs(d);
-        Cause cause = sameWithoutConcurrency ? Cause.SQL_SEMANTICS : cause(c, d, leftRun.trace(), rightRun.trace());
+        boolean agreeWithoutConcurrency = serial != null && serial.status() == Comparison.Status.AGREE;
+        Cause named = cause(c, d, leftRun.trace(), rightRun.trace());
+        Cause cause = sameWithoutConcurrency ? Cause.SQL_SEMANTICS
+                : agreeWithoutConcurrency && named == Cause.SQL_SEMANTICS ? Cause.UNEXPLAINED : named;
         Map<String, String> refs = new LinkedHashMap<>();
         refs.put(left.label(), left.reference());
         refs.put(right.label(), right.reference());
@@ -74,10 +77,11 @@ public final class Triage {
                 culprits.add(right.label());
             }
             String change = null;
-            if (culprits.size() == 1 && sameEngine && sameSettings && !left.version().equals(right.version())) {
+            if (culprits.size() == 1 && sameEngine && sameSettings) {
                 Side bad = lb.isEmpty() ? right : left;
                 Side good = lb.isEmpty() ? left : right;
-                change = (Versions.compare(good.version(), bad.version()) > 0 ? "fixed in " : "not in ") + good.label();
+                int newer = Versions.compare(good.version(), bad.version());
+                change = newer > 0 ? "fixed in " + good.label() : newer < 0 ? "not in " + good.label() + " (a regression)" : null;
             }
             return new Triaged(Label.BUG_CANDIDATE, culprits, cause, change, evidence, refs);
         }

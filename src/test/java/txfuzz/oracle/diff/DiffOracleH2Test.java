@@ -63,6 +63,24 @@ class DiffOracleH2Test {
     }
 
     @Test
+    void aSubjectWhoseUpdatesMiscountUnderConcurrencyIsTheBugCandidateAtThatUpdate() throws Exception {
+        try (Target h2 = Targets.create("h2"); Target faulty = new ConcurrentMiscountTarget(Targets.create("h2"));
+             DiffOracle diff = new DiffOracle("h2", List.of(OtherSubject.sameLevels("h2-miscounting", faulty)), WSS)) {
+            Verdict v = judge(diff, h2, overlappingWriters(IsolationLevel.READ_COMMITTED));
+            assertEquals(1, v.violations().size(), v.toString());
+            Violation x = v.violations().get(0);
+            System.out.println(x.summary());
+            DiffEvidence e = (DiffEvidence) x.evidence();
+            assertEquals(DivergenceKind.AFFECTED, e.divergence().kind(), x.details());
+            // T2's UPDATE is the first one while another transaction has written (T1's UPDATE ran before T2 had)
+            assertEquals(new txfuzz.model.StmtRef(2, 1), e.divergence().at(), x.details());
+            assertEquals(Cause.UNEXPLAINED, e.triaged().cause(), "run serially the subjects agree, so it is not the statement's meaning");
+            assertEquals(List.of("h2-miscounting"), e.triaged().culprits(), x.details());
+            assertTrue(x.details().contains("(at the divergent statement)"), x.details());
+        }
+    }
+
+    @Test
     void theFaultIsAttributedWhicheverSideIsPrimary() throws Exception {
         try (Target h2 = Targets.create("h2"); Target faulty = new CommitDroppingTarget(Targets.create("h2"));
              DiffOracle diff = new DiffOracle("h2-faulty", List.of(OtherSubject.sameLevels("h2", h2)), WSS)) {

@@ -71,7 +71,10 @@ class TriageTest {
         assertTrue(t.evidence().stream().anyMatch(s -> s.contains("(at the divergent statement)")), t.evidence().toString());
         Triaged reversed = Triage.triage(CASE, d, side("pg@15.18", "postgres", "PostgreSQL 15.18", flaggedAtT2Update()), run(LOST_UPDATE),
                 side("pg@15.17", "postgres", "PostgreSQL 15.17", CLEAN), run(ABORTED));
-        assertEquals("not in pg@15.17", reversed.change(), "a regression: the older version is clean");
+        assertEquals("not in pg@15.17 (a regression)", reversed.change(), "the older version is clean");
+        Triaged sameRelease = Triage.triage(CASE, d, side("h2 faulty", "h2", "H2 2.4.240 with a fault", flaggedAtT2Update()), run(LOST_UPDATE),
+                side("h2", "h2", "H2 2.4.240", CLEAN), run(ABORTED));
+        assertNull(sameRelease.change(), "one release, two builds: no version change to speak of");
     }
 
     @Test
@@ -139,6 +142,17 @@ class TriageTest {
         Triaged serialAgrees = Triage.triage(CASE, d, m, run(newer), p, run(older), Comparison.agree());
         assertEquals(Cause.SNAPSHOT_POINT, serialAgrees.cause());
         assertTrue(serialAgrees.evidence().stream().anyMatch(s -> s.contains("the divergence needs concurrency")), serialAgrees.evidence().toString());
+    }
+
+    @Test
+    void aDivergenceTheSerialRunDoesNotShowIsNeverSqlSemantics() {
+        Trace alone1 = trace().ok(1, 0).count(1, 1, 1).state(SETUP);
+        Trace alone0 = trace().ok(1, 0).count(1, 1, 0).state(SETUP);
+        Divergence d = divergence(alone1, alone0);
+        Side m = side("m", "mariadb", "10.11.5", CLEAN);
+        Side p = side("p", "postgres", "15.18", CLEAN);
+        assertEquals(Cause.SQL_SEMANTICS, Triage.triage(CASE, d, m, run(alone1), p, run(alone0), null).cause(), "named from the traces alone");
+        assertEquals(Cause.UNEXPLAINED, Triage.triage(CASE, d, m, run(alone1), p, run(alone0), Comparison.agree()).cause());
     }
 
     @Test
