@@ -44,7 +44,8 @@ public final class Triage {
         boolean sameWithoutConcurrency = serial != null && serial.status() == Comparison.Status.DIVERGE && serial.divergence().sameAs(d);
         boolean agreeWithoutConcurrency = serial != null && serial.status() == Comparison.Status.AGREE;
         Cause named = cause(c, d, leftRun.trace(), rightRun.trace());
-        Cause cause = sameWithoutConcurrency ? Cause.SQL_SEMANTICS
+        // abort scope is named from the errors themselves, and needs no concurrency either
+        Cause cause = sameWithoutConcurrency && named != Cause.ABORT_SCOPE ? Cause.SQL_SEMANTICS
                 : agreeWithoutConcurrency && named == Cause.SQL_SEMANTICS ? Cause.UNEXPLAINED : named;
         Map<String, String> refs = new LinkedHashMap<>();
         refs.put(left.label(), left.reference());
@@ -110,12 +111,27 @@ public final class Triage {
         return switch (d.kind()) {
             case BLOCKING -> Cause.BLOCKING_MODEL;
             case ABORT -> abortCause(d.at(), left, right);
-            case ONE_SIDED -> Cause.ABORT_SCOPE;
+            case ONE_SIDED -> endedByAnErrorBothSidesSaw(d.at(), left, right) ? Cause.ABORT_SCOPE : Cause.UNEXPLAINED;
             case ERROR -> inFailedTransaction(d.at(), left, right) ? Cause.ABORT_SCOPE : Cause.SQL_SEMANTICS;
             case ROWS, AFFECTED -> waited(d.at(), left) || waited(d.at(), right) || concurrentCommitBefore(d.at(), left)
                     || concurrentCommitBefore(d.at(), right) ? Cause.SNAPSHOT_POINT : Cause.SQL_SEMANTICS;
             case STATE -> Cause.UNEXPLAINED;
         };
+    }
+
+    /**
+     * Whether the side that did not run {@code at} had ended its transaction at an error that the other side saw
+     * too, at the same statement, and carried on after: the error's scope differs.
+     */
+    private static boolean endedByAnErrorBothSidesSaw(StmtRef at, Trace left, Trace right) {
+        Trace without = left.executed(at).isPresent() ? right : left;
+        Trace with = without == left ? right : left;
+        TxnOutcome end = without.outcome(at.txn());
+        if (end == null || end.status() != txfuzz.exec.TxnStatus.ABORTED || end.cause() == null) {
+            return false;
+        }
+        ErrorClass there = errorAt(end.cause(), without);
+        return there != null && there == errorAt(end.cause(), with);
     }
 
     private static Cause abortCause(StmtRef at, Trace left, Trace right) {

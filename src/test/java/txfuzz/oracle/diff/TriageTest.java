@@ -156,6 +156,20 @@ class TriageTest {
     }
 
     @Test
+    void abortScopeIsNamedFromTheErrorsEvenWhenTheSerialRunShowsItToo() {
+        Trace keepsGoing = trace().ok(1, 0).error(1, 1, ErrorClass.CONSTRAINT).rows(1, 2, List.of()).state(SETUP);
+        Trace abortsTxn = trace().ok(1, 0).error(1, 1, ErrorClass.CONSTRAINT).ended(1, TxnStatus.ABORTED, 1).state(SETUP);
+        Divergence d = divergence(keepsGoing, abortsTxn);
+        Triaged t = Triage.triage(CASE, d, side("m", "mariadb", "10.11.5", CLEAN), run(keepsGoing), side("p", "postgres", "15.18", CLEAN),
+                run(abortsTxn), Comparison.diverge(d));
+        assertEquals(Cause.ABORT_SCOPE, t.cause());
+        Trace committedEarly = trace().ok(1, 0).count(1, 1, 1).ended(1, TxnStatus.COMMITTED, 1).state(SETUP);
+        Trace goesOn = trace().ok(1, 0).count(1, 1, 1).rows(1, 2, List.of()).state(SETUP);
+        assertEquals(Cause.UNEXPLAINED, Triage.cause(CASE, divergence(goesOn, committedEarly), goesOn, committedEarly),
+                "no error ended the transaction: nothing says the scope of one differs");
+    }
+
+    @Test
     void theSerialCaseRunsEachTransactionWholeInTheOrderTheyEnded() {
         TestCase serial = DiffOracle.serialised(CASE, List.of(2));
         assertEquals(List.of(2, 2, 2, 1, 1, 1, 1), serial.order());
