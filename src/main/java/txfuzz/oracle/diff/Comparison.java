@@ -21,6 +21,13 @@ public record Comparison(Status status, Divergence divergence, String reason) {
         return new Comparison(Status.NOT_COMPARABLE, null, reason);
     }
 
+    /** Not comparable because a divergence did not come back on a second run. */
+    public boolean flaky() {
+        return status == Status.NOT_COMPARABLE && reason.startsWith(FLAKY);
+    }
+
+    private static final String FLAKY = "flaky: ";
+
     public Optional<Divergence> first() {
         return Optional.ofNullable(divergence);
     }
@@ -39,7 +46,7 @@ public record Comparison(Status status, Divergence divergence, String reason) {
         if (again.status == Status.DIVERGE && divergence.sameAs(again.divergence)) {
             return this;
         }
-        return notComparable("flaky: " + divergence + " did not come back on a second run of both sides"
+        return notComparable(FLAKY + divergence + " did not come back on a second run of both sides"
                 + (again.status == Status.AGREE ? " (they agreed)" : " (they diverged otherwise: " + again.divergence + ")"));
     }
 }

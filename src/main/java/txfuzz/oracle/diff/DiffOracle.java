@@ -146,7 +146,9 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         SideRun o2 = new SideRun(o1.setup(), ex.run(oc));
         Comparison confirmed = first.confirmedBy(TraceComparison.compare(c, p2, o2, rules));
         if (confirmed.status() != Comparison.Status.DIVERGE) {
-            count(Figure.FLAKY);
+            if (confirmed.flaky()) {
+                count(Figure.FLAKY);
+            }
             return notComparable(study, confirmed.reason());
         }
         Divergence d = confirmed.divergence();
