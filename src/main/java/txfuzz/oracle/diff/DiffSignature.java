@@ -9,7 +9,7 @@ import txfuzz.model.StmtKind;
  * the cause and the label.
  */
 public record DiffSignature(String pair, IsolationLevel level, DivergenceKind kind, StmtKind statement, Cause cause, Label label) {
-    /** {@code postgres@15.17 vs postgres@15.18 · REPEATABLE_READ · diff-abort · UPSERT · write-conflict · bug-candidate}. */
+    /** {@code engine@1.1 vs engine@1.2 · REPEATABLE_READ · diff-abort · UPSERT · write-conflict · bug-candidate}. */
     @Override
     public String toString() {
         return pair + " · " + level + " · " + kind.label() + " · " + (statement == null ? "state" : statement.name()) + " · " + cause.label()

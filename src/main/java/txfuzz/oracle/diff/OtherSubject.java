@@ -10,7 +10,8 @@ import txfuzz.model.TestCase;
 /**
  * A subject the diff oracle compares the primary run with: its label as the user named it, its live target
  * (opened and closed by whoever made it), which of its levels keeps the promise of each primary level
- * (H2 SNAPSHOT ↔ PostgreSQL REPEATABLE READ; a level with no partner is not compared), and its own
+ * (a snapshot level of one engine may keep what another calls REPEATABLE READ; a level with no partner is not
+ * compared), and its own
  * concurrency mode and execution style.
  *
  * @param mode      the target's mode to run in; null: the case's mode where the target has it, else its default

@@ -9,7 +9,7 @@ import txfuzz.model.Stmt;
  * @param totallyOrdered         queries whose rows compare as lists: an ORDER BY gives them a total order
  *                               (everything else compares as multisets, as DT2 does)
  * @param upsertCountsComparable whether both subjects count an upsert's affected rows the same way
- *                               (MySQL's ON DUPLICATE KEY UPDATE counts an updated row twice, PostgreSQL once)
+ *                               (engines differ: some count an updated row of an upsert twice, some once)
  */
 public record Rules(Predicate<Stmt> totallyOrdered, boolean upsertCountsComparable) {
     /** Rows as multisets; upsert counts compared only where {@code sameEngine}. */

@@ -10,8 +10,8 @@ import txfuzz.oracle.Violation;
  * What triage knows of one subject in one comparison: who it is, the level it ran at, where its manual
  * documents that level, and what its own oracles said of its (first) run.
  *
- * @param label     the subject as the user named it: {@code postgres@15.17}
- * @param engine    the engine's name ({@code postgres}); two subjects of one engine differ in version or settings
+ * @param label     the subject as the user named it: {@code engine@1.2}
+ * @param engine    the engine's name (as the target names it); two subjects of one engine differ in version or settings
  * @param version   the version the engine reported
  * @param settings  everything else that makes the subject (mode, execution style, server options), in words
  * @param reference where the engine documents the level (its profile's reference)

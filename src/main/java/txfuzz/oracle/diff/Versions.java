@@ -3,7 +3,7 @@ package txfuzz.oracle.diff;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Orders engine versions as their first dotted number says ("PostgreSQL 15.18 on x86_64" after "15.17"). */
+/** Orders engine versions as their first dotted number says ("Engine 15.18 on x86_64" after "15.17"). */
 final class Versions {
     private static final Pattern DOTTED = Pattern.compile("\\d+(\\.\\d+)*");
 
