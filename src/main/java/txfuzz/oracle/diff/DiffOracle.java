@@ -1,0 +1,249 @@
+package txfuzz.oracle.diff;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Function;
+import txfuzz.dbms.Target;
+import txfuzz.exec.Executor;
+import txfuzz.exec.ExecutorConfig;
+import txfuzz.exec.SetupFailedException;
+import txfuzz.exec.Trace;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Oracle;
+import txfuzz.oracle.Run;
+import txfuzz.oracle.Verdict;
+import txfuzz.oracle.Violation;
+import txfuzz.oracle.ViolationKind;
+
+/**
+ * DT2's differential oracle (ASE 2022): the primary run of a case is compared with runs of the same case, in
+ * the same submitted order, on each other subject at the level that keeps the same promise. Setup must be
+ * equal, neither side may need the executor to break a stall, and each side runs twice: only a divergence
+ * both runs show counts ({@link TraceComparison}, {@link Comparison#confirmedBy}). A confirmed divergence is
+ * triaged with each side's own oracles ({@link Triage}); bug candidates, behaviour changes and compatibility
+ * issues are reported, what cannot be compared is counted ({@link #figures()}, {@link #studies()}).
+ *
+ * <p>It owns one executor per other subject and closes them; the targets belong to the caller.
+ */
+public final class DiffOracle implements Oracle, AutoCloseable {
+    public static final String NAME = "diff";
+
+    private enum Figure {
+        COMPARED("compared"), AGREEING("agreeing"), DIVERGED("diverged"), NOT_COMPARABLE("notComparable"), FLAKY("flaky"),
+        UNPAIRED_LEVEL("unpairedLevel");
+
+        final String label;
+
+        Figure(String label) {
+            this.label = label;
+        }
+    }
+
+    private final String primaryLabel;
+    private final List<OtherSubject> others;
+    private final Map<String, Executor> executors = new LinkedHashMap<>();
+    private final Function<String, List<Oracle>> ownOracles;
+    private final Map<String, Study.Builder> studies = new LinkedHashMap<>();
+    private final AtomicLongArray counts = new AtomicLongArray(Figure.values().length);
+
+    /**
+     * @param primaryLabel the subject the judged runs come from, as the user named it
+     * @param others       the subjects to compare with
+     * @param ownOracles   a subject's own oracles (by label), run on its first run when a divergence is confirmed
+     */
+    public DiffOracle(String primaryLabel, List<OtherSubject> others, Function<String, List<Oracle>> ownOracles, ExecutorConfig config) {
+        this.primaryLabel = primaryLabel;
+        this.others = List.copyOf(others);
+        this.ownOracles = ownOracles;
+        for (OtherSubject o : this.others) {
+            executors.put(o.label(), new Executor(o.target(), config));
+            studies.put(o.label(), new Study.Builder(primaryLabel + " vs " + o.label()));
+        }
+    }
+
+    public DiffOracle(String primaryLabel, List<OtherSubject> others, Function<String, List<Oracle>> ownOracles) {
+        this(primaryLabel, others, ownOracles, ExecutorConfig.defaults());
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public List<? extends ViolationKind> kinds() {
+        return List.of(DivergenceKind.values());
+    }
+
+    @Override
+    public Map<String, Long> figures() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (Figure f : Figure.values()) {
+            out.put(f.label, counts.get(f.ordinal()));
+        }
+        return out;
+    }
+
+    /** What the comparisons so far give, per pair: the figures of compatibility.md ({@link StudyReport}). */
+    public synchronized List<Study> studies() {
+        return studies.values().stream().map(Study.Builder::build).toList();
+    }
+
+    private void count(Figure f) {
+        counts.incrementAndGet(f.ordinal());
+    }
+
+    @Override
+    public Verdict judge(Run run, Executor primary) throws SQLException, SetupFailedException {
+        if (run.uncontrolled()) {
+            return Verdict.clean(NAME);
+        }
+        List<Violation> out = new ArrayList<>();
+        for (OtherSubject other : others) {
+            judgeAgainst(run.testCase(), run.trace(), primary, other).ifPresent(out::add);
+        }
+        return new Verdict(NAME, out);
+    }
+
+    /** The run of {@code c} on the primary compared with {@code other}: a violation when they diverge and it is worth reporting. */
+    private Optional<Violation> judgeAgainst(TestCase c, Trace primaryTrace, Executor primary, OtherSubject other)
+            throws SQLException, SetupFailedException {
+        Optional<TestCase> paired = other.caseFor(c);
+        if (paired.isEmpty()) {
+            count(Figure.UNPAIRED_LEVEL);
+            return Optional.empty();
+        }
+        TestCase oc = paired.get();
+        Executor ex = executors.get(other.label());
+        Study.Builder study = studies.get(other.label());
+        count(Figure.COMPARED);
+        SideRun p1 = new SideRun(setupState(primary, c), primaryTrace);
+        SideRun o1;
+        try {
+            o1 = new SideRun(setupState(ex, oc), ex.run(oc));
+        } catch (SetupFailedException e) {
+            return notComparable(study, "setup failed on " + other.label() + ": " + e.getMessage());
+        }
+        Rules rules = Rules.multisets(primary.target().name().equals(other.target().name()));
+        Comparison first = TraceComparison.compare(c, p1, o1, rules);
+        if (first.status() == Comparison.Status.AGREE) {
+            count(Figure.AGREEING);
+            synchronized (this) {
+                study.agreed();
+            }
+            return Optional.empty();
+        }
+        if (first.status() == Comparison.Status.NOT_COMPARABLE) {
+            return notComparable(study, first.reason());
+        }
+        SideRun p2 = new SideRun(p1.setup(), primary.run(c));
+        SideRun o2 = new SideRun(o1.setup(), ex.run(oc));
+        Comparison confirmed = first.confirmedBy(TraceComparison.compare(c, p2, o2, rules));
+        if (confirmed.status() != Comparison.Status.DIVERGE) {
+            if (confirmed.flaky()) {
+                count(Figure.FLAKY);
+            }
+            return notComparable(study, confirmed.reason());
+        }
+        Divergence d = confirmed.divergence();
+        Side left = side(primaryLabel, primary.target(), c, p1.trace(), primary);
+        Side right = side(other.label(), other.target(), oc, o1.trace(), ex);
+        Triaged t = Triage.triage(c, d, left, p1, right, o1, serialComparison(c, oc, p1, primary, ex, rules));
+        String sideBySide = SideBySide.render(c, d, left, p1.trace(), right, o1.trace());
+        synchronized (this) {
+            study.diverged(d, t, Consequence.of(c, p1.trace(), o1.trace()), c.statementCount(), sideBySide);
+        }
+        if (t.label() == Label.NOT_COMPARABLE) {
+            count(Figure.NOT_COMPARABLE);
+            return Optional.empty();
+        }
+        count(Figure.DIVERGED);
+        return Optional.of(violation(c, d, t, left, right, sideBySide));
+    }
+
+    private Optional<Violation> notComparable(Study.Builder study, String reason) {
+        count(Figure.NOT_COMPARABLE);
+        synchronized (this) {
+            study.notComparable(reason);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Both subjects run the case's transactions one after another, in the order the primary ended them (the rest
+     * after): whether the divergence needs concurrency at all.
+     */
+    private static Comparison serialComparison(TestCase c, TestCase oc, SideRun primaryRun, Executor primary, Executor other, Rules rules)
+            throws SQLException {
+        TestCase serial = serialised(c, primaryRun.trace().endOrder());
+        TestCase otherSerial = serialised(oc, primaryRun.trace().endOrder());
+        try {
+            return TraceComparison.compare(serial, new SideRun(primaryRun.setup(), primary.run(serial)),
+                    new SideRun(primaryRun.setup(), other.run(otherSerial)), rules);
+        } catch (SetupFailedException e) {
+            return Comparison.notComparable("setup failed: " + e.getMessage());
+        }
+    }
+
+    /** {@code c} with every transaction's statements submitted together, transactions in {@code endOrder} first. */
+    static TestCase serialised(TestCase c, List<Integer> endOrder) {
+        List<Integer> ids = new ArrayList<>(endOrder);
+        c.transactions().forEach(t -> {
+            if (!ids.contains(t.id())) {
+                ids.add(t.id());
+            }
+        });
+        List<Integer> order = new ArrayList<>();
+        for (int id : ids) {
+            for (int i = 0; i < c.txn(id).statements().size(); i++) {
+                order.add(id);
+            }
+        }
+        return c.withTransactions(c.transactions(), order);
+    }
+
+    /** The database as the case's setup leaves it: the case with no transactions, run on a fresh database. */
+    static txfuzz.model.DbState setupState(Executor ex, TestCase c) throws SQLException, SetupFailedException {
+        return ex.run(c.withTransactions(List.of(), List.of())).finalState();
+    }
+
+    private Side side(String label, Target target, TestCase c, Trace trace, Executor ex) throws SQLException, SetupFailedException {
+        List<Verdict> own = new ArrayList<>();
+        for (Oracle o : ownOracles.apply(label)) {
+            own.add(o.judge(c, trace, ex));
+        }
+        String reference;
+        try {
+            reference = target.profile(c.mode()).at(c.isolation()).reference();
+        } catch (IllegalArgumentException e) {
+            reference = "(" + target.name() + "'s profile has no entry for " + c.isolation() + ")";
+        }
+        return new Side(label, target.name(), target.version(), "mode " + c.mode() + ", " + c.execution(), c.isolation(), reference, own);
+    }
+
+    private static Violation violation(TestCase c, Divergence d, Triaged t, Side left, Side right, String sideBySide) {
+        String pair = left.label() + " vs " + right.label();
+        String sql = d.at() == null ? null : c.stmt(d.at()).sql();
+        DiffSignature sig = new DiffSignature(pair, c.isolation(), d.kind(), d.at() == null ? null : c.stmt(d.at()).kind(), t.cause(), t.label());
+        Classification cl = t.label() == Label.BUG_CANDIDATE ? Classification.BUG_CANDIDATE : Classification.DOCUMENTED;
+        String summary = d.kind().label() + " " + pair + (d.at() == null ? "" : " at " + d.at()) + ": " + t.label().label()
+                + (t.culprits().isEmpty() ? "" : " of " + String.join(", ", t.culprits()))
+                + (t.change() == null ? "" : "; behaviour change: " + t.change()) + " (" + t.cause().label() + ")";
+        String details = sideBySide + "\n" + String.join("\n", t.evidence().stream().map(s -> "- " + s).toList()) + "\n";
+        String reference = cl == Classification.DOCUMENTED
+                ? String.join("; ", t.references().entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).toList())
+                : null;
+        return new Violation(d.kind(), cl, summary, details, reference, Map.of(), new DiffEvidence(d, t, sig, sql));
+    }
+
+    @Override
+    public void close() {
+        executors.values().forEach(Executor::close);
+    }
+}

@@ -1,0 +1,75 @@
+package txfuzz.oracle.diff;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * DT2's compatibility study (§6), generated: for one pair of subjects, how many cases were compared, how many
+ * agreed, how many could not be compared (and why), and the distinct scenarios — divergence kind × cause ×
+ * consequence — each counted once per occurrence and shown by its smallest example.
+ */
+public record Study(String pair, long compared, long agreeing, Map<String, Long> notComparable, List<Scenario> scenarios) {
+    public Study {
+        notComparable = java.util.Collections.unmodifiableMap(new TreeMap<>(notComparable));
+        scenarios = List.copyOf(scenarios);
+    }
+
+    public long notComparableTotal() {
+        return notComparable.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** One distinct scenario: how often it was seen, its labels, and an example (the smallest case's side-by-side). */
+    public record Scenario(DivergenceKind kind, Cause cause, Consequence consequence, Label label, long seen, int exampleSize, String example) {
+    }
+
+    /** Collects a campaign's comparisons into a {@link Study}. Not thread-safe: one per campaign thread, or synchronise. */
+    public static final class Builder {
+        private final String pair;
+        private long compared;
+        private long agreeing;
+        private final Map<String, Long> notComparable = new TreeMap<>();
+        private final Map<String, Scenario> scenarios = new LinkedHashMap<>();
+
+        public Builder(String pair) {
+            this.pair = pair;
+        }
+
+        public Builder agreed() {
+            compared++;
+            agreeing++;
+            return this;
+        }
+
+        /** {@code reason}'s first word ("flaky:", "setup", …) groups it. */
+        public Builder notComparable(String reason) {
+            compared++;
+            String group = reason == null ? "unknown" : reason.split("[ :]", 2)[0];
+            notComparable.merge(group, 1L, Long::sum);
+            return this;
+        }
+
+        public Builder diverged(Divergence d, Triaged t, Consequence consequence, int caseSize, String example) {
+            if (t.label() == Label.NOT_COMPARABLE) {
+                return notComparable("identical subjects diverged");
+            }
+            compared++;
+            String key = d.kind() + "/" + t.cause() + "/" + consequence;
+            Scenario old = scenarios.get(key);
+            long seen = old == null ? 1 : old.seen() + 1;
+            boolean smaller = old == null || caseSize < old.exampleSize();
+            scenarios.put(key, new Scenario(d.kind(), t.cause(), consequence, smaller ? t.label() : old.label(), seen,
+                    smaller ? caseSize : old.exampleSize(), smaller ? example : old.example()));
+            return this;
+        }
+
+        public Study build() {
+            List<Scenario> list = new ArrayList<>(scenarios.values());
+            list.sort(Comparator.comparing(Scenario::kind).thenComparing(Scenario::cause).thenComparing(Scenario::consequence));
+            return new Study(pair, compared, agreeing, notComparable, list);
+        }
+    }
+}
