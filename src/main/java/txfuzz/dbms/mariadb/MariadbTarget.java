@@ -219,13 +219,15 @@ public final class MariadbTarget implements Target {
 
     /**
      * The description's dialect (MariaDB 10.11), refined for the server reached: MySQL 8 has FOR
-     * SHARE, and its UPDATE/DELETE may not read their own table in a subquery (error 1093).
+     * SHARE, and its UPDATE/DELETE may not read their own table in a subquery (error 1093); MariaDB
+     * before 10.2.1 and MySQL before 8.0.16 ignore CHECK constraints, so cases declare none there
+     * (an oracle would expect the violation's error).
      */
     @Override
     public Dialect dialect() {
         Dialect d = engine.dialect();
         ServerInfo i = info;
-        if (i == null || (!i.hasForShare() && i.writesMayReadTheirTable())) {
+        if (i == null || (!i.hasForShare() && i.writesMayReadTheirTable() && i.enforcesCheck())) {
             return d;
         }
         EnumSet<Feature> f = EnumSet.copyOf(d.features());
@@ -234,6 +236,9 @@ public final class MariadbTarget implements Target {
         }
         if (!i.writesMayReadTheirTable()) {
             f.remove(Feature.WRITE_SUBQUERY_SAME_TABLE);
+        }
+        if (!i.enforcesCheck()) {
+            f.remove(Feature.CHECK);
         }
         return new Dialect(d.name(), f, d.doubleType(), d.varcharType(), d.concat());
     }
