@@ -485,7 +485,34 @@ public final class MariadbTarget implements Target {
                             return anonymous;
                         }
                     }
+                    ServerInfo i = info;
+                    if (waits.isEmpty() && i != null && i.statusOmitsReadOnlyWaits()) {
+                        return innodbTrxWait(sessionId); // listed as "not started", or not at all
+                    }
                     return waits;
+                }
+
+                /**
+                 * The session's wait as information_schema says it (INNODB_TRX, INNODB_LOCK_WAITS): a copy
+                 * InnoDB refreshes at most every 100 ms, asked only where the status leaves the wait out.
+                 */
+                private Optional<Set<String>> innodbTrxWait(String sessionId) throws SQLException {
+                    try (ResultSet rs = status.executeQuery("SELECT b.trx_mysql_thread_id FROM information_schema.INNODB_TRX r"
+                            + " LEFT JOIN information_schema.INNODB_LOCK_WAITS w ON w.requesting_trx_id = r.trx_id"
+                            + " LEFT JOIN information_schema.INNODB_TRX b ON b.trx_id = w.blocking_trx_id"
+                            + " WHERE r.trx_state = 'LOCK WAIT' AND r.trx_mysql_thread_id = " + Long.parseLong(sessionId))) {
+                        if (!rs.next()) {
+                            return Optional.empty();
+                        }
+                        Set<String> blockers = new java.util.LinkedHashSet<>();
+                        do {
+                            long blocker = rs.getLong(1);
+                            if (!rs.wasNull()) {
+                                blockers.add(String.valueOf(blocker));
+                            }
+                        } while (rs.next());
+                        return Optional.of(Set.copyOf(blockers));
+                    }
                 }
 
                 private boolean runsAQuery(String sessionId) throws SQLException {

@@ -82,6 +82,15 @@ record ServerInfo(String flavour, String version, String comment, int major, int
     }
 
     /**
+     * Whether SHOW ENGINE INNODB STATUS leaves out the lock wait of a transaction that has not written
+     * yet (an autocommit INSERT ... SELECT waiting for a row it reads): measured on MariaDB 10.2.11,
+     * whose InnoDB is MySQL 5.7's; 10.1.8 and 11.4.5 list it.
+     */
+    boolean statusOmitsReadOnlyWaits() {
+        return isMariadb() && major == 10 && minor == 2;
+    }
+
+    /**
      * Whether CHECK constraints are enforced: from MariaDB 10.2.1 (before, "constraint expressions were accepted in the syntax
      * but ignored", https://mariadb.com/kb/en/constraint/) and MySQL 8.0.16 (before, "parsed and ignored",
      * https://dev.mysql.com/doc/refman/8.0/en/create-table-check-constraints.html).
