@@ -11,6 +11,7 @@ import txfuzz.oracle.OracleContext;
 import txfuzz.oracle.OracleRegistration;
 import txfuzz.oracle.Violation;
 import txfuzz.oracle.ViolationKind;
+import txfuzz.oracle.diff.DiffOracle;
 import txfuzz.oracle.equiv.EquivOracle;
 import txfuzz.oracle.explicit.ExplicitOracle;
 import txfuzz.oracle.isolation.IsolationOracle;
@@ -29,6 +30,7 @@ public final class Oracles {
         register(ExplicitOracle.REGISTRATION);
         register(IsolationOracle.REGISTRATION);
         register(EquivOracle.REGISTRATION);
+        register(DiffOracle.REGISTRATION);
     }
 
     private static void register(OracleRegistration r) {
@@ -98,7 +100,17 @@ public final class Oracles {
         if (names.isEmpty()) {
             throw new IllegalArgumentException("no oracle named; known: " + String.join(", ", names()));
         }
-        return new OracleSet(names.stream().map(Oracles::registration).toList(), context);
+        List<OracleRegistration> chosen = names.stream().map(Oracles::registration).toList();
+        if (chosen.stream().anyMatch(OracleRegistration::comparesSubjects) && context.subjects().size() < 2) {
+            throw new IllegalArgumentException("oracle " + String.join(", ", chosen.stream().filter(OracleRegistration::comparesSubjects)
+                    .map(OracleRegistration::name).toList()) + " compares subjects: name two or more with --subjects");
+        }
+        // a comparing oracle asks each side's own verdict: the named oracles that judge one subject, else the defaults
+        List<String> own = chosen.stream().filter(r -> !r.comparesSubjects()).map(OracleRegistration::name).toList();
+        List<String> ownNames = own.isEmpty() ? defaults(Generation.Kind.RANDOM) : own;
+        OracleContext withOwn = context.withOwnOracles(
+                t -> new OracleSet(ownNames.stream().map(Oracles::registration).toList(), OracleContext.of(t, context.executor())).oracles());
+        return new OracleSet(chosen, withOwn);
     }
 
     /** Unknown names as an IllegalArgumentException naming the known ones, before anything is made. */

@@ -21,8 +21,11 @@ import txfuzz.model.IsolationLevel;
  * @param dialect  the subjects' common dialect ({@link Dialect#intersect})
  * @param levels   per subject (by label), the levels its target offers, weakest first
  * @param executor the executor's settings
+ * @param ownOracles makes one subject's own oracles (those of the campaign that judge one subject), for an
+ *                   oracle that compares subjects and asks each side's own verdict; empty until the registry sets it
  */
-public record OracleContext(List<Opened> subjects, Dialect dialect, Map<String, List<IsolationLevel>> levels, ExecutorConfig executor) {
+public record OracleContext(List<Opened> subjects, Dialect dialect, Map<String, List<IsolationLevel>> levels, ExecutorConfig executor,
+                            java.util.function.Function<Target, List<Oracle>> ownOracles) {
     /** One subject and its live target. */
     public record Opened(Subject subject, Target target) {
         /** The mode its runs use: the subject's own, else the target's default. */
@@ -49,7 +52,12 @@ public record OracleContext(List<Opened> subjects, Dialect dialect, Map<String, 
             }
             levels.put(o.subject().label(), o.target().isolationLevels());
         }
-        return new OracleContext(subjects, common, levels, executor);
+        return new OracleContext(subjects, common, levels, executor, t -> List.of());
+    }
+
+    /** The same context, whose {@link #ownOracles} are made by {@code maker}. */
+    public OracleContext withOwnOracles(java.util.function.Function<Target, List<Oracle>> maker) {
+        return new OracleContext(subjects, dialect, levels, executor, maker);
     }
 
     /** The context of one target, as every command that tests one engine has it. */

@@ -22,10 +22,13 @@ import txfuzz.model.TestCase;
  * @param judgesRecordedCase     whether a recorded case (replay, reduce, bisect) needs it when no oracle is named
  * @param defaultFor             the generators whose campaigns run it when --oracle is not given
  * @param engineFailure          how it reports an engine that failed outside any statement, or null when it does not
+ * @param comparesSubjects       it compares the primary subject with the others ({@link OracleContext#subjects()}): it needs two
+ *                               or more, and it is no subject's own oracle
  */
 public record OracleRegistration(String name, Function<OracleContext, Oracle> factory, List<? extends ViolationKind> kinds,
                                  boolean needsRowTracking, boolean judgesUncontrolledRuns, Predicate<TestCase> judgesRecordedCase,
-                                 Set<Generation.Kind> defaultFor, BiFunction<String, Exception, Violation> engineFailure) {
+                                 Set<Generation.Kind> defaultFor, BiFunction<String, Exception, Violation> engineFailure,
+                                 boolean comparesSubjects) {
     public OracleRegistration {
         kinds = List.copyOf(kinds);
         defaultFor = defaultFor.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(defaultFor));
@@ -33,30 +36,35 @@ public record OracleRegistration(String name, Function<OracleContext, Oracle> fa
 
     /** An oracle with no capability beyond judging a controlled run, run only when named. */
     public static OracleRegistration of(String name, Function<OracleContext, Oracle> factory, List<? extends ViolationKind> kinds) {
-        return new OracleRegistration(name, factory, kinds, false, false, c -> false, Set.of(), null);
+        return new OracleRegistration(name, factory, kinds, false, false, c -> false, Set.of(), null, false);
     }
 
     public OracleRegistration needingRowTracking() {
-        return new OracleRegistration(name, factory, kinds, true, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, engineFailure);
+        return new OracleRegistration(name, factory, kinds, true, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, engineFailure, comparesSubjects);
     }
 
     public OracleRegistration judgingUncontrolledRuns() {
-        return new OracleRegistration(name, factory, kinds, needsRowTracking, true, judgesRecordedCase, defaultFor, engineFailure);
+        return new OracleRegistration(name, factory, kinds, needsRowTracking, true, judgesRecordedCase, defaultFor, engineFailure, comparesSubjects);
     }
 
     /** A recorded case for which {@code test} holds needs this oracle when none is named. */
     public OracleRegistration judgingRecordedCases(Predicate<TestCase> test) {
-        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, test, defaultFor, engineFailure);
+        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, test, defaultFor, engineFailure, comparesSubjects);
     }
 
     /** Campaigns of these generators run it when --oracle is not given. */
     public OracleRegistration byDefaultFor(Generation.Kind... generators) {
-        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, Set.of(generators), engineFailure);
+        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, Set.of(generators), engineFailure, comparesSubjects);
     }
 
     /** It reports an engine's failure outside any statement ("while running the case", the exception). */
     public OracleRegistration reportingEngineFailures(BiFunction<String, Exception, Violation> report) {
-        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, report);
+        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, report, comparesSubjects);
+    }
+
+    /** It compares subjects: it needs two or more, and judges none of them on its own. */
+    public OracleRegistration comparingSubjects() {
+        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, engineFailure, true);
     }
 
     /** A new oracle for {@code context}. */

@@ -34,6 +34,24 @@ import txfuzz.oracle.ViolationKind;
 public final class DiffOracle implements Oracle, AutoCloseable {
     public static final String NAME = "diff";
 
+    /** The registry's entry: made from a campaign's subjects, the first the primary, each other one compared with it. */
+    public static final txfuzz.oracle.OracleRegistration REGISTRATION =
+            txfuzz.oracle.OracleRegistration.of(NAME, DiffOracle::of, List.of(DivergenceKind.values())).comparingSubjects();
+
+    /** The oracle over {@code context}'s subjects: each other one at the level keeping the primary level's promise. */
+    static DiffOracle of(txfuzz.oracle.OracleContext context) {
+        txfuzz.oracle.OracleContext.Opened primary = context.subjects().get(0);
+        List<OtherSubject> others = new ArrayList<>();
+        Map<String, txfuzz.dbms.Target> targets = new LinkedHashMap<>();
+        for (txfuzz.oracle.OracleContext.Opened o : context.subjects().subList(1, context.subjects().size())) {
+            targets.put(o.subject().label(), o.target());
+            others.add(new OtherSubject(o.subject().label(), o.target(), level -> context.levelOf(o, level, primary.mode()), o.subject().mode(),
+                    o.subject().execution()));
+        }
+        return new DiffOracle(primary.subject().label(), others, label -> context.ownOracles().apply(
+                targets.containsKey(label) ? targets.get(label) : primary.target()), context.executor());
+    }
+
     private enum Figure {
         COMPARED("compared"), AGREEING("agreeing"), DIVERGED("diverged"), NOT_COMPARABLE("notComparable"), FLAKY("flaky"),
         UNPAIRED_LEVEL("unpairedLevel");
