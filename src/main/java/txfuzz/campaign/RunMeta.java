@@ -1,5 +1,6 @@
 package txfuzz.campaign;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -19,14 +20,29 @@ import txfuzz.dbms.TargetOptions;
  * @param startedAt     when the campaign started, UTC, ISO-8601
  * @param java          the Java runtime's version (the in-process engines run on it)
  * @param engine        the build of the engine tested
+ * @param worker        the share of the iteration space this process ran ({@code run --worker i/N}, iteration k in worker
+ *                      k mod N); null when it ran all of it
+ * @param jobs          how many workers ran cases side by side in this process ({@code run --jobs}); null for one
  */
 public record RunMeta(int formatVersion, String txfuzzVersion, String gitCommit, Boolean gitDirty, List<String> commandLine,
-                      String startedAt, String java, EngineBuild engine) {
+                      String startedAt, String java, EngineBuild engine,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String worker, @JsonInclude(JsonInclude.Include.NON_NULL) Integer jobs) {
     /** The shape of summary.json. 1: the first one with a version (and {@code meta}); files without {@code meta} are older. */
     public static final int FORMAT_VERSION = 1;
 
     public RunMeta {
         commandLine = commandLine == null ? null : List.copyOf(commandLine);
+    }
+
+    public RunMeta(int formatVersion, String txfuzzVersion, String gitCommit, Boolean gitDirty, List<String> commandLine,
+                   String startedAt, String java, EngineBuild engine) {
+        this(formatVersion, txfuzzVersion, gitCommit, gitDirty, commandLine, startedAt, java, engine, null, null);
+    }
+
+    /** The same run, as worker {@code p} of a partitioned campaign with {@code jobs} workers in the process. */
+    public RunMeta ranAs(Partition p, int jobs) {
+        return new RunMeta(formatVersion, txfuzzVersion, gitCommit, gitDirty, commandLine, startedAt, java, engine,
+                p.whole() ? null : p.toString(), jobs == 1 ? null : jobs);
     }
 
     /** A run of {@code target} opened with {@code options}, started now by {@code commandLine} (null: not from the command line). */
