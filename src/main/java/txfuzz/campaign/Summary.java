@@ -74,6 +74,11 @@ public record Summary(RunMeta meta, String dbms, String version, long seed, List
                 uniqueBugCandidates, duplicates, reduction, signatures, selfCheck, oracleFigures, generation, interrupted, signal, null);
     }
 
+    /** Whether the run found what sets exit code 1: with --known a new unique bug candidate, else any bug candidate. */
+    public boolean foundNew() {
+        return known != null ? known.newBugCandidates() > 0 : bugCandidates > 0;
+    }
+
     /** Whether the run stopped because --max-bugs unique bug candidates were found. */
     public boolean stoppedAtMaxBugs() {
         return MAX_BUGS.equals(endedBy);

@@ -330,9 +330,8 @@ final class RunCommand implements Callable<Integer> {
                         k.knownFindings(), k.knownFindings() + k.newFindings(), k.knownFindings() + k.newFindings() == 1 ? "" : "s", k.file(), k.newFindings(),
                         k.newBugCandidates(), k.newBugCandidates() == 1 ? "" : "s",
                         k.newBugCandidates() == 0 ? "" : " (" + String.join(", ", k.newBugCandidateSignatures()) + ")");
-                return k.newBugCandidates() > 0 ? Main.FOUND : Main.OK;
             }
-            return summary.bugCandidates() > 0 ? Main.FOUND : Main.OK;
+            return summary.foundNew() ? Main.FOUND : Main.OK;
         }
     }
 }
