@@ -323,7 +323,7 @@ public final class Merge {
     }
 
     /** The iteration a finding id names; -1 when it names none. */
-    static long iteration(String id) {
+    public static long iteration(String id) {
         Matcher m = ITERATION.matcher(id);
         return m.find() ? Long.parseLong(m.group(1)) : -1;
     }
