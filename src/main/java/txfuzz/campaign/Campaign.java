@@ -91,6 +91,10 @@ public final class Campaign {
      * so one worker's reduction does not stall the others. Taken after {@link #progressLock}, never before it.
      */
     private final Object books = new Object();
+    /** With several workers: the figures of the case this worker thread runs, until the filer takes it ({@link #account}). */
+    private final ThreadLocal<List<Runnable>> unfiled = new ThreadLocal<>();
+    /** With several workers: cases run, filed or not yet (the progress line says how many wait to be filed). */
+    private final java.util.concurrent.atomic.AtomicLong casesRun = new java.util.concurrent.atomic.AtomicLong();
     /** The first failure of a worker, which stops the others and is rethrown by {@link #run}. */
     private final java.util.concurrent.atomic.AtomicReference<RuntimeException> failure = new java.util.concurrent.atomic.AtomicReference<>();
     /** Set when the engine under test is older than its newest release: unique bug candidates are replayed there too. */
@@ -124,7 +128,7 @@ public final class Campaign {
     }
 
     /** A worker's case, handed to the filer: its outcome (null: interrupted under it) and what to file, if anything. */
-    private record Done(long iteration, TestCase testCase, Outcome outcome, ToFile toFile) {
+    private record Done(long iteration, TestCase testCase, Outcome outcome, ToFile toFile, List<Runnable> figures) {
     }
 
     /** How a case ended, for its line in events.jsonl. */
@@ -269,6 +273,9 @@ public final class Campaign {
                 if (limitReached) {
                     continue;
                 }
+                synchronized (books) {
+                    d.figures().forEach(Runnable::run);
+                }
                 Outcome outcome = d.outcome();
                 if (d.toFile() != null) {
                     outcome = Outcome.finding(record(d.toFile().asRun(), d.toFile().trace(), d.toFile().violations(), writer, executor, judge));
@@ -279,6 +286,9 @@ public final class Campaign {
                 }
                 synchronized (books) {
                     limitReached = maxBugCandidates > 0 && index.unique(Classification.BUG_CANDIDATE.label()) - bugCandidatesBefore >= maxBugCandidates;
+                    if (limitReached) {
+                        endedBy = Summary.MAX_BUGS; // the filed cases end here, whichever limit the workers met first
+                    }
                 }
             }
         } catch (RuntimeException e) {
@@ -367,6 +377,9 @@ public final class Campaign {
             Judge judge = new Judge(txfuzz.campaign.Oracles.create(config.oracles()), executor);
             judging.addAll(judge.oracles());
             ToFile[] handed = new ToFile[1];
+            if (filer != null) {
+                unfiled.set(new ArrayList<>());
+            }
             Recorder recorder = filer == null ? (asRun, trace, violations) -> record(asRun, trace, violations, writer, executor, judge)
                     : (asRun, trace, violations) -> {
                         handed[0] = new ToFile(asRun, trace, violations);
@@ -399,7 +412,7 @@ public final class Campaign {
                     c = source.make(level, mode, i);
                 } catch (RuntimeException e) {
                     if (filer != null) {
-                        filer.put(new Done(i, null, null, null)); // no gap in the order: the other workers' cases are still filed
+                        filer.put(new Done(i, null, null, null, List.of())); // no gap in the order: the other workers' cases are still filed
                     }
                     throw e;
                 }
@@ -417,7 +430,9 @@ public final class Campaign {
                             config.selfCheckEvery() > 0 && i % config.selfCheckEvery() == 0);
                 }
                 if (filer != null) {
-                    filer.put(new Done(i, c, outcome, outcome == null ? null : handed[0]));
+                    filer.put(new Done(i, c, outcome, outcome == null ? null : handed[0], unfiled.get()));
+                    unfiled.set(new ArrayList<>());
+                    casesRun.incrementAndGet();
                     handed[0] = null;
                 } else if (outcome != null) { // null: interrupted under the case, which then says nothing
                     events.append(new CampaignEvent.Case(EventLog.now(), c.iteration(), c.isolation().name(), c.mode(), outcome.outcome(),
@@ -427,6 +442,21 @@ public final class Campaign {
                     writeSummary();
                 }
             }
+        }
+    }
+
+    /**
+     * A case's figures go into the books: at once for one worker; with several, when the filer takes the case
+     * (so a case run past the --max-bugs limit, which is not filed, is not counted either).
+     */
+    private void account(Runnable update) {
+        List<Runnable> later = unfiled.get();
+        if (later != null) {
+            later.add(update);
+            return;
+        }
+        synchronized (books) {
+            update.run();
         }
     }
 
@@ -450,9 +480,7 @@ public final class Campaign {
         try {
             trace = executor.run(c);
         } catch (SetupFailedException e) {
-            synchronized (books) {
-                stats.invalidCases++;
-            }
+            account(() -> stats.invalidCases++);
             return Outcome.INVALID;
         } catch (SQLException | RuntimeException e) {
             if (stopRequested) {
@@ -460,14 +488,11 @@ public final class Campaign {
             }
             // The engine failed outside any one statement (it could not open or read back): that is
             // a finding too, and the campaign goes on with a fresh database.
-            synchronized (books) {
-                stats.cases++;
-            }
+            account(() -> stats.cases++);
             return Outcome.finding(recorder.record(c, null, List.of(Oracles.engineFailure("while running the case", e))));
         }
-        synchronized (books) {
-            stats.add(c, trace);
-        }
+        Trace ran = trace;
+        account(() -> stats.add(c, ran));
         List<Violation> violations = new ArrayList<>();
         try {
             violations.addAll(judge.judge(c, trace));
@@ -498,9 +523,8 @@ public final class Campaign {
 
     /** The generators' figures: whether the case showed an anomaly, and whether a pattern case realised its pattern. */
     private void tally(TestCase c, Trace trace, List<Violation> violations) {
-        synchronized (books) {
-            tallied(c, trace, violations);
-        }
+        List<Violation> judged = List.copyOf(violations);
+        account(() -> tallied(c, trace, judged));
     }
 
     private void tallied(TestCase c, Trace trace, List<Violation> violations) {
@@ -532,25 +556,24 @@ public final class Campaign {
             plainTrace = checked.plainTrace();
             r = checked.result();
         } catch (SetupFailedException | SQLException | RuntimeException e) {
-            synchronized (books) {
-                stats.selfChecksNotComparable++;
-            }
+            account(() -> stats.selfChecksNotComparable++);
             return violations; // the twin could not run: the verdicts stand as the instrumented run gives them
         }
-        synchronized (books) {
-            if (!r.comparable()) {
-                stats.selfChecksNotComparable++;
-                return violations;
-            }
+        if (!r.comparable()) {
+            account(() -> stats.selfChecksNotComparable++);
+            return violations;
+        }
+        InstrumentationSelfCheck.Result compared = r;
+        account(() -> {
             stats.selfChecks++;
-            if (!r.agrees()) {
+            if (!compared.agrees()) {
                 stats.selfCheckDisagreements++;
                 if (stats.firstSelfCheckDisagreements.size() < 5) {
                     stats.firstSelfCheckDisagreements.add("iteration " + c.iteration() + " at " + c.isolation() + ": "
-                            + String.join("; ", r.differences()));
+                            + String.join("; ", compared.differences()));
                 }
             }
-        }
+        });
         List<Violation> out = new ArrayList<>();
         for (Violation v : violations) {
             Map<String, String> files = new java.util.LinkedHashMap<>(v.attachments());
@@ -586,23 +609,17 @@ public final class Campaign {
         try {
             concurrentRun = runner.run(c, config.sessions());
         } catch (SetupFailedException e) {
-            synchronized (books) {
-                stats.invalidCases++;
-            }
+            account(() -> stats.invalidCases++);
             return Outcome.INVALID;
         } catch (SQLException | RuntimeException e) {
             if (stopRequested) {
                 return null;
             }
-            synchronized (books) {
-                stats.cases++;
-            }
+            account(() -> stats.cases++);
             return Outcome.finding(recorder.record(c, null, List.of(Oracles.engineFailure("while running the case", e))));
         }
         Run run = Run.concurrent(c, concurrentRun);
-        synchronized (books) {
-            stats.add(c, run.trace());
-        }
+        account(() -> stats.add(c, run.trace()));
         List<Violation> violations = new ArrayList<>();
         try {
             violations.addAll(judge.judge(run));
@@ -811,6 +828,10 @@ public final class Campaign {
             String line;
             synchronized (books) {
                 line = stats.progressLine();
+                long waiting = jobs > 1 ? casesRun.get() - stats.cases - stats.invalidCases : 0;
+                if (waiting > 0) {
+                    line += "; " + waiting + " more run, waiting to be filed in order";
+                }
             }
             progress.println(line + (doing == null ? "" : "; " + doing + " …"));
             nextProgress = config.progressEvery() == null ? Long.MAX_VALUE : System.nanoTime() + config.progressEvery().toNanos();

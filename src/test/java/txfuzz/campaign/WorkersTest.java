@@ -134,6 +134,23 @@ class WorkersTest {
     }
 
     @Test
+    void withSeveralWorkersMaxBugsStopsWhereOneWorkerWould(@TempDir Path tmp) throws Exception {
+        for (int jobs : new int[] {1, 3}) {
+            Path out = tmp.resolve("jobs" + jobs);
+            Summary s;
+            try (Target target = new CommitDroppingTarget(new H2Target())) {
+                s = new Campaign(target, config(out, List.of(IsolationLevel.READ_COMMITTED), 30), QUIET,
+                        (level, mode, i) -> RunMetadataTest.twoBugs(i)).withJobs(jobs).stoppingAfterBugCandidates(2).run();
+            }
+            assertEquals(Summary.MAX_BUGS, s.endedBy(), "jobs " + jobs);
+            assertEquals(2, s.uniqueBugCandidates(), "jobs " + jobs);
+            // iterations 0 and 1 are the two causes: the cases the other workers ran past them are neither counted nor filed
+            assertEquals(2, s.cases(), "jobs " + jobs);
+            assertEquals(List.of("h2-RC-s5-i0", "h2-RC-s5-i1"), s.findings().stream().map(f -> f.id()).distinct().toList(), "jobs " + jobs);
+        }
+    }
+
+    @Test
     void aWorkerRunsOnlyItsShareOfTheIterations(@TempDir Path tmp) throws Exception {
         Summary s = twoBugs(tmp, 12, 1, Partition.parse("1/3"), null);
         assertEquals(4, s.cases());
