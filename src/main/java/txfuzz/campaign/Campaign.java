@@ -85,8 +85,30 @@ public final class Campaign {
         this(target, config, progress, source, null);
     }
 
-    /** The oracles judging this campaign's runs (their figures go into summary.json), made once and closed when the campaign ends. */
+    /** The oracles judging this campaign's runs (their figures go into summary.json), made once (they prepare every case; each worker judges with its own set) and closed when the campaign ends. */
     private final OracleSet oracles;
+    /** The subjects and settings every worker's oracles are made from. */
+    private final txfuzz.oracle.OracleContext context;
+    /** The oracles judging this campaign's runs, every worker's, once it started (their figures, summed, go into summary.json). */
+    private final List<txfuzz.oracle.Oracle> judging = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The iterations this process runs ({@code run --worker i/N}). */
+    private Partition partition = Partition.WHOLE;
+    /** Workers running cases side by side in this process ({@code run --jobs}), each with its own executor and databases. */
+    private int jobs = 1;
+    /** The signatures a CI run already knows (run --known); null without. */
+    private KnownSignatures known;
+    /**
+     * Guards what the workers share: the figures, the finding index and list, the finding folders being
+     * written and summary.json. Held only for bookkeeping, never while a case runs or a finding is reduced,
+     * so one worker's reduction does not stall the others. Taken after {@link #progressLock}, never before it.
+     */
+    private final Object books = new Object();
+    /** With several workers: the figures of the case this worker thread runs, until the filer takes it ({@link #account}). */
+    private final ThreadLocal<List<Runnable>> unfiled = new ThreadLocal<>();
+    /** With several workers: cases run, filed or not yet (the progress line says how many wait to be filed). */
+    private final java.util.concurrent.atomic.AtomicLong casesRun = new java.util.concurrent.atomic.AtomicLong();
+    /** The first failure of a worker, which stops the others and is rethrown by {@link #run}. */
+    private final java.util.concurrent.atomic.AtomicReference<RuntimeException> failure = new java.util.concurrent.atomic.AtomicReference<>();
     /** Set when the engine under test is older than its newest release: unique bug candidates are replayed there too. */
     private NewestCheck newestCheck;
     /** summary.json's meta; made from the target alone when the campaign was not described ({@link #describedBy}). */
@@ -100,13 +122,26 @@ public final class Campaign {
     private int maxBugCandidates;
     /** The limit that ended the loop (Summary.endedBy); null while it runs and when it was interrupted. */
     private String endedBy;
-    /** The long step under way between cases, in the progress line's words ("reducing h2-RC-s1-i156"); null when none. */
-    private volatile String step;
+    /** The long steps under way between cases, by worker thread, in the progress line's words ("reducing h2-RC-s1-i156"). */
+    private final Map<Long, String> steps = new java.util.concurrent.ConcurrentHashMap<>();
     /** When the next progress line is due (System.nanoTime); guarded by {@link #progressLock}. */
     private long nextProgress = Long.MAX_VALUE;
     private final Object progressLock = new Object();
     /** events.jsonl while the loop runs. */
     private EventLog events;
+
+    /** Files a case's violations as a finding (at once, or handed on to be filed in iteration order); returns the finding's id. */
+    private interface Recorder {
+        String record(TestCase asRun, Trace trace, List<Violation> violations);
+    }
+
+    /** A finding a worker handed on, to be filed in iteration order. */
+    private record ToFile(TestCase asRun, Trace trace, List<Violation> violations) {
+    }
+
+    /** A worker's case, handed to the filer: its outcome (null: interrupted under it) and what to file, if anything. */
+    private record Done(long iteration, TestCase testCase, Outcome outcome, ToFile toFile, List<Runnable> figures) {
+    }
 
     /** How a case ended, for its line in events.jsonl. */
     private record Outcome(String outcome, String finding) {
@@ -126,6 +161,7 @@ public final class Campaign {
     private Campaign(txfuzz.oracle.OracleContext context, CampaignConfig config, PrintStream progress, CaseSource source, CaseSource plainTwins) {
         this.target = context.primary();
         this.config = config;
+        this.context = context;
         this.oracles = Oracles.create(config.oracles(), context);
         this.progress = progress;
         // The isolation oracle reads row versions: its cases carry rowId/wList columns.
@@ -187,6 +223,7 @@ public final class Campaign {
         if (meta == null) {
             meta = RunMeta.of(target);
         }
+        meta = meta.ranAs(partition, jobs);
         try (EventLog log = EventLog.open(config.out().resolve("events.jsonl"), continues)) {
             events = log;
             log.append(new CampaignEvent.Start(EventLog.now(), meta));
@@ -207,50 +244,14 @@ public final class Campaign {
         }
         long bugCandidatesBefore = index.unique(Classification.BUG_CANDIDATE.label()); // --continue: the earlier runs' do not count
         FindingWriter writer = new FindingWriter(config.out());
-        try (ProgressBeat beat = new ProgressBeat(config.progressEvery(), this::beat);
-             Executor executor = new Executor(target, config.executor());
-             ConcurrentRunner concurrent = config.concurrent() ? new ConcurrentRunner(target, config.executor()) : null) {
-            Judge judge = new Judge(oracles.oracles(), executor);
-            for (long i = 0; ; i++) {
-                if (stopRequested) {
-                    break;
-                }
-                if (config.tests() != null && i >= config.tests()) {
-                    endedBy = "tests";
-                    break;
-                }
-                if (System.nanoTime() >= deadline) {
-                    endedBy = "time";
-                    break;
-                }
-                if (maxBugCandidates > 0 && index.unique(Classification.BUG_CANDIDATE.label()) - bugCandidatesBefore >= maxBugCandidates) {
-                    endedBy = Summary.MAX_BUGS;
-                    break;
-                }
-                int n = config.levels().size();
-                IsolationLevel level = config.levels().get((int) (i % n));
-                String mode = modes.get((int) ((i / n) % modes.size()));
-                TestCase c = source.make(level, mode, i);
-                Outcome outcome;
-                if (config.execution() == CampaignConfig.Execution.PREPARED || (config.execution() == CampaignConfig.Execution.MIXED && i % 2 == 1)) {
-                    c = c.withExecution(ExecutionMode.PREPARED);
-                }
-                if (concurrent != null) {
-                    outcome = runConcurrently(c, concurrent, executor, judge, writer);
-                } else {
-                    long iteration = i;
-                    TestCase instrumented = c;
-                    outcome = runOne(c, executor, judge, writer,
-                            plainTwins == null ? null : () -> plainTwins.make(level, mode, iteration).withExecution(instrumented.execution()),
-                            config.selfCheckEvery() > 0 && i % config.selfCheckEvery() == 0);
-                }
-                if (outcome != null) { // null: interrupted under the case, which then says nothing
-                    events.append(new CampaignEvent.Case(EventLog.now(), c.iteration(), c.isolation().name(), c.mode(), outcome.outcome(),
-                            outcome.finding()));
-                }
-                if (progressLine(false)) {
-                    writeSummary();
-                }
+        // the next iteration to claim: the workers take this process's iterations in turn, so together they run
+        // exactly the iterations one worker would, whichever is faster
+        java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong(partition.index());
+        try (ProgressBeat beat = new ProgressBeat(config.progressEvery(), this::beat)) {
+            if (jobs == 1) {
+                work(modes, next, writer, bugCandidatesBefore, null);
+            } else {
+                pooled(modes, next, writer, bugCandidatesBefore);
             }
         }
         if (config.progressEvery() != null) {
@@ -260,17 +261,247 @@ public final class Campaign {
     }
 
     /**
+     * {@code jobs} workers run cases side by side, each with its own executor and databases; this thread files
+     * what they found in iteration order, reducing and confirming findings on an executor of its own. So
+     * generation never waits for a reduction, and the findings, their de-duplication and events.jsonl are
+     * what one worker would have made of the same iterations. With --max-bugs, cases the workers ran past the
+     * iteration that reached the limit are not filed, as one worker would not have run them.
+     */
+    private void pooled(List<String> modes, java.util.concurrent.atomic.AtomicLong next, FindingWriter writer, long bugCandidatesBefore) {
+        Filer filer = new Filer(partition.index(), partition.count(), jobs);
+        List<Thread> workers = new ArrayList<>();
+        for (int j = 0; j < jobs; j++) {
+            Thread t = new Thread(() -> {
+                try {
+                    work(modes, next, writer, bugCandidatesBefore, filer);
+                } catch (RuntimeException | Error e) {
+                    failure.compareAndSet(null, e instanceof RuntimeException r ? r : new IllegalStateException(e));
+                } finally {
+                    filer.workerEnded();
+                }
+            }, "txfuzz-worker-" + j);
+            t.setDaemon(true);
+            workers.add(t);
+            t.start();
+        }
+        try (Executor executor = new Executor(target, config.executor());
+             OracleSet filing = Oracles.create(config.oracles(), context)) {
+            Judge judge = new Judge(filing.oracles(), executor);
+            judging.addAll(judge.oracles());
+            boolean limitReached = false;
+            for (Done d = filer.next(); d != null; d = filer.next()) {
+                if (limitReached) {
+                    continue;
+                }
+                synchronized (books) {
+                    d.figures().forEach(Runnable::run);
+                }
+                Outcome outcome = d.outcome();
+                if (d.toFile() != null) {
+                    outcome = Outcome.finding(record(d.toFile().asRun(), d.toFile().trace(), d.toFile().violations(), writer, executor, judge));
+                }
+                if (outcome != null) {
+                    events.append(new CampaignEvent.Case(EventLog.now(), d.iteration(), d.testCase().isolation().name(), d.testCase().mode(),
+                            outcome.outcome(), outcome.finding()));
+                }
+                synchronized (books) {
+                    limitReached = maxBugCandidates > 0 && index.unique(Classification.BUG_CANDIDATE.label()) - bugCandidatesBefore >= maxBugCandidates;
+                    if (limitReached) {
+                        endedBy = Summary.MAX_BUGS; // the filed cases end here, whichever limit the workers met first
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            failure.compareAndSet(null, e);
+            stopRequested = true; // the workers stop after their case: nothing would file what they find
+        } finally {
+            for (Thread t : workers) {
+                joinQuietly(t);
+            }
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+    }
+
+    /**
+     * The workers' cases, handed over as each ends and taken in iteration order (this process's iterations:
+     * {@code first}, then every {@code step}-th). Every iteration a worker claims is handed over, so the order has no gaps
+     * while workers run.
+     */
+    private static final class Filer {
+        private final Map<Long, Done> done = new java.util.HashMap<>();
+        private final int step;
+        private long expected;
+        private int running;
+
+        Filer(long first, int step, int workers) {
+            this.expected = first;
+            this.step = step;
+            this.running = workers;
+        }
+
+        synchronized void put(Done d) {
+            done.put(d.iteration(), d);
+            notifyAll();
+        }
+
+        synchronized void workerEnded() {
+            running--;
+            notifyAll();
+        }
+
+        /** The next iteration's case, waiting for it while a worker runs; null once the workers ended and there is none. */
+        synchronized Done next() {
+            boolean interrupted = false;
+            while (!done.containsKey(expected) && running > 0) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the workers stop on stopRequested; what they hand over is still filed
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            Done d = done.remove(expected);
+            if (d != null) {
+                expected += step;
+            }
+            return d;
+        }
+    }
+
+    private static void joinQuietly(Thread t) {
+        boolean interrupted = false;
+        while (t.isAlive()) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                interrupted = true; // the workers stop on stopRequested; wait for them to say so
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * One worker: its own executor and databases; it claims iterations from {@code next} until a limit is reached.
+     * Without a {@code filer} it files its findings itself as it goes (one worker); with one, it hands each case over.
+     */
+    private void work(List<String> modes, java.util.concurrent.atomic.AtomicLong next, FindingWriter writer, long bugCandidatesBefore,
+                      Filer filer) {
+        try (Executor executor = new Executor(target, config.executor());
+             ConcurrentRunner concurrent = config.concurrent() ? new ConcurrentRunner(target, config.executor()) : null;
+             OracleSet working = Oracles.create(config.oracles(), context)) {
+            Judge judge = new Judge(working.oracles(), executor);
+            judging.addAll(judge.oracles());
+            ToFile[] handed = new ToFile[1];
+            if (filer != null) {
+                unfiled.set(new ArrayList<>());
+            }
+            Recorder recorder = filer == null ? (asRun, trace, violations) -> record(asRun, trace, violations, writer, executor, judge)
+                    : (asRun, trace, violations) -> {
+                        handed[0] = new ToFile(asRun, trace, violations);
+                        return FindingWriter.id(asRun.withEngine(meta.engine().forCase(target.name())));
+                    };
+            while (true) {
+                if (stopRequested || failure.get() != null) {
+                    break;
+                }
+                if (System.nanoTime() >= deadline) {
+                    endedBy("time");
+                    break;
+                }
+                synchronized (books) {
+                    if (maxBugCandidates > 0 && index.unique(Classification.BUG_CANDIDATE.label()) - bugCandidatesBefore >= maxBugCandidates) {
+                        endedBy(Summary.MAX_BUGS);
+                        break;
+                    }
+                }
+                long i = next.getAndAdd(partition.count());
+                if (config.tests() != null && i >= config.tests()) {
+                    endedBy("tests");
+                    break;
+                }
+                int n = config.levels().size();
+                IsolationLevel level = config.levels().get((int) (i % n));
+                String mode = modes.get((int) ((i / n) % modes.size()));
+                TestCase c;
+                try {
+                    c = source.make(level, mode, i);
+                } catch (RuntimeException e) {
+                    if (filer != null) {
+                        filer.put(new Done(i, null, null, null, List.of())); // no gap in the order: the other workers' cases are still filed
+                    }
+                    throw e;
+                }
+                Outcome outcome;
+                if (config.execution() == CampaignConfig.Execution.PREPARED || (config.execution() == CampaignConfig.Execution.MIXED && i % 2 == 1)) {
+                    c = c.withExecution(ExecutionMode.PREPARED);
+                }
+                if (concurrent != null) {
+                    outcome = runConcurrently(c, concurrent, executor, judge, recorder);
+                } else {
+                    long iteration = i;
+                    TestCase instrumented = c;
+                    outcome = runOne(c, executor, judge, recorder,
+                            plainTwins == null ? null : () -> plainTwins.make(level, mode, iteration).withExecution(instrumented.execution()),
+                            config.selfCheckEvery() > 0 && i % config.selfCheckEvery() == 0);
+                }
+                if (filer != null) {
+                    filer.put(new Done(i, c, outcome, outcome == null ? null : handed[0], unfiled.get()));
+                    unfiled.set(new ArrayList<>());
+                    casesRun.incrementAndGet();
+                    handed[0] = null;
+                } else if (outcome != null) { // null: interrupted under the case, which then says nothing
+                    events.append(new CampaignEvent.Case(EventLog.now(), c.iteration(), c.isolation().name(), c.mode(), outcome.outcome(),
+                            outcome.finding()));
+                }
+                if (progressLine(false)) {
+                    writeSummary();
+                }
+            }
+        }
+    }
+
+    /**
+     * A case's figures go into the books: at once for one worker; with several, when the filer takes the case
+     * (so a case run past the --max-bugs limit, which is not filed, is not counted either).
+     */
+    private void account(Runnable update) {
+        List<Runnable> later = unfiled.get();
+        if (later != null) {
+            later.add(update);
+            return;
+        }
+        synchronized (books) {
+            update.run();
+        }
+    }
+
+    /** The first limit a worker reached ends the run. */
+    private void endedBy(String limit) {
+        synchronized (books) {
+            if (endedBy == null) {
+                endedBy = limit;
+            }
+        }
+    }
+
+    /**
      * Runs and judges one case. {@code plainTwin} (instrumented cases only) gives the same case without
      * row tracking: it runs when the case has a violation, and on {@code sampled} cases, to measure the
      * instrumentation's effect (see {@link InstrumentationSelfCheck}).
      */
-    private Outcome runOne(TestCase c, Executor executor, Judge judge, FindingWriter writer,
+    private Outcome runOne(TestCase c, Executor executor, Judge judge, Recorder recorder,
                         java.util.function.Supplier<TestCase> plainTwin, boolean sampled) {
         Trace trace;
         try {
             trace = executor.run(c);
         } catch (SetupFailedException e) {
-            stats.invalidCases++;
+            account(() -> stats.invalidCases++);
             return Outcome.INVALID;
         } catch (SQLException | RuntimeException e) {
             if (stopRequested) {
@@ -278,10 +509,11 @@ public final class Campaign {
             }
             // The engine failed outside any one statement (it could not open or read back): that is
             // a finding too, and the campaign goes on with a fresh database.
-            stats.cases++;
-            return Outcome.finding(record(c, null, List.of(Oracles.engineFailure("while running the case", e)), writer, executor, judge));
+            account(() -> stats.cases++);
+            return Outcome.finding(recorder.record(c, null, List.of(Oracles.engineFailure("while running the case", e))));
         }
-        stats.add(c, trace);
+        Trace ran = trace;
+        account(() -> stats.add(c, ran));
         List<Violation> violations = new ArrayList<>();
         try {
             violations.addAll(judge.judge(c, trace));
@@ -307,11 +539,16 @@ public final class Campaign {
         if (violations.isEmpty()) {
             return Outcome.CLEAN;
         }
-        return stopRequested ? null : Outcome.finding(record(c, trace, violations, writer, executor, judge));
+        return stopRequested ? null : Outcome.finding(recorder.record(c, trace, violations));
     }
 
     /** The generators' figures: whether the case showed an anomaly, and whether a pattern case realised its pattern. */
     private void tally(TestCase c, Trace trace, List<Violation> violations) {
+        List<Violation> judged = List.copyOf(violations);
+        account(() -> tallied(c, trace, judged));
+    }
+
+    private void tallied(TestCase c, Trace trace, List<Violation> violations) {
         boolean anomalous = violations.stream().anyMatch(v -> v.kind().isAnomaly() && v.classification() != Classification.FLAKY);
         boolean candidate = violations.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE);
         if (c.origin() == null) {
@@ -339,21 +576,24 @@ public final class Campaign {
             plainTrace = checked.plainTrace();
             r = checked.result();
         } catch (SetupFailedException | SQLException | RuntimeException e) {
-            stats.selfChecksNotComparable++;
+            account(() -> stats.selfChecksNotComparable++);
             return violations; // the twin could not run: the verdicts stand as the instrumented run gives them
         }
         if (!r.comparable()) {
-            stats.selfChecksNotComparable++;
+            account(() -> stats.selfChecksNotComparable++);
             return violations;
         }
-        stats.selfChecks++;
-        if (!r.agrees()) {
-            stats.selfCheckDisagreements++;
-            if (stats.firstSelfCheckDisagreements.size() < 5) {
-                stats.firstSelfCheckDisagreements.add("iteration " + c.iteration() + " at " + c.isolation() + ": "
-                        + String.join("; ", r.differences()));
+        InstrumentationSelfCheck.Result compared = r;
+        account(() -> {
+            stats.selfChecks++;
+            if (!compared.agrees()) {
+                stats.selfCheckDisagreements++;
+                if (stats.firstSelfCheckDisagreements.size() < 5) {
+                    stats.firstSelfCheckDisagreements.add("iteration " + c.iteration() + " at " + c.isolation() + ": "
+                            + String.join("; ", compared.differences()));
+                }
             }
-        }
+        });
         List<Violation> out = new ArrayList<>();
         for (Violation v : violations) {
             Map<String, String> files = new java.util.LinkedHashMap<>(v.attachments());
@@ -384,22 +624,22 @@ public final class Campaign {
      * finding (not replayable as such, so not reduced). The first bug candidate with a witness is
      * tried, else the first violation with one.
      */
-    private Outcome runConcurrently(TestCase c, ConcurrentRunner runner, Executor executor, Judge judge, FindingWriter writer) {
+    private Outcome runConcurrently(TestCase c, ConcurrentRunner runner, Executor executor, Judge judge, Recorder recorder) {
         ConcurrentRun concurrentRun;
         try {
             concurrentRun = runner.run(c, config.sessions());
         } catch (SetupFailedException e) {
-            stats.invalidCases++;
+            account(() -> stats.invalidCases++);
             return Outcome.INVALID;
         } catch (SQLException | RuntimeException e) {
             if (stopRequested) {
                 return null;
             }
-            stats.cases++;
-            return Outcome.finding(record(c, null, List.of(Oracles.engineFailure("while running the case", e)), writer, executor, judge));
+            account(() -> stats.cases++);
+            return Outcome.finding(recorder.record(c, null, List.of(Oracles.engineFailure("while running the case", e))));
         }
         Run run = Run.concurrent(c, concurrentRun);
-        stats.add(c, run.trace());
+        account(() -> stats.add(c, run.trace()));
         List<Violation> violations = new ArrayList<>();
         try {
             violations.addAll(judge.judge(run));
@@ -440,7 +680,7 @@ public final class Campaign {
                         Violation shown = judge.oracleOf(v).map(o -> o.asWitnessed(v)).orElse(v);
                         withEvidence.add(uncontrolledEvidence(shown, c, run, false));
                     }
-                    return Outcome.finding(record(witness, wt, withEvidence, writer, executor, judge));
+                    return Outcome.finding(recorder.record(witness, wt, withEvidence));
                 }
             } catch (SQLException | SetupFailedException | RuntimeException e) {
                 // the linearisation could not run: report the concurrent evidence as it is
@@ -450,7 +690,7 @@ public final class Campaign {
         for (Violation v : violations) {
             shown.add(uncontrolledEvidence(v, c, run, true));
         }
-        return Outcome.finding(record(c, null, shown, writer, executor, judge));
+        return Outcome.finding(recorder.record(c, null, shown));
     }
 
     /** Adds the uncontrolled run to a violation: where it was seen, the whole case and its trace. */
@@ -486,44 +726,28 @@ public final class Campaign {
      */
     private String record(TestCase asRun, Trace trace, List<Violation> violations, FindingWriter writer, Executor executor, Judge judge) {
         TestCase c = asRun.withEngine(meta.engine().forCase(target.name())); // case.json says which build it was found on
-        for (Violation v : violations) {
-            switch (v.classification()) {
-                case BUG_CANDIDATE -> stats.bugCandidates++;
-                case DOCUMENTED -> stats.documented++;
-                case FLAKY -> stats.flaky++;
-                case INSTRUMENTATION_EFFECT -> stats.instrumentationEffects++;
-            }
-        }
         String id = FindingWriter.id(c);
         int before = Reducer.dataStatements(c);
         Finding found = Finding.unreduced(id, c, trace, violations, ReductionRecord.notRun(ReductionRecord.PENDING, before));
         Violation primary = found.primary();
         boolean reducible = primary.classification() != Classification.FLAKY && primary.classification() != Classification.INSTRUMENTATION_EFFECT
                 && trace != null && primary.kind().reducible();
-        Optional<FindingIndex.Group> known = index.covering(found.signature());
-        String status = !reducible ? ReductionRecord.NOT_APPLICABLE
-                : !config.reduces() ? ReductionRecord.OFF
-                : known.isPresent() ? ReductionRecord.SKIPPED_DUPLICATE
-                : stopRequested || System.nanoTime() >= deadline ? ReductionRecord.TIME_UP
-                : ReductionRecord.PENDING;
-        if (!ReductionRecord.PENDING.equals(status)) {
-            ReductionRecord r = ReductionRecord.notRun(status, before);
-            if (ReductionRecord.SKIPPED_DUPLICATE.equals(status)) {
-                stats.reductionsSkipped++;
+        Filing filing;
+        synchronized (books) { // the index is looked up and the finding filed in one step, so two workers never both file one signature as new
+            for (Violation v : violations) {
+                switch (v.classification()) {
+                    case BUG_CANDIDATE -> stats.bugCandidates++;
+                    case DOCUMENTED -> stats.documented++;
+                    case FLAKY -> stats.flaky++;
+                    case INSTRUMENTATION_EFFECT -> stats.instrumentationEffects++;
+                }
             }
-            FindingIndex.Group g;
-            if (known.isPresent()) {
-                g = known.get();
-                index.addDuplicate(g, id);
-            } else {
-                g = index.add(id, found.signature(), oneLine(primary.summary()), false);
-            }
-            Finding filed = found.withReduction(r).withDuplicateOf(duplicateOf(g, id), g.signature());
-            filed(file(writer.write(filed, target)), violations.size());
-            checkNewest(filed, judge, writer);
+            filing = fileAtOnce(found, reducible, violations.size(), writer);
+        }
+        if (!filing.pending()) {
+            checkNewest(filing.finding(), judge, writer);
             return id;
         }
-        file(writer.write(found, target)); // findings are never lost: written before the reduction starts
         beginStep("reducing " + id, "reducing", id, true);
         Finding reduced;
         try {
@@ -531,12 +755,52 @@ public final class Campaign {
         } finally {
             endStep();
         }
-        FindingIndex.Group g = index.add(id, reduced.signature(), oneLine(reduced.primary().summary()),
-                reduced.reduced() || ReductionRecord.MINIMAL.equals(reduced.reduction().status())); // a minimal case is its own reduction
-        Finding filed = reduced.withDuplicateOf(duplicateOf(g, id), g.signature());
-        filed(file(writer.write(filed, target)), violations.size());
+        Finding filed;
+        synchronized (books) {
+            FindingIndex.Group g = index.add(id, reduced.signature(), oneLine(reduced.primary().summary()),
+                    reduced.reduced() || ReductionRecord.MINIMAL.equals(reduced.reduction().status())); // a minimal case is its own reduction
+            filed = reduced.withDuplicateOf(duplicateOf(g, id), g.signature());
+            filed(file(writer.write(filed, target)), violations.size());
+        }
         checkNewest(filed, judge, writer);
         return id;
+    }
+
+    /** What {@link #fileAtOnce} did: filed the finding for good, or as found, its reduction {@code pending}. */
+    private record Filing(Finding finding, boolean pending) {
+    }
+
+    /**
+     * Files {@code found} at once (under {@link #books}): for good when it is not to be reduced (a duplicate of a
+     * known signature, or a unique finding by its own), else as found — findings are never lost — pending its reduction.
+     */
+    private Filing fileAtOnce(Finding found, boolean reducible, int violations, FindingWriter writer) {
+        String id = found.id();
+        int before = found.reduction().statementsBefore();
+        Optional<FindingIndex.Group> known = index.covering(found.signature());
+        String status = !reducible ? ReductionRecord.NOT_APPLICABLE
+                : !config.reduces() ? ReductionRecord.OFF
+                : known.isPresent() ? ReductionRecord.SKIPPED_DUPLICATE
+                : stopRequested || System.nanoTime() >= deadline ? ReductionRecord.TIME_UP
+                : ReductionRecord.PENDING;
+        if (ReductionRecord.PENDING.equals(status)) {
+            file(writer.write(found, target)); // written before the reduction starts
+            return new Filing(found, true);
+        }
+        ReductionRecord r = ReductionRecord.notRun(status, before);
+        if (ReductionRecord.SKIPPED_DUPLICATE.equals(status)) {
+            stats.reductionsSkipped++;
+        }
+        FindingIndex.Group g;
+        if (known.isPresent()) {
+            g = known.get();
+            index.addDuplicate(g, id);
+        } else {
+            g = index.add(id, found.signature(), oneLine(found.primary().summary()), false);
+        }
+        Finding filed = found.withReduction(r).withDuplicateOf(duplicateOf(g, id), g.signature());
+        filed(file(writer.write(filed, target)), violations);
+        return new Filing(filed, false);
     }
 
     /** The finding's line in events.jsonl, from its primary record as summary.json has it. */
@@ -565,8 +829,10 @@ public final class Campaign {
         } finally {
             endStep();
         }
-        file(writer.write(f.withOnNewest(new OnNewestRelease(newestCheck.newest(), r.verdict().words, r.verdict() == VersionReplay.Verdict.SHOWS,
-                r.verdict() == VersionReplay.Verdict.CLEAN, r.detail())), target));
+        synchronized (books) {
+            file(writer.write(f.withOnNewest(new OnNewestRelease(newestCheck.newest(), r.verdict().words, r.verdict() == VersionReplay.Verdict.SHOWS,
+                    r.verdict() == VersionReplay.Verdict.CLEAN, r.detail())), target));
+        }
     }
 
     /**
@@ -578,8 +844,16 @@ public final class Campaign {
             if (!now && System.nanoTime() < nextProgress) {
                 return false;
             }
-            String doing = step;
-            progress.println(stats.progressLine() + (doing == null ? "" : "; " + doing + " …"));
+            String doing = steps.isEmpty() ? null : String.join("; ", new java.util.TreeMap<>(steps).values());
+            String line;
+            synchronized (books) {
+                line = stats.progressLine();
+                long waiting = jobs > 1 ? casesRun.get() - stats.cases - stats.invalidCases : 0;
+                if (waiting > 0) {
+                    line += "; " + waiting + " more run, waiting to be filed in order";
+                }
+            }
+            progress.println(line + (doing == null ? "" : "; " + doing + " …"));
             nextProgress = config.progressEvery() == null ? Long.MAX_VALUE : System.nanoTime() + config.progressEvery().toNanos();
             return true;
         }
@@ -587,7 +861,7 @@ public final class Campaign {
 
     /** The progress beat: between cases the loop prints the line; during a long step this does. */
     private void beat() {
-        if (step != null) {
+        if (!steps.isEmpty()) {
             progressLine(false);
         }
     }
@@ -599,7 +873,7 @@ public final class Campaign {
      * progress lines that fall due while they run.
      */
     private void beginStep(String words, String kind, String finding, boolean announce) {
-        step = words;
+        steps.put(Thread.currentThread().getId(), words);
         if (!announce) {
             return;
         }
@@ -612,7 +886,7 @@ public final class Campaign {
     }
 
     private void endStep() {
-        step = null;
+        steps.remove(Thread.currentThread().getId());
     }
 
     /**
@@ -650,6 +924,33 @@ public final class Campaign {
         return this;
     }
 
+    /**
+     * Runs only worker {@code p}'s share of the iterations ({@code run --worker i/N}): iteration k when k mod N is i.
+     * {@code --tests} still bounds the iterations (k below it), so N workers together run the iterations one would.
+     */
+    public Campaign partitioned(Partition p) {
+        this.partition = p;
+        return this;
+    }
+
+    /**
+     * Runs {@code n} workers side by side ({@code run --jobs}), each with its own executor and databases, taking
+     * this process's iterations in turn; one finding store de-duplicates across them by signature.
+     */
+    public Campaign withJobs(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("the number of workers must be at least 1, not " + n);
+        }
+        this.jobs = n;
+        return this;
+    }
+
+    /** Counts the unique findings with a signature in {@code k} apart from the new ones (run --known; summary.json's known). */
+    public Campaign knowing(KnownSignatures k) {
+        this.known = k;
+        return this;
+    }
+
     /** Replays each unique bug candidate on {@code check}'s newest release too (see {@link NewestCheck}). */
     public Campaign checkingNewest(NewestCheck check) {
         this.newestCheck = check;
@@ -672,7 +973,9 @@ public final class Campaign {
             progress.println("txfuzz: reducing " + f.id() + " failed, keeping the case as found: " + e);
             return f.withReduction(ReductionRecord.notRun(ReductionRecord.FAILED, f.reduction().statementsBefore()));
         }
-        stats.addReduction(r);
+        synchronized (books) {
+            stats.addReduction(r);
+        }
         if (stopRequested || !r.changed()) {
             // interrupted, out of time before anything smaller was confirmed, or nothing to remove:
             // the case as found stays the finding (case.json, no original.* files)
@@ -749,30 +1052,40 @@ public final class Campaign {
     }
 
     private List<FindingRecord> file(List<FindingRecord> records) {
-        findings.put(records.get(0).id(), records);
-        stats.uniqueFindings = index.unique();
-        stats.uniqueBugCandidates = index.unique(Classification.BUG_CANDIDATE.label());
-        stats.duplicates = index.duplicates();
-        writeSummary();
-        return records;
+        synchronized (books) {
+            findings.put(records.get(0).id(), records);
+            stats.uniqueFindings = index.unique();
+            stats.uniqueBugCandidates = index.unique(Classification.BUG_CANDIDATE.label());
+            stats.duplicates = index.duplicates();
+            writeSummary();
+            return records;
+        }
     }
 
     private static String oneLine(String s) {
         return s.replaceAll("\\s+", " ").strip();
     }
 
-    /** The figures of the oracles that keep any, by name. */
+    /** The figures of the oracles that keep any, by name, summed over the workers. */
     private java.util.Map<String, java.util.Map<String, Long>> oracleFigures() {
         java.util.Map<String, java.util.Map<String, Long>> out = new java.util.LinkedHashMap<>();
-        for (txfuzz.oracle.Oracle o : oracles.oracles()) {
-            if (!o.figures().isEmpty()) {
-                out.put(o.name(), o.figures());
+        for (txfuzz.oracle.Oracle o : judging) {
+            java.util.Map<String, Long> figures = o.figures();
+            if (!figures.isEmpty()) {
+                java.util.Map<String, Long> sum = out.computeIfAbsent(o.name(), k -> new java.util.LinkedHashMap<>());
+                figures.forEach((k, v) -> sum.merge(k, v, Long::sum));
             }
         }
         return out;
     }
 
     private Summary writeSummary() {
+        synchronized (books) {
+            return summaryWritten();
+        }
+    }
+
+    private Summary summaryWritten() {
         double s = Math.max(stats.seconds(), 1e-9);
         Summary summary = new Summary(meta, target.name(), target.version(), config.seed(),
                 config.levels().stream().map(Enum::name).toList(), config.oracles(), stats.cases, stats.invalidCases,
@@ -793,7 +1106,9 @@ public final class Campaign {
                         round(stats.share(stats.selfCheckDisagreements, stats.selfChecks)), stats.selfChecksNotComparable,
                         stats.instrumentationEffects, List.copyOf(stats.firstSelfCheckDisagreements)),
                 oracleFigures(), generated.figures(config.generation().kind().word()), interruptedBy != null,
-                interruptedBy == null || !interruptedBy.startsWith("SIG") ? null : interruptedBy, interruptedBy != null ? null : endedBy);
+                interruptedBy == null || !interruptedBy.startsWith("SIG") ? null : interruptedBy, interruptedBy != null ? null : endedBy,
+                known == null ? null : known.split(index.groups().stream().map(g -> new Summary.Group(g.signature().id(), g.signature().text(),
+                        g.signature().classification(), g.representative(), g.description(), g.duplicates().size(), g.duplicates())).toList()));
         try {
             Files.createDirectories(config.out());
             Path tmp = config.out().resolve("summary.json.tmp");

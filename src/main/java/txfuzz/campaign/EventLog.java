@@ -44,7 +44,7 @@ final class EventLog implements AutoCloseable {
         return Instant.ofEpochMilli(System.currentTimeMillis()).toString();
     }
 
-    void append(CampaignEvent e) {
+    synchronized void append(CampaignEvent e) {
         try {
             // Jackson escapes line breaks inside strings, so one event is always one line
             out.write(JSON.writeValueAsString(e));
@@ -58,7 +58,7 @@ final class EventLog implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         try {
             out.close();
         } catch (IOException e) {

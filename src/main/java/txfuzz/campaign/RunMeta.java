@@ -1,5 +1,6 @@
 package txfuzz.campaign;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -20,10 +21,14 @@ import txfuzz.dbms.TargetOptions;
  * @param java          the Java runtime's version (the in-process engines run on it)
  * @param engine        the build of the engine tested (with --subjects: the primary subject's)
  * @param subjects      with --subjects: every subject's label, the primary first; null (and absent from summary.json) otherwise
+ * @param worker        the share of the iteration space this process ran ({@code run --worker i/N}, iteration k in worker
+ *                      k mod N); null when it ran all of it
+ * @param jobs          how many workers ran cases side by side in this process ({@code run --jobs}); null for one
  */
 public record RunMeta(int formatVersion, String txfuzzVersion, String gitCommit, Boolean gitDirty, List<String> commandLine,
                       String startedAt, String java, EngineBuild engine,
-                      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) List<String> subjects) {
+                      @JsonInclude(JsonInclude.Include.NON_NULL) List<String> subjects,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String worker, @JsonInclude(JsonInclude.Include.NON_NULL) Integer jobs) {
     /** The shape of summary.json. 1: the first one with a version (and {@code meta}); files without {@code meta} are older. */
     public static final int FORMAT_VERSION = 1;
 
@@ -34,7 +39,18 @@ public record RunMeta(int formatVersion, String txfuzzVersion, String gitCommit,
 
     /** This meta, for a campaign over the subjects {@code labels}. */
     public RunMeta withSubjects(List<String> labels) {
-        return new RunMeta(formatVersion, txfuzzVersion, gitCommit, gitDirty, commandLine, startedAt, java, engine, labels);
+        return new RunMeta(formatVersion, txfuzzVersion, gitCommit, gitDirty, commandLine, startedAt, java, engine, labels, worker, jobs);
+    }
+
+    public RunMeta(int formatVersion, String txfuzzVersion, String gitCommit, Boolean gitDirty, List<String> commandLine,
+                   String startedAt, String java, EngineBuild engine) {
+        this(formatVersion, txfuzzVersion, gitCommit, gitDirty, commandLine, startedAt, java, engine, null, null, null);
+    }
+
+    /** The same run, as worker {@code p} of a partitioned campaign with {@code jobs} workers in the process. */
+    public RunMeta ranAs(Partition p, int jobs) {
+        return new RunMeta(formatVersion, txfuzzVersion, gitCommit, gitDirty, commandLine, startedAt, java, engine, subjects,
+                p.whole() ? null : p.toString(), jobs == 1 ? null : jobs);
     }
 
     /** A run of {@code target} opened with {@code options}, started now by {@code commandLine} (null: not from the command line). */
@@ -50,6 +66,6 @@ public record RunMeta(int formatVersion, String txfuzzVersion, String gitCommit,
     private static RunMeta now(List<String> commandLine, EngineBuild engine) {
         BuildInfo build = BuildInfo.current();
         return new RunMeta(FORMAT_VERSION, build.version(), build.gitCommit(), build.gitDirty(), commandLine,
-                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), Runtime.version().toString(), engine, null);
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), Runtime.version().toString(), engine, null, null, null);
     }
 }

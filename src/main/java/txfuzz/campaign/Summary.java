@@ -20,6 +20,8 @@ import txfuzz.report.FindingRecord;
  * @param signal              the signal that cut it short (SIGINT, SIGTERM); null when it was not, or when not known
  * @param endedBy             the limit that ended the run: {@code tests}, {@code time} or {@code max-bugs} (--max-bugs unique bug
  *                            candidates were found); null while it runs and when it was interrupted
+ * @param known               with {@code run --known}: this run's unique findings whose signature was known, counted apart
+ *                            from the new ones; absent without --known
  */
 public record Summary(RunMeta meta, String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
                       long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
@@ -27,9 +29,37 @@ public record Summary(RunMeta meta, String dbms, String version, long seed, List
                       long bugCandidates, long documented, long flaky, List<FindingRecord> findings,
                       long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures,
                       SelfCheck selfCheck, java.util.Map<String, java.util.Map<String, Long>> oracleFigures, Generation generation,
-                      boolean interrupted, String signal, String endedBy) {
+                      boolean interrupted, String signal, String endedBy,
+                      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Known known) {
     /** The limit --max-bugs sets, as {@link #endedBy} names it. */
     public static final String MAX_BUGS = "max-bugs";
+
+    /** A summary of a run without --known. */
+    public Summary(RunMeta meta, String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
+                   long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
+                   double transactionsPerSecond, double blockedShare, double invalidStatementShare, long stalls,
+                   long bugCandidates, long documented, long flaky, List<FindingRecord> findings,
+                   long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures,
+                   SelfCheck selfCheck, java.util.Map<String, java.util.Map<String, Long>> oracleFigures, Generation generation,
+                   boolean interrupted, String signal, String endedBy) {
+        this(meta, dbms, version, seed, isolation, oracles, cases, invalidCases, transactions, statements, seconds, casesPerSecond,
+                transactionsPerSecond, blockedShare, invalidStatementShare, stalls, bugCandidates, documented, flaky, findings, uniqueFindings,
+                uniqueBugCandidates, duplicates, reduction, signatures, selfCheck, oracleFigures, generation, interrupted, signal, endedBy, null);
+    }
+
+    /**
+     * The CI regression mode ({@code run --known FILE}): this run's unique findings split by whether their signature is in FILE.
+     *
+     * @param file               the file the known signatures came from
+     * @param knownSignatures    how many signatures it lists
+     * @param knownFindings      this run's unique findings whose signature it lists
+     * @param newFindings        this run's unique findings whose signature it does not list
+     * @param newBugCandidates   of those, the bug candidates: the exit code is 1 when there is any, else 0
+     * @param newBugCandidateSignatures their signature ids
+     */
+    public record Known(String file, int knownSignatures, long knownFindings, long newFindings, long newBugCandidates,
+                        List<String> newBugCandidateSignatures) {
+    }
 
     /** A summary that names no limit (written while the run goes on). */
     public Summary(RunMeta meta, String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
@@ -42,6 +72,11 @@ public record Summary(RunMeta meta, String dbms, String version, long seed, List
         this(meta, dbms, version, seed, isolation, oracles, cases, invalidCases, transactions, statements, seconds, casesPerSecond,
                 transactionsPerSecond, blockedShare, invalidStatementShare, stalls, bugCandidates, documented, flaky, findings, uniqueFindings,
                 uniqueBugCandidates, duplicates, reduction, signatures, selfCheck, oracleFigures, generation, interrupted, signal, null);
+    }
+
+    /** Whether the run found what sets exit code 1: with --known a new unique bug candidate, else any bug candidate. */
+    public boolean foundNew() {
+        return known != null ? known.newBugCandidates() > 0 : bugCandidates > 0;
     }
 
     /** Whether the run stopped because --max-bugs unique bug candidates were found. */

@@ -82,6 +82,10 @@ final class BenchCommand implements Callable<Integer> {
             + " Default: ${DEFAULT-VALUE}.")
     int sessions;
 
+    @Option(names = "--jobs", defaultValue = "1,2", paramLabel = "N[,N...]", description = "Workers per campaign (as run --jobs), comma-separated:"
+            + " a row per DBMS and number of workers, on the same cases. Default: ${DEFAULT-VALUE}.")
+    String jobs;
+
     @Option(names = "--checker", description = "Measure the isolation checker on synthetic histories (serial and stale-snapshot,"
             + " --transactions each): JSON write/read and check times. No DBMS runs.")
     boolean checker;
@@ -153,23 +157,45 @@ final class BenchCommand implements Callable<Integer> {
         if (generators) {
             return generatorBench(names);
         }
+        List<Integer> workerCounts = workerCounts(jobs);
         chooseOut();
-        System.out.println("| DBMS | version | cases | seconds | cases/s | transactions/s | blocked stmts | invalid stmts | bug candidates | documented | flaky |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+        System.out.println("| DBMS | version | workers | cases | seconds | cases/s | transactions/s | blocked stmts | invalid stmts | bug candidates | documented | flaky |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
         PrintStream silent = new PrintStream(OutputStream.nullOutputStream());
         for (String name : names) {
             try (Target target = Options.target(name, targetOptions())) {
-                CampaignConfig config = new CampaignConfig(target.isolationLevels(), List.of(), oracleNames, tests, null, seed,
-                        out.resolve(name), GenConfig.defaults(), ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN, reduce, sessions);
-                Summary s = new Campaign(target, config, silent)
-                        .describedBy(txfuzz.campaign.RunMeta.of(target, targetOptions(), RecordedCommandLine.of(spec.commandLine().getParseResult().originalArgs())))
-                        .run();
-                System.out.printf("| %s | %s | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %d | %d | %d |%n", name, target.version(), s.cases(),
-                        s.seconds(), s.casesPerSecond(), s.transactionsPerSecond(), 100 * s.blockedShare(), 100 * s.invalidStatementShare(),
-                        s.bugCandidates(), s.documented(), s.flaky());
+                for (int workers : workerCounts) {
+                    CampaignConfig config = new CampaignConfig(target.isolationLevels(), List.of(), oracleNames, tests, null, seed,
+                            out.resolve(workers == 1 ? name : name + "-jobs" + workers), GenConfig.defaults(), ExecutorConfig.defaults(), null,
+                            CampaignConfig.Execution.PLAIN, reduce, sessions);
+                    Summary s = new Campaign(target, config, silent).withJobs(workers)
+                            .describedBy(txfuzz.campaign.RunMeta.of(target, targetOptions(), RecordedCommandLine.of(spec.commandLine().getParseResult().originalArgs())))
+                            .run();
+                    System.out.printf("| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %d | %d | %d |%n", name, target.version(), workers,
+                            s.cases(), s.seconds(), s.casesPerSecond(), s.transactionsPerSecond(), 100 * s.blockedShare(), 100 * s.invalidStatementShare(),
+                            s.bugCandidates(), s.documented(), s.flaky());
+                }
             }
         }
         return Main.OK;
+    }
+
+    /** --jobs: the worker counts, each at least 1; a one-line error otherwise. */
+    static List<Integer> workerCounts(String text) {
+        List<Integer> counts = new ArrayList<>();
+        for (String n : Options.list(text)) {
+            int k;
+            try {
+                k = Integer.parseInt(n.strip());
+            } catch (NumberFormatException e) {
+                throw new Main.UserError("--jobs takes numbers of workers, comma-separated (e.g. 1,2), not '" + n.strip() + "'");
+            }
+            counts.add(RunCommand.jobs(k));
+        }
+        if (counts.isEmpty()) {
+            throw new Main.UserError("--jobs names no number of workers");
+        }
+        return counts;
     }
 
     /**

@@ -102,8 +102,30 @@ final class RunCommand implements Callable<Integer> {
             description = "Extra reports in the output folder, comma-separated: junit (junit.xml, one testcase per unique finding, for CI).")
     List<String> reports = List.of();
 
+    @Option(names = "--worker", paramLabel = "i/N", description = "Run only worker i's share of the iterations (iteration k when k mod N = i,"
+            + " i from 0), so N processes with the same seed never run the same case; 'txfuzz merge' combines their output folders."
+            + " --tests still bounds the iterations. Default: all of them.")
+    String worker;
+
+    @Option(names = "--jobs", paramLabel = "N", description = "Workers running cases side by side in this process, each with its own databases;"
+            + " findings are filed in iteration order, as one worker would file them. Default: the number of cores.")
+    Integer jobs;
+
+    @Option(names = "--known", paramLabel = "FILE", description = "Signatures already known (one id a line, or a summary.json of a run or of"
+            + " 'txfuzz merge'): findings with them are counted apart, and the exit code is 1 only for a new unique bug candidate (CI regression mode).")
+    Path known;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
+
+    /** --jobs as given, or the number of cores; a one-line error below 1. */
+    static int jobs(Integer given) {
+        int n = given != null ? given : Runtime.getRuntime().availableProcessors();
+        if (n < 1) {
+            throw new Main.UserError("--jobs must be at least 1, not " + n);
+        }
+        return n;
+    }
 
     /** The report formats --report names; a one-line error for any other. */
     static boolean junitReport(List<String> reports) {
@@ -192,6 +214,10 @@ final class RunCommand implements Callable<Integer> {
         return text.strip().equals("0") ? Duration.ZERO : Options.duration(text, "--reduce-time");
     }
 
+    private txfuzz.campaign.Partition partition;
+    private int workers;
+    private txfuzz.campaign.KnownSignatures knownSignatures;
+
     @Override
     public Integer call() {
         // every option value is checked before anything is printed or started
@@ -218,6 +244,26 @@ final class RunCommand implements Callable<Integer> {
         List<txfuzz.dbms.Subject> subjectList = subjects == null ? null : subjects(subjects, sessions);
         String primaryDbms = subjectList == null ? dbms : subjectList.get(0).dbms();
         Options.checkLevelNames(isolation);
+        txfuzz.campaign.Partition partition = txfuzz.campaign.Partition.WHOLE;
+        if (worker != null) {
+            try {
+                partition = txfuzz.campaign.Partition.parse(worker);
+            } catch (IllegalArgumentException e) {
+                throw new Main.UserError(e.getMessage());
+            }
+        }
+        int workers = jobs(jobs);
+        txfuzz.campaign.KnownSignatures knownSignatures = null;
+        if (known != null) {
+            try {
+                knownSignatures = txfuzz.campaign.KnownSignatures.read(known);
+            } catch (IllegalArgumentException e) {
+                throw new Main.UserError(e.getMessage());
+            }
+        }
+        this.partition = partition;
+        this.workers = workers;
+        this.knownSignatures = knownSignatures;
         boolean junit = junitReport(reports);
         var targetOptions = server.toTargetOptions(engineVersion.version);
         if (continueOut && out == null) {
@@ -269,6 +315,10 @@ final class RunCommand implements Callable<Integer> {
             if (sessions > 0) {
                 System.out.printf("txfuzz: concurrent mode, %d sessions per case%n", sessions);
             }
+            if (!partition.whole() || workers > 1) {
+                System.out.printf("txfuzz: %s%s%n", partition.whole() ? "" : "worker " + partition + " (iterations k with k mod " + partition.count()
+                        + " = " + partition.index() + ")" + (workers > 1 ? ", " : ""), workers > 1 ? workers + " workers in this process" : "");
+            }
             if (generation.kind() != Generation.Kind.RANDOM) {
                 System.out.printf("txfuzz: %s generation from %d anomaly patterns%n", generation.kind().word(), generation.patterns().size());
             }
@@ -277,6 +327,10 @@ final class RunCommand implements Callable<Integer> {
             RunMeta meta = RunMeta.of(target, targetOptions, RecordedCommandLine.of(spec.commandLine().getParseResult().originalArgs()));
             Campaign campaign = new Campaign(opened.context(config.executor()), config, System.out)
                     .describedBy(subjectList == null ? meta : meta.withSubjects(opened.labels()));
+            campaign.partitioned(partition).withJobs(workers);
+            if (knownSignatures != null) {
+                campaign.knowing(knownSignatures);
+            }
             if (continueOut) {
                 campaign.continuing(earlier);
             }
@@ -332,7 +386,14 @@ final class RunCommand implements Callable<Integer> {
                                 + " and level in summary.json's generation)%n", realised, g.patternCases(), prevented, g.patternAnomalous(),
                         unreported == 0 ? "" : "; " + unreported + " realised a pattern their level proscribes with no anomaly reported");
             }
-            return summary.bugCandidates() > 0 ? Main.FOUND : Main.OK;
+            if (summary.known() != null) {
+                Summary.Known k = summary.known();
+                System.out.printf("known: %d of %s unique finding%s had a signature in %s; new: %d, of which %d bug candidate%s%s%n",
+                        k.knownFindings(), k.knownFindings() + k.newFindings(), k.knownFindings() + k.newFindings() == 1 ? "" : "s", k.file(), k.newFindings(),
+                        k.newBugCandidates(), k.newBugCandidates() == 1 ? "" : "s",
+                        k.newBugCandidates() == 0 ? "" : " (" + String.join(", ", k.newBugCandidateSignatures()) + ")");
+            }
+            return summary.foundNew() ? Main.FOUND : Main.OK;
         }
     }
 }
