@@ -36,11 +36,13 @@ public final class Targets {
      * default DBMS of {@code run}.
      */
     public static String nativeTo(txfuzz.model.CaseSource.Format format) {
-        return switch (format) {
-            case ISOLATION_SPEC -> "postgres";
-            case MYSQLTEST -> "mariadb";
-            case SCHEDULE -> "h2";
+        RegressionTestFormat own = switch (format) {
+            case ISOLATION_SPEC -> RegressionTestFormat.ISOLATION_TESTER_SPEC;
+            case MYSQLTEST -> RegressionTestFormat.MYSQLTEST;
+            case SCHEDULE -> null;
         };
+        return ENGINES.values().stream().filter(e -> own != null && e.regressionTestFormat().orElse(null) == own).map(Engine::name).findFirst()
+                .orElse(DEFAULT);
     }
 
     public static List<String> names() {

@@ -17,8 +17,10 @@ import txfuzz.oracle.OracleRegistration;
 class OraclesRegistryTest {
     @Test
     void everyRegistrationSaysWhatItsOracleDoes() {
-        try (Target h2 = Subject.parse("h2").open(null);
-             OracleSet all = Oracles.create(Oracles.names(), OracleContext.of(h2, ExecutorConfig.defaults()))) {
+        // two subjects: an oracle that compares subjects is made only with two or more
+        try (Target h2 = Subject.parse("h2").open(null); Target other = Subject.parse("h2:prepared").open(null);
+             OracleSet all = Oracles.create(Oracles.names(), OracleContext.of(List.of(new OracleContext.Opened(Subject.parse("h2"), h2),
+                     new OracleContext.Opened(Subject.parse("h2:prepared"), other)), ExecutorConfig.defaults()))) {
             assertEquals(Oracles.names().size(), all.oracles().size());
             for (Oracle o : all.oracles()) {
                 OracleRegistration r = Oracles.registration(o.name());
@@ -27,6 +29,13 @@ class OraclesRegistryTest {
                 assertEquals(r.judgesUncontrolledRuns(), o.judgesUncontrolledRuns(), o.name());
                 assertEquals(List.copyOf(o.kinds()), r.kinds(), o.name());
             }
+        }
+        try (Target h2 = Subject.parse("h2").open(null)) {
+            List<String> comparing = Oracles.names().stream().filter(n -> Oracles.registration(n).comparesSubjects()).toList();
+            assertTrue(!comparing.isEmpty());
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> Oracles.create(comparing, OracleContext.of(h2, ExecutorConfig.defaults())));
+            assertTrue(e.getMessage().contains("--subjects"), e.getMessage());
         }
     }
 
