@@ -47,7 +47,8 @@ import txfuzz.dbms.server.SessionPool;
  * {@code innodb_status_output_locks=ON} (set on the server txfuzz starts; a server given by URL is left
  * as it is), which transactions hold the record it waits for. information_schema.INNODB_TRX and
  * INNODB_LOCK_WAITS cannot be polled: they come from a cache InnoDB refreshes only after 100 ms
- * without readers (see {@link InnodbStatus}). Reading the status needs the PROCESS privilege; when
+ * without readers (see {@link InnodbStatus}); they are asked only on MariaDB 10.2, whose status leaves
+ * out the wait of a transaction that has not written yet. Reading the status needs the PROCESS privilege; when
  * the probe cannot see other sessions the target offers none and the executor falls back to its
  * timeout.
  */
