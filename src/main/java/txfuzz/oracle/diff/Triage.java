@@ -16,7 +16,7 @@ import txfuzz.oracle.Violation;
 /**
  * Labels a confirmed divergence from evidence txfuzz checked (issue 23 item 3):
  * <ul>
- *   <li>a subject whose own oracles report a bug candidate in the case, while the other's report none, is the
+ *   <li>a subject whose own oracles report a bug candidate at the divergent statement, while the other's do not, is the
  *       bug candidate's subject (between two versions of one engine, the other version says whether it was
  *       fixed or came later);</li>
  *   <li>both clean or documented: two versions of one engine with the same settings → behaviour change; other
@@ -58,8 +58,10 @@ public final class Triage {
                     : "Run one transaction after another: " + (serial.status() == Comparison.Status.DIVERGE ? serial.divergence().toString()
                     : "not comparable (" + serial.reason() + ")") + ".");
         }
-        List<Violation> lb = left.bugCandidates();
-        List<Violation> rb = right.bugCandidates();
+        // a side is the culprit only when its own oracles flag the divergent statement (or the final state it
+        // diverged in): a bug candidate elsewhere in the case does not explain this divergence
+        List<Violation> lb = left.bugCandidates().stream().filter(v -> at(v, c, d)).toList();
+        List<Violation> rb = right.bugCandidates().stream().filter(v -> at(v, c, d)).toList();
         for (Side s : List.of(left, right)) {
             List<Violation> own = s.bugCandidates();
             String oracles = String.join(", ", s.own().stream().map(v -> v.oracle()).toList());

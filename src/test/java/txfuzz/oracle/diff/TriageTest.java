@@ -77,6 +77,27 @@ class TriageTest {
         assertNull(sameRelease.change(), "one release, two builds: no version change to speak of");
     }
 
+    /** A wss bug candidate about T1's first statement only: not the divergent statement. */
+    private static Verdict flaggedElsewhere() {
+        Violation v = new Violation(WssKind.FIRST_COMMITTER_WINS, Classification.BUG_CANDIDATE, "elsewhere", "", null, Map.of(),
+                new txfuzz.oracle.Evidence() {
+                    @Override
+                    public java.util.Optional<ViolationIdentity> identity() {
+                        return java.util.Optional.of(new ViolationIdentity(List.of(Traces.ref(1, 0)), "T1's BEGIN"));
+                    }
+                });
+        return new Verdict("wss", List.of(v));
+    }
+
+    @Test
+    void aBugCandidateAwayFromTheDivergentStatementMakesNoCulprit() {
+        Triaged t = Triage.triage(CASE, divergence(LOST_UPDATE, ABORTED), side("pg@15.17", "postgres", "PostgreSQL 15.17", flaggedElsewhere()),
+                run(LOST_UPDATE), side("pg@15.18", "postgres", "PostgreSQL 15.18", CLEAN), run(ABORTED));
+        assertEquals(Label.BEHAVIOUR_CHANGE, t.label(), t.evidence().toString());
+        assertTrue(t.culprits().isEmpty());
+        assertTrue(t.evidence().stream().anyMatch(e -> e.contains("elsewhere") && !e.contains("(at the divergent statement)")), t.evidence().toString());
+    }
+
     @Test
     void twoVersionsOfOneEngineBothCleanOrDocumentedAreABehaviourChange() {
         Triaged t = Triage.triage(CASE, divergence(LOST_UPDATE, ABORTED), side("a", "postgres", "15.17", documented()), run(LOST_UPDATE),
