@@ -22,7 +22,8 @@ import txfuzz.model.TestCase;
  * first divergence. Setup must be equal first (else the runs are not comparable), and neither side may have
  * needed the executor to break a stall or cancel a hung statement (the run was then the executor's, not the
  * engine's). Statements are matched by reference, not by position, and visited in execution order: each
- * statement at the earliest position either side completed it. Per statement: blocked or not, then a
+ * statement at the earliest position either side completed it. Per statement: blocked or not (except in a deadlock
+ * both sides broke, {@link #inDeadlockCycle}), then a
  * concurrency abort (deadlock, serialization failure), then any other error (by class only, never message or
  * vendor code), then rows (multisets, or lists where {@link Rules#totallyOrdered} says so), then affected rows
  * (an upsert's only where {@link Rules#upsertCountsComparable}); then the final state.
@@ -69,7 +70,8 @@ public final class TraceComparison {
 
     static Optional<Divergence> firstStatementDivergence(TestCase c, Trace left, Trace right, Rules rules) {
         for (StmtRef ref : executionOrder(left, right)) {
-            Optional<Divergence> d = compare(c.stmt(ref), ref, left.executed(ref).orElse(null), right.executed(ref).orElse(null), rules);
+            boolean waitIsTiming = inDeadlockCycle(left, ref) && inDeadlockCycle(right, ref);
+            Optional<Divergence> d = compare(c.stmt(ref), ref, left.executed(ref).orElse(null), right.executed(ref).orElse(null), rules, waitIsTiming);
             if (d.isPresent()) {
                 return d;
             }
@@ -77,12 +79,48 @@ public final class TraceComparison {
         return Optional.empty();
     }
 
+    /**
+     * Whether {@code ref} was part of a deadlock the engine broke on this side: it is the victim (it failed with a
+     * deadlock), or it was in flight when another transaction's statement failed with one and completed after it
+     * (the survivor, released by the victim's rollback). Whether the engine let such a statement be seen waiting
+     * before it broke the cycle depends on when its detector ran, not on its locking: on both sides, its
+     * blocked-or-not is not compared (its outcome still is).
+     */
+    static boolean inDeadlockCycle(Trace t, StmtRef ref) {
+        Optional<ExecutedStmt> own = t.executed(ref);
+        if (own.isEmpty()) {
+            return false;
+        }
+        if (own.get().result().errorClass() == ErrorClass.DEADLOCK) {
+            return true;
+        }
+        int at = t.position(ref);
+        int submittedAfter = -1; // the position of the transaction's statement before ref: ref was sent after it
+        for (int i = 0; i < at; i++) {
+            if (t.schedule().get(i).ref().txn() == ref.txn()) {
+                submittedAfter = i;
+            }
+        }
+        for (int i = submittedAfter + 1; i < at; i++) {
+            ExecutedStmt e = t.schedule().get(i);
+            if (e.ref().txn() != ref.txn() && e.result().errorClass() == ErrorClass.DEADLOCK) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The divergence at one statement, or empty when both sides did the same. */
     static Optional<Divergence> compare(Stmt stmt, StmtRef ref, ExecutedStmt l, ExecutedStmt r, Rules rules) {
+        return compare(stmt, ref, l, r, rules, false);
+    }
+
+    /** The same; {@code waitIsTiming}: the statement was in a deadlock both sides broke, whose waits are not compared. */
+    static Optional<Divergence> compare(Stmt stmt, StmtRef ref, ExecutedStmt l, ExecutedStmt r, Rules rules, boolean waitIsTiming) {
         if (l == null || r == null) {
             return Optional.of(new Divergence(DivergenceKind.ONE_SIDED, ref, l == null ? "did not run" : describe(l), r == null ? "did not run" : describe(r)));
         }
-        if (l.blocked() != r.blocked()) {
+        if (l.blocked() != r.blocked() && !waitIsTiming) {
             return Optional.of(new Divergence(DivergenceKind.BLOCKING, ref, describe(l), describe(r)));
         }
         ErrorClass le = l.result().errorClass();

@@ -64,6 +64,24 @@ class TraceComparisonTest {
     }
 
     @Test
+    void whetherADeadlocksSurvivorOrVictimWasSeenWaitingIsNotCompared() {
+        // T2's UPDATE and T1's statement waited on each other; the engine broke the cycle with T1 the victim on both
+        // sides, and T2's UPDATE went on: seen waiting first on one side only (when the detector ran is timing)
+        Trace seen = trace().ok(1, 0).count(1, 1, 1).ok(2, 0).blockedError(1, 2, ErrorClass.DEADLOCK).ended(1, TxnStatus.ABORTED, 2)
+                .blockedCount(2, 1, 1).ok(2, 2).ended(2, TxnStatus.COMMITTED, 2).state(BOTH);
+        Trace unseen = trace().ok(1, 0).count(1, 1, 1).ok(2, 0).error(1, 2, ErrorClass.DEADLOCK).ended(1, TxnStatus.ABORTED, 2)
+                .count(2, 1, 1).ok(2, 2).ended(2, TxnStatus.COMMITTED, 2).state(BOTH);
+        assertTrue(TraceComparison.inDeadlockCycle(seen, ref(2, 1)) && TraceComparison.inDeadlockCycle(unseen, ref(2, 1)));
+        assertEquals(Comparison.Status.AGREE, compare(seen, unseen).status());
+        // the outcome is still compared: the survivor affecting other rows is a divergence
+        Trace otherCount = trace().ok(1, 0).count(1, 1, 1).ok(2, 0).error(1, 2, ErrorClass.DEADLOCK).ended(1, TxnStatus.ABORTED, 2)
+                .count(2, 1, 0).ok(2, 2).ended(2, TxnStatus.COMMITTED, 2).state(BOTH);
+        assertEquals(DivergenceKind.AFFECTED, compare(seen, otherCount).divergence().kind());
+        // without a deadlock, a wait on one side only is still a blocking divergence (aStatementThatWaitsOnOneSideOnly...)
+        assertTrue(!TraceComparison.inDeadlockCycle(waiting().state(BOTH), ref(2, 1)));
+    }
+
+    @Test
     void statementsAreMatchedByReferenceNotByPosition() {
         // the second side completes T2's BEGIN before T1's UPDATE: positions differ, references agree
         Trace reordered = trace().ok(1, 0).ok(2, 0).count(1, 1, 1).rows(1, 2, List.of(List.of("1", "1"))).ok(1, 3).ended(1, TxnStatus.COMMITTED, 3)
