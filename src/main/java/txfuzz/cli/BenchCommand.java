@@ -118,10 +118,20 @@ final class BenchCommand implements Callable<Integer> {
             + " --out, and report whether it finds a bug candidate of the same kind. Default: off.")
     String corpusCampaigns;
 
+    @Option(names = "--soak", paramLabel = "DURATION", description = "A long run (e.g. 30m): one campaign of this length on the DBMS of"
+            + " --dbms (default h2) with --jobs workers, sampling every --sample-every the process's resident memory, threads, open files"
+            + " and heap after GC; prints them as a table, writes soak.json under --out and says whether each stayed flat"
+            + " (exit 1 if one did not).")
+    String soak;
+
+    @Option(names = "--sample-every", paramLabel = "DURATION", defaultValue = "10s", description = "With --soak: time between samples."
+            + " Default: ${DEFAULT-VALUE}.")
+    String sampleEvery;
+
     @Override
     public Integer call() throws Exception {
-        if ((checker ? 1 : 0) + (runner ? 1 : 0) + (corpus ? 1 : 0) + (generators ? 1 : 0) > 1) {
-            throw new Main.UserError("--checker, --runner, --corpus and --generators measure different things: give one");
+        if ((checker ? 1 : 0) + (runner ? 1 : 0) + (corpus ? 1 : 0) + (generators ? 1 : 0) + (soak != null ? 1 : 0) > 1) {
+            throw new Main.UserError("--checker, --runner, --corpus, --generators and --soak measure different things: give one");
         }
         if (patterns != null && !generators) {
             throw new Main.UserError("--patterns chooses the patterns of --generators");
@@ -157,6 +167,9 @@ final class BenchCommand implements Callable<Integer> {
         if (generators) {
             return generatorBench(names);
         }
+        if (soak != null) {
+            return soakBench(names, oracleNames, reduce);
+        }
         List<Integer> workerCounts = workerCounts(jobs);
         chooseOut();
         System.out.println("| DBMS | version | workers | cases | seconds | cases/s | transactions/s | blocked stmts | invalid stmts | bug candidates | documented | flaky |");
@@ -178,6 +191,93 @@ final class BenchCommand implements Callable<Integer> {
             }
         }
         return Main.OK;
+    }
+
+    /**
+     * A long run on one DBMS, watched from inside the process: what must stay flat over hours (memory,
+     * threads, open files) is sampled while the campaign runs, then judged (see SoakSampler.verdicts).
+     */
+    private Integer soakBench(List<String> names, List<String> oracleNames, Duration reduce) throws Exception {
+        Duration length = Options.timeLimit(soak, "--soak");
+        Duration period = Options.timeLimit(sampleEvery, "--sample-every");
+        if (period.compareTo(length) >= 0) {
+            throw new Main.UserError("--sample-every " + sampleEvery + " must be shorter than --soak " + soak);
+        }
+        String name = dbms.equalsIgnoreCase("all") ? "h2" : names.get(0);
+        if (!dbms.equalsIgnoreCase("all") && names.size() != 1) {
+            throw new Main.UserError("--soak runs one DBMS: give one with --dbms");
+        }
+        List<Integer> counts = jobs.equals("1,2") ? List.of(2) : workerCounts(jobs);
+        if (counts.size() != 1) {
+            throw new Main.UserError("--soak runs one campaign: give one number of workers with --jobs");
+        }
+        int workers = counts.get(0);
+        chooseOut();
+        System.out.printf(Locale.ROOT, "Soak: %s on %s, %d worker(s), oracles %s, seed %d, a sample every %ds; output in %s%n%n",
+                Corpus.durationText(length), name, workers, String.join(",", oracleNames), seed, period.toSeconds(), out);
+        System.out.println("| seconds | cases | resident memory (MB) | threads | open files | heap after GC (MB) |");
+        System.out.println("|---|---|---|---|---|---|");
+        LastProgressLine progressLine = new LastProgressLine();
+        List<SoakSampler.Sample> samples;
+        Summary s;
+        try (Target target = Options.target(name, targetOptions());
+             SoakSampler sampler = new SoakSampler(period.toSeconds(), progressLine::cases, BenchCommand::printSample)) {
+            CampaignConfig config = new CampaignConfig(target.isolationLevels(), List.of(), oracleNames, null, length, seed, out.resolve(name),
+                    GenConfig.defaults(), ExecutorConfig.defaults(), period, CampaignConfig.Execution.PLAIN, reduce, sessions);
+            s = new Campaign(target, config, progressLine.stream()).withJobs(workers)
+                    .describedBy(txfuzz.campaign.RunMeta.of(target, targetOptions(), RecordedCommandLine.of(spec.commandLine().getParseResult().originalArgs())))
+                    .run();
+            samples = sampler.finish();
+        }
+        List<SoakSampler.Verdict> verdicts = SoakSampler.verdicts(samples);
+        System.out.printf(Locale.ROOT, "%n%d cases in %.0f s (%.1f cases/s), %d bug candidates, %d documented, %d unique findings%n", s.cases(),
+                s.seconds(), s.casesPerSecond(), s.bugCandidates(), s.documented(), s.uniqueFindings());
+        for (SoakSampler.Verdict v : verdicts) {
+            System.out.printf(Locale.ROOT, "%s: first-quarter max %d, last-quarter max %d; %s: %s%n", v.figure(), v.firstQuarterMax(),
+                    v.lastQuarterMax(), v.bound(), v.flat() ? "flat" : "NOT flat");
+        }
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("dbms", name);
+        json.put("version", s.version());
+        json.put("workers", workers);
+        json.put("seconds", s.seconds());
+        json.put("cases", s.cases());
+        json.put("sampleEverySeconds", period.toSeconds());
+        json.put("samples", samples);
+        json.put("verdicts", verdicts);
+        Path file = out.resolve("soak.json");
+        new com.fasterxml.jackson.databind.ObjectMapper().enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                .writeValue(file.toFile(), json);
+        System.out.println("soak.json: " + file);
+        return verdicts.stream().allMatch(SoakSampler.Verdict::flat) ? Main.OK : Main.FOUND;
+    }
+
+    private static void printSample(SoakSampler.Sample x) {
+        System.out.printf(Locale.ROOT, "| %d | %d | %.1f | %d | %d | %.1f |%n", x.secondsIn(), x.cases(), x.rssKb() / 1024.0, x.threads(),
+                x.openFiles(), x.heapAfterGcKb() / 1024.0);
+    }
+
+    /** The campaign's progress lines, of which the soak keeps the last for its case count ("[  12s] 345 cases (…"). */
+    private static final class LastProgressLine {
+        private volatile long cases;
+
+        PrintStream stream() {
+            return new PrintStream(new java.io.ByteArrayOutputStream() {
+                @Override
+                public synchronized void flush() {
+                    String text = toString(java.nio.charset.StandardCharsets.UTF_8);
+                    reset();
+                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\[\\s*\\d+s\\] ([\\d,]+) case").matcher(text.strip());
+                    if (m.find()) {
+                        cases = Long.parseLong(m.group(1).replace(",", ""));
+                    }
+                }
+            }, true, java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        long cases() {
+            return cases;
+        }
     }
 
     /** --jobs: the worker counts, each at least 1; a one-line error otherwise. */

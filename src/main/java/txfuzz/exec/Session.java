@@ -43,6 +43,8 @@ final class Session implements AutoCloseable {
     private volatile boolean busy;
     /** The thread running the statement in flight (for a hang's evidence: its stack); null between statements. */
     private volatile Thread runner;
+    /** Guards {@link #runner} between the statement's thread and an abort that interrupts it. */
+    private final Object runnerLock = new Object();
 
     Session(Target target, Connection connection, String engineId, ExecutionMode mode) {
         this.target = target;
@@ -58,12 +60,17 @@ final class Session implements AutoCloseable {
     CompletableFuture<Completed> submit(Stmt stmt, ExecutorService pool) {
         busy = true;
         return CompletableFuture.supplyAsync(() -> {
-            runner = Thread.currentThread();
+            synchronized (runnerLock) {
+                runner = Thread.currentThread();
+            }
             try {
                 StmtResult r = execute(stmt);
                 return new Completed(r, System.nanoTime());
             } finally {
-                runner = null;
+                synchronized (runnerLock) {
+                    runner = null;
+                    Thread.interrupted(); // an interrupt of an abandoned statement ends with it, never reaches the pool's next task
+                }
                 busy = false;
             }
         }, pool);
@@ -242,10 +249,27 @@ final class Session implements AutoCloseable {
         t.start();
     }
 
+    /**
+     * Closing while a statement is still in flight: the connection is aborted and the statement's thread
+     * interrupted, since the database is being thrown away.
+     */
+    private void abandon() {
+        abortConnection();
+        // H2 waits for a row lock in Object.wait (until LOCK_TIMEOUT, 10 minutes) and neither cancel() nor close()
+        // ends that wait; only an interrupt does (a lock-timeout error). Without it every abandoned statement kept
+        // its thread, the abort thread and its whole in-memory database for 10 minutes (bench --soak: threads and
+        // memory rising). The database is being thrown away, so what the interrupt does to it does not matter.
+        synchronized (runnerLock) {
+            if (runner != null) {
+                runner.interrupt();
+            }
+        }
+    }
+
     @Override
     public void close() {
         if (busy) {
-            abortConnection(); // a stuck statement holds the connection (Derby): never wait for it
+            abandon(); // a stuck statement holds the connection (Derby): never wait for it
             return;
         }
         try {

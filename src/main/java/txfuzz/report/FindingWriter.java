@@ -74,10 +74,56 @@ public final class FindingWriter {
      * killed run are removed first.
      */
     public List<FindingRecord> write(Finding f, Target target) {
+        if (f.duplicateOf() != null) {
+            return writeReference(f);
+        }
         writeFolder(f.id(), (tmp, dir) -> writeFiles(f, target, tmp, dir));
         TestCase c = f.testCase();
         return records(f.id(), c.dbms(), c.isolation().name(), f.violations(), f.signature(), f.duplicateOf(), f.reduction()).stream()
                 .map(r -> r.withOnNewest(f.onNewest())).toList();
+    }
+
+    /** Where a run's duplicates are kept: a line each, in the order they were filed. */
+    public static final String DUPLICATES = "duplicates.jsonl";
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper LINE = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /**
+     * A duplicate keeps a reference, not a folder: one line of {@code findings/duplicates.jsonl} with its id,
+     * the representative it duplicates, its signature, its primary violation and the case as filed (so it
+     * still replays: {@code jq .case}). A folder is ~60 kB on disk, a line a few kB, so the findings of
+     * a long run grow with its unique findings, not its cases. A folder this writer made for the finding
+     * before its reduction showed it a duplicate is removed; the line is appended whole (one write).
+     */
+    private List<FindingRecord> writeReference(Finding f) {
+        TestCase c = f.testCase();
+        Violation primary = f.primary();
+        var line = LINE.createObjectNode();
+        line.put("id", f.id());
+        line.put("duplicateOf", f.duplicateOf());
+        line.put("signature", f.signature() == null ? null : f.signature().id());
+        line.put("oracle", primary.oracle());
+        line.put("kind", primary.kind().label());
+        line.put("classification", primary.classification().label());
+        line.put("violations", f.violations().size());
+        line.put("reduction", f.reduction() == null ? null : f.reduction().status());
+        line.put("summary", primary.summary());
+        try {
+            line.set("case", LINE.readTree(CaseJson.write(c)));
+            Files.createDirectories(findingsDir);
+            deleteTree(dir(f.id())); // the folder written as found, before the reduction
+            Files.writeString(findingsDir.resolve(DUPLICATES), LINE.writeValueAsString(line) + "\n", java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write duplicate " + f.id() + " to " + findingsDir.resolve(DUPLICATES) + ": " + e.getMessage(), e);
+        }
+        List<FindingRecord> records = new ArrayList<>();
+        for (Violation v : f.violations()) {
+            records.add(new FindingRecord(f.id(), v.oracle(), c.dbms(), c.isolation().name(), v.kind().label(), v.classification().label(),
+                    findingsDir.getFileName() + "/" + DUPLICATES, v.summary())
+                    .withFinding(v == primary, f.signature(), f.duplicateOf(), f.reduction()));
+        }
+        return records;
     }
 
     /**

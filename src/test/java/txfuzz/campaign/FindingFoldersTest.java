@@ -125,12 +125,17 @@ class FindingFoldersTest {
                 "original.case.json"}) {
             assertTrue(readme.contains(part), () -> "README.md lacks '" + part + "':\n" + readme);
         }
-        // a duplicate says so, and was not reduced
-        Path dup = out.resolve("findings/h2-RC-s5-i1");
-        String dupReadme = Files.readString(dup.resolve("README.md"));
-        assertTrue(dupReadme.contains("**Duplicate** of [" + first + "](../" + first + "/README.md)"), dupReadme);
-        assertTrue(dupReadme.contains("did not spend time reducing it"), dupReadme);
-        assertFalse(Files.exists(dup.resolve("original.case.json")));
+        // a duplicate keeps a reference, not a folder: a line of findings/duplicates.jsonl naming its representative,
+        // with its case as filed (not reduced), which still replays
+        assertFalse(Files.exists(out.resolve("findings/h2-RC-s5-i1")), "no folder for a duplicate");
+        List<String> lines = Files.readAllLines(out.resolve("findings").resolve(txfuzz.report.FindingWriter.DUPLICATES));
+        assertEquals(CASES - 1, lines.size(), "a line per duplicate");
+        var dupLine = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines.get(0));
+        assertEquals("h2-RC-s5-i1", dupLine.get("id").asText());
+        assertEquals(first, dupLine.get("duplicateOf").asText());
+        assertEquals("skipped-duplicate", dupLine.get("reduction").asText());
+        assertEquals(group.get("signature").asText(), dupLine.get("signature").asText());
+        assertEquals(asFound(lostUpdate(1)), CaseJson.read(dupLine.get("case").toString(), "duplicates.jsonl"));
 
         // both the reduced case and the case as found replay
         for (String file : new String[] {"case.json", "original.case.json"}) {
