@@ -36,7 +36,8 @@ public final class DiffOracle implements Oracle, AutoCloseable {
 
     /** The registry's entry: made from a campaign's subjects, the first the primary, each other one compared with it. */
     public static final txfuzz.oracle.OracleRegistration REGISTRATION =
-            txfuzz.oracle.OracleRegistration.of(NAME, DiffOracle::of, List.of(DivergenceKind.values())).comparingSubjects();
+            txfuzz.oracle.OracleRegistration.of(NAME, DiffOracle::of, List.of(DivergenceKind.values())).comparingSubjects()
+                    .keepingStudy(StudyReport::of);
 
     /** The oracle over {@code context}'s subjects: each other one at the level keeping the primary level's promise. */
     static DiffOracle of(txfuzz.oracle.OracleContext context) {
