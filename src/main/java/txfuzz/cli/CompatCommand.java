@@ -45,8 +45,8 @@ final class CompatCommand implements Callable<Integer> {
     @Option(names = "--jobs", paramLabel = "N", description = "Workers side by side; their comparisons are combined. Default: as for run.")
     String jobs;
 
-    @Option(names = "--reduce-time", defaultValue = "0", description = "Reduction budget per finding. Default: ${DEFAULT-VALUE}: a"
-            + " reduction's trial runs are compared too and would be counted in the study, so compat does not reduce by default.")
+    @Option(names = "--reduce-time", defaultValue = "0", description = "Reduction budget per finding. Default: ${DEFAULT-VALUE}: the study"
+            + " counts each case once, as first judged, and shows each scenario by its smallest case as generated.")
     String reduceTime;
 
     @Override
