@@ -72,7 +72,10 @@ final class CompatCommand implements Callable<Integer> {
         add(args, "--isolation", isolation);
         add(args, "--out", out);
         add(args, "--jobs", jobs);
-        RunCommand run = new RunCommand();
+        // parsed as 'txfuzz run …' so that summary.json records the run command line that replays this campaign
+        args.add(0, "run");
+        CommandLine.ParseResult parsed = new CommandLine(new Main()).parseArgs(args.toArray(String[]::new));
+        RunCommand run = (RunCommand) parsed.subcommand().commandSpec().userObject();
         run.afterRun = (campaign, dir) -> {
             String study = comparing.study().apply(campaign.judgedWith().stream()
                     .filter(o -> o.name().equals(comparing.name())).toList());
@@ -84,7 +87,6 @@ final class CompatCommand implements Callable<Integer> {
             }
             System.out.println("txfuzz: study written to " + file);
         };
-        new CommandLine(run).parseArgs(args.toArray(String[]::new));
         return run.call();
     }
 

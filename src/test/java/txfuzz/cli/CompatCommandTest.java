@@ -27,7 +27,9 @@ class CompatCommandTest {
         assertTrue(r.code() == Main.OK || r.code() == Main.FOUND, r.toString());
         Path study = out.resolve(CompatCommand.STUDY_FILE);
         assertTrue(r.out().contains("study written to " + study), r.out());
-        assertTrue(Files.exists(out.resolve("summary.json")), "the usual run folder too");
+        String summary = Files.readString(out.resolve("summary.json"));
+        assertTrue(summary.replaceAll("\\s", "").contains("\"commandLine\":[\"txfuzz\",\"run\",\"--subjects\""),
+                "the usual run folder too, recording the run that replays it: " + summary);
         String md = Files.readString(study);
         assertTrue(md.contains("## h2 vs h2:prepared"), md);
         Matcher m = FIGURES.matcher(md);
