@@ -210,6 +210,11 @@ public final class Campaign {
         }
     }
 
+    /** The oracles this campaign judged with, every worker's (and the filer's), once {@link #run()} started: e.g. to combine their studies. */
+    public List<txfuzz.oracle.Oracle> judgedWith() {
+        return List.copyOf(judging);
+    }
+
     /** Runs the loop; its oracles are closed when it ends, however it ends. */
     public Summary run() {
         try (OracleSet closing = oracles) {

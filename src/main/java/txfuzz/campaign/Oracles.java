@@ -53,6 +53,11 @@ public final class Oracles {
         return r;
     }
 
+    /** The oracle that compares subjects (the first registered, when several do); empty when none does. */
+    public static Optional<OracleRegistration> comparingSubjects() {
+        return REGISTERED.values().stream().filter(OracleRegistration::comparesSubjects).findFirst();
+    }
+
     /** Whether these oracles need cases generated with rowId/wList instrumentation (e.g. an oracle reading rows' versions). */
     public static boolean needInstrumentation(List<String> names) {
         return names.stream().map(n -> REGISTERED.get(n.trim())).anyMatch(r -> r != null && r.needsRowTracking());

@@ -14,7 +14,7 @@ import picocli.CommandLine.ScopeType;
  */
 @Command(name = "txfuzz", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Finds transaction bugs in relational DBMSs.",
-        subcommands = {RunCommand.class, MergeCommand.class, ReplayCommand.class, ImportCommand.class, JudgeSuiteCommand.class, BisectCommand.class, ReduceCommand.class, CheckCommand.class, IsolationTableCommand.class, TargetsCommand.class, PatternsCommand.class, BenchCommand.class, CleanCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, CompatCommand.class, MergeCommand.class, ReplayCommand.class, ImportCommand.class, JudgeSuiteCommand.class, BisectCommand.class, ReduceCommand.class, CheckCommand.class, IsolationTableCommand.class, TargetsCommand.class, PatternsCommand.class, BenchCommand.class, CleanCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** txfuzz's own version (and commit, when the launcher found one), from the build: not a second copy of the pom's. */
     static final class Version implements picocli.CommandLine.IVersionProvider {

@@ -215,6 +215,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private txfuzz.campaign.Partition partition;
+    /** What a command built on run does with the campaign once it ran (compat writes its study), before the run's last lines; nothing by default. */
+    java.util.function.BiConsumer<Campaign, Path> afterRun = (c, dir) -> { };
     private int workers;
     private txfuzz.campaign.KnownSignatures knownSignatures;
 
@@ -362,6 +364,7 @@ final class RunCommand implements Callable<Integer> {
             Summary summary;
             try {
                 summary = campaign.run();
+                afterRun.accept(campaign, out);
                 if (summary.interrupted()) {
                     // partial figures: not a "done" line that reads as a finished run
                     Main.sayInterrupted(String.format(Locale.ROOT, " after %s in %.1fs; so far %s; partial results in %s and %s",

@@ -80,7 +80,8 @@ public record OracleContext(List<Opened> subjects, Dialect dialect, Map<String, 
 
     /**
      * The level {@code other} runs a case at whose primary level is {@code level} (in the primary's
-     * {@code mode}): its weakest level keeping the same promise ({@link Target#promise}). Empty when it
+     * {@code mode}): the level of the same name if it keeps the same promise ({@link Target#promise}), else its
+     * weakest level keeping it. Empty when it
      * has none: that pair is not compared at that level.
      */
     public Optional<IsolationLevel> levelOf(Opened other, IsolationLevel level, String mode) {
@@ -89,7 +90,9 @@ public record OracleContext(List<Opened> subjects, Dialect dialect, Map<String, 
         }
         Promise wanted = subjects.get(0).target().promise(level, mode).promise();
         Target t = other.target();
-        return t.isolationLevels().stream().filter(l -> t.promise(l, other.mode()).promise() == wanted).findFirst();
+        // several levels may keep one promise (MariaDB's READ COMMITTED and REPEATABLE READ both lose updates): the same name first
+        return t.isolationLevels().stream().filter(l -> t.promise(l, other.mode()).promise() == wanted)
+                .min(java.util.Comparator.comparing(l -> l != level));
     }
 
     /** For each other subject with no level keeping {@code level}'s promise, a sentence saying so (the campaign prints them). */

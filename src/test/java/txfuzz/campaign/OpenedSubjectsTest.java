@@ -137,6 +137,19 @@ class OpenedSubjectsTest {
         }
     }
 
+    /** Where several levels keep the promise, the same-named one is taken: REPEATABLE READ is not compared with READ COMMITTED. */
+    @Test
+    void ofTheLevelsKeepingAPromiseTheSameNameIsTaken() {
+        try (OpenedSubjects opened = OpenedSubjects.open(Subject.parseList("hsqldb:mvcc,hsqldb:mvcc:prepared"), s -> s.open(null))) {
+            OracleContext c = opened.context(ExecutorConfig.defaults());
+            OracleContext.Opened other = c.subjects().get(1);
+            assertSame(other.target().promise(IsolationLevel.REPEATABLE_READ, "mvcc").promise(),
+                    other.target().promise(IsolationLevel.SERIALIZABLE, "mvcc").promise(), "both levels keep snapshot isolation");
+            assertEquals(java.util.Optional.of(IsolationLevel.SERIALIZABLE), c.levelOf(other, IsolationLevel.SERIALIZABLE, "mvcc"));
+            assertEquals(java.util.Optional.of(IsolationLevel.REPEATABLE_READ), c.levelOf(other, IsolationLevel.REPEATABLE_READ, "mvcc"));
+        }
+    }
+
     @Test
     void postgresRepeatableReadIsSnapshotIsolationAndMariadbsIsNot() {
         var pg = txfuzz.dbms.Targets.engine("postgres");

@@ -36,7 +36,8 @@ public final class DiffOracle implements Oracle, AutoCloseable {
 
     /** The registry's entry: made from a campaign's subjects, the first the primary, each other one compared with it. */
     public static final txfuzz.oracle.OracleRegistration REGISTRATION =
-            txfuzz.oracle.OracleRegistration.of(NAME, DiffOracle::of, List.of(DivergenceKind.values())).comparingSubjects();
+            txfuzz.oracle.OracleRegistration.of(NAME, DiffOracle::of, List.of(DivergenceKind.values())).comparingSubjects()
+                    .keepingStudy(StudyReport::of);
 
     /** The oracle over {@code context}'s subjects: each other one at the level keeping the primary level's promise. */
     static DiffOracle of(txfuzz.oracle.OracleContext context) {
@@ -68,6 +69,8 @@ public final class DiffOracle implements Oracle, AutoCloseable {
     private final Map<String, Executor> executors = new LinkedHashMap<>();
     private final Function<String, List<Oracle>> ownOracles;
     private final Map<String, Study.Builder> studies = new LinkedHashMap<>();
+    /** The cases (seed/iteration) each pair's study counted already. */
+    private final Map<String, java.util.Set<String>> studied = new java.util.HashMap<>();
     private final AtomicLongArray counts = new AtomicLongArray(Figure.values().length);
 
     /**
@@ -139,7 +142,8 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         }
         TestCase oc = paired.get();
         Executor ex = executors.get(other.label());
-        Study.Builder study = studies.get(other.label());
+        // the study counts a case once: confirming and reducing it judge it again (the same seed and iteration)
+        Study.Builder study = firstLook(other.label(), c) ? studies.get(other.label()) : new Study.Builder(other.label());
         count(Figure.COMPARED);
         SideRun p1 = new SideRun(setupState(primary, c), primaryTrace);
         SideRun o1;
@@ -183,6 +187,11 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         }
         count(Figure.DIVERGED);
         return Optional.of(violation(c, d, t, left, right, sideBySide));
+    }
+
+    /** Whether {@code c} (its seed and iteration) is compared with {@code other} for the first time. */
+    private synchronized boolean firstLook(String other, TestCase c) {
+        return studied.computeIfAbsent(other, k -> new java.util.HashSet<>()).add(c.seed() + "/" + c.iteration());
     }
 
     private Optional<Violation> notComparable(Study.Builder study, String reason) {

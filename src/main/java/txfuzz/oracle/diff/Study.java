@@ -22,8 +22,38 @@ public record Study(String pair, long compared, long agreeing, Map<String, Long>
         return notComparable.values().stream().mapToLong(Long::longValue).sum();
     }
 
+    /** This study and {@code other} (the same pair, another worker's cases) as one: counts summed, each scenario shown by the smaller example. */
+    public Study plus(Study other) {
+        if (!pair.equals(other.pair)) {
+            throw new IllegalArgumentException("studies of two pairs: " + pair + ", " + other.pair);
+        }
+        Map<String, Long> reasons = new TreeMap<>(notComparable);
+        other.notComparable.forEach((k, v) -> reasons.merge(k, v, Long::sum));
+        Map<String, Scenario> byKey = new LinkedHashMap<>();
+        for (Scenario sc : scenarios) {
+            byKey.put(sc.key(), sc);
+        }
+        for (Scenario sc : other.scenarios) {
+            byKey.merge(sc.key(), sc, Scenario::plus);
+        }
+        List<Scenario> list = new ArrayList<>(byKey.values());
+        list.sort(ORDER);
+        return new Study(pair, compared + other.compared, agreeing + other.agreeing, reasons, list);
+    }
+
+    private static final Comparator<Scenario> ORDER = Comparator.comparing(Scenario::kind).thenComparing(Scenario::cause).thenComparing(Scenario::consequence);
+
     /** One distinct scenario: how often it was seen, its labels, and an example (the smallest case's side-by-side). */
     public record Scenario(DivergenceKind kind, Cause cause, Consequence consequence, Label label, long seen, int exampleSize, String example) {
+        String key() {
+            return kind + "/" + cause + "/" + consequence;
+        }
+
+        /** The same scenario seen elsewhere too: seen by both counts, shown (and labelled) by the smaller example. */
+        Scenario plus(Scenario other) {
+            Scenario shown = other.exampleSize < exampleSize ? other : this;
+            return new Scenario(kind, cause, consequence, shown.label, seen + other.seen, shown.exampleSize, shown.example);
+        }
     }
 
     /** Collects a campaign's comparisons into a {@link Study}. Not thread-safe: one per campaign thread, or synchronise. */
@@ -68,7 +98,7 @@ public record Study(String pair, long compared, long agreeing, Map<String, Long>
 
         public Study build() {
             List<Scenario> list = new ArrayList<>(scenarios.values());
-            list.sort(Comparator.comparing(Scenario::kind).thenComparing(Scenario::cause).thenComparing(Scenario::consequence));
+            list.sort(ORDER);
             return new Study(pair, compared, agreeing, notComparable, list);
         }
     }

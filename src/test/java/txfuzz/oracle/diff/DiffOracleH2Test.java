@@ -80,6 +80,21 @@ class DiffOracleH2Test {
         }
     }
 
+    /** A campaign judges a divergent case again to confirm it (and a reduction again): the study counts the case once. */
+    @Test
+    void aCaseJudgedAgainIsCountedOnceInTheStudy() throws Exception {
+        try (Target h2 = Targets.create("h2"); Target faulty = new ConcurrentMiscountTarget(Targets.create("h2"));
+             DiffOracle diff = new DiffOracle("h2", List.of(OtherSubject.sameLevels("h2-miscounting", faulty)), WSS)) {
+            TestCase c = overlappingWriters(IsolationLevel.READ_COMMITTED);
+            assertEquals(1, judge(diff, h2, c).violations().size());
+            assertEquals(1, judge(diff, h2, c).violations().size(), "judged again, it still diverges");
+            assertEquals(2L, diff.figures().get("compared"), "the oracle's figures count judgements");
+            Study s = diff.studies().get(0);
+            assertEquals(1, s.compared(), "the study counts cases");
+            assertEquals(1, s.scenarios().get(0).seen(), s.toString());
+        }
+    }
+
     @Test
     void theFaultIsAttributedWhicheverSideIsPrimary() throws Exception {
         try (Target h2 = Targets.create("h2"); Target faulty = new CommitDroppingTarget(Targets.create("h2"));
