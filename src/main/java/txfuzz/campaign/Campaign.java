@@ -827,10 +827,16 @@ public final class Campaign {
         if (newestCheck == null || stopRequested || f.duplicateOf() != null || f.primary().classification() != Classification.BUG_CANDIDATE) {
             return;
         }
+        // a divergence between subjects is not one engine's to re-check alone; a one-subject finding is replayed
+        // with the campaign's one-subject oracles
+        List<String> oneSubject = config.oracles().stream().filter(n -> !Oracles.registration(n).comparesSubjects()).toList();
+        if (Oracles.registration(f.primary().oracle()).comparesSubjects() || oneSubject.isEmpty()) {
+            return;
+        }
         beginStep("checking " + f.id() + " on the newest release, " + newestCheck.newest(), "checking-newest", f.id(), true);
         VersionReplay r;
         try {
-            r = newestCheck.replay(f.testCase(), config.oracles());
+            r = newestCheck.replay(f.testCase(), oneSubject);
         } finally {
             endStep();
         }
