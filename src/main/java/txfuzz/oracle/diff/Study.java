@@ -74,10 +74,10 @@ public record Study(String pair, long compared, long agreeing, Map<String, Long>
             return this;
         }
 
-        /** {@code reason}'s first word ("flaky:", "setup", …) groups it. */
+        /** {@code reason} up to its first colon ("flaky", "setup differs", "the executor broke a stall on one side") groups it. */
         public Builder notComparable(String reason) {
             compared++;
-            String group = reason == null ? "unknown" : reason.split("[ :]", 2)[0];
+            String group = reason == null ? "unknown" : reason.split(":", 2)[0].strip();
             notComparable.merge(group, 1L, Long::sum);
             return this;
         }

@@ -209,10 +209,12 @@ class TriageTest {
         Divergence d = divergence(LOST_UPDATE, ABORTED);
         Triaged t = Triage.triage(CASE, d, side("m", "mariadb", "10.11.5", CLEAN), run(LOST_UPDATE), side("p", "postgres", "15.18", CLEAN), run(ABORTED));
         Study s = new Study.Builder("m vs p").agreed().notComparable("flaky: …").notComparable("setup differs: t")
+                .notComparable("the executor broke a stall on one side")
                 .diverged(d, t, Consequence.DATABASE_STATE, 9, "big").diverged(d, t, Consequence.DATABASE_STATE, 4, "small").build();
-        assertEquals(5, s.compared());
+        assertEquals(6, s.compared());
         assertEquals(1, s.agreeing());
-        assertEquals(Map.of("flaky", 1L, "setup", 1L), s.notComparable());
+        assertEquals(Map.of("flaky", 1L, "setup differs", 1L, "the executor broke a stall on one side", 1L), s.notComparable(),
+                "grouped by the reason before its details, never by a first word such as 'the'");
         assertEquals(1, s.scenarios().size());
         assertEquals(2, s.scenarios().get(0).seen());
         assertEquals("small", s.scenarios().get(0).example());
