@@ -219,7 +219,7 @@ class TriageTest {
         assertEquals(2, s.scenarios().get(0).seen());
         assertEquals("small", s.scenarios().get(0).example());
         String md = StudyReport.render(List.of(s));
-        assertTrue(md.contains("| 5 | 1 | 2 | 1 |"), md);
+        assertTrue(md.contains("| 6 | 1 | 3 | 1 |"), md);
         assertTrue(md.contains("| diff-abort | write-conflict | database state | compatibility | 2 |"), md);
         assertEquals(Consequence.DATABASE_STATE, Consequence.of(CASE, LOST_UPDATE, ABORTED));
     }
