@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import txfuzz.dbms.Target;
@@ -22,7 +21,7 @@ class JudgeSuiteTest {
 
     private static JudgeSuite.Table run(String dbms, List<Path> files, Path out) throws Exception {
         try (Target target = Targets.create(dbms); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
-            var config = new JudgeSuite.Config(Importer.Options.defaults(), Duration.ofSeconds(20), UnaryOperator.identity());
+            var config = new JudgeSuite.Config(Importer.Options.defaults(), Duration.ofSeconds(20), true);
             return new JudgeSuite(config, target, executor, out).run(files, line -> { });
         }
     }
