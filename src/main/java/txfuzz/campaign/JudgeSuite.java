@@ -264,7 +264,7 @@ public final class JudgeSuite {
         }
         Map<String, List<String>> notApplicable = new TreeMap<>();
         t.cases().forEach(c -> c.verdicts().values().stream().filter(v -> v.startsWith(NOT_APPLICABLE)).findFirst()
-                .ifPresent(v -> notApplicable.computeIfAbsent(c.file(), k -> new ArrayList<>()).add(c.caseFile() + ": " + v.substring(NOT_APPLICABLE.length() + 2))));
+                .ifPresent(v -> notApplicable.computeIfAbsent(c.file(), k -> new ArrayList<>()).add(c.caseFile() + ": " + oneLine(v.substring(NOT_APPLICABLE.length() + 2)))));
         if (!notApplicable.isEmpty()) {
             md.append("\n## Row tracking not applicable\n\nThe oracles that need row tracking did not judge these cases: a statement could not be instrumented.\n\n");
             notApplicable.forEach((file, lines) -> lines.forEach(l -> md.append("- ").append(l.replace("|", "\\|")).append('\n')));

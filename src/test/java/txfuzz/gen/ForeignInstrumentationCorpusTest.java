@@ -21,6 +21,7 @@ import txfuzz.dbms.versions.VersionPin;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.exec.Trace;
+import txfuzz.imports.Importer;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Violation;
 import txfuzz.reduce.Stripped;
@@ -28,7 +29,8 @@ import txfuzz.reduce.TrackingStripper;
 
 /**
  * The corpus's hand-instrumented cases, as plain programs (their tracking taken out by
- * {@link TrackingStripper}) and instrumented again by {@link ForeignInstrumentation}: replayed as
+ * {@link TrackingStripper}), written as a plain schedule (the format bug reports use), read back by
+ * {@code txfuzz import}'s {@link Importer} and instrumented again by {@link ForeignInstrumentation}: replayed as
  * {@code Corpus.replay} replays the entry, on the engine the entry was checked on, with the entry's
  * oracles, the foreign case must get the violations the hand-instrumented one gets today.
  */
@@ -50,7 +52,9 @@ class ForeignInstrumentationCorpusTest {
             "maria-rr-p4", "T2 sets the value T1 wrote: InnoDB writes nothing",
             // an UPDATE that assigns nothing but the tag (a row lock taken by a write): no plain statement stands for it
             "pg-merge-rr-lost-update", "no plain form",
-            "pg-update-rr-serialization-failure", "no plain form");
+            "pg-update-rr-serialization-failure", "no plain form",
+            // SQLite's deferred mode (BEGIN DEFERRED) is the case's mode; a plain schedule has a level line but no mode line
+            "sqlite-ser-write-skew", "a plain schedule names no mode");
 
     private static synchronized Executor executor(Entry e) {
         return EXECUTORS.computeIfAbsent(e.engine() + " " + e.checkedOn(), k -> {
@@ -94,6 +98,21 @@ class ForeignInstrumentationCorpusTest {
     private static final java.util.regex.Pattern ROW_READ = java.util.regex.Pattern.compile("SELECT (\\w+\\.)?rid, (?:\\w+\\.)?wl( FROM .*)",
             java.util.regex.Pattern.DOTALL);
 
+    /** {@code plain} written as a plain schedule (the reproducer's format) and imported again; IllegalStateException when the import skips it. */
+    static TestCase viaImport(TestCase plain, Entry e) {
+        String text = txfuzz.report.ScheduleText.render(plain, e.id());
+        Importer.FileImport f = Importer.read(text, e.id() + ".txt", txfuzz.model.CaseSource.Format.SCHEDULE,
+                new Importer.Options(e.engine(), null, Integer.MAX_VALUE), java.nio.file.Path.of(e.id() + ".txt"));
+        if (f.cases().size() != 1) {
+            throw new IllegalStateException("the plain schedule does not import: " + f.skipped());
+        }
+        TestCase c = f.cases().get(0).testCase();
+        if (!c.mode().equals(plain.mode())) {
+            throw new IllegalStateException("mode " + plain.mode() + ": a plain schedule names no mode, it imports as " + c.mode());
+        }
+        return c;
+    }
+
     static List<String> labels(List<Violation> violations) {
         Set<String> out = new TreeSet<>();
         for (Violation v : violations) {
@@ -126,7 +145,18 @@ class ForeignInstrumentationCorpusTest {
                 }
                 continue;
             }
-            ForeignInstrumentation.Instrumented fi = ForeignInstrumentation.instrument(plain.plain(), Targets.engine(e.engine()).dialect());
+            // the plain form as a bug report would paste it, read back by txfuzz import: the path a user's plain schedule takes
+            TestCase imported;
+            try {
+                imported = viaImport(plain.plain(), e);
+            } catch (IllegalStateException notImported) {
+                rows.add(e.id() + ": " + notImported.getMessage());
+                if (!KNOWN_DIFFERENCES.containsKey(e.id())) {
+                    mismatches.add(e.id());
+                }
+                continue;
+            }
+            ForeignInstrumentation.Instrumented fi = ForeignInstrumentation.instrument(imported, Targets.engine(e.engine()).dialect());
             if (!fi.rowTrackingComplete()) {
                 rows.add(e.id() + ": " + fi.notApplicableBecause().orElseThrow());
                 mismatches.add(e.id());
