@@ -11,12 +11,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import txfuzz.dbms.Target;
 import txfuzz.exec.Executor;
 import txfuzz.exec.SetupFailedException;
 import txfuzz.exec.Trace;
+import txfuzz.gen.ForeignInstrumentation;
 import txfuzz.imports.Importer;
 import txfuzz.model.CaseJson;
 import txfuzz.model.TestCase;
@@ -32,18 +32,22 @@ import txfuzz.report.FindingWriter;
  * {@code txfuzz judge-suite}: imports every file of a folder of schedules written by others, runs each case on
  * one engine with the oracles that apply to it, and tabulates what happened — per file the schedules, the cases
  * imported and judged, what was skipped and why; per oracle the verdicts; and each bug candidate, confirmed by a
- * second run, reduced, and filed as a finding. Cases are plain; {@code instrument} is where row tracking for
- * foreign SQL plugs in (identity until then), so the isolation and equiv oracles judge the cases it tracks.
+ * second run, reduced, and filed as a finding. With {@code instrument}, each case gets the row tracking a generated
+ * case gets ({@link ForeignInstrumentation}) and every oracle's preparation, so the oracles that need row tracking
+ * judge it too; where the instrumentation is incomplete those oracles are "not applicable" for the case, with the
+ * statement it could not instrument, and the others judge the plain case.
  */
 public final class JudgeSuite {
     /** What a verdict of one oracle on one case says, as the table spells it. */
     static final String PASS = "pass";
+    /** The verdict of an oracle that needs row tracking on a case whose instrumentation is incomplete (followed by why). */
+    static final String NOT_APPLICABLE = "not applicable";
 
     /**
      * @param reduceTime time budget for reducing each bug candidate
-     * @param instrument a plain imported case to the case the oracles judge (identity: plain)
+     * @param instrument give each imported case row tracking, so the oracles that need it judge it too (false: judge it as imported)
      */
-    public record Config(Importer.Options importOptions, Duration reduceTime, UnaryOperator<TestCase> instrument) {
+    public record Config(Importer.Options importOptions, Duration reduceTime, boolean instrument) {
     }
 
     /** One case's verdicts: per oracle {@link #PASS} or the classification and kinds of what it found; or why it did not run. */
@@ -94,9 +98,7 @@ public final class JudgeSuite {
             for (int k = 0; k < f.cases().size(); k++) {
                 Importer.Imported imp = f.cases().get(k);
                 String caseFile = Importer.caseFileName(f, k + 1);
-                TestCase c = config.instrument().apply(imp.testCase());
-                Files.writeString(out.resolve("cases").resolve(caseFile), CaseJson.write(c));
-                CaseRow row = judge(c, f, imp.schedule(), caseFile, findings);
+                CaseRow row = judge(imp.testCase(), f, imp.schedule(), caseFile, findings);
                 cases.add(row);
                 if (row.notRun() == null) {
                     judged++;
@@ -114,14 +116,48 @@ public final class JudgeSuite {
         return t;
     }
 
-    private CaseRow judge(TestCase c, Importer.FileImport f, String schedule, String caseFile, FindingWriter findings) {
+    /** The case the oracles judge, the oracles judging it, and the verdict of those that cannot (oracle → "not applicable: why"). */
+    private record Judged(TestCase testCase, List<String> oracles, Map<String, String> notApplicable) {
+    }
+
+    /**
+     * The imported case as judged: plain with the oracles a recorded case needs; or, instrumenting, with row tracking and
+     * every oracle that needs it too — each oracle's preparation applied, as a campaign prepares a generated case — unless
+     * some statement could not be instrumented, which makes those oracles not applicable rather than leaves them guessing.
+     */
+    private Judged prepared(TestCase plain) {
+        List<String> own = Oracles.forCase(plain);
+        if (!config.instrument()) {
+            return new Judged(plain, own, Map.of());
+        }
+        List<String> tracking = Oracles.needingRowTracking();
+        ForeignInstrumentation.Instrumented ins = ForeignInstrumentation.instrument(plain, target.dialect());
+        if (!ins.rowTrackingComplete()) {
+            Map<String, String> na = new LinkedHashMap<>();
+            String why = ins.notApplicableBecause().orElseThrow().replaceFirst("^not applicable: ", "");
+            tracking.forEach(o -> na.put(o, NOT_APPLICABLE + ": " + why));
+            return new Judged(plain, own.stream().filter(o -> !tracking.contains(o)).toList(), na);
+        }
+        List<String> all = Oracles.names().stream().filter(o -> own.contains(o) || tracking.contains(o)).toList();
+        return new Judged(ins.testCase(), all, Map.of());
+    }
+
+    private CaseRow judge(TestCase plain, Importer.FileImport f, String schedule, String caseFile, FindingWriter findings) throws IOException {
         String file = f.file().getFileName().toString();
-        String level = c.isolation().sql();
+        String level = plain.isolation().sql();
+        Judged j = prepared(plain);
+        TestCase c = j.testCase();
+        Path written = out.resolve("cases").resolve(caseFile);
         if (!target.isolationLevels().contains(c.isolation()) || !target.modes().contains(c.mode())) {
+            Files.writeString(written, CaseJson.write(c));
             return new CaseRow(file, schedule, caseFile, level, Map.of(), target.name() + " does not run " + level + " in mode " + c.mode(), null);
         }
-        try (OracleSet set = Oracles.create(Oracles.forCase(c), txfuzz.oracle.OracleContext.of(target, txfuzz.exec.ExecutorConfig.defaults()))) {
+        try (OracleSet set = Oracles.create(j.oracles(), txfuzz.oracle.OracleContext.of(target, txfuzz.exec.ExecutorConfig.defaults()))) {
             List<Oracle> oracles = set.oracles();
+            for (Oracle o : oracles) { // the equiv oracle's version-set reads, before the one run they all judge
+                c = o.prepare(c);
+            }
+            Files.writeString(written, CaseJson.write(c));
             Judge judge = new Judge(oracles, executor);
             Trace trace = executor.run(c);
             List<Violation> vs = judge.judge(c, trace);
@@ -132,6 +168,7 @@ public final class JudgeSuite {
             for (Oracle o : oracles) {
                 verdicts.put(o.name(), verdict(vs.stream().filter(v -> v.oracle().equals(o.name())).toList()));
             }
+            verdicts.putAll(j.notApplicable());
             String finding = null;
             List<Violation> bugs = vs.stream().filter(v -> v.classification() == Classification.BUG_CANDIDATE).toList();
             if (!bugs.isEmpty()) {
@@ -211,7 +248,7 @@ public final class JudgeSuite {
             notRun.forEach(c -> md.append("- ").append(c.caseFile()).append(" (").append(c.schedule()).append("): ").append(c.notRun()).append('\n'));
         }
         md.append("\n## Cases with a violation\n\n");
-        List<CaseRow> flagged = t.cases().stream().filter(c -> c.verdicts().values().stream().anyMatch(v -> !v.equals(PASS))).toList();
+        List<CaseRow> flagged = t.cases().stream().filter(c -> c.verdicts().values().stream().anyMatch(JudgeSuite::violation)).toList();
         if (flagged.isEmpty()) {
             md.append("None.\n");
         }
@@ -219,17 +256,29 @@ public final class JudgeSuite {
             md.append("- ").append(c.caseFile()).append(" (").append(c.schedule()).append(", ").append(c.level()).append("): ");
             List<String> vs = new ArrayList<>();
             c.verdicts().forEach((o, v) -> {
-                if (!v.equals(PASS)) {
+                if (violation(v)) {
                     vs.add(o + " " + v);
                 }
             });
             md.append(String.join("; ", vs)).append(c.finding() == null ? "" : " — " + c.finding()).append('\n');
         }
+        Map<String, List<String>> notApplicable = new TreeMap<>();
+        t.cases().forEach(c -> c.verdicts().values().stream().filter(v -> v.startsWith(NOT_APPLICABLE)).findFirst()
+                .ifPresent(v -> notApplicable.computeIfAbsent(c.file(), k -> new ArrayList<>()).add(c.caseFile() + ": " + oneLine(v.substring(NOT_APPLICABLE.length() + 2)))));
+        if (!notApplicable.isEmpty()) {
+            md.append("\n## Row tracking not applicable\n\nThe oracles that need row tracking did not judge these cases: a statement could not be instrumented.\n\n");
+            notApplicable.forEach((file, lines) -> lines.forEach(l -> md.append("- ").append(l.replace("|", "\\|")).append('\n')));
+        }
         return md.toString();
     }
 
+    /** Whether a verdict reports a violation (not a pass, not "not applicable"). */
+    private static boolean violation(String verdict) {
+        return !verdict.equals(PASS) && !verdict.startsWith(NOT_APPLICABLE);
+    }
+
     private static List<String> verdictColumns(Table t) {
-        List<String> cols = new ArrayList<>(List.of(PASS));
+        List<String> cols = new ArrayList<>(List.of(PASS, NOT_APPLICABLE));
         for (Classification c : Classification.values()) {
             cols.add(c.label());
         }

@@ -63,6 +63,11 @@ public final class Oracles {
         return names.stream().map(n -> REGISTERED.get(n.trim())).anyMatch(r -> r != null && r.needsRowTracking());
     }
 
+    /** The oracles that judge one subject and need row tracking, in registration order: those an imported case's instrumentation makes applicable. */
+    public static List<String> needingRowTracking() {
+        return REGISTERED.values().stream().filter(r -> r.needsRowTracking() && !r.comparesSubjects()).map(OracleRegistration::name).toList();
+    }
+
     /** The oracles a recorded case needs when none are named (each registration says which cases it judges), in registration order. */
     public static List<String> forCase(TestCase c) {
         return REGISTERED.values().stream().filter(r -> r.judgesRecordedCase().test(c)).map(OracleRegistration::name).toList();

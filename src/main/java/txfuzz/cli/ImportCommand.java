@@ -8,13 +8,17 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import txfuzz.dbms.Targets;
+import txfuzz.gen.ForeignInstrumentation;
 import txfuzz.imports.Importer;
 import txfuzz.model.CaseJson;
 import txfuzz.model.IsolationLevel;
+import txfuzz.model.TestCase;
 
 @Command(name = "import", description = "Read schedules written by others as case files, one per permutation or schedule: PostgreSQL"
         + " isolation-tester specs (.spec), mysqltest files (.test), plain schedules (.txt: setup lines, then T<n>: SQL lines)."
-        + " replay, reduce and bisect run the cases.")
+        + " Each case gets the row tracking a generated case gets, so every oracle judges it; a case with a statement that cannot be"
+        + " instrumented is written plain, with the reason. replay, reduce and bisect run the cases.")
 final class ImportCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "Files to import.")
     List<Path> files;
@@ -32,6 +36,9 @@ final class ImportCommand implements Callable<Integer> {
     @Option(names = "--max-cases", description = "At most this many cases per file (a spec without permutations has every interleaving of its steps).")
     Integer maxCases;
 
+    @Option(names = "--plain", description = "Write the cases as imported, without row tracking (only the oracles that need none judge them).")
+    boolean plain;
+
     @Override
     public Integer call() {
         Importer.Options options = options(dbms, isolation, maxCases);
@@ -47,8 +54,17 @@ final class ImportCommand implements Callable<Integer> {
             }
             for (int k = 0; k < f.cases().size(); k++) {
                 Path target = out.resolve(Importer.caseFileName(f, k + 1));
+                TestCase c = f.cases().get(k).testCase();
+                if (!plain) {
+                    ForeignInstrumentation.Instrumented ins = ForeignInstrumentation.instrument(c, Targets.engine(c.dbms()).dialect());
+                    if (ins.rowTrackingComplete()) {
+                        c = ins.testCase();
+                    } else {
+                        System.out.println("  " + target.getFileName() + " written plain: " + ins.notApplicableBecause().orElseThrow());
+                    }
+                }
                 try {
-                    Files.writeString(target, CaseJson.write(f.cases().get(k).testCase()));
+                    Files.writeString(target, CaseJson.write(c));
                 } catch (IOException e) {
                     throw new Main.UserError("cannot write " + target + ": " + Options.reason(e));
                 }

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -29,6 +28,9 @@ final class JudgeSuiteCommand implements Callable<Integer> {
 
     @Option(names = "--max-cases", description = "At most this many cases per file (a spec without permutations has every interleaving).")
     Integer maxCases;
+
+    @Option(names = "--plain", description = "Judge the cases as imported, without row tracking (only the oracles that need none judge them).")
+    boolean plain;
 
     @Option(names = "--reduce-time", defaultValue = "60s", description = "Time to reduce each bug candidate. Default: ${DEFAULT-VALUE}.")
     String reduceTime;
@@ -64,8 +66,7 @@ final class JudgeSuiteCommand implements Callable<Integer> {
         }
         try (Target target = Options.target(dbms, server.toTargetOptions(engineVersion.version));
              Executor executor = new Executor(target, ExecutorConfig.defaults())) {
-            // cases are judged plain; the instrumentation of foreign SQL plugs in here
-            JudgeSuite.Config config = new JudgeSuite.Config(importOptions, reduce, UnaryOperator.identity());
+            JudgeSuite.Config config = new JudgeSuite.Config(importOptions, reduce, !plain);
             JudgeSuite.Table t = new JudgeSuite(config, target, executor, out).run(files, System.out::println);
             System.out.println();
             System.out.print(t.files().size() + " files on " + t.engine() + ": ");

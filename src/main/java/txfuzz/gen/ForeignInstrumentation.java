@@ -180,7 +180,8 @@ public final class ForeignInstrumentation {
         }
         List<String> tableNames = plain.tables().isEmpty() ? f.tables.values().stream().map(TableInfo::name).toList() : plain.tables();
         TestCase out = new TestCase(plain.formatVersion(), plain.dbms(), plain.seed(), plain.iteration(), plain.isolation(), plain.mode(),
-                ExecutionMode.PLAIN, tableNames, setup, txns, order, null, plain.engine());
+                ExecutionMode.PLAIN, tableNames, setup, txns, order, null, plain.engine(), plain.source());
+        // the source stays: a finding of an imported case is written back in the form it came from
         return new Instrumented(out, f.unhandled);
     }
 

@@ -70,7 +70,8 @@ public final class TrackingStripper {
                 }
             }
             return new Stripped.Plain(new TestCase(instrumented.formatVersion(), instrumented.dbms(), instrumented.seed(), instrumented.iteration(),
-                    instrumented.isolation(), instrumented.mode(), instrumented.execution(), instrumented.tables(), setup, txns, order), origin);
+                    instrumented.isolation(), instrumented.mode(), instrumented.execution(), instrumented.tables(), setup, txns, order, null,
+                    instrumented.engine(), instrumented.source()), origin); // an imported case's plain form keeps where it came from
         } catch (Refused e) {
             return new Stripped.CannotStrip(e.getMessage());
         } catch (IllegalArgumentException e) {

@@ -53,7 +53,7 @@ public final class EquivOracle implements Oracle {
         RUNS("runs"),
         /** decycled and replayed */
         COMPARED("compared"),
-        /** READ UNCOMMITTED, a plain case, a hang, a transaction whose end is unknown */
+        /** READ UNCOMMITTED, a plain case, a read that skips locked rows, a hang, a transaction whose end is unknown */
         NOT_APPLICABLE("notApplicable"),
         /** decycling ran out of rounds */
         GAVE_UP("gaveUp"),
@@ -185,11 +185,11 @@ public final class EquivOracle implements Oracle {
 
     /**
      * Decycles and replays a controlled run of {@code c}. Empty when the oracle does not apply: a plain
-     * case, READ UNCOMMITTED, a hang, a transaction whose end is unknown, or decycling gave up.
+     * case, READ UNCOMMITTED, a read that skips locked rows, a hang, a transaction whose end is unknown, or decycling gave up.
      */
     public Optional<Examined> examine(TestCase c, Trace given, Executor executor) throws SQLException, SetupFailedException {
         count(Figure.RUNS, 1);
-        if (c.isolation() == IsolationLevel.READ_UNCOMMITTED || !given.hung().isEmpty() || !tracked(c)) {
+        if (c.isolation() == IsolationLevel.READ_UNCOMMITTED || !given.hung().isEmpty() || !tracked(c) || SkipLockedReads.present(c)) {
             count(Figure.NOT_APPLICABLE, 1);
             return Optional.empty();
         }
