@@ -203,7 +203,7 @@ final class BenchCommand implements Callable<Integer> {
         if (period.compareTo(length) >= 0) {
             throw new Main.UserError("--sample-every " + sampleEvery + " must be shorter than --soak " + soak);
         }
-        String name = dbms.equalsIgnoreCase("all") ? "h2" : names.get(0);
+        String name = dbms.equalsIgnoreCase("all") ? txfuzz.dbms.Targets.DEFAULT : names.get(0);
         if (!dbms.equalsIgnoreCase("all") && names.size() != 1) {
             throw new Main.UserError("--soak runs one DBMS: give one with --dbms");
         }
