@@ -28,7 +28,7 @@ import txfuzz.oracle.Oracle;
  * statement. Its SQL text is JSqlParser's spelling of the statements, so this is what shows that text runs.
  */
 class ForeignInstrumentationEngineTest {
-    private static final int CASES = 10;
+    private static final int CASES = 5;
 
     /** The oracles that need row tracking, made for {@code target}. */
     private static txfuzz.campaign.OracleSet trackingOracles(Target target) {
