@@ -80,12 +80,18 @@ public record OracleContext(List<Opened> subjects, Dialect dialect, Map<String, 
 
     /**
      * The level {@code other} runs a case at whose primary level is {@code level} (in the primary's
-     * {@code mode}): the level of the same name if it keeps the same promise ({@link Target#promise}), else its
-     * weakest level keeping it. Empty when it
-     * has none: that pair is not compared at that level.
+     * {@code mode}). Another version, setting or execution style of the primary's engine: the level of the same
+     * name where it has it, whatever it promises there — what such a study measures is what the change does to
+     * that level (innodb_snapshot_isolation=ON makes MariaDB's REPEATABLE READ keep snapshot isolation, =OFF only
+     * read committed's promise; pairing ON's READ COMMITTED instead would compare two different requests).
+     * Another engine: the level of the same name if it keeps the same promise ({@link Target#promise}), else its
+     * weakest level keeping it. Empty when it has none: that pair is not compared at that level.
      */
     public Optional<IsolationLevel> levelOf(Opened other, IsolationLevel level, String mode) {
         if (other == subjects.get(0)) {
+            return Optional.of(level);
+        }
+        if (other.subject().dbms().equals(subjects.get(0).subject().dbms()) && other.target().isolationLevels().contains(level)) {
             return Optional.of(level);
         }
         Promise wanted = subjects.get(0).target().promise(level, mode).promise();

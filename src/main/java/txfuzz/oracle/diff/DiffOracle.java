@@ -251,7 +251,18 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         } catch (IllegalArgumentException e) {
             reference = "(" + target.name() + "'s profile has no entry for " + c.isolation() + ")";
         }
-        return new Side(label, target.name(), target.version(), "mode " + c.mode() + ", " + c.execution(), c.isolation(), reference, own);
+        // a server setting can change what the level keeps (innodb_snapshot_isolation): then its manual says so too
+        txfuzz.dbms.LevelPromise kept = target.promise(c.isolation(), c.mode());
+        if (!target.settings().isEmpty() && !kept.equals(target.engine().promise(c.isolation(), c.mode()))) {
+            reference += "; with " + settingsText(target) + ", " + kept.promise().name().replace('_', ' ').toLowerCase(java.util.Locale.ROOT)
+                    + ": " + kept.manual();
+        }
+        String settings = "mode " + c.mode() + ", " + c.execution() + (target.settings().isEmpty() ? "" : ", " + settingsText(target));
+        return new Side(label, target.name(), target.version(), settings, c.isolation(), reference, own);
+    }
+
+    private static String settingsText(Target target) {
+        return String.join(", ", new java.util.TreeMap<>(target.settings()).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
     }
 
     private static Violation violation(TestCase c, Divergence d, Triaged t, Side left, Side right, String sideBySide) {

@@ -111,7 +111,10 @@ public final class Triage {
     /** The cause, named from what the traces show. */
     static Cause cause(TestCase c, Divergence d, Trace left, Trace right) {
         return switch (d.kind()) {
-            case BLOCKING -> Cause.BLOCKING_MODEL;
+            // one side failing the second writer at once (first committer wins, e.g. MariaDB's 1020 with
+            // innodb_snapshot_isolation=ON) where the other made it wait: the difference is the write conflict
+            case BLOCKING -> (errorAt(d.at(), left) == ErrorClass.SERIALIZATION) != (errorAt(d.at(), right) == ErrorClass.SERIALIZATION)
+                    ? Cause.WRITE_CONFLICT : Cause.BLOCKING_MODEL;
             case ABORT -> abortCause(d.at(), left, right);
             case ONE_SIDED -> endedByAnErrorBothSidesSaw(d.at(), left, right) ? Cause.ABORT_SCOPE : Cause.UNEXPLAINED;
             case ERROR -> inFailedTransaction(d.at(), left, right) ? Cause.ABORT_SCOPE : Cause.SQL_SEMANTICS;

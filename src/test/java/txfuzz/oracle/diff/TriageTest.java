@@ -128,6 +128,10 @@ class TriageTest {
         Trace noWait = trace().ok(1, 0).count(1, 1, 1).ok(2, 0).rows(1, 2, List.of(List.of("1", "1"))).ok(1, 3).ended(1, TxnStatus.COMMITTED, 3)
                 .count(2, 1, 1).ok(2, 2).ended(2, TxnStatus.COMMITTED, 2).state(BOTH);
         assertEquals(Cause.BLOCKING_MODEL, Triage.cause(CASE, divergence(LOST_UPDATE, noWait), LOST_UPDATE, noWait));
+        Trace failsAtOnce = trace().ok(1, 0).count(1, 1, 1).ok(2, 0).rows(1, 2, List.of(List.of("1", "1"))).error(2, 1, ErrorClass.SERIALIZATION)
+                .ended(2, TxnStatus.ABORTED, 1).ok(1, 3).ended(1, TxnStatus.COMMITTED, 3).state(List.of(List.of("1", "1")));
+        assertEquals(DivergenceKind.BLOCKING, divergence(LOST_UPDATE, failsAtOnce).kind(), "one side waits, the other fails at once");
+        assertEquals(Cause.WRITE_CONFLICT, Triage.cause(CASE, divergence(LOST_UPDATE, failsAtOnce), LOST_UPDATE, failsAtOnce));
         Trace deadlock = trace().ok(1, 0).count(1, 1, 1).ok(2, 0).rows(1, 2, List.of(List.of("1", "1"))).ok(1, 3).ended(1, TxnStatus.COMMITTED, 3)
                 .blockedError(2, 1, ErrorClass.DEADLOCK).state(BOTH);
         assertEquals(Cause.BLOCKING_MODEL, Triage.cause(CASE, divergence(LOST_UPDATE, deadlock), LOST_UPDATE, deadlock), "a deadlock on one side only");
