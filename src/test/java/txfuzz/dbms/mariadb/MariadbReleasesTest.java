@@ -124,7 +124,7 @@ class MariadbReleasesTest {
             exec(writer, "UPDATE t SET c = a WHERE b NOT BETWEEN 0 AND 7"); // no row changes, every row locked
             CompletableFuture<SQLException> insert = async(reader, "INSERT INTO t (a) SELECT a + 10 FROM t WHERE c = 3");
             String waiter = db.sessionId(reader);
-            assertEquals(Optional.of(Set.of(db.sessionId(writer))), awaitWaiting(probe, waiter, Duration.ofSeconds(10)));
+            assertEquals(Optional.of(Set.of(db.sessionId(writer))), awaitWaiting(probe, waiter, Duration.ofSeconds(60)));
             assertEquals(Optional.empty(), MariadbTarget.innodbStatus(status).waitsFor(waiter), "the status does not show the wait");
             target.commit(writer);
             assertNull(outcome(insert, Duration.ofSeconds(10)));
