@@ -49,8 +49,10 @@ public final class DiffOracle implements Oracle, AutoCloseable {
             others.add(new OtherSubject(o.subject().label(), o.target(), level -> context.levelOf(o, level, primary.mode()), o.subject().mode(),
                     o.subject().execution()));
         }
-        return new DiffOracle(primary.subject().label(), others, label -> context.ownOracles().apply(
-                targets.containsKey(label) ? targets.get(label) : primary.target()), context.executor());
+        // each side's own oracles are made once, on the first divergence that asks for them, not per divergence
+        Map<String, List<Oracle>> own = new java.util.concurrent.ConcurrentHashMap<>();
+        return new DiffOracle(primary.subject().label(), others, label -> own.computeIfAbsent(label,
+                l -> context.ownOracles().apply(targets.containsKey(l) ? targets.get(l) : primary.target())), context.executor());
     }
 
     private enum Figure {
