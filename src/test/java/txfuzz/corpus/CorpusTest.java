@@ -8,10 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -23,11 +21,7 @@ import txfuzz.campaign.Corpus.Entry;
 import txfuzz.campaign.Corpus.Kind;
 import txfuzz.campaign.Corpus.Overall;
 import txfuzz.campaign.Corpus.Replay;
-import txfuzz.dbms.Target;
-import txfuzz.dbms.Targets;
-import txfuzz.dbms.versions.VersionPin;
 import txfuzz.exec.Executor;
-import txfuzz.exec.ExecutorConfig;
 
 /**
  * Replays the corpus of published engine behaviours (src/main/resources/corpus/index.json,
@@ -43,26 +37,15 @@ import txfuzz.exec.ExecutorConfig;
 class CorpusTest {
     /** The corpus's source folder, to check that every case file there is in the index. */
     private static final Path SOURCES = Path.of("src/main/resources/corpus");
-    private static final Map<String, Target> TARGETS = new HashMap<>();
-    private static final Map<String, Executor> EXECUTORS = new HashMap<>();
+    private static final txfuzz.corpus.CorpusEngines ENGINES = new txfuzz.corpus.CorpusEngines();
 
-    /** The engine at the version {@code e} was checked on (in-process engines; a server is the bundled one). */
-    private static synchronized Executor executor(Entry e) {
-        return EXECUTORS.computeIfAbsent(e.engine() + " " + e.checkedOn(), k -> {
-            Target t = Targets.create(e.engine(), VersionPin.options(Targets.engine(e.engine()), e.checkedOn()));
-            TARGETS.put(k, t);
-            return new Executor(t, ExecutorConfig.defaults());
-        });
+    private static Executor executor(Entry e) {
+        return ENGINES.executor(e);
     }
 
     @AfterAll
-    static void closeEngines() throws Exception {
-        for (Executor e : EXECUTORS.values()) {
-            e.close();
-        }
-        for (Target t : TARGETS.values()) {
-            t.close();
-        }
+    static void closeEngines() {
+        ENGINES.close();
     }
 
     @TestFactory

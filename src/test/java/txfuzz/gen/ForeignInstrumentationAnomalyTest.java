@@ -15,9 +15,7 @@ import txfuzz.campaign.Corpus;
 import txfuzz.campaign.Corpus.Entry;
 import txfuzz.campaign.Judge;
 import txfuzz.campaign.Oracles;
-import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
-import txfuzz.dbms.versions.VersionPin;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.model.ExecutionMode;
@@ -35,8 +33,7 @@ import txfuzz.model.Txn;
  * where the engine permits it, and a clean verdict where it prevents it (both ways).
  */
 class ForeignInstrumentationAnomalyTest {
-    private static final Map<String, Target> TARGETS = new LinkedHashMap<>();
-    private static final Map<String, Executor> EXECUTORS = new LinkedHashMap<>();
+    private static final txfuzz.corpus.CorpusEngines ENGINES = new txfuzz.corpus.CorpusEngines();
 
     private static final String SETUP = """
             setup: CREATE TABLE test (id INT PRIMARY KEY, v INT)
@@ -85,22 +82,13 @@ class ForeignInstrumentationAnomalyTest {
             1: COMMIT
             """;
 
-    private static synchronized Executor executor(Entry e) {
-        return EXECUTORS.computeIfAbsent(e.engine() + " " + e.checkedOn(), k -> {
-            Target t = Targets.create(e.engine(), VersionPin.options(Targets.engine(e.engine()), e.checkedOn()));
-            TARGETS.put(k, t);
-            return new Executor(t, ExecutorConfig.defaults());
-        });
+    private static Executor executor(Entry e) {
+        return ENGINES.executor(e);
     }
 
     @AfterAll
-    static void closeEngines() throws Exception {
-        for (Executor e : EXECUTORS.values()) {
-            e.close();
-        }
-        for (Target t : TARGETS.values()) {
-            t.close();
-        }
+    static void closeEngines() {
+        ENGINES.close();
     }
 
     /** A plain case from "setup: SQL" and "N: SQL" lines (N the transaction; the lines in submitted order). */

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,9 +14,7 @@ import txfuzz.campaign.Corpus;
 import txfuzz.campaign.Corpus.Entry;
 import txfuzz.campaign.Judge;
 import txfuzz.campaign.Oracles;
-import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
-import txfuzz.dbms.versions.VersionPin;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.exec.Trace;
@@ -35,8 +32,7 @@ import txfuzz.reduce.TrackingStripper;
  * oracles, the foreign case must get the violations the hand-instrumented one gets today.
  */
 class ForeignInstrumentationCorpusTest {
-    private static final Map<String, Target> TARGETS = new HashMap<>();
-    private static final Map<String, Executor> EXECUTORS = new HashMap<>();
+    private static final txfuzz.corpus.CorpusEngines ENGINES = new txfuzz.corpus.CorpusEngines();
 
     /**
      * Entries whose re-instrumented case is known to differ, each with why; the test fails when one of
@@ -54,22 +50,13 @@ class ForeignInstrumentationCorpusTest {
             "pg-merge-rr-lost-update", "no plain form",
             "pg-update-rr-serialization-failure", "no plain form");
 
-    private static synchronized Executor executor(Entry e) {
-        return EXECUTORS.computeIfAbsent(e.engine() + " " + e.checkedOn(), k -> {
-            Target t = Targets.create(e.engine(), VersionPin.options(Targets.engine(e.engine()), e.checkedOn()));
-            TARGETS.put(k, t);
-            return new Executor(t, ExecutorConfig.defaults());
-        });
+    private static Executor executor(Entry e) {
+        return ENGINES.executor(e);
     }
 
     @AfterAll
-    static void closeEngines() throws Exception {
-        for (Executor e : EXECUTORS.values()) {
-            e.close();
-        }
-        for (Target t : TARGETS.values()) {
-            t.close();
-        }
+    static void closeEngines() {
+        ENGINES.close();
     }
 
     /**
