@@ -211,9 +211,9 @@ public final class Executor implements AutoCloseable {
                     continue;
                 }
                 Optional<Set<String>> waits = probe.waitsFor(t.session.engineId());
-                boolean waiting = waits.isPresent() && waitsOnLiveTransaction(waits.get())
-                        && !(now < t.waitsDoubtedUntil && t.doubtedBlockers.containsAll(waits.get()));
-                t.noteProbe(now, waiting, waits);
+                boolean onLive = waits.isPresent() && waitsOnLiveTransaction(waits.get());
+                boolean waiting = onLive && !(now < t.waitsDoubtedUntil && t.doubtedBlockers.containsAll(waits.get()));
+                t.noteProbe(now, waiting, waits, waits.isPresent() && !onLive ? endedTransactions(waits.get()) : List.of());
                 if (!waiting && now - t.lastSeenWaiting > config.statementTimeout().toNanos() / ACTIVITY_SAMPLES
                         && now - t.lastActivityNanos > config.statementTimeout().toNanos() / ACTIVITY_SAMPLES) {
                     // Not seen waiting for a while: ask the process list too, a few times over the
@@ -269,6 +269,11 @@ public final class Executor implements AutoCloseable {
                 out.append("(the engine's view of its sessions could not be read: ").append(e.getMessage()).append(')');
             }
             return out.length() == 0 ? null : out.toString().strip();
+        }
+
+        /** The numbers of our transactions behind the engine's session ids {@code blockers}, in order. */
+        private List<Integer> endedTransactions(Set<String> blockers) {
+            return blockers.stream().map(txnOfSession::get).filter(java.util.Objects::nonNull).sorted().toList();
         }
 
         /** False when every blocker the engine names is one of ours that has already ended: a stale answer. */
@@ -488,7 +493,11 @@ public final class Executor implements AutoCloseable {
             /** What the engine showed when the statement in flight was called hung (see {@link HangEvidence#engineState}). */
             String engineState;
 
-            void noteProbe(long now, boolean waiting, Optional<Set<String>> answer) {
+            /** See {@link HangEvidence#endedBlockers}: from the last probe answer. */
+            List<Integer> endedBlockers = List.of();
+
+            void noteProbe(long now, boolean waiting, Optional<Set<String>> answer, List<Integer> ended) {
+                endedBlockers = ended;
                 if (probes++ == 0) {
                     firstProbeNanos = now;
                 }
@@ -507,7 +516,7 @@ public final class Executor implements AutoCloseable {
 
             HangEvidence evidence(String error) {
                 return new HangEvidence(probes, probesWaiting, (lastProbeNanos - firstProbeNanos) / 1_000_000, lastAnswer,
-                        List.copyOf(activities), error, engineState);
+                        List.copyOf(activities), error, engineState, endedBlockers);
             }
 
             TxnState(Txn txn, Session session) {
@@ -527,6 +536,7 @@ public final class Executor implements AutoCloseable {
                 lastAnswer = "never asked";
                 lastActivityNanos = lastSeenWaiting;
                 lastNamedBlockers = Set.of();
+                endedBlockers = List.of();
                 waitsDoubtedUntil = 0;
                 doubtedBlockers = Set.of();
                 activities.clear();

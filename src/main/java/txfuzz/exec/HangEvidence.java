@@ -18,15 +18,24 @@ import java.util.List;
  *                         in-process engine the stack of the thread running the statement, for a server
  *                         its own views of its sessions ({@link txfuzz.dbms.LockProbe#engineState}); null
  *                         when none was taken
+ * @param endedBlockers    the transactions (their numbers) the engine's last answer said the statement waits
+ *                         for, when every one of them had already ended: a wait nobody can release, not a
+ *                         statement running without waiting; empty otherwise
  */
 public record HangEvidence(int probesAsked, int probesSawWaiting, long probedMillis, String lastAnswer,
-                           List<String> activities, String error, String engineState) {
+                           List<String> activities, String error, String engineState, List<Integer> endedBlockers) {
     public HangEvidence {
         activities = List.copyOf(activities);
+        endedBlockers = endedBlockers == null ? List.of() : List.copyOf(endedBlockers);
     }
 
     public HangEvidence(int probesAsked, int probesSawWaiting, long probedMillis, String lastAnswer, List<String> activities, String error) {
-        this(probesAsked, probesSawWaiting, probedMillis, lastAnswer, activities, error, null);
+        this(probesAsked, probesSawWaiting, probedMillis, lastAnswer, activities, error, null, List.of());
+    }
+
+    /** Whether the engine kept the statement waiting for transactions that had all ended. */
+    public boolean waitsForEndedTransactions() {
+        return !endedBlockers.isEmpty();
     }
 
     /** One line for a report. */

@@ -31,6 +31,9 @@ import txfuzz.model.TestCase;
 class H2BugsTest {
     /** H2's error code for "Timeout trying to lock table" (ErrorCode.LOCK_TIMEOUT_1). */
     private static final int LOCK_TIMEOUT = 50200;
+    /** H2's "Deadlock detected" (ErrorCode.DEADLOCK_1) and "General error" (ErrorCode.GENERAL_ERROR_1). */
+    private static final int DEADLOCK = 40001;
+    private static final int GENERAL_ERROR = 50000;
 
     /** Every H2 release on Maven Central from 2.1.210 to the bundled 2.5.252; the page's ranges are over these. */
     static final List<String> RELEASES = List.of("2.1.210", "2.1.212", "2.1.214", "2.2.220", "2.2.222", "2.2.224",
@@ -155,6 +158,48 @@ class H2BugsTest {
                     assertEquals(LOCK_TIMEOUT, merge.error().getErrorCode(), "Timeout trying to lock table: " + r);
                 }
             }
+        }
+    }
+
+    /**
+     * h2-for-update-deadlock-victim-keeps-waiters: an autocommit SELECT … FOR UPDATE that H2 ends as a deadlock
+     * victim leaves the other transaction waiting for it until the lock timeout, on every release; with an UPDATE
+     * in its place (the control) the other transaction's UPDATE returns at once.
+     */
+    @Test
+    void h2ForUpdateDeadlockVictimKeepsWaitersOnEachVersion() throws Exception {
+        for (String v : RELEASES) {
+            try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("h2-for-update-deadlock-victim-keeps-waiters").run(h2);
+                Outcome victim = r.of("SELECT * FROM t ORDER BY id FOR UPDATE");
+                assertTrue(victim.waited() && victim.failed(), r.toString());
+                // 2.5.250 names the deadlock; before, the victim's rollback itself failed ("General error")
+                assertEquals(PrintedSql.atLeast(v, "2.5.250") ? DEADLOCK : GENERAL_ERROR, victim.error().getErrorCode(), r.toString());
+                Outcome survivor = r.of("UPDATE t SET v = 2 WHERE id = 1");
+                assertTrue(survivor.waited() && survivor.failed(), r.toString());
+                assertEquals(LOCK_TIMEOUT, survivor.error().getErrorCode(), "waited for the ended victim until the lock timeout: " + r);
+                assertEquals(rows("(1, 0) (2, 2)"), r.last().rows(), r.toString());
+
+                Run control = PrintedSql.of("h2-deadlock-update-victim-releases-waiters").run(h2);
+                Outcome other = control.of("UPDATE t SET v = 2 WHERE id = 1");
+                assertFalse(other.failed(), control.toString());
+                assertEquals(1, other.updateCount(), control.toString());
+            }
+        }
+    }
+
+    /**
+     * h2-for-update-deadlock-victim-keeps-waiters through the oracles: the statements left waiting for the ended victim
+     * are the explicit oracle's waits-for-ended bug candidates; the same deadlock with the victim in an explicit
+     * transaction, which txfuzz rolls back after the error, wakes the other transaction, and nothing is found.
+     */
+    @Test
+    void h2ForUpdateDeadlockVictimKeepsWaitersStillShowsOnTheBundledH2() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            Result stuck = BugReplay.replay(h2, BugReplay.testCase("h2-for-update-deadlock-victim-keeps-waiters"), "explicit");
+            assertEquals(Set.of("explicit/waits-for-ended/bug-candidate"), stuck.labels(), stuck.toString());
+            Result rolledBack = BugReplay.replay(h2, BugReplay.testCase("h2-for-update-deadlock-victim-rolled-back"), "explicit");
+            assertEquals(Set.of(), rolledBack.labels(), rolledBack.toString());
         }
     }
 

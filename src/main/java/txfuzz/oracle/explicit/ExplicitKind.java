@@ -10,6 +10,9 @@ public enum ExplicitKind implements ViolationKind {
             "The engine dropped the connection while running a statement: it crashed or killed the session."),
     HANG("hang", "a statement hangs without waiting on a lock",
             "The statement kept running and the engine said it was not waiting on a lock; txfuzz cancelled it."),
+    WAITS_FOR_ENDED("waits-for-ended", "a statement waits for a transaction that has ended",
+            "The engine kept the statement waiting for a lock of transactions that had already committed or rolled back,"
+                    + " so nothing could release it; txfuzz cancelled it."),
     /** Outside any single statement: opening, reading back, replaying. No oracle can re-check it by a run. */
     ENGINE_FAILURE("engine-failure", "the engine fails outside any statement",
             "The engine failed while opening, reading back or replaying, outside any single statement.");

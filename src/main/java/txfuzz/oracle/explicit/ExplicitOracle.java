@@ -82,8 +82,9 @@ public final class ExplicitOracle implements Oracle {
      * @param engine    the lock probe's answers and the process-list states over the timeout; null
      *                  when the runner collected none (no lock probe)
      * @param sql       the statement's SQL (its kind signs the finding)
+     * @param code      "hang", or "waits-for-ended" when the engine named only ended transactions as blockers
      */
-    public record Hang(StmtRef statement, HangEvidence engine, String sql) implements Evidence {
+    public record Hang(StmtRef statement, HangEvidence engine, String sql, String code) implements Evidence {
         @Override
         public List<String> deviatingSql() {
             return List.of(sql);
@@ -92,7 +93,7 @@ public final class ExplicitOracle implements Oracle {
         /** The statement that hung. */
         @Override
         public Optional<ViolationIdentity> identity() {
-            return Optional.of(ViolationIdentity.of(statement, "hang"));
+            return Optional.of(ViolationIdentity.of(statement, code));
         }
     }
 
@@ -103,14 +104,20 @@ public final class ExplicitOracle implements Oracle {
         for (var ref : run.trace().hung()) {
             String sql = testCase.stmt(ref).sql();
             HangEvidence engine = run.trace().hangEvidence().get(ref);
-            found.add(new Violation(ExplicitKind.HANG, Classification.BUG_CANDIDATE,
-                    "hang at " + ref + ": the statement neither finished nor waited on a lock",
-                    "Statement " + ref + " `" + sql + "` kept running without waiting on a lock until txfuzz cancelled it"
+            boolean orphaned = engine != null && engine.waitsForEndedTransactions();
+            String ended = orphaned ? String.join(", ", engine.endedBlockers().stream().map(n -> "T" + n).toList()) : "";
+            found.add(new Violation(orphaned ? ExplicitKind.WAITS_FOR_ENDED : ExplicitKind.HANG, Classification.BUG_CANDIDATE,
+                    orphaned ? "hang at " + ref + ": the statement waits for " + ended + ", which had already ended"
+                            : "hang at " + ref + ": the statement neither finished nor waited on a lock",
+                    "Statement " + ref + " `" + sql + "` "
+                            + (orphaned ? "kept waiting for a lock the engine said " + ended + " held after " + ended
+                            + " had ended (see the transactions' ends in the trace), so nothing could release it, until txfuzz cancelled it"
+                            : "kept running without waiting on a lock until txfuzz cancelled it")
                             + (engine == null ? " (the engine's lock probe said it was not waiting).\n"
                                     : ".\n\nWhat the engine said: " + engine.describe() + ".\n")
                             + (engine == null || engine.engineState() == null ? ""
                                     : "\nThe engine's state when txfuzz called the statement hung:\n\n```\n" + engine.engineState() + "\n```\n"),
-                    null, Map.of(), new Hang(ref, engine, sql)));
+                    null, Map.of(), new Hang(ref, engine, sql, orphaned ? "waits-for-ended" : "hang")));
         }
         for (ExecutedStmt e : run.trace().schedule()) {
             if (!e.result().failed() || !e.result().errorClass().isEngineFailure()) {
