@@ -30,7 +30,6 @@ import txfuzz.oracle.Run;
 import txfuzz.oracle.Violation;
 import txfuzz.report.FindingWriter;
 import txfuzz.dbms.LevelSemantics;
-import txfuzz.dbms.Profile;
 import txfuzz.dbms.Target;
 
 /**
@@ -132,15 +131,10 @@ public final class IsolationTable {
     /** One level and mode: cases until {@code deadline} (System.nanoTime; at least one case), or {@code config.cases()} of them. */
     private Row row(IsolationLevel level, String mode, CaseGenerator generator, Executor executor, ConcurrentRunner concurrent, FindingWriter writer,
                     long deadline) {
-        LevelSemantics semantics = semantics(target.profile(mode), level);
+        LevelSemantics semantics = target.profile(mode).atOrNothing(level);
         try (OracleSet oracles = Oracles.create(List.of(Oracles.judgingHistories().name()), txfuzz.oracle.OracleContext.of(target, executor.config()))) {
             return row(level, mode, generator, executor, concurrent, writer, deadline, semantics, new Judge(oracles.oracles(), executor));
         }
-    }
-
-    /** What the profile says of the level; nothing documented when the profile does not list it. */
-    private static LevelSemantics semantics(Profile profile, IsolationLevel level) {
-        return profile.levels().containsKey(level) ? profile.at(level) : new LevelSemantics(java.util.Set.of(), false, null);
     }
 
     private Row row(IsolationLevel level, String mode, CaseGenerator generator, Executor executor, ConcurrentRunner concurrent, FindingWriter writer,

@@ -8,7 +8,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import txfuzz.dbms.LevelSemantics;
-import txfuzz.dbms.Profile;
 import txfuzz.exec.Executor;
 import txfuzz.history.Analysis;
 import txfuzz.history.Anomaly;
@@ -115,7 +114,7 @@ public final class IsolationOracle implements Oracle {
             return Verdict.clean(NAME); // nothing to observe: the case has no rowId/wList columns
         }
         History h = HistoryRecorder.record(run);
-        LevelSemantics s = semantics(executor.target().profile(c.mode()), c.isolation());
+        LevelSemantics s = executor.target().profile(c.mode()).atOrNothing(c.isolation());
         Analysis analysis = IsolationChecker.analyze(h);
         if (!run.uncontrolled()) {
             analysis = analysis.with(FracturedReads.find(h, (txn, stmt) -> ranAlone(c, run.trace(), txn, stmt)));
@@ -180,10 +179,6 @@ public final class IsolationOracle implements Oracle {
     /** Generated in gen's instrumented mode: some statement says how its result reveals row versions. */
     static boolean instrumented(TestCase c) {
         return c.transactions().stream().flatMap(t -> t.statements().stream()).anyMatch(s -> s.tracking() != null);
-    }
-
-    public static LevelSemantics semantics(Profile profile, IsolationLevel level) {
-        return profile.levels().containsKey(level) ? profile.at(level) : new LevelSemantics(Set.of(), false, null);
     }
 
     /** One violation per anomaly kind the level proscribes (its first witness), judged against the profile. */
