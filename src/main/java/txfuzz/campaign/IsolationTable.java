@@ -24,9 +24,10 @@ import txfuzz.history.History;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
+import txfuzz.oracle.HistoryJudge;
+import txfuzz.oracle.HistoryRecorder;
 import txfuzz.oracle.Run;
 import txfuzz.oracle.Violation;
-import txfuzz.oracle.isolation.IsolationOracle;
 import txfuzz.report.FindingWriter;
 import txfuzz.dbms.LevelSemantics;
 import txfuzz.dbms.Target;
@@ -34,7 +35,8 @@ import txfuzz.dbms.Target;
 /**
  * Hermitage's table, measured: for each isolation level of a target, run instrumented cases
  * (controlled or concurrent) and record every anomaly kind observed, whether the level permits it,
- * the engine documents it, or it is a bug candidate, with an example finding for each cell.
+ * the engine documents it, or it is a bug candidate, with an example finding for each cell. The
+ * anomalies are the judgement of the oracle that judges row-level histories ({@link Oracles#judgingHistories()}).
  */
 public final class IsolationTable {
     /** Kinds every table shows as columns, seen or not (others appear only when seen). */
@@ -129,14 +131,15 @@ public final class IsolationTable {
     /** One level and mode: cases until {@code deadline} (System.nanoTime; at least one case), or {@code config.cases()} of them. */
     private Row row(IsolationLevel level, String mode, CaseGenerator generator, Executor executor, ConcurrentRunner concurrent, FindingWriter writer,
                     long deadline) {
-        LevelSemantics semantics = IsolationOracle.semantics(target.profile(mode), level);
-        try (OracleSet oracles = Oracles.create(List.of(IsolationOracle.NAME), txfuzz.oracle.OracleContext.of(target, executor.config()))) {
+        LevelSemantics semantics = target.profile(mode).atOrNothing(level);
+        try (OracleSet oracles = Oracles.create(List.of(Oracles.judgingHistories().name()), txfuzz.oracle.OracleContext.of(target, executor.config()))) {
             return row(level, mode, generator, executor, concurrent, writer, deadline, semantics, new Judge(oracles.oracles(), executor));
         }
     }
 
     private Row row(IsolationLevel level, String mode, CaseGenerator generator, Executor executor, ConcurrentRunner concurrent, FindingWriter writer,
                     long deadline, LevelSemantics semantics, Judge judge) {
+        HistoryJudge anomalies = anomalies();
         Map<String, Integer> counts = new LinkedHashMap<>();
         Map<String, String> examples = new LinkedHashMap<>();
         Map<String, Standing> standing = new LinkedHashMap<>();
@@ -151,7 +154,7 @@ public final class IsolationTable {
             History h;
             try {
                 run = concurrent == null ? Run.controlled(c, executor.run(c)) : Run.concurrent(c, concurrent.run(c, config.sessions()));
-                h = IsolationOracle.history(run);
+                h = HistoryRecorder.record(run);
             } catch (SetupFailedException e) {
                 continue; // an invalid generated case (its setup does not run): not a history
             } catch (SQLException | RuntimeException e) {
@@ -168,13 +171,13 @@ public final class IsolationTable {
             }
             histories++;
             transactions += c.transactions().size();
-            for (Violation v : IsolationOracle.observe(h, level, semantics.documentedAnomalies(), semantics.anomalyReference())) {
+            for (Violation v : anomalies.observe(h, level, semantics.documentedAnomalies(), semantics.anomalyReference())) {
                 String kind = v.kind().label();
                 counts.merge(kind, 1, Integer::sum);
                 if (examples.containsKey(kind)) {
                     continue;
                 }
-                Standing s = !IsolationOracle.proscribed(v) ? Standing.PERMITTED
+                Standing s = !anomalies.proscribed(v) ? Standing.PERMITTED
                         : v.classification() == Classification.DOCUMENTED ? Standing.DOCUMENTED : Standing.BUG_CANDIDATE;
                 if (s == Standing.BUG_CANDIDATE && concurrent == null) {
                     v = confirmed(judge, c, v, level);
@@ -188,7 +191,7 @@ public final class IsolationTable {
         }
         Map<String, Cell> seen = new LinkedHashMap<>();
         for (Anomaly a : Anomaly.values()) { // in the taxonomy's order
-            String k = IsolationOracle.kind(a);
+            String k = anomalies.kind(a);
             if (counts.containsKey(k)) {
                 seen.put(k, new Cell(k, standing.get(k), counts.get(k), examples.get(k)));
             }
@@ -215,6 +218,7 @@ public final class IsolationTable {
 
     /** The table as Markdown: one row per level, one column per anomaly kind. */
     public static String markdown(Result r) {
+        HistoryJudge anomalies = anomalies();
         List<Anomaly> columns = new ArrayList<>(CORE);
         EnumSet<Anomaly> extra = EnumSet.noneOf(Anomaly.class);
         for (Row row : r.rows()) {
@@ -229,7 +233,7 @@ public final class IsolationTable {
         StringBuilder md = new StringBuilder();
         md.append("### ").append(r.version()).append(" (").append(r.run()).append(", seed ").append(r.seed()).append(")\n\n");
         md.append("| level | histories |");
-        columns.forEach(a -> md.append(' ').append(IsolationOracle.kind(a)).append(" |"));
+        columns.forEach(a -> md.append(' ').append(anomalies.kind(a)).append(" |"));
         md.append("\n|---|---:|");
         columns.forEach(a -> md.append(":-:|"));
         md.append('\n');
@@ -237,10 +241,10 @@ public final class IsolationTable {
         for (Row row : r.rows()) {
             md.append("| ").append(row.level()).append("default".equals(row.mode()) ? "" : " (" + row.mode() + ")").append(" | ").append(row.histories()).append(" |");
             for (Anomaly a : columns) {
-                Cell c = row.seen().get(IsolationOracle.kind(a));
+                Cell c = row.seen().get(anomalies.kind(a));
                 md.append(' ').append(c == null ? "—" : symbol(c.standing()) + " " + c.histories()).append(" |");
                 if (c != null) {
-                    examples.add("- " + row.level() + ("default".equals(row.mode()) ? "" : " (" + row.mode() + ")") + ", " + IsolationOracle.kind(a) + ": `"
+                    examples.add("- " + row.level() + ("default".equals(row.mode()) ? "" : " (" + row.mode() + ")") + ", " + anomalies.kind(a) + ": `"
                             + c.example() + "` (" + c.standing().words() + ")");
                 }
             }
@@ -262,6 +266,10 @@ public final class IsolationTable {
             }
         }
         return md.toString();
+    }
+
+    private static HistoryJudge anomalies() {
+        return Oracles.judgingHistories().histories();
     }
 
     private static String symbol(Standing s) {

@@ -58,6 +58,15 @@ public final class Oracles {
         return REGISTERED.values().stream().filter(OracleRegistration::comparesSubjects).findFirst();
     }
 
+    /**
+     * The oracle that judges row-level histories on their own (the first registered, when several do), for the commands built on
+     * its judgement (check, isolation-table).
+     */
+    public static OracleRegistration judgingHistories() {
+        return REGISTERED.values().stream().filter(r -> r.histories() != null).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no registered oracle judges row-level histories"));
+    }
+
     /** Whether these oracles need cases generated with rowId/wList instrumentation (e.g. an oracle reading rows' versions). */
     public static boolean needInstrumentation(List<String> names) {
         return names.stream().map(n -> REGISTERED.get(n.trim())).anyMatch(r -> r != null && r.needsRowTracking());

@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import txfuzz.campaign.Oracles;
 import txfuzz.history.Analysis;
 import txfuzz.history.Anomaly;
 import txfuzz.history.History;
@@ -23,8 +24,8 @@ import txfuzz.history.HistoryJson;
 import txfuzz.history.IsolationChecker;
 import txfuzz.model.IsolationLevel;
 import txfuzz.oracle.Classification;
+import txfuzz.oracle.HistoryJudge;
 import txfuzz.oracle.Violation;
-import txfuzz.oracle.isolation.IsolationOracle;
 import txfuzz.report.FindingRecord;
 import txfuzz.report.FindingWriter;
 import txfuzz.dbms.LevelSemantics;
@@ -80,20 +81,21 @@ final class CheckCommand implements Callable<Integer> {
         }
         long start = System.nanoTime();
         Analysis analysis = IsolationChecker.analyze(h);
-        // the isolation oracle's violations, one per proscribed witness: the same kinds, spelling and files as a run's
-        List<Violation> proscribed = IsolationOracle.everyWitness(analysis, h, l, documented(l), dbms == null ? null : "the " + dbms + " profile",
+        // the history-judging oracle's violations, one per proscribed witness: the same kinds, spelling and files as a run's
+        HistoryJudge anomalies = Oracles.judgingHistories().histories();
+        List<Violation> proscribed = anomalies.everyWitness(analysis, h, l, documented(l), dbms == null ? null : "the " + dbms + " profile",
                 historyFile.toString());
         double seconds = (System.nanoTime() - start) / 1e9;
         System.out.printf("Checked %s: %d transactions at %s%s in %.2fs; observed: %s%n", historyFile, h.transactions().size(), l.name(),
                 dbms == null ? "" : " against the " + dbms + " profile", seconds,
-                analysis.observed().isEmpty() ? "no anomaly" : String.join(", ", analysis.observed().stream().map(IsolationOracle::kind).toList()));
+                analysis.observed().isEmpty() ? "no anomaly" : String.join(", ", analysis.observed().stream().map(anomalies::kind).toList()));
         if (elle != null && elle.approximation() != null) {
             System.out.println("note: " + elle.approximation());
         }
         analysis.warnings().forEach(w -> System.out.println("warning: " + w));
         for (Violation v : proscribed) {
             System.out.println(v.classification().label() + ": " + v.summary());
-            explain(v);
+            anomalies.explanation(v).forEach(line -> System.out.println("  " + line));
         }
         if (proscribed.isEmpty()) {
             System.out.println("No anomaly that " + l.sql() + " proscribes.");
@@ -119,21 +121,6 @@ final class CheckCommand implements Callable<Integer> {
                     + " without a DBMS's profile"));
         }
         return name;
-    }
-
-    /** The anomaly's explanation under its line: the cycle, what each transaction did, and why the level proscribes it. */
-    private static void explain(Violation v) {
-        if (!(v.evidence() instanceof IsolationOracle.Witnessed w)) {
-            return;
-        }
-        txfuzz.history.AnomalyFinding f = w.finding();
-        if (!f.plainCycle().isEmpty()) {
-            System.out.println("  cycle: " + f.plainCycle());
-        }
-        f.explanation().lines().forEach(line -> System.out.println("  " + line));
-        if (v.reference() != null) {
-            System.out.println("  documented: " + v.reference());
-        }
     }
 
     /** What the --dbms profile documents at {@code level}; nothing without --dbms. */

@@ -17,4 +17,9 @@ public record Profile(Map<IsolationLevel, LevelSemantics> levels) {
         }
         return s;
     }
+
+    /** What the DBMS documents at {@code level}; nothing documented when the profile has no entry for it. */
+    public LevelSemantics atOrNothing(IsolationLevel level) {
+        return levels.getOrDefault(level, new LevelSemantics(java.util.Set.of(), false, null));
+    }
 }

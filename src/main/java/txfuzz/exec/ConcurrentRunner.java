@@ -110,7 +110,7 @@ public final class ConcurrentRunner implements AutoCloseable {
         if (sessions < 1) {
             throw new IllegalArgumentException("sessions must be >= 1, not " + sessions);
         }
-        CaseSetup.load(c, db);
+        CaseSetup.load(c, db, target);
         Run run = new Run(c, db, sessions);
         try {
             run.open();

@@ -66,7 +66,7 @@ public final class Executor implements AutoCloseable {
 
     /** Runs {@code testCase} on {@code db}, which must be empty. */
     public Trace run(TestCase testCase, Database db) throws SetupFailedException, SQLException {
-        CaseSetup.load(testCase, db);
+        CaseSetup.load(testCase, db, target);
         Map<Integer, Session> sessions = new HashMap<>();
         LazyLockProbe probe = new LazyLockProbe(db);
         try {

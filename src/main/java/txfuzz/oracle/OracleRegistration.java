@@ -26,11 +26,13 @@ import txfuzz.model.TestCase;
  *                               or more, and it is no subject's own oracle
  * @param study                  renders, from every oracle of this registration a campaign judged with (all workers'), the
  *                               campaign's study as Markdown (compatibility.md for a comparing oracle); null when it keeps none
+ * @param histories              its judgement of a row-level history on its own, for the commands that judge histories
+ *                               ({@link HistoryJudge}); null when it judges none
  */
 public record OracleRegistration(String name, Function<OracleContext, Oracle> factory, List<? extends ViolationKind> kinds,
                                  boolean needsRowTracking, boolean judgesUncontrolledRuns, Predicate<TestCase> judgesRecordedCase,
                                  Set<Generation.Kind> defaultFor, BiFunction<String, Exception, Violation> engineFailure,
-                                 boolean comparesSubjects, Function<List<Oracle>, String> study) {
+                                 boolean comparesSubjects, Function<List<Oracle>, String> study, HistoryJudge histories) {
     public OracleRegistration {
         kinds = List.copyOf(kinds);
         defaultFor = defaultFor.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(defaultFor));
@@ -38,40 +40,45 @@ public record OracleRegistration(String name, Function<OracleContext, Oracle> fa
 
     /** An oracle with no capability beyond judging a controlled run, run only when named. */
     public static OracleRegistration of(String name, Function<OracleContext, Oracle> factory, List<? extends ViolationKind> kinds) {
-        return new OracleRegistration(name, factory, kinds, false, false, c -> false, Set.of(), null, false, null);
+        return new OracleRegistration(name, factory, kinds, false, false, c -> false, Set.of(), null, false, null, null);
     }
 
     public OracleRegistration needingRowTracking() {
-        return new OracleRegistration(name, factory, kinds, true, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, engineFailure, comparesSubjects, study);
+        return new OracleRegistration(name, factory, kinds, true, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, engineFailure, comparesSubjects, study, histories);
     }
 
     public OracleRegistration judgingUncontrolledRuns() {
-        return new OracleRegistration(name, factory, kinds, needsRowTracking, true, judgesRecordedCase, defaultFor, engineFailure, comparesSubjects, study);
+        return new OracleRegistration(name, factory, kinds, needsRowTracking, true, judgesRecordedCase, defaultFor, engineFailure, comparesSubjects, study, histories);
     }
 
     /** A recorded case for which {@code test} holds needs this oracle when none is named. */
     public OracleRegistration judgingRecordedCases(Predicate<TestCase> test) {
-        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, test, defaultFor, engineFailure, comparesSubjects, study);
+        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, test, defaultFor, engineFailure, comparesSubjects, study, histories);
     }
 
     /** Campaigns of these generators run it when --oracle is not given. */
     public OracleRegistration byDefaultFor(Generation.Kind... generators) {
-        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, Set.of(generators), engineFailure, comparesSubjects, study);
+        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, Set.of(generators), engineFailure, comparesSubjects, study, histories);
     }
 
     /** It reports an engine's failure outside any statement ("while running the case", the exception). */
     public OracleRegistration reportingEngineFailures(BiFunction<String, Exception, Violation> report) {
-        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, report, comparesSubjects, study);
+        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, report, comparesSubjects, study, histories);
     }
 
     /** It compares subjects: it needs two or more, and judges none of them on its own. */
     public OracleRegistration comparingSubjects() {
-        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, engineFailure, true, study);
+        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, engineFailure, true, study, histories);
     }
 
     /** It keeps a study over a campaign: {@code render} makes it from the campaign's oracles of this registration, every worker's. */
     public OracleRegistration keepingStudy(Function<List<Oracle>, String> render) {
-        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, engineFailure, comparesSubjects, render);
+        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, engineFailure, comparesSubjects, render, histories);
+    }
+
+    /** It judges row-level histories on their own too ({@code judge}): the commands that judge histories use it. */
+    public OracleRegistration judgingHistories(HistoryJudge judge) {
+        return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, engineFailure, comparesSubjects, study, judge);
     }
 
     /** A new oracle for {@code context}. */

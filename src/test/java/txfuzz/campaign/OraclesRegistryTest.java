@@ -48,4 +48,12 @@ class OraclesRegistryTest {
         assertTrue(Oracles.needInstrumentation(List.of("equiv")));
         assertTrue(!Oracles.needInstrumentation(List.of("wss", "explicit")));
     }
+
+    @Test
+    void theCommandsThatJudgeHistoriesFindTheirOracleByCapability() {
+        assertEquals("isolation", Oracles.judgingHistories().name());
+        assertEquals("lost-update", Oracles.judgingHistories().histories().kind(txfuzz.history.Anomaly.LOST_UPDATE));
+        assertEquals(List.of(), Oracles.judgingHistories().histories().explanation(
+                Oracles.engineFailure("while testing", new IllegalStateException("boom"))), "another oracle's violation has no anomaly to explain");
+    }
 }

@@ -400,6 +400,29 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
         }
     }
 
+    /**
+     * The telling lines of a dead server's log since it last became ready (a PANIC, a failed assertion, a backend ended
+     * by a signal: an earlier crash it recovered from is not this one), or its last line when none is: a postmaster
+     * killed by SIGKILL writes nothing of its own death.
+     */
+    static String crashLine(String lastWords) {
+        String[] lines = lastWords.split("\n");
+        int since = 0;
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].contains("database system is ready to accept connections")) {
+                since = i + 1;
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String line : java.util.Arrays.asList(lines).subList(since, lines.length)) {
+            String l = line.trim();
+            if (l.contains("PANIC:") || l.startsWith("TRAP:") || l.contains("terminated by signal")) {
+                sb.append(sb.length() == 0 ? "" : " | ").append(l);
+            }
+        }
+        return sb.length() == 0 ? lastWords.lines().reduce((a, b) -> b).map(String::strip).orElse("no output") : sb.toString();
+    }
+
     /** Whether the postmaster still runs. Backends may crash and be restarted by it; this is about the postmaster. */
     boolean isAlive() {
         if (closed) {

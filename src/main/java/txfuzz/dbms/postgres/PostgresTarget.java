@@ -364,7 +364,7 @@ public final class PostgresTarget implements Target {
                     throw e;
                 }
                 try {
-                    recover();
+                    recover(e);
                     namespace.create(schema);
                 } catch (SQLException | RuntimeException again) {
                     freeSchemas.push(schema);
@@ -390,15 +390,15 @@ public final class PostgresTarget implements Target {
     private void ensureServer() {
         ensureClosedNot();
         if (embedded && !server.isAlive()) {
-            restart();
+            restart(null);
         }
     }
 
-    /** The keeper session broke: the server died (restart it), recovers from a crashed backend, or dropped us. */
-    private void recover() throws SQLException {
+    /** The keeper session broke ({@code cause}): the server died (restart it), recovers from a crashed backend, or dropped us. */
+    private void recover(SQLException cause) throws SQLException {
         ensureClosedNot();
         if (embedded && !server.isAlive()) {
-            restart();
+            restart(cause);
             return;
         }
         // the postmaster lives: wait until it accepts sessions again, then claim the namespace anew
@@ -416,7 +416,7 @@ public final class PostgresTarget implements Target {
                     throw e;
                 }
                 if (embedded && !server.isAlive()) {
-                    restart();
+                    restart(e);
                     return;
                 }
                 sleep(200);
@@ -424,10 +424,18 @@ public final class PostgresTarget implements Target {
         }
     }
 
-    private void restart() {
+    /**
+     * The started server's postmaster is gone: a new server replaces it, said on stderr in one line (as a MariaDB
+     * restart is), with what told us ({@code cause}, null when the postmaster was found gone before any session broke)
+     * and the dead server's telling log lines; its log is kept.
+     */
+    private void restart(SQLException cause) {
         EmbeddedServer dead = server;
+        String lastWords = dead.lastWords(); // the server's own, before stopping it adds pg_ctl's
         dead.close(true);
         lastCrashLog = dead.log();
+        System.err.println("txfuzz: the PostgreSQL server died" + (cause == null ? "" : " (" + SqlStates.message(cause) + ")")
+                + "; starting a new one. Its last words: " + EmbeddedServer.crashLine(lastWords) + " (log kept: " + dead.log() + ")");
         SessionPool old = pool;
         if (old != null) {
             old.close();

@@ -8,7 +8,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import txfuzz.dbms.LevelSemantics;
-import txfuzz.dbms.Profile;
 import txfuzz.exec.Executor;
 import txfuzz.history.Analysis;
 import txfuzz.history.Anomaly;
@@ -27,6 +26,7 @@ import txfuzz.model.TestCase;
 import txfuzz.model.Tracking;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Evidence;
+import txfuzz.oracle.HistoryRecorder;
 import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Run;
 import txfuzz.oracle.Verdict;
@@ -47,13 +47,15 @@ public final class IsolationOracle implements Oracle {
     public static final String NAME = "isolation";
     /**
      * Reads the rows' versions from row tracking (so a recorded case with tracking needs it), judges
-     * concurrent runs, and sees the anomaly a pattern case aims at (pattern campaigns run it by default).
+     * concurrent runs, sees the anomaly a pattern case aims at (pattern campaigns run it by default), and
+     * judges recorded histories on their own (txfuzz check, isolation-table).
      */
     public static final txfuzz.oracle.OracleRegistration REGISTRATION = txfuzz.oracle.OracleRegistration
             .of(NAME, context -> new IsolationOracle(), IsolationKind.ALL)
             .needingRowTracking().judgingUncontrolledRuns()
             .judgingRecordedCases(c -> c.transactions().stream().flatMap(t -> t.statements().stream()).anyMatch(s -> s.tracking() != null))
-            .byDefaultFor(txfuzz.gen.Generation.Kind.PATTERN, txfuzz.gen.Generation.Kind.MIXED);
+            .byDefaultFor(txfuzz.gen.Generation.Kind.PATTERN, txfuzz.gen.Generation.Kind.MIXED)
+            .judgingHistories(new AnomalyJudge());
 
     @Override
     public String name() {
@@ -111,8 +113,8 @@ public final class IsolationOracle implements Oracle {
         if (!instrumented(c)) {
             return Verdict.clean(NAME); // nothing to observe: the case has no rowId/wList columns
         }
-        History h = history(run);
-        LevelSemantics s = semantics(executor.target().profile(c.mode()), c.isolation());
+        History h = HistoryRecorder.record(run);
+        LevelSemantics s = executor.target().profile(c.mode()).atOrNothing(c.isolation());
         Analysis analysis = IsolationChecker.analyze(h);
         if (!run.uncontrolled()) {
             analysis = analysis.with(FracturedReads.find(h, (txn, stmt) -> ranAlone(c, run.trace(), txn, stmt)));
@@ -174,19 +176,9 @@ public final class IsolationOracle implements Oracle {
 
     private static final String HISTORY = "history.jsonl";
 
-    /** The run's row-level history; with the sessions of an uncontrolled run. */
-    public static History history(Run run) {
-        return run.uncontrolled() ? HistoryRecorder.record(run.testCase(), run.trace(), run.slots())
-                : HistoryRecorder.record(run.testCase(), run.trace());
-    }
-
     /** Generated in gen's instrumented mode: some statement says how its result reveals row versions. */
     static boolean instrumented(TestCase c) {
         return c.transactions().stream().flatMap(t -> t.statements().stream()).anyMatch(s -> s.tracking() != null);
-    }
-
-    public static LevelSemantics semantics(Profile profile, IsolationLevel level) {
-        return profile.levels().containsKey(level) ? profile.at(level) : new LevelSemantics(Set.of(), false, null);
     }
 
     /** One violation per anomaly kind the level proscribes (its first witness), judged against the profile. */

@@ -28,6 +28,7 @@ import txfuzz.model.StmtRef;
 import txfuzz.model.Tracking;
 import txfuzz.model.TrackedGroups;
 import txfuzz.model.TestCase;
+import txfuzz.oracle.HistoryRecorder;
 
 /**
  * Whether a run realised the pattern its case was generated from: every step completed, in the
@@ -93,7 +94,7 @@ public record PatternRealisation(Verdict verdict, String reason, Prevention prev
 
     /**
      * Judges the run of {@code c} ({@code trace}) with the history recorded from it ({@code history},
-     * e.g. {@code IsolationOracle.history(run)}; null when the case has no row tracking).
+     * e.g. {@code HistoryRecorder.record(run)}; null when the case has no row tracking).
      */
     public static PatternRealisation of(TestCase c, Trace trace, History history) {
         PatternOrigin origin = c.origin();
@@ -124,7 +125,7 @@ public record PatternRealisation(Verdict verdict, String reason, Prevention prev
     public static PatternRealisation ofRun(TestCase c, Trace trace) {
         boolean tracked = c.origin() != null && !c.origin().items().isEmpty()
                 && c.origin().items().values().stream().allMatch(i -> i.rid() != null);
-        History h = tracked ? txfuzz.oracle.isolation.IsolationOracle.history(txfuzz.oracle.Run.controlled(c, trace)) : null;
+        History h = tracked ? HistoryRecorder.record(c, trace) : null;
         return of(c, trace, h);
     }
 

@@ -19,6 +19,7 @@ import txfuzz.history.Write;
 import txfuzz.history.WriteKind;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
+import txfuzz.oracle.HistoryRecorder;
 import txfuzz.oracle.Run;
 
 /**
@@ -46,7 +47,7 @@ class DeleteReturningTest {
                     "a write with RETURNING counts the rows it returned");
             assertEquals(List.of(List.of("3", "-1", "3", ",0")), trace.finalState().tables().get("t"));
             assertEquals(List.of(), new IsolationOracle().judge(Run.controlled(c, trace), ex).violations());
-            return IsolationOracle.history(Run.controlled(c, trace));
+            return HistoryRecorder.record(Run.controlled(c, trace));
         }
     }
 

@@ -31,6 +31,7 @@ import txfuzz.model.Tracking;
 import txfuzz.model.Txn;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
+import txfuzz.oracle.HistoryRecorder;
 
 /** Hand-written instrumented cases run on H2 by the executor, recorded into exact histories. */
 class HistoryRecorderTest {

@@ -24,6 +24,7 @@ import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
+import txfuzz.oracle.HistoryRecorder;
 
 /**
  * Generated instrumented cases run serially (T1's statements, then T2's, …) on each embedded

@@ -13,6 +13,7 @@ import txfuzz.exec.Trace;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
+import txfuzz.oracle.HistoryRecorder;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
 import txfuzz.dbms.Target;

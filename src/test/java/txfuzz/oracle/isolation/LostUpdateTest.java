@@ -16,6 +16,7 @@ import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
+import txfuzz.oracle.HistoryRecorder;
 
 /**
  * The pipeline catches a real anomaly: at READ COMMITTED two transactions read a row, then both

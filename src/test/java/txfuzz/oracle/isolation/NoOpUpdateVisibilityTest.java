@@ -19,6 +19,7 @@ import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
+import txfuzz.oracle.HistoryRecorder;
 import txfuzz.oracle.Run;
 import txfuzz.oracle.Violation;
 
@@ -58,7 +59,7 @@ class NoOpUpdateVisibilityTest {
         try (Executor ex = new Executor(target, ExecutorConfig.defaults())) {
             Trace trace = ex.run(c);
             Run run = Run.controlled(c, trace);
-            List<Read> matched = IsolationOracle.history(run).transactions().stream().filter(t -> t.id() == 1)
+            List<Read> matched = HistoryRecorder.record(run).transactions().stream().filter(t -> t.id() == 1)
                     .flatMap(t -> t.ops().stream()).filter(o -> o instanceof Read r && r.matched()).map(o -> (Read) o).toList();
             return new Judged(trace, new IsolationOracle().judge(run, ex).violations(), matched);
         }

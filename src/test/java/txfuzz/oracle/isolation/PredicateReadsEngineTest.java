@@ -18,6 +18,7 @@ import txfuzz.history.PredicateRead;
 import txfuzz.history.Transaction;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
+import txfuzz.oracle.HistoryRecorder;
 import txfuzz.oracle.Verdict;
 
 /**

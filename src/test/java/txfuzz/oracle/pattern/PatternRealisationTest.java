@@ -21,7 +21,7 @@ import txfuzz.model.PatternOrigin;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Violation;
-import txfuzz.oracle.isolation.HistoryRecorder;
+import txfuzz.oracle.HistoryRecorder;
 import txfuzz.oracle.isolation.IsolationOracle;
 
 /**

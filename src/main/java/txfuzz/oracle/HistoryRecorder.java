@@ -1,4 +1,4 @@
-package txfuzz.oracle.isolation;
+package txfuzz.oracle;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,7 +34,9 @@ import txfuzz.dbms.ErrorClass;
 /**
  * Turns the run of an instrumented case (rid/wl columns, see gen's instrumented mode and
  * {@link Tracking}) into a row-level {@link History} for the isolation checker
- * (docs/history-format.md).
+ * (docs/history-format.md). It is every oracle's, not one oracle's: the history is what the case's
+ * row tracking recorded, read by the oracle judging its anomalies and by a pattern case's
+ * realisation check alike.
  *
  * <ul>
  *   <li>{@link Tracking.Role#READ}: each result row leads with (rid, wl) per table (a triple with
@@ -55,6 +57,11 @@ import txfuzz.dbms.ErrorClass;
  */
 public final class HistoryRecorder {
     private HistoryRecorder() {
+    }
+
+    /** The run's row-level history; with the sessions of an uncontrolled run. */
+    public static History record(Run run) {
+        return run.uncontrolled() ? record(run.testCase(), run.trace(), run.slots()) : record(run.testCase(), run.trace());
     }
 
     /** Controlled runs: every transaction on a session of its own. */
