@@ -154,7 +154,7 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         } catch (SetupFailedException e) {
             return notComparable(study, "setup failed on " + other.label() + ": " + e.getMessage());
         }
-        Rules rules = Rules.multisets(primary.target().name().equals(other.target().name()));
+        Rules rules = Rules.of(c, primary.target().name().equals(other.target().name()));
         Comparison first = TraceComparison.compare(c, p1, o1, rules);
         if (first.status() == Comparison.Status.AGREE) {
             count(Figure.AGREEING);
