@@ -4,9 +4,8 @@
  *
  * <ul>
  *   <li>Engine-free core: {@link txfuzz.oracle.diff.TraceComparison} turns two {@link txfuzz.oracle.diff.SideRun}s
- *       into a {@link txfuzz.oracle.diff.Comparison} (rows as lists where {@link txfuzz.oracle.diff.TotalOrder} finds a total
- *       ORDER BY) (agree, the first {@link txfuzz.oracle.diff.Divergence}, or
- *       not comparable); {@link txfuzz.oracle.diff.Comparison#confirmedBy} drops divergences a second run does
+ *       into a {@link txfuzz.oracle.diff.Comparison} (agree, the first {@link txfuzz.oracle.diff.Divergence}, or
+ *       not comparable; rows as lists where {@link txfuzz.oracle.diff.TotalOrder} finds a total ORDER BY); {@link txfuzz.oracle.diff.Comparison#confirmedBy} drops divergences a second run does
  *       not show (flaky).</li>
  *   <li>{@link txfuzz.oracle.diff.Triage}: a confirmed divergence becomes a {@link txfuzz.oracle.diff.Triaged}
  *       {@link txfuzz.oracle.diff.Label} with its {@link txfuzz.oracle.diff.Cause}, evidence and each side's
