@@ -430,12 +430,15 @@ public final class PromisedRules {
             return e == ErrorClass.SERIALIZATION || e == ErrorClass.DEADLOCK && aloneAt(ref);
         }
 
-        /** Whether every other transaction had ended, or not begun, when {@code ref} completed. */
+        /**
+         * Whether every other transaction had ended, or not begun, when {@code ref} completed: none had a statement sent
+         * before then (one in flight may hold locks too) without having ended before it.
+         */
         private boolean aloneAt(StmtRef ref) {
             int at = trace.position(ref);
-            for (int i = 0; i < at; i++) {
-                int other = trace.schedule().get(i).ref().txn();
-                if (other == ref.txn()) {
+            for (ExecutedStmt e : trace.schedule()) {
+                int other = e.ref().txn();
+                if (other == ref.txn() || e.completedBefore() > at) {
                     continue;
                 }
                 TxnOutcome end = trace.outcome(other);
