@@ -188,7 +188,10 @@ public final class PromisedRules {
         }
         boolean otherKept = other.kept() == Kept.KEPT || otherNeedNotBeDecided && other.kept() != Kept.BROKEN;
         if (!otherKept) {
-            evidence.add("Not attributed: the other side " + (other.kept() == Kept.BROKEN ? "breaks " + rule.label() + " too." : "was not decided."));
+            if (other.kept() != Kept.BROKEN || left) { // a break on both sides is said once
+                evidence.add("Not attributed: " + (other.kept() == Kept.BROKEN ? "both sides break " + rule.label() + "."
+                        : label + " breaks " + rule.label() + ", but whether the other side keeps it was not decided."));
+            }
             return;
         }
         if (d.at() != null && own.statements().stream().noneMatch(s -> s.txn() == d.at().txn())) {
