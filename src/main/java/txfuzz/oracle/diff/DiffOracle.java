@@ -154,7 +154,7 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         } catch (SetupFailedException e) {
             return notComparable(study, "setup failed on " + other.label() + ": " + e.getMessage());
         }
-        Rules rules = Rules.multisets(primary.target().name().equals(other.target().name()));
+        Rules rules = Rules.of(c, primary.target().name().equals(other.target().name()));
         Comparison first = TraceComparison.compare(c, p1, o1, rules);
         if (first.status() == Comparison.Status.AGREE) {
             count(Figure.AGREEING);
@@ -178,7 +178,8 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         Divergence d = confirmed.divergence();
         Side left = side(primaryLabel, primary.target(), c, p1.trace(), primary);
         Side right = side(other.label(), other.target(), oc, o1.trace(), ex);
-        Triaged t = Triage.triage(c, d, left, p1, right, o1, serialComparison(c, oc, p1, primary, ex, rules));
+        PromisedRules promised = new PromisedRules(promised(primary, c), promised(ex, oc));
+        Triaged t = Triage.triage(c, d, left, p1, right, o1, serialComparison(c, oc, p1, primary, ex, rules), promised);
         String sideBySide = SideBySide.render(c, d, left, p1.trace(), right, o1.trace());
         synchronized (this) {
             study.diverged(d, t, Consequence.of(c, p1.trace(), o1.trace()), c.statementCount(), sideBySide);
@@ -217,6 +218,18 @@ public final class DiffOracle implements Oracle, AutoCloseable {
                     new SideRun(primaryRun.setup(), other.run(otherSerial)), rules);
         } catch (SetupFailedException e) {
             return Comparison.notComparable("setup failed: " + e.getMessage());
+        }
+    }
+
+    /** What {@code sideCase}'s level promises on the executor's target, and its serial replays run there. */
+    private static PromisedRules.Promised promised(Executor ex, TestCase sideCase) {
+        PromisedRules.Replay replay = (txns, order) -> ex.run(sideCase.withTransactions(txns, order));
+        try {
+            txfuzz.dbms.LevelPromise p = ex.target().promise(sideCase.isolation(), sideCase.mode());
+            boolean readsInCommitOrder = ex.target().profile(sideCase.mode()).at(sideCase.isolation()).serializableReads();
+            return new PromisedRules.Promised(p.promise(), readsInCommitOrder, p.manual(), replay);
+        } catch (IllegalArgumentException e) {
+            return new PromisedRules.Promised(null, false, "(no profile entry for " + sideCase.isolation() + ")", replay); // nothing promised
         }
     }
 

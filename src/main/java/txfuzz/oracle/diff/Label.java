@@ -2,7 +2,7 @@ package txfuzz.oracle.diff;
 
 /** What a confirmed divergence is, each with its evidence ({@link Triaged}). */
 public enum Label {
-    /** One subject's own oracles flag the case; the other's are clean. */
+    /** One subject's own oracles flag the divergent statement, or it breaks a rule both levels promise that the other keeps. */
     BUG_CANDIDATE("bug-candidate"),
     /** Same engine and settings, two versions, both clean or documented. */
     BEHAVIOUR_CHANGE("behaviour-change"),

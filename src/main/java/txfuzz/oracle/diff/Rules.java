@@ -2,6 +2,7 @@ package txfuzz.oracle.diff;
 
 import java.util.function.Predicate;
 import txfuzz.model.Stmt;
+import txfuzz.model.TestCase;
 
 /**
  * What the comparison may compare for one pair of subjects.
@@ -15,5 +16,13 @@ public record Rules(Predicate<Stmt> totallyOrdered, boolean upsertCountsComparab
     /** Rows as multisets; upsert counts compared only where {@code sameEngine}. */
     public static Rules multisets(boolean sameEngine) {
         return new Rules(s -> false, sameEngine);
+    }
+
+    /**
+     * For {@code c}'s queries: rows as lists where an ORDER BY key is unique for the rows returned ({@link TotalOrder},
+     * from the case's schema), else as multisets; upsert counts compared only where {@code sameEngine}.
+     */
+    public static Rules of(TestCase c, boolean sameEngine) {
+        return new Rules(TotalOrder.of(c, sameEngine)::test, sameEngine);
     }
 }

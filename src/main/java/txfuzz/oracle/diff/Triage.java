@@ -24,8 +24,9 @@ import txfuzz.oracle.Violation;
  *   <li>identical subjects, both clean, that diverged twice: not comparable (nothing to attribute);</li>
  *   <li>both flagged: a bug candidate of both.</li>
  * </ul>
- * Not checked yet: a rule both subjects promise (serial replay result, serializable reads,
- * first-committer-wins) broken with no own oracle flagging it — such a divergence is labelled by the rules above.
+ * With no own oracle flagging the divergent statement, a subject that breaks a rule both subjects' levels promise
+ * (same serial replay result, serializable-in-commit-order reads, first-committer-wins) where the other keeps it is
+ * a bug candidate too ({@link PromisedRules}).
  */
 public final class Triage {
     private Triage() {
@@ -41,6 +42,15 @@ public final class Triage {
      *               proves the cause is the statement's meaning, not concurrency
      */
     public static Triaged triage(TestCase c, Divergence d, Side left, SideRun leftRun, Side right, SideRun rightRun, Comparison serial) {
+        return triage(c, d, left, leftRun, right, rightRun, serial, null);
+    }
+
+    /**
+     * @param promised the rules both subjects' levels promise, checked ({@link PromisedRules}) when neither side's own
+     *                 oracles flag the divergent statement; null: not checked
+     */
+    public static Triaged triage(TestCase c, Divergence d, Side left, SideRun leftRun, Side right, SideRun rightRun, Comparison serial,
+                                 PromisedRules promised) {
         boolean sameWithoutConcurrency = serial != null && serial.status() == Comparison.Status.DIVERGE && serial.divergence().sameAs(d);
         boolean agreeWithoutConcurrency = serial != null && serial.status() == Comparison.Status.AGREE;
         Cause named = cause(c, d, leftRun.trace(), rightRun.trace());
@@ -69,20 +79,27 @@ public final class Triage {
                     : s.label() + "'s own oracles report " + own.size() + " bug candidate" + (own.size() == 1 ? "" : "s") + ": "
                     + String.join("; ", own.stream().map(v -> v.summary() + (at(v, c, d) ? " (at the divergent statement)" : "")).toList()) + ".");
         }
+        // DT2's second way: with no own oracle flagging it, a side that breaks a rule both levels promise, the other keeping it
+        PromisedRules.Outcome byRules = lb.isEmpty() && rb.isEmpty() && promised != null
+                ? promised.check(c, d, left, leftRun, right, rightRun) : new PromisedRules.Outcome(List.of(), List.of());
+        evidence.addAll(byRules.evidence());
+        byRules.breaks().forEach(b -> evidence.add(b.side() + " breaks " + b.rule().label() + ", which the other side keeps: " + b.evidence()));
+        boolean leftBad = !lb.isEmpty() || byRules.brokeLeft();
+        boolean rightBad = !rb.isEmpty() || byRules.brokeRight();
         boolean sameEngine = left.engine().equals(right.engine());
         boolean sameSettings = Objects.equals(left.settings(), right.settings()) && left.level() == right.level();
-        if (!lb.isEmpty() || !rb.isEmpty()) {
+        if (leftBad || rightBad) {
             List<String> culprits = new ArrayList<>();
-            if (!lb.isEmpty()) {
+            if (leftBad) {
                 culprits.add(left.label());
             }
-            if (!rb.isEmpty()) {
+            if (rightBad) {
                 culprits.add(right.label());
             }
             String change = null;
             if (culprits.size() == 1 && sameEngine && sameSettings) {
-                Side bad = lb.isEmpty() ? right : left;
-                Side good = lb.isEmpty() ? left : right;
+                Side bad = leftBad ? left : right;
+                Side good = leftBad ? right : left;
                 int newer = Versions.compare(good.version(), bad.version());
                 change = newer > 0 ? "fixed in " + good.label() : newer < 0 ? "not in " + good.label() + " (a regression)" : null;
             }

@@ -7,7 +7,7 @@ import java.util.Map;
  * A confirmed divergence, labelled, with the evidence behind the label.
  *
  * @param label      what it is
- * @param culprits   for a bug candidate, the subjects whose own oracles flag it (else empty)
+ * @param culprits   for a bug candidate, the subjects whose own oracles flag it or that break a promised rule (else empty)
  * @param cause      why the subjects differ, named from the traces
  * @param change     for a bug candidate between versions of one engine, "fixed in …" or "not in …"; else null
  * @param evidence   sentences, each a fact txfuzz checked

@@ -5,11 +5,12 @@
  * <ul>
  *   <li>Engine-free core: {@link txfuzz.oracle.diff.TraceComparison} turns two {@link txfuzz.oracle.diff.SideRun}s
  *       into a {@link txfuzz.oracle.diff.Comparison} (agree, the first {@link txfuzz.oracle.diff.Divergence}, or
- *       not comparable); {@link txfuzz.oracle.diff.Comparison#confirmedBy} drops divergences a second run does
+ *       not comparable; rows as lists where {@link txfuzz.oracle.diff.TotalOrder} finds a total ORDER BY); {@link txfuzz.oracle.diff.Comparison#confirmedBy} drops divergences a second run does
  *       not show (flaky).</li>
  *   <li>{@link txfuzz.oracle.diff.Triage}: a confirmed divergence becomes a {@link txfuzz.oracle.diff.Triaged}
  *       {@link txfuzz.oracle.diff.Label} with its {@link txfuzz.oracle.diff.Cause}, evidence and each side's
- *       documentation; {@link txfuzz.oracle.diff.DiffSignature} names the scenario.</li>
+ *       documentation; {@link txfuzz.oracle.diff.PromisedRules} checks the rules both subjects' levels promise when
+ *       no own oracle flags the divergence; {@link txfuzz.oracle.diff.DiffSignature} names the scenario.</li>
  *   <li>Reports: {@link txfuzz.oracle.diff.SideBySide} (both traces, the divergence marked, each side's
  *       verdicts); {@link txfuzz.oracle.diff.Study} and {@link txfuzz.oracle.diff.StudyReport} (compatibility.md).</li>
  *   <li>{@link txfuzz.oracle.diff.DiffOracle}: judges a primary run against each

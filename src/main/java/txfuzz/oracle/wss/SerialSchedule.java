@@ -5,13 +5,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.Trace;
-import txfuzz.exec.TxnStatus;
 import txfuzz.model.Stmt;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
+import txfuzz.oracle.SerialReplay;
 
 /**
  * A serial schedule derived from an actual run, as a test case of its own, with the map from its
@@ -25,27 +24,12 @@ public record SerialSchedule(TestCase testCase, Map<StmtRef, StmtRef> origin, Li
 
     /** The committed transactions in First-Commit/Rollback-First-Scheduled order (WriteCheck §3.3). */
     public static List<Integer> fcrfsCommitted(Trace trace) {
-        return trace.endOrder().stream().filter(id -> trace.outcome(id).status() == TxnStatus.COMMITTED).toList();
+        return SerialReplay.committedInEndOrder(trace);
     }
 
-    /**
-     * The body statements of committed transaction {@code txn} that took effect: those that ran and
-     * did not fail with a concurrency conflict (a conflict undoes the statement, so a serial replay
-     * must leave it out).
-     */
+    /** The body statements of committed transaction {@code txn} that took effect ({@link SerialReplay#effective}). */
     public static List<StmtRef> effective(TestCase c, Trace trace, int txn) {
-        Txn t = c.txn(txn);
-        List<StmtRef> refs = new ArrayList<>();
-        int first = t.explicit() ? 1 : 0;
-        int last = t.explicit() ? t.statements().size() - 1 : t.statements().size();
-        for (int i = first; i < last; i++) {
-            StmtRef ref = new StmtRef(txn, i);
-            Optional<ExecutedStmt> e = trace.executed(ref);
-            if (e.isPresent() && !(e.get().result().failed() && e.get().result().errorClass().isConcurrencyConflict())) {
-                refs.add(ref);
-            }
-        }
-        return refs;
+        return SerialReplay.effective(c, trace, txn);
     }
 
     /**
@@ -87,30 +71,8 @@ public record SerialSchedule(TestCase testCase, Map<StmtRef, StmtRef> origin, Li
 
     /** tx-WSS with the committed transactions in {@code order}. */
     public static SerialSchedule transactionLevel(TestCase c, Trace trace, List<Integer> order) {
-        List<Txn> txns = new ArrayList<>();
-        List<Integer> submitted = new ArrayList<>();
-        Map<StmtRef, StmtRef> origin = new HashMap<>();
-        for (int original : order) {
-            Txn t = c.txn(original);
-            int id = txns.size() + 1;
-            List<Stmt> stmts = new ArrayList<>();
-            if (t.explicit()) {
-                stmts.add(t.statements().get(0));
-            }
-            for (StmtRef ref : effective(c, trace, original)) {
-                origin.put(new StmtRef(id, stmts.size()), ref);
-                stmts.add(c.stmt(ref));
-            }
-            if (t.explicit()) {
-                stmts.add(t.statements().get(t.statements().size() - 1));
-            }
-            if (stmts.isEmpty()) {
-                continue; // an autocommit statement that conflicted: nothing to replay
-            }
-            txns.add(new Txn(id, stmts));
-            stmts.forEach(s -> submitted.add(id));
-        }
-        return new SerialSchedule(c.withTransactions(txns, submitted), origin, order);
+        SerialReplay r = SerialReplay.of(c, trace, order);
+        return new SerialSchedule(r.testCase(), r.origin(), r.txnOrder());
     }
 
     /** stmt-WSS: every effective statement of the committed transactions as its own autocommit statement. */

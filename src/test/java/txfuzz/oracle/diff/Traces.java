@@ -45,6 +45,12 @@ final class Traces {
         return add(ref(txn, index), StmtResult.ofCount(n), true);
     }
 
+    /** A statement that waited, submitted when only the statements at positions below {@code completedBefore} had completed. */
+    Traces blockedCount(int txn, int index, long n, int completedBefore) {
+        schedule.add(new ExecutedStmt(ref(txn, index), StmtResult.ofCount(n), true, schedule.size(), completedBefore, -1));
+        return this;
+    }
+
     Traces rows(int txn, int index, List<List<String>> rows) {
         return add(ref(txn, index), StmtResult.ofRows(rows), false);
     }
