@@ -215,6 +215,11 @@ public final class Campaign {
         return List.copyOf(judging);
     }
 
+    /** The subjects and settings its oracles were made with (open while the caller keeps its subjects open). */
+    public txfuzz.oracle.OracleContext context() {
+        return context;
+    }
+
     /** Runs the loop; its oracles are closed when it ends, however it ends. */
     public Summary run() {
         try (OracleSet closing = oracles) {

@@ -155,7 +155,8 @@ final class VersionBoundary {
         if (between.isEmpty()) {
             sentences.add("Maven Central lists no release of " + engine + " between " + olderRelease + " and " + newerRelease + ".");
         } else {
-            sentences.add("Replayed twice on " + tried.size() + " of the " + between.size() + " releases of " + engine + " Maven Central lists between "
+            sentences.add("The scenario's first case (seed " + c.seed() + ", iteration " + c.iteration() + ") was replayed twice on " + tried.size()
+                    + " of the " + between.size() + " releases of " + engine + " Maven Central lists between "
                     + olderRelease + " and " + newerRelease + " (bisected, one change assumed): "
                     + (tried.isEmpty() ? "none" : String.join("; ", tried.stream().map(v -> v + " " + words(seen.get(v))).toList()))
                     + ". Versions not listed there were not tried" + (tried.size() < between.size() ? ", nor the listed ones not named here" : "") + ".");
