@@ -87,11 +87,12 @@ final class CompatCommand implements Callable<Integer> {
         run.afterRun = (campaign, dir) -> {
             List<txfuzz.oracle.Oracle> judged = campaign.judgedWith().stream().filter(o -> o.name().equals(comparing.name())).toList();
             String study;
-            if (exampleBudget.isZero()) {
+            if (exampleBudget.isZero() || campaign.stopping()) {
                 study = comparing.study().apply(judged, txfuzz.oracle.ExampleReducer.NONE);
             } else {
                 System.out.println("txfuzz: reducing each distinct scenario's example, up to " + exampleReduceTime + " each");
-                try (txfuzz.campaign.ExampleReduction reduction = new txfuzz.campaign.ExampleReduction(campaign.context(), comparing.name(), exampleBudget)) {
+                try (txfuzz.campaign.ExampleReduction reduction = new txfuzz.campaign.ExampleReduction(campaign.context(), comparing.name(),
+                        exampleBudget, campaign::stopping)) {
                     study = comparing.study().apply(judged, reduction);
                 }
             }

@@ -15,16 +15,25 @@ public interface ExampleReducer {
 
     /**
      * The smallest confirmed case found within the budget that still shows {@code shown}, and the violation as it
-     * shows it; empty when nothing smaller was found or confirmed.
+     * shows it; or, when nothing smaller was found or confirmed, why ({@link Reduced#reduced()} false); empty when
+     * no reduction was tried.
      */
     Optional<Reduced> reduce(TestCase example, Violation shown);
 
     /**
-     * @param testCase         the reduced case
-     * @param violation        the violation as a run of it shows it (its details are that run's)
+     * @param testCase         the reduced case; null when not reduced
+     * @param violation        the violation as a run of it shows it (its details are that run's); null when not reduced
      * @param statementsBefore data statements of the example as generated
      * @param statementsAfter  data statements of the reduced case
+     * @param why              when not reduced, why in words ("the case as given did not show the violation again"); else null
      */
-    record Reduced(TestCase testCase, Violation violation, int statementsBefore, int statementsAfter) {
+    record Reduced(TestCase testCase, Violation violation, int statementsBefore, int statementsAfter, String why) {
+        public static Reduced not(int statements, String why) {
+            return new Reduced(null, null, statements, statements, why);
+        }
+
+        public boolean reduced() {
+            return testCase != null;
+        }
     }
 }

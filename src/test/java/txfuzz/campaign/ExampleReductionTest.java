@@ -58,7 +58,7 @@ class ExampleReductionTest {
                 assertFalse(REDUCED.matcher(asGenerated).find(), asGenerated);
                 assertTrue(asGenerated.contains("MERGE INTO t1"), "the example as generated has the case's MERGE: " + asGenerated);
                 String md;
-                try (ExampleReduction reduction = new ExampleReduction(context, COMPARING, Duration.ofSeconds(90))) {
+                try (ExampleReduction reduction = new ExampleReduction(context, COMPARING, Duration.ofSeconds(90), () -> false)) {
                     md = registration.study().apply(judged, reduction);
                 }
                 System.out.println(md);

@@ -35,7 +35,8 @@ public final class StudyReport {
             return sc;
         }
         return reducer.reduce(sc.exampleCase(), sc.exampleViolation())
-                .map(r -> sc.withExample(r.testCase().statementCount(), r.violation().details(), "Reduced from " + r.statementsBefore() + " to "
+                .map(r -> !r.reduced() ? sc.withExample(sc.exampleSize(), sc.example(), "Not reduced: " + r.why() + "; shown as generated.")
+                        : sc.withExample(r.testCase().statementCount(), r.violation().details(), "Reduced from " + r.statementsBefore() + " to "
                         + r.statementsAfter() + " data statements, keeping the divergence (same kind, same statement, same cause); "
                         + "the side by side is a run of the reduced case, after its setup:\n\n```sql\n" + String.join(";\n", r.testCase().setup())
                         + ";\n```"))

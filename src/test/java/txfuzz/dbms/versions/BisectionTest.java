@@ -25,7 +25,9 @@ class BisectionTest {
 
     @Test
     void endsGivenAreNotReplayedAndAnUndecidedVersionStopsTheSearch() {
-        Map<String, String> seen = new LinkedHashMap<>(Map.of("1", "old", "9", "new"));
+        Map<String, String> seen = new LinkedHashMap<>();
+        seen.put("1", "old");
+        seen.put("9", "new");
         Function<String, String> replay = v -> {
             assertFalse(v.equals("1") || v.equals("9"), "an end was given");
             return v.equals("5") ? "flaky" : "old";
