@@ -215,6 +215,16 @@ public final class Campaign {
         return List.copyOf(judging);
     }
 
+    /** Whether it was asked to stop (Ctrl-C, SIGTERM): what the caller does after the run stops too. */
+    public boolean stopping() {
+        return stopRequested;
+    }
+
+    /** The subjects and settings its oracles were made with (open while the caller keeps its subjects open). */
+    public txfuzz.oracle.OracleContext context() {
+        return context;
+    }
+
     /** Runs the loop; its oracles are closed when it ends, however it ends. */
     public Summary run() {
         try (OracleSet closing = oracles) {

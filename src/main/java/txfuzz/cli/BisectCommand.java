@@ -11,6 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import txfuzz.dbms.Engine;
 import txfuzz.dbms.Targets;
+import txfuzz.dbms.versions.Bisection;
 import txfuzz.dbms.versions.MavenArtifact;
 import txfuzz.dbms.versions.MavenCentral;
 import txfuzz.campaign.VersionReplay;
@@ -155,26 +156,14 @@ final class BisectCommand implements Callable<Integer> {
         return found;
     }
 
-    /** The ends, then halving the range between two decided versions that disagree. */
+    /** The ends, then halving the range between two decided versions that disagree ({@link Bisection}). */
     private void bisect(TestCase c, List<String> versions, List<String> chosen, Map<String, VersionReplay> seen) {
-        int lo = 0;
-        int hi = versions.size() - 1;
-        seen.put(versions.get(lo), judge(c, versions.get(lo), chosen));
-        seen.put(versions.get(hi), judge(c, versions.get(hi), chosen));
-        while (hi - lo > 1 && seen.get(versions.get(lo)).verdict().decided() && seen.get(versions.get(hi)).verdict().decided()
-                && seen.get(versions.get(lo)).verdict() != seen.get(versions.get(hi)).verdict()) {
-            int mid = (lo + hi) / 2;
-            VersionReplay r = judge(c, versions.get(mid), chosen);
-            seen.put(versions.get(mid), r);
-            if (!r.verdict().decided()) {
-                break; // no side can be chosen: the table shows where it stopped
-            }
-            if (r.verdict() == seen.get(versions.get(lo)).verdict()) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
+        Bisection.halve(versions, seen, v -> judge(c, v, chosen), BisectCommand::side);
+    }
+
+    /** What a replay decides: its verdict when it shows the bug candidate or does not; null when flaky or it cannot run. */
+    private static Object side(VersionReplay r) {
+        return r.verdict().decided() ? r.verdict() : null;
     }
 
     private static VersionReplay judge(TestCase c, String version, List<String> chosen) {
@@ -188,24 +177,21 @@ final class BisectCommand implements Callable<Integer> {
     /** "introduced in" / "fixed in" at each change between two neighbouring decided versions. */
     static List<String> conclusions(List<String> versions, Map<String, VersionReplay> seen) {
         List<String> out = new ArrayList<>();
-        String previous = null;
-        for (String v : versions) {
-            VersionReplay r = seen.get(v);
-            if (r == null || !r.verdict().decided()) {
-                continue;
-            }
-            if (previous != null && seen.get(previous).verdict() != r.verdict()) {
-                List<String> between = versions.subList(versions.indexOf(previous) + 1, versions.indexOf(v));
-                String where = between.isEmpty() ? "" : " (between " + previous + " and " + v + "; the versions between "
-                        + (seen.keySet().containsAll(between) ? "could not decide)" : "were not replayed)");
-                out.add(r.verdict() == VersionReplay.Verdict.SHOWS ? "introduced in " + v + where + ": " + previous + " does not show it"
-                        : "fixed in " + v + where + ": " + previous + " shows it");
-            }
-            previous = v;
+        for (Bisection.Change ch : Bisection.changes(versions, seen, BisectCommand::side)) {
+            String where = ch.between().isEmpty() ? "" : " (between " + ch.before() + " and " + ch.after() + "; the versions between "
+                    + (ch.betweenTried() ? "could not decide)" : "were not replayed)");
+            out.add(seen.get(ch.after()).verdict() == VersionReplay.Verdict.SHOWS ? "introduced in " + ch.after() + where + ": " + ch.before()
+                    + " does not show it" : "fixed in " + ch.after() + where + ": " + ch.before() + " shows it");
         }
         if (out.isEmpty()) {
-            out.add(previous == null ? "no version could decide: see the table"
-                    : "the same verdict on every decided version (" + seen.get(previous).verdict().words + ")");
+            String last = null;
+            for (String v : versions) {
+                if (seen.get(v) != null && side(seen.get(v)) != null) {
+                    last = v;
+                }
+            }
+            out.add(last == null ? "no version could decide: see the table"
+                    : "the same verdict on every decided version (" + seen.get(last).verdict().words + ")");
         }
         return out;
     }

@@ -46,8 +46,14 @@ final class CompatCommand implements Callable<Integer> {
     String jobs;
 
     @Option(names = "--reduce-time", defaultValue = "0", description = "Reduction budget per finding. Default: ${DEFAULT-VALUE}: the study"
-            + " counts each case once, as first judged, and shows each scenario by its smallest case as generated.")
+            + " counts each case once, as first judged.")
     String reduceTime;
+
+    @Option(names = "--example-reduce-time", defaultValue = "30s", paramLabel = "T", description = "Reduction budget per distinct scenario:"
+            + " once the campaign has run, each scenario's example (its smallest case) is reduced, keeping the divergence (same kind,"
+            + " same statement, same cause), and the study shows the reduced case. 0 shows the examples as generated. This time comes"
+            + " after --time. Default: ${DEFAULT-VALUE}.")
+    String exampleReduceTime;
 
     @Override
     public Integer call() {
@@ -56,6 +62,8 @@ final class CompatCommand implements Callable<Integer> {
         if (comparing.study() == null) {
             throw new Main.UserError("oracle " + comparing.name() + " keeps no study to write");
         }
+        java.time.Duration exampleBudget = "0".equals(exampleReduceTime.strip()) ? java.time.Duration.ZERO
+                : Options.duration(exampleReduceTime, "--example-reduce-time");
         List<txfuzz.dbms.Subject> named;
         try {
             named = txfuzz.dbms.Subject.parseList(subjects);
@@ -77,8 +85,17 @@ final class CompatCommand implements Callable<Integer> {
         CommandLine.ParseResult parsed = new CommandLine(new Main()).parseArgs(args.toArray(String[]::new));
         RunCommand run = (RunCommand) parsed.subcommand().commandSpec().userObject();
         run.afterRun = (campaign, dir) -> {
-            String study = comparing.study().apply(campaign.judgedWith().stream()
-                    .filter(o -> o.name().equals(comparing.name())).toList());
+            List<txfuzz.oracle.Oracle> judged = campaign.judgedWith().stream().filter(o -> o.name().equals(comparing.name())).toList();
+            String study;
+            if (exampleBudget.isZero() || campaign.stopping()) {
+                study = comparing.study().apply(judged, txfuzz.oracle.ExampleReducer.NONE);
+            } else {
+                System.out.println("txfuzz: reducing each distinct scenario's example, up to " + exampleReduceTime + " each");
+                try (txfuzz.campaign.ExampleReduction reduction = new txfuzz.campaign.ExampleReduction(campaign.context(), comparing.name(),
+                        exampleBudget, campaign::stopping)) {
+                    study = comparing.study().apply(judged, reduction);
+                }
+            }
             Path file = dir.resolve(STUDY_FILE);
             try {
                 Files.writeString(file, study);

@@ -34,6 +34,15 @@ public interface Engine {
         return java.util.Optional.empty();
     }
 
+    /**
+     * Where the engine's project publishes the release notes of the release a Maven version of {@link #artifact()}
+     * gives (a link, as the profiles cite the manual); empty when it publishes none txfuzz knows of. Reports link
+     * them at a version boundary; txfuzz quotes no line from them.
+     */
+    default java.util.Optional<String> releaseNotes(String mavenVersion) {
+        return java.util.Optional.empty();
+    }
+
     /** Whether txfuzz reaches it as a server (started from Maven artifacts, or by --url); else it runs in process. */
     default boolean server() {
         return false;

@@ -32,7 +32,7 @@ import txfuzz.model.TestCase;
 public record OracleRegistration(String name, Function<OracleContext, Oracle> factory, List<? extends ViolationKind> kinds,
                                  boolean needsRowTracking, boolean judgesUncontrolledRuns, Predicate<TestCase> judgesRecordedCase,
                                  Set<Generation.Kind> defaultFor, BiFunction<String, Exception, Violation> engineFailure,
-                                 boolean comparesSubjects, Function<List<Oracle>, String> study, HistoryJudge histories) {
+                                 boolean comparesSubjects, BiFunction<List<Oracle>, ExampleReducer, String> study, HistoryJudge histories) {
     public OracleRegistration {
         kinds = List.copyOf(kinds);
         defaultFor = defaultFor.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(defaultFor));
@@ -71,8 +71,11 @@ public record OracleRegistration(String name, Function<OracleContext, Oracle> fa
         return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, engineFailure, true, study, histories);
     }
 
-    /** It keeps a study over a campaign: {@code render} makes it from the campaign's oracles of this registration, every worker's. */
-    public OracleRegistration keepingStudy(Function<List<Oracle>, String> render) {
+    /**
+     * It keeps a study over a campaign: {@code render} makes it from the campaign's oracles of this registration, every
+     * worker's, shrinking each scenario's example with the reducer it is given.
+     */
+    public OracleRegistration keepingStudy(BiFunction<List<Oracle>, ExampleReducer, String> render) {
         return new OracleRegistration(name, factory, kinds, needsRowTracking, judgesUncontrolledRuns, judgesRecordedCase, defaultFor, engineFailure, comparesSubjects, render, histories);
     }
 

@@ -49,6 +49,13 @@ class CompatCommandTest {
         assertUsage(CliTest.run("compat", "--tests", "1"), "--subjects");
     }
 
+    @Test
+    void aBadExampleReductionBudgetIsAOneLineError() {
+        assertUsage(CliTest.run("compat", "--subjects", "h2,h2:prepared", "--tests", "1", "--example-reduce-time", "soon"),
+                "cannot read duration 'soon' for --example-reduce-time");
+        assertUsage(CliTest.run("compat", "--subjects", "h2,h2:prepared", "--tests", "1", "--example-reduce-time", "30"), "has no unit");
+    }
+
     private static void assertUsage(CliTest.Result r, String expected) {
         assertEquals(Main.USAGE, r.code(), r.toString());
         assertEquals(1, r.err().lines().count(), r.err());

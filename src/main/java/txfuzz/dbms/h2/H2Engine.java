@@ -50,6 +50,12 @@ public final class H2Engine implements Engine {
         return java.util.Optional.of(new txfuzz.dbms.versions.MavenArtifact("com.h2database", "h2"));
     }
 
+    /** H2 keeps one changelog for every release (https://h2database.com/html/changelog.html), not a page per release. */
+    @Override
+    public java.util.Optional<String> releaseNotes(String mavenVersion) {
+        return java.util.Optional.of("https://h2database.com/html/changelog.html");
+    }
+
     @Override
     public Target open(TargetOptions options) {
         return new H2Target(this, Engine.inProcessDriver(this, options, H2Target.PROBE_URL), options == null ? java.util.Map.of() : options.settings());

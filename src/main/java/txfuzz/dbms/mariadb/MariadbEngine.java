@@ -57,6 +57,14 @@ public final class MariadbEngine implements Engine {
         return java.util.Optional.of(MariadbBinaries.ARTIFACT);
     }
 
+    /** MariaDB 11.4.5's notes: https://mariadb.com/kb/en/mariadb-11-4-5-release-notes/ (the Knowledge Base's spelling). */
+    @Override
+    public java.util.Optional<String> releaseNotes(String mavenVersion) {
+        return mavenVersion.matches("[0-9]+(\\.[0-9]+)+")
+                ? java.util.Optional.of("https://mariadb.com/kb/en/mariadb-" + mavenVersion.replace('.', '-') + "-release-notes/")
+                : java.util.Optional.empty();
+    }
+
     @Override
     public boolean server() {
         return true;

@@ -66,6 +66,17 @@ public final class PostgresEngine implements Engine {
         return java.util.Optional.of(Binaries.ARTIFACT);
     }
 
+    /** The binaries 15.18.0 are PostgreSQL 15.18 (9.6.24.0: 9.6.24), whose notes are https://www.postgresql.org/docs/release/15.18/. */
+    @Override
+    public java.util.Optional<String> releaseNotes(String mavenVersion) {
+        String[] parts = mavenVersion.split("\\.");
+        if (parts.length < 2 || !mavenVersion.matches("[0-9]+(\\.[0-9]+)*")) {
+            return java.util.Optional.empty();
+        }
+        int kept = Integer.parseInt(parts[0]) >= 10 ? 2 : Math.min(3, parts.length);
+        return java.util.Optional.of("https://www.postgresql.org/docs/release/" + String.join(".", java.util.Arrays.copyOf(parts, kept)) + "/");
+    }
+
     @Override
     public boolean server() {
         return true;

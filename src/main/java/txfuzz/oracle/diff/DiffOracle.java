@@ -44,15 +44,17 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         txfuzz.oracle.OracleContext.Opened primary = context.subjects().get(0);
         List<OtherSubject> others = new ArrayList<>();
         Map<String, txfuzz.dbms.Target> targets = new LinkedHashMap<>();
+        Map<String, VersionBoundary> boundaries = new LinkedHashMap<>();
         for (txfuzz.oracle.OracleContext.Opened o : context.subjects().subList(1, context.subjects().size())) {
             targets.put(o.subject().label(), o.target());
+            VersionBoundary.between(primary.subject(), o.subject(), context.executor()).ifPresent(b -> boundaries.put(o.subject().label(), b));
             others.add(new OtherSubject(o.subject().label(), o.target(), level -> context.levelOf(o, level, primary.mode()), o.subject().mode(),
                     o.subject().execution()));
         }
         // each side's own oracles are made once, on the first divergence that asks for them, not per divergence
         Map<String, List<Oracle>> own = new java.util.concurrent.ConcurrentHashMap<>();
         return new DiffOracle(primary.subject().label(), others, label -> own.computeIfAbsent(label,
-                l -> context.ownOracles().apply(targets.containsKey(l) ? targets.get(l) : primary.target())), context.executor());
+                l -> context.ownOracles().apply(targets.containsKey(l) ? targets.get(l) : primary.target())), context.executor(), boundaries);
     }
 
     private enum Figure {
@@ -74,6 +76,8 @@ public final class DiffOracle implements Oracle, AutoCloseable {
     /** The cases (seed/iteration) each pair's study counted already. */
     private final Map<String, java.util.Set<String>> studied = new java.util.HashMap<>();
     private final AtomicLongArray counts = new AtomicLongArray(Figure.values().length);
+    /** Per other subject that is another release of the primary's engine (same settings): where a behaviour changed between them. */
+    private final Map<String, VersionBoundary> boundaries;
 
     /**
      * @param primaryLabel the subject the judged runs come from, as the user named it
@@ -81,6 +85,13 @@ public final class DiffOracle implements Oracle, AutoCloseable {
      * @param ownOracles   a subject's own oracles (by label), run on its first run when a divergence is confirmed
      */
     public DiffOracle(String primaryLabel, List<OtherSubject> others, Function<String, List<Oracle>> ownOracles, ExecutorConfig config) {
+        this(primaryLabel, others, ownOracles, config, Map.of());
+    }
+
+    /** @param boundaries per other subject's label, the search for a behaviour change's version boundary (none for subjects not in it) */
+    private DiffOracle(String primaryLabel, List<OtherSubject> others, Function<String, List<Oracle>> ownOracles, ExecutorConfig config,
+                       Map<String, VersionBoundary> boundaries) {
+        this.boundaries = Map.copyOf(boundaries);
         this.primaryLabel = primaryLabel;
         this.others = List.copyOf(others);
         this.ownOracles = ownOracles;
@@ -181,15 +192,40 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         PromisedRules promised = new PromisedRules(promised(primary, c), promised(ex, oc));
         Triaged t = Triage.triage(c, d, left, p1, right, o1, serialComparison(c, oc, p1, primary, ex, rules), promised);
         String sideBySide = SideBySide.render(c, d, left, p1.trace(), right, o1.trace());
-        synchronized (this) {
-            study.diverged(d, t, Consequence.of(c, p1.trace(), o1.trace()), c.statementCount(), sideBySide);
+        String boundaryText = "";
+        VersionBoundary versions = boundaries.get(other.label());
+        if (versions != null && (t.label() == Label.BEHAVIOUR_CHANGE || t.label() == Label.BUG_CANDIDATE && t.change() != null)) {
+            boolean primaryOlder = versions.olderIs(primaryLabel);
+            VersionBoundary.Found found = versions.find(scenario(c, d, t), c, primaryOlder ? p1 : o1, primaryOlder ? o1 : p1, rules);
+            t = withBoundary(t, found);
+            boundaryText = "\n" + String.join("\n", found.sentences().stream().map(x -> "- " + x).toList()) + "\n";
         }
-        if (t.label() == Label.NOT_COMPARABLE) {
+        Violation reported = t.label() == Label.NOT_COMPARABLE ? null : violation(c, d, t, left, right, sideBySide);
+        synchronized (this) {
+            study.diverged(d, t, Consequence.of(c, p1.trace(), o1.trace()), c.statementCount(), sideBySide + boundaryText, c, reported);
+        }
+        if (reported == null) {
             count(Figure.NOT_COMPARABLE);
             return Optional.empty();
         }
         count(Figure.DIVERGED);
-        return Optional.of(violation(c, d, t, left, right, sideBySide));
+        return Optional.of(reported);
+    }
+
+    /** What the boundary of a divergence is searched once for: its signature but the pair (the search is per pair already). */
+    private static String scenario(TestCase c, Divergence d, Triaged t) {
+        return c.isolation() + "/" + d.kind() + "/" + (d.at() == null ? "state" : c.stmt(d.at()).kind()) + "/" + t.cause() + "/" + t.label();
+    }
+
+    /**
+     * {@code t} with the version boundary's sentences as evidence; a behaviour change's change is the boundary once
+     * decided, a bug candidate keeps its "fixed in …" (the boundary sentences say between which releases).
+     */
+    private static Triaged withBoundary(Triaged t, VersionBoundary.Found found) {
+        List<String> evidence = new ArrayList<>(t.evidence());
+        evidence.addAll(found.sentences());
+        String change = t.label() == Label.BEHAVIOUR_CHANGE && found.decided() ? found.change() : t.change();
+        return new Triaged(t.label(), t.culprits(), t.cause(), change, evidence, t.references());
     }
 
     /** Whether {@code c} (its seed and iteration) is compared with {@code other} for the first time. */

@@ -43,8 +43,19 @@ public record Study(String pair, long compared, long agreeing, Map<String, Long>
 
     private static final Comparator<Scenario> ORDER = Comparator.comparing(Scenario::kind).thenComparing(Scenario::cause).thenComparing(Scenario::consequence);
 
-    /** One distinct scenario: how often it was seen, its labels, and an example (the smallest case's side-by-side). */
-    public record Scenario(DivergenceKind kind, Cause cause, Consequence consequence, Label label, long seen, int exampleSize, String example) {
+    /**
+     * One distinct scenario: how often it was seen, its labels, and an example (the smallest case's side-by-side).
+     *
+     * @param exampleCase      the example's case as the primary subject ran it, to reduce; null when not kept
+     * @param exampleViolation the violation it was reported as, which a reduction must keep; null when not kept
+     * @param reduced          how the example was reduced ("reduced from 9 to 3 statements …"); null: shown as generated
+     */
+    public record Scenario(DivergenceKind kind, Cause cause, Consequence consequence, Label label, long seen, int exampleSize, String example,
+                           txfuzz.model.TestCase exampleCase, txfuzz.oracle.Violation exampleViolation, String reduced) {
+        public Scenario(DivergenceKind kind, Cause cause, Consequence consequence, Label label, long seen, int exampleSize, String example) {
+            this(kind, cause, consequence, label, seen, exampleSize, example, null, null, null);
+        }
+
         String key() {
             return kind + "/" + cause + "/" + consequence;
         }
@@ -52,8 +63,19 @@ public record Study(String pair, long compared, long agreeing, Map<String, Long>
         /** The same scenario seen elsewhere too: seen by both counts, shown (and labelled) by the smaller example. */
         Scenario plus(Scenario other) {
             Scenario shown = other.exampleSize < exampleSize ? other : this;
-            return new Scenario(kind, cause, consequence, shown.label, seen + other.seen, shown.exampleSize, shown.example);
+            return new Scenario(kind, cause, consequence, shown.label, seen + other.seen, shown.exampleSize, shown.example, shown.exampleCase,
+                    shown.exampleViolation, shown.reduced);
         }
+
+        /** The scenario shown by a reduced example instead. */
+        Scenario withExample(int size, String shown, String how) {
+            return new Scenario(kind, cause, consequence, label, seen, size, shown, null, null, how);
+        }
+    }
+
+    /** This study with each scenario's example replaced where {@code reduce} gives one. */
+    public Study withExamples(java.util.function.UnaryOperator<Scenario> reduce) {
+        return new Study(pair, compared, agreeing, notComparable, scenarios.stream().map(reduce).toList());
     }
 
     /** Collects a campaign's comparisons into a {@link Study}. Not thread-safe: one per campaign thread, or synchronise. */
@@ -83,6 +105,12 @@ public record Study(String pair, long compared, long agreeing, Map<String, Long>
         }
 
         public Builder diverged(Divergence d, Triaged t, Consequence consequence, int caseSize, String example) {
+            return diverged(d, t, consequence, caseSize, example, null, null);
+        }
+
+        /** As above, keeping the example's case and the violation it was reported as, for its reduction. */
+        public Builder diverged(Divergence d, Triaged t, Consequence consequence, int caseSize, String example, txfuzz.model.TestCase exampleCase,
+                                txfuzz.oracle.Violation reported) {
             if (t.label() == Label.NOT_COMPARABLE) {
                 return notComparable("identical subjects diverged");
             }
@@ -91,8 +119,9 @@ public record Study(String pair, long compared, long agreeing, Map<String, Long>
             Scenario old = scenarios.get(key);
             long seen = old == null ? 1 : old.seen() + 1;
             boolean smaller = old == null || caseSize < old.exampleSize();
-            scenarios.put(key, new Scenario(d.kind(), t.cause(), consequence, smaller ? t.label() : old.label(), seen,
-                    smaller ? caseSize : old.exampleSize(), smaller ? example : old.example()));
+            scenarios.put(key, smaller ? new Scenario(d.kind(), t.cause(), consequence, t.label(), seen, caseSize, example, exampleCase, reported, null)
+                    : new Scenario(d.kind(), t.cause(), consequence, old.label(), seen, old.exampleSize(), old.example(), old.exampleCase(),
+                    old.exampleViolation(), null));
             return this;
         }
 

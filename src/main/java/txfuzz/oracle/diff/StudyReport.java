@@ -9,6 +9,11 @@ public final class StudyReport {
 
     /** The study of a campaign that judged with these oracles (every worker's): each pair's studies combined, in the order first seen. */
     public static String of(List<txfuzz.oracle.Oracle> oracles) {
+        return of(oracles, txfuzz.oracle.ExampleReducer.NONE);
+    }
+
+    /** As above, each scenario shown by its example reduced with {@code reducer} where it gives a smaller case. */
+    public static String of(List<txfuzz.oracle.Oracle> oracles, txfuzz.oracle.ExampleReducer reducer) {
         java.util.Map<String, Study> byPair = new java.util.LinkedHashMap<>();
         for (txfuzz.oracle.Oracle o : oracles) {
             if (o instanceof DiffOracle d) {
@@ -17,7 +22,25 @@ public final class StudyReport {
                 }
             }
         }
-        return render(List.copyOf(byPair.values()));
+        return render(byPair.values().stream().map(s -> s.withExamples(sc -> reduced(sc, reducer))).toList());
+    }
+
+    /**
+     * {@code sc} shown by its example reduced (the reducer keeps the divergence: the same kind at the same statement,
+     * the same cause), its side by side and evidence from a run of the reduced case; as it was when nothing smaller
+     * was confirmed.
+     */
+    static Study.Scenario reduced(Study.Scenario sc, txfuzz.oracle.ExampleReducer reducer) {
+        if (sc.exampleCase() == null || sc.exampleViolation() == null) {
+            return sc;
+        }
+        return reducer.reduce(sc.exampleCase(), sc.exampleViolation())
+                .map(r -> !r.reduced() ? sc.withExample(sc.exampleSize(), sc.example(), "Not reduced: " + r.why() + "; shown as generated.")
+                        : sc.withExample(r.testCase().statementCount(), r.violation().details(), "Reduced from " + r.statementsBefore() + " to "
+                        + r.statementsAfter() + " data statements, keeping the divergence (same kind, same statement, same cause); "
+                        + "the side by side is a run of the reduced case, after its setup:\n\n```sql\n" + String.join(";\n", r.testCase().setup())
+                        + ";\n```"))
+                .orElse(sc);
     }
 
     public static String render(List<Study> studies) {
@@ -43,7 +66,8 @@ public final class StudyReport {
             }
             for (Study.Scenario sc : s.scenarios()) {
                 out.append("\n### ").append(sc.kind().label()).append(" · ").append(sc.cause().label()).append(" · ").append(sc.consequence().words())
-                        .append("\n\n").append(sc.cause().meaning()).append(".\n\n").append(sc.example()).append('\n');
+                        .append("\n\n").append(sc.cause().meaning()).append(".\n\n")
+                        .append(sc.reduced() == null ? "" : sc.reduced() + "\n\n").append(sc.example()).append('\n');
             }
         }
         return out.toString();

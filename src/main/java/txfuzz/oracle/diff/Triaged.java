@@ -9,7 +9,8 @@ import java.util.Map;
  * @param label      what it is
  * @param culprits   for a bug candidate, the subjects whose own oracles flag it or that break a promised rule (else empty)
  * @param cause      why the subjects differ, named from the traces
- * @param change     for a bug candidate between versions of one engine, "fixed in …" or "not in …"; else null
+ * @param change     for a bug candidate between versions of one engine, "fixed in …" or "not in …"; for a behaviour change whose
+ *                   version boundary was found, "changed between X and Y" ({@link VersionBoundary}); else null
  * @param evidence   sentences, each a fact txfuzz checked
  * @param references each subject's documentation of its level, by subject label
  */

@@ -10,7 +10,9 @@
  *   <li>{@link txfuzz.oracle.diff.Triage}: a confirmed divergence becomes a {@link txfuzz.oracle.diff.Triaged}
  *       {@link txfuzz.oracle.diff.Label} with its {@link txfuzz.oracle.diff.Cause}, evidence and each side's
  *       documentation; {@link txfuzz.oracle.diff.PromisedRules} checks the rules both subjects' levels promise when
- *       no own oracle flags the divergence; {@link txfuzz.oracle.diff.DiffSignature} names the scenario.</li>
+ *       no own oracle flags the divergence; {@link txfuzz.oracle.diff.DiffSignature} names the scenario. Between two
+ *       releases of one engine, {@link txfuzz.oracle.diff.VersionBoundary} replays the scenario's first case on the
+ *       releases between them (once per scenario) and names the release it changed in, with that release's notes.</li>
  *   <li>Reports: {@link txfuzz.oracle.diff.SideBySide} (both traces, the divergence marked, each side's
  *       verdicts); {@link txfuzz.oracle.diff.Study} and {@link txfuzz.oracle.diff.StudyReport} (compatibility.md).</li>
  *   <li>{@link txfuzz.oracle.diff.DiffOracle}: judges a primary run against each

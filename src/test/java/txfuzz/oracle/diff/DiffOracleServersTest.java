@@ -65,6 +65,23 @@ class DiffOracleServersTest {
         }
     }
 
+    @Test
+    void theMergeLostUpdateOpenedAsSubjectsKeepsItsLabelAndGetsItsBoundaryAndReleaseNotes() throws Exception {
+        VersionBoundary.forgetSearches();
+        Verdict v = VersionBoundaryTest.judgeOn(List.of("postgres@15.17", "postgres@15.18"), corpusCase("pg-merge-rr-lost-update"));
+        assertEquals(1, v.violations().size(), v.toString());
+        Violation x = v.violations().get(0);
+        DiffEvidence e = (DiffEvidence) x.evidence();
+        assertEquals(Classification.BUG_CANDIDATE, x.classification(), x.details());
+        assertEquals(List.of("postgres@15.17"), e.triaged().culprits());
+        assertEquals("fixed in postgres@15.18", e.triaged().change(), "the label's words stay");
+        String evidence = String.join("\n", e.triaged().evidence());
+        assertTrue(evidence.contains("Maven Central lists no release of postgres between 15.17.0 and 15.18.0."), evidence);
+        assertTrue(evidence.contains("Changed between 15.17.0 (the last release that behaves like postgres@15.17) and 15.18.0"), evidence);
+        assertTrue(evidence.contains("Release notes of postgres 15.18.0: https://www.postgresql.org/docs/release/15.18/"), evidence);
+        assertTrue(x.details().contains("https://www.postgresql.org/docs/release/15.18/"), "the report shows it: " + x.details());
+    }
+
     /** Two read-modify-write transactions on one row at REPEATABLE READ, the second writer waiting for the first. */
     private static TestCase lostUpdate(String dbms) {
         return Cases.on(dbms).table("t").level(IsolationLevel.REPEATABLE_READ)
