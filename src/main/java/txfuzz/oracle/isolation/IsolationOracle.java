@@ -109,7 +109,7 @@ public final class IsolationOracle implements Oracle {
     public Verdict judge(Run run, Executor executor) {
         TestCase c = run.testCase();
         if (!instrumented(c)) {
-            return Verdict.clean(NAME); // nothing to observe: the case has no rowId/wList columns
+            return Verdict.notApplicable(NAME, "the case has no row tracking"); // nothing to observe: no rowId/wList columns
         }
         History h = history(run);
         LevelSemantics s = semantics(executor.target().profile(c.mode()), c.isolation());
