@@ -22,7 +22,10 @@ final class PlainSchedule {
     }
 
     private static final Pattern STEP = Pattern.compile("^T(\\d+)\\s*:\\s*(.*)$");
+    /** A header line: its word (group 1: isolation, dbms or mode) and value (group 2). */
     private static final Pattern HEADER = Pattern.compile("^(?:#|--)\\s*(isolation|dbms|mode)\\s*:\\s*(.+)$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern DBMS_WORD = Pattern.compile("dbms", Pattern.CASE_INSENSITIVE);
+    private static final Pattern MODE_WORD = Pattern.compile("mode", Pattern.CASE_INSENSITIVE);
 
     static Schedule read(String text, String fileName) throws Unexpressible {
         List<String> setup = new ArrayList<>();
@@ -37,20 +40,18 @@ final class PlainSchedule {
             Matcher header = HEADER.matcher(line);
             if (header.matches()) {
                 String value = header.group(2).strip();
-                switch (header.group(1).toLowerCase(java.util.Locale.ROOT)) {
-                    case "isolation" -> {
-                        declared = txfuzz.model.IsolationLevel.parse(value);
-                        if (declared == null) {
-                            throw new Unexpressible("line " + lineNo + " names no isolation level txfuzz knows: " + value);
-                        }
+                if (DBMS_WORD.matcher(header.group(1)).matches()) {
+                    dbms = value.toLowerCase(java.util.Locale.ROOT);
+                    if (!txfuzz.dbms.Targets.names().contains(dbms)) {
+                        throw new Unexpressible("line " + lineNo + " names no DBMS txfuzz knows: " + value + " (" + String.join(", ", txfuzz.dbms.Targets.names()) + ")");
                     }
-                    case "dbms" -> {
-                        dbms = value.toLowerCase(java.util.Locale.ROOT);
-                        if (!txfuzz.dbms.Targets.names().contains(dbms)) {
-                            throw new Unexpressible("line " + lineNo + " names no DBMS txfuzz knows: " + value + " (" + String.join(", ", txfuzz.dbms.Targets.names()) + ")");
-                        }
+                } else if (MODE_WORD.matcher(header.group(1)).matches()) {
+                    mode = value;
+                } else {
+                    declared = txfuzz.model.IsolationLevel.parse(value);
+                    if (declared == null) {
+                        throw new Unexpressible("line " + lineNo + " names no isolation level txfuzz knows: " + value);
                     }
-                    default -> mode = value;
                 }
                 continue;
             }
