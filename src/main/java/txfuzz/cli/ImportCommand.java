@@ -26,7 +26,8 @@ final class ImportCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, description = "Folder for the case files (created when missing).")
     Path out;
 
-    @Option(names = "--dbms", description = "DBMS the cases are for. Default: a spec's PostgreSQL, a mysqltest file's MariaDB, else h2.")
+    @Option(names = "--dbms", description = "DBMS the cases are for. Default: a spec's PostgreSQL, a mysqltest file's MariaDB,"
+            + " a plain schedule's '-- dbms:' line, else h2.")
     String dbms;
 
     @Option(names = "--isolation", description = "Isolation level of the transactions the file gives none (BEGIN ISOLATION LEVEL, SET TRANSACTION"
