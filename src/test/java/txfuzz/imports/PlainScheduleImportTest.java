@@ -125,5 +125,10 @@ class PlainScheduleImportTest {
                 .cases().get(0).testCase();
         assertEquals("h2", onH2.dbms());
         assertEquals("default", onH2.mode());
+        // no mode line: the DBMS's default mode by its own name, one the engine runs (HSQLDB's mvcc, SQLite's deferred)
+        assertEquals("mvcc", read("-- dbms: hsqldb\n" + LOST_UPDATE.replace("SNAPSHOT", "SERIALIZABLE"), Importer.Options.defaults())
+                .cases().get(0).testCase().mode());
+        assertEquals(txfuzz.dbms.Targets.engine("sqlite").modes().get(0), read(LOST_UPDATE.replace("SNAPSHOT", "SERIALIZABLE"),
+                new Importer.Options("sqlite", null, 10)).cases().get(0).testCase().mode());
     }
 }
