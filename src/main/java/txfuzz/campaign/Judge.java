@@ -11,6 +11,7 @@ import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Run;
+import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
 
 /** Runs the chosen oracles on a trace and confirms what they find by running the case again. */
@@ -32,12 +33,19 @@ public final class Judge {
         return judge(Run.controlled(c, trace));
     }
 
-    /** Every oracle's verdict on the run; on an uncontrolled run, only the oracles that judge such runs. */
+    /** Every oracle's violations on the run; on an uncontrolled run, only the oracles that judge such runs. */
     public List<Violation> judge(Run run) throws SQLException, SetupFailedException {
         List<Violation> all = new ArrayList<>();
+        verdicts(run).forEach(v -> all.addAll(v.violations()));
+        return all;
+    }
+
+    /** Every oracle's whole verdict on the run (with why it did not apply, where it did not), in the oracles' order. */
+    public List<Verdict> verdicts(Run run) throws SQLException, SetupFailedException {
+        List<Verdict> all = new ArrayList<>();
         for (Oracle o : oracles) {
             if (!run.uncontrolled() || o.judgesUncontrolledRuns()) {
-                all.addAll(o.judge(run, executor).violations());
+                all.add(o.judge(run, executor));
             }
         }
         return all;

@@ -22,6 +22,8 @@ import txfuzz.model.CaseJson;
 import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Oracle;
+import txfuzz.oracle.Run;
+import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
 import txfuzz.reduce.ReduceConfig;
 import txfuzz.reduce.Reducer;
@@ -40,8 +42,13 @@ import txfuzz.report.FindingWriter;
 public final class JudgeSuite {
     /** What a verdict of one oracle on one case says, as the table spells it. */
     static final String PASS = "pass";
-    /** The verdict of an oracle that needs row tracking on a case whose instrumentation is incomplete (followed by why). */
+    /**
+     * The verdict of an oracle that did not judge a case (followed by why): one that needs row tracking, on a case whose
+     * instrumentation is incomplete, or one whose premise the case or its run does not meet (its {@link Verdict#notApplicable()}).
+     */
     static final String NOT_APPLICABLE = "not applicable";
+    /** The reason counted for an oracle that needs row tracking, on a case with a statement the instrumentation cannot handle. */
+    static final String ROW_TRACKING_INCOMPLETE = "row tracking misses a statement the instrumentation cannot handle";
 
     /**
      * @param reduceTime time budget for reducing each bug candidate
@@ -50,9 +57,14 @@ public final class JudgeSuite {
     public record Config(Importer.Options importOptions, Duration reduceTime, boolean instrument) {
     }
 
-    /** One case's verdicts: per oracle {@link #PASS} or the classification and kinds of what it found; or why it did not run. */
+    /**
+     * One case's verdicts: per oracle {@link #PASS}, {@link #NOT_APPLICABLE} with why, or the classification and kinds of what it
+     * found; or why it did not run.
+     *
+     * @param notApplicable per oracle that did not judge the case, the reason counted in the table (the verdict says it in full)
+     */
     public record CaseRow(String file, String schedule, String caseFile, String level, Map<String, String> verdicts, String notRun,
-                          String finding) {
+                          String finding, Map<String, String> notApplicable) {
     }
 
     /** One file's figures. */
@@ -60,8 +72,14 @@ public final class JudgeSuite {
                           List<String> leftOut) {
     }
 
-    /** The whole table. */
-    public record Table(String engine, String dbms, List<FileRow> files, List<CaseRow> cases, Map<String, Map<String, Integer>> perOracle) {
+    /**
+     * The whole table.
+     *
+     * @param perOracle     per oracle, how many judged cases got each verdict (pass, not applicable, each classification)
+     * @param notApplicable per oracle, how many judged cases it did not judge for each reason
+     */
+    public record Table(String engine, String dbms, List<FileRow> files, List<CaseRow> cases, Map<String, Map<String, Integer>> perOracle,
+                        Map<String, Map<String, Integer>> notApplicable) {
         public long bugCandidates() {
             return cases.stream().filter(c -> c.verdicts().values().stream().anyMatch(v -> v.startsWith(Classification.BUG_CANDIDATE.label()))).count();
         }
@@ -92,6 +110,7 @@ public final class JudgeSuite {
         List<FileRow> rows = new ArrayList<>();
         List<CaseRow> cases = new ArrayList<>();
         Map<String, Map<String, Integer>> perOracle = new TreeMap<>();
+        Map<String, Map<String, Integer>> notApplicable = new TreeMap<>();
         for (Path file : files) {
             Importer.FileImport f = Importer.read(file, config.importOptions());
             int judged = 0;
@@ -104,19 +123,21 @@ public final class JudgeSuite {
                     judged++;
                     row.verdicts().forEach((oracle, verdict) -> perOracle.computeIfAbsent(oracle, o -> new TreeMap<>())
                             .merge(verdict.split(":")[0], 1, Integer::sum));
+                    row.notApplicable().forEach((oracle, reason) -> notApplicable.computeIfAbsent(oracle, o -> new TreeMap<>())
+                            .merge(reason, 1, Integer::sum));
                 }
             }
             rows.add(new FileRow(file.getFileName().toString(), f.format().name().toLowerCase(Locale.ROOT).replace('_', '-'), f.schedules(),
                     f.cases().size(), judged, f.skipped(), f.leftOut()));
             progress.accept(file.getFileName() + ": " + f.schedules() + " schedules, " + f.cases().size() + " imported, " + judged + " judged");
         }
-        Table t = new Table(target.version(), target.name(), rows, cases, perOracle);
+        Table t = new Table(target.version(), target.name(), rows, cases, perOracle, notApplicable);
         Files.writeString(out.resolve("judge-suite.json"), CaseJson.mapper().writeValueAsString(t) + "\n");
         Files.writeString(out.resolve("judge-suite.md"), markdown(t));
         return t;
     }
 
-    /** The case the oracles judge, the oracles judging it, and the verdict of those that cannot (oracle → "not applicable: why"). */
+    /** The case the oracles judge, the oracles judging it, and those that cannot (oracle → why, in full; the instrumentation's message). */
     private record Judged(TestCase testCase, List<String> oracles, Map<String, String> notApplicable) {
     }
 
@@ -135,7 +156,7 @@ public final class JudgeSuite {
         if (!ins.rowTrackingComplete()) {
             Map<String, String> na = new LinkedHashMap<>();
             String why = ins.notApplicableBecause().orElseThrow().replaceFirst("^not applicable: ", "");
-            tracking.forEach(o -> na.put(o, NOT_APPLICABLE + ": " + why));
+            tracking.forEach(o -> na.put(o, why));
             return new Judged(plain, own.stream().filter(o -> !tracking.contains(o)).toList(), na);
         }
         List<String> all = Oracles.names().stream().filter(o -> own.contains(o) || tracking.contains(o)).toList();
@@ -150,7 +171,8 @@ public final class JudgeSuite {
         Path written = out.resolve("cases").resolve(caseFile);
         if (!target.isolationLevels().contains(c.isolation()) || !target.modes().contains(c.mode())) {
             Files.writeString(written, CaseJson.write(c));
-            return new CaseRow(file, schedule, caseFile, level, Map.of(), target.name() + " does not run " + level + " in mode " + c.mode(), null);
+            return new CaseRow(file, schedule, caseFile, level, Map.of(), target.name() + " does not run " + level + " in mode " + c.mode(), null,
+                    Map.of());
         }
         try (OracleSet set = Oracles.create(j.oracles(), txfuzz.oracle.OracleContext.of(target, txfuzz.exec.ExecutorConfig.defaults()))) {
             List<Oracle> oracles = set.oracles();
@@ -160,25 +182,36 @@ public final class JudgeSuite {
             Files.writeString(written, CaseJson.write(c));
             Judge judge = new Judge(oracles, executor);
             Trace trace = executor.run(c);
-            List<Violation> vs = judge.judge(c, trace);
+            List<Verdict> judged = judge.verdicts(Run.controlled(c, trace));
+            List<Violation> vs = judged.stream().flatMap(v -> v.violations().stream()).toList();
             if (vs.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE)) {
                 vs = judge.confirm(c, vs);
             }
             Map<String, String> verdicts = new LinkedHashMap<>();
-            for (Oracle o : oracles) {
-                verdicts.put(o.name(), verdict(vs.stream().filter(v -> v.oracle().equals(o.name())).toList()));
+            Map<String, String> notApplicable = new LinkedHashMap<>();
+            for (Verdict v : judged) {
+                if (!v.applicable()) { // the oracle did not judge the case: never a pass
+                    verdicts.put(v.oracle(), NOT_APPLICABLE + ": " + v.notApplicable());
+                    notApplicable.put(v.oracle(), v.notApplicable());
+                    continue;
+                }
+                List<Violation> own = vs.stream().filter(x -> x.oracle().equals(v.oracle())).toList();
+                verdicts.put(v.oracle(), verdict(own));
             }
-            verdicts.putAll(j.notApplicable());
+            j.notApplicable().forEach((oracle, why) -> {
+                verdicts.put(oracle, NOT_APPLICABLE + ": " + why);
+                notApplicable.put(oracle, ROW_TRACKING_INCOMPLETE);
+            });
             String finding = null;
             List<Violation> bugs = vs.stream().filter(v -> v.classification() == Classification.BUG_CANDIDATE).toList();
             if (!bugs.isEmpty()) {
                 finding = file(c, trace, vs, bugs.get(0), oracles, caseFile, findings);
             }
-            return new CaseRow(file, schedule, caseFile, level, verdicts, null, finding);
+            return new CaseRow(file, schedule, caseFile, level, verdicts, null, finding, notApplicable);
         } catch (SetupFailedException e) {
-            return new CaseRow(file, schedule, caseFile, level, Map.of(), "setup failed: " + oneLine(e.getMessage()), null);
+            return new CaseRow(file, schedule, caseFile, level, Map.of(), "setup failed: " + oneLine(e.getMessage()), null, Map.of());
         } catch (SQLException | RuntimeException e) {
-            return new CaseRow(file, schedule, caseFile, level, Map.of(), "run failed: " + oneLine(String.valueOf(e.getMessage())), null);
+            return new CaseRow(file, schedule, caseFile, level, Map.of(), "run failed: " + oneLine(String.valueOf(e.getMessage())), null, Map.of());
         }
     }
 
@@ -262,12 +295,21 @@ public final class JudgeSuite {
             });
             md.append(String.join("; ", vs)).append(c.finding() == null ? "" : " — " + c.finding()).append('\n');
         }
-        Map<String, List<String>> notApplicable = new TreeMap<>();
-        t.cases().forEach(c -> c.verdicts().values().stream().filter(v -> v.startsWith(NOT_APPLICABLE)).findFirst()
-                .ifPresent(v -> notApplicable.computeIfAbsent(c.file(), k -> new ArrayList<>()).add(c.caseFile() + ": " + oneLine(v.substring(NOT_APPLICABLE.length() + 2)))));
-        if (!notApplicable.isEmpty()) {
+        if (!t.notApplicable().isEmpty()) {
+            md.append("\n## Not applicable\n\nCases an oracle did not judge (counted as \"not applicable\" above, never as a pass), by reason.\n\n")
+                    .append("| oracle | reason | cases |\n|---|---|---:|\n");
+            t.notApplicable().forEach((oracle, reasons) -> reasons.forEach((reason, n) ->
+                    md.append("| ").append(oracle).append(" | ").append(reason.replace("|", "\\|")).append(" | ").append(n).append(" |\n")));
+        }
+        Map<String, List<String>> untracked = new TreeMap<>();
+        for (CaseRow c : t.cases()) {
+            c.notApplicable().entrySet().stream().filter(e -> e.getValue().equals(ROW_TRACKING_INCOMPLETE)).findFirst()
+                    .ifPresent(e -> untracked.computeIfAbsent(c.file(), k -> new ArrayList<>())
+                            .add(c.caseFile() + ": " + oneLine(c.verdicts().get(e.getKey()).substring(NOT_APPLICABLE.length() + 2))));
+        }
+        if (!untracked.isEmpty()) {
             md.append("\n## Row tracking not applicable\n\nThe oracles that need row tracking did not judge these cases: a statement could not be instrumented.\n\n");
-            notApplicable.forEach((file, lines) -> lines.forEach(l -> md.append("- ").append(l.replace("|", "\\|")).append('\n')));
+            untracked.forEach((file, lines) -> lines.forEach(l -> md.append("- ").append(l.replace("|", "\\|")).append('\n')));
         }
         return md.toString();
     }

@@ -26,7 +26,8 @@ final class ImportCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, description = "Folder for the case files (created when missing).")
     Path out;
 
-    @Option(names = "--dbms", description = "DBMS the cases are for. Default: a spec's PostgreSQL, a mysqltest file's MariaDB, else h2.")
+    @Option(names = "--dbms", description = "DBMS the cases are for. Default: a spec's PostgreSQL, a mysqltest file's MariaDB,"
+            + " a plain schedule's '-- dbms:' line, else h2.")
     String dbms;
 
     @Option(names = "--isolation", description = "Isolation level of the transactions the file gives none (BEGIN ISOLATION LEVEL, SET TRANSACTION"
@@ -43,31 +44,43 @@ final class ImportCommand implements Callable<Integer> {
     public Integer call() {
         Importer.Options options = options(dbms, isolation, maxCases);
         Options.checkOut(out, "--out");
-        int written = 0;
-        for (Path file : files) {
-            Importer.FileImport f = readOne(file, options);
-            System.out.println(summary(f));
+        List<Importer.FileImport> imports = files.stream().map(file -> readOne(file, options)).toList();
+        // every case file's name, checked before any is written: never overwrite what this run did not write, nor what it wrote
+        java.util.Set<Path> targets = new java.util.HashSet<>();
+        for (Importer.FileImport f : imports) {
             for (int k = 0; k < f.cases().size(); k++) {
-                if (Files.exists(out.resolve(Importer.caseFileName(f, k + 1)))) { // never overwrite what this run did not write
-                    throw new Main.UserError(out.resolve(Importer.caseFileName(f, k + 1)) + " exists; import into a new folder");
+                Path target = out.resolve(Importer.caseFileName(f, k + 1));
+                if (Files.exists(target)) {
+                    throw new Main.UserError(target + " exists; import into a new folder");
+                }
+                if (!targets.add(target)) {
+                    throw new Main.UserError("two files named " + f.file().getFileName() + " would write " + target + "; import them into separate folders");
                 }
             }
+        }
+        int written = 0;
+        for (Importer.FileImport f : imports) {
+            System.out.println(summary(f));
             for (int k = 0; k < f.cases().size(); k++) {
                 Path target = out.resolve(Importer.caseFileName(f, k + 1));
                 TestCase c = f.cases().get(k).testCase();
+                String how = "";
                 if (!plain) {
                     ForeignInstrumentation.Instrumented ins = ForeignInstrumentation.instrument(c, Targets.engine(c.dbms()).dialect());
                     if (ins.rowTrackingComplete()) {
                         c = ins.testCase();
                     } else {
-                        System.out.println("  " + target.getFileName() + " written plain: " + ins.notApplicableBecause().orElseThrow());
+                        how = " (plain: " + ins.notApplicableBecause().orElseThrow() + ")";
                     }
                 }
                 try {
-                    Files.writeString(target, CaseJson.write(c));
+                    Files.writeString(target, CaseJson.write(c), java.nio.file.StandardOpenOption.CREATE_NEW);
+                } catch (java.nio.file.FileAlreadyExistsException e) {
+                    throw new Main.UserError(target + " exists; import into a new folder");
                 } catch (IOException e) {
                     throw new Main.UserError("cannot write " + target + ": " + Options.reason(e));
                 }
+                System.out.println("  wrote " + target + how);
                 written++;
             }
             for (String line : skippedLines(f)) {

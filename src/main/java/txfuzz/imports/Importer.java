@@ -114,7 +114,12 @@ public final class Importer {
                     total = parts.schedules().size() + parts.skipped().size();
                 }
                 case SCHEDULE -> {
-                    schedules.add(PlainSchedule.read(text, fileName));
+                    Schedule plain = PlainSchedule.read(text, fileName);
+                    if (options.dbms() == null && plain.dbms() != null) { // the DBMS its -- dbms: line names, unless --dbms names one
+                        dbms = plain.dbms();
+                        engine = Targets.engine(dbms);
+                    }
+                    schedules.add(plain);
                     total = 1;
                 }
                 default -> throw new IllegalStateException(format.name());

@@ -15,11 +15,19 @@ import txfuzz.model.IsolationLevel;
  *                      {@code -- isolation:} line), or null
  * @param engineDefault the level a transaction runs at when neither the file nor {@code --isolation} names one (the
  *                      engine's default the format's tests run with), or null when the format has no engine
+ * @param dbms          the DBMS the file says it was written for (a plain schedule's {@code -- dbms:} line), or null
+ * @param mode          that DBMS's concurrency mode the file names (a plain schedule's {@code -- mode:} line), or null: the default
  */
-record Schedule(CaseSource source, List<String> setup, List<Submission> submissions, IsolationLevel declared, IsolationLevel engineDefault) {
+record Schedule(CaseSource source, List<String> setup, List<Submission> submissions, IsolationLevel declared, IsolationLevel engineDefault,
+                String dbms, String mode) {
     Schedule {
         setup = List.copyOf(setup);
         submissions = List.copyOf(submissions);
+    }
+
+    /** A schedule whose file names neither a DBMS nor a mode. */
+    Schedule(CaseSource source, List<String> setup, List<Submission> submissions, IsolationLevel declared, IsolationLevel engineDefault) {
+        this(source, setup, submissions, declared, engineDefault, null, null);
     }
 
     /**

@@ -81,8 +81,24 @@ final class ScheduleCase {
             order.add(b.txns.indexOf(t) + 1);
         }
         List<String> tables = tables(s.setup());
-        return new TestCase(TestCase.FORMAT_VERSION, dbms, 0, iteration, levels.iterator().next(), "default", null, tables, s.setup(), txns, order)
-                .withSource(s.source());
+        return new TestCase(TestCase.FORMAT_VERSION, dbms, 0, iteration, levels.iterator().next(), mode(s, dbms, engine), null, tables, s.setup(), txns,
+                order).withSource(s.source());
+    }
+
+    /**
+     * The case's mode: the one the file names, which is a mode of the DBMS the file names; the engine's first (default) mode,
+     * by its own name, when it names none (so judge-suite, which runs a case in its target's modes, runs it: HSQLDB's is mvcc).
+     * A mode named for another DBMS than the case's ({@code --dbms}) means nothing there: not guessed.
+     */
+    static String mode(Schedule s, String dbms, txfuzz.dbms.Engine engine) throws Unexpressible {
+        if (s.mode() == null || s.mode().equalsIgnoreCase("default")) {
+            return engine.modes().get(0);
+        }
+        if (s.dbms() != null && !s.dbms().equals(dbms)) {
+            throw new Unexpressible("its mode '" + s.mode() + "' is one of " + s.dbms() + "'s (its -- dbms: line), and the case is for " + dbms);
+        }
+        return engine.modes().stream().filter(m -> m.equalsIgnoreCase(s.mode())).findFirst().orElseThrow(() -> new Unexpressible(
+                "its mode '" + s.mode() + "' is not one of " + dbms + "'s (" + String.join(", ", engine.modes()) + ")"));
     }
 
     private static final Pattern CREATE_FUNCTION = Pattern.compile("^CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:FUNCTION|PROCEDURE)\\s+(?:\\w+\\.)?\"?(\\w+)\"?\\s*\\(",

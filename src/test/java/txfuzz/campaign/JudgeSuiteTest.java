@@ -47,16 +47,62 @@ class JudgeSuiteTest {
                 t.cases().toString());
         for (JudgeSuite.CaseRow c : t.cases()) {
             boolean untrackable = c.file().equals("insert-conflict-do-update-2.spec"); // its unique index on lower(key) does not parse
+            boolean skipsLocked = c.file().equals("skip-locked-3.spec"); // equiv's premise fails: a SKIP LOCKED read depends on locks
             for (String o : List.of("isolation", "equiv")) {
                 String v = c.verdicts().get(o);
-                assertTrue(untrackable ? v.startsWith("not applicable: ") && v.contains("CREATE UNIQUE INDEX ON upsert(lower(key))") : v.equals("pass"),
-                        c.caseFile() + " " + o + ": " + v);
+                boolean expected = untrackable ? v.startsWith("not applicable: ") && v.contains("CREATE UNIQUE INDEX ON upsert(lower(key))")
+                        : skipsLocked && o.equals("equiv") ? v.startsWith("not applicable: a read skips locked rows") : v.equals("pass");
+                assertTrue(expected, c.caseFile() + " " + o + ": " + v);
             }
         }
+        // equiv did not judge skip-locked-3's one case: counted "not applicable" with its reason, never "pass"
+        assertEquals(1, t.notApplicable().get("equiv").get("a read skips locked rows (SKIP LOCKED: its result depends on others' locks)"),
+                t.notApplicable().toString());
+        assertEquals(2, t.notApplicable().get("equiv").get(JudgeSuite.ROW_TRACKING_INCOMPLETE), t.notApplicable().toString());
+        assertEquals(14, t.perOracle().get("equiv").get("pass"), t.perOracle().toString());
+        assertEquals(3, t.perOracle().get("equiv").get("not applicable"), t.perOracle().toString());
         String md = Files.readString(out.resolve("judge-suite.md"));
+        assertTrue(md.contains("| equiv | a read skips locked rows (SKIP LOCKED: its result depends on others' locks) | 1 |"), md);
         assertTrue(md.contains("| receipt-report.spec | isolation-spec | 210 | 0 | 0 | 210 × a BEGIN this engine's cases do not run (BEGIN READ ONLY)"), md);
         assertTrue(Files.exists(out.resolve("judge-suite.json")));
         assertTrue(Files.exists(out.resolve("cases/simple-write-skew.spec-1.case.json")));
+    }
+
+    /**
+     * An oracle that decides a case is outside its premise says "not applicable" with its reason, in the table, the markdown and
+     * the JSON; the same schedule where the premise holds is judged, and passes. equiv does not judge READ UNCOMMITTED (a
+     * statement may see uncommitted versions, against TxCheck's Assumption 3); the isolation oracle does.
+     */
+    @Test
+    void anOracleOutsideItsPremiseSaysNotApplicableNotPass(@TempDir Path dir) throws Exception {
+        String schedule = String.join("\n", "CREATE TABLE t(k INT PRIMARY KEY, v INT);", "INSERT INTO t VALUES (1, 10), (2, 20);",
+                "T1: BEGIN", "T2: BEGIN", "T1: UPDATE t SET v = 11 WHERE k = 1", "T2: SELECT v FROM t WHERE k = 2",
+                "T1: COMMIT", "T2: SELECT v FROM t WHERE k = 1", "T2: COMMIT", "");
+        Path uncommitted = dir.resolve("ru.txt");
+        Files.writeString(uncommitted, "-- isolation: READ UNCOMMITTED\n" + schedule);
+        Path committed = dir.resolve("rc.txt");
+        Files.writeString(committed, "-- isolation: READ COMMITTED\n" + schedule);
+        Path out = dir.resolve("out");
+        JudgeSuite.Table t = run("h2", List.of(committed, uncommitted), out);
+        String md = Files.readString(out.resolve("judge-suite.md"));
+        assertEquals(0, t.bugCandidates(), md);
+        JudgeSuite.CaseRow rc = t.cases().get(0);
+        JudgeSuite.CaseRow ru = t.cases().get(1);
+        assertEquals("READ COMMITTED", rc.level());
+        assertEquals("pass", rc.verdicts().get("equiv"), rc.toString());
+        assertEquals(java.util.Map.of(), rc.notApplicable());
+        assertEquals("READ UNCOMMITTED", ru.level());
+        assertEquals("not applicable: READ UNCOMMITTED (a statement may see uncommitted versions)", ru.verdicts().get("equiv"), ru.toString());
+        assertEquals("pass", ru.verdicts().get("isolation"), ru.toString());
+        assertEquals(1, t.perOracle().get("equiv").get("pass"));
+        assertEquals(1, t.perOracle().get("equiv").get("not applicable"));
+        assertEquals(java.util.Map.of("equiv", java.util.Map.of("READ UNCOMMITTED (a statement may see uncommitted versions)", 1)), t.notApplicable());
+        assertTrue(md.contains("| equiv | 1 | 1 |"), md);
+        assertTrue(md.contains("| equiv | READ UNCOMMITTED (a statement may see uncommitted versions) | 1 |"), md);
+        var json = txfuzz.model.CaseJson.mapper().readTree(out.resolve("judge-suite.json").toFile());
+        assertEquals(1, json.at("/notApplicable/equiv/READ UNCOMMITTED (a statement may see uncommitted versions)").asInt(), json.toString());
+        assertEquals("not applicable: READ UNCOMMITTED (a statement may see uncommitted versions)", json.at("/cases/1/verdicts/equiv").asText());
+        assertEquals("pass", json.at("/cases/0/verdicts/equiv").asText());
     }
 
     @Test

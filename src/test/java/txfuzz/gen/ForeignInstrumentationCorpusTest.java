@@ -84,19 +84,23 @@ class ForeignInstrumentationCorpusTest {
             java.util.regex.Pattern.DOTALL);
 
     /**
-     * {@code plain} written as a plain schedule (the reproducer's format) and imported again; IllegalStateException when the
-     * import skips it. A plain schedule has a level line but no mode line: a case in another mode (SQLite's deferred, HSQLDB's
-     * mvcc, MariaDB's snapshot-isolation) imports in the engine's first mode, so it is instrumented as it is, without the import.
+     * {@code plain} written as a plain schedule (the reproducer's format) and imported again without {@code --dbms}: the
+     * schedule's own header lines give the DBMS, the mode (SQLite's immediate, HSQLDB's locks, MariaDB's snapshot-isolation)
+     * and the level. IllegalStateException when the import skips it or reads another DBMS, mode or level.
      */
     static TestCase viaImport(TestCase plain, Entry e) {
         String text = txfuzz.report.ScheduleText.render(plain, e.id());
         Importer.FileImport f = Importer.read(text, e.id() + ".txt", txfuzz.model.CaseSource.Format.SCHEDULE,
-                new Importer.Options(e.engine(), null, Integer.MAX_VALUE), java.nio.file.Path.of(e.id() + ".txt"));
+                Importer.Options.defaults(), java.nio.file.Path.of(e.id() + ".txt"));
         if (f.cases().size() != 1) {
             throw new IllegalStateException("the plain schedule does not import: " + f.skipped());
         }
         TestCase c = f.cases().get(0).testCase();
-        return c.mode().equals(plain.mode()) ? c : plain;
+        if (!c.dbms().equals(plain.dbms()) || !c.mode().equals(plain.mode()) || c.isolation() != plain.isolation()) {
+            throw new IllegalStateException("the plain schedule imports as " + c.dbms() + " " + c.mode() + " " + c.isolation() + ", not "
+                    + plain.dbms() + " " + plain.mode() + " " + plain.isolation());
+        }
+        return c;
     }
 
     static List<String> labels(List<Violation> violations) {

@@ -110,7 +110,7 @@ public final class EquivOracle implements Oracle {
 
     @Override
     public Verdict judge(Run run, Executor executor) throws SQLException, SetupFailedException {
-        return run.uncontrolled() ? Verdict.clean(NAME) : judgement(run.testCase(), run.trace(), executor).verdict();
+        return run.uncontrolled() ? Verdict.notApplicable(NAME, "an uncontrolled run") : judgement(run.testCase(), run.trace(), executor).verdict();
     }
 
     /**
@@ -125,12 +125,14 @@ public final class EquivOracle implements Oracle {
         if (stale.isPresent()) {
             return new Judgement(new Verdict(NAME, List.of(stale.get())), Optional.empty());
         }
-        Optional<Examined> examined = examine(c, trace, executor);
-        if (examined.isPresent()) {
-            for (EquivCheck.OrderCheck check : examined.get().outcome().checks()) {
-                if (!check.differences().isEmpty()) {
-                    return new Judgement(new Verdict(NAME, List.of(violation(examined.get().judged(), examined.get().outcome(), check))), examined);
-                }
+        Examination e = examination(c, trace, executor);
+        Optional<Examined> examined = Optional.ofNullable(e.examined());
+        if (examined.isEmpty()) {
+            return new Judgement(Verdict.notApplicable(NAME, e.notApplicable()), examined);
+        }
+        for (EquivCheck.OrderCheck check : examined.get().outcome().checks()) {
+            if (!check.differences().isEmpty()) {
+                return new Judgement(new Verdict(NAME, List.of(violation(examined.get().judged(), examined.get().outcome(), check))), examined);
             }
         }
         return new Judgement(Verdict.clean(NAME), examined);
@@ -188,10 +190,39 @@ public final class EquivOracle implements Oracle {
      * case, READ UNCOMMITTED, a read that skips locked rows, a hang, a transaction whose end is unknown, or decycling gave up.
      */
     public Optional<Examined> examine(TestCase c, Trace given, Executor executor) throws SQLException, SetupFailedException {
+        return Optional.ofNullable(examination(c, given, executor).examined());
+    }
+
+    /** What {@link #examine} did, or (examined null) why the oracle does not apply: the phrase the verdict gives. */
+    private record Examination(Examined examined, String notApplicable) {
+        static Examination not(String why) {
+            return new Examination(null, why);
+        }
+    }
+
+    /** Why the oracle does not judge {@code c}'s run {@code given} before trying, or null. */
+    private static String premiseMissing(TestCase c, Trace given) {
+        if (!tracked(c)) {
+            return "the case has no row tracking";
+        }
+        if (c.isolation() == IsolationLevel.READ_UNCOMMITTED) {
+            return "READ UNCOMMITTED (a statement may see uncommitted versions)";
+        }
+        if (SkipLockedReads.present(c)) {
+            return "a read skips locked rows (SKIP LOCKED: its result depends on others' locks)";
+        }
+        if (!given.hung().isEmpty()) {
+            return "a statement hung";
+        }
+        return null;
+    }
+
+    private Examination examination(TestCase c, Trace given, Executor executor) throws SQLException, SetupFailedException {
         count(Figure.RUNS, 1);
-        if (c.isolation() == IsolationLevel.READ_UNCOMMITTED || !given.hung().isEmpty() || !tracked(c) || SkipLockedReads.present(c)) {
+        String missing = premiseMissing(c, given);
+        if (missing != null) {
             count(Figure.NOT_APPLICABLE, 1);
-            return Optional.empty();
+            return Examination.not(missing);
         }
         TestCase withVsrs = VersionSetReads.add(c); // the case as prepared, or made so (a reduced or hand-written case)
         Trace trace = withVsrs.equals(c) ? given : executor.run(withVsrs);
@@ -200,7 +231,7 @@ public final class EquivOracle implements Oracle {
                 : Optional.empty();
         if (first.isEmpty()) {
             count(Figure.NOT_APPLICABLE, 1);
-            return Optional.empty();
+            return Examination.not(trace.hung().isEmpty() ? "the run cannot be captured (a transaction's end unknown, or a statement without row tracking)" : "a statement hung");
         }
         StatementGroups groups = StatementGroups.of(withVsrs);
         EquivCheck.Outcome outcome;
@@ -216,11 +247,11 @@ public final class EquivOracle implements Oracle {
         count(Figure.STATEMENTS_REMOVED, outcome.decycling().removed().size());
         if (outcome.gaveUp()) {
             count(Figure.GAVE_UP, 1);
-            return Optional.empty();
+            return Examination.not("decycling gave up after " + MAX_ROUNDS + " rounds");
         }
         count(Figure.COMPARED, 1);
         count(Figure.ORDERS_REPLAYED, outcome.checks().size());
-        return Optional.of(new Examined(withVsrs, outcome));
+        return new Examination(new Examined(withVsrs, outcome), null);
     }
 
     private static Violation violation(TestCase c, EquivCheck.Outcome outcome, EquivCheck.OrderCheck check) {

@@ -111,7 +111,7 @@ public final class IsolationOracle implements Oracle {
     public Verdict judge(Run run, Executor executor) {
         TestCase c = run.testCase();
         if (!instrumented(c)) {
-            return Verdict.clean(NAME); // nothing to observe: the case has no rowId/wList columns
+            return Verdict.notApplicable(NAME, "the case has no row tracking"); // nothing to observe: no rowId/wList columns
         }
         History h = HistoryRecorder.record(run);
         LevelSemantics s = executor.target().profile(c.mode()).atOrNothing(c.isolation());

@@ -54,7 +54,7 @@ public final class WssOracle implements Oracle {
         if (!trace.hung().isEmpty() || trace.stalls() > 0) {
             // The explicit oracle reports hangs; after txfuzz cancelled a statement to break a stall,
             // the engine may still be undoing it, so the final state is no evidence either way.
-            return Verdict.clean(name());
+            return Verdict.notApplicable(name(), "a statement hung or stalled (the final state is no evidence)");
         }
         LevelSemantics semantics = executor.target().profile(c.mode()).at(c.isolation());
         DeviationExplainer explainer = new DeviationExplainer(c, trace, executor);
