@@ -12,7 +12,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import txfuzz.model.DbState;
@@ -46,12 +45,18 @@ public final class Executor implements AutoCloseable {
     public Executor(Target target, ExecutorConfig config) {
         this.target = target;
         this.config = config;
-        this.pool = Executors.newCachedThreadPool(r -> {
+        // A session thread a statement held (a lock wait the engine never ends, cancelled and given up) goes back to
+        // the pool once the statement ends; idle ones leave after a few seconds rather than a cached pool's minute, so
+        // the thread count follows the threads in use (bench --soak reads it).
+        this.pool = new java.util.concurrent.ThreadPoolExecutor(0, Integer.MAX_VALUE, IDLE_SESSION_THREAD_SECONDS, TimeUnit.SECONDS,
+                new java.util.concurrent.SynchronousQueue<>(), r -> {
             Thread t = new Thread(r, "txfuzz-session");
             t.setDaemon(true);
             return t;
         });
     }
+
+    private static final long IDLE_SESSION_THREAD_SECONDS = 5;
 
     public Target target() {
         return target;
