@@ -296,7 +296,7 @@ public final class EquivOracle implements Oracle {
                     kept.add(t.statements().get(k));
                 }
             }
-            txns.add(new Txn(t.id(), kept));
+            txns.add(t.with(t.id(), kept));
         }
         List<Integer> order = c.submittedOrder().stream().filter(r -> !gone.contains(r)).map(StmtRef::txn).toList();
         TestCase refined = c.withTransactions(txns, order);
@@ -318,7 +318,7 @@ public final class EquivOracle implements Oracle {
             for (StmtRef m : groups.group(s.ref()).members()) {
                 int id = txns.size() + 1;
                 Stmt stmt = c.stmt(m);
-                txns.add(new Txn(id, List.of(new Stmt(stmt.kind(), stmt.sql(), false, stmt.tracking()))));
+                txns.add(c.txn(m.txn()).with(id, List.of(new Stmt(stmt.kind(), stmt.sql(), false, stmt.tracking()))));
                 if (m.equals(s.ref())) {
                     mains.put(id, s.ref());
                 }
