@@ -166,7 +166,8 @@ public final class JudgeSuite {
             }
             Map<String, String> verdicts = new LinkedHashMap<>();
             for (Oracle o : oracles) {
-                verdicts.put(o.name(), verdict(vs.stream().filter(v -> v.oracle().equals(o.name())).toList()));
+                List<Violation> own = vs.stream().filter(v -> v.oracle().equals(o.name())).toList();
+                verdicts.put(o.name(), o.notApplicableTo(c).map(why -> NOT_APPLICABLE + ": " + why).orElseGet(() -> verdict(own)));
             }
             verdicts.putAll(j.notApplicable());
             String finding = null;

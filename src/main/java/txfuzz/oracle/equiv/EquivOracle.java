@@ -108,9 +108,16 @@ public final class EquivOracle implements Oracle {
         return c.transactions().stream().anyMatch(t -> t.statements().stream().anyMatch(s -> s.tracking() != null));
     }
 
+    /** Its equivalent runs keep one level's promise about which reads may differ; with transactions at different levels no one level's promise holds, so it does not judge. */
+    @Override
+    public java.util.Optional<String> notApplicableTo(TestCase c) {
+        return c.mixedLevels() ? java.util.Optional.of("its transactions run at different isolation levels; its equivalent runs keep one level's promise") : java.util.Optional.empty();
+    }
+
     @Override
     public Verdict judge(Run run, Executor executor) throws SQLException, SetupFailedException {
-        return run.uncontrolled() ? Verdict.clean(NAME) : judgement(run.testCase(), run.trace(), executor).verdict();
+        return run.uncontrolled() || notApplicableTo(run.testCase()).isPresent() ? Verdict.clean(NAME)
+                : judgement(run.testCase(), run.trace(), executor).verdict();
     }
 
     /**

@@ -117,8 +117,57 @@ public final class IsolationOracle implements Oracle {
         if (!run.uncontrolled()) {
             analysis = analysis.with(FracturedReads.find(h, (txn, stmt) -> ranAlone(c, run.trace(), txn, stmt)));
         }
+        if (c.mixedLevels()) {
+            return new Verdict(NAME, mixedLevelViolations(analysis, h, c, executor.target().profile(c.mode())));
+        }
         return new Verdict(NAME, observe(analysis, h, c.isolation(), s.documentedAnomalies(), s.anomalyReference()).stream()
                 .filter(IsolationOracle::proscribed).toList());
+    }
+
+    /**
+     * A case whose transactions run at different levels (Adya's mixed-level histories, conservatively): a finding is a
+     * violation only when the weakest level of the transactions on it proscribes it, judged with that level's profile
+     * entry. A finding whose transactions' levels have no weakest (REPEATABLE READ beside SNAPSHOT, which neither implies)
+     * is not judged. One violation per kind, its first proscribed witness.
+     */
+    static List<Violation> mixedLevelViolations(Analysis analysis, History h, TestCase c, Profile profile) {
+        Map<Anomaly, Violation> firstPerKind = new LinkedHashMap<>();
+        for (AnomalyFinding f : analysis.findings()) {
+            Optional<IsolationLevel> weakest = weakestLevel(c, f.transactions());
+            if (weakest.isEmpty() || firstPerKind.containsKey(f.anomaly())) {
+                continue;
+            }
+            LevelSemantics at = semantics(profile, weakest.get());
+            AnomalyFinding judged = f.judged(weakest.get(), at.documentedAnomalies());
+            if (judged.proscribed()) {
+                firstPerKind.put(f.anomaly(), violation(judged, analysis.count(f.anomaly()), h, at.anomalyReference()));
+            }
+        }
+        return List.copyOf(firstPerKind.values());
+    }
+
+    /** The level every transaction of {@code txns} runs at or above (those of the case; others, e.g. the final read, are not its). */
+    static Optional<IsolationLevel> weakestLevel(TestCase c, List<Long> txns) {
+        Set<IsolationLevel> levels = new java.util.HashSet<>();
+        for (long t : txns) {
+            if (t >= 1 && t <= c.transactions().size()) {
+                levels.add(c.txn((int) t).levelIn(c));
+            }
+        }
+        if (levels.isEmpty()) {
+            levels.add(c.isolation());
+        }
+        return levels.stream().filter(l -> levels.stream().allMatch(o -> atMost(l, o))).findFirst();
+    }
+
+    /** Whether {@code weaker} proscribes no more than {@code stronger}: RU ⊑ RC ⊑ RR, SI ⊑ SER; RR and SI are incomparable. */
+    static boolean atMost(IsolationLevel weaker, IsolationLevel stronger) {
+        if (weaker == stronger) {
+            return true;
+        }
+        boolean incomparable = (weaker == IsolationLevel.REPEATABLE_READ && stronger == IsolationLevel.SNAPSHOT)
+                || (weaker == IsolationLevel.SNAPSHOT && stronger == IsolationLevel.REPEATABLE_READ);
+        return !incomparable && weaker.ordinal() < stronger.ordinal();
     }
 
     /**
