@@ -264,10 +264,19 @@ public final class JudgeSuite {
             md.append(String.join("; ", vs)).append(c.finding() == null ? "" : " — " + c.finding()).append('\n');
         }
         Map<String, List<String>> notApplicable = new TreeMap<>();
-        t.cases().forEach(c -> c.verdicts().values().stream().filter(v -> v.startsWith(NOT_APPLICABLE)).findFirst()
-                .ifPresent(v -> notApplicable.computeIfAbsent(c.file(), k -> new ArrayList<>()).add(c.caseFile() + ": " + oneLine(v.substring(NOT_APPLICABLE.length() + 2)))));
+        // one line per case and reason, naming the oracles that gave it (row tracking incomplete; transactions at several levels)
+        t.cases().forEach(c -> {
+            Map<String, List<String>> byReason = new java.util.LinkedHashMap<>();
+            c.verdicts().forEach((oracle, v) -> {
+                if (v.startsWith(NOT_APPLICABLE)) {
+                    byReason.computeIfAbsent(oneLine(v.substring(NOT_APPLICABLE.length() + 2)), k -> new ArrayList<>()).add(oracle);
+                }
+            });
+            byReason.forEach((why, oracles) -> notApplicable.computeIfAbsent(c.file(), k -> new ArrayList<>())
+                    .add(c.caseFile() + " (" + String.join(", ", oracles) + "): " + why));
+        });
         if (!notApplicable.isEmpty()) {
-            md.append("\n## Row tracking not applicable\n\nThe oracles that need row tracking did not judge these cases: a statement could not be instrumented.\n\n");
+            md.append("\n## Not applicable\n\nThese oracles did not judge these cases, for the reason given.\n\n");
             notApplicable.forEach((file, lines) -> lines.forEach(l -> md.append("- ").append(l.replace("|", "\\|")).append('\n')));
         }
         return md.toString();
