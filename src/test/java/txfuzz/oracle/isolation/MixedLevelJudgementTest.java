@@ -73,4 +73,34 @@ class MixedLevelJudgementTest {
         assertFalse(IsolationOracle.atMost(IsolationLevel.REPEATABLE_READ, IsolationLevel.SNAPSHOT));
         assertFalse(IsolationOracle.atMost(IsolationLevel.SNAPSHOT, IsolationLevel.REPEATABLE_READ));
     }
+
+    /** Two MariaDB transactions at REPEATABLE READ in the default mode, with their sessions' own settings. */
+    private static List<Violation> mariadb(txfuzz.history.History h, List<String> t1Settings, List<String> t2Settings) {
+        txfuzz.dbms.Engine maria = txfuzz.dbms.Targets.engine("mariadb");
+        List<Txn> txns = List.of(
+                new Txn(1, List.of(Stmt.begin(), Stmt.of(StmtKind.SELECT, "SELECT * FROM t"), Stmt.commit()), t1Settings, null),
+                new Txn(2, List.of(Stmt.begin(), Stmt.of(StmtKind.SELECT, "SELECT * FROM t"), Stmt.commit()), t2Settings, null));
+        TestCase c = new TestCase(TestCase.FORMAT_VERSION, "mariadb", 0, 0, IsolationLevel.REPEATABLE_READ, "default", ExecutionMode.PLAIN,
+                List.of("t"), List.of("CREATE TABLE t(x INT)"), txns, List.of(1, 1, 1, 2, 2, 2));
+        java.util.Map<Integer, String> modes = new java.util.LinkedHashMap<>();
+        c.transactions().forEach(t -> modes.put(t.id(), maria.sessionMode(c.mode(), t.settings())));
+        return IsolationOracle.mixedLevelViolations(IsolationChecker.analyze(h), h, c, maria::profile, modes);
+    }
+
+    static final List<String> ON = List.of("SET innodb_snapshot_isolation=ON");
+
+    @Test
+    void aLostUpdateBetweenSessionsWithInnodbSnapshotIsolationOnIsABugCandidateAndDocumentedWhereOneIsOff() {
+        List<Violation> both = mariadb(IsolationOracleProfileTest.LOST_UPDATE, ON, ON);
+        assertEquals(List.of("lost-update"), both.stream().map(v -> v.kind().label()).toList());
+        assertEquals(Classification.BUG_CANDIDATE, both.get(0).classification(), "ON: the write conflict (1020) forbids it");
+        List<Violation> one = mariadb(IsolationOracleProfileTest.LOST_UPDATE, ON, List.of());
+        assertEquals(Classification.DOCUMENTED, one.get(0).classification(), "the session left OFF may be the one that lost it");
+        List<Violation> off = mariadb(IsolationOracleProfileTest.LOST_UPDATE, ON, List.of("SET SESSION innodb_snapshot_isolation = OFF"));
+        assertEquals(Classification.DOCUMENTED, off.get(0).classification());
+        // write skew: snapshot isolation permits it, ON or not
+        List<Violation> skew = mariadb(IsolationOracleProfileTest.WRITE_SKEW, ON, ON);
+        assertEquals(List.of("write-skew"), skew.stream().map(v -> v.kind().label()).toList());
+        assertEquals(Classification.DOCUMENTED, skew.get(0).classification());
+    }
 }
