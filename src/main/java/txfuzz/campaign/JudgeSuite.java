@@ -190,9 +190,12 @@ public final class JudgeSuite {
             Map<String, String> verdicts = new LinkedHashMap<>();
             Map<String, String> notApplicable = new LinkedHashMap<>();
             for (Verdict v : judged) {
-                if (!v.applicable()) { // the oracle did not judge the case: never a pass
-                    verdicts.put(v.oracle(), NOT_APPLICABLE + ": " + v.notApplicable());
-                    notApplicable.put(v.oracle(), v.notApplicable());
+                // the oracle did not judge the case (its own reason, or a case its rules do not cover): never a pass
+                java.util.Optional<String> why = !v.applicable() ? java.util.Optional.of(v.notApplicable())
+                        : oracles.stream().filter(o -> o.name().equals(v.oracle())).findFirst().flatMap(o -> o.notApplicableTo(j.testCase()));
+                if (why.isPresent()) {
+                    verdicts.put(v.oracle(), NOT_APPLICABLE + ": " + why.get());
+                    notApplicable.put(v.oracle(), why.get());
                     continue;
                 }
                 List<Violation> own = vs.stream().filter(x -> x.oracle().equals(v.oracle())).toList();

@@ -86,6 +86,15 @@ public interface Engine {
         return profile();
     }
 
+    /**
+     * The mode a session of a case run in {@code mode} is in once it has run its own {@code settings} (a case's
+     * {@code transactions[].settings}, those the engine took): its profile is that mode's. Default: {@code mode}, settings
+     * change nothing the profile knows.
+     */
+    default String sessionMode(String mode, List<String> settings) {
+        return mode;
+    }
+
     ErrorClass classify(SQLException e);
 
     /** What an error of class {@code c} did to its transaction; the executor sends ROLLBACK for TRANSACTION. */

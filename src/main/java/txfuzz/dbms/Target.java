@@ -50,6 +50,11 @@ public interface Target extends AutoCloseable {
         return engine().profile(mode);
     }
 
+    /** See {@link Engine#sessionMode}. */
+    default String sessionMode(String mode, List<String> settings) {
+        return engine().sessionMode(mode, settings);
+    }
+
     /** A fresh, empty, private database for one test case; closing it drops it. */
     Database freshDatabase() throws SQLException;
 

@@ -110,6 +110,10 @@ public final class ConcurrentRunner implements AutoCloseable {
         if (sessions < 1) {
             throw new IllegalArgumentException("sessions must be >= 1, not " + sessions);
         }
+        if (c.transactions().stream().anyMatch(t -> !t.settings().isEmpty() || t.isolation() != null)) {
+            // its sessions run many transactions each: a transaction's own session settings or level would leak into the next
+            throw new IllegalArgumentException("the concurrent runner runs cases whose transactions have no session settings or levels of their own");
+        }
         CaseSetup.load(c, db, target);
         Run run = new Run(c, db, sessions);
         try {

@@ -74,10 +74,15 @@ public final class Executor implements AutoCloseable {
         CaseSetup.load(testCase, db, target);
         Map<Integer, Session> sessions = new HashMap<>();
         LazyLockProbe probe = new LazyLockProbe(db);
+        List<Trace.RefusedSetting> refused = new ArrayList<>();
         try {
             for (Txn t : testCase.transactions()) {
-                Connection c = db.connect(testCase.isolation(), testCase.mode());
-                sessions.put(t.id(), new Session(target, c, db.sessionId(c), testCase.execution()));
+                Connection c = db.connect(t.levelIn(testCase), testCase.mode());
+                Session session = new Session(target, c, db.sessionId(c), testCase.execution());
+                sessions.put(t.id(), session);
+                for (String setting : t.settings()) {
+                    session.setting(setting).ifPresent(error -> refused.add(new Trace.RefusedSetting(t.id(), setting, error)));
+                }
             }
             Run run = new Run(testCase, sessions, probe);
             run.execute();
@@ -86,7 +91,7 @@ public final class Executor implements AutoCloseable {
             try (Connection c = db.connect(testCase.isolation(), testCase.mode())) {
                 state = StateReader.read(target, c, testCase.tables());
             }
-            return new Trace(run.schedule, run.outcomes, run.endOrder, state, run.stalls, run.hung, run.hangEvidence);
+            return new Trace(run.schedule, run.outcomes, run.endOrder, state, run.stalls, run.hung, run.hangEvidence, refused);
         } finally {
             sessions.values().forEach(Session::close);
             probe.close();

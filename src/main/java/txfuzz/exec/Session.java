@@ -92,6 +92,19 @@ final class Session implements AutoCloseable {
         return out.toString().strip();
     }
 
+    /**
+     * Runs a session setting on the calling thread, before the session's transaction: empty when the engine took it,
+     * else the engine's error (the session goes on without it; the trace records it, never drops it).
+     */
+    java.util.Optional<String> setting(String sql) {
+        try (Statement s = connection.createStatement()) {
+            s.execute(sql);
+            return java.util.Optional.empty();
+        } catch (SQLException e) {
+            return java.util.Optional.of((e.getErrorCode() != 0 ? "error " + e.getErrorCode() + ": " : "") + SqlStates.message(e));
+        }
+    }
+
     /** Runs a statement on the calling thread. */
     StmtResult execute(Stmt stmt) {
         try {

@@ -21,10 +21,18 @@ import txfuzz.model.StmtRef;
  *                   were cancelled: the engine hung (a finding of the explicit oracle)
  * @param hangEvidence for statements in {@code hung}, what the engine said while txfuzz decided
  *                   (absent where the runner collected none)
+ * @param refusedSettings session settings of the case ({@link txfuzz.model.Txn#settings}) the engine refused, in the
+ *                   order they were run: those sessions ran without them
  */
 public record Trace(List<ExecutedStmt> schedule, Map<Integer, TxnOutcome> outcomes, List<Integer> endOrder,
-                    DbState finalState, int stalls, List<StmtRef> hung, Map<StmtRef, HangEvidence> hangEvidence) {
+                    DbState finalState, int stalls, List<StmtRef> hung, Map<StmtRef, HangEvidence> hangEvidence,
+                    List<RefusedSetting> refusedSettings) {
+    /** A session setting the engine did not take: on which transaction's session, and the engine's error. */
+    public record RefusedSetting(int txn, String setting, String error) {
+    }
+
     public Trace {
+        refusedSettings = List.copyOf(refusedSettings);
         hung = List.copyOf(hung);
         hangEvidence = Map.copyOf(hangEvidence);
         schedule = List.copyOf(schedule);
@@ -35,6 +43,12 @@ public record Trace(List<ExecutedStmt> schedule, Map<Integer, TxnOutcome> outcom
     public Trace(List<ExecutedStmt> schedule, Map<Integer, TxnOutcome> outcomes, List<Integer> endOrder,
                  DbState finalState, int stalls, List<StmtRef> hung) {
         this(schedule, outcomes, endOrder, finalState, stalls, hung, Map.of());
+    }
+
+    /** A run whose sessions took every setting the case gave them. */
+    public Trace(List<ExecutedStmt> schedule, Map<Integer, TxnOutcome> outcomes, List<Integer> endOrder,
+                 DbState finalState, int stalls, List<StmtRef> hung, Map<StmtRef, HangEvidence> hangEvidence) {
+        this(schedule, outcomes, endOrder, finalState, stalls, hung, hangEvidence, List.of());
     }
 
     public Optional<ExecutedStmt> executed(StmtRef ref) {

@@ -167,7 +167,7 @@ public final class ForeignInstrumentation {
                 all.add(Stmt.commit());
                 sizes.set(0, all.size()); // the autocommit statement is BEGIN, its group and COMMIT
             }
-            txns.add(new Txn(p.id(), all));
+            txns.add(p.with(p.id(), all));
             groupSizes.add(sizes);
         }
         List<Integer> order = new ArrayList<>();

@@ -3,7 +3,6 @@ package txfuzz.imports;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,8 +21,9 @@ import txfuzz.model.Txn;
  * transaction, where the format runs them as one, become one transaction). Each transaction runs on a
  * session of its own, as every txfuzz case does. The isolation level comes from the file (BEGIN ISOLATION
  * LEVEL, SET TRANSACTION, SET SESSION …) or else {@code --isolation}, else the engine default the format's
- * tests run with; a case has one level, so a schedule whose transactions run at different levels is not
- * expressed. Any statement this cannot express makes the whole schedule {@link Unexpressible}: never guessed.
+ * tests run with; where transactions run at different levels, the case's level is the one most of them run at
+ * and the others carry their own ({@link Txn#isolation}). Settings a session makes ({@code SET name = value}) go with
+ * its later transactions ({@link Txn#settings}). Any statement this cannot express makes the whole schedule {@link Unexpressible}: never guessed.
  */
 final class ScheduleCase {
     private ScheduleCase() {
@@ -60,28 +60,32 @@ final class ScheduleCase {
             throw new Unexpressible("no statement runs in a session");
         }
         IsolationLevel fallback = s.declared() != null ? s.declared() : override != null ? override : s.engineDefault();
-        Set<IsolationLevel> levels = new LinkedHashSet<>();
+        Map<IsolationLevel, Integer> levels = new LinkedHashMap<>();
         for (TxnDraft t : b.txns) { // an autocommit statement runs at its session's level too
-            IsolationLevel l = t.level != null ? t.level : fallback;
-            if (l == null) {
+            if (t.level == null) {
+                t.level = fallback;
+            }
+            if (t.level == null) {
                 throw new Unexpressible("the schedule names no isolation level: give --isolation");
             }
-            levels.add(l);
+            levels.merge(t.level, 1, Integer::sum);
         }
-        if (levels.size() > 1) {
-            throw new Unexpressible("its transactions run at different isolation levels (" + String.join(", ", levels.stream().map(IsolationLevel::sql).toList())
-                    + "); a case runs at one");
-        }
+        // the case's level: the one most transactions run at (the fallback on a tie); the others carry their own
+        IsolationLevel caseLevel = levels.entrySet().stream()
+                .max(java.util.Comparator.<Map.Entry<IsolationLevel, Integer>>comparingInt(Map.Entry::getValue)
+                        .thenComparing(e -> e.getKey() == fallback ? 1 : 0))
+                .orElseThrow().getKey();
         List<Txn> txns = new ArrayList<>();
         for (int i = 0; i < b.txns.size(); i++) {
-            txns.add(new Txn(i + 1, b.txns.get(i).statements));
+            TxnDraft t = b.txns.get(i);
+            txns.add(new Txn(i + 1, t.statements, t.settings, t.level == caseLevel ? null : t.level));
         }
         List<Integer> order = new ArrayList<>();
         for (TxnDraft t : b.order) {
             order.add(b.txns.indexOf(t) + 1);
         }
         List<String> tables = tables(s.setup());
-        return new TestCase(TestCase.FORMAT_VERSION, dbms, 0, iteration, levels.iterator().next(), mode(s, dbms, engine), null, tables, s.setup(), txns,
+        return new TestCase(TestCase.FORMAT_VERSION, dbms, 0, iteration, caseLevel, mode(s, dbms, engine), null, tables, s.setup(), txns,
                 order).withSource(s.source());
     }
 
@@ -161,10 +165,12 @@ final class ScheduleCase {
 
     private static final class TxnDraft {
         final List<Stmt> statements = new ArrayList<>();
+        final List<String> settings;
         IsolationLevel level;
 
-        TxnDraft(IsolationLevel level) {
+        TxnDraft(IsolationLevel level, List<String> settings) {
             this.level = level;
+            this.settings = List.copyOf(settings);
         }
     }
 
@@ -174,6 +180,8 @@ final class ScheduleCase {
         IsolationLevel nextLevel;
         boolean autocommit = true;
         boolean implicitBlock;
+        /** Settings the session made (SET name = value), which every later transaction of it runs with. */
+        final List<String> settings = new ArrayList<>();
     }
 
     private static final class Builder {
@@ -230,7 +238,7 @@ final class ScheduleCase {
         private void open(SessionState st, Stmt begin, IsolationLevel level) {
             IsolationLevel l = level != null ? level : st.nextLevel != null ? st.nextLevel : st.sessionLevel;
             st.nextLevel = null;
-            TxnDraft t = new TxnDraft(l);
+            TxnDraft t = new TxnDraft(l, st.settings);
             t.statements.add(begin);
             txns.add(t);
             order.add(t);
@@ -386,7 +394,11 @@ final class ScheduleCase {
                 inTransaction(st, new Stmt(StmtKind.OTHER, flat, true), line);
                 return;
             }
-            throw new Unexpressible("a session setting, which a case's sessions do not take: " + line);
+            if (st.open != null) {
+                throw new Unexpressible("a session setting inside a transaction, which a case's sessions take only before it: " + line);
+            }
+            st.settings.add(line); // the session's next transactions run with it (Txn#settings)
+
         }
 
         /** The level a SET statement names: ISOLATION LEVEL x, or default_transaction_isolation = 'x', tx_isolation = 'x-y'. */
@@ -438,7 +450,7 @@ final class ScheduleCase {
                 order.add(st.open);
                 return;
             }
-            TxnDraft t = new TxnDraft(st.nextLevel != null ? st.nextLevel : st.sessionLevel);
+            TxnDraft t = new TxnDraft(st.nextLevel != null ? st.nextLevel : st.sessionLevel, st.settings);
             st.nextLevel = null;
             t.statements.add(s);
             txns.add(t);

@@ -127,6 +127,16 @@ public record TestCase(
         return refs;
     }
 
+    /** Whether some transaction runs at a level other than the case's ({@link Txn#isolation}). */
+    public boolean mixedLevels() {
+        return transactions.stream().anyMatch(t -> t.levelIn(this) != isolation);
+    }
+
+    /** Whether some transaction's session takes settings of its own ({@link Txn#settings}). */
+    public boolean sessionSettings() {
+        return transactions.stream().anyMatch(t -> !t.settings().isEmpty());
+    }
+
     public int statementCount() {
         return order.size();
     }

@@ -1,14 +1,26 @@
 package txfuzz.model;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
  * A transaction: either explicit (BEGIN, statements, COMMIT or ROLLBACK) or a single autocommit
- * statement (ACS). {@code id} is 1-based and unique within a test case.
+ * statement (ACS). {@code id} is 1-based and unique within a test case. Every transaction runs on a
+ * session (connection) of its own.
+ *
+ * @param settings  setting statements run once on the transaction's session before it starts (an imported
+ *                  test's {@code SET innodb_snapshot_isolation=ON}); empty for nearly every case
+ * @param isolation the level this transaction runs at when it is not the case's; null: the case's level
  */
-public record Txn(int id, List<Stmt> statements) {
+public record Txn(int id, List<Stmt> statements,
+                  @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> settings,
+                  @JsonInclude(JsonInclude.Include.NON_NULL) IsolationLevel isolation) {
+    @JsonCreator
     public Txn {
+        require(statements, "statements");
         statements = List.copyOf(statements);
+        settings = settings == null ? List.of() : List.copyOf(settings);
         if (statements.isEmpty()) {
             throw new IllegalArgumentException("T" + id + " has no statements");
         }
@@ -26,6 +38,27 @@ public record Txn(int id, List<Stmt> statements) {
         } else if (statements.size() != 1 || statements.get(0).kind().isControl()) {
             throw new IllegalArgumentException("T" + id + " must be BEGIN ... COMMIT/ROLLBACK or a single autocommit statement");
         }
+    }
+
+    /** A transaction with no session settings, at the case's level. */
+    public Txn(int id, List<Stmt> statements) {
+        this(id, statements, List.of(), null);
+    }
+
+    private static void require(Object value, String field) {
+        if (value == null) {
+            throw new IllegalArgumentException("a transaction has no '" + field + "'");
+        }
+    }
+
+    /** The same session (settings, level) running {@code newStatements}, as T{@code newId}. */
+    public Txn with(int newId, List<Stmt> newStatements) {
+        return new Txn(newId, newStatements, settings, isolation);
+    }
+
+    /** The level it runs at in {@code c}. */
+    public IsolationLevel levelIn(TestCase c) {
+        return isolation != null ? isolation : c.isolation();
     }
 
     public boolean explicit() {

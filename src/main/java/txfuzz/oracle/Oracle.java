@@ -31,6 +31,14 @@ public interface Oracle extends AutoCloseable {
         return judge(Run.controlled(testCase, trace), executor);
     }
 
+    /**
+     * Why it cannot judge {@code c} at all (e.g. its transactions run at different levels and its rule knows one level):
+     * then its verdict on {@code c} is clean and says nothing, and the tool reports "not applicable: why". Empty: it judges.
+     */
+    default java.util.Optional<String> notApplicableTo(TestCase c) {
+        return java.util.Optional.empty();
+    }
+
     /** Whether it needs cases generated with row tracking (rowId/wList columns; gen's instrumented mode). */
     default boolean needsRowTracking() {
         return false;

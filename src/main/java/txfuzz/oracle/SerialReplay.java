@@ -74,7 +74,7 @@ public record SerialReplay(TestCase testCase, Map<StmtRef, StmtRef> origin, List
             if (stmts.isEmpty()) {
                 continue; // an autocommit statement that conflicted: nothing to replay
             }
-            txns.add(new Txn(id, stmts));
+            txns.add(t.with(id, stmts)); // keeps the session's settings and its own level
             stmts.forEach(s -> submitted.add(id));
         }
         return new SerialReplay(c.withTransactions(txns, submitted), origin, order);

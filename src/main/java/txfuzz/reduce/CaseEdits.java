@@ -133,7 +133,7 @@ final class CaseEdits {
             }
             int id = txns.size() + 1;
             newId.put(t.id(), id);
-            txns.add(new Txn(id, kept));
+            txns.add(t.with(id, kept));
             for (int i = 0; i < keptRefs.size(); i++) {
                 previous.put(new StmtRef(id, i), keptRefs.get(i));
             }

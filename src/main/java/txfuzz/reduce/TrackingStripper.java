@@ -188,7 +188,7 @@ public final class TrackingStripper {
         if (out.stream().allMatch(s -> s.kind().isControl())) {
             throw new Refused("T" + t.id() + " has no statement of the program, only row tracking");
         }
-        return new Txn(t.id(), out);
+        return t.with(t.id(), out);
     }
 
     private static String ref(Txn t, int index) {

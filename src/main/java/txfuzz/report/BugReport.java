@@ -189,7 +189,27 @@ public final class BugReport {
         for (String s : target.sessionSetupSql(c.isolation(), c.mode())) {
             md.append(ReproduceScript.terminated(s)).append('\n');
         }
-        md.append("```\n\nThen run the statements in this order, each in its session. A statement that blocks holds back the rest "
+        md.append("```\n\n");
+        for (txfuzz.model.Txn t : c.transactions()) {
+            List<String> own = ReproduceScript.ownSessionSql(target, c, t);
+            if (own.isEmpty()) {
+                continue;
+            }
+            md.append("T").append(t.id()).append("'s session then takes ").append(t.isolation() != null && t.isolation() != c.isolation()
+                    ? "a level" + (t.settings().isEmpty() ? "" : " and settings") : "settings").append(" of its own:\n\n```sql\n");
+            own.forEach(q -> md.append(ReproduceScript.terminated(q)).append('\n'));
+            md.append("```\n\n");
+            if (trace != null) {
+                for (txfuzz.exec.Trace.RefusedSetting r : trace.refusedSettings()) {
+                    if (r.txn() == t.id()) {
+                        md.append("In txfuzz's run ").append(target.name()).append(' ').append(target.version()).append(" refused `")
+                                .append(ReproduceScript.oneLine(r.setting())).append("` (").append(ReproduceScript.oneLine(r.error()))
+                                .append("): the session ran without it.\n\n");
+                    }
+                }
+            }
+        }
+        md.append("Then run the statements in this order, each in its session. A statement that blocks holds back the rest "
                 + "of its session until it returns; go on with the other sessions' steps meanwhile.");
         if (trace != null) {
             md.append(" The comment after each statement is what it returned in txfuzz's run.");

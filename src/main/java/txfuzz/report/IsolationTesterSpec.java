@@ -49,7 +49,7 @@ public final class IsolationTesterSpec {
         for (Txn t : c.transactions()) {
             sb.append("\nsession \"").append(session(t.id())).append("\"\n");
             sb.append("setup { ");
-            for (String s : target.sessionSetupSql(c.isolation(), c.mode())) {
+            for (String s : ReproduceScript.sessionSql(target, c, t)) {
                 sb.append(body(s)).append(' ');
             }
             sb.append("}\n");

@@ -65,6 +65,9 @@ public final class JdbcReproProgram {
         }
         for (var t : c.transactions()) {
             sb.append("        Connection t").append(t.id()).append(" = session();\n");
+            for (String own : ReproduceScript.ownSessionSql(target, c, t)) { // its own level and settings
+                sb.append("        sessionSetting(t").append(t.id()).append(", ").append(literal(own)).append(");\n");
+            }
         }
         for (ReplaySteps.Step step : ReplaySteps.of(c, trace)) {
             Stmt s = c.stmt(step.ref());
@@ -228,6 +231,15 @@ public final class JdbcReproProgram {
 
                 static Connection session() throws Exception {
                     return open();
+                }
+
+                /** A session's own setting; one the engine refuses is reported and the session goes on without it, as in txfuzz's run. */
+                static void sessionSetting(Connection c, String sql) {
+                    try (Statement st = c.createStatement()) {
+                        st.execute(sql);
+                    } catch (SQLException e) {
+                        System.out.println("session setting refused by the engine: " + sql + ": " + e.getMessage());
+                    }
                 }
 
                 static void setup(Connection c, String sql) throws SQLException {

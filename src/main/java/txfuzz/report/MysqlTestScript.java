@@ -54,10 +54,9 @@ public final class MysqlTestScript {
         for (String s : c.setup()) {
             sb.append(statement(s)).append('\n');
         }
-        List<String> sessionSetup = target.sessionSetupSql(c.isolation(), c.mode());
         for (Txn t : c.transactions()) {
             sb.append("\n--connect (").append(connection(t.id())).append(",localhost,root,,test)\n");
-            for (String s : sessionSetup) {
+            for (String s : ReproduceScript.sessionSql(target, c, t)) {
                 sb.append(statement(s)).append('\n');
             }
         }

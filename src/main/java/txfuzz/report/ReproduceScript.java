@@ -33,7 +33,7 @@ public final class ReproduceScript {
         List<StmtRef> order = c.submittedOrder();
         for (Txn t : c.transactions()) {
             sb.append("\n-- ===== Session T").append(t.id()).append(t.explicit() ? "" : " (autocommit)").append(" =====\n");
-            for (String s : target.sessionSetupSql(c.isolation(), c.mode())) {
+            for (String s : sessionSql(target, c, t)) {
                 sb.append(terminated(s)).append('\n');
             }
             for (int i = 0; i < t.statements().size(); i++) {
@@ -94,5 +94,18 @@ public final class ReproduceScript {
             out.add("T" + ref.txn() + ": " + c.stmt(ref).sql());
         }
         return out;
+    }
+
+    /** What configures {@code t}'s session: the target's session setup at the transaction's level, then its own settings. */
+    static List<String> sessionSql(Target target, TestCase c, Txn t) {
+        List<String> out = new java.util.ArrayList<>(target.sessionSetupSql(t.levelIn(c), c.mode()));
+        out.addAll(t.settings());
+        return out;
+    }
+
+    /** What {@code t}'s session takes beyond what every session of {@code c} takes: its own level, its own settings. */
+    static List<String> ownSessionSql(Target target, TestCase c, Txn t) {
+        List<String> common = target.sessionSetupSql(c.isolation(), c.mode());
+        return sessionSql(target, c, t).stream().filter(q -> !common.contains(q)).toList();
     }
 }

@@ -14,7 +14,21 @@ public final class TraceText {
     }
 
     public static String render(TestCase c, Trace trace) {
-        StringBuilder sb = new StringBuilder("Actual schedule (order of completion; * = blocked, then resumed):\n");
+        StringBuilder sb = new StringBuilder();
+        for (txfuzz.model.Txn t : c.transactions()) { // what a session took before its transaction, and what the engine refused
+            if (t.isolation() != null && t.isolation() != c.isolation()) {
+                sb.append("T").append(t.id()).append("'s session runs at ").append(t.isolation().sql()).append('\n');
+            }
+            for (String setting : t.settings()) {
+                String refused = trace.refusedSettings().stream().filter(r -> r.txn() == t.id() && r.setting().equals(setting))
+                        .map(r -> " -> refused by the engine (" + r.error().replaceAll("\\s+", " ") + "): the session ran without it").findFirst().orElse(" -> ok");
+                sb.append("T").append(t.id()).append("'s session: ").append(setting).append(refused).append('\n');
+            }
+        }
+        if (sb.length() > 0) {
+            sb.append('\n');
+        }
+        sb.append("Actual schedule (order of completion; * = blocked, then resumed):\n");
         int n = 1;
         for (ExecutedStmt e : trace.schedule()) {
             String sql = c.stmt(e.ref()).sql().replaceAll("\\s+", " ");

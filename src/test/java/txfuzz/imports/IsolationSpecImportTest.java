@@ -28,10 +28,10 @@ class IsolationSpecImportTest {
                 Map.entry("classroom-scheduling.spec", List.of(20L, 20L)),
                 Map.entry("eval-plan-qual.spec", List.of(51L, 29L)),
                 Map.entry("insert-conflict-do-update-2.spec", List.of(2L, 2L)),
-                Map.entry("lock-update-traversal.spec", List.of(1L, 0L)),
+                Map.entry("lock-update-traversal.spec", List.of(1L, 1L)),
                 Map.entry("merge-match-recheck.spec", List.of(15L, 14L)),
                 Map.entry("nowait-5.spec", List.of(1L, 0L)),
-                Map.entry("insert-conflict-do-nothing-2.spec", List.of(8L, 0L)),
+                Map.entry("insert-conflict-do-nothing-2.spec", List.of(8L, 8L)),
                 Map.entry("merge-delete.spec", List.of(19L, 19L)),
                 Map.entry("merge-insert-update.spec", List.of(8L, 8L)),
                 Map.entry("nowait-2.spec", List.of(3L, 3L)),
@@ -45,7 +45,7 @@ class IsolationSpecImportTest {
                 Map.entry("skip-locked-4.spec", List.of(1L, 0L)),
                 Map.entry("insert-conflict-do-nothing.spec", List.of(2L, 2L)),
                 Map.entry("insert-conflict-do-update.spec", List.of(2L, 2L)),
-                Map.entry("lock-update-delete.spec", List.of(4L, 0L)),
+                Map.entry("lock-update-delete.spec", List.of(4L, 4L)),
                 Map.entry("merge-update.spec", List.of(13L, 13L)),
                 Map.entry("multiple-row-versions.spec", List.of(1L, 1L)),
                 Map.entry("nowait.spec", List.of(6L, 6L)),
@@ -84,15 +84,19 @@ class IsolationSpecImportTest {
     @Test
     void whatACaseCannotExpressIsSkippedWithItsReason() {
         assertTrue(read("receipt-report.spec").skipped().get(0).reason().contains("READ ONLY"), read("receipt-report.spec").skipped().toString());
-        assertTrue(read("lock-update-delete.spec").skipped().get(0).reason()
-                .contains("different isolation levels (REPEATABLE READ, READ COMMITTED)"));
+        // sessions at different levels: the case's level is the one most transactions run at, the others carry their own
+        var mixed = read("lock-update-delete.spec");
+        assertEquals(List.of(), mixed.skipped());
+        assertTrue(mixed.cases().stream().allMatch(c -> c.testCase().mixedLevels()), mixed.cases().toString());
         assertTrue(read("read-write-unique-3.spec").skipped().get(0).reason()
                 .startsWith("calls a function the setup creates, so what it reads and writes is not known: SELECT insert_unique(1, '1')"));
         assertTrue(read("nowait-4.spec").skipped().get(0).reason().startsWith("a session-level lock"));
         // --isolation does not override what a file says
-        var withLevel = Importer.read(DIR.resolve("lock-update-delete.spec"), new Importer.Options(null, IsolationLevel.REPEATABLE_READ, 100));
+        var withLevel = Importer.read(DIR.resolve("lock-update-delete.spec"), new Importer.Options(null, IsolationLevel.SERIALIZABLE, 100));
         assertEquals(4, withLevel.cases().size(), withLevel.skipped().toString());
-        assertEquals(IsolationLevel.REPEATABLE_READ, withLevel.cases().get(0).testCase().isolation());
+        TestCase given = withLevel.cases().get(0).testCase();
+        assertTrue(given.transactions().stream().anyMatch(t -> t.levelIn(given) == IsolationLevel.REPEATABLE_READ),
+                "the file's BEGIN ISOLATION LEVEL REPEATABLE READ stays: " + given);
     }
 
     private static Importer.FileImport spec(String text) {
@@ -133,7 +137,7 @@ class IsolationSpecImportTest {
     }
 
     @Test
-    void nonDmlStepsAndSessionSettingsAreNamed() {
+    void nonDmlStepsAreNamedAndSessionSettingsGoWithTheirSession() {
         var f = spec("""
                 setup { CREATE TABLE t (k int); }
                 session s1
@@ -143,7 +147,20 @@ class IsolationSpecImportTest {
                 step b { VACUUM t; }
                 """);
         assertEquals(0, f.cases().size());
-        assertTrue(f.skipped().stream().allMatch(s -> s.reason().startsWith("a session setting")), f.skipped().toString());
+        assertTrue(f.skipped().stream().allMatch(s -> s.reason().contains("(VACUUM)")), f.skipped().toString());
+        var settings = spec("""
+                setup { CREATE TABLE t (k int); }
+                session s1
+                setup { SET lock_timeout = '10ms'; }
+                step a { SELECT * FROM t; }
+                session s2
+                step b { SELECT * FROM t; }
+                permutation a b
+                """);
+        assertEquals(1, settings.cases().size(), settings.skipped().toString());
+        var c = settings.cases().get(0).testCase();
+        assertEquals(List.of("SET lock_timeout = '10ms'"), c.txn(1).settings());
+        assertEquals(List.of(), c.txn(2).settings());
         var vacuum = spec("setup { CREATE TABLE t (k int); }\nsession s2\nstep b { VACUUM t; }\n");
         assertEquals("not a query, a write or transaction control (VACUUM): VACUUM t", vacuum.skipped().get(0).reason());
     }

@@ -15,19 +15,27 @@ class MysqlTestImportTest {
     static final Path LOCK_ISOLATION = Path.of("src/test/resources/imports/mariadb/lock_isolation.test");
 
     @Test
-    void lockIsolationSplitsIntoItsSixSchedulesAndSaysWhyEachIsSkipped() {
+    void lockIsolationImportsItsSixSchedulesWithTheirSessionSettingsAndLevels() {
         Importer.FileImport f = Importer.read(LOCK_ISOLATION, Importer.Options.defaults());
         assertEquals(6, f.schedules());
+        assertEquals(List.of(), f.skipped());
         // each named by the bug its test is about and the line (of this copy) its schedule starts on
         assertEquals(List.of("MDEV-26642, line 14", "MDEV-26643, line 45", "MDEV-26643, line 68", "MDEV-26643, line 89", "MDEV-34108, line 117",
-                "MDEV-33802, line 154"), f.skipped().stream().map(Importer.Skipped::schedule).toList());
-        // the connection 'consistent' turned innodb_snapshot_isolation on for itself alone: no level or mode of a case says that
-        for (int i : new int[] {0, 1, 2, 4, 5}) {
-            assertEquals("a session setting, which a case's sessions do not take: SET innodb_snapshot_isolation=ON", f.skipped().get(i).reason());
-        }
-        // con_weird runs at READ UNCOMMITTED, the default connection at the server's REPEATABLE READ
-        assertEquals("its transactions run at different isolation levels (REPEATABLE READ, READ UNCOMMITTED); a case runs at one",
-                f.skipped().get(3).reason());
+                "MDEV-33802, line 154"), f.cases().stream().map(Importer.Imported::schedule).toList());
+        // the connection 'consistent' turned innodb_snapshot_isolation on for itself alone: its transactions carry the setting
+        TestCase weird = f.cases().get(0).testCase();
+        assertEquals(IsolationLevel.REPEATABLE_READ, weird.isolation());
+        assertEquals(List.of(List.of(), List.of(), List.of("SET innodb_snapshot_isolation=ON"), List.of()),
+                weird.transactions().stream().map(t -> t.settings()).toList());
+        assertTrue(!weird.mixedLevels());
+        // ... and kept it into the later tests of the file
+        assertEquals(List.of("SET innodb_snapshot_isolation=ON"), f.cases().get(1).testCase().txn(2).settings());
+        // con_weird's UPDATE runs at READ UNCOMMITTED (SET TRANSACTION: its next transaction), the rest at the server's REPEATABLE READ
+        TestCase mixed = f.cases().get(3).testCase();
+        assertEquals(IsolationLevel.REPEATABLE_READ, mixed.isolation());
+        assertEquals(IsolationLevel.READ_UNCOMMITTED, mixed.txn(2).isolation());
+        assertEquals(null, mixed.txn(1).isolation());
+        assertTrue(mixed.mixedLevels());
         assertTrue(f.leftOut().contains("let $wait_condition (a wait for a session to block: txfuzz asks the engine who waits) (5 times)"),
                 f.leftOut().toString());
     }
@@ -35,10 +43,11 @@ class MysqlTestImportTest {
     @Test
     void withTheLevelGivenTheSendReapScheduleIsACase() {
         Importer.FileImport f = Importer.read(LOCK_ISOLATION, new Importer.Options(null, IsolationLevel.READ_UNCOMMITTED, 100));
-        assertEquals(1, f.cases().size(), f.skipped().toString());
-        TestCase c = f.cases().get(0).testCase();
+        assertEquals(6, f.cases().size(), f.skipped().toString());
+        TestCase c = f.cases().get(3).testCase();
         assertEquals("mariadb", c.dbms());
         assertEquals(IsolationLevel.READ_UNCOMMITTED, c.isolation());
+        assertTrue(!c.mixedLevels());
         // the TRUNCATEs between the parts of the test leave the last rows only
         assertEquals(List.of("CREATE TABLE t(a INT, b INT) ENGINE=InnoDB", "INSERT INTO t VALUES(NULL, 1), (2, 2)"), c.setup());
         assertEquals(List.of("BEGIN", "UPDATE t SET a = 10", "SELECT * FROM t", "COMMIT"), c.txn(1).statements().stream().map(s -> s.sql()).toList());

@@ -48,4 +48,24 @@ class MysqlTestRoundTripTest {
             assertEquals(submitted(c), submitted(back), name);
         }
     }
+
+    /** Each transaction's level and session settings, in the order they first submit. */
+    private static List<String> sessions(TestCase c) {
+        return c.order().stream().distinct().map(id -> c.txn(id).levelIn(c) + " " + c.txn(id).settings()).toList();
+    }
+
+    @Test
+    void aSessionsOwnLevelAndSettingsAreWrittenOnItsConnectionAndReadBack() throws Exception {
+        Target maria = TestServers.shared("mariadb");
+        var lockIsolation = Importer.read(MysqlTestImportTest.LOCK_ISOLATION, Importer.Options.defaults());
+        for (int k : new int[] {0, 1, 3}) { // MDEV-26642 (a setting), MDEV-26643 at READ UNCOMMITTED (a setting and two levels), con_weird's
+            TestCase c = lockIsolation.cases().get(k).testCase();
+            String test = MysqlTestScript.render(c, null, maria, "round trip").orElseThrow();
+            var f = Importer.read(test, "x.test", CaseSource.Format.MYSQLTEST, Importer.Options.defaults(), Path.of("x.test"));
+            assertEquals(1, f.cases().size(), f.skipped() + "\n" + test);
+            TestCase back = f.cases().get(0).testCase();
+            assertEquals(sessions(c), sessions(back), test);
+            assertEquals(statements(c), statements(back), test);
+        }
+    }
 }

@@ -39,6 +39,27 @@ class CaseJsonTest {
     }
 
     @Test
+    void sessionSettingsAndOwnLevelsRoundTripAndOldCaseFilesLoadUnchanged() throws Exception {
+        TestCase plain = sample();
+        String older = CaseJson.write(plain);
+        assertTrue(!older.contains("\"settings\"") && !older.contains("\"isolation\" : \"READ_UNCOMMITTED\""), older);
+        assertEquals(plain, CaseJson.read(older, "old.json"));
+        assertTrue(!plain.mixedLevels() && !plain.sessionSettings());
+        Txn t2 = plain.txn(2);
+        TestCase mixed = plain.withTransactions(List.of(plain.txn(1),
+                new Txn(2, t2.statements(), List.of("SET innodb_snapshot_isolation=ON"), IsolationLevel.READ_UNCOMMITTED)), plain.order());
+        String json = CaseJson.write(mixed);
+        assertTrue(json.contains("\"settings\" : [ \"SET innodb_snapshot_isolation=ON\" ]"), json);
+        assertEquals(mixed, CaseJson.read(json, "mem"));
+        assertTrue(mixed.mixedLevels() && mixed.sessionSettings());
+        assertEquals(IsolationLevel.READ_UNCOMMITTED, mixed.txn(2).levelIn(mixed));
+        assertEquals(IsolationLevel.REPEATABLE_READ, mixed.txn(1).levelIn(mixed));
+        // a transaction rebuilt with other statements (the reducer, the oracles' replays) keeps its session
+        assertEquals(mixed.txn(2).settings(), mixed.txn(2).with(1, mixed.txn(2).statements()).settings());
+        assertEquals(IsolationLevel.READ_UNCOMMITTED, mixed.txn(2).with(1, mixed.txn(2).statements()).isolation());
+    }
+
+    @Test
     void malformedJsonSaysWhere() {
         CaseFormatException e = assertThrows(CaseFormatException.class, () -> CaseJson.read("{\"dbms\": \"h2\",\n  \"tables\": [", "x.json"));
         assertTrue(e.getMessage().startsWith("x.json:2:"), e.getMessage());

@@ -95,6 +95,26 @@ class JdbcReproProgramTest {
         }
     }
 
+    @Test
+    void aSessionsOwnLevelAndSettingsRunOnItsConnectionAndARefusedOneIsReported(@TempDir Path out) throws Exception {
+        String ownLevel = "SELECT ISOLATION_LEVEL FROM INFORMATION_SCHEMA.SESSIONS WHERE SESSION_ID = SESSION_ID()";
+        List<txfuzz.model.Txn> txns = List.of(
+                new txfuzz.model.Txn(1, List.of(txfuzz.model.Stmt.of(txfuzz.model.StmtKind.SELECT, ownLevel))),
+                new txfuzz.model.Txn(2, List.of(txfuzz.model.Stmt.of(txfuzz.model.StmtKind.SELECT, ownLevel)), List.of("SET NO_SUCH_SETTING 1"),
+                        IsolationLevel.SERIALIZABLE));
+        TestCase c = new TestCase(TestCase.FORMAT_VERSION, "h2", 0, 0, IsolationLevel.READ_COMMITTED, "default", txfuzz.model.ExecutionMode.PLAIN,
+                List.of("t"), List.of("CREATE TABLE t(x INT)"), txns, List.of(1, 2));
+        try (Target h2 = Targets.create("h2"); Executor ex = new Executor(h2, ExecutorConfig.defaults())) {
+            Trace trace = ex.run(c);
+            String program = JdbcReproProgram.render(c, trace, h2, "a made-up finding about the run").orElseThrow();
+            Path file = Files.createDirectories(out.resolve("p")).resolve("Repro.java");
+            Files.writeString(file, program);
+            Launched run = launch(file, org.h2.Driver.class);
+            assertEquals(1, run.exit(), "every statement as recorded: T2 at SERIALIZABLE, T1 at READ COMMITTED\n" + run.output());
+            assertTrue(run.output().contains("session setting refused by the engine: SET NO_SUCH_SETTING 1"), run.output());
+        }
+    }
+
     /**
      * A finding made by fault injection (COMMIT silently dropped under concurrency) is a bug of the
      * wrapper, not of H2: run on the real H2, the program sees the commit land and says the recorded

@@ -213,6 +213,31 @@ public final class MariadbEngine implements Engine {
     }
 
     /**
+     * With innodb_snapshot_isolation=ON (the snapshot-isolation mode, or a session's own SET: {@link #sessionMode}) REPEATABLE
+     * READ is snapshot isolation: "Whether or not to use snapshot isolation (write/write conflict detection within InnoDB). If
+     * enabled, an error DB_RECORD_CHANGED (HA_ERR_RECORD_CHANGED, ER_CHECKREAD) is raised if an attempt is made to acquire a
+     * lock on a record that does not exist in the current read view" (KB). A lost update or read skew (one anti-dependency,
+     * G-single; or G-nonadjacent) ends in 1020 instead; write skew (two adjacent anti-dependencies), which snapshot isolation
+     * permits by definition (Berenson et al. 1995 §4.2, A5B), stays documented.
+     */
+    @Override
+    public Profile profile(String mode) {
+        Profile base = profile();
+        if (!checkMode(mode).equals(SNAPSHOT_ISOLATION_MODE)) {
+            return base;
+        }
+        Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(base.levels());
+        m.put(IsolationLevel.REPEATABLE_READ, new LevelSemantics(Set.of(), false, MYSQL_CONSISTENT_READ
+                + " (plain SELECTs read a snapshot; writes and locking reads of rows changed since it fail with 1020: "
+                + SNAPSHOT_ISOLATION_KB + ")")
+                .documenting(SNAPSHOT_ISOLATION_KB + " (innodb_snapshot_isolation=ON: snapshot isolation, write/write conflict detection;"
+                        + " write skew, which snapshot isolation permits, stays possible)", Anomaly.G2_ITEM, Anomaly.G2));
+        return new Profile(m);
+    }
+
+    static final String SNAPSHOT_ISOLATION_KB = "https://mariadb.com/kb/en/innodb-system-variables/#innodb_snapshot_isolation";
+
+    /**
      * By vendor code first:
      * <pre>
      *  1213 (40001) deadlock victim                                  DEADLOCK
@@ -337,6 +362,27 @@ public final class MariadbEngine implements Engine {
     @Override
     public List<String> modes() {
         return MODES;
+    }
+
+    private static final java.util.regex.Pattern SNAPSHOT_SETTING = java.util.regex.Pattern.compile(
+            "^\\s*SET\\s+(?:SESSION\\s+|@@(?:SESSION\\.)?)?innodb_snapshot_isolation\\s*=\\s*'?(ON|OFF|1|0|TRUE|FALSE)'?\\s*;?\\s*$",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /**
+     * A session that sets innodb_snapshot_isolation for itself runs as the mode that sets it for every session does: ON is
+     * {@link #SNAPSHOT_ISOLATION_MODE} (the 1020 write conflict instead of a lost update), OFF the default mode's OFF.
+     */
+    @Override
+    public String sessionMode(String mode, List<String> settings) {
+        String m = checkMode(mode);
+        for (String s : settings) {
+            java.util.regex.Matcher v = SNAPSHOT_SETTING.matcher(s);
+            if (v.find()) {
+                String value = v.group(1).toUpperCase(java.util.Locale.ROOT);
+                m = value.equals("ON") || value.equals("1") || value.equals("TRUE") ? SNAPSHOT_ISOLATION_MODE : "default";
+            }
+        }
+        return m;
     }
 
     /** {@code mode} (null: "default"); IllegalArgumentException for a mode MariaDB does not have. */

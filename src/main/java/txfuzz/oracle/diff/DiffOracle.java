@@ -133,9 +133,15 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         counts.incrementAndGet(f.ordinal());
     }
 
+    /** Its sides are compared at the case's one level (and the other engine's counterpart of it); a case whose transactions run at different levels has no one level. */
+    @Override
+    public java.util.Optional<String> notApplicableTo(TestCase c) {
+        return c.mixedLevels() ? java.util.Optional.of("its transactions run at different isolation levels; the two engines are compared at one level") : java.util.Optional.empty();
+    }
+
     @Override
     public Verdict judge(Run run, Executor primary) throws SQLException, SetupFailedException {
-        if (run.uncontrolled()) {
+        if (run.uncontrolled() || notApplicableTo(run.testCase()).isPresent()) {
             return Verdict.clean(NAME);
         }
         List<Violation> out = new ArrayList<>();

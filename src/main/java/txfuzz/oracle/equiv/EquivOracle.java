@@ -108,9 +108,19 @@ public final class EquivOracle implements Oracle {
         return c.transactions().stream().anyMatch(t -> t.statements().stream().anyMatch(s -> s.tracking() != null));
     }
 
+    /** Its equivalent runs keep one level's promise about which reads may differ; with transactions at different levels no one level's promise holds, so it does not judge. */
+    @Override
+    public java.util.Optional<String> notApplicableTo(TestCase c) {
+        return c.mixedLevels() ? java.util.Optional.of("its transactions run at different isolation levels; its equivalent runs keep one level's promise") : java.util.Optional.empty();
+    }
+
     @Override
     public Verdict judge(Run run, Executor executor) throws SQLException, SetupFailedException {
-        return run.uncontrolled() ? Verdict.notApplicable(NAME, "an uncontrolled run") : judgement(run.testCase(), run.trace(), executor).verdict();
+        if (run.uncontrolled()) {
+            return Verdict.notApplicable(NAME, "an uncontrolled run");
+        }
+        java.util.Optional<String> why = notApplicableTo(run.testCase());
+        return why.isPresent() ? Verdict.notApplicable(NAME, why.get()) : judgement(run.testCase(), run.trace(), executor).verdict();
     }
 
     /**
@@ -327,7 +337,7 @@ public final class EquivOracle implements Oracle {
                     kept.add(t.statements().get(k));
                 }
             }
-            txns.add(new Txn(t.id(), kept));
+            txns.add(t.with(t.id(), kept));
         }
         List<Integer> order = c.submittedOrder().stream().filter(r -> !gone.contains(r)).map(StmtRef::txn).toList();
         TestCase refined = c.withTransactions(txns, order);
@@ -349,7 +359,7 @@ public final class EquivOracle implements Oracle {
             for (StmtRef m : groups.group(s.ref()).members()) {
                 int id = txns.size() + 1;
                 Stmt stmt = c.stmt(m);
-                txns.add(new Txn(id, List.of(new Stmt(stmt.kind(), stmt.sql(), false, stmt.tracking()))));
+                txns.add(c.txn(m.txn()).with(id, List.of(new Stmt(stmt.kind(), stmt.sql(), false, stmt.tracking()))));
                 if (m.equals(s.ref())) {
                     mains.put(id, s.ref());
                 }

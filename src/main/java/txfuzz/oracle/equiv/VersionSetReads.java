@@ -38,7 +38,7 @@ public final class VersionSetReads {
                 }
                 out.add(t.statements().get(k));
             }
-            txns.add(new Txn(t.id(), out));
+            txns.add(t.with(t.id(), out));
         }
         List<Integer> order = new ArrayList<>();
         for (StmtRef r : plain.submittedOrder()) {
@@ -54,7 +54,7 @@ public final class VersionSetReads {
     public static TestCase strip(TestCase c) {
         List<Txn> txns = new ArrayList<>();
         for (Txn t : c.transactions()) {
-            txns.add(new Txn(t.id(), t.statements().stream().filter(s -> !isVsr(s)).toList()));
+            txns.add(t.with(t.id(), t.statements().stream().filter(s -> !isVsr(s)).toList()));
         }
         List<Integer> order = new ArrayList<>();
         for (StmtRef r : c.submittedOrder()) {

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import txfuzz.dbms.LevelSemantics;
+import txfuzz.dbms.Profile;
 import txfuzz.exec.Executor;
 import txfuzz.history.Analysis;
 import txfuzz.history.Anomaly;
@@ -119,8 +120,100 @@ public final class IsolationOracle implements Oracle {
         if (!run.uncontrolled()) {
             analysis = analysis.with(FracturedReads.find(h, (txn, stmt) -> ranAlone(c, run.trace(), txn, stmt)));
         }
+        Map<Integer, String> modes = sessionModes(c, run.trace(), executor.target());
+        if (c.mixedLevels() || modes.values().stream().anyMatch(m -> !m.equals(c.mode()))) {
+            return new Verdict(NAME, mixedLevelViolations(analysis, h, c, executor.target()::profile, modes));
+        }
         return new Verdict(NAME, observe(analysis, h, c.isolation(), s.documentedAnomalies(), s.anomalyReference()).stream()
                 .filter(IsolationOracle::proscribed).toList());
+    }
+
+    /**
+     * A case whose transactions run at different levels (Adya's mixed-level histories, conservatively): a finding is a
+     * violation only when the weakest level of the transactions on it proscribes it, judged with that level's profile
+     * entry. A finding whose transactions' levels have no weakest (REPEATABLE READ beside SNAPSHOT, which neither implies)
+     * is not judged. One violation per kind, its first proscribed witness.
+     */
+    static List<Violation> mixedLevelViolations(Analysis analysis, History h, TestCase c, Profile profile) {
+        Map<Integer, String> modes = new LinkedHashMap<>();
+        c.transactions().forEach(t -> modes.put(t.id(), c.mode()));
+        return mixedLevelViolations(analysis, h, c, m -> profile, modes);
+    }
+
+    /**
+     * As above, with each session's mode ({@code modes}, by transaction: {@link txfuzz.dbms.Target#sessionMode}, its own
+     * settings can change it): a finding is documented when the profile of any mode on its cycle documents it at the
+     * weakest level — the session whose setting did not forbid it may be the one that made it (conservative as the levels).
+     */
+    static List<Violation> mixedLevelViolations(Analysis analysis, History h, TestCase c, java.util.function.Function<String, Profile> profiles,
+                                                Map<Integer, String> modes) {
+        Map<Anomaly, Violation> firstPerKind = new LinkedHashMap<>();
+        for (AnomalyFinding f : analysis.findings()) {
+            Optional<IsolationLevel> weakest = weakestLevel(c, f.transactions());
+            if (weakest.isEmpty() || firstPerKind.containsKey(f.anomaly())) {
+                continue;
+            }
+            Set<String> onCycle = new java.util.TreeSet<>();
+            for (long t : f.transactions()) {
+                if (t >= 1 && t <= c.transactions().size()) {
+                    onCycle.add(modes.getOrDefault((int) t, c.mode()));
+                }
+            }
+            if (onCycle.isEmpty()) {
+                onCycle.add(c.mode());
+            }
+            Violation chosen = null;
+            for (String mode : onCycle) {
+                LevelSemantics at = profiles.apply(mode).atOrNothing(weakest.get());
+                AnomalyFinding judged = f.judged(weakest.get(), at.documentedAnomalies());
+                if (!judged.proscribed()) {
+                    break;
+                }
+                Violation v = violation(judged, analysis.count(f.anomaly()), h, at.anomalyReference());
+                if (chosen == null || v.classification() == Classification.DOCUMENTED) {
+                    chosen = v;
+                }
+            }
+            if (chosen != null) {
+                firstPerKind.put(f.anomaly(), chosen);
+            }
+        }
+        return List.copyOf(firstPerKind.values());
+    }
+
+    /** Each transaction's session mode: the case's, changed by the settings of its own the engine took (not those it refused). */
+    static Map<Integer, String> sessionModes(TestCase c, Trace trace, txfuzz.dbms.Target target) {
+        Map<Integer, String> out = new LinkedHashMap<>();
+        for (txfuzz.model.Txn t : c.transactions()) {
+            List<String> taken = t.settings().stream().filter(s -> trace.refusedSettings().stream()
+                    .noneMatch(r -> r.txn() == t.id() && r.setting().equals(s))).toList();
+            out.put(t.id(), taken.isEmpty() ? c.mode() : target.sessionMode(c.mode(), taken));
+        }
+        return out;
+    }
+
+    /** The level every transaction of {@code txns} runs at or above (those of the case; others, e.g. the final read, are not its). */
+    static Optional<IsolationLevel> weakestLevel(TestCase c, List<Long> txns) {
+        Set<IsolationLevel> levels = new java.util.HashSet<>();
+        for (long t : txns) {
+            if (t >= 1 && t <= c.transactions().size()) {
+                levels.add(c.txn((int) t).levelIn(c));
+            }
+        }
+        if (levels.isEmpty()) {
+            levels.add(c.isolation());
+        }
+        return levels.stream().filter(l -> levels.stream().allMatch(o -> atMost(l, o))).findFirst();
+    }
+
+    /** Whether {@code weaker} proscribes no more than {@code stronger}: RU ⊑ RC ⊑ RR, SI ⊑ SER; RR and SI are incomparable. */
+    static boolean atMost(IsolationLevel weaker, IsolationLevel stronger) {
+        if (weaker == stronger) {
+            return true;
+        }
+        boolean incomparable = (weaker == IsolationLevel.REPEATABLE_READ && stronger == IsolationLevel.SNAPSHOT)
+                || (weaker == IsolationLevel.SNAPSHOT && stronger == IsolationLevel.REPEATABLE_READ);
+        return !incomparable && weaker.ordinal() < stronger.ordinal();
     }
 
     /**

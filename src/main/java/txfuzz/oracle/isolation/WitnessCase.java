@@ -30,7 +30,7 @@ public final class WitnessCase {
         List<Txn> txns = new ArrayList<>();
         for (int old : keep) {
             newId.put(old, txns.size() + 1);
-            txns.add(new Txn(txns.size() + 1, c.txn(old).statements()));
+            txns.add(c.txn(old).with(txns.size() + 1, c.txn(old).statements()));
         }
         Map<Integer, Integer> executed = new HashMap<>();
         for (ExecutedStmt e : trace.schedule()) {

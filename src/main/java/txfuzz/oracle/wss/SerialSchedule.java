@@ -113,7 +113,7 @@ public record SerialSchedule(TestCase testCase, Map<StmtRef, StmtRef> origin, Li
         Map<StmtRef, StmtRef> origin = new HashMap<>();
         for (StmtRef ref : statements) {
             int id = txns.size() + 1;
-            txns.add(new Txn(id, List.of(c.stmt(ref))));
+            txns.add(c.txn(ref.txn()).with(id, List.of(c.stmt(ref))));
             submitted.add(id);
             origin.put(new StmtRef(id, 0), ref);
         }

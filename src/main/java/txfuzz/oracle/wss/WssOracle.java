@@ -47,10 +47,19 @@ public final class WssOracle implements Oracle {
         return List.of(WssKind.values());
     }
 
+    /** Its rule is one level's: a serial order that explains the run, with the deviations that level's profile entry documents; which deviations a transaction beside one at another level may show, no profile entry says, so it does not guess. */
+    @Override
+    public java.util.Optional<String> notApplicableTo(TestCase c) {
+        return c.mixedLevels() ? java.util.Optional.of("its transactions run at different isolation levels; its rule judges a run against one level's documented deviations") : java.util.Optional.empty();
+    }
+
     @Override
     public Verdict judge(Run run, Executor executor) throws SQLException, SetupFailedException {
         TestCase c = run.testCase();
         Trace trace = run.trace();
+        if (notApplicableTo(c).isPresent()) {
+            return Verdict.clean(NAME);
+        }
         if (!trace.hung().isEmpty() || trace.stalls() > 0) {
             // The explicit oracle reports hangs; after txfuzz cancelled a statement to break a stall,
             // the engine may still be undoing it, so the final state is no evidence either way.
