@@ -22,7 +22,7 @@ import txfuzz.model.TestCase;
 /**
  * MariaDB's own innodb.lock_isolation test (six schedules: MDEV-26642, three of MDEV-26643, MDEV-34108, MDEV-33802), imported
  * with its connections' settings and levels and judged on real servers, one per version: 10.11.5 (before
- * innodb_snapshot_isolation) and 11.4.5 (with it, OFF by default). Each schedule's verdicts are pinned; docs/import.md
+ * innodb_snapshot_isolation) and 11.4.5 (with it, OFF by default). Each schedule's verdicts are pinned; docs/imports.md
  * explains them. The verdict strings are judge-suite's own.
  */
 class LockIsolationVerdictsTest {
