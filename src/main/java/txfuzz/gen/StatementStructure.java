@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
@@ -109,8 +111,10 @@ public final class StatementStructure {
     }
 
     /**
-     * A query's FROM table and its select list: per item the column it names (unqualified, lower case),
-     * {@code *} for {@code *} or {@code t.*}, or empty for any other expression.
+     * A query's FROM table and its select list: per item the column it reads (unqualified, lower case) when it is
+     * a column or an expression of that one column, whose value follows the column's ({@code (id * 2)},
+     * {@code COALESCE(id, 0)}, {@code MAX(id)}); {@code *} for {@code *} or {@code t.*}; empty for a literal, an
+     * expression of several columns or one with a subquery.
      */
     public record OneTableQuery(String table, List<Optional<String>> items) {
         public OneTableQuery {
@@ -325,11 +329,39 @@ public final class StatementStructure {
                 items.add(Optional.of("*"));
             } else if (e instanceof Column c) {
                 items.add(Optional.of(name(c.getColumnName())));
+            } else if (e instanceof Expression x) {
+                items.add(onlyColumn(x));
             } else {
                 items.add(Optional.empty());
             }
         }
         return Optional.of(new OneTableQuery(name(from.getName()), items));
+    }
+
+    /** The one column (by name) {@code e} reads outside subqueries; empty when it reads none, several, or has a subquery. */
+    private static Optional<String> onlyColumn(Expression e) {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        boolean[] subquery = {false};
+        e.accept(new ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(Column column, S context) {
+                names.add(name(column.getColumnName()));
+                return null;
+            }
+
+            @Override
+            public <S> Void visit(ParenthesedSelect select, S context) {
+                subquery[0] = true;
+                return null;
+            }
+
+            @Override
+            public <S> Void visit(Select select, S context) {
+                subquery[0] = true;
+                return null;
+            }
+        }, null);
+        return !subquery[0] && names.size() == 1 ? Optional.of(names.iterator().next()) : Optional.empty();
     }
 
     /** An identifier compared as the case's table list spells it: unquoted, lower case, schema dropped. */
