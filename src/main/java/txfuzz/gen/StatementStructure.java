@@ -17,6 +17,8 @@ import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.alter.Alter;
 import net.sf.jsqlparser.statement.alter.AlterExpression;
 import net.sf.jsqlparser.statement.alter.AlterOperation;
+import net.sf.jsqlparser.statement.create.index.CreateIndex;
+import net.sf.jsqlparser.statement.create.table.CheckConstraint;
 import net.sf.jsqlparser.statement.create.table.ColDataType;
 import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
@@ -74,8 +76,14 @@ public final class StatementStructure {
      * @param writtenTable the table an INSERT, UPDATE, DELETE, MERGE or upsert writes: unquoted, lower case, schema dropped
      * @param definition   what a CREATE TABLE, or an ALTER TABLE … ADD column, declares
      * @param query        the FROM table and select list of a query on one table (the first branch of a compound one)
+     * @param declares     the constraints and indexes a CREATE TABLE or CREATE INDEX declares, of {@code PRIMARY KEY},
+     *                     {@code UNIQUE}, {@code FOREIGN KEY}, {@code CHECK}, {@code index} (sorted)
      */
-    public record Parsed(String kind, Optional<String> writtenTable, Optional<TableDefinition> definition, Optional<OneTableQuery> query) {
+    public record Parsed(String kind, Optional<String> writtenTable, Optional<TableDefinition> definition, Optional<OneTableQuery> query,
+                         List<String> declares) {
+        public Parsed {
+            declares = List.copyOf(new java.util.TreeSet<>(declares));
+        }
     }
 
     /**
@@ -153,7 +161,7 @@ public final class StatementStructure {
         if (lockInShareMode && !(st instanceof PlainSelect || st instanceof SetOperationList)) {
             return Optional.empty(); // not a query the suffix could lock: leave it to the caller's reading of the text
         }
-        return Optional.of(new Parsed(kind(st, lockInShareMode, sql), written(st), definition(st), query(st)));
+        return Optional.of(new Parsed(kind(st, lockInShareMode, sql), written(st), definition(st), query(st), declares(st)));
     }
 
     // ---------------------------------------------------------------- kind
@@ -310,6 +318,50 @@ public final class StatementStructure {
             }
         }
         return new ColumnDeclaration(name(name), generated, integerPrimaryKey, ref);
+    }
+
+    private static List<String> declares(Statement st) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        if (st instanceof CreateIndex ci) {
+            out.add("index");
+            if (ci.getIndex() != null && ci.getIndex().getType() != null && ci.getIndex().getType().toUpperCase(Locale.ROOT).startsWith("UNIQUE")) {
+                out.add("UNIQUE");
+            }
+        }
+        if (st instanceof CreateTable ct) {
+            if (ct.getColumnDefinitions() != null) {
+                for (ColumnDefinition c : ct.getColumnDefinitions()) {
+                    List<String> words = c.getColumnSpecs() == null ? List.of() : c.getColumnSpecs();
+                    for (int i = 0; i < words.size(); i++) {
+                        String w = words.get(i).toUpperCase(Locale.ROOT);
+                        if (w.equals("PRIMARY") && i + 1 < words.size() && words.get(i + 1).equalsIgnoreCase("KEY")) {
+                            out.add("PRIMARY KEY");
+                        } else if (w.equals("UNIQUE")) {
+                            out.add("UNIQUE");
+                        } else if (w.equals("REFERENCES")) {
+                            out.add("FOREIGN KEY");
+                        } else if (w.equals("CHECK")) {
+                            out.add("CHECK");
+                        }
+                    }
+                }
+            }
+            if (ct.getIndexes() != null) {
+                for (Index ix : ct.getIndexes()) {
+                    String type = ix.getType() == null ? "" : ix.getType().toUpperCase(Locale.ROOT);
+                    if (ix instanceof ForeignKeyIndex) {
+                        out.add("FOREIGN KEY");
+                    } else if (ix instanceof CheckConstraint) {
+                        out.add("CHECK");
+                    } else if (type.contains("PRIMARY KEY")) {
+                        out.add("PRIMARY KEY");
+                    } else if (type.startsWith("UNIQUE")) {
+                        out.add("UNIQUE");
+                    }
+                }
+            }
+        }
+        return List.copyOf(out);
     }
 
     // ---------------------------------------------------------------- one-table query

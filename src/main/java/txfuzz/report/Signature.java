@@ -75,7 +75,7 @@ public record Signature(String oracle, String kind, String classification, Strin
             }
         }
         for (String sql : c.setup()) {
-            features.addAll(schemaFeatures(normalise(sql)));
+            features.addAll(schemaFeatures(sql));
         }
         if (c.execution() == ExecutionMode.PREPARED) {
             features.add("prepared");
@@ -259,8 +259,16 @@ public record Signature(String oracle, String kind, String classification, Strin
         return out;
     }
 
-    /** Constraints and indexes the (normalised) setup statement declares; rows are data, not features. */
+    /**
+     * Constraints and indexes a setup statement declares, read from its parsed form ({@link StatementStructure});
+     * rows are data, not features. A statement the parser does not read is read from its text ({@link #schemaFeaturesFromText}).
+     */
     static Set<String> schemaFeatures(String sql) {
+        return StatementStructure.of(sql).<Set<String>>map(p -> new TreeSet<>(p.declares())).orElseGet(() -> schemaFeaturesFromText(normalise(sql)));
+    }
+
+    /** Constraints and indexes a normalised setup statement the parser does not read declares, from its text. */
+    static Set<String> schemaFeaturesFromText(String sql) {
         Set<String> out = new TreeSet<>();
         if (sql.startsWith("CREATE TABLE")) {
             if (sql.contains("PRIMARY KEY")) {

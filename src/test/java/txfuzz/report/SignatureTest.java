@@ -96,6 +96,27 @@ class SignatureTest {
         assertTrue(parsed > 1000, "parsed " + parsed);
     }
 
+    /** The constraints and indexes read from the parsed setup are those the text gave, for every setup statement of those cases. */
+    @Test
+    void theParsedSchemaFeaturesAreTheTextFeatures() {
+        int parsed = 0;
+        java.util.List<String> differ = new java.util.ArrayList<>();
+        for (txfuzz.model.TestCase c : txfuzz.gen.SampleStatements.cases(40)) {
+            for (String sql : c.setup()) {
+                if (txfuzz.gen.StatementStructure.of(sql).isEmpty()) {
+                    continue;
+                }
+                parsed++;
+                java.util.Set<String> text = Signature.schemaFeaturesFromText(Signature.normalise(sql));
+                if (!text.equals(Signature.schemaFeatures(sql))) {
+                    differ.add(text + " vs parsed " + Signature.schemaFeatures(sql) + ": " + sql.substring(0, Math.min(200, sql.length())));
+                }
+            }
+        }
+        assertEquals(List.of(), differ);
+        assertTrue(parsed > 500, "parsed " + parsed);
+    }
+
     @Test
     void whatTheParserDoesNotReadIsNamedFromTheText() {
         assertTrue(txfuzz.gen.StatementStructure.of("MERGE INTO t KEY (a) VALUES (1, 2)").isEmpty(), "H2's MERGE … KEY");
