@@ -198,10 +198,13 @@ class GeneratedKeysTest {
         List<String> differ = new java.util.ArrayList<>();
         for (TestCase c : txfuzz.gen.SampleStatements.cases(40)) {
             txfuzz.dbms.Dialect d = txfuzz.dbms.Targets.engine(c.dbms()).dialect();
-            GeneratedKeys parsed = GeneratedKeys.of(c, d);
+            GeneratedKeys parsed = GeneratedKeys.parsed(c, d);
             GeneratedKeys text = GeneratedKeys.fromText(c, d);
             if (!parsed.toString().equals(text.toString())) {
                 differ.add(c.dbms() + " " + c.iteration() + ": " + text + "\n   vs parsed " + parsed);
+            }
+            if (parsed.isEmpty() != GeneratedKeys.of(c, d).isEmpty()) {
+                differ.add(c.dbms() + " " + c.iteration() + ": the shortcut for a setup without generating words is wrong: " + parsed);
             }
             withKeys += parsed.isEmpty() ? 0 : 1;
         }
@@ -221,7 +224,7 @@ class GeneratedKeysTest {
         int queries = 0;
         List<String> differ = new java.util.ArrayList<>();
         for (TestCase c : txfuzz.gen.SampleStatements.cases(40)) {
-            GeneratedKeys keys = GeneratedKeys.of(c, txfuzz.dbms.Targets.engine(c.dbms()).dialect());
+            GeneratedKeys keys = GeneratedKeys.parsed(c, txfuzz.dbms.Targets.engine(c.dbms()).dialect());
             for (txfuzz.model.Txn t : c.transactions()) {
                 for (txfuzz.model.Stmt s : t.statements()) {
                     java.util.Optional<txfuzz.gen.StatementStructure.Parsed> p = txfuzz.gen.StatementStructure.of(s.sql());
