@@ -264,6 +264,9 @@ public record Signature(String oracle, String kind, String classification, Strin
      * rows are data, not features. A statement the parser does not read is read from its text ({@link #schemaFeaturesFromText}).
      */
     static Set<String> schemaFeatures(String sql) {
+        if (!sql.stripLeading().regionMatches(true, 0, "CREATE", 0, "CREATE".length())) {
+            return new TreeSet<>(); // rows and other statements declare nothing: not worth parsing (a setup's INSERTs are long)
+        }
         return StatementStructure.of(sql).<Set<String>>map(p -> new TreeSet<>(p.declares())).orElseGet(() -> schemaFeaturesFromText(normalise(sql)));
     }
 
