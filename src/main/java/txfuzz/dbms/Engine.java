@@ -127,6 +127,23 @@ public interface Engine {
         return List.of();
     }
 
+    /**
+     * BEGIN forms an imported schedule may use beyond {@link #beginVariants()}: ones txfuzz does not generate, since a
+     * generated transaction writes (PostgreSQL's BEGIN READ ONLY). Default: none.
+     */
+    default List<String> importedBeginVariants() {
+        return List.of();
+    }
+
+    /**
+     * What the executor runs in the transaction the session has just opened (autocommit off) to give it what BEGIN
+     * variant {@code variant} adds: the variant itself by default (MariaDB's START TRANSACTION WITH CONSISTENT
+     * SNAPSHOT takes its snapshot then).
+     */
+    default String inOpenTransaction(String variant) {
+        return variant;
+    }
+
     /** Quotes an identifier if needed; generated identifiers are plain lower case. */
     default String quote(String identifier) {
         return identifier;

@@ -131,6 +131,11 @@ public interface Target extends AutoCloseable {
         return engine().beginVariants();
     }
 
+    /** See {@link Engine#inOpenTransaction(String)}. */
+    default String inOpenTransaction(String variant) {
+        return engine().inOpenTransaction(variant);
+    }
+
     /** How BEGIN is spelt in the engine's own client. */
     default String beginSql() {
         return engine().beginSql();

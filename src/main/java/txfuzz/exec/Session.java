@@ -113,7 +113,7 @@ final class Session implements AutoCloseable {
                     target.begin(connection);
                     if (stmt.beginVariant().isPresent()) {
                         // START TRANSACTION … in the open transaction: what the variant adds (a snapshot taken now)
-                        run(stmt.sql());
+                        run(target.inOpenTransaction(stmt.sql()));
                     }
                     yield StmtResult.ok();
                 }

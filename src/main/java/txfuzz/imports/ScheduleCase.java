@@ -50,7 +50,7 @@ final class ScheduleCase {
 
     /** The case of {@code s} for {@code dbms} ({@code engine}); {@code override} (may be null) is {@code --isolation}. */
     static TestCase toCase(Schedule s, String dbms, IsolationLevel override, txfuzz.dbms.Engine engine, long iteration) throws Unexpressible {
-        Builder b = new Builder(engine.beginVariants(), s.source().format() == txfuzz.model.CaseSource.Format.MYSQLTEST, functions(s.setup()),
+        Builder b = new Builder(java.util.stream.Stream.concat(engine.beginVariants().stream(), engine.importedBeginVariants().stream()).toList(), s.source().format() == txfuzz.model.CaseSource.Format.MYSQLTEST, functions(s.setup()),
                 ownSettings(engine));
         for (Schedule.Submission sub : s.submissions()) {
             b.submit(sub);
@@ -352,7 +352,8 @@ final class ScheduleCase {
             if (plain.matches("BEGIN( WORK| TRANSACTION)?|START TRANSACTION( READ WRITE)?")) {
                 begin = Stmt.begin();
             } else if (beginVariants.stream().anyMatch(v -> v.equalsIgnoreCase(plain))) {
-                begin = Stmt.begin(rest.strip());
+                // as the engine spells the variant: the level and commas taken out of the text leave stray blanks
+                begin = Stmt.begin(beginVariants.stream().filter(v -> v.equalsIgnoreCase(plain)).findFirst().orElseThrow());
             } else {
                 throw new Unexpressible("a BEGIN this engine's cases do not run (" + SqlText.oneLine(rest) + "): " + line);
             }

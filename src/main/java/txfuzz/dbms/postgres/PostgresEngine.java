@@ -279,6 +279,22 @@ public final class PostgresEngine implements Engine {
         return List.of("START TRANSACTION");
     }
 
+    /** A read-only transaction (the isolation tester's receipt-report.spec): imported, never generated. */
+    @Override
+    public List<String> importedBeginVariants() {
+        return List.of("BEGIN READ ONLY", "START TRANSACTION READ ONLY");
+    }
+
+    /**
+     * The driver has already sent BEGIN when the variant runs, and a second BEGIN only warns: READ ONLY is given with SET
+     * TRANSACTION, which must come before the transaction's first query
+     * (<a href="https://www.postgresql.org/docs/current/sql-set-transaction.html">SET TRANSACTION</a>).
+     */
+    @Override
+    public String inOpenTransaction(String variant) {
+        return variant.toUpperCase(java.util.Locale.ROOT).endsWith("READ ONLY") ? "SET TRANSACTION READ ONLY" : variant;
+    }
+
     @Override
     public List<String> sessionSetupSql(IsolationLevel level, String mode) {
         return List.of("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + checkLevel(level).sql(),
