@@ -120,6 +120,11 @@ public final class Campaign {
     private boolean continues;
     /** Stop once this run has found this many unique bug candidates (run --max-bugs); 0: no such limit. */
     private int maxBugCandidates;
+    /**
+     * The index's unique bug candidates, earlier runs' included, as of the last finding filed: what the workers check
+     * --max-bugs against before each case without taking {@link #books}, which the filer holds while it writes findings.
+     */
+    private volatile long uniqueBugCandidatesFiled;
     /** The limit that ended the loop (Summary.endedBy); null while it runs and when it was interrupted. */
     private String endedBy;
     /** The long steps under way between cases, by worker thread, in the progress line's words ("reducing h2-RC-s1-i156"). */
@@ -258,6 +263,7 @@ public final class Campaign {
             nextProgress = config.progressEvery() == null ? Long.MAX_VALUE : System.nanoTime() + config.progressEvery().toNanos();
         }
         long bugCandidatesBefore = index.unique(Classification.BUG_CANDIDATE.label()); // --continue: the earlier runs' do not count
+        uniqueBugCandidatesFiled = bugCandidatesBefore;
         FindingWriter writer = new FindingWriter(config.out());
         // the next iteration to claim: the workers take this process's iterations in turn, so together they run
         // exactly the iterations one worker would, whichever is faster
@@ -429,11 +435,10 @@ public final class Campaign {
                     endedBy("time");
                     break;
                 }
-                synchronized (books) {
-                    if (maxBugCandidates > 0 && index.unique(Classification.BUG_CANDIDATE.label()) - bugCandidatesBefore >= maxBugCandidates) {
-                        endedBy(Summary.MAX_BUGS);
-                        break;
-                    }
+                // read without taking the books: the filer holds them while it writes a finding and summary.json
+                if (maxBugCandidates > 0 && uniqueBugCandidatesFiled - bugCandidatesBefore >= maxBugCandidates) {
+                    endedBy(Summary.MAX_BUGS);
+                    break;
                 }
                 long i = next.getAndAdd(partition.count());
                 if (config.tests() != null && i >= config.tests()) {
@@ -1077,6 +1082,7 @@ public final class Campaign {
             findings.put(records.get(0).id(), records);
             stats.uniqueFindings = index.unique();
             stats.uniqueBugCandidates = index.unique(Classification.BUG_CANDIDATE.label());
+            uniqueBugCandidatesFiled = stats.uniqueBugCandidates;
             stats.duplicates = index.duplicates();
             writeSummary();
             return records;

@@ -85,7 +85,12 @@ public final class SqliteTarget implements Target {
     }
 
     @Override
-    public synchronized Database freshDatabase() throws SQLException {
+    public Database freshDatabase() throws SQLException {
+        // only the folder is shared: the file is created and switched to WAL outside the lock, so workers do not queue
+        return new SqliteDatabase(directory().resolve("txfuzz_" + NEXT_DB.incrementAndGet() + ".db"));
+    }
+
+    private synchronized Path directory() throws SQLException {
         if (dir == null) {
             try {
                 dir = Files.createTempDirectory("txfuzz-sqlite-");
@@ -93,7 +98,7 @@ public final class SqliteTarget implements Target {
                 throw new SQLException("cannot create a directory for SQLite databases: " + e.getMessage(), e);
             }
         }
-        return new SqliteDatabase(dir.resolve("txfuzz_" + NEXT_DB.incrementAndGet() + ".db"));
+        return dir;
     }
 
     // abortScope: the Target default. After SQLITE_BUSY or SQLITE_BUSY_SNAPSHOT inside a transaction
