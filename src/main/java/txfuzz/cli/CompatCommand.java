@@ -51,7 +51,7 @@ final class CompatCommand implements Callable<Integer> {
 
     @Option(names = "--example-reduce-time", defaultValue = "30s", paramLabel = "T", description = "Reduction budget per distinct scenario:"
             + " once the campaign has run, each scenario's example (its smallest case) is reduced, keeping the divergence (same kind,"
-            + " same statement, same cause), and the study shows the reduced case. 0 shows the examples as generated. This time comes"
+            + " same statement, same cause, same consequence), and the study shows the reduced case. 0 shows the examples as generated. This time comes"
             + " after --time. Default: ${DEFAULT-VALUE}.")
     String exampleReduceTime;
 

@@ -5,8 +5,12 @@ import java.util.Optional;
 import txfuzz.oracle.Evidence;
 import txfuzz.oracle.ViolationIdentity;
 
-/** A diff finding's typed evidence: the divergence, its triage and its signature. */
-public record DiffEvidence(Divergence divergence, Triaged triaged, DiffSignature signature, String sql) implements Evidence {
+/**
+ * A diff finding's typed evidence: the divergence, its triage, its signature and what it cost (its consequence).
+ * Its identity — what a reduction keeps — is the divergent statement, kind, cause and consequence: a study's scenario
+ * is kind × cause × consequence, so a reduced example shows the scenario it stands for.
+ */
+public record DiffEvidence(Divergence divergence, Triaged triaged, DiffSignature signature, String sql, Consequence consequence) implements Evidence {
     @Override
     public Optional<String> shape() {
         return Optional.of(signature.toString());
@@ -19,7 +23,7 @@ public record DiffEvidence(Divergence divergence, Triaged triaged, DiffSignature
 
     @Override
     public Optional<ViolationIdentity> identity() {
-        return Optional.of(ViolationIdentity.of(divergence.at(), divergence.kind().label() + " " + triaged.cause().label()));
+        return Optional.of(ViolationIdentity.of(divergence.at(), divergence.kind().label() + " " + triaged.cause().label() + ", " + consequence.words()));
     }
 
     @Override

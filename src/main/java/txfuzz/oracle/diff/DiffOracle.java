@@ -206,9 +206,10 @@ public final class DiffOracle implements Oracle, AutoCloseable {
             t = withBoundary(t, found);
             boundaryText = "\n" + String.join("\n", found.sentences().stream().map(x -> "- " + x).toList()) + "\n";
         }
-        Violation reported = t.label() == Label.NOT_COMPARABLE ? null : violation(c, d, t, left, right, sideBySide);
+        Consequence consequence = Consequence.of(c, p1.trace(), o1.trace());
+        Violation reported = t.label() == Label.NOT_COMPARABLE ? null : violation(c, d, t, consequence, left, right, sideBySide);
         synchronized (this) {
-            study.diverged(d, t, Consequence.of(c, p1.trace(), o1.trace()), c.statementCount(), sideBySide + boundaryText, c, reported);
+            study.diverged(d, t, consequence, c.statementCount(), sideBySide + boundaryText, c, reported);
         }
         if (reported == null) {
             count(Figure.NOT_COMPARABLE);
@@ -322,7 +323,7 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         return String.join(", ", new java.util.TreeMap<>(target.settings()).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
     }
 
-    private static Violation violation(TestCase c, Divergence d, Triaged t, Side left, Side right, String sideBySide) {
+    private static Violation violation(TestCase c, Divergence d, Triaged t, Consequence consequence, Side left, Side right, String sideBySide) {
         String pair = left.label() + " vs " + right.label();
         String sql = d.at() == null ? null : c.stmt(d.at()).sql();
         DiffSignature sig = new DiffSignature(pair, c.isolation(), d.kind(), d.at() == null ? null : c.stmt(d.at()).kind(), t.cause(), t.label());
@@ -334,7 +335,7 @@ public final class DiffOracle implements Oracle, AutoCloseable {
         String reference = cl == Classification.DOCUMENTED
                 ? String.join("; ", t.references().entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).toList())
                 : null;
-        return new Violation(d.kind(), cl, summary, details, reference, Map.of(), new DiffEvidence(d, t, sig, sql));
+        return new Violation(d.kind(), cl, summary, details, reference, Map.of(), new DiffEvidence(d, t, sig, sql, consequence));
     }
 
     @Override

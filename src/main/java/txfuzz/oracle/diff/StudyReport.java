@@ -36,11 +36,17 @@ public final class StudyReport {
         }
         return reducer.reduce(sc.exampleCase(), sc.exampleViolation())
                 .map(r -> !r.reduced() ? sc.withExample(sc.exampleSize(), sc.example(), "Not reduced: " + r.why() + "; shown as generated.")
-                        : sc.withExample(r.testCase().statementCount(), r.violation().details(), "Reduced from " + r.statementsBefore() + " to "
-                        + r.statementsAfter() + " data statements, keeping the divergence (same kind, same statement, same cause); "
+                        : sc.withExample(r.testCase().statementCount(), r.violation().details(), reducedFrom(r.statementsBefore(), r.statementsAfter())
+                        + ", keeping the divergence (same kind, same statement, same cause, same consequence); "
                         + "the side by side is a run of the reduced case, after its setup:\n\n```sql\n" + String.join(";\n", r.testCase().setup())
                         + ";\n```"))
                 .orElse(sc);
+    }
+
+    /** "Reduced from 5 to 2 data statements"; when only the setup got smaller, "Reduced its setup (its 1 data statement kept)". */
+    static String reducedFrom(int before, int after) {
+        return before == after ? "Reduced its setup (its " + after + " data statement" + (after == 1 ? "" : "s") + " kept)"
+                : "Reduced from " + before + " to " + after + " data statements";
     }
 
     public static String render(List<Study> studies) {

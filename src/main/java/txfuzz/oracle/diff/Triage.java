@@ -52,11 +52,12 @@ public final class Triage {
     public static Triaged triage(TestCase c, Divergence d, Side left, SideRun leftRun, Side right, SideRun rightRun, Comparison serial,
                                  PromisedRules promised) {
         boolean sameWithoutConcurrency = serial != null && serial.status() == Comparison.Status.DIVERGE && serial.divergence().sameAs(d);
-        boolean agreeWithoutConcurrency = serial != null && serial.status() == Comparison.Status.AGREE;
         Cause named = cause(c, d, leftRun.trace(), rightRun.trace());
-        // abort scope is named from the errors themselves, and needs no concurrency either
+        // abort scope is named from the errors themselves, and needs no concurrency either; "no concurrent transaction
+        // involved" is claimed only when the serial run shows this divergence (not when it agrees, diverges otherwise
+        // or cannot be compared)
         Cause cause = sameWithoutConcurrency && named != Cause.ABORT_SCOPE ? Cause.SQL_SEMANTICS
-                : agreeWithoutConcurrency && named == Cause.SQL_SEMANTICS ? Cause.UNEXPLAINED : named;
+                : serial != null && named == Cause.SQL_SEMANTICS ? Cause.UNEXPLAINED : named;
         Map<String, String> refs = new LinkedHashMap<>();
         refs.put(left.label(), left.reference());
         refs.put(right.label(), right.reference());

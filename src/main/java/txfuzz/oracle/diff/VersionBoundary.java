@@ -153,7 +153,8 @@ final class VersionBoundary {
         List<String> between = range.subList(1, range.size() - 1);
         List<String> tried = between.stream().filter(seen::containsKey).toList();
         if (between.isEmpty()) {
-            sentences.add("Maven Central lists no release of " + engine + " between " + olderRelease + " and " + newerRelease + ".");
+            sentences.add("Maven Central lists no release of " + engine + " between " + olderRelease + " and " + newerRelease
+                    + "; releases it does not list were not tried.");
         } else {
             sentences.add("The scenario's first case (seed " + c.seed() + ", iteration " + c.iteration() + ") was replayed twice on " + tried.size()
                     + " of the " + between.size() + " releases of " + engine + " Maven Central lists between "
@@ -171,10 +172,12 @@ final class VersionBoundary {
             return new Found(null, null, sentences);
         }
         Bisection.Change ch = changes.get(0);
-        sentences.add("Changed between " + ch.before() + " (the last release that behaves like " + older.label() + ") and " + ch.after()
-                + " (the first that behaves like " + newer.label() + ").");
+        // neighbours among the listed releases only: an artifact may repackage some releases of the engine, not all
+        sentences.add("Changed between " + ch.before() + " and " + ch.after() + ", neighbours among the releases Maven Central lists (the last"
+                + " listed release that behaves like " + older.label() + ", the first listed that behaves like " + newer.label() + ").");
         older.engine().releaseNotes(ch.after()).ifPresent(url -> sentences.add("Release notes of " + engine + " " + ch.after() + ": " + url
-                + " (txfuzz has no line of them to quote)."));
+                + " (txfuzz has no line of them to quote; a release between " + ch.before() + " and " + ch.after()
+                + " that Maven Central does not list may have made the change instead)."));
         return new Found(ch.before(), ch.after(), sentences);
     }
 

@@ -76,8 +76,8 @@ class DiffOracleServersTest {
         assertEquals(List.of("postgres@15.17"), e.triaged().culprits());
         assertEquals("fixed in postgres@15.18", e.triaged().change(), "the label's words stay");
         String evidence = String.join("\n", e.triaged().evidence());
-        assertTrue(evidence.contains("Maven Central lists no release of postgres between 15.17.0 and 15.18.0."), evidence);
-        assertTrue(evidence.contains("Changed between 15.17.0 (the last release that behaves like postgres@15.17) and 15.18.0"), evidence);
+        assertTrue(evidence.contains("Maven Central lists no release of postgres between 15.17.0 and 15.18.0; releases it does not list were not tried."), evidence);
+        assertTrue(evidence.contains("Changed between 15.17.0 and 15.18.0, neighbours among the releases Maven Central lists (the last listed release that behaves like postgres@15.17,"), evidence);
         assertTrue(evidence.contains("Release notes of postgres 15.18.0: https://www.postgresql.org/docs/release/15.18/"), evidence);
         assertTrue(x.details().contains("https://www.postgresql.org/docs/release/15.18/"), "the report shows it: " + x.details());
     }

@@ -178,6 +178,12 @@ class TriageTest {
         Side p = side("p", "postgres", "15.18", CLEAN);
         assertEquals(Cause.SQL_SEMANTICS, Triage.triage(CASE, d, m, run(alone1), p, run(alone0), null).cause(), "named from the traces alone");
         assertEquals(Cause.UNEXPLAINED, Triage.triage(CASE, d, m, run(alone1), p, run(alone0), Comparison.agree()).cause());
+        // the serial run diverging elsewhere (H2 vs PostgreSQL: an INSERT that waited erred on one side, the serial
+        // run differed only by abort scope) does not show that this divergence needs no concurrency
+        Divergence elsewhere = new Divergence(DivergenceKind.ONE_SIDED, new txfuzz.model.StmtRef(2, 2), "ok", "did not run");
+        assertEquals(Cause.UNEXPLAINED, Triage.triage(CASE, d, m, run(alone1), p, run(alone0), Comparison.diverge(elsewhere)).cause());
+        assertEquals(Cause.UNEXPLAINED, Triage.triage(CASE, d, m, run(alone1), p, run(alone0), Comparison.notComparable("flaky")).cause());
+        assertEquals(Cause.SQL_SEMANTICS, Triage.triage(CASE, d, m, run(alone1), p, run(alone0), Comparison.diverge(d)).cause(), "the serial run shows it");
     }
 
     @Test
