@@ -70,16 +70,25 @@ class LockIsolationVerdictsTest {
         }
     }
 
-    @Test
-    void mariadb10_11_5(@TempDir Path out) throws Exception {
-        Judged j = judge("10.11.5", out);
+    /**
+     * The six schedules judged on {@code version}: MDEV-26642 an internal-consistency bug candidate (con_weird, without
+     * innodb_snapshot_isolation on every version: its UPDATE matched row 2 in its newest version, its next SELECT showed
+     * the snapshot's), the five after it as {@link #assertTheSchedulesAfterTheFirst} says.
+     */
+    private static Judged judgedWithMdev26642ABugCandidate(String version, Path out) throws Exception {
+        Judged j = judge(version, out);
         Map<String, Map<String, String>> v = verdicts(j.table());
         assertEquals(6, v.size(), v.toString());
-        // MDEV-26642: con_weird's UPDATE matched row 2 in its newest version, its next SELECT showed the snapshot's
         Map<String, String> weird = v.get("MDEV-26642, line 14");
         assertStarts("bug-candidate", weird.get("isolation"), "MDEV-26642");
         assertTrue(weird.get("isolation").contains("internal"), weird.toString());
         assertTheSchedulesAfterTheFirst(v);
+        return j;
+    }
+
+    @Test
+    void mariadb10_11_5(@TempDir Path out) throws Exception {
+        Judged j = judgedWithMdev26642ABugCandidate("10.11.5", out);
         // 10.11.5 has no innodb_snapshot_isolation: the connection 'consistent' ran without it, and the run says so
         List<Trace.RefusedSetting> refused = j.firstCase().refusedSettings();
         assertEquals(1, refused.size(), refused.toString());
@@ -90,14 +99,8 @@ class LockIsolationVerdictsTest {
 
     @Test
     void mariadb11_4_5(@TempDir Path out) throws Exception {
-        Judged j = judge("11.4.5", out);
-        Map<String, Map<String, String>> v = verdicts(j.table());
-        assertEquals(6, v.size(), v.toString());
-        // MDEV-26642 on con_weird, which keeps innodb_snapshot_isolation at its default OFF: still the hidden row
-        Map<String, String> weird = v.get("MDEV-26642, line 14");
-        assertStarts("bug-candidate", weird.get("isolation"), "MDEV-26642");
-        assertTrue(weird.get("isolation").contains("internal"), weird.toString());
-        assertTheSchedulesAfterTheFirst(v);
+        // con_weird keeps innodb_snapshot_isolation at 11.4.5's default OFF: still the hidden row
+        Judged j = judgedWithMdev26642ABugCandidate("11.4.5", out);
         assertEquals(List.of(), j.firstCase().refusedSettings(), "11.4.5 takes innodb_snapshot_isolation=ON");
     }
 }
