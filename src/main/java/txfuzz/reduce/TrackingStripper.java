@@ -56,12 +56,13 @@ public final class TrackingStripper {
             return new Stripped.CannotStrip("the case carries no row tracking");
         }
         try {
-            List<String> setup = setup(instrumented.setup());
+            Map<String, List<String>> columns = new HashMap<>();
+            List<String> setup = setup(instrumented.setup(), columns);
             List<Txn> txns = new ArrayList<>();
             Map<StmtRef, Boolean> kept = new HashMap<>();
             Map<StmtRef, StmtRef> origin = new HashMap<>();
             for (Txn t : instrumented.transactions()) {
-                txns.add(transaction(t, kept, origin));
+                txns.add(transaction(t, columns, kept, origin));
             }
             List<Integer> order = new ArrayList<>();
             for (StmtRef ref : instrumented.submittedOrder()) {
@@ -90,8 +91,8 @@ public final class TrackingStripper {
 
     // ------------------------------------------------------------------ setup
 
-    private static List<String> setup(List<String> setup) throws Refused {
-        Map<String, List<String>> columns = new HashMap<>();
+    /** The setup without row tracking; {@code columns} gets each created table's columns (lower-case name → columns, as defined). */
+    private static List<String> setup(List<String> setup, Map<String, List<String>> columns) throws Refused {
         List<String> out = new ArrayList<>();
         for (int k = 0; k < setup.size(); k++) {
             String sql = setup.get(k);
@@ -156,7 +157,8 @@ public final class TrackingStripper {
      * deleting group's first statement, where its WHERE is evaluated); {@code origin} maps each plain statement to the
      * instrumented one it stands for (a group's program statement).
      */
-    private static Txn transaction(Txn t, Map<StmtRef, Boolean> kept, Map<StmtRef, StmtRef> origin) throws Refused {
+    private static Txn transaction(Txn t, Map<String, List<String>> columns, Map<StmtRef, Boolean> kept, Map<StmtRef, StmtRef> origin)
+            throws Refused {
         TrackedGroups grouped = TrackedGroups.of(t);
         if (grouped.problem() != null) {
             throw new Refused(grouped.problem());
@@ -180,7 +182,7 @@ public final class TrackingStripper {
                 out.add(new Stmt(write.kind(), deleting(s, write, t, g.main().index()), write.needsTransaction()));
                 origin.put(new StmtRef(t.id(), out.size() - 1), g.main());
             } else {
-                out.add(new Stmt(s.kind(), plain(s, t, k), s.needsTransaction()));
+                out.add(new Stmt(s.kind(), plain(selfAssigned(s, columns), t, k), s.needsTransaction()));
                 origin.put(new StmtRef(t.id(), out.size() - 1), g.main());
             }
             kept.put(ref, true);
@@ -346,6 +348,66 @@ public final class TrackingStripper {
     }
 
     // ------------------------------------------------------------------ writes
+
+    /**
+     * A write whose SET list assigns nothing but the tag ({@code UPDATE t SET wl = wl || ',1.2'}: a hand-written
+     * case's way to write a row without changing its values) with that item made a self-assignment of the
+     * table's first column ({@code SET k = k}), the statement a user writes for it. It writes each row it
+     * matches on an engine that writes an unchanged row (PostgreSQL makes a new row version, so a
+     * concurrent REPEATABLE READ writer fails as it does for the tagged one); on one that does not
+     * (InnoDB), it only locks them, and the self-check of the plain form against the tracked run says so.
+     * Anything else is returned as it is (then {@link #write} refuses a tag-only SET list, as before).
+     */
+    private static Stmt selfAssigned(Stmt s, Map<String, List<String>> columns) {
+        if (s.tracking() == null || s.tracking().role() != Tracking.Role.WRITE) {
+            return s;
+        }
+        List<Token> t = Sql.tokens(s.sql());
+        for (int i = 0; i < t.size(); i++) {
+            Token x = t.get(i);
+            if (!x.is("SET")) {
+                continue;
+            }
+            List<int[]> items = Sql.split(t, i + 1, listEnd(t, i + 1, x.depth()), x.depth());
+            if (items.size() != 1 || !assignsWl(t, items.get(0))) {
+                continue;
+            }
+            Optional<String> column = targetTable(t).map(table -> columns.getOrDefault(table.toLowerCase(Locale.ROOT), List.of()))
+                    .flatMap(cs -> cs.stream().filter(c -> !c.equalsIgnoreCase(RID) && !c.equalsIgnoreCase(WL)).findFirst());
+            if (column.isEmpty()) {
+                return s;
+            }
+            int[] item = items.get(0);
+            int eq = item[0];
+            while (!t.get(eq).is("=")) {
+                eq++;
+            }
+            String target = s.sql().substring(t.get(item[0]).start(), t.get(eq - 1).start()) + column.get(); // keeps "q." of "q.wl"
+            String qualifier = "";
+            for (int j = eq + 1; j + 2 < item[1]; j++) {
+                if (t.get(j + 1).is(".") && isColumn(t, new int[] {j, j + 3}, WL)) {
+                    qualifier = t.get(j).text() + ".";
+                    break;
+                }
+            }
+            String sql = Sql.splice(s.sql(), t.get(item[0]).start(), t.get(item[1] - 1).end(), target + " = " + qualifier + column.get());
+            return new Stmt(s.kind(), sql, s.needsTransaction(), s.tracking());
+        }
+        return s;
+    }
+
+    /** The table a write changes: {@code UPDATE t}, {@code MERGE INTO t}, {@code INSERT INTO t}. */
+    private static Optional<String> targetTable(List<Token> t) {
+        if (!t.isEmpty() && t.get(0).is("UPDATE") && t.size() > 1) {
+            return Optional.of(Sql.name(t.get(1)));
+        }
+        for (int i = 0; i + 1 < t.size(); i++) {
+            if (t.get(i).depth() == 0 && t.get(i).is("INTO")) {
+                return Optional.of(Sql.name(t.get(i + 1)));
+            }
+        }
+        return Optional.empty();
+    }
 
     /**
      * A write without its tracking: the {@code wl = …} assignment of every SET list (and of ON

@@ -199,6 +199,27 @@ class TrackingStripperTest {
         assertTrue(refused > 0, "some cut text must be refused");
     }
 
+    /**
+     * A hand-written write that assigns nothing but its tag writes the row without changing it: its plain form is
+     * a self-assignment of the table's first column, qualified as the tag's expression was (MERGE's target).
+     */
+    @Test
+    void aWriteOfNothingButItsTagBecomesASelfAssignment() {
+        Tracking update = Tracking.write("t", "1.2", null, false, "k = 1");
+        Tracking merge = Tracking.write("t", "2.1", null, false);
+        TestCase tracked = new TestCase(TestCase.FORMAT_VERSION, "postgres", 0, 0, IsolationLevel.REPEATABLE_READ, "default", null, List.of("t", "s"),
+                List.of("CREATE TABLE t (k INT, rid VARCHAR(100), wl VARCHAR(100))", "CREATE TABLE s (k INT, rid VARCHAR(100), wl VARCHAR(100))"),
+                List.of(new Txn(1, List.of(Stmt.begin(), Stmt.of(StmtKind.UPDATE, "UPDATE t SET wl = wl || ',1.2' WHERE k = 1", update), Stmt.commit())),
+                        new Txn(2, List.of(Stmt.begin(), Stmt.of(StmtKind.UPSERT,
+                                "MERGE INTO t USING s x ON (t.k = x.k) WHEN MATCHED THEN UPDATE SET wl = t.wl || ',2.1'", merge), Stmt.commit()))),
+                List.of(1, 1, 1, 2, 2, 2));
+        TestCase plain = ((Stripped.Plain) TrackingStripper.strip(tracked)).plain();
+        assertEquals("UPDATE t SET k = k WHERE k = 1", plain.txn(1).body().get(0).sql());
+        assertEquals("MERGE INTO t USING s x ON (t.k = x.k) WHEN MATCHED THEN UPDATE SET k = t.k", plain.txn(2).body().get(0).sql());
+        // the reducer still counts such a statement as nothing of the program: it has no columns to assign
+        assertTrue(!TrackingStripper.hasPlainForm(tracked.txn(1).body().get(0)));
+    }
+
     @Test
     void aCaseWithoutTrackingIsSaidToHaveNone() {
         TestCase plain = new TestCase(TestCase.FORMAT_VERSION, "h2", 0, 0, IsolationLevel.READ_COMMITTED, "default", null, List.of("t"),
