@@ -174,6 +174,16 @@ public interface Engine {
     }
 
     /**
+     * A query that reads every row of {@code quotedTable}, a table with no {@link #clusteredKey} and no PRIMARY KEY,
+     * in the order the engine stores and scans such a table in, when that order is insertion order (InnoDB: a
+     * hidden row id that grows with each insert); empty when the engine documents no such order. Then a locking
+     * scan of such a table walks its rows in insertion order ({@link Deviation#LOCKING_SCAN_IN_KEY_ORDER}).
+     */
+    default java.util.Optional<String> insertionOrderRead(String quotedTable) {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * The live part: starts the engine (or the server; or connects to {@code options.url()}).
      * IllegalArgumentException saying what is wrong with {@code options}.
      */

@@ -26,4 +26,11 @@ public final class StateReader {
         }
         return new DbState(contents);
     }
+
+    /** The rows {@code query} returns, normalised as {@link #read} normalises them, in the order the engine returned them. */
+    public static List<List<String>> rowsInReturnedOrder(Connection c, String query) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            return Session.readRows(rs);
+        }
+    }
 }

@@ -188,13 +188,14 @@ public final class MariadbEngine implements Engine {
     public Profile profile() {
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
         // Locking scans (UPDATE, DELETE) lock "every index record that is scanned", in the order of the index they scan
-        // (for a full scan the clustered index, in PRIMARY KEY order), and at READ COMMITTED "only index records, not the
+        // (for a full scan the clustered index, in PRIMARY KEY order, or insertion order without a key), and at READ COMMITTED "only index records, not the
         // gaps before them": a scan that waited on a row goes on from it with the newest committed versions, so a row
         // inserted or moved before that row meanwhile is not seen (Deviation.LOCKING_SCAN_IN_KEY_ORDER).
         String rc = MYSQL_LEVELS + "#isolevel_read-committed and " + KB_SET_TRANSACTION
                 + "#read-committed: semi-consistent reads for UPDATE and no gap locks at READ COMMITTED and READ UNCOMMITTED"
                 + " (WriteCheck §6.4; " + MDEV_26687 + "); locking scans lock the records they scan in index order, " + MYSQL_LOCKS_SET
-                + ", the clustered index in PRIMARY KEY order (without one, the first UNIQUE NOT NULL key's), " + MYSQL_CLUSTERED_INDEX;
+                + ", the clustered index in PRIMARY KEY order (without one, the first UNIQUE NOT NULL key's; without either, a hidden row id"
+                + " in insertion order), " + MYSQL_CLUSTERED_INDEX;
         m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(KB_SET_TRANSACTION + "#read-uncommitted (dirty reads; otherwise as READ"
                 + " COMMITTED) and " + rc, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY, Deviation.LOCKING_SCAN_IN_KEY_ORDER)
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS).arbitratingUpserts(Deviation.UpsertArbitration.LATEST_COMMITTED));
@@ -352,6 +353,17 @@ public final class MariadbEngine implements Engine {
     @Override
     public java.util.Optional<List<String>> clusteredKey(java.sql.Connection c, String table) {
         return ClusteredIndex.of(c, table).map(ClusteredIndex::columns);
+    }
+
+    /**
+     * InnoDB clusters a table with neither a PRIMARY KEY nor a UNIQUE NOT NULL index by GEN_CLUST_INDEX, "a synthetic
+     * column that contains row ID values … [which] increases monotonically as new rows are inserted. Thus, the rows
+     * ordered by the row ID are physically in order of insertion" ({@link #MYSQL_CLUSTERED_INDEX});
+     * a scan that uses no index reads that clustered index.
+     */
+    @Override
+    public java.util.Optional<String> insertionOrderRead(String quotedTable) {
+        return java.util.Optional.of("SELECT * FROM " + quotedTable + " USE INDEX ()");
     }
 
     @Override

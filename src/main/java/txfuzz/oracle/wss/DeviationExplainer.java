@@ -60,6 +60,11 @@ final class DeviationExplainer {
     private final GeneratedKeys keys;
     private Boolean withRowIds;
     private long nextRowId;
+    /**
+     * Tables (lower case) with no clustered key whose rows the engine stores in insertion order ({@code Engine#insertionOrderRead}):
+     * their initial identities were given in that order, and later inserts get higher ones, so the identity column is their scan order.
+     */
+    private final Set<String> insertionOrdered = new HashSet<>();
     /** Table (lower case) → its columns before the identity column was added, for INSERTs without a column list. */
     private final Map<String, String> columnLists = new HashMap<>();
     private static final java.util.regex.Pattern INSERT_WITHOUT_COLUMNS = java.util.regex.Pattern.compile(
@@ -151,7 +156,8 @@ final class DeviationExplainer {
                     + " touched that table, and concurrent writers changed different rows";
             case SOME_SERIAL_ORDER -> "serializable in an order other than commit order: " + lastSerialOrder;
             case LOCKING_SCAN_IN_KEY_ORDER -> "locking scan in key order without gap locks: each write saw the data committed before it"
-                    + " began; an UPDATE or DELETE that waited for a row lock read the rows before that row in clustered-key order as they were"
+                    + " began; an UPDATE or DELETE that waited for a row lock read the rows before that row in clustered-key order (insertion"
+                    + " order for a table without a key) as they were"
                     + " when it began, and that row and the rows after it as they were when it resumed, so a row inserted or moved before"
                     + " the waited-for row meanwhile was not seen (" + String.join("; ", keyOrderSplits) + ")";
         };
@@ -397,6 +403,10 @@ final class DeviationExplainer {
                 return Optional.empty();
             }
             Optional<KeyOrderScan.ClusteredKey> key = KeyOrderScan.clusteredKey(this.target.engine(), c, target.table());
+            if (key.isEmpty() && insertionOrdered.contains(target.table().toLowerCase(java.util.Locale.ROOT))
+                    && KeyOrderScan.keyColumns(this.target.engine(), c, target.table()).isEmpty()) {
+                key = KeyOrderScan.byColumns(c, target.table(), List.of(ROW_ID)); // the hidden row id's order: insertion order
+            }
             if (key.isEmpty() || !KeyOrderScan.scansInKeyOrder(this.target.engine(), c, testCase.stmt(ref).sql(), target)) {
                 return Optional.empty();
             }
@@ -963,13 +973,57 @@ final class DeviationExplainer {
         return trace.executed(ref).map(e -> e.result().failed()).orElse(false);
     }
 
-    /** {@code state} read without the identity column, every row given a fresh identity. */
+    /**
+     * {@code state} read without the identity column, every row given a fresh identity: in insertion order for a
+     * table the engine stores so ({@link #insertionOrder}), as the engine's hidden row id would be.
+     */
     private DbState withNewRowIds(DbState state) {
-        return mapRows(state, row -> {
-            List<String> r = new ArrayList<>(row);
-            r.add(String.valueOf(nextRowId++));
-            return r;
+        Map<String, List<List<String>>> ordered = insertionOrder(state);
+        Map<String, List<List<String>>> tables = new LinkedHashMap<>();
+        state.tables().forEach((t, rows) -> {
+            List<List<String>> out = new ArrayList<>();
+            for (List<String> row : ordered.getOrDefault(t, rows)) {
+                List<String> r = new ArrayList<>(row);
+                r.add(String.valueOf(nextRowId++));
+                out.add(r);
+            }
+            tables.put(t, out);
         });
+        return new DbState(tables);
+    }
+
+    /**
+     * The rows of each table of {@code state} that has no clustered key, in the order the engine stores them, where it
+     * documents that order as insertion order ({@code Engine#insertionOrderRead}), read on the setup run again; a table
+     * whose rows read so are not {@code state}'s is left out, and so is every table when the order cannot be read.
+     */
+    private Map<String, List<List<String>>> insertionOrder(DbState state) {
+        insertionOrdered.clear();
+        Map<String, List<List<String>>> out = new HashMap<>();
+        if (target.engine().insertionOrderRead(target.quote("t")).isEmpty()) {
+            return out;
+        }
+        try (Database db = target.freshDatabase(); Connection c = db.connect(testCase.isolation(), testCase.mode());
+             Statement s = c.createStatement()) {
+            for (String sql : testCase.setup()) {
+                s.execute(sql);
+            }
+            for (Map.Entry<String, List<List<String>>> t : state.tables().entrySet()) {
+                if (!KeyOrderScan.keyColumns(target.engine(), c, t.getKey()).isEmpty()) {
+                    continue;
+                }
+                String read = target.engine().insertionOrderRead(target.quote(t.getKey())).orElseThrow();
+                List<List<String>> rows = StateReader.rowsInReturnedOrder(c, read);
+                if (DbState.sorted(rows).equals(t.getValue())) {
+                    out.put(t.getKey(), rows);
+                    insertionOrdered.add(t.getKey().toLowerCase(java.util.Locale.ROOT));
+                }
+            }
+            return out;
+        } catch (SQLException | RuntimeException e) {
+            insertionOrdered.clear();
+            return Map.of(); // the order cannot be read: no table is taken to be in insertion order
+        }
     }
 
     /** {@code state} read with the identity column; rows the statement inserted (identity NULL) get a fresh one. */

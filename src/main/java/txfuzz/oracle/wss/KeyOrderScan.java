@@ -113,11 +113,21 @@ final class KeyOrderScan {
     /**
      * The key {@code table}'s rows are stored and scanned in: as the engine reports it ({@link Engine#clusteredKey};
      * InnoDB without a PRIMARY KEY: the UNIQUE NOT NULL index it clusters by), else the PRIMARY KEY from JDBC
-     * metadata on {@code c}; empty when there is neither (InnoDB's hidden row id: insertion order, not followed here).
+     * metadata on {@code c}; empty when there is neither (InnoDB's hidden row id: insertion order, which the caller
+     * follows by an identity column of its own, {@link Engine#insertionOrderRead}).
      */
     static Optional<ClusteredKey> clusteredKey(Engine engine, Connection c, String table) throws SQLException {
+        return byColumns(c, table, keyColumns(engine, c, table));
+    }
+
+    /** The columns of {@code table}'s clustered key ({@link #clusteredKey}); empty when it has none. */
+    static List<String> keyColumns(Engine engine, Connection c, String table) throws SQLException {
         Optional<List<String>> reported = engine.clusteredKey(c, table);
-        List<String> keyColumns = reported.isPresent() ? reported.get() : jdbcPrimaryKey(c, table);
+        return reported.isPresent() ? reported.get() : jdbcPrimaryKey(c, table);
+    }
+
+    /** {@code keyColumns} of {@code table} as a key; empty when there are none or one is not a column of the table. */
+    static Optional<ClusteredKey> byColumns(Connection c, String table, List<String> keyColumns) throws SQLException {
         if (keyColumns.isEmpty()) {
             return Optional.empty();
         }

@@ -244,9 +244,10 @@ class LockingScanInKeyOrderTest {
     }
 
     /**
-     * Without a PRIMARY KEY or a UNIQUE NOT NULL key InnoDB orders rows by a hidden row id, which txfuzz does not
-     * guess: the same schedule with c3 nullable, whose UPDATE misses the moved row as a c3-order scan would (an
-     * injected fault), stays a bug candidate; run as it is, nothing is documented by the rule.
+     * Without a PRIMARY KEY or a UNIQUE NOT NULL key InnoDB orders rows by a hidden row id, in insertion order: the
+     * same schedule with c3 nullable, whose UPDATE misses the moved row as a c3-order scan would (an injected
+     * fault), stays a bug candidate (in insertion order the moved row is the one it waited on, read after the wait);
+     * run as it is, nothing is documented by the rule.
      */
     @Test
     void aTableWithoutAClusteredKeyDoesNotGetTheRule() throws Exception {
@@ -258,6 +259,37 @@ class LockingScanInKeyOrderTest {
 
             Verdict v = judge(maria, movedBehindUniqueKey(IsolationLevel.READ_COMMITTED, false));
             assertTrue(v.violations().stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), v.toString());
+        }
+    }
+
+    /**
+     * MDEV-26643's schedule as its report gives it: t has no key, so InnoDB scans it in insertion order. T2's UPDATE
+     * passes (NULL, 1), locked by T1, on its last committed version (a semi-consistent read: no match), waits on
+     * (2, 2), and after T1's commit reads the rest as T1 left them: the rows after it whose a was NULL are updated,
+     * the one before it is not. The rule, with the hidden row id's order, documents it at READ COMMITTED and READ
+     * UNCOMMITTED; an UPDATE that also skips a row after the one it waited on (an injected fault) stays a bug candidate.
+     */
+    private static TestCase mdev26643(IsolationLevel level) {
+        return Cases.on("mariadb").table("t").level(level)
+                .setup("CREATE TABLE t (a INT, b INT)", "INSERT INTO t VALUES (NULL, 1), (2, 2), (NULL, NULL), (NULL, 3), (4, NULL)")
+                .txn("UPDATE t SET a = 10 WHERE 1")
+                .txn(MDEV_26643_UPDATE)
+                .order(1, 1, 2, 2, 1, 2);
+    }
+
+    private static final String MDEV_26643_UPDATE = "UPDATE t SET b = 20 WHERE a";
+
+    @Test
+    void mdev26643sUpdateOfATableWithoutAKeyIsDocumentedInInsertionOrder() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            for (IsolationLevel level : List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED)) {
+                List<Violation> found = wssViolations(judge(maria, mdev26643(level)));
+                assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), level + ": " + found);
+            }
+            Target faulty = new SkippingDeletes(maria, MDEV_26643_UPDATE, MDEV_26643_UPDATE + " AND b <> 3");
+            List<Violation> found = wssViolations(judge(faulty, mdev26643(IsolationLevel.READ_COMMITTED)));
+            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
+            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
         }
     }
 }
