@@ -231,7 +231,14 @@ final class DeviationExplainer {
         }
     }
 
-    private record Effect(int position, int txn, StateDelta delta) {
+    /**
+     * A write's effect at schedule position {@code position}; {@code ref} and {@code view} (the data it was
+     * simulated on) are kept where a later rule needs the rows it matched, not only those it changed.
+     */
+    private record Effect(int position, int txn, StateDelta delta, StmtRef ref, Optional<DbState> view) {
+        Effect(int position, int txn, StateDelta delta) {
+            this(position, txn, delta, null, Optional.empty());
+        }
     }
 
     /**
@@ -320,7 +327,7 @@ final class DeviationExplainer {
             if (delta.isEmpty() || skippedALockedRow(done, ref, e, delta.get(), submitted)) {
                 return false;
             }
-            done.add(new Effect(resumed, ref.txn(), delta.get()));
+            done.add(new Effect(resumed, ref.txn(), delta.get(), ref, view));
         }
         return !keyOrderSplits.isEmpty() && reproducesActual(done.stream().map(Effect::delta).toList());
     }
@@ -342,28 +349,31 @@ final class DeviationExplainer {
         if (table.isEmpty() || before.isEmpty() || after.isEmpty()) {
             return Optional.empty();
         }
-        // The rows held, when it was submitted, by transactions that ended while it waited: a DELETE waits on the
+        // The rows held, when it was submitted, by transactions that ended while it waited — the rows their writes
+        // changed, and those an UPDATE matched and left as they were (it locked them all): a DELETE waits on the
         // first of their old and new versions; an UPDATE's semi-consistent read (MDEV-26687) passes, without waiting,
-        // a locked row whose newest committed version it does not change (a row inserted by the holder has none),
-        // so it waits on the first committed version it changes on the data as of its submission.
-        Set<String> changedOnSubmitted = null;
+        // a locked row whose newest committed version its WHERE does not match (a row inserted by the holder has
+        // none), so it waits on the first committed version it matches on the data as of its submission.
+        Set<String> matchedOnSubmitted = null;
         if (kind == StmtKind.UPDATE) {
             Optional<StateDelta> onSubmitted = effectOn(before, List.of(ref));
             if (onSubmitted.isEmpty()) {
                 return Optional.empty();
             }
-            changedOnSubmitted = rowIds(onSubmitted.get());
+            matchedOnSubmitted = matchedRows(before, ref).orElse(rowIds(onSubmitted.get()));
         }
         List<List<String>> held = new ArrayList<>();
         for (Effect o : done) {
             int end = endPosition(o.txn);
             if (o.txn != ref.txn() && o.position < submitted && end >= submitted && end < resumed) {
-                for (List<String> row : o.delta.removed().getOrDefault(table.get(), List.of())) {
-                    if (changedOnSubmitted == null || changedOnSubmitted.contains(row.get(row.size() - 1))) {
+                List<List<String>> locked = new ArrayList<>(o.delta.removed().getOrDefault(table.get(), List.of()));
+                locked.addAll(matchedUnchanged(o, table.get()));
+                for (List<String> row : locked) {
+                    if (matchedOnSubmitted == null || matchedOnSubmitted.contains(row.get(row.size() - 1))) {
                         held.add(row);
                     }
                 }
-                if (changedOnSubmitted == null) {
+                if (matchedOnSubmitted == null) {
                     held.addAll(o.delta.added().getOrDefault(table.get(), List.of()));
                 }
             }
@@ -386,6 +396,55 @@ final class DeviationExplainer {
                     .map(String::valueOf).toList()) + ")");
         }
         return split;
+    }
+
+    /** Per single-table UPDATE: the identities of the rows it matched on the view it was simulated on (see {@link #matchedRows}). */
+    private final Map<StmtRef, Optional<Set<String>>> matchedByHolder = new HashMap<>();
+
+    /** The rows of {@code table} that {@code o}'s UPDATE matched and left as they were, as it saw them. */
+    private List<List<String>> matchedUnchanged(Effect o, String table) throws SQLException, SetupFailedException {
+        if (o.ref() == null || o.view().isEmpty() || testCase.stmt(o.ref()).kind() != StmtKind.UPDATE) {
+            return List.of();
+        }
+        if (!matchedByHolder.containsKey(o.ref())) {
+            matchedByHolder.put(o.ref(), matchedRows(o.view(), o.ref()));
+        }
+        Optional<Set<String>> matched = matchedByHolder.get(o.ref());
+        if (matched.isEmpty()) {
+            return List.of();
+        }
+        Set<String> changed = rowIds(o.delta());
+        List<List<String>> out = new ArrayList<>();
+        for (List<String> row : o.view().get().tables().getOrDefault(table, List.of())) {
+            String id = row.get(row.size() - 1);
+            if (matched.get().contains(id) && !changed.contains(id)) {
+                out.add(row);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The identities of the rows the single-table UPDATE {@code ref} matches on {@code view}, changed or not: the
+     * UPDATE run with {@code txfuzz_rid = -1 - txfuzz_rid} put first in its SET list, so that every row it matches
+     * changes. Empty when it is not such an UPDATE or does not run so (its effect and update count are left as the
+     * plain statement's).
+     */
+    private Optional<Set<String>> matchedRows(Optional<DbState> view, StmtRef ref) throws SQLException, SetupFailedException {
+        Optional<String> marked = KeyOrderScan.markingEveryMatch(testCase.stmt(ref).sql(), ROW_ID);
+        if (!withRowIds || marked.isEmpty()) {
+            return Optional.empty();
+        }
+        Long count = simulatedCounts.get(ref);
+        try {
+            return effectOn(view, List.of(ref), Keys.IF_UPSERTS, sql -> marked.get()).map(DeviationExplainer::rowIds);
+        } finally {
+            if (count == null) {
+                simulatedCounts.remove(ref);
+            } else {
+                simulatedCounts.put(ref, count);
+            }
+        }
     }
 
     /** {@code target}'s clustered key, on a database holding {@code view}, when the engine's plan for {@code ref} scans it first in key order. */
@@ -901,6 +960,12 @@ final class DeviationExplainer {
     }
 
     private Optional<StateDelta> effectOn(Optional<DbState> view, List<StmtRef> statements, Keys keys) throws SQLException, SetupFailedException {
+        return effectOn(view, statements, keys, sql -> sql);
+    }
+
+    /** {@link #effectOn(Optional, List, Keys)} with each statement's text passed through {@code rewrite} first. */
+    private Optional<StateDelta> effectOn(Optional<DbState> view, List<StmtRef> statements, Keys keys, java.util.function.UnaryOperator<String> rewrite)
+            throws SQLException, SetupFailedException {
         if (view.isEmpty()) {
             return Optional.empty(); // the effects visible to it collide: no state the engine could have shown
         }
@@ -936,7 +1001,8 @@ final class DeviationExplainer {
                         continue;
                     }
                     try {
-                        boolean rows = s.execute(withRowIds ? withColumnList(testCase.stmt(ref).sql()) : testCase.stmt(ref).sql());
+                        String sql = rewrite.apply(testCase.stmt(ref).sql());
+                        boolean rows = s.execute(withRowIds ? withColumnList(sql) : sql);
                         simulatedCounts.put(ref, rows ? returnedRows(s) : s.getUpdateCount());
                     } catch (SQLException e) {
                         ErrorClass cls = target.classify(e);

@@ -292,4 +292,26 @@ class LockingScanInKeyOrderTest {
             assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
         }
     }
+
+    /**
+     * What txfuzz reduced MDEV-26643's schedule to: T1's UPDATE matches all three rows but changes only the two whose
+     * a was NULL — InnoDB leaves (1, 0) unwritten, yet locked. T2's UPDATE passes (NULL, 1) on its committed version,
+     * waits on (1, 0), the row T1 matched without changing, and after T1's commit updates the third row. The rule
+     * counts the rows a holder matched, not only those it changed (before it did, this was a bug candidate). No
+     * injected fault is checked here: an UPDATE that skips more rows ends as statement visibility documents, and
+     * one that skips fewer as the serial order does — the faults above show the rule explains no more than it says.
+     */
+    @Test
+    void aRowTheHolderMatchedWithoutChangingItIsWhereTheScanWaits() throws Exception {
+        String update = "UPDATE t SET b = 0 WHERE a";
+        TestCase c = Cases.on("mariadb").table("t").level(IsolationLevel.READ_COMMITTED)
+                .setup("CREATE TABLE t (a INT, b INT)", "INSERT INTO t VALUES (NULL, 1), (1, 0), (NULL, 1)")
+                .txn("UPDATE t SET a = 1")
+                .txn(update)
+                .order(1, 1, 2, 2, 1, 2);
+        try (Target maria = TestServers.open("mariadb")) {
+            List<Violation> found = wssViolations(judge(maria, c));
+            assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+        }
+    }
 }
