@@ -404,6 +404,25 @@ class H2BugsTest {
         }
     }
 
+    /**
+     * h2-rr-descending-scan-own-write, symptom h2-rr-max-after-key-change-never-returns: after the transaction moves
+     * a row to a new key, MAX over a unique column neither returns nor waits for a lock, which the explicit oracle
+     * calls a hang; at READ COMMITTED (the control) it returns the row's value.
+     */
+    @Test
+    void h2RrMaxAfterKeyChangeHangStillShowsOnTheBundledH2() throws Exception {
+        TestCase c = Cases.on("h2").level(IsolationLevel.REPEATABLE_READ).table("t0")
+                .setup("CREATE TABLE t0 (c0 INT NOT NULL PRIMARY KEY, c4 INT UNIQUE)", "INSERT INTO t0 (c0, c4) VALUES (2, 5), (4, 7)")
+                .txn("UPDATE t0 SET c0 = 7 WHERE c0 = 4", "SELECT MAX(c4) FROM t0").order(1, 1, 1, 1);
+        try (Target h2 = Targets.create("h2")) {
+            Result rr = BugReplay.replay(h2, c, "wss", "explicit");
+            assertEquals(Set.of("explicit/hang/bug-candidate"), rr.labels(), rr.toString());
+            Result rc = BugReplay.replay(h2, c.withIsolation(IsolationLevel.READ_COMMITTED), "wss", "explicit");
+            assertEquals(Set.of(), rc.labels(), rc.toString());
+            assertEquals(rows("(7)"), rows(rc, 1, 2), rc.trace().toString());
+        }
+    }
+
     private static List<List<String>> rows(String printed) {
         return PrintedSql.rows(printed);
     }
