@@ -354,6 +354,31 @@ class H2BugsTest {
         }
     }
 
+    /**
+     * h2-rc-waiting-update-skips-rekeyed-row, DELETE symptom, through the wss oracle (the soak's h2-RC-s1-i47706 as
+     * reduced): T2's autocommit DELETE waits for T1's key change and deletes nothing; with a NUMERIC(10) key (the
+     * control) it deletes the row, and the oracle finds nothing.
+     */
+    @Test
+    void h2RcWaitingDeleteSkipsRekeyedRowStillShowsOnTheBundledH2() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            Result r = BugReplay.replay(h2, waitingDelete("INT"), "wss", "explicit");
+            assertTrue(r.trace().executed(new StmtRef(2, 0)).orElseThrow().blocked(), "the DELETE waited for T1: " + r.trace());
+            assertEquals(List.of(List.of("1")), r.trace().finalState().tables().get("t0"), "the row outlived the DELETE: " + r.trace());
+            assertEquals(Set.of("wss/stmt-wss/bug-candidate", "wss/tx-wss/bug-candidate", "wss/write-outcome/bug-candidate"),
+                    r.labels(), r.toString());
+            Result clean = BugReplay.replay(h2, waitingDelete("NUMERIC(10)"), "wss", "explicit");
+            assertEquals(Set.of(), clean.labels(), clean.toString());
+            assertEquals(List.of(), clean.trace().finalState().tables().get("t0"), clean.trace().toString());
+        }
+    }
+
+    private static TestCase waitingDelete(String keyType) {
+        return Cases.on("h2").level(IsolationLevel.READ_COMMITTED).table("t0")
+                .setup("CREATE TABLE t0 (c0 " + keyType + ", PRIMARY KEY (c0))", "INSERT INTO t0 (c0) VALUES (0)")
+                .txn("UPDATE t0 SET c0 = (t0.c0 + 1)").autocommit("DELETE FROM t0").order(1, 1, 2, 1);
+    }
+
     /** h2-rr-rewritten-key-row-twice: fixed in 2.5.250; 2.4.240 is the newest release that has it. */
     @Test
     void h2RrRewrittenKeyRowTwiceIsCaughtOn2_4_240AndGoneFromTheBundledH2() throws Exception {
