@@ -188,6 +188,16 @@ class H2BugsTest {
                 assertEquals(1, insert.updateCount(), parentFirst.toString());
                 assertEquals(rows("(1, -2)"), parentFirst.last().rows(), "an orphan: " + parentFirst);
 
+                // the page's words on the other levels: both blocks, with the level changed, leave the same orphan
+                for (String level : List.of("REPEATABLE READ", "SNAPSHOT", "SERIALIZABLE")) {
+                    List<String> atLevel = List.of("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level, "SET AUTOCOMMIT OFF");
+                    for (String block : List.of("h2-fk-check-does-not-lock-parent", "h2-fk-check-does-not-lock-deleted-parent")) {
+                        Run r = PrintedSql.of(block).withBothSessions(atLevel).run(h2);
+                        assertTrue(r.outcomes().stream().noneMatch(o -> o.waited() || o.failed()), level + ": " + r);
+                        assertEquals(rows("(1, -2)"), r.last().rows(), level + ", an orphan: " + r);
+                    }
+                }
+
                 Run control = PrintedSql.of("h2-fk-uncommitted-child-read-uncommitted").run(h2);
                 Outcome refused = control.of("DELETE FROM t0 WHERE c0 = -2");
                 assertTrue(refused.failed(), control.toString());
