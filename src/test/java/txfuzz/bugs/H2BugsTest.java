@@ -31,6 +31,8 @@ import txfuzz.model.TestCase;
 class H2BugsTest {
     /** H2's error code for "Timeout trying to lock table" (ErrorCode.LOCK_TIMEOUT_1). */
     private static final int LOCK_TIMEOUT = 50200;
+    /** H2's "Referential integrity constraint violation" for a parent row still referenced (ErrorCode.REFERENTIAL_INTEGRITY_VIOLATED_CHILD_EXISTS_1). */
+    private static final int PARENT_REFERENCED = 23503;
     /** H2's "Deadlock detected" (ErrorCode.DEADLOCK_1) and "General error" (ErrorCode.GENERAL_ERROR_1). */
     private static final int DEADLOCK = 40001;
     private static final int GENERAL_ERROR = 50000;
@@ -88,6 +90,16 @@ class H2BugsTest {
                 } else {
                     assertEquals(rows("(5)"), selfJoin.rows(), deleted.toString());
                 }
+
+                Run maxAfterKeyChange = PrintedSql.of("h2-rr-max-after-key-change-never-returns").run(h2);
+                Outcome max = maxAfterKeyChange.of("SELECT MAX(c4) FROM t0");
+                assertFalse(max.waited(), "no other session holds a lock: " + maxAfterKeyChange);
+                // every release: H2 re-runs the MAX on "row not found in primary index" until the lock timeout
+                assertTrue(max.failed(), maxAfterKeyChange.toString());
+                assertEquals(LOCK_TIMEOUT, max.error().getErrorCode(), maxAfterKeyChange.toString());
+                assertEquals(rows(descendingScanBug ? "(7) (5) (7)" : "(7) (5)"),
+                        maxAfterKeyChange.of("SELECT c4 FROM t0 ORDER BY c4 DESC").rows(), maxAfterKeyChange.toString());
+                assertEquals(rows("(5) (7)"), maxAfterKeyChange.of("SELECT c4 FROM t0 ORDER BY c4").rows(), maxAfterKeyChange.toString());
             }
         }
     }
@@ -127,6 +139,70 @@ class H2BugsTest {
                 assertTrue(update.waited(), "the UPDATE waits for T2: " + r);
                 assertEquals(1, update.updateCount(), r.toString());
                 assertEquals(rows("(0, x) (1, NULL)"), r.last().rows(), r.toString());
+            }
+        }
+    }
+
+    /**
+     * h2-rc-waiting-update-skips-rekeyed-row, DELETE symptom: the waiting DELETE deletes 0 rows of a table whose only
+     * row T2 moved to a new INT key; with a NUMERIC(10) key (the control) it deletes the row.
+     */
+    @Test
+    void h2RcWaitingDeleteSkipsRekeyedRowOnEachVersion() throws Exception {
+        for (String v : RELEASES) {
+            try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
+                Run intKey = PrintedSql.of("h2-rc-waiting-delete-skips-rekeyed-row").run(h2);
+                Outcome delete = intKey.of("DELETE FROM t0");
+                assertTrue(delete.waited(), "the DELETE waits for T2: " + intKey);
+                assertEquals(0, delete.updateCount(), intKey.toString());
+                assertEquals(rows("(1)"), intKey.last().rows(), intKey.toString());
+
+                Run numericKey = PrintedSql.of("h2-rc-waiting-delete-numeric-key").run(h2);
+                Outcome deleted = numericKey.of("DELETE FROM t0");
+                assertTrue(deleted.waited(), numericKey.toString());
+                assertEquals(1, deleted.updateCount(), numericKey.toString());
+                assertEquals(List.of(), numericKey.last().rows(), numericKey.toString());
+            }
+        }
+    }
+
+    /**
+     * h2-fk-check-does-not-lock-parent: at READ COMMITTED a DELETE of a parent row another transaction's uncommitted
+     * child references, and an INSERT of a child of a parent another transaction deleted, neither wait nor fail, and
+     * both transactions commit a child without its parent, on every release; at READ UNCOMMITTED (the control) the
+     * check sees the uncommitted child and the DELETE fails.
+     */
+    @Test
+    void h2FkCheckDoesNotLockParentOnEachVersion() throws Exception {
+        for (String v : RELEASES) {
+            try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
+                Run childFirst = PrintedSql.of("h2-fk-check-does-not-lock-parent").run(h2);
+                Outcome delete = childFirst.of("DELETE FROM t0 WHERE c0 = -2");
+                assertFalse(delete.waited() || delete.failed(), childFirst.toString());
+                assertEquals(1, delete.updateCount(), childFirst.toString());
+                assertEquals(rows("(1, -2)"), childFirst.last().rows(), "an orphan: " + childFirst);
+
+                Run parentFirst = PrintedSql.of("h2-fk-check-does-not-lock-deleted-parent").run(h2);
+                Outcome insert = parentFirst.of("INSERT INTO t1 VALUES (1, -2)");
+                assertFalse(insert.waited() || insert.failed(), parentFirst.toString());
+                assertEquals(1, insert.updateCount(), parentFirst.toString());
+                assertEquals(rows("(1, -2)"), parentFirst.last().rows(), "an orphan: " + parentFirst);
+
+                // the page's words on the other levels: both blocks, with the level changed, leave the same orphan
+                for (String level : List.of("REPEATABLE READ", "SNAPSHOT", "SERIALIZABLE")) {
+                    List<String> atLevel = List.of("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level, "SET AUTOCOMMIT OFF");
+                    for (String block : List.of("h2-fk-check-does-not-lock-parent", "h2-fk-check-does-not-lock-deleted-parent")) {
+                        Run r = PrintedSql.of(block).withBothSessions(atLevel).run(h2);
+                        assertTrue(r.outcomes().stream().noneMatch(o -> o.waited() || o.failed()), level + ": " + r);
+                        assertEquals(rows("(1, -2)"), r.last().rows(), level + ", an orphan: " + r);
+                    }
+                }
+
+                Run control = PrintedSql.of("h2-fk-uncommitted-child-read-uncommitted").run(h2);
+                Outcome refused = control.of("DELETE FROM t0 WHERE c0 = -2");
+                assertTrue(refused.failed(), control.toString());
+                assertEquals(PARENT_REFERENCED, refused.error().getErrorCode(), control.toString());
+                assertEquals(List.of(), control.last().rows(), control.toString());
             }
         }
     }
@@ -266,6 +342,53 @@ class H2BugsTest {
         }
     }
 
+    /**
+     * h2-fk-check-does-not-lock-parent through the wss oracle, on the soak's case (h2-RC-s1-i57336): T4 deletes the
+     * parent of the child T2's uncommitted MERGE inserted, both commit, and no serial order leaves that child; the
+     * oracle calls it a bug candidate. The control is the same case without the FOREIGN KEY: the engine does the same,
+     * but a child without a parent breaks nothing, and the oracle's READ COMMITTED simulation (each write sees what was
+     * committed when it began) explains the run, so nothing is left a bug candidate — the verdict rests on the key.
+     */
+    @Test
+    void h2FkCheckDoesNotLockParentStillShowsOnTheBundledH2() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            Result orphan = BugReplay.replay(h2, BugReplay.testCase("h2-fk-check-does-not-lock-parent"), "wss", "explicit");
+            assertEquals(Set.of("wss/stmt-wss/bug-candidate", "wss/tx-wss/bug-candidate", "wss/write-outcome/bug-candidate"),
+                    orphan.labels(), orphan.toString());
+            assertEquals(List.of(List.of("-2", "-2")), orphan.trace().finalState().tables().get("t1"), orphan.trace().toString());
+
+            Result withoutKey = BugReplay.replay(h2, BugReplay.testCase("h2-fk-check-does-not-lock-parent-without-key"), "wss", "explicit");
+            assertTrue(withoutKey.labels().stream().noneMatch(l -> l.endsWith("/bug-candidate")), withoutKey.toString());
+            assertEquals(orphan.trace().finalState().tables(), withoutKey.trace().finalState().tables(),
+                    "the engine did the same without the key: " + withoutKey.trace());
+        }
+    }
+
+    /**
+     * h2-rc-waiting-update-skips-rekeyed-row, DELETE symptom, through the wss oracle (the soak's h2-RC-s1-i47706 as
+     * reduced): T2's autocommit DELETE waits for T1's key change and deletes nothing; with a NUMERIC(10) key (the
+     * control) it deletes the row, and the oracle finds nothing.
+     */
+    @Test
+    void h2RcWaitingDeleteSkipsRekeyedRowStillShowsOnTheBundledH2() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            Result r = BugReplay.replay(h2, waitingDelete("INT"), "wss", "explicit");
+            assertTrue(r.trace().executed(new StmtRef(2, 0)).orElseThrow().blocked(), "the DELETE waited for T1: " + r.trace());
+            assertEquals(List.of(List.of("1")), r.trace().finalState().tables().get("t0"), "the row outlived the DELETE: " + r.trace());
+            assertEquals(Set.of("wss/stmt-wss/bug-candidate", "wss/tx-wss/bug-candidate", "wss/write-outcome/bug-candidate"),
+                    r.labels(), r.toString());
+            Result clean = BugReplay.replay(h2, waitingDelete("NUMERIC(10)"), "wss", "explicit");
+            assertEquals(Set.of(), clean.labels(), clean.toString());
+            assertEquals(List.of(), clean.trace().finalState().tables().get("t0"), clean.trace().toString());
+        }
+    }
+
+    private static TestCase waitingDelete(String keyType) {
+        return Cases.on("h2").level(IsolationLevel.READ_COMMITTED).table("t0")
+                .setup("CREATE TABLE t0 (c0 " + keyType + ", PRIMARY KEY (c0))", "INSERT INTO t0 (c0) VALUES (0)")
+                .txn("UPDATE t0 SET c0 = (t0.c0 + 1)").autocommit("DELETE FROM t0").order(1, 1, 2, 1);
+    }
+
     /** h2-rr-rewritten-key-row-twice: fixed in 2.5.250; 2.4.240 is the newest release that has it. */
     @Test
     void h2RrRewrittenKeyRowTwiceIsCaughtOn2_4_240AndGoneFromTheBundledH2() throws Exception {
@@ -313,6 +436,25 @@ class H2BugsTest {
             Result before = BugReplay.replay(h2, c, "wss", "explicit", "isolation");
             assertEquals(Set.of(), before.labels(), before.toString());
             assertEquals(rows("(5)"), rows(before, 1, 2), before.trace().toString());
+        }
+    }
+
+    /**
+     * h2-rr-descending-scan-own-write, symptom h2-rr-max-after-key-change-never-returns: after the transaction moves
+     * a row to a new key, MAX over a unique column neither returns nor waits for a lock, which the explicit oracle
+     * calls a hang; at READ COMMITTED (the control) it returns the row's value.
+     */
+    @Test
+    void h2RrMaxAfterKeyChangeHangStillShowsOnTheBundledH2() throws Exception {
+        TestCase c = Cases.on("h2").level(IsolationLevel.REPEATABLE_READ).table("t0")
+                .setup("CREATE TABLE t0 (c0 INT NOT NULL PRIMARY KEY, c4 INT UNIQUE)", "INSERT INTO t0 (c0, c4) VALUES (2, 5), (4, 7)")
+                .txn("UPDATE t0 SET c0 = 7 WHERE c0 = 4", "SELECT MAX(c4) FROM t0").order(1, 1, 1, 1);
+        try (Target h2 = Targets.create("h2")) {
+            Result rr = BugReplay.replay(h2, c, "wss", "explicit");
+            assertEquals(Set.of("explicit/hang/bug-candidate"), rr.labels(), rr.toString());
+            Result rc = BugReplay.replay(h2, c.withIsolation(IsolationLevel.READ_COMMITTED), "wss", "explicit");
+            assertEquals(Set.of(), rc.labels(), rc.toString());
+            assertEquals(rows("(7)"), rows(rc, 1, 2), rc.trace().toString());
         }
     }
 

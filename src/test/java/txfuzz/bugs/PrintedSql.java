@@ -117,6 +117,14 @@ final class PrintedSql {
         return new PrintedSql(name, bothSessions, steps, true);
     }
 
+    /**
+     * The same block with other statements in place of its {@code -- both sessions:} line, e.g. another isolation
+     * level: how a test checks what the page says of levels it does not print a block for.
+     */
+    PrintedSql withBothSessions(List<String> statements) {
+        return new PrintedSql(name, List.copyOf(statements), steps, ij);
+    }
+
     /** The block {@code ```sql NAME} of docs/bugs.md; exactly one must exist. */
     static PrintedSql of(String name) {
         return of(PAGE, name);
