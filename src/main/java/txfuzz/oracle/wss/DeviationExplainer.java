@@ -682,9 +682,8 @@ final class DeviationExplainer {
     /**
      * First-committer-wins: {@code ref} of {@code txn} must not have changed or deleted a row version
      * that a transaction which committed before {@code txn} and after {@code txn}'s snapshot of the
-     * row's table ({@code tablePoints}) changed or deleted and committed with other values — whenever either write
-     * ran: two overlapping transactions that wrote one row version cannot both commit. (A row the other transaction
-     * committed with the values the snapshot shows is no conflict: see {@link #committedAsSeen}.) An upsert that arbitrated on the
+     * row's table ({@code tablePoints}) changed or deleted — whenever either write ran: two overlapping transactions that wrote one row version cannot both commit. (Where the rule is only measured, a
+     * row the other transaction committed with the values the snapshot shows is no conflict: see {@link #committedAsSeen}.) An upsert that arbitrated on the
      * newest data must not have changed a row version its snapshot does not show. {@code ref}
      * succeeded in the actual run (it is effective and the transaction committed), so either is a
      * break of the rule. A {@code first} statement of its transaction that waited for a lock may have
@@ -711,8 +710,8 @@ final class DeviationExplainer {
                 for (var e : touched.entrySet()) {
                     String table = e.getKey().substring(0, e.getKey().indexOf('#'));
                     if (theirs.containsKey(e.getKey()) && end >= tablePoints.getOrDefault(table, 0)
-                            && !committedAsSeen(other, table, e.getValue())) {
-                        firstCommitterBreak = new FirstCommitterBreak(testCase, trace, withRowIds)
+                            && !(measuredRule() && committedAsSeen(other, table, e.getValue()))) {
+                        firstCommitterBreak = new FirstCommitterBreak(testCase, trace, withRowIds, measuredRule())
                                 .bothCommitted(ref, w.ref, table, e.getValue());
                         return;
                     }
@@ -723,7 +722,7 @@ final class DeviationExplainer {
             Map<String, List<String>> visible = identities(StateDelta.between(own, initialEmpty(own)), own);
             for (var e : touched.entrySet()) {
                 if (!visible.containsKey(e.getKey())) {
-                    firstCommitterBreak = new FirstCommitterBreak(testCase, trace, withRowIds).arbitratedOnLatest(ref, e.getValue());
+                    firstCommitterBreak = new FirstCommitterBreak(testCase, trace, withRowIds, measuredRule()).arbitratedOnLatest(ref, e.getValue());
                     return;
                 }
             }
@@ -762,6 +761,11 @@ final class DeviationExplainer {
             }
         }
         return net >= 0;
+    }
+
+    /** Whether the level's first-committer-wins is measured on the engine, not promised by its manual. */
+    private boolean measuredRule() {
+        return semantics.requires(Deviation.Precondition.MEASURED_FIRST_COMMITTER_WINS);
     }
 
     /** An empty state with {@code like}'s tables. */

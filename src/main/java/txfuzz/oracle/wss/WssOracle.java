@@ -69,10 +69,12 @@ public final class WssOracle implements Oracle {
         DeviationExplainer explainer = new DeviationExplainer(c, trace, executor);
         // A rule the level documents and the run broke is a bug candidate whatever the final state, and
         // a deviation resting on it explains nothing.
-        Optional<DeviationExplainer.RuleBreak> broken = semantics.requires(Deviation.Precondition.FIRST_COMMITTER_WINS)
+        boolean measured = semantics.requires(Deviation.Precondition.MEASURED_FIRST_COMMITTER_WINS);
+        Optional<DeviationExplainer.RuleBreak> broken = semantics.requires(Deviation.Precondition.FIRST_COMMITTER_WINS) || measured
                 ? explainer.firstCommitterWinsBroken() : Optional.empty();
-        if (broken.isPresent()) {
-            // the rule exists to keep an update from being lost: a break whose run equals the writer-first serial order lost none
+        if (broken.isPresent() && measured) {
+            // a rule only measured says no more than what was seen: a break whose run is the writer-first serial order's lost
+            // nothing, and the engine promised nothing more
             broken = lostUpdate(c, trace, executor, broken.get());
         }
         List<Violation> ruleBreaks = broken.map(b -> List.of(new Violation(WssKind.FIRST_COMMITTER_WINS, Classification.BUG_CANDIDATE,
@@ -122,8 +124,8 @@ public final class WssOracle implements Oracle {
     /**
      * The break of first-committer-wins, with the serial orders that rule out "nothing was lost" in its details; or empty
      * when a serial order of the committed transactions in which the writer's transaction follows the ones it conflicts
-     * with (the commit order first, then the others, at most {@link #MAX_ORDERS}) gives every read and the final state
-     * of the run. Such a run is the writer-first serial order's: no update was lost, whatever the engine's conflict check
+     * with (the commit order first, then the others, at most {@link #MAX_ORDERS}) gives every read, every write's outcome
+     * and the final state of the run. Such a run is the writer-first serial order's: no update was lost, whatever the engine's conflict check
      * did (H2 lets a write through when the row's values are those its snapshot shows, or when a waiting
      * {@code UPDATE ... SET c = constant} re-reads the row; docs/verdicts.md).
      */
@@ -149,16 +151,18 @@ public final class WssOracle implements Oracle {
                 continue;
             }
             Optional<Violation> state = stateViolation(c, WssKind.TX_WSS, "transaction-level", tx, trace, replay, keys);
-            Optional<Violation> read = outcomeViolations(c, tx, trace, replay, true, order, keys).stream()
-                    .filter(v -> v.kind() == WssKind.READ_RESULT).findFirst();
-            if (state.isEmpty() && read.isEmpty()) {
+            // what the clients saw: every read, and every write's count or error (a write that reports a row it did not change is
+            // no outcome of that order either)
+            Optional<Violation> seen = outcomeViolations(c, tx, trace, replay, true, order, keys).stream().findFirst();
+            if (state.isEmpty() && seen.isEmpty()) {
                 return Optional.empty();
             }
-            tried.add(tx.describeOrder() + " (" + (state.isPresent() ? "its final state differs" : "") + (state.isPresent() && read.isPresent()
-                    ? ", and " : "") + read.map(v -> "a read differs: " + ((WssEvidence) v.evidence()).statement()).orElse("") + ")");
+            tried.add(tx.describeOrder() + " (" + (state.isPresent() ? "its final state differs" : "") + (state.isPresent() && seen.isPresent()
+                    ? ", and " : "") + seen.map(v -> (v.kind() == WssKind.READ_RESULT ? "the read " : "the write ")
+                    + ((WssEvidence) v.evidence()).statement() + " returns otherwise").orElse("") + ")");
         }
         String serial = "An update was lost: no serial order of the committed transactions in which T" + writer + " follows "
-                + String.join(", ", first.stream().map(t -> "T" + t).toList()) + " gives the run's reads and final state (tried: "
+                + String.join(", ", first.stream().map(t -> "T" + t).toList()) + " gives the run's reads, write outcomes and final state (tried: "
                 + String.join("; ", tried) + ").\n";
         return Optional.of(new DeviationExplainer.RuleBreak(b.write(), b.writes(), b.summary(), b.details() + "\n" + serial));
     }
