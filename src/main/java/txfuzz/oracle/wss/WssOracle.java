@@ -161,7 +161,7 @@ public final class WssOracle implements Oracle {
                     ? ", and " : "") + seen.map(v -> (v.kind() == WssKind.READ_RESULT ? "the read " : "the write ")
                     + ((WssEvidence) v.evidence()).statement() + " returns otherwise").orElse("") + ")");
         }
-        String serial = "An update was lost: no serial order of the committed transactions in which T" + writer + " follows "
+        String serial = "Nothing shows the break harmless: no serial order of the committed transactions in which T" + writer + " follows "
                 + String.join(", ", first.stream().map(t -> "T" + t).toList()) + " gives the run's reads, write outcomes and final state (tried: "
                 + String.join("; ", tried) + ").\n";
         return Optional.of(new DeviationExplainer.RuleBreak(b.write(), b.writes(), b.summary(), b.details() + "\n" + serial));
