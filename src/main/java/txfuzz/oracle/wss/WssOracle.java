@@ -68,7 +68,7 @@ public final class WssOracle implements Oracle {
         LevelSemantics semantics = executor.target().profile(c.mode()).at(c.isolation());
         DeviationExplainer explainer = new DeviationExplainer(c, trace, executor);
         // A rule the level documents and the run broke is a bug candidate whatever the final state, and
-        // a deviation resting on it explains nothing.
+        // a deviation resting on it explains nothing; a rule only measured, where the break may have lost an update.
         boolean measured = semantics.requires(Deviation.Precondition.MEASURED_FIRST_COMMITTER_WINS);
         Optional<DeviationExplainer.RuleBreak> broken = semantics.requires(Deviation.Precondition.FIRST_COMMITTER_WINS) || measured
                 ? explainer.firstCommitterWinsBroken() : Optional.empty();
@@ -122,12 +122,12 @@ public final class WssOracle implements Oracle {
     private static final int MAX_ORDERS = 24;
 
     /**
-     * The break of first-committer-wins, with the serial orders that rule out "nothing was lost" in its details; or empty
-     * when a serial order of the committed transactions in which the writer's transaction follows the ones it conflicts
-     * with (the commit order first, then the others, at most {@link #MAX_ORDERS}) gives every read, every write's outcome
-     * and the final state of the run. Such a run is the writer-first serial order's: no update was lost, whatever the engine's conflict check
-     * did (H2 lets a write through when the row's values are those its snapshot shows, or when a waiting
-     * {@code UPDATE ... SET c = constant} re-reads the row; docs/verdicts.md).
+     * The break of a measured first-committer-wins, with the serial orders that fail to show it harmless in its details;
+     * or empty when a serial order of the committed transactions in which the writer's transaction follows the ones it
+     * conflicts with (the commit order first, then the others, at most {@link #MAX_ORDERS}) gives every read, every
+     * write's outcome and the final state of the run. Such a run is the writer-first serial order's: no update was lost,
+     * whatever the engine's conflict check did (H2 lets a write through when the row's values are those its snapshot
+     * shows, or when a waiting {@code UPDATE ... SET c = constant} re-reads the row; docs/verdicts.md).
      */
     private Optional<DeviationExplainer.RuleBreak> lostUpdate(TestCase c, Trace trace, Executor executor, DeviationExplainer.RuleBreak b)
             throws SQLException, SetupFailedException {
@@ -161,9 +161,9 @@ public final class WssOracle implements Oracle {
                     ? ", and " : "") + seen.map(v -> (v.kind() == WssKind.READ_RESULT ? "the read " : "the write ")
                     + ((WssEvidence) v.evidence()).statement() + " returns otherwise").orElse("") + ")");
         }
-        String serial = "Nothing shows the break harmless: no serial order of the committed transactions in which T" + writer + " follows "
-                + String.join(", ", first.stream().map(t -> "T" + t).toList()) + " gives the run's reads, write outcomes and final state (tried: "
-                + String.join("; ", tried) + ").\n";
+        String which = first.isEmpty() ? "" : " in which T" + writer + " follows " + String.join(", ", first.stream().map(t -> "T" + t).toList());
+        String serial = "Nothing shows the break harmless: no serial order of the committed transactions" + which
+                + " gives the run's reads, write outcomes and final state (tried: " + String.join("; ", tried) + ").\n";
         return Optional.of(new DeviationExplainer.RuleBreak(b.write(), b.writes(), b.summary(), b.details() + "\n" + serial));
     }
 
