@@ -41,8 +41,8 @@ final class FirstCommitterBreak {
                 + table + "`, simulated on each transaction's snapshot. T" + u + " committed at " + commit(uEnd) + " (schedule position "
                 + trace.position(uEnd) + "), after T" + t + " had taken its snapshot of `" + table + "`, so the two transactions"
                 + " overlapped; T" + t + " then committed too, at " + commit(tEnd) + " (position " + trace.position(tEnd) + "). "
-                + "One of them had to fail, whichever wrote first" + (measured ? ": T" + u + " committed the row with other values than T"
-                + t + "'s snapshot shows, so a conflict check that compares values finds one too" : "") + ". The rule was broken (the"
+                + "One of them had to fail, whichever wrote first" + (measured ? ": T" + u + " committed the row changed or deleted, not as T"
+                + t + "'s snapshot shows it, so a conflict check that compares values finds a conflict too" : "") + ". The rule was broken (the"
                 + " snapshot simulation is therefore not taken as an explanation).\n";
         return new DeviationExplainer.RuleBreak(later, List.of(earlier, later), summary, details);
     }
