@@ -77,6 +77,14 @@ public enum Deviation {
          */
         FIRST_COMMITTER_WINS,
         /**
+         * {@link #FIRST_COMMITTER_WINS} measured on the engine, not promised by its manual: a break is a violation only
+         * where an update was lost (the first committer left the row with other values than the second writer's
+         * snapshot shows, and no serial order with the first committer first gives the run's reads, write outcomes and
+         * final state). A measured rule can say no more than what was seen, and an engine whose conflict check compares
+         * values lets a write through where the other transaction left the row's values as they were.
+         */
+        MEASURED_FIRST_COMMITTER_WINS,
+        /**
          * Lock-based writers wait: a write that did not wait on a lock did not touch a row version
          * an uncommitted concurrent write had changed (it would have waited for that write's
          * transaction to end). Applies to {@link #STATEMENT_VISIBILITY}, {@link #DIRTY_VISIBILITY} and

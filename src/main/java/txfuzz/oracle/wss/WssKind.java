@@ -61,10 +61,13 @@ public enum WssKind implements ViolationKind {
                     + "(WriteCheck, PVLDB 2025): here it succeeded, failed or changed a different number of rows.";
             case READ_RESULT -> "At " + where.level().sql() + ", " + where.dbms() + " promises reads consistent with the order "
                     + "transactions commit in; this query returned rows the serial replay in that order does not.";
-            case FIRST_COMMITTER_WINS -> "At " + where.level().sql() + ", " + where.dbms() + " documents first-committer-wins "
-                    + "(snapshot isolation): of two concurrent transactions that change or delete (UPDATE, DELETE, MERGE, upsert) "
+            case FIRST_COMMITTER_WINS -> "At " + where.level().sql() + ", " + where.dbms() + " keeps first-committer-wins "
+                    + "(snapshot isolation; promised by its manual, or measured on the engine where the manual is silent: the "
+                    + "details say which): of two concurrent transactions that change or delete (UPDATE, DELETE, MERGE, upsert) "
                     + "one row version, at most one commits, whichever wrote first; the other's write or commit must fail with a "
-                    + "serialization error. Here both committed.";
+                    + "serialization error. Here both committed. A measured rule is reported broken only where an update may have "
+                    + "been lost: the first committer changed the row's values, and no serial order with it first gives what the "
+                    + "run's clients saw (reads, write outcomes) and its final state.";
             case REPLAY_HANG -> "With the transactions run one after another there is nothing to wait for; the statement neither "
                     + "finished nor waited on a lock.";
         };

@@ -3,7 +3,9 @@ package txfuzz.oracle.wss;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -16,6 +18,10 @@ import txfuzz.model.TestCase;
 import txfuzz.oracle.Classification;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
+import txfuzz.dbms.DelegatingTarget;
+import txfuzz.dbms.Deviation;
+import txfuzz.dbms.LevelSemantics;
+import txfuzz.dbms.Profile;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
@@ -121,6 +127,66 @@ class FirstCommitterWinsTest {
                         "DELETE FROM t WHERE id = 1", "UPDATE t SET v = v + 1 WHERE id = 1");
                 assertFirstCommitterWinsBroken(judge(duckdb, c), "T1.2");
             }
+        }
+    }
+
+    /** DuckDB's profile with first-committer-wins at SNAPSHOT claimed measured rather than documented (as H2's is). */
+    private static final class ClaimsMeasuredRule extends DelegatingTarget {
+        ClaimsMeasuredRule(Target real) {
+            super(real);
+        }
+
+        @Override
+        public String version() {
+            return real.version() + " with first-committer-wins claimed measured";
+        }
+
+        @Override
+        public Profile profile() {
+            Map<IsolationLevel, LevelSemantics> levels = new HashMap<>(real.profile().levels());
+            levels.put(IsolationLevel.SNAPSHOT, levels.get(IsolationLevel.SNAPSHOT).requiring(Deviation.Precondition.MEASURED_FIRST_COMMITTER_WINS));
+            return new Profile(levels);
+        }
+
+        @Override
+        public Profile profile(String mode) {
+            return profile();
+        }
+    }
+
+    @Test
+    void duckdbCountingADeletedRowIsALostUpdateEvenWhereTheRuleIsOnlyMeasured() throws Exception {
+        // The DuckDB 1.4.4 bug above with T1's snapshot taken by a read of another table: every read and the final state are
+        // those of the serial order T2 → T1; only T1's count (1, where that order updates 0) tells the run from it. DuckDB
+        // documents the rule, so the break is a bug candidate whatever was lost; and had the rule only been measured, the
+        // count, which a client saw, still makes the run no serial order's.
+        try (Target duckdb = Targets.create("duckdb", TargetOptions.version("1.4.4.0"))) {
+            TestCase c = Cases.on("duckdb").table("t").table("s").level(IsolationLevel.SNAPSHOT)
+                    .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "CREATE TABLE s(n INT)", "INSERT INTO t VALUES (1, 0), (2, 0)")
+                    .txn("SELECT * FROM s", "UPDATE t SET v = v + 1 WHERE id = 1")
+                    .txn("DELETE FROM t WHERE id = 1")
+                    .order(1, 1, 2, 2, 2, 1, 1);
+            assertFirstCommitterWinsBroken(judge(duckdb, c), "T1.2");
+            Verdict measured = judge(new ClaimsMeasuredRule(duckdb), c);
+            assertFirstCommitterWinsBroken(measured, "T1.2");
+            String details = measured.violations().stream().filter(x -> x.kind() == WssKind.FIRST_COMMITTER_WINS).findFirst().orElseThrow().details();
+            assertTrue(details.contains("T2 → T1 (the write T1.2 returns otherwise)"), details);
+        }
+    }
+
+    @Test
+    void duckdbUpdatesOfDifferentColumnsLoseNothingAndAreNoCandidateOnlyWhereTheRuleIsMeasured() throws Exception {
+        // Both writes kept (issue 21 item 2): a bug candidate against DuckDB's documented rule; no lost update, so none
+        // against a rule only measured.
+        TestCase c = Cases.on("duckdb").level(IsolationLevel.SNAPSHOT).table("t")
+                .setup("CREATE TABLE t (id INT, a INT, b INT)", "INSERT INTO t VALUES (1, 0, 0)")
+                .txn("UPDATE t SET a = 1 WHERE id = 1")
+                .txn("UPDATE t SET b = 1 WHERE id = 1")
+                .order(1, 2, 1, 2, 1, 2);
+        try (Target duckdb = Targets.create("duckdb")) {
+            assertFirstCommitterWinsBroken(judge(duckdb, c), "T2.1");
+            Verdict measured = judge(new ClaimsMeasuredRule(duckdb), c);
+            assertTrue(measured.isClean(), measured.toString());
         }
     }
 
