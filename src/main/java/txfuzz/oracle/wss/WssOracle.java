@@ -111,7 +111,7 @@ public final class WssOracle implements Oracle {
         found = checkedAgainst(found, StateOrderSearch.run(c, trace, executor, tried, stateOrder,
                 SerialOrders.promise(executor.target().name(), c.isolation(), semantics)));
         if (!found.isEmpty() && !semantics.deviations().isEmpty()) {
-            found = classify(found, semantics, explainer, broken.isPresent());
+            found = classify(found, semantics, explainer, broken.isPresent(), () -> constraintBroken(c, trace, executor));
         }
         List<Violation> all = new ArrayList<>(ruleBreaks);
         all.addAll(found);
@@ -230,8 +230,25 @@ public final class WssOracle implements Oracle {
      * write outcomes differ, the level's weaker visibility accounts for them (a statement saw a
      * different set of rows, so it changed a different number, or hit a constraint another order avoids).
      */
+    /** A check that runs the engine: a constraint the run's final state breaks, if any ({@link DeclaredConstraints}). */
+    @FunctionalInterface
+    private interface ConstraintCheck {
+        Optional<String> broken() throws SQLException, SetupFailedException;
+    }
+
+    /** The constraint the run's final state breaks, checked against the final state of the serial replay in the first possible commit order. */
+    private static Optional<String> constraintBroken(TestCase c, Trace trace, Executor executor) throws SQLException, SetupFailedException {
+        List<List<Integer>> orders = SerialSchedule.possibleOrders(trace, 1);
+        if (orders.isEmpty()) {
+            return Optional.empty();
+        }
+        Trace serial = executor.run(SerialSchedule.transactionLevel(c, trace, orders.get(0)).testCase());
+        return DeclaredConstraints.brokenBy(c, executor.target(), trace.finalState(), serial.finalState());
+    }
+
     private static List<Violation> classify(List<Violation> found, LevelSemantics semantics, DeviationExplainer explainer,
-                                            boolean firstCommitterWinsBroken) throws SQLException, SetupFailedException {
+                                            boolean firstCommitterWinsBroken, ConstraintCheck constraints)
+            throws SQLException, SetupFailedException {
         boolean stateDiffers = found.stream().anyMatch(v -> ((WssKind) v.kind()).stateDiffers());
         if (firstCommitterWinsBroken) {
             return found; // snapshot isolation rests on the rule the run broke: nothing documented explains it
@@ -239,8 +256,19 @@ public final class WssOracle implements Oracle {
         // The first deviation that explains every violation; else the first that explains the final state (a
         // deviation may reproduce the state but not a write's count, which another one reproduces too).
         List<Violation> partly = null;
+        Optional<String> constraint = null; // checked once, when a deviation would first explain a state
         for (Deviation d : semantics.deviations()) {
             Optional<String> rule = explainer.explanation(d);
+            if (rule.isPresent() && stateDiffers && constraint == null) {
+                constraint = constraints.broken();
+                if (constraint.isPresent()) {
+                    // The engine enforces the schema's constraints under every schedule: what data a write sees explains no such state.
+                    String why = "The run's final state breaks a constraint the schema declares (" + constraint.get() + "): the engine"
+                            + " enforces it whatever each write saw, so no behaviour the level documents explains this state.";
+                    return found.stream().map(v -> ((WssKind) v.kind()).stateDiffers() ? v.withDetails(v.details() + "\n" + why + "\n",
+                            v.attachments()) : v).toList();
+                }
+            }
             if (rule.isPresent()) {
                 String ref = semantics.reference() + " (" + rule.get() + ")";
                 List<Violation> out = new ArrayList<>();
