@@ -102,9 +102,13 @@ public final class H2Engine implements Engine {
         m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(DOCS, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY)
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
         m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY).requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
-        // H2 takes the snapshot of each table when the transaction first touches it (measured on 2.5.252, pinned in
-        // SnapshotRulesTest and IsolationOracleEngineTest: a table the transaction has not used yet shows what others
-        // committed since it began; docs/isolation-tables.md).
+        // H2 takes the snapshot of each table when the transaction first reads it (measured on 2.5.252, pinned in
+        // SnapshotRulesTest, TableSnapshotPointsTest and IsolationOracleEngineTest: a table the transaction has not read
+        // yet shows what others committed since it began; docs/isolation-tables.md). A statement that only writes a table
+        // does not take its snapshot: INSERT ... VALUES (even failing on a key), UPDATE t SET c = 5, DELETE FROM t without
+        // WHERE; a SELECT, a subquery, an INSERT's SELECT, a WHERE or SET using t's columns, a MERGE ... USING do (which
+        // statement reads what: oracle/wss SnapshotReads). Reading a table also takes the snapshots of the tables with a
+        // foreign key to it (snapshotsTakenWith below). SNAPSHOT and SERIALIZABLE take every table's at the first statement.
         // H2 says even its SERIALIZABLE does not serialize transactions that write: the weaker
         // REPEATABLE READ cannot either, so write skew is documented there too.
         // Read skew and read-write skew across tables follow from those per-table snapshots (a later first use of another
@@ -127,7 +131,7 @@ public final class H2Engine implements Engine {
 
     /**
      * At REPEATABLE READ a statement that reads a table takes the snapshot of every table with a foreign key to it, and of
-     * theirs in turn (measured on 2.5.252 with plain JDBC, pinned in SnapshotRulesTest): after T2 reads t0, a row T1
+     * theirs in turn (measured on 2.5.252 with plain JDBC, pinned in TableSnapshotPointsTest): after T2 reads t0, a row T1
      * commits into t2 ({@code FOREIGN KEY (c1) REFERENCES t0}) is not visible to T2's first read of t2, nor into t3
      * referencing t2; reading t2 does not take t0's (nor a sibling's) snapshot. It is the foreign key, not an index: an
      * index, a UNIQUE or a CHECK on t2 links nothing; a key added by ALTER TABLE, NOCHECK too, does. (H2's
