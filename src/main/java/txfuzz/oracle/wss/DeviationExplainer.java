@@ -55,6 +55,8 @@ final class DeviationExplainer {
     private DbState initial;
     /** {@link #snapshotsTakenWith()}'s answer, once asked. */
     private Map<String, java.util.Set<String>> snapshotsTakenWith;
+    /** {@link #snapshotPoints}'s per-table points, once made. */
+    private SnapshotPoints tableSnapshotPoints;
     /** Update counts of the statements the current simulation ran, for write-outcome checks. */
     private final Map<StmtRef, Long> simulatedCounts = new HashMap<>();
     private final boolean hasUpsert;
@@ -554,9 +556,15 @@ final class DeviationExplainer {
         return reproducesActual(effects);
     }
 
+    /** The rule's snapshot points; per-table ones once per case, since they parse the statements. */
     private SnapshotPoints snapshotPoints(SnapshotPoints.Rule rule) throws SQLException, SetupFailedException {
-        return rule == SnapshotPoints.Rule.PER_TABLE_AT_FIRST_READ ? new SnapshotPoints(testCase, trace, rule, snapshotsTakenWith())
-                : new SnapshotPoints(testCase, trace, rule);
+        if (rule != SnapshotPoints.Rule.PER_TABLE_AT_FIRST_READ) {
+            return new SnapshotPoints(testCase, trace, rule);
+        }
+        if (tableSnapshotPoints == null) {
+            tableSnapshotPoints = new SnapshotPoints(testCase, trace, rule, snapshotsTakenWith());
+        }
+        return tableSnapshotPoints;
     }
 
     /**
@@ -564,6 +572,9 @@ final class DeviationExplainer {
      * the case's schema once; none when the engine cannot be asked (then each table's snapshot is its own).
      */
     private Map<String, java.util.Set<String>> snapshotsTakenWith() throws SetupFailedException {
+        if (snapshotsTakenWith == null && testCase.setup().stream().noneMatch(sql -> sql.toUpperCase(java.util.Locale.ROOT).contains("REFERENCES"))) {
+            snapshotsTakenWith = Map.of(); // no foreign key: nothing to ask the engine (a fresh database per case costs)
+        }
         if (snapshotsTakenWith == null) {
             try (Database db = target.freshDatabase(); Connection c = db.connect(testCase.isolation(), testCase.mode());
                  Statement s = c.createStatement()) {
