@@ -27,9 +27,9 @@ final class SnapshotPoints {
         /**
          * for each table, the first statement of the transaction that reads it, or reads a table whose snapshot the engine
          * takes with it (H2's REPEATABLE READ: a table with a foreign key to the one read); what a statement reads is
-         * {@link SnapshotReads}'s, and where that cannot be told (or a statement that reads failed: H2 pins nothing for
-         * an error raised while it prepares the statement, the tables it reads for one raised while it runs), the first
-         * statement whose text names the table
+         * {@link SnapshotReads}'s; where that cannot be told (a form it does not know, or a statement that reads and failed
+         * other than on a constraint: H2 pins nothing for an error raised while it prepares the statement, the tables it
+         * reads for one raised while it runs), the first statement whose text names the table, as before
          */
         PER_TABLE_AT_FIRST_READ
     }
