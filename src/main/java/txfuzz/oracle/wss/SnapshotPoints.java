@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.Trace;
+import txfuzz.model.StmtKind;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 
@@ -91,10 +92,12 @@ final class SnapshotPoints {
      * Empty: cannot tell.
      */
     private Optional<Set<String>> pinnedBy(StmtRef ref) {
-        if (testCase.tables().stream().noneMatch(t -> names(ref, t))) {
-            return Optional.of(Set.of()); // BEGIN, COMMIT, SELECT 1: a statement reads only tables it names (saves a parse)
-        }
-        Optional<Set<String>> reads = SnapshotReads.of(testCase.stmt(ref).sql());
+        Set<String> named = new HashSet<>();
+        testCase.tables().stream().filter(t -> names(ref, t)).forEach(t -> named.add(t.toLowerCase(Locale.ROOT)));
+        // A statement reads only tables it names (BEGIN, COMMIT, SELECT 1 read none), and a SELECT reads every table it
+        // names (SnapshotReads): only writes need the parse, which costs.
+        Optional<Set<String>> reads = named.isEmpty() ? Optional.of(Set.of())
+                : testCase.stmt(ref).kind() == StmtKind.SELECT ? Optional.of(named) : SnapshotReads.of(testCase.stmt(ref).sql());
         if (reads.isEmpty() || reads.get().isEmpty()) {
             return reads;
         }
