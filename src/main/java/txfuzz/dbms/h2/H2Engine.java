@@ -103,12 +103,12 @@ public final class H2Engine implements Engine {
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
         m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY).requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
         // H2 takes the snapshot of each table when the transaction first reads it (measured on 2.5.252, pinned in
-        // SnapshotRulesTest, TableSnapshotPointsTest and IsolationOracleEngineTest: a table the transaction has not read
-        // yet shows what others committed since it began; docs/isolation-tables.md). A statement that only writes a table
-        // does not take its snapshot: INSERT ... VALUES (even failing on a key), UPDATE t SET c = 5, DELETE FROM t without
-        // WHERE; a SELECT, a subquery, an INSERT's SELECT, a WHERE or SET using t's columns, a MERGE ... USING do (which
-        // statement reads what: oracle/wss SnapshotReads). Reading a table also takes the snapshots of the tables with a
-        // foreign key to it (snapshotsTakenWith below). SNAPSHOT and SERIALIZABLE take every table's at the first statement.
+        // SnapshotRulesTest, TableSnapshotPointsTest, SnapshotReadsTest and IsolationOracleEngineTest: a table the
+        // transaction has not read yet shows what others committed since it began; docs/isolation-tables.md). A statement
+        // that only writes a table does not take its snapshot: INSERT ... VALUES (even failing on a key), UPDATE t SET c = 5,
+        // DELETE FROM t without WHERE; a SELECT, a subquery, an INSERT's SELECT, a WHERE or SET using t's columns, a
+        // MERGE ... USING do (docs/verdicts.md). Reading a table also takes the snapshots of the tables with a foreign key
+        // to it (snapshotsTakenWith below). SNAPSHOT and SERIALIZABLE take every table's at the first statement.
         // H2 says even its SERIALIZABLE does not serialize transactions that write: the weaker
         // REPEATABLE READ cannot either, so write skew is documented there too.
         // Read skew and read-write skew across tables follow from those per-table snapshots (a later first use of another

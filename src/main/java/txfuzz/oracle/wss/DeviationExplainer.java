@@ -799,11 +799,11 @@ final class DeviationExplainer {
      * overlap).
      */
     Optional<RuleBreak> firstCommitterWinsBroken() throws SQLException, SetupFailedException {
-        SnapshotPoints points = snapshotPoints(semantics.deviations().contains(Deviation.TABLE_SNAPSHOTS)
-                ? SnapshotPoints.Rule.PER_TABLE_AT_FIRST_READ : SnapshotPoints.Rule.AT_FIRST_STATEMENT);
         if (!writersOverlap()) {
             return Optional.empty();
         }
+        SnapshotPoints points = snapshotPoints(semantics.deviations().contains(Deviation.TABLE_SNAPSHOTS)
+                ? SnapshotPoints.Rule.PER_TABLE_AT_FIRST_READ : SnapshotPoints.Rule.AT_FIRST_STATEMENT);
         try {
             snapshotRun(points);
         } catch (RowIdsUnusable e) {
