@@ -48,7 +48,8 @@ public enum Deviation {
     TRANSACTION_SNAPSHOT,
     /**
      * Like {@link #TRANSACTION_SNAPSHOT}, but each table is read from its own snapshot, taken when the
-     * transaction first touches that table (H2's REPEATABLE READ): a table a transaction has not used
+     * transaction first reads that table, or a table whose snapshot the engine takes with it
+     * ({@link Engine#snapshotsTakenWith}) (H2's REPEATABLE READ): a table a transaction has not read
      * yet still shows what other transactions committed since it began.
      */
     TABLE_SNAPSHOTS,

@@ -174,6 +174,15 @@ public interface Engine {
     }
 
     /**
+     * Where the engine takes its snapshots table by table ({@link Deviation#TABLE_SNAPSHOTS}): for each table of the
+     * database {@code c} is connected to (lower case), the other tables whose snapshot a statement that reads it takes
+     * too. Default: none, each table's snapshot is its own.
+     */
+    default java.util.Map<String, java.util.Set<String>> snapshotsTakenWith(Connection c) throws SQLException {
+        return java.util.Map.of();
+    }
+
+    /**
      * A query that reads every row of {@code quotedTable}, a table with no {@link #clusteredKey} and no PRIMARY KEY,
      * in the order the engine stores and scans such a table in, when that order is insertion order (InnoDB: a
      * hidden row id that grows with each insert); empty when the engine documents no such order. Then a locking

@@ -102,9 +102,13 @@ public final class H2Engine implements Engine {
         m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(DOCS, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY)
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
         m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY).requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
-        // H2 takes the snapshot of each table when the transaction first touches it (measured on 2.5.252, pinned in
-        // SnapshotRulesTest and IsolationOracleEngineTest: a table the transaction has not used yet shows what others
-        // committed since it began; docs/isolation-tables.md).
+        // H2 takes the snapshot of each table when the transaction first reads it (measured on 2.5.252, pinned in
+        // SnapshotRulesTest, TableSnapshotPointsTest, SnapshotReadsTest and IsolationOracleEngineTest: a table the
+        // transaction has not read yet shows what others committed since it began; docs/isolation-tables.md). A statement
+        // that only writes a table does not take its snapshot: INSERT ... VALUES (even failing on a key), UPDATE t SET c = 5,
+        // DELETE FROM t without WHERE; a SELECT, a subquery, an INSERT's SELECT, a WHERE or SET using t's columns, a
+        // MERGE ... USING do (docs/verdicts.md). Reading a table also takes the snapshots of the tables with a foreign key
+        // to it (snapshotsTakenWith below). SNAPSHOT and SERIALIZABLE take every table's at the first statement.
         // H2 says even its SERIALIZABLE does not serialize transactions that write: the weaker
         // REPEATABLE READ cannot either, so write skew is documented there too.
         // Read skew and read-write skew across tables follow from those per-table snapshots (a later first use of another
@@ -127,6 +131,45 @@ public final class H2Engine implements Engine {
         m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(DOCS, Deviation.TRANSACTION_SNAPSHOT)
                 .documenting(WRITE_SKEW_DOCUMENTED, Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2).requiring(Deviation.Precondition.MEASURED_FIRST_COMMITTER_WINS));
         return new Profile(m);
+    }
+
+    /**
+     * At REPEATABLE READ a statement that reads a table takes the snapshot of every table with a foreign key to it, and of
+     * theirs in turn (measured on 2.5.252 with plain JDBC, pinned in TableSnapshotPointsTest): after T2 reads t0, a row T1
+     * commits into t2 ({@code FOREIGN KEY (c1) REFERENCES t0}) is not visible to T2's first read of t2, nor into t3
+     * referencing t2; reading t2 does not take t0's (nor a sibling's) snapshot. It is the foreign key, not an index: an
+     * index, a UNIQUE or a CHECK on t2 links nothing; a key added by ALTER TABLE, NOCHECK too, does. (H2's
+     * SessionLocal adds the tables of a table's constraints to a REPEATABLE READ statement's snapshot, recursively.)
+     */
+    @Override
+    public Map<String, Set<String>> snapshotsTakenWith(Connection c) throws SQLException {
+        Map<String, Set<String>> referencing = new java.util.HashMap<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT fk.TABLE_NAME, pk.TABLE_NAME"
+                + " FROM INFORMATION_SCHEMA.REFERENTIAL_CONSTRAINTS r"
+                + " JOIN INFORMATION_SCHEMA.TABLE_CONSTRAINTS fk ON fk.CONSTRAINT_SCHEMA = r.CONSTRAINT_SCHEMA AND fk.CONSTRAINT_NAME = r.CONSTRAINT_NAME"
+                + " JOIN INFORMATION_SCHEMA.TABLE_CONSTRAINTS pk ON pk.CONSTRAINT_SCHEMA = r.UNIQUE_CONSTRAINT_SCHEMA"
+                + " AND pk.CONSTRAINT_NAME = r.UNIQUE_CONSTRAINT_NAME WHERE fk.TABLE_SCHEMA = SCHEMA()")) {
+            while (rs.next()) {
+                String child = rs.getString(1).toLowerCase(java.util.Locale.ROOT);
+                String parent = rs.getString(2).toLowerCase(java.util.Locale.ROOT);
+                if (!child.equals(parent)) {
+                    referencing.computeIfAbsent(parent, k -> new java.util.HashSet<>()).add(child);
+                }
+            }
+        }
+        Map<String, Set<String>> out = new java.util.HashMap<>();
+        for (String table : referencing.keySet()) {
+            Set<String> reached = new java.util.HashSet<>();
+            java.util.ArrayDeque<String> todo = new java.util.ArrayDeque<>(referencing.get(table));
+            while (!todo.isEmpty()) {
+                String next = todo.pop();
+                if (!next.equals(table) && reached.add(next)) {
+                    todo.addAll(referencing.getOrDefault(next, Set.of()));
+                }
+            }
+            out.put(table, Set.copyOf(reached));
+        }
+        return out;
     }
 
     @Override

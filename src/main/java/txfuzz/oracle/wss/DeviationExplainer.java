@@ -53,6 +53,10 @@ final class DeviationExplainer {
     private final LevelSemantics semantics;
     private final Map<Integer, Integer> endOf = new HashMap<>();
     private DbState initial;
+    /** {@link #snapshotsTakenWith()}'s answer, once asked. */
+    private Map<String, java.util.Set<String>> snapshotsTakenWith;
+    /** {@link #snapshotPoints}'s per-table points, once made. */
+    private SnapshotPoints tableSnapshotPoints;
     /** Update counts of the statements the current simulation ran, for write-outcome checks. */
     private final Map<StmtRef, Long> simulatedCounts = new HashMap<>();
     private final boolean hasUpsert;
@@ -153,7 +157,7 @@ final class DeviationExplainer {
             case TRANSACTION_SNAPSHOT -> "snapshot isolation: each transaction's writes were computed from the snapshot taken at its"
                     + " first statement, and concurrent writers changed different rows";
             case TABLE_SNAPSHOTS -> "per-table snapshots: each transaction read every table from the snapshot taken when it first"
-                    + " touched that table, and concurrent writers changed different rows";
+                    + " read that table (or a table the engine snapshots with it), and concurrent writers changed different rows";
             case SOME_SERIAL_ORDER -> "serializable in an order other than commit order: " + lastSerialOrder;
             case LOCKING_SCAN_IN_KEY_ORDER -> "locking scan in key order without gap locks: each write saw the data committed before it"
                     + " began; an UPDATE or DELETE that waited for a row lock read the rows before that row in clustered-key order (insertion"
@@ -190,7 +194,7 @@ final class DeviationExplainer {
             case STATEMENT_SNAPSHOT_WITH_RECHECK -> statementSnapshotWithRecheck();
             case TRANSACTION_SNAPSHOT -> transactionSnapshot(SnapshotPoints.Rule.AT_FIRST_STATEMENT)
                     || transactionSnapshot(SnapshotPoints.Rule.AT_BEGIN);
-            case TABLE_SNAPSHOTS -> transactionSnapshot(SnapshotPoints.Rule.PER_TABLE_AT_FIRST_TOUCH);
+            case TABLE_SNAPSHOTS -> transactionSnapshot(SnapshotPoints.Rule.PER_TABLE_AT_FIRST_READ);
             case SOME_SERIAL_ORDER -> someSerialOrder();
             case LOCKING_SCAN_IN_KEY_ORDER -> lockingScanInKeyOrder();
         };
@@ -602,13 +606,46 @@ final class DeviationExplainer {
     }
 
     private boolean transactionSnapshot(SnapshotPoints.Rule rule) throws SQLException, SetupFailedException {
-        Optional<List<SnapshotTxn>> run = snapshotRun(new SnapshotPoints(testCase, trace, rule));
+        Optional<List<SnapshotTxn>> run = snapshotRun(snapshotPoints(rule));
         if (run.isEmpty()) {
             return false;
         }
         List<StateDelta> effects = new ArrayList<>();
         run.get().forEach(t -> t.writes.forEach(w -> effects.add(w.delta)));
         return reproducesActual(effects);
+    }
+
+    /** The rule's snapshot points; per-table ones once per case, since they parse the statements. */
+    private SnapshotPoints snapshotPoints(SnapshotPoints.Rule rule) throws SQLException, SetupFailedException {
+        if (rule != SnapshotPoints.Rule.PER_TABLE_AT_FIRST_READ) {
+            return new SnapshotPoints(testCase, trace, rule);
+        }
+        if (tableSnapshotPoints == null) {
+            tableSnapshotPoints = new SnapshotPoints(testCase, trace, rule, snapshotsTakenWith());
+        }
+        return tableSnapshotPoints;
+    }
+
+    /**
+     * Per table, the tables whose per-table snapshot the engine takes with it ({@code Engine#snapshotsTakenWith}), asked of
+     * the case's schema once; none when the engine cannot be asked (then each table's snapshot is its own).
+     */
+    private Map<String, java.util.Set<String>> snapshotsTakenWith() throws SetupFailedException {
+        if (snapshotsTakenWith == null && testCase.setup().stream().noneMatch(sql -> sql.toUpperCase(java.util.Locale.ROOT).contains("REFERENCES"))) {
+            snapshotsTakenWith = Map.of(); // no foreign key: nothing to ask the engine (a fresh database per case costs)
+        }
+        if (snapshotsTakenWith == null) {
+            try (Database db = target.freshDatabase(); Connection c = db.connect(testCase.isolation(), testCase.mode());
+                 Statement s = c.createStatement()) {
+                for (String sql : testCase.setup()) {
+                    s.execute(sql);
+                }
+                snapshotsTakenWith = target.engine().snapshotsTakenWith(c);
+            } catch (SQLException e) {
+                snapshotsTakenWith = Map.of();
+            }
+        }
+        return snapshotsTakenWith;
     }
 
     /** One write of a committed transaction, simulated on the data its rule says it saw. */
@@ -861,11 +898,11 @@ final class DeviationExplainer {
      * overlap).
      */
     Optional<RuleBreak> firstCommitterWinsBroken() throws SQLException, SetupFailedException {
-        SnapshotPoints points = new SnapshotPoints(testCase, trace, semantics.deviations().contains(Deviation.TABLE_SNAPSHOTS)
-                ? SnapshotPoints.Rule.PER_TABLE_AT_FIRST_TOUCH : SnapshotPoints.Rule.AT_FIRST_STATEMENT);
         if (!writersOverlap()) {
             return Optional.empty();
         }
+        SnapshotPoints points = snapshotPoints(semantics.deviations().contains(Deviation.TABLE_SNAPSHOTS)
+                ? SnapshotPoints.Rule.PER_TABLE_AT_FIRST_READ : SnapshotPoints.Rule.AT_FIRST_STATEMENT);
         try {
             snapshotRun(points);
         } catch (RowIdsUnusable e) {
