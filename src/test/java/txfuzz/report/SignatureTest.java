@@ -65,7 +65,66 @@ class SignatureTest {
     }
 
     private static String kind(String sql) {
-        return Signature.statementKind(Stmt.of(StmtKind.OTHER, sql), Signature.normalise(sql));
+        return Signature.statementKind(sql);
+    }
+
+    /**
+     * The kind read from the parsed statement is the kind the text gave before (signature ids stay), for
+     * every statement of generated cases of every engine and of every corpus case the parser reads; the
+     * ones it does not read keep the text's kind.
+     */
+    @Test
+    void theParsedKindIsTheTextKindForEveryStatementTxfuzzRuns() {
+        int parsed = 0;
+        int unparsed = 0;
+        java.util.List<String> differ = new java.util.ArrayList<>();
+        for (String sql : txfuzz.gen.SampleStatements.sql(40)) {
+            String text = Signature.kindFromText(Signature.normalise(sql));
+            java.util.Optional<txfuzz.gen.StatementStructure.Parsed> p = txfuzz.gen.StatementStructure.of(sql);
+            if (p.isEmpty()) {
+                unparsed++;
+                assertEquals(text, kind(sql), sql);
+                continue;
+            }
+            parsed++;
+            if (!text.equals(p.get().kind())) {
+                differ.add(text + " vs parsed " + p.get().kind() + ": " + sql);
+            }
+        }
+        System.out.println("statement kinds: " + parsed + " parsed, " + unparsed + " read from the text");
+        assertEquals(List.of(), differ);
+        assertTrue(parsed > 1000, "parsed " + parsed);
+    }
+
+    /** The constraints and indexes read from the parsed setup are those the text gave, for every setup statement of those cases. */
+    @Test
+    void theParsedSchemaFeaturesAreTheTextFeatures() {
+        int parsed = 0;
+        java.util.List<String> differ = new java.util.ArrayList<>();
+        for (txfuzz.model.TestCase c : txfuzz.gen.SampleStatements.cases(40)) {
+            for (String sql : c.setup()) {
+                if (txfuzz.gen.StatementStructure.of(sql).isEmpty()) {
+                    continue;
+                }
+                parsed++;
+                java.util.Set<String> text = Signature.schemaFeaturesFromText(Signature.normalise(sql));
+                if (!text.equals(Signature.schemaFeatures(sql))) {
+                    differ.add(text + " vs parsed " + Signature.schemaFeatures(sql) + ": " + sql.substring(0, Math.min(200, sql.length())));
+                }
+            }
+        }
+        assertEquals(List.of(), differ);
+        assertTrue(parsed > 500, "parsed " + parsed);
+    }
+
+    @Test
+    void whatTheParserDoesNotReadIsNamedFromTheText() {
+        assertTrue(txfuzz.gen.StatementStructure.of("MERGE INTO t KEY (a) VALUES (1, 2)").isEmpty(), "H2's MERGE … KEY");
+        assertEquals("MERGE KEY", kind("MERGE INTO t KEY (a) VALUES (1, 2)"));
+        assertTrue(txfuzz.gen.StatementStructure.of("SELECT a FROM t FOR READ ONLY WITH RS").isEmpty(), "Derby's read-stability lock");
+        assertEquals("SELECT FOR SHARE", kind("SELECT a FROM t FOR READ ONLY WITH RS"));
+        assertEquals("SELECT FOR SHARE", kind("SELECT rid, wl FROM t0 LOCK IN SHARE MODE SKIP LOCKED"));
+        assertEquals("SELECT FOR UPDATE", kind("SELECT a FROM t UNION ALL SELECT b FROM u FOR UPDATE"));
     }
 
     @Test

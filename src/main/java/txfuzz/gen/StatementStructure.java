@@ -1,0 +1,430 @@
+package txfuzz.gen;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.alter.Alter;
+import net.sf.jsqlparser.statement.alter.AlterExpression;
+import net.sf.jsqlparser.statement.alter.AlterOperation;
+import net.sf.jsqlparser.statement.create.index.CreateIndex;
+import net.sf.jsqlparser.statement.create.table.CheckConstraint;
+import net.sf.jsqlparser.statement.create.table.ColDataType;
+import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.create.table.ForeignKeyIndex;
+import net.sf.jsqlparser.statement.create.table.Index;
+import net.sf.jsqlparser.statement.delete.Delete;
+import net.sf.jsqlparser.statement.insert.ConflictActionType;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.merge.Merge;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.ForMode;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.Values;
+import net.sf.jsqlparser.statement.update.Update;
+import net.sf.jsqlparser.statement.upsert.Upsert;
+
+/**
+ * What a statement is, read from its parsed form (JSqlParser 5.3, the parser {@link ForeignInstrumentation}
+ * uses): its kind, the table it writes, the table it defines (columns, generated keys, references) and,
+ * for a query on one table, its select list. One place for the statement structure the oracles, the
+ * reducer and the reports need, instead of each reading it back from the text with its own regular
+ * expressions.
+ *
+ * <p>{@link #of} is empty for a statement the parser does not read (a dialect's form JSqlParser lacks,
+ * e.g. MariaDB's {@code LOCK IN SHARE MODE SKIP LOCKED}, H2's {@code MERGE INTO … KEY}, Derby's {@code FOR
+ * READ ONLY WITH RS}): each caller then keeps its own reading of the text for it, never a guess.
+ *
+ * <p>A statement is parsed once per text (a bounded cache shared by every caller and worker thread): the
+ * signature, the wss oracle and the deviation explainer ask about the same statements of a case.
+ */
+public final class StatementStructure {
+    private static final String LOCK_IN_SHARE_MODE = "LOCK IN SHARE MODE";
+    private static final int CACHE_SIZE = 8192;
+    private static final Map<String, Optional<Parsed>> CACHE = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Optional<Parsed>> eldest) {
+            return size() > CACHE_SIZE;
+        }
+    });
+
+    private StatementStructure() {
+    }
+
+    /**
+     * One parsed statement.
+     *
+     * @param kind         the statement kind as signatures and listings name it: {@code SELECT}, {@code SELECT FOR UPDATE},
+     *                     {@code SELECT FOR SHARE}, {@code INSERT}, {@code INSERT SELECT}, {@code INSERT ON CONFLICT DO UPDATE},
+     *                     {@code INSERT OR REPLACE}, {@code REPLACE}, {@code MERGE}, {@code UPDATE}, {@code DELETE} …; for any
+     *                     other statement its first word, upper case ({@code CREATE}, {@code COMMIT})
+     * @param writtenTable the table an INSERT, UPDATE, DELETE, MERGE or upsert writes: unquoted, lower case, schema dropped
+     * @param definition   what a CREATE TABLE, or an ALTER TABLE … ADD column, declares
+     * @param query        the FROM table and select list of a query on one table (the first branch of a compound one)
+     * @param declares     the constraints and indexes a CREATE TABLE or CREATE INDEX declares, of {@code PRIMARY KEY},
+     *                     {@code UNIQUE}, {@code FOREIGN KEY}, {@code CHECK}, {@code index} (sorted)
+     */
+    public record Parsed(String kind, Optional<String> writtenTable, Optional<TableDefinition> definition, Optional<OneTableQuery> query,
+                         List<String> declares) {
+        public Parsed {
+            declares = List.copyOf(new java.util.TreeSet<>(declares));
+        }
+    }
+
+    /**
+     * The columns a CREATE TABLE declares (or an ALTER TABLE adds), in declaration order.
+     *
+     * @param creates     true for CREATE TABLE (the table's columns start here), false for ALTER TABLE … ADD
+     * @param foreignKeys table-level single-column FOREIGN KEY constraints
+     */
+    public record TableDefinition(String table, boolean creates, List<ColumnDeclaration> columns, List<ForeignKey> foreignKeys) {
+        public TableDefinition {
+            columns = List.copyOf(columns);
+            foreignKeys = List.copyOf(foreignKeys);
+        }
+    }
+
+    /**
+     * One declared column.
+     *
+     * @param generated         the engine generates its value: AUTO_INCREMENT/AUTOINCREMENT, SERIAL (SMALL/BIG, 2/4/8),
+     *                          IDENTITY, a DEFAULT nextval(…)
+     * @param integerPrimaryKey declared {@code INTEGER PRIMARY KEY} (a row id in SQLite)
+     * @param references        the inline REFERENCES of the column, if any
+     */
+    public record ColumnDeclaration(String name, boolean generated, boolean integerPrimaryKey, Optional<Reference> references) {
+    }
+
+    /** A referenced table, and its column when one is named. */
+    public record Reference(String table, Optional<String> column) {
+    }
+
+    /** A table-level FOREIGN KEY ({@code column}) REFERENCES {@code references}. */
+    public record ForeignKey(String column, Reference references) {
+    }
+
+    /**
+     * A query's FROM table and its select list: per item the column it reads (unqualified, lower case) when it is
+     * a column or an expression of that one column, whose value follows the column's ({@code (id * 2)},
+     * {@code COALESCE(id, 0)}, {@code MAX(id)}); {@code *} for {@code *} or {@code t.*}; empty for a literal, an
+     * expression of several columns or one with a subquery.
+     */
+    public record OneTableQuery(String table, List<Optional<String>> items) {
+        public OneTableQuery {
+            items = List.copyOf(items);
+        }
+    }
+
+    /** The parsed structure of {@code sql}; empty when the parser does not read it (the caller keeps its text reading). */
+    public static Optional<Parsed> of(String sql) {
+        Optional<Parsed> hit = CACHE.get(sql);
+        if (hit != null) {
+            return hit;
+        }
+        Optional<Parsed> p = derive(sql);
+        CACHE.put(sql, p);
+        return p;
+    }
+
+    private static Optional<Parsed> derive(String original) {
+        String sql = original.strip();
+        if (sql.endsWith(";")) {
+            sql = sql.substring(0, sql.length() - 1).strip();
+        }
+        boolean lockInShareMode = false;
+        if (sql.toUpperCase(Locale.ROOT).endsWith(" " + LOCK_IN_SHARE_MODE)) {
+            // JSqlParser 5.3 does not read MariaDB's spelling of FOR SHARE (as in ForeignInstrumentation)
+            sql = sql.substring(0, sql.length() - LOCK_IN_SHARE_MODE.length()).strip();
+            lockInShareMode = true;
+        }
+        Statement st;
+        try {
+            st = CCJSqlParserUtil.parse(sql);
+        } catch (JSQLParserException | RuntimeException e) {
+            return Optional.empty();
+        }
+        if (lockInShareMode && !(st instanceof PlainSelect || st instanceof SetOperationList)) {
+            return Optional.empty(); // not a query the suffix could lock: leave it to the caller's reading of the text
+        }
+        return Optional.of(new Parsed(kind(st, lockInShareMode, sql), written(st), definition(st), query(st), declares(st)));
+    }
+
+    // ---------------------------------------------------------------- kind
+
+    private static String kind(Statement st, boolean lockInShareMode, String sql) {
+        if (st instanceof Select s && !(st instanceof Values)) {
+            if (lockInShareMode) {
+                return "SELECT FOR SHARE";
+            }
+            ForMode mode = forMode(s);
+            // FOR NO KEY UPDATE and FOR KEY SHARE stay plain SELECTs, as signatures have always named them
+            if (mode == ForMode.UPDATE) {
+                return "SELECT FOR UPDATE";
+            }
+            return mode == ForMode.SHARE ? "SELECT FOR SHARE" : "SELECT";
+        }
+        if (st instanceof Upsert u) {
+            return switch (u.getUpsertType()) {
+                case INSERT_OR_REPLACE -> "INSERT OR REPLACE";
+                case INSERT_OR_IGNORE -> "INSERT OR IGNORE";
+                case REPLACE, REPLACE_SET -> "REPLACE";
+                case UPSERT -> "UPSERT";
+                default -> "INSERT"; // INSERT OR ABORT/FAIL/ROLLBACK: SQLite's plain INSERT with another conflict rule
+            };
+        }
+        if (st instanceof Insert i) {
+            if (i.isModifierIgnore()) {
+                return "INSERT IGNORE";
+            }
+            if (i.getConflictAction() != null) {
+                return i.getConflictAction().getConflictActionType() == ConflictActionType.DO_NOTHING
+                        ? "INSERT ON CONFLICT DO NOTHING" : "INSERT ON CONFLICT DO UPDATE";
+            }
+            if (i.getDuplicateUpdateSets() != null && !i.getDuplicateUpdateSets().isEmpty()) {
+                return "INSERT ON DUPLICATE KEY UPDATE";
+            }
+            return i.getSelect() != null && !(i.getSelect() instanceof Values) ? "INSERT SELECT" : "INSERT";
+        }
+        if (st instanceof Merge) {
+            return "MERGE"; // the parser reads MERGE … USING only (H2's MERGE INTO … KEY is read from the text)
+        }
+        if (st instanceof Update) {
+            return "UPDATE";
+        }
+        if (st instanceof Delete) {
+            return "DELETE";
+        }
+        String upper = sql.toUpperCase(Locale.ROOT);
+        int end = 0;
+        while (end < upper.length() && !Character.isWhitespace(upper.charAt(end))) {
+            end++;
+        }
+        return upper.substring(0, end);
+    }
+
+    /** The lock a query takes: its own, or for a compound query any branch's. */
+    private static ForMode forMode(Select s) {
+        if (s.getForMode() != null) {
+            return s.getForMode();
+        }
+        if (s instanceof SetOperationList list) {
+            for (Select branch : list.getSelects()) {
+                ForMode m = forMode(branch);
+                if (m != null) {
+                    return m;
+                }
+            }
+        }
+        if (s instanceof ParenthesedSelect p && p.getSelect() != null) {
+            return forMode(p.getSelect());
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------- written table
+
+    private static Optional<String> written(Statement st) {
+        Table t = null;
+        if (st instanceof Insert i) {
+            t = i.getTable();
+        } else if (st instanceof Upsert u) {
+            t = u.getTable();
+        } else if (st instanceof Update u) {
+            t = u.getTable();
+        } else if (st instanceof Delete d) {
+            t = d.getTable();
+        } else if (st instanceof Merge m) {
+            t = m.getTable();
+        }
+        return t == null || t.getName() == null ? Optional.empty() : Optional.of(name(t.getName()));
+    }
+
+    // ---------------------------------------------------------------- definitions
+
+    private static Optional<TableDefinition> definition(Statement st) {
+        if (st instanceof CreateTable ct) {
+            if (ct.getColumnDefinitions() == null || ct.getColumnDefinitions().isEmpty()) {
+                return Optional.empty(); // a table made from a query: its columns are not in the statement
+            }
+            List<ColumnDeclaration> cols = new ArrayList<>();
+            for (ColumnDefinition c : ct.getColumnDefinitions()) {
+                cols.add(column(c.getColumnName(), c.getColDataType(), c.getColumnSpecs()));
+            }
+            List<ForeignKey> fks = new ArrayList<>();
+            if (ct.getIndexes() != null) {
+                for (Index ix : ct.getIndexes()) {
+                    if (ix instanceof ForeignKeyIndex fk && fk.getColumnsNames().size() == 1 && fk.getTable() != null) {
+                        List<String> refCols = fk.getReferencedColumnNames();
+                        Optional<String> refCol = refCols != null && refCols.size() == 1 ? Optional.of(name(refCols.get(0))) : Optional.empty();
+                        fks.add(new ForeignKey(name(fk.getColumnsNames().get(0)), new Reference(name(fk.getTable().getName()), refCol)));
+                    }
+                }
+            }
+            return Optional.of(new TableDefinition(name(ct.getTable().getName()), true, cols, fks));
+        }
+        if (st instanceof Alter a && a.getAlterExpressions() != null) {
+            List<ColumnDeclaration> cols = new ArrayList<>();
+            for (AlterExpression e : a.getAlterExpressions()) {
+                if (e.getOperation() == AlterOperation.ADD && e.getColDataTypeList() != null) {
+                    for (AlterExpression.ColumnDataType c : e.getColDataTypeList()) {
+                        cols.add(column(c.getColumnName(), c.getColDataType(), c.getColumnSpecs()));
+                    }
+                }
+            }
+            return cols.isEmpty() ? Optional.empty() : Optional.of(new TableDefinition(name(a.getTable().getName()), false, cols, List.of()));
+        }
+        return Optional.empty();
+    }
+
+    /** PostgreSQL's serial types (SMALL/BIG, 2/4/8) and H2's IDENTITY type. */
+    private static final java.util.Set<String> GENERATING_TYPES = java.util.Set.of("SERIAL", "SERIAL2", "SERIAL4", "SERIAL8",
+            "SMALLSERIAL", "SMALLSERIAL2", "SMALLSERIAL4", "SMALLSERIAL8", "BIGSERIAL", "BIGSERIAL2", "BIGSERIAL4", "BIGSERIAL8", "IDENTITY");
+
+    private static ColumnDeclaration column(String name, ColDataType type, List<String> specs) {
+        List<String> words = specs == null ? List.of() : specs;
+        String typeName = type == null || type.getDataType() == null ? "" : type.getDataType().toUpperCase(Locale.ROOT);
+        boolean generated = GENERATING_TYPES.contains(typeName);
+        for (String w : words) {
+            String u = w.toUpperCase(Locale.ROOT).replace(" ", "");
+            generated |= u.equals("AUTO_INCREMENT") || u.equals("AUTOINCREMENT") || u.equals("IDENTITY") || u.startsWith("NEXTVAL(");
+        }
+        boolean integerPrimaryKey = typeName.equals("INTEGER") && (type.getArgumentsStringList() == null || type.getArgumentsStringList().isEmpty())
+                && words.size() >= 2 && words.get(0).equalsIgnoreCase("PRIMARY") && words.get(1).equalsIgnoreCase("KEY");
+        Optional<Reference> ref = Optional.empty();
+        for (int i = 0; i + 1 < words.size(); i++) {
+            if (words.get(i).equalsIgnoreCase("REFERENCES")) {
+                String next = i + 2 < words.size() ? words.get(i + 2).strip() : "";
+                Optional<String> refCol = Optional.empty();
+                if (next.startsWith("(") && next.endsWith(")") && !next.contains(",")) {
+                    refCol = Optional.of(name(next.substring(1, next.length() - 1)));
+                }
+                ref = Optional.of(new Reference(name(words.get(i + 1)), refCol));
+                break;
+            }
+        }
+        return new ColumnDeclaration(name(name), generated, integerPrimaryKey, ref);
+    }
+
+    private static List<String> declares(Statement st) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        if (st instanceof CreateIndex ci) {
+            out.add("index");
+            if (ci.getIndex() != null && ci.getIndex().getType() != null && ci.getIndex().getType().toUpperCase(Locale.ROOT).startsWith("UNIQUE")) {
+                out.add("UNIQUE");
+            }
+        }
+        if (st instanceof CreateTable ct) {
+            if (ct.getColumnDefinitions() != null) {
+                for (ColumnDefinition c : ct.getColumnDefinitions()) {
+                    List<String> words = c.getColumnSpecs() == null ? List.of() : c.getColumnSpecs();
+                    for (int i = 0; i < words.size(); i++) {
+                        String w = words.get(i).toUpperCase(Locale.ROOT);
+                        if (w.equals("PRIMARY") && i + 1 < words.size() && words.get(i + 1).equalsIgnoreCase("KEY")) {
+                            out.add("PRIMARY KEY");
+                        } else if (w.equals("UNIQUE")) {
+                            out.add("UNIQUE");
+                        } else if (w.equals("REFERENCES")) {
+                            out.add("FOREIGN KEY");
+                        } else if (w.equals("CHECK")) {
+                            out.add("CHECK");
+                        }
+                    }
+                }
+            }
+            if (ct.getIndexes() != null) {
+                for (Index ix : ct.getIndexes()) {
+                    String type = ix.getType() == null ? "" : ix.getType().toUpperCase(Locale.ROOT);
+                    if (ix instanceof ForeignKeyIndex) {
+                        out.add("FOREIGN KEY");
+                    } else if (ix instanceof CheckConstraint) {
+                        out.add("CHECK");
+                    } else if (type.contains("PRIMARY KEY")) {
+                        out.add("PRIMARY KEY");
+                    } else if (type.startsWith("UNIQUE")) {
+                        out.add("UNIQUE");
+                    }
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    // ---------------------------------------------------------------- one-table query
+
+    private static Optional<OneTableQuery> query(Statement st) {
+        Select s = st instanceof Select sel ? sel : null;
+        while (s instanceof SetOperationList list && !list.getSelects().isEmpty()) {
+            s = list.getSelects().get(0);
+        }
+        if (!(s instanceof PlainSelect ps) || !(ps.getFromItem() instanceof Table from) || ps.getSelectItems() == null) {
+            return Optional.empty();
+        }
+        List<Optional<String>> items = new ArrayList<>();
+        for (SelectItem<?> item : ps.getSelectItems()) {
+            Object e = item.getExpression();
+            if (e instanceof AllColumns) { // also t.* (AllTableColumns is an AllColumns)
+                items.add(Optional.of("*"));
+            } else if (e instanceof Column c) {
+                items.add(Optional.of(name(c.getColumnName())));
+            } else if (e instanceof Expression x) {
+                items.add(onlyColumn(x));
+            } else {
+                items.add(Optional.empty());
+            }
+        }
+        return Optional.of(new OneTableQuery(name(from.getName()), items));
+    }
+
+    /** The one column (by name) {@code e} reads outside subqueries; empty when it reads none, several, or has a subquery. */
+    private static Optional<String> onlyColumn(Expression e) {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        boolean[] subquery = {false};
+        e.accept(new ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(Column column, S context) {
+                names.add(name(column.getColumnName()));
+                return null;
+            }
+
+            @Override
+            public <S> Void visit(ParenthesedSelect select, S context) {
+                subquery[0] = true;
+                return null;
+            }
+
+            @Override
+            public <S> Void visit(Select select, S context) {
+                subquery[0] = true;
+                return null;
+            }
+        }, null);
+        return !subquery[0] && names.size() == 1 ? Optional.of(names.iterator().next()) : Optional.empty();
+    }
+
+    /** An identifier compared as the case's table list spells it: unquoted, lower case, schema dropped. */
+    public static String name(String identifier) {
+        String n = identifier.strip();
+        int dot = n.lastIndexOf('.');
+        n = dot >= 0 ? n.substring(dot + 1) : n;
+        if (n.length() >= 2 && (n.startsWith("\"") && n.endsWith("\"") || n.startsWith("`") && n.endsWith("`")
+                || n.startsWith("[") && n.endsWith("]"))) {
+            n = n.substring(1, n.length() - 1);
+        }
+        return n.toLowerCase(Locale.ROOT);
+    }
+}
