@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
@@ -152,16 +151,37 @@ public final class StatementStructure {
             sql = sql.substring(0, sql.length() - LOCK_IN_SHARE_MODE.length()).strip();
             lockInShareMode = true;
         }
-        Statement st;
-        try {
-            st = CCJSqlParserUtil.parse(sql);
-        } catch (JSQLParserException | RuntimeException e) {
+        Statement st = parse(sql);
+        if (st == null) {
             return Optional.empty();
         }
         if (lockInShareMode && !(st instanceof PlainSelect || st instanceof SetOperationList)) {
             return Optional.empty(); // not a query the suffix could lock: leave it to the caller's reading of the text
         }
         return Optional.of(new Parsed(kind(st, lockInShareMode, sql), written(st), definition(st), query(st), declares(st)));
+    }
+
+    /** The parser's deepest nesting it tries its complex mode on (as {@code CCJSqlParserUtil.parse} does). */
+    private static final int COMPLEX_PARSING_DEPTH = 10;
+
+    /**
+     * {@code sql} parsed in the calling thread: the simple mode first, the complex mode when that fails, as
+     * {@code CCJSqlParserUtil.parse(String)} does; but that one starts a thread per statement (to time the parse out),
+     * which cost more than the parse itself. Null when neither mode reads it.
+     */
+    static Statement parse(String sql) {
+        try {
+            return CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(false).Statement();
+        } catch (Exception | StackOverflowError simple) {
+            if (CCJSqlParserUtil.getNestingDepth(sql) > COMPLEX_PARSING_DEPTH) {
+                return null;
+            }
+            try {
+                return CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(true).Statement();
+            } catch (Exception | StackOverflowError complex) {
+                return null;
+            }
+        }
     }
 
     // ---------------------------------------------------------------- kind
