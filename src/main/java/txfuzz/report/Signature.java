@@ -163,12 +163,14 @@ public record Signature(String oracle, String kind, String classification, Strin
     }
 
     /**
-     * The statement kind of {@code sql}, read from its parsed form ({@link StatementStructure}); a statement the
+     * The statement kind of {@code sql}, read from its parsed form ({@link StatementStructure}; the common forms from their
+     * words, {@link StatementStructure#head}, without a parse); a statement the
      * parser does not read (H2's {@code MERGE INTO … KEY}, Derby's {@code FOR READ ONLY WITH RS}, MariaDB's
      * {@code LOCK IN SHARE MODE SKIP LOCKED}) is named from its text as before ({@link #kindFromText}).
      */
     static String statementKind(String sql) {
-        return StatementStructure.of(sql).map(StatementStructure.Parsed::kind).orElseGet(() -> kindFromText(normalise(sql)));
+        return StatementStructure.head(sql).map(StatementStructure.Head::kind)
+                .orElseGet(() -> StatementStructure.of(sql).map(StatementStructure.Parsed::kind).orElseGet(() -> kindFromText(normalise(sql))));
     }
 
     private static final Pattern INSERT_SELECT = Pattern.compile("^INSERT (?:INTO )?\\S+ (?:\\([^)]*\\) )?\\(?\\s*SELECT\\b");

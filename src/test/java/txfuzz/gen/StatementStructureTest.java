@@ -52,4 +52,45 @@ class StatementStructureTest {
         String sql = "SELECT id FROM t WHERE id IN (SELECT id FROM (SELECT id FROM u WHERE CASE WHEN a > 1 THEN b ELSE c END = 2) x)";
         assertEquals(library(sql), StatementStructure.parse(sql).toString());
     }
+
+    @Test
+    void theHeadReadsWhatTheParsedFormSaysOnEverySampleStatementItAnswers() {
+        List<String> differ = new ArrayList<>();
+        int answered = 0;
+        int sampled = 0;
+        for (String sql : SampleStatements.sql(20)) {
+            sampled++;
+            var head = StatementStructure.head(sql);
+            if (head.isEmpty()) {
+                continue;
+            }
+            answered++;
+            var parsed = StatementStructure.of(sql);
+            if (parsed.isEmpty()) {
+                continue; // the parser does not read it: the head is the only structural reading
+            }
+            if (!head.get().kind().equals(parsed.get().kind()) || !head.get().writtenTable().equals(parsed.get().writtenTable())) {
+                differ.add(sql + "\n  head:   " + head.get() + "\n  parsed: " + parsed.get().kind() + " " + parsed.get().writtenTable());
+            }
+        }
+        assertEquals(List.of(), differ);
+        assertTrue(answered > sampled / 2, "the head answers most sample statements: " + answered + " of " + sampled);
+    }
+
+    @Test
+    void theHeadAnswersTheCommonFormsAndLeavesTheRestToTheParser() {
+        assertEquals(new StatementStructure.Head("UPDATE", java.util.Optional.of("t1")),
+                StatementStructure.head("UPDATE \"T1\" x SET c = 'FOR UPDATE' WHERE id = 1").orElseThrow());
+        assertEquals(new StatementStructure.Head("DELETE", java.util.Optional.of("t2")), StatementStructure.head("DELETE FROM s.t2").orElseThrow());
+        assertEquals(new StatementStructure.Head("INSERT", java.util.Optional.of("t0")),
+                StatementStructure.head("INSERT INTO t0 (a, b) VALUES (1, 'it''s -- ON')").orElseThrow());
+        assertEquals(new StatementStructure.Head("SELECT", java.util.Optional.empty()),
+                StatementStructure.head("SELECT a FROM t /* FOR UPDATE */ WHERE b = 'LOCK'").orElseThrow());
+        for (String other : List.of("SELECT a FROM t FOR UPDATE", "SELECT a FROM t LOCK IN SHARE MODE", "UPDATE ONLY t SET a = 1",
+                "UPDATE t1, t2 SET a = 1", "DELETE FROM ONLY t", "INSERT INTO t SELECT * FROM u", "INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING",
+                "INSERT OR REPLACE INTO t VALUES (1)", "INSERT INTO t DEFAULT VALUES", "MERGE INTO t KEY (id) VALUES (1)",
+                "UPDATE t SET a = 'x\\' WHERE b = 1", "INSERT INTO t VALUES ('unterminated)")) {
+            assertEquals(java.util.Optional.empty(), StatementStructure.head(other), other);
+        }
+    }
 }
