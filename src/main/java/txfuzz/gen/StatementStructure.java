@@ -201,6 +201,40 @@ public final class StatementStructure {
     }
 
     /**
+     * What a {@code CREATE TABLE t (…)} or {@code CREATE [UNIQUE] INDEX} declares, as {@link Parsed#declares}, read from
+     * its words without a parse: {@code PRIMARY KEY}, {@code UNIQUE}, {@code FOREIGN KEY} (a {@code REFERENCES}),
+     * {@code CHECK}, {@code index}. Empty for any other statement, or a table made from a query: ask {@link #of}.
+     */
+    public static Optional<List<String>> declared(String sql) {
+        List<String> w = words(sql);
+        if (w == null || w.size() < 3 || !w.get(0).equals("CREATE")) {
+            return Optional.empty();
+        }
+        if (w.get(1).equals("INDEX") || w.get(1).equals("UNIQUE") && w.get(2).equals("INDEX")) {
+            return Optional.of(w.get(1).equals("UNIQUE") ? List.of("UNIQUE", "index") : List.of("index"));
+        }
+        if (!w.get(1).equals("TABLE") || w.contains("SELECT")) {
+            return Optional.empty();
+        }
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (int i = 0; i < w.size(); i++) {
+            switch (w.get(i)) {
+                case "PRIMARY" -> {
+                    if (i + 1 < w.size() && w.get(i + 1).equals("KEY")) {
+                        out.add("PRIMARY KEY");
+                    }
+                }
+                case "UNIQUE" -> out.add("UNIQUE");
+                case "REFERENCES" -> out.add("FOREIGN KEY");
+                case "CHECK" -> out.add("CHECK");
+                default -> {
+                }
+            }
+        }
+        return Optional.of(List.copyOf(out));
+    }
+
+    /**
      * The index after a table name that starts at {@code at} (a word or quoted name, qualified by others with dots);
      * -1 when there is none. The name's parts stay separate words: {@link #name} keeps the last part.
      */

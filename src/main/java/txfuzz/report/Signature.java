@@ -262,14 +262,16 @@ public record Signature(String oracle, String kind, String classification, Strin
     }
 
     /**
-     * Constraints and indexes a setup statement declares, read from its parsed form ({@link StatementStructure});
+     * Constraints and indexes a setup statement declares, read from its parsed form ({@link StatementStructure}; a plain
+     * CREATE TABLE or CREATE INDEX from its words, {@link StatementStructure#declared}, without a parse);
      * rows are data, not features. A statement the parser does not read is read from its text ({@link #schemaFeaturesFromText}).
      */
     static Set<String> schemaFeatures(String sql) {
         if (!sql.stripLeading().regionMatches(true, 0, "CREATE", 0, "CREATE".length())) {
             return new TreeSet<>(); // rows and other statements declare nothing: not worth parsing (a setup's INSERTs are long)
         }
-        return StatementStructure.of(sql).<Set<String>>map(p -> new TreeSet<>(p.declares())).orElseGet(() -> schemaFeaturesFromText(normalise(sql)));
+        return StatementStructure.declared(sql).or(() -> StatementStructure.of(sql).map(StatementStructure.Parsed::declares))
+                .<Set<String>>map(TreeSet::new).orElseGet(() -> schemaFeaturesFromText(normalise(sql)));
     }
 
     /** Constraints and indexes a normalised setup statement the parser does not read declares, from its text. */

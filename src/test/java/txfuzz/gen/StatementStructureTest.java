@@ -93,4 +93,32 @@ class StatementStructureTest {
             assertEquals(java.util.Optional.empty(), StatementStructure.head(other), other);
         }
     }
+
+    @Test
+    void theDeclaredWordsAreWhatTheParsedFormSaysOnEverySampleStatementTheyAnswer() {
+        List<String> differ = new ArrayList<>();
+        int answered = 0;
+        for (String sql : SampleStatements.sql(20)) {
+            var declared = StatementStructure.declared(sql);
+            var parsed = StatementStructure.of(sql);
+            if (declared.isEmpty() || parsed.isEmpty()) {
+                continue;
+            }
+            answered++;
+            if (!declared.get().equals(parsed.get().declares())) {
+                differ.add(sql + "\n  words:  " + declared.get() + "\n  parsed: " + parsed.get().declares());
+            }
+        }
+        assertEquals(List.of(), differ);
+        assertTrue(answered > 100, "CREATE statements answered: " + answered);
+    }
+
+    @Test
+    void theDeclaredWordsSkipStringsAndLeaveTablesFromQueriesToTheParser() {
+        assertEquals(List.of("CHECK", "PRIMARY KEY"),
+                StatementStructure.declared("CREATE TABLE t (id INT PRIMARY KEY, c VARCHAR(9) CHECK (c <> 'UNIQUE REFERENCES'))").orElseThrow());
+        assertEquals(List.of("UNIQUE", "index"), StatementStructure.declared("CREATE UNIQUE INDEX i ON t (c)").orElseThrow());
+        assertEquals(java.util.Optional.empty(), StatementStructure.declared("CREATE TABLE t AS SELECT * FROM u"));
+        assertEquals(java.util.Optional.empty(), StatementStructure.declared("INSERT INTO t VALUES (1)"));
+    }
 }
