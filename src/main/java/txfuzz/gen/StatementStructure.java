@@ -155,7 +155,9 @@ public final class StatementStructure {
 
     /**
      * The kind and written table of the most common statements, read from their words without a parse (a parse costs
-     * about a millisecond): a {@code SELECT} with no {@code FOR} or {@code LOCK} word, {@code UPDATE t [alias] SET},
+     * about a millisecond): a {@code SELECT} with no {@code FOR} or {@code LOCK} word or one that ends {@code FOR UPDATE}
+     * or {@code FOR SHARE} ({@link #selectKind}), {@code MERGE INTO t … USING} and H2's {@code MERGE INTO t … KEY},
+     * {@code UPDATE t [alias] SET},
      * {@code DELETE FROM t [alias] [WHERE]}, {@code INSERT INTO t [(columns)] VALUES} with no {@code ON}, {@code SELECT}
      * or {@code WITH} word. These forms have one reading in every dialect; any other form, or a word this reading does not
      * know where the table's name should be, is empty: ask {@link #of}. Words inside strings, quoted names and comments
@@ -168,7 +170,16 @@ public final class StatementStructure {
         }
         switch (w.get(0)) {
             case "SELECT":
-                return w.contains("FOR") || w.contains("LOCK") ? Optional.empty() : Optional.of(new Head("SELECT", Optional.empty()));
+                return selectKind(w).map(kind -> new Head(kind, Optional.empty()));
+            case "MERGE": {
+                // MERGE … USING is the parser's MERGE; H2's MERGE INTO t KEY (…) the parser does not read, and its text names it MERGE KEY
+                int after = w.size() > 1 && w.get(1).equals("INTO") ? afterName(w, 2) : -1;
+                if (after < 0 || after >= w.size()) {
+                    return Optional.empty();
+                }
+                String kind = w.contains("USING") ? "MERGE" : w.contains("KEY") && !w.contains("SELECT") ? "MERGE KEY" : null;
+                return kind == null ? Optional.empty() : Optional.of(new Head(kind, Optional.of(name(w.get(after - 1)))));
+            }
             case "UPDATE": {
                 int after = afterName(w, 1);
                 return after > 0 && endsTableReference(w, after, "SET") ? Optional.of(new Head("UPDATE", Optional.of(name(w.get(after - 1))))) : Optional.empty();
@@ -198,6 +209,43 @@ public final class StatementStructure {
             default:
                 return Optional.empty();
         }
+    }
+
+    /**
+     * The kind of a query: {@code SELECT} with no {@code FOR} or {@code LOCK} word; {@code SELECT FOR UPDATE} or
+     * {@code SELECT FOR SHARE} when its one {@code FOR} word ends a query on no set operation, outside parentheses, as
+     * {@code FOR UPDATE} or {@code FOR SHARE} (then {@code NOWAIT} or {@code SKIP LOCKED} at most). Empty otherwise.
+     */
+    private static Optional<String> selectKind(List<String> w) {
+        if (w.contains("LOCK")) {
+            return Optional.empty();
+        }
+        int at = w.indexOf("FOR");
+        if (at < 0) {
+            return Optional.of("SELECT");
+        }
+        if (w.lastIndexOf("FOR") != at || w.contains("UNION") || w.contains("INTERSECT") || w.contains("EXCEPT") || w.contains("MINUS")
+                || depth(w, at) != 0 || at + 1 >= w.size()) {
+            return Optional.empty();
+        }
+        List<String> tail = w.subList(at + 2, w.size());
+        if (!tail.isEmpty() && !tail.equals(List.of("NOWAIT")) && !tail.equals(List.of("SKIP", "LOCKED"))) {
+            return Optional.empty();
+        }
+        return switch (w.get(at + 1)) {
+            case "UPDATE" -> Optional.of("SELECT FOR UPDATE");
+            case "SHARE" -> Optional.of("SELECT FOR SHARE");
+            default -> Optional.empty();
+        };
+    }
+
+    /** How many parentheses are open before word {@code at}. */
+    private static int depth(List<String> w, int at) {
+        int depth = 0;
+        for (int i = 0; i < at; i++) {
+            depth += w.get(i).equals("(") ? 1 : w.get(i).equals(")") ? -1 : 0;
+        }
+        return depth;
     }
 
     /**

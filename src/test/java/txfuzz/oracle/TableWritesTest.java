@@ -60,4 +60,20 @@ class TableWritesTest {
         assertEquals(List.of(), differ);
         assertTrue(parsed > 1000, "parsed " + parsed);
     }
+
+    /** Reading the common forms from their words gives the table the parsed form gives, else the text, on every sample statement. */
+    @Test
+    void theWordsGiveTheTableOfTheParsedFormOrTheTextForEveryStatementTxfuzzRuns() {
+        List<String> differ = new ArrayList<>();
+        int byWords = 0;
+        for (String sql : SampleStatements.sql(40)) {
+            Optional<String> full = StatementStructure.of(sql).map(StatementStructure.Parsed::writtenTable).orElseGet(() -> TableWrites.targetFromText(sql));
+            if (!full.equals(TableWrites.target(sql))) {
+                differ.add(full + " vs " + TableWrites.target(sql) + ": " + sql.substring(0, Math.min(sql.length(), 200)));
+            }
+            byWords += StatementStructure.head(sql).isPresent() ? 1 : 0;
+        }
+        assertEquals(List.of(), differ);
+        assertTrue(byWords > 1000, "read from their words: " + byWords);
+    }
 }

@@ -173,4 +173,33 @@ class SignatureTest {
         assertNotEquals(Signature.of(lostUpdate(1), TX_WSS), Signature.of(lostUpdate(1).withIsolation(IsolationLevel.SERIALIZABLE), TX_WSS),
                 "other findings keep their level");
     }
+
+    /**
+     * Reading the common forms from their words ({@code StatementStructure.head}, {@code declared}) gives the kinds and
+     * schema features the parsed form gives, else the text, on every statement of generated and corpus cases.
+     */
+    @Test
+    void theWordsGiveTheKindAndFeaturesOfTheParsedFormOrTheTextForEveryStatementTxfuzzRuns() {
+        java.util.List<String> differ = new java.util.ArrayList<>();
+        int byWords = 0;
+        for (String sql : txfuzz.gen.SampleStatements.sql(40)) {
+            java.util.Optional<txfuzz.gen.StatementStructure.Parsed> p = txfuzz.gen.StatementStructure.of(sql);
+            String kind = p.map(txfuzz.gen.StatementStructure.Parsed::kind).orElseGet(() -> Signature.kindFromText(Signature.normalise(sql)));
+            if (!kind.equals(Signature.statementKind(sql))) {
+                differ.add(kind + " vs " + Signature.statementKind(sql) + ": " + sql);
+            }
+            if (sql.stripLeading().regionMatches(true, 0, "CREATE", 0, 6)) {
+                java.util.Set<String> features = p.<java.util.Set<String>>map(x -> new java.util.TreeSet<>(x.declares()))
+                        .orElseGet(() -> Signature.schemaFeaturesFromText(Signature.normalise(sql)));
+                if (!features.equals(Signature.schemaFeatures(sql))) {
+                    differ.add(features + " vs " + Signature.schemaFeatures(sql) + ": " + sql);
+                }
+            }
+            if (txfuzz.gen.StatementStructure.head(sql).isPresent() || txfuzz.gen.StatementStructure.declared(sql).isPresent()) {
+                byWords++;
+            }
+        }
+        assertEquals(List.of(), differ);
+        assertTrue(byWords > 1000, "read from their words: " + byWords);
+    }
 }
