@@ -158,8 +158,8 @@ public final class StatementStructure {
      * about a millisecond): a {@code SELECT} with no {@code FOR} or {@code LOCK} word or one that ends {@code FOR UPDATE}
      * or {@code FOR SHARE} ({@link #selectKind}), {@code MERGE INTO t … USING} and H2's {@code MERGE INTO t … KEY},
      * {@code UPDATE t [alias] SET},
-     * {@code DELETE FROM t [alias] [WHERE]}, {@code INSERT INTO t [(columns)] VALUES} with no {@code ON}, {@code SELECT}
-     * or {@code WITH} word. These forms have one reading in every dialect; any other form, or a word this reading does not
+     * {@code DELETE FROM t [alias] [WHERE]}, {@code INSERT INTO t [(columns)] VALUES} (no {@code SELECT} word) or
+     * {@code … SELECT}, with no {@code ON} or {@code WITH} word. These forms have one reading in every dialect; any other form, or a word this reading does not
      * know where the table's name should be, is empty: ask {@link #of}. Words inside strings, quoted names and comments
      * do not count.
      */
@@ -192,19 +192,23 @@ public final class StatementStructure {
                 return after > 0 && endsTableReference(w, after, "WHERE") ? Optional.of(new Head("DELETE", Optional.of(name(w.get(after - 1))))) : Optional.empty();
             }
             case "INSERT": {
-                if (w.size() < 2 || !w.get(1).equals("INTO") || w.contains("ON") || w.contains("SELECT") || w.contains("WITH")) {
+                if (w.size() < 2 || !w.get(1).equals("INTO") || w.contains("ON") || w.contains("WITH")) {
                     return Optional.empty();
                 }
                 int after = afterName(w, 2);
                 if (after < 0 || after >= w.size()) {
                     return Optional.empty();
                 }
-                int values = after;
+                int rows = after;
                 if (w.get(after).equals("(")) {
-                    values = closing(w, after) + 1;
+                    rows = closing(w, after) + 1;
                 }
-                return values > 0 && values < w.size() && w.get(values).equals("VALUES")
-                        ? Optional.of(new Head("INSERT", Optional.of(name(w.get(after - 1))))) : Optional.empty();
+                if (rows <= 0 || rows >= w.size()) {
+                    return Optional.empty();
+                }
+                // INSERT … VALUES with no query anywhere, or INSERT … SELECT: the parser's Insert of values or of a query
+                String kind = w.get(rows).equals("VALUES") && !w.contains("SELECT") ? "INSERT" : w.get(rows).equals("SELECT") ? "INSERT SELECT" : null;
+                return kind == null ? Optional.empty() : Optional.of(new Head(kind, Optional.of(name(w.get(after - 1)))));
             }
             default:
                 return Optional.empty();

@@ -88,13 +88,15 @@ class StatementStructureTest {
                 StatementStructure.head("SELECT a FROM t /* FOR UPDATE */ WHERE b = 'LOCK'").orElseThrow());
         assertEquals(new StatementStructure.Head("SELECT FOR UPDATE", java.util.Optional.empty()),
                 StatementStructure.head("SELECT a FROM t WHERE b IN (SELECT c FROM u) FOR UPDATE SKIP LOCKED").orElseThrow());
+        assertEquals(new StatementStructure.Head("INSERT SELECT", java.util.Optional.of("t")),
+                StatementStructure.head("INSERT INTO t (a) SELECT b FROM u WHERE c IN (SELECT d FROM v)").orElseThrow());
         assertEquals(new StatementStructure.Head("SELECT FOR SHARE", java.util.Optional.empty()), StatementStructure.head("SELECT a FROM t FOR SHARE").orElseThrow());
         assertEquals(new StatementStructure.Head("MERGE KEY", java.util.Optional.of("t")), StatementStructure.head("MERGE INTO t KEY (id) VALUES (1)").orElseThrow());
         assertEquals(new StatementStructure.Head("MERGE", java.util.Optional.of("t")),
                 StatementStructure.head("MERGE INTO t USING (SELECT 1 AS id) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET a = 1").orElseThrow());
         for (String other : List.of("SELECT a FROM t FOR UPDATE OF t", "SELECT a FROM t WHERE b IN (SELECT c FROM u FOR UPDATE)",
                 "SELECT a FROM t UNION SELECT b FROM u FOR UPDATE", "SELECT a FROM t FOR NO KEY UPDATE", "MERGE INTO t KEY (id) SELECT * FROM u", "SELECT a FROM t LOCK IN SHARE MODE", "UPDATE ONLY t SET a = 1",
-                "UPDATE t1, t2 SET a = 1", "DELETE FROM ONLY t", "INSERT INTO t SELECT * FROM u", "INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING",
+                "UPDATE t1, t2 SET a = 1", "DELETE FROM ONLY t", "INSERT INTO t VALUES ((SELECT 1))", "INSERT INTO t SELECT * FROM u JOIN v ON u.a = v.a", "INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING",
                 "INSERT OR REPLACE INTO t VALUES (1)", "INSERT INTO t DEFAULT VALUES",
                 "UPDATE t SET a = 'x\\' WHERE b = 1", "INSERT INTO t VALUES ('unterminated)")) {
             assertEquals(java.util.Optional.empty(), StatementStructure.head(other), other);
