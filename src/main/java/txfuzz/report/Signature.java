@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import txfuzz.gen.StatementStructure;
 import txfuzz.model.ExecutionMode;
 import txfuzz.model.Stmt;
 import txfuzz.model.TestCase;
@@ -69,13 +70,12 @@ public record Signature(String oracle, String kind, String classification, Strin
                 if (companion(s)) {
                     continue;
                 }
-                String sql = normalise(s.sql());
-                statements.add(statementKind(s, sql));
-                features.addAll(queryFeatures(sql));
+                statements.add(statementKind(s.sql()));
+                features.addAll(queryFeatures(normalise(s.sql())));
             }
         }
         for (String sql : c.setup()) {
-            features.addAll(schemaFeatures(normalise(sql)));
+            features.addAll(schemaFeatures(sql));
         }
         if (c.execution() == ExecutionMode.PREPARED) {
             features.add("prepared");
@@ -104,8 +104,7 @@ public record Signature(String oracle, String kind, String classification, Strin
         v.evidence().shape().ifPresent(out::add);
         Set<String> kinds = new TreeSet<>();
         for (String sql : v.evidence().deviatingSql()) {
-            String n = normalise(sql);
-            kinds.add(statementKind(null, n));
+            kinds.add(statementKind(sql));
         }
         out.addAll(kinds);
         return out.isEmpty() ? List.copyOf(caseStatements) : out;
@@ -163,10 +162,21 @@ public record Signature(String oracle, String kind, String classification, Strin
         return noStrings.replaceAll("\\s+", " ").strip().toUpperCase(Locale.ROOT);
     }
 
+    /**
+     * The statement kind of {@code sql}, read from its parsed form ({@link StatementStructure}; the common forms from their
+     * words, {@link StatementStructure#head}, without a parse); a statement the
+     * parser does not read (H2's {@code MERGE INTO … KEY}, Derby's {@code FOR READ ONLY WITH RS}, MariaDB's
+     * {@code LOCK IN SHARE MODE SKIP LOCKED}) is named from its text as before ({@link #kindFromText}).
+     */
+    static String statementKind(String sql) {
+        return StatementStructure.head(sql).map(StatementStructure.Head::kind)
+                .orElseGet(() -> StatementStructure.of(sql).map(StatementStructure.Parsed::kind).orElseGet(() -> kindFromText(normalise(sql))));
+    }
+
     private static final Pattern INSERT_SELECT = Pattern.compile("^INSERT (?:INTO )?\\S+ (?:\\([^)]*\\) )?\\(?\\s*SELECT\\b");
 
-    /** The statement kind of a normalised statement; {@code s} is unused (kept for callers that have one). */
-    static String statementKind(Stmt s, String sql) {
+    /** The statement kind of a normalised statement the parser does not read, from its text (the names {@link StatementStructure} gives). */
+    static String kindFromText(String sql) {
         if (sql.startsWith("SELECT") || sql.startsWith("(SELECT") || sql.startsWith("WITH")) {
             if (sql.contains(" FOR UPDATE")) {
                 return "SELECT FOR UPDATE";
@@ -251,8 +261,21 @@ public record Signature(String oracle, String kind, String classification, Strin
         return out;
     }
 
-    /** Constraints and indexes the (normalised) setup statement declares; rows are data, not features. */
+    /**
+     * Constraints and indexes a setup statement declares, read from its parsed form ({@link StatementStructure}; a plain
+     * CREATE TABLE or CREATE INDEX from its words, {@link StatementStructure#declared}, without a parse);
+     * rows are data, not features. A statement the parser does not read is read from its text ({@link #schemaFeaturesFromText}).
+     */
     static Set<String> schemaFeatures(String sql) {
+        if (!sql.stripLeading().regionMatches(true, 0, "CREATE", 0, "CREATE".length())) {
+            return new TreeSet<>(); // rows and other statements declare nothing: not worth parsing (a setup's INSERTs are long)
+        }
+        return StatementStructure.declared(sql).or(() -> StatementStructure.of(sql).map(StatementStructure.Parsed::declares))
+                .<Set<String>>map(TreeSet::new).orElseGet(() -> schemaFeaturesFromText(normalise(sql)));
+    }
+
+    /** Constraints and indexes a normalised setup statement the parser does not read declares, from its text. */
+    static Set<String> schemaFeaturesFromText(String sql) {
         Set<String> out = new TreeSet<>();
         if (sql.startsWith("CREATE TABLE")) {
             if (sql.contains("PRIMARY KEY")) {

@@ -65,7 +65,66 @@ class SignatureTest {
     }
 
     private static String kind(String sql) {
-        return Signature.statementKind(Stmt.of(StmtKind.OTHER, sql), Signature.normalise(sql));
+        return Signature.statementKind(sql);
+    }
+
+    /**
+     * The kind read from the parsed statement is the kind the text gave before (signature ids stay), for
+     * every statement of generated cases of every engine and of every corpus case the parser reads; the
+     * ones it does not read keep the text's kind.
+     */
+    @Test
+    void theParsedKindIsTheTextKindForEveryStatementTxfuzzRuns() {
+        int parsed = 0;
+        int unparsed = 0;
+        java.util.List<String> differ = new java.util.ArrayList<>();
+        for (String sql : txfuzz.gen.SampleStatements.sql(40)) {
+            String text = Signature.kindFromText(Signature.normalise(sql));
+            java.util.Optional<txfuzz.gen.StatementStructure.Parsed> p = txfuzz.gen.StatementStructure.of(sql);
+            if (p.isEmpty()) {
+                unparsed++;
+                assertEquals(text, kind(sql), sql);
+                continue;
+            }
+            parsed++;
+            if (!text.equals(p.get().kind())) {
+                differ.add(text + " vs parsed " + p.get().kind() + ": " + sql);
+            }
+        }
+        System.out.println("statement kinds: " + parsed + " parsed, " + unparsed + " read from the text");
+        assertEquals(List.of(), differ);
+        assertTrue(parsed > 1000, "parsed " + parsed);
+    }
+
+    /** The constraints and indexes read from the parsed setup are those the text gave, for every setup statement of those cases. */
+    @Test
+    void theParsedSchemaFeaturesAreTheTextFeatures() {
+        int parsed = 0;
+        java.util.List<String> differ = new java.util.ArrayList<>();
+        for (txfuzz.model.TestCase c : txfuzz.gen.SampleStatements.cases(40)) {
+            for (String sql : c.setup()) {
+                if (txfuzz.gen.StatementStructure.of(sql).isEmpty()) {
+                    continue;
+                }
+                parsed++;
+                java.util.Set<String> text = Signature.schemaFeaturesFromText(Signature.normalise(sql));
+                if (!text.equals(Signature.schemaFeatures(sql))) {
+                    differ.add(text + " vs parsed " + Signature.schemaFeatures(sql) + ": " + sql.substring(0, Math.min(200, sql.length())));
+                }
+            }
+        }
+        assertEquals(List.of(), differ);
+        assertTrue(parsed > 500, "parsed " + parsed);
+    }
+
+    @Test
+    void whatTheParserDoesNotReadIsNamedFromTheText() {
+        assertTrue(txfuzz.gen.StatementStructure.of("MERGE INTO t KEY (a) VALUES (1, 2)").isEmpty(), "H2's MERGE … KEY");
+        assertEquals("MERGE KEY", kind("MERGE INTO t KEY (a) VALUES (1, 2)"));
+        assertTrue(txfuzz.gen.StatementStructure.of("SELECT a FROM t FOR READ ONLY WITH RS").isEmpty(), "Derby's read-stability lock");
+        assertEquals("SELECT FOR SHARE", kind("SELECT a FROM t FOR READ ONLY WITH RS"));
+        assertEquals("SELECT FOR SHARE", kind("SELECT rid, wl FROM t0 LOCK IN SHARE MODE SKIP LOCKED"));
+        assertEquals("SELECT FOR UPDATE", kind("SELECT a FROM t UNION ALL SELECT b FROM u FOR UPDATE"));
     }
 
     @Test
@@ -113,5 +172,34 @@ class SignatureTest {
         assertNotEquals(a, Signature.of(lostUpdate(1), other));
         assertNotEquals(Signature.of(lostUpdate(1), TX_WSS), Signature.of(lostUpdate(1).withIsolation(IsolationLevel.SERIALIZABLE), TX_WSS),
                 "other findings keep their level");
+    }
+
+    /**
+     * Reading the common forms from their words ({@code StatementStructure.head}, {@code declared}) gives the kinds and
+     * schema features the parsed form gives, else the text, on every statement of generated and corpus cases.
+     */
+    @Test
+    void theWordsGiveTheKindAndFeaturesOfTheParsedFormOrTheTextForEveryStatementTxfuzzRuns() {
+        java.util.List<String> differ = new java.util.ArrayList<>();
+        int byWords = 0;
+        for (String sql : txfuzz.gen.SampleStatements.sql(40)) {
+            java.util.Optional<txfuzz.gen.StatementStructure.Parsed> p = txfuzz.gen.StatementStructure.of(sql);
+            String kind = p.map(txfuzz.gen.StatementStructure.Parsed::kind).orElseGet(() -> Signature.kindFromText(Signature.normalise(sql)));
+            if (!kind.equals(Signature.statementKind(sql))) {
+                differ.add(kind + " vs " + Signature.statementKind(sql) + ": " + sql);
+            }
+            if (sql.stripLeading().regionMatches(true, 0, "CREATE", 0, 6)) {
+                java.util.Set<String> features = p.<java.util.Set<String>>map(x -> new java.util.TreeSet<>(x.declares()))
+                        .orElseGet(() -> Signature.schemaFeaturesFromText(Signature.normalise(sql)));
+                if (!features.equals(Signature.schemaFeatures(sql))) {
+                    differ.add(features + " vs " + Signature.schemaFeatures(sql) + ": " + sql);
+                }
+            }
+            if (txfuzz.gen.StatementStructure.head(sql).isPresent() || txfuzz.gen.StatementStructure.declared(sql).isPresent()) {
+                byWords++;
+            }
+        }
+        assertEquals(List.of(), differ);
+        assertTrue(byWords > 1000, "read from their words: " + byWords);
     }
 }

@@ -10,6 +10,14 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.Optional;
+import java.util.function.Function;
+import txfuzz.gen.StatementStructure;
+import txfuzz.gen.StatementStructure.ColumnDeclaration;
+import txfuzz.gen.StatementStructure.ForeignKey;
+import txfuzz.gen.StatementStructure.OneTableQuery;
+import txfuzz.gen.StatementStructure.Reference;
+import txfuzz.gen.StatementStructure.TableDefinition;
 import txfuzz.model.DbState;
 import txfuzz.model.TestCase;
 
@@ -60,52 +68,79 @@ final class GeneratedKeys {
     private GeneratedKeys() {
     }
 
-    /** The generated keys of {@code c} as run in {@code dialect} (which says whether INTEGER PRIMARY KEY is a row id). */
+    /**
+     * The generated keys of {@code c} as run in {@code dialect} (which says whether INTEGER PRIMARY KEY is a row id),
+     * read from the parsed setup ({@link StatementStructure}); a setup statement the parser does not read (a dialect's
+     * table option JSqlParser lacks) is read from its text as before ({@link #definitionFromText}).
+     */
     static GeneratedKeys of(TestCase c, txfuzz.dbms.Dialect dialect) {
+        boolean rowid = dialect.has(txfuzz.dbms.Feature.INTEGER_PRIMARY_KEY_IS_ROWID);
+        if (c.setup().stream().noneMatch(sql -> mayGenerateKeys(sql, rowid))) {
+            return new GeneratedKeys(); // no statement has a word that makes a key generated: nothing to parse (the wss oracle asks for every case)
+        }
+        return parsed(c, dialect);
+    }
+
+    /** The generated keys as the parsed setup gives them, every CREATE and ALTER statement parsed. */
+    static GeneratedKeys parsed(TestCase c, txfuzz.dbms.Dialect dialect) {
+        return of(c, dialect, sql -> {
+            if (!firstWordIs(sql, "CREATE") && !firstWordIs(sql, "ALTER")) {
+                return Optional.empty(); // declares no column: not worth parsing (a setup's INSERTs are most of its text)
+            }
+            Optional<StatementStructure.Parsed> p = StatementStructure.of(sql);
+            return p.isPresent() ? p.get().definition() : definitionFromText(sql);
+        });
+    }
+
+    /** The words without one of which no column is a generated key, in either reading (the type or option names). */
+    private static final List<String> GENERATING_WORDS = List.of("AUTO_INCREMENT", "AUTOINCREMENT", "SERIAL", "IDENTITY", "NEXTVAL");
+
+    private static boolean mayGenerateKeys(String sql, boolean rowid) {
+        if (!firstWordIs(sql, "CREATE") && !firstWordIs(sql, "ALTER")) {
+            return false;
+        }
+        String upper = sql.toUpperCase(Locale.ROOT);
+        return GENERATING_WORDS.stream().anyMatch(upper::contains) || rowid && upper.contains("INTEGER");
+    }
+
+    private static boolean firstWordIs(String sql, String word) {
+        String s = sql.stripLeading();
+        return s.regionMatches(true, 0, word, 0, word.length()) && (s.length() == word.length() || Character.isWhitespace(s.charAt(word.length())));
+    }
+
+    /** The generated keys as the text reading alone gives them (to compare the two readings). */
+    static GeneratedKeys fromText(TestCase c, txfuzz.dbms.Dialect dialect) {
+        return of(c, dialect, GeneratedKeys::definitionFromText);
+    }
+
+    private static GeneratedKeys of(TestCase c, txfuzz.dbms.Dialect dialect, Function<String, Optional<TableDefinition>> reader) {
         boolean rowid = dialect.has(txfuzz.dbms.Feature.INTEGER_PRIMARY_KEY_IS_ROWID);
         GeneratedKeys keys = new GeneratedKeys();
         Map<String, List<String>> columns = keys.columns;
         Map<String, List<String[]>> pendingRefs = new LinkedHashMap<>(); // table → {column, referenced table, referenced column}
         for (String sql : c.setup()) {
-            Matcher m = CREATE.matcher(sql);
-            Matcher a = ALTER_ADD.matcher(sql);
-            List<String> elements;
-            String table;
-            if (m.matches()) {
-                table = name(m.group(1));
-                elements = splitTopLevel(m.group(2));
-                columns.put(table, new ArrayList<>());
-            } else if (a.matches()) {
-                table = name(a.group(1));
-                elements = List.of(a.group(2));
-            } else {
+            Optional<TableDefinition> definition = reader.apply(sql);
+            if (definition.isEmpty()) {
                 continue;
             }
+            TableDefinition d = definition.get();
+            String table = d.table();
+            if (d.creates()) {
+                columns.put(table, new ArrayList<>());
+            }
             List<String> cols = columns.computeIfAbsent(table, k -> new ArrayList<>());
-            for (String e : elements) {
-                String el = e.strip();
-                Matcher fk = TABLE_FK.matcher(el);
-                if (fk.find()) {
-                    pendingRefs.computeIfAbsent(table, k -> new ArrayList<>())
-                            .add(new String[] {name(fk.group(1)), name(fk.group(2)), fk.group(3) == null ? null : name(fk.group(3))});
-                    continue;
-                }
-                if (TABLE_CONSTRAINT.matcher(el).find() || el.isEmpty()) {
-                    continue;
-                }
-                String[] parts = el.split("\\s+", 2);
-                String col = name(parts[0]);
-                String def = parts.length > 1 ? parts[1] : "";
+            for (ColumnDeclaration col : d.columns()) {
                 int index = cols.size();
-                cols.add(col);
-                if (GENERATED.matcher(def).find() || (rowid && ROWID.matcher(def).find())) {
+                cols.add(col.name());
+                if (col.generated() || (rowid && col.integerPrimaryKey())) {
                     keys.generated.computeIfAbsent(table, k -> new TreeSet<>()).add(index);
                 }
-                Matcher r = REFERENCES.matcher(def);
-                if (r.find()) {
-                    pendingRefs.computeIfAbsent(table, k -> new ArrayList<>())
-                            .add(new String[] {col, name(r.group(1)), r.group(2) == null ? null : name(r.group(2))});
-                }
+                col.references().ifPresent(r -> pendingRefs.computeIfAbsent(table, k -> new ArrayList<>())
+                        .add(new String[] {col.name(), r.table(), r.column().orElse(null)}));
+            }
+            for (ForeignKey fk : d.foreignKeys()) {
+                pendingRefs.computeIfAbsent(table, k -> new ArrayList<>())
+                        .add(new String[] {fk.column(), fk.references().table(), fk.references().column().orElse(null)});
             }
         }
         pendingRefs.forEach((table, list) -> {
@@ -120,6 +155,57 @@ final class GeneratedKeys {
             }
         });
         return keys;
+    }
+
+    /** What a CREATE TABLE or ALTER TABLE … ADD the parser does not read declares, read from its text. */
+    static Optional<TableDefinition> definitionFromText(String sql) {
+        Matcher m = CREATE.matcher(sql);
+        Matcher a = ALTER_ADD.matcher(sql);
+        List<String> elements;
+        String table;
+        boolean creates;
+        if (m.matches()) {
+            table = name(m.group(1));
+            elements = splitTopLevel(m.group(2));
+            creates = true;
+        } else if (a.matches()) {
+            table = name(a.group(1));
+            elements = List.of(a.group(2));
+            creates = false;
+        } else {
+            return Optional.empty();
+        }
+        List<ColumnDeclaration> cols = new ArrayList<>();
+        List<ForeignKey> fks = new ArrayList<>();
+        for (String e : elements) {
+            String el = e.strip();
+            Matcher fk = TABLE_FK.matcher(el);
+            if (fk.find()) {
+                fks.add(new ForeignKey(name(fk.group(1)), new Reference(name(fk.group(2)), Optional.ofNullable(fk.group(3)).map(GeneratedKeys::name))));
+                continue;
+            }
+            if (TABLE_CONSTRAINT.matcher(el).find() || el.isEmpty()) {
+                continue;
+            }
+            String[] parts = el.split("\\s+", 2);
+            String def = parts.length > 1 ? parts[1] : "";
+            Matcher r = REFERENCES.matcher(def);
+            Optional<Reference> ref = r.find()
+                    ? Optional.of(new Reference(name(r.group(1)), Optional.ofNullable(r.group(2)).map(GeneratedKeys::name))) : Optional.empty();
+            cols.add(new ColumnDeclaration(name(parts[0]), GENERATED.matcher(def).find(), ROWID.matcher(def).find(), ref));
+        }
+        return Optional.of(new TableDefinition(table, creates, cols, fks));
+    }
+
+    /** Per table its columns, generated-key columns and references to generated keys (to compare two readings). */
+    @Override
+    public String toString() {
+        return "columns " + columns + ", generated " + generated + ", references " + refs;
+    }
+
+    /** {@code table}'s columns in declaration order, as the setup declares them (lower case). */
+    List<String> columnsOf(String table) {
+        return columns.getOrDefault(name(table), List.of());
     }
 
     boolean isEmpty() {
@@ -204,6 +290,26 @@ final class GeneratedKeys {
         return new DbState(result);
     }
 
+    /**
+     * The FROM table and select list of a query the parser does not read, from its text: per item the column its
+     * first word names, {@code *} for a lone {@code *} or {@code t.*}.
+     */
+    static Optional<OneTableQuery> queryFromText(String sql) {
+        Matcher m = SELECT.matcher(sql);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        List<String> items = splitTopLevel(m.group(1));
+        if (items.size() == 1 && items.get(0).strip().matches("(?:[\\w\"`]+\\.)?\\*")) {
+            return Optional.of(new OneTableQuery(name(m.group(2)), List.of(Optional.of("*"))));
+        }
+        List<Optional<String>> columns = new ArrayList<>();
+        for (String item : items) {
+            columns.add(Optional.of(name(item.strip().split("\\s+")[0])));
+        }
+        return Optional.of(new OneTableQuery(name(m.group(2)), columns));
+    }
+
     private static final Pattern SELECT = Pattern.compile(
             "(?is)^\\s*SELECT\\s+(?:DISTINCT\\s+|ALL\\s+)?(.*?)\\s+FROM\\s+([\\w.\"`\\[\\]]+)");
 
@@ -218,25 +324,25 @@ final class GeneratedKeys {
         if (isEmpty() || rows == null) {
             return rows;
         }
-        Matcher m = SELECT.matcher(sql);
-        if (!m.find()) {
+        Optional<StatementStructure.Parsed> parsed = StatementStructure.of(sql);
+        Optional<OneTableQuery> query = parsed.isPresent() ? parsed.get().query() : queryFromText(sql);
+        if (query.isEmpty()) {
             return rows;
         }
-        String table = name(m.group(2));
+        String table = query.get().table();
         List<String> cols = columns.getOrDefault(table, List.of());
         java.util.Set<Integer> keyColumns = new java.util.HashSet<>(generated.getOrDefault(table, new TreeSet<>()));
         refs.getOrDefault(table, List.of()).forEach(r -> keyColumns.add(r.column()));
         if (keyColumns.isEmpty()) {
             return rows;
         }
-        List<String> items = splitTopLevel(m.group(1));
+        List<Optional<String>> items = query.get().items();
         TreeSet<Integer> masked = new TreeSet<>();
-        if (items.size() == 1 && items.get(0).strip().matches("(?:[\\w\"`]+\\.)?\\*")) {
+        if (items.size() == 1 && items.get(0).equals(Optional.of("*"))) {
             masked.addAll(keyColumns);
         } else {
             for (int i = 0; i < items.size(); i++) {
-                String item = items.get(i).strip().split("\\s+")[0];
-                int col = cols.indexOf(name(item));
+                int col = items.get(i).map(cols::indexOf).orElse(-1);
                 if (col >= 0 && keyColumns.contains(col)) {
                     masked.add(i);
                 }

@@ -187,4 +187,112 @@ class GeneratedKeysTest {
         assertTrue(v.violations().stream().filter(x -> x.kind().label().equals("tx-wss"))
                 .allMatch(x -> x.details().contains("pick rows by a generated key") && x.details().contains("WHERE id = 1")), v.toString());
     }
+
+    /**
+     * The parsed setup gives the generated keys (columns, key columns, references) the text reading gave, for the
+     * setup of generated cases of every engine and of every corpus case.
+     */
+    @Test
+    void theParsedSetupGivesTheKeysTheTextGave() {
+        int withKeys = 0;
+        List<String> differ = new java.util.ArrayList<>();
+        for (TestCase c : txfuzz.gen.SampleStatements.cases(40)) {
+            txfuzz.dbms.Dialect d = txfuzz.dbms.Targets.engine(c.dbms()).dialect();
+            GeneratedKeys parsed = GeneratedKeys.parsed(c, d);
+            GeneratedKeys text = GeneratedKeys.fromText(c, d);
+            if (!parsed.toString().equals(text.toString())) {
+                differ.add(c.dbms() + " " + c.iteration() + ": " + text + "\n   vs parsed " + parsed);
+            }
+            if (parsed.isEmpty() != GeneratedKeys.of(c, d).isEmpty()) {
+                differ.add(c.dbms() + " " + c.iteration() + ": the shortcut for a setup without generating words is wrong: " + parsed);
+            }
+            withKeys += parsed.isEmpty() ? 0 : 1;
+        }
+        assertEquals(List.of(), differ);
+        System.out.println("generated keys: " + withKeys + " cases with generated keys");
+    }
+
+    /**
+     * A query's FROM table and select list as parsed mask the columns the text reading masked, for every query of
+     * those cases: the same table, and each plain column item the same column of it. What differs is the text
+     * reading's mistakes, allowed here: with a subquery in the select list it took the subquery's FROM for the
+     * query's and ended the list there; an expression item was the column its first word names ({@code (c1 * 2)}:
+     * c1, {@code COALESCE(c1, 2)}: none), where the parsed reading takes the one column an expression reads.
+     */
+    @Test
+    void theParsedQueryMasksTheColumnsTheTextMasked() {
+        int queries = 0;
+        List<String> differ = new java.util.ArrayList<>();
+        for (TestCase c : txfuzz.gen.SampleStatements.cases(40)) {
+            GeneratedKeys keys = GeneratedKeys.parsed(c, txfuzz.dbms.Targets.engine(c.dbms()).dialect());
+            for (txfuzz.model.Txn t : c.transactions()) {
+                for (txfuzz.model.Stmt s : t.statements()) {
+                    java.util.Optional<txfuzz.gen.StatementStructure.Parsed> p = txfuzz.gen.StatementStructure.of(s.sql());
+                    java.util.Optional<txfuzz.gen.StatementStructure.OneTableQuery> text = GeneratedKeys.queryFromText(s.sql());
+                    if (p.isEmpty() || p.get().query().isEmpty() || text.isEmpty()) {
+                        continue;
+                    }
+                    queries++;
+                    txfuzz.gen.StatementStructure.OneTableQuery parsed = p.get().query().get();
+                    String upper = s.sql().toUpperCase(java.util.Locale.ROOT);
+                    boolean subqueryInList = upper.indexOf("(SELECT") >= 0 && upper.indexOf("(SELECT") < upper.indexOf(" FROM ");
+                    if (!parsed.table().equals(text.get().table())) {
+                        if (!subqueryInList) {
+                            differ.add("table " + text.get().table() + " vs parsed " + parsed.table() + ": " + s.sql());
+                        }
+                        continue;
+                    }
+                    if (subqueryInList) {
+                        continue;
+                    }
+                    List<String> cols = keys.columnsOf(parsed.table());
+                    List<net.sf.jsqlparser.statement.select.SelectItem<?>> items = firstSelect(s.sql()).getSelectItems();
+                    for (int i = 0; i < Math.max(parsed.items().size(), text.get().items().size()); i++) {
+                        int byText = i < text.get().items().size() ? text.get().items().get(i).map(cols::indexOf).orElse(-1) : -1;
+                        int byParse = i < parsed.items().size() ? parsed.items().get(i).map(cols::indexOf).orElse(-1) : -1;
+                        if (byText != byParse && items.get(i).getExpression() instanceof net.sf.jsqlparser.schema.Column) {
+                            differ.add("item " + i + " column " + byText + " vs parsed " + byParse + ": " + s.sql());
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), differ);
+        assertTrue(queries > 500, "queries " + queries);
+    }
+
+    private static net.sf.jsqlparser.statement.select.PlainSelect firstSelect(String sql) {
+        try {
+            net.sf.jsqlparser.statement.select.Select s = (net.sf.jsqlparser.statement.select.Select) net.sf.jsqlparser.parser.CCJSqlParserUtil.parse(
+                    sql.replaceAll("(?i) LOCK IN SHARE MODE$", "")); // as StatementStructure reads MariaDB's FOR SHARE
+            while (s instanceof net.sf.jsqlparser.statement.select.SetOperationList l) {
+                s = l.getSelects().get(0);
+            }
+            return (net.sf.jsqlparser.statement.select.PlainSelect) s;
+        } catch (net.sf.jsqlparser.JSQLParserException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void anExpressionOfOneKeyIsComparedByPositionLikeTheKey() {
+        GeneratedKeys keys = GeneratedKeys.of(insertFirstCommitLast(H2_KEYS.get(0), IsolationLevel.READ_COMMITTED), txfuzz.dbms.Targets.engine("h2").dialect());
+        List<List<String>> run = List.of(List.of("2", "T1"), List.of("1", "T2"));
+        List<List<String>> replay = List.of(List.of("1", "T1"), List.of("2", "T2"));
+        for (String q : List.of("SELECT id, v FROM t", "SELECT (id * 2), v FROM t", "SELECT COALESCE(t.id, 0) AS k, v FROM t")) {
+            assertEquals(keys.normaliseResult(q, replay), keys.normaliseResult(q, run), q);
+        }
+        // an expression of the key and another column, a literal: compared as they are
+        for (String q : List.of("SELECT id + LENGTH(v), v FROM t", "SELECT 7, v FROM t")) {
+            assertNotEquals(keys.normaliseResult(q, replay), keys.normaliseResult(q, run), q);
+        }
+    }
+
+    @Test
+    void aSetupTheParserDoesNotReadKeepsItsTextReading() {
+        String derby = "CREATE TABLE t (id INT GENERATED ALWAYS AS IDENTITY (START WITH 1, INCREMENT BY 1), v INT)";
+        assertTrue(txfuzz.gen.StatementStructure.of(derby).isEmpty(), "JSqlParser 5.3 does not read Derby's identity options");
+        TestCase c = Cases.on("derby").table("t").level(IsolationLevel.READ_COMMITTED).setup(derby).txn("SELECT 1").order(1, 1, 1);
+        assertTrue(GeneratedKeys.of(c, txfuzz.dbms.Targets.engine("derby").dialect()).hasGeneratedKey("t"));
+    }
 }
