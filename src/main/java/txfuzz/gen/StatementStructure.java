@@ -428,7 +428,7 @@ public final class StatementStructure {
      * {@code CCJSqlParserUtil.parse(String)} does; but that one starts a thread per statement (to time the parse out),
      * which cost more than the parse itself. Null when neither mode reads it.
      */
-    static Statement parse(String sql) {
+    public static Statement parse(String sql) {
         try {
             return CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(false).Statement();
         } catch (Exception | StackOverflowError simple) {

@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.Set;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.delete.Delete;
@@ -42,12 +41,8 @@ final class SnapshotReads {
 
     /** The tables (lower case, unquoted) {@code sql} reads; empty: cannot tell. */
     static Optional<Set<String>> of(String sql) {
-        Statement statement;
-        try {
-            // the parser itself, not CCJSqlParserUtil.parse, which runs each parse on a new thread (a timeout guard):
-            // that cost a tenth of H2's bench throughput; generated statements are short
-            statement = CCJSqlParserUtil.newParser(sql).Statement();
-        } catch (net.sf.jsqlparser.parser.ParseException | RuntimeException | Error e) {
+        Statement statement = txfuzz.gen.StatementStructure.parse(sql); // in the calling thread (no thread per parse)
+        if (statement == null) {
             return Optional.empty();
         }
         try {
