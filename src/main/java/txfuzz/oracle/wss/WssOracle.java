@@ -84,8 +84,9 @@ public final class WssOracle implements Oracle {
         List<List<Integer>> tried = new ArrayList<>();
         List<Integer> stateOrder = null; // a commit order whose transaction-level replay gives the final state
         List<Violation> againstStateOrder = null; // what is left against it: the final state is no violation then
+        List<DbState> serialStates = new ArrayList<>(); // the transaction-level replays' final states, in the order tried
         for (List<Integer> order : SerialSchedule.possibleOrders(trace, MAX_ORDERS)) {
-            List<Violation> v = compare(c, trace, executor, order, semantics.serializableReads());
+            List<Violation> v = compare(c, trace, executor, order, semantics.serializableReads(), serialStates);
             if (v.stream().anyMatch(x -> x.kind() == WssKind.REPLAY_HANG)) {
                 return new Verdict(name(), v);
             }
@@ -111,7 +112,8 @@ public final class WssOracle implements Oracle {
         found = checkedAgainst(found, StateOrderSearch.run(c, trace, executor, tried, stateOrder,
                 SerialOrders.promise(executor.target().name(), c.isolation(), semantics)));
         if (!found.isEmpty() && !semantics.deviations().isEmpty()) {
-            found = classify(found, semantics, explainer, broken.isPresent(), () -> constraintBroken(c, trace, executor));
+            found = classify(found, semantics, explainer, broken.isPresent(), () -> serialStates.isEmpty() ? Optional.empty()
+                    : DeclaredConstraints.brokenBy(c, executor.target(), trace.finalState(), serialStates.get(0)));
         }
         List<Violation> all = new ArrayList<>(ruleBreaks);
         all.addAll(found);
@@ -198,8 +200,11 @@ public final class WssOracle implements Oracle {
         return found.stream().map(v -> v.evidence() instanceof WssEvidence e ? v.withEvidence(e.checkedAgainst(orders)) : v).toList();
     }
 
-    /** Compares the actual run with the serial replays in {@code order} (only a replay-hang when a replay hung). */
-    private List<Violation> compare(TestCase c, Trace trace, Executor executor, List<Integer> order, boolean compareReads)
+    /**
+     * Compares the actual run with the serial replays in {@code order} (only a replay-hang when a replay hung); the
+     * transaction-level replay's final state goes to {@code serialStates}.
+     */
+    private List<Violation> compare(TestCase c, Trace trace, Executor executor, List<Integer> order, boolean compareReads, List<DbState> serialStates)
             throws SQLException, SetupFailedException {
         List<Violation> found = new ArrayList<>();
         SerialSchedule tx = SerialSchedule.transactionLevel(c, trace, order);
@@ -207,6 +212,7 @@ public final class WssOracle implements Oracle {
         if (!txTrace.hung().isEmpty()) {
             return List.of(replayHang(c, tx, txTrace));
         }
+        serialStates.add(txTrace.finalState());
         GeneratedKeys keys = GeneratedKeys.of(c, executor.target().dialect());
         Optional<Violation> state = stateViolation(c, WssKind.TX_WSS, "transaction-level", tx, trace, txTrace, keys);
         List<Violation> outcomes = outcomeViolations(c, tx, trace, txTrace, compareReads, order, keys);
@@ -234,16 +240,6 @@ public final class WssOracle implements Oracle {
     @FunctionalInterface
     private interface ConstraintCheck {
         Optional<String> broken() throws SQLException, SetupFailedException;
-    }
-
-    /** The constraint the run's final state breaks, checked against the final state of the serial replay in the first possible commit order. */
-    private static Optional<String> constraintBroken(TestCase c, Trace trace, Executor executor) throws SQLException, SetupFailedException {
-        List<List<Integer>> orders = SerialSchedule.possibleOrders(trace, 1);
-        if (orders.isEmpty()) {
-            return Optional.empty();
-        }
-        Trace serial = executor.run(SerialSchedule.transactionLevel(c, trace, orders.get(0)).testCase());
-        return DeclaredConstraints.brokenBy(c, executor.target(), trace.finalState(), serial.finalState());
     }
 
     private static List<Violation> classify(List<Violation> found, LevelSemantics semantics, DeviationExplainer explainer,
