@@ -143,7 +143,9 @@ public final class H2Engine implements Engine {
      */
     @Override
     public Map<String, Set<String>> snapshotsTakenWith(Connection c) throws SQLException {
-        Map<String, Set<String>> referencing = new java.util.HashMap<>();
+        // referenced table -> referencing table; what a read takes with it is everything reachable from the table read
+        org.jgrapht.graph.SimpleDirectedGraph<String, org.jgrapht.graph.DefaultEdge> references =
+                new org.jgrapht.graph.SimpleDirectedGraph<>(org.jgrapht.graph.DefaultEdge.class);
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT fk.TABLE_NAME, pk.TABLE_NAME"
                 + " FROM INFORMATION_SCHEMA.REFERENTIAL_CONSTRAINTS r"
                 + " JOIN INFORMATION_SCHEMA.TABLE_CONSTRAINTS fk ON fk.CONSTRAINT_SCHEMA = r.CONSTRAINT_SCHEMA AND fk.CONSTRAINT_NAME = r.CONSTRAINT_NAME"
@@ -153,21 +155,20 @@ public final class H2Engine implements Engine {
                 String child = rs.getString(1).toLowerCase(java.util.Locale.ROOT);
                 String parent = rs.getString(2).toLowerCase(java.util.Locale.ROOT);
                 if (!child.equals(parent)) {
-                    referencing.computeIfAbsent(parent, k -> new java.util.HashSet<>()).add(child);
+                    references.addVertex(parent);
+                    references.addVertex(child);
+                    references.addEdge(parent, child);
                 }
             }
         }
         Map<String, Set<String>> out = new java.util.HashMap<>();
-        for (String table : referencing.keySet()) {
+        for (String table : references.vertexSet()) {
             Set<String> reached = new java.util.HashSet<>();
-            java.util.ArrayDeque<String> todo = new java.util.ArrayDeque<>(referencing.get(table));
-            while (!todo.isEmpty()) {
-                String next = todo.pop();
-                if (!next.equals(table) && reached.add(next)) {
-                    todo.addAll(referencing.getOrDefault(next, Set.of()));
-                }
+            new org.jgrapht.traverse.BreadthFirstIterator<>(references, table).forEachRemaining(reached::add);
+            reached.remove(table);
+            if (!reached.isEmpty()) {
+                out.put(table, Set.copyOf(reached));
             }
-            out.put(table, Set.copyOf(reached));
         }
         return out;
     }
