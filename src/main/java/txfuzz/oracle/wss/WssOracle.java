@@ -230,18 +230,18 @@ public final class WssOracle implements Oracle {
         return found;
     }
 
+    /** The constraint the run's final state breaks, if any ({@link DeclaredConstraints}): asked only when a deviation would explain it. */
+    @FunctionalInterface
+    private interface ConstraintCheck {
+        Optional<String> broken() throws SQLException, SetupFailedException;
+    }
+
     /**
      * Violations at a level that documents write-order deviations: documented when a deviation,
      * simulated, reproduces the actual state. When the state matches the serial replay and only
      * write outcomes differ, the level's weaker visibility accounts for them (a statement saw a
      * different set of rows, so it changed a different number, or hit a constraint another order avoids).
      */
-    /** A check that runs the engine: a constraint the run's final state breaks, if any ({@link DeclaredConstraints}). */
-    @FunctionalInterface
-    private interface ConstraintCheck {
-        Optional<String> broken() throws SQLException, SetupFailedException;
-    }
-
     private static List<Violation> classify(List<Violation> found, LevelSemantics semantics, DeviationExplainer explainer,
                                             boolean firstCommitterWinsBroken, ConstraintCheck constraints)
             throws SQLException, SetupFailedException {
