@@ -12,9 +12,6 @@ import org.junit.jupiter.api.Test;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
 import txfuzz.exec.Cases;
-import txfuzz.exec.Executor;
-import txfuzz.exec.ExecutorConfig;
-import txfuzz.exec.Trace;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
@@ -31,7 +28,6 @@ import txfuzz.oracle.Violation;
  * 25454, and 13687's schedule). A write that conflicts over a real change, let through by an injected fault, stays one.
  */
 class FirstCommitterWinsLostUpdateTest {
-    private static final WssOracle WSS = new WssOracle();
     private static final List<IsolationLevel> SNAPSHOT_LEVELS = List.of(IsolationLevel.REPEATABLE_READ, IsolationLevel.SNAPSHOT,
             IsolationLevel.SERIALIZABLE);
     private static Target h2;
@@ -48,25 +44,12 @@ class FirstCommitterWinsLostUpdateTest {
         }
     }
 
-    private record Judged(Trace trace, Verdict verdict) {
-        boolean succeeded(StmtRef ref) {
-            return trace.executed(ref).map(e -> !e.result().failed()).orElse(false);
-        }
-
-        boolean committed(int txn) {
-            return trace.outcome(txn).status().committed();
-        }
-    }
-
-    private static Judged judge(Target target, TestCase c) throws Exception {
-        try (Executor ex = new Executor(target, ExecutorConfig.defaults())) {
-            Trace trace = ex.run(c);
-            return new Judged(trace, WSS.judge(c, trace, ex));
-        }
+    private static WssRun judge(Target target, TestCase c) throws Exception {
+        return WssRun.of(target, c);
     }
 
     private static void assertNoBugCandidate(Verdict v) {
-        assertTrue(v.violations().stream().noneMatch(x -> x.classification() == Classification.BUG_CANDIDATE), v.toString());
+        WssRun.assertNoBugCandidate(v);
     }
 
     private static Violation firstCommitterWinsCandidate(Verdict v) {
@@ -88,7 +71,7 @@ class FirstCommitterWinsLostUpdateTest {
     @Test
     void aRowTheOtherWriterRestoredIsNoLostUpdate() throws Exception {
         for (IsolationLevel level : SNAPSHOT_LEVELS) {
-            Judged j = judge(h2, restoredRow(level, "UPDATE t0 SET c1 = (t0.c1 - 3) WHERE t0.c0 <= t0.c1"));
+            WssRun j = judge(h2, restoredRow(level, "UPDATE t0 SET c1 = (t0.c1 - 3) WHERE t0.c0 <= t0.c1"));
             // H2 compares values: the DELETE of the row T2 changed and restored succeeds, and both commit (the rule as
             // written broken), at every level
             assertTrue(j.succeeded(new StmtRef(1, 2)) && j.committed(1) && j.committed(2), level + ": " + j.trace());
@@ -100,7 +83,7 @@ class FirstCommitterWinsLostUpdateTest {
     void aRowTheOtherWriterReallyChangedStillConflicts() throws Exception {
         // the same schedule with T2's change kept: H2 fails the DELETE (a 40001 "deadlock"), which is no violation
         for (IsolationLevel level : SNAPSHOT_LEVELS) {
-            Judged j = judge(h2, restoredRow(level, "UPDATE t0 SET c0 = c0 WHERE c0 > 100"));
+            WssRun j = judge(h2, restoredRow(level, "UPDATE t0 SET c0 = c0 WHERE c0 > 100"));
             assertFalse(j.succeeded(new StmtRef(1, 2)) && j.committed(1), level + ": " + j.trace());
             assertTrue(j.verdict().violations().stream().noneMatch(x -> x.kind() == WssKind.FIRST_COMMITTER_WINS), j.verdict().toString());
         }
@@ -129,7 +112,7 @@ class FirstCommitterWinsLostUpdateTest {
     @Test
     void aValueSetAndSetBackIsNoLostUpdate() throws Exception {
         for (IsolationLevel level : SNAPSHOT_LEVELS) {
-            Judged j = judge(h2, valueSetBack(level));
+            WssRun j = judge(h2, valueSetBack(level));
             assertTrue(j.verdict().violations().stream().noneMatch(x -> x.kind() == WssKind.FIRST_COMMITTER_WINS),
                     level + ": " + j.verdict());
         }
@@ -150,7 +133,7 @@ class FirstCommitterWinsLostUpdateTest {
     @Test
     void aWaitingFirstUpdateToAConstantIsNoLostUpdate() throws Exception {
         for (IsolationLevel level : SNAPSHOT_LEVELS) {
-            Judged j = judge(h2, waitingFirstUpdate(level, "c1 = 9", false));
+            WssRun j = judge(h2, waitingFirstUpdate(level, "c1 = 9", false));
             // measured: at REPEATABLE READ H2 updates both rows, T2's committed version of row 4 included, and T1 commits; at
             // SNAPSHOT and SERIALIZABLE (one snapshot, from T1's INSERT) the UPDATE fails
             assertEquals(level == IsolationLevel.REPEATABLE_READ, j.succeeded(new StmtRef(1, 2)) && j.committed(1), level + ": " + j.trace());
@@ -164,7 +147,7 @@ class FirstCommitterWinsLostUpdateTest {
         // starts over on the newest data, unreported), the run's read is not the one of T2 → T1: a bug candidate.
         for (IsolationLevel level : SNAPSHOT_LEVELS) {
             TestCase c = waitingFirstUpdate(level, "c1 = c1 + 10", true);
-            Judged real = judge(h2, c);
+            WssRun real = judge(h2, c);
             assertFalse(real.committed(1) && real.succeeded(new StmtRef(1, 3)), level + ": " + real.trace());
             assertTrue(real.verdict().violations().stream().noneMatch(x -> x.kind() == WssKind.FIRST_COMMITTER_WINS), real.verdict().toString());
             Violation v = firstCommitterWinsCandidate(judge(new SerializationSwallowingTarget(h2), c).verdict());

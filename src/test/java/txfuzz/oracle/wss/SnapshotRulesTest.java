@@ -9,9 +9,6 @@ import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
 import txfuzz.exec.Cases;
-import txfuzz.exec.Executor;
-import txfuzz.exec.ExecutorConfig;
-import txfuzz.exec.Trace;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
@@ -27,20 +24,13 @@ import txfuzz.oracle.Violation;
  * first and whenever the writes ran (DuckDB #17223, delete first); writers of different rows pass.
  */
 class SnapshotRulesTest {
-    private static final WssOracle WSS = new WssOracle();
 
-    private record Judged(Trace trace, Verdict verdict) {
-    }
-
-    private static Judged judge(Target target, TestCase c) throws Exception {
-        try (Executor ex = new Executor(target, ExecutorConfig.defaults())) {
-            Trace trace = ex.run(c);
-            return new Judged(trace, WSS.judge(c, trace, ex));
-        }
+    private static WssRun judge(Target target, TestCase c) throws Exception {
+        return WssRun.of(target, c);
     }
 
     private static void assertNoBugCandidate(Verdict v) {
-        assertTrue(v.violations().stream().noneMatch(x -> x.classification() == Classification.BUG_CANDIDATE), v.toString());
+        WssRun.assertNoBugCandidate(v);
     }
 
     /** Issue 21 item 1, as reduced from h2-RR-…-i232: T1's UPDATE reads t2 in the snapshot T1 took when its SELECT first touched t2. */
@@ -60,7 +50,7 @@ class SnapshotRulesTest {
     @Test
     void h2RepeatableReadSubqueryOnTheTablesSnapshotIsDocumentedByThePerTableRule() throws Exception {
         try (Target h2 = Targets.create("h2")) {
-            Judged rr = judge(h2, h2SubqueryReadsTheTablesSnapshot(IsolationLevel.REPEATABLE_READ));
+            WssRun rr = judge(h2, h2SubqueryReadsTheTablesSnapshot(IsolationLevel.REPEATABLE_READ));
             assertEquals(1, rr.trace().executed(new StmtRef(1, 2)).orElseThrow().result().updateCount(), rr.trace().toString());
             List<Violation> outcome = rr.verdict().violations().stream().filter(x -> x.kind() == WssKind.WRITE_OUTCOME).toList();
             assertEquals(1, outcome.size(), rr.verdict().toString());
@@ -76,7 +66,7 @@ class SnapshotRulesTest {
         }
         // DuckDB's one snapshot per transaction explains the same run
         try (Target duckdb = Targets.create("duckdb")) {
-            Judged j = judge(duckdb, subqueryReadsTheSnapshot("duckdb", IsolationLevel.SNAPSHOT));
+            WssRun j = judge(duckdb, subqueryReadsTheSnapshot("duckdb", IsolationLevel.SNAPSHOT));
             assertEquals(1, j.trace().executed(new StmtRef(1, 2)).orElseThrow().result().updateCount(), j.trace().toString());
             assertTrue(j.verdict().violations().stream().anyMatch(x -> x.kind() == WssKind.WRITE_OUTCOME), j.verdict().toString());
             assertNoBugCandidate(j.verdict());
@@ -101,14 +91,14 @@ class SnapshotRulesTest {
     @Test
     void h2RepeatableReadTakesEachTablesSnapshotAtItsFirstTouch() throws Exception {
         try (Target h2 = Targets.create("h2")) {
-            Judged rr = judge(h2, h2ReadsTwoTablesFromTwoSnapshots(IsolationLevel.REPEATABLE_READ));
+            WssRun rr = judge(h2, h2ReadsTwoTablesFromTwoSnapshots(IsolationLevel.REPEATABLE_READ));
             assertEquals(List.of(List.of("0", "1")), rr.trace().finalState().tables().get("t1"), "H2's rule itself: " + rr.trace());
             assertTrue(rr.verdict().violations().stream().anyMatch(x -> x.kind() == WssKind.TX_WSS), rr.verdict().toString());
             for (Violation x : rr.verdict().violations()) {
                 assertEquals(Classification.DOCUMENTED, x.classification(), x.summary());
                 assertTrue(x.reference().contains("per-table snapshots"), x.reference());
             }
-            Judged snapshot = judge(h2, h2ReadsTwoTablesFromTwoSnapshots(IsolationLevel.SNAPSHOT));
+            WssRun snapshot = judge(h2, h2ReadsTwoTablesFromTwoSnapshots(IsolationLevel.SNAPSHOT));
             assertEquals(List.of(List.of("0", "0")), snapshot.trace().finalState().tables().get("t1"), snapshot.trace().toString());
             assertNoBugCandidate(snapshot.verdict());
         }
@@ -129,7 +119,7 @@ class SnapshotRulesTest {
             for (String write : List.of("UPDATE t SET v = v + 1 WHERE id = 1", "DELETE FROM t WHERE id = 1")) {
                 // T1's snapshot of t predates T2's commit: H2 fails T1's write, as first-committer-wins requires
                 TestCase c = writeAfterConcurrentCommit("h2", IsolationLevel.REPEATABLE_READ, "t", write);
-                Judged real = judge(h2, c);
+                WssRun real = judge(h2, c);
                 assertTrue(real.trace().executed(new StmtRef(1, 2)).orElseThrow().result().failed(), real.trace().toString());
                 assertTrue(real.verdict().isClean(), real.verdict().toString());
                 // the same with the failure swallowed (the later writer wins): a lost update, a bug candidate
@@ -140,7 +130,7 @@ class SnapshotRulesTest {
                 assertTrue(fcw.get(0).summary().startsWith("first-committer-wins broken at T1.2: it and T2.1 of T2"), fcw.get(0).summary());
                 // T1 touched only s before T2 committed: its snapshot of t is newer than T2's commit, so H2 lets the
                 // write through, which the per-table rule allows
-                Judged later = judge(h2, writeAfterConcurrentCommit("h2", IsolationLevel.REPEATABLE_READ, "s", write));
+                WssRun later = judge(h2, writeAfterConcurrentCommit("h2", IsolationLevel.REPEATABLE_READ, "s", write));
                 assertTrue(later.trace().executed(new StmtRef(1, 2)).orElseThrow().result().failed() == false, later.trace().toString());
                 assertNoBugCandidate(later.verdict());
             }
@@ -165,12 +155,12 @@ class SnapshotRulesTest {
     @Test
     void aWaitingFirstStatementMayRestartAfterTheWaitButAStatementAfterAReadMayNot() throws Exception {
         try (Target h2 = Targets.create("h2")) {
-            Judged autocommit = judge(h2, deleteWaitingForAConcurrentDelete(false));
+            WssRun autocommit = judge(h2, deleteWaitingForAConcurrentDelete(false));
             assertTrue(autocommit.trace().executed(new StmtRef(1, 0)).orElseThrow().blocked(), autocommit.trace().toString());
             assertEquals(0, autocommit.trace().executed(new StmtRef(1, 0)).orElseThrow().result().updateCount(), autocommit.trace().toString());
             assertTrue(autocommit.verdict().isClean(), autocommit.verdict().toString());
             TestCase afterRead = deleteWaitingForAConcurrentDelete(true);
-            Judged real = judge(h2, afterRead);
+            WssRun real = judge(h2, afterRead);
             assertTrue(real.trace().executed(new StmtRef(1, 2)).orElseThrow().result().failed(), real.trace().toString());
             assertTrue(real.verdict().isClean(), real.verdict().toString());
             Verdict swallowed = judge(new SerializationSwallowingTarget(h2), afterRead).verdict();
@@ -193,7 +183,7 @@ class SnapshotRulesTest {
     void duckdbDeleteFirstLostUpdateBreaksFirstCommitterWinsNamingBothWritesAndCommits() throws Exception {
         for (TargetOptions version : List.of(TargetOptions.none(), TargetOptions.version("1.4.4.0"))) {
             try (Target duckdb = Targets.create("duckdb", version)) {
-                Judged j = judge(duckdb, deleteThenConcurrentUpdate("duckdb", "a = 3"));
+                WssRun j = judge(duckdb, deleteThenConcurrentUpdate("duckdb", "a = 3"));
                 assertEquals(1, j.trace().executed(new StmtRef(2, 2)).orElseThrow().result().updateCount(), j.trace().toString());
                 assertTrue(j.trace().outcome(1).status() == txfuzz.exec.TxnStatus.COMMITTED && j.trace().outcome(2).status() == txfuzz.exec.TxnStatus.COMMITTED, j.trace().toString());
                 List<Violation> fcw = j.verdict().violations().stream().filter(x -> x.kind() == WssKind.FIRST_COMMITTER_WINS).toList();
@@ -206,7 +196,7 @@ class SnapshotRulesTest {
                     assertTrue(v.details().contains(named), named + " in " + v.details());
                 }
                 // the writers change different rows: snapshot isolation allows it
-                Judged apart = judge(duckdb, deleteThenConcurrentUpdate("duckdb", "a = 2"));
+                WssRun apart = judge(duckdb, deleteThenConcurrentUpdate("duckdb", "a = 2"));
                 assertTrue(apart.trace().outcome(2).status() == txfuzz.exec.TxnStatus.COMMITTED, apart.trace().toString());
                 assertTrue(apart.verdict().isClean(), apart.verdict().toString());
             }
@@ -216,10 +206,10 @@ class SnapshotRulesTest {
     @Test
     void h2SnapshotMakesTheSecondWriterOfTheDeletedRowFail() throws Exception {
         try (Target h2 = Targets.create("h2")) {
-            Judged same = judge(h2, deleteThenConcurrentUpdate("h2", "a = 3"));
+            WssRun same = judge(h2, deleteThenConcurrentUpdate("h2", "a = 3"));
             assertTrue(same.trace().executed(new StmtRef(2, 2)).orElseThrow().result().failed(), same.trace().toString());
             assertTrue(same.verdict().isClean(), same.verdict().toString());
-            Judged apart = judge(h2, deleteThenConcurrentUpdate("h2", "a = 2"));
+            WssRun apart = judge(h2, deleteThenConcurrentUpdate("h2", "a = 2"));
             assertTrue(apart.trace().outcome(2).status() == txfuzz.exec.TxnStatus.COMMITTED, apart.trace().toString());
             assertTrue(apart.verdict().isClean(), apart.verdict().toString());
         }

@@ -48,22 +48,15 @@ class TableSnapshotPointsTest {
         }
     }
 
-    private record Judged(Trace trace, Verdict verdict) {
+    private static WssRun judge(Target target, TestCase c) throws Exception {
+        return WssRun.of(target, c);
     }
 
-    private static Judged judge(Target target, TestCase c) throws Exception {
-        try (Executor ex = new Executor(target, ExecutorConfig.defaults())) {
-            Trace trace = ex.run(c);
-            return new Judged(trace, WSS.judge(c, trace, ex));
-        }
+    private static void assertNoBugCandidate(WssRun j) {
+        j.assertNoBugCandidate();
     }
 
-    private static void assertNoBugCandidate(Judged j) {
-        assertTrue(j.verdict().violations().stream().noneMatch(x -> x.classification() == Classification.BUG_CANDIDATE),
-                j.verdict() + "\n" + j.trace());
-    }
-
-    private static void assertFirstCommitterWinsBroken(Judged j, String write) {
+    private static void assertFirstCommitterWinsBroken(WssRun j, String write) {
         List<Violation> fcw = j.verdict().violations().stream().filter(x -> x.kind() == WssKind.FIRST_COMMITTER_WINS).toList();
         assertEquals(1, fcw.size(), j.verdict() + "\n" + j.trace());
         assertEquals(Classification.BUG_CANDIDATE, fcw.get(0).classification());
@@ -80,7 +73,7 @@ class TableSnapshotPointsTest {
             Trace trace = ex.run(c);
             var broken = new DeviationExplainer(c, trace, ex).firstCommitterWinsBroken();
             assertTrue(broken.isPresent() && broken.get().summary().startsWith("first-committer-wins broken at " + write), broken + "\n" + trace);
-            Judged j = new Judged(trace, WSS.judge(c, trace, ex));
+            WssRun j = new WssRun(trace, WSS.judge(c, trace, ex));
             if (lostInReads) {
                 assertFirstCommitterWinsBroken(j, write);
             } else {
@@ -107,7 +100,7 @@ class TableSnapshotPointsTest {
         // The triage's 18947 (FcwInsertFirst): H2 lets T1's UPDATE change T2's committed version, no lost update
         // (v = 11, serial T2 → T1). Before, the INSERT's naming of t counted as t's snapshot: a false first-committer-wins.
         for (String first : List.of("INSERT INTO t VALUES (7, 0)", "INSERT INTO t VALUES (2, 5)", "INSERT INTO t (id) VALUES (8)")) {
-            Judged j = judge(h2, firstStatementThenConcurrentUpdate(IsolationLevel.REPEATABLE_READ, first));
+            WssRun j = judge(h2, firstStatementThenConcurrentUpdate(IsolationLevel.REPEATABLE_READ, first));
             assertEquals(first.equals("INSERT INTO t VALUES (2, 5)"), j.trace().executed(at(1, 1)).orElseThrow().result().failed(),
                     j.trace().toString());
             assertTrue(!j.trace().executed(at(1, 2)).orElseThrow().result().failed(), j.trace().toString());
@@ -115,7 +108,7 @@ class TableSnapshotPointsTest {
         }
         // SNAPSHOT takes one snapshot of every table at the first statement, INSERT or not: the UPDATE fails.
         for (IsolationLevel level : List.of(IsolationLevel.SNAPSHOT, IsolationLevel.SERIALIZABLE)) {
-            Judged j = judge(h2, firstStatementThenConcurrentUpdate(level, "INSERT INTO t VALUES (7, 0)"));
+            WssRun j = judge(h2, firstStatementThenConcurrentUpdate(level, "INSERT INTO t VALUES (7, 0)"));
             assertTrue(j.trace().executed(at(1, 2)).orElseThrow().result().errorClass().isConcurrencyConflict(), j.trace().toString());
             assertNoBugCandidate(j);
         }
@@ -126,7 +119,7 @@ class TableSnapshotPointsTest {
         for (String first : List.of("SELECT * FROM t WHERE id = 99", "DELETE FROM t WHERE id = 99", "UPDATE t SET v = v + 0 WHERE id = 2",
                 "INSERT INTO t SELECT id + 10, v FROM t WHERE id = 99", "SELECT * FROM t WHERE id = 2 FOR UPDATE", "SELECT * FROM t WHERE id = 1")) {
             TestCase c = firstStatementThenConcurrentUpdate(IsolationLevel.REPEATABLE_READ, first);
-            Judged real = judge(h2, c);
+            WssRun real = judge(h2, c);
             assertTrue(real.trace().executed(at(1, 2)).orElseThrow().result().errorClass() != null
                     && real.trace().executed(at(1, 2)).orElseThrow().result().errorClass().isConcurrencyConflict(), real.trace().toString());
             assertNoBugCandidate(real);
@@ -154,12 +147,12 @@ class TableSnapshotPointsTest {
         for (String table : List.of("c", "g")) {
             TestCase c = readParentThenWriteChild(" REFERENCES p (id)", "INSERT INTO " + table + " VALUES (5, 0, 1)",
                     "DELETE FROM " + table + " WHERE id = 5");
-            Judged j = judge(h2, c);
+            WssRun j = judge(h2, c);
             assertEquals(0, j.trace().executed(at(1, 2)).orElseThrow().result().updateCount(), j.trace().toString());
             assertNoBugCandidate(j);
             assertTrue(j.verdict().violations().stream().allMatch(x -> x.reference().contains("per-table snapshots")), j.verdict().toString());
             // without the foreign keys the row is visible and deleted: serial T2 → T1, nothing to explain
-            Judged plain = judge(h2, readParentThenWriteChild("", "INSERT INTO " + table + " VALUES (5, 0, 1)",
+            WssRun plain = judge(h2, readParentThenWriteChild("", "INSERT INTO " + table + " VALUES (5, 0, 1)",
                     "DELETE FROM " + table + " WHERE id = 5"));
             assertEquals(1, plain.trace().executed(at(1, 2)).orElseThrow().result().updateCount(), plain.trace().toString());
             assertTrue(plain.verdict().isClean(), plain.verdict().toString());
@@ -172,7 +165,7 @@ class TableSnapshotPointsTest {
         // T2 → T1's and only first-committer-wins, on the child's snapshot taken at T1's read of the parent, sees the break
         // (no read of T1 shows a lost update, so H2's measured rule reports nothing).
         TestCase c = readParentThenWriteChild(" REFERENCES p (id)", "UPDATE c SET v = v + 10 WHERE id = 1", "UPDATE c SET v = v + 1 WHERE id = 1");
-        Judged real = judge(h2, c);
+        WssRun real = judge(h2, c);
         // H2 reports it as 40001 "Deadlock detected", a concurrency conflict either way
         assertTrue(real.trace().executed(at(1, 2)).orElseThrow().result().errorClass().isConcurrencyConflict(), real.trace().toString());
         assertNoBugCandidate(real);
