@@ -66,20 +66,16 @@ final class KeyOrderScan {
         return Optional.of(new Target(m.group(2), alias == null || aliasIsKeyword ? m.group(2) : alias));
     }
 
-    /** A single-table UPDATE's SET, after its table (and alias): where a leading assignment goes. */
-    private static final Pattern UPDATE_SET = Pattern.compile("^(\\s*UPDATE\\s+\\w+(?:\\s+(?:AS\\s+)?\\w+)?\\s+SET\\s+)", Pattern.CASE_INSENSITIVE);
-
     /**
      * {@code sql}, a single-table UPDATE ({@link #target}), with {@code column = -1 - column} put first in its SET
      * list: every row it matches then changes, so the rows it matched show in its effect. Empty for other statements.
      */
     static Optional<String> markingEveryMatch(String sql, String column) {
-        Optional<Target> t = target(sql);
-        Matcher m = UPDATE_SET.matcher(sql);
-        if (t.isEmpty() || !m.find()) {
+        Matcher m = SINGLE_TABLE_WRITE.matcher(sql);
+        if (target(sql).isEmpty() || !m.find() || m.group(4) == null || !m.group(4).equalsIgnoreCase("SET")) {
             return Optional.empty();
         }
-        return Optional.of(m.group(1) + column + " = -1 - " + column + ", " + sql.substring(m.end()));
+        return Optional.of(sql.substring(0, m.end(4)) + " " + column + " = -1 - " + column + "," + sql.substring(m.end(4)));
     }
 
     /**

@@ -109,9 +109,13 @@ final class SnapshotPoints {
         return Optional.of(out);
     }
 
+    /** Per table, the pattern of its name as a statement's text writes it: compiled once per case, not per statement. */
+    private final Map<String, Pattern> namePatterns = new HashMap<>();
+
     /** Whether {@code ref}'s text names {@code table}. */
     private boolean names(StmtRef ref, String table) {
-        Pattern name = Pattern.compile("(?<![\\w\"`'])\"?" + Pattern.quote(table) + "\"?(?![\\w\"`'])", Pattern.CASE_INSENSITIVE);
+        Pattern name = namePatterns.computeIfAbsent(table, t -> Pattern.compile("(?<![\\w\"`'])\"?" + Pattern.quote(t) + "\"?(?![\\w\"`'])",
+                Pattern.CASE_INSENSITIVE));
         return name.matcher(testCase.stmt(ref).sql()).find();
     }
 

@@ -82,23 +82,31 @@ final class StateOrderSearch {
 
     /** The orders of {@code items}, lexicographically by position, at most {@code limit}. */
     static List<List<Integer>> permutations(List<Integer> items, int limit) {
+        return permutations(items, limit, order -> true);
+    }
+
+    /** The orders of {@code items} that {@code keep} accepts, lexicographically by position, at most {@code limit}. */
+    static List<List<Integer>> permutations(List<Integer> items, int limit, java.util.function.Predicate<List<Integer>> keep) {
         List<List<Integer>> out = new ArrayList<>();
-        permute(new ArrayList<>(), new ArrayList<>(items), out, limit);
+        permute(new ArrayList<>(), new ArrayList<>(items), out, limit, keep);
         return out;
     }
 
-    private static void permute(List<Integer> prefix, List<Integer> rest, List<List<Integer>> out, int limit) {
+    private static void permute(List<Integer> prefix, List<Integer> rest, List<List<Integer>> out, int limit,
+                                java.util.function.Predicate<List<Integer>> keep) {
         if (out.size() >= limit) {
             return;
         }
         if (rest.isEmpty()) {
-            out.add(List.copyOf(prefix));
+            if (keep.test(prefix)) {
+                out.add(List.copyOf(prefix));
+            }
             return;
         }
         for (int i = 0; i < rest.size(); i++) {
             List<Integer> r = new ArrayList<>(rest);
             prefix.add(r.remove(i));
-            permute(prefix, r, out, limit);
+            permute(prefix, r, out, limit, keep);
             prefix.remove(prefix.size() - 1);
         }
     }

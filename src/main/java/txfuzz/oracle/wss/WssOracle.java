@@ -171,28 +171,8 @@ public final class WssOracle implements Oracle {
 
     /** The orders of {@code committed} (its own first) in which {@code writer} comes after every transaction of {@code first}; at most {@code limit}. */
     static List<List<Integer>> writerAfter(List<Integer> committed, int writer, java.util.Set<Integer> first, int limit) {
-        List<List<Integer>> out = new ArrayList<>();
-        orders(new ArrayList<>(), new ArrayList<>(committed), writer, first, out, limit);
-        return out;
-    }
-
-    private static void orders(List<Integer> prefix, List<Integer> rest, int writer, java.util.Set<Integer> first, List<List<Integer>> out,
-                               int limit) {
-        if (rest.isEmpty()) {
-            out.add(List.copyOf(prefix));
-            return;
-        }
-        for (int i = 0; i < rest.size() && out.size() < limit; i++) {
-            int next = rest.get(i);
-            if (next == writer && rest.stream().anyMatch(first::contains)) {
-                continue; // the writer before a transaction it must follow
-            }
-            List<Integer> p = new ArrayList<>(prefix);
-            p.add(next);
-            List<Integer> r = new ArrayList<>(rest);
-            r.remove(i);
-            orders(p, r, writer, first, out, limit);
-        }
+        return StateOrderSearch.permutations(committed, limit,
+                order -> !order.contains(writer) || first.stream().allMatch(t -> !order.contains(t) || order.indexOf(t) < order.indexOf(writer)));
     }
 
     /** The violations with the orders they were checked against in their evidence (their headlines say what was checked). */

@@ -52,4 +52,13 @@ class KeyOrderScanTest {
         assertEquals(Optional.of(List.of("1", "x")), KeyOrderScan.firstInKeyOrder(INT_KEY, List.of(List.of("7", "y"), List.of("1", "x"))));
         assertTrue(KeyOrderScan.firstInKeyOrder(TEXT_KEY, List.of(List.of("B", "y"), List.of("a", "x"))).isEmpty());
     }
+
+    /** Only a single-table UPDATE gets the marker, first in its SET list, its alias and WHERE kept. */
+    @Test
+    void theMarkerOfEveryMatchGoesFirstInASingleTableUpdatesSetList() {
+        assertEquals(Optional.of("UPDATE t SET rid = -1 - rid, b = 0 WHERE a"), KeyOrderScan.markingEveryMatch("UPDATE t SET b = 0 WHERE a", "rid"));
+        assertEquals(Optional.of("UPDATE t AS x SET rid = -1 - rid, b = x.a"), KeyOrderScan.markingEveryMatch("UPDATE t AS x SET b = x.a", "rid"));
+        assertTrue(KeyOrderScan.markingEveryMatch("DELETE FROM t WHERE a", "rid").isEmpty());
+        assertTrue(KeyOrderScan.markingEveryMatch("UPDATE t SET b = 0 ORDER BY a LIMIT 1", "rid").isEmpty());
+    }
 }

@@ -30,7 +30,9 @@ import txfuzz.oracle.Violation;
  * engine (2.5.252): at the first statement that reads the table, not one that only names it (an INSERT ... VALUES, even
  * one failing on a key), and together with the tables it reads when it has a foreign key to one of them. Each rule is
  * proven both ways: a run H2 gets right is no bug candidate (the triage's 18947 and 7927, false bug candidates before),
- * and the same schedule with H2's serialization failure swallowed stays one.
+ * and the same schedule with H2's serialization failure swallowed breaks first-committer-wins where the snapshot points
+ * say — a bug candidate where a read of the writer shows the lost update (H2's rule is measured, so a break that loses
+ * nothing is not reported).
  */
 class TableSnapshotPointsTest {
     private static final WssOracle WSS = new WssOracle();
