@@ -2,15 +2,10 @@ package txfuzz.dbms.versions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
@@ -24,12 +19,11 @@ import txfuzz.dbms.Targets;
  * The runnable jar leaves out the servers' binaries, and may leave out an in-process engine, since txfuzz
  * resolves their default versions from the local Maven repository at run time like any other version
  * (the jar is rebuilt after every change: 240 MB of binaries and native libraries in it made every
- * rebuild slow). Checked in the build's shade configuration, and in the jar itself when one built from
- * the current pom.xml is there.
+ * rebuild slow). Checked here in the build's shade configuration; {@link ShadedJarIT} checks the jar
+ * that {@code mvn verify} builds from it.
  */
 class ShadedJarTest {
     private static final Path POM = Path.of("pom.xml");
-    private static final Path JAR = Path.of("target", "txfuzz.jar");
 
     @Test
     void theShadedJarLeavesOutTheServersBinariesAndOnlyEnginesItCanResolve() throws Exception {
@@ -54,32 +48,8 @@ class ShadedJarTest {
         assertEquals(Set.of(), excluded, "excluded from the jar but no engine's artifact");
     }
 
-    @Test
-    void aJarBuiltFromThisPomHoldsWhatItDoesNotExcludeAndNothingOfWhatItDoes() throws Exception {
-        // mvn test does not package: without a jar built from this pom.xml, the configuration checked above is what counts
-        assumeTrue(Files.isRegularFile(JAR) && Files.getLastModifiedTime(JAR).compareTo(Files.getLastModifiedTime(POM)) >= 0,
-                "no " + JAR + " built from this pom.xml");
-        Set<String> excluded = shadeExcludes();
-        try (ZipFile jar = new ZipFile(JAR.toFile())) {
-            for (Engine e : Targets.engines()) {
-                MavenArtifact a = e.artifact().orElse(null);
-                if (a == null) {
-                    continue;
-                }
-                // the artifact's own files (its jar in the local repository, where the build put it), META-INF aside
-                try (ZipFile artifact = new ZipFile(MavenCentral.get().jar(a, BundledVersions.of(e.name())).toFile())) {
-                    List<String> files = artifact.stream().filter(x -> !x.isDirectory() && !x.getName().startsWith("META-INF/"))
-                            .map(ZipEntry::getName).toList();
-                    long inJar = files.stream().filter(f -> jar.getEntry(f) != null).count();
-                    // excluded: none of them; else its files (the shade filters drop module-info.class, so not all)
-                    assertEquals(excluded.contains(a.toString()), inJar == 0, e.name() + " (" + a + "): " + inJar + " of its " + files.size() + " files in " + JAR);
-                }
-            }
-        }
-    }
-
     /** groupId:artifactId of every artifact the shade plugin's artifactSet excludes in pom.xml. */
-    private static Set<String> shadeExcludes() throws Exception {
+    static Set<String> shadeExcludes() throws Exception {
         DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
         f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
         Document pom = f.newDocumentBuilder().parse(POM.toFile());
