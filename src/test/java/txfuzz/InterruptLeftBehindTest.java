@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.platform.engine.TestExecutionResult;
@@ -18,6 +19,7 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /** {@link InterruptLeftBehind} is registered for every test, fails one that returns interrupted, and lets the next start clean. */
+@Tag("unit")
 class InterruptLeftBehindTest {
 
     /** Run only through the launcher below (surefire runs no nested class). */

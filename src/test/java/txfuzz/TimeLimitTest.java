@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.platform.engine.TestExecutionResult;
@@ -26,6 +27,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * thread dump, and the next test runs. Only the limit is shortened here; the thread mode and the dump
  * are the suite's own settings, which the launcher reads from the same file.
  */
+@Tag("unit")
 class TimeLimitTest {
     /** Lets the abandoned thread of the hanging victim end once the test has seen it fail. */
     static volatile boolean released;

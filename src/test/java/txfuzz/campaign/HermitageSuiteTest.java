@@ -14,8 +14,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import txfuzz.dbms.TestServers;
 import txfuzz.dbms.Target;
-import txfuzz.dbms.Targets;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.imports.Importer;
@@ -52,7 +52,7 @@ class HermitageSuiteTest {
     void postgresDoesWhatHermitageSays(@TempDir Path out) throws Exception {
         List<Path> files = JudgeSuite.files(HERMITAGE.resolve("postgres"));
         JudgeSuite.Table t;
-        try (Target target = Targets.create("postgres"); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+        try (Target target = TestServers.open("postgres"); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
             var config = new JudgeSuite.Config(Importer.Options.defaults(), Duration.ofSeconds(10), true);
             t = new JudgeSuite(config, target, executor, out).run(files, line -> { });
         }

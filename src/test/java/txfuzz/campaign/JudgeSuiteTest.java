@@ -9,8 +9,8 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import txfuzz.dbms.TestServers;
 import txfuzz.dbms.Target;
-import txfuzz.dbms.Targets;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.exec.Trace;
@@ -32,7 +32,7 @@ class JudgeSuiteTest {
     }
 
     private static JudgeSuite.Table run(String dbms, List<Path> files, Path out, boolean instrument) throws Exception {
-        try (Target target = Targets.create(dbms); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
+        try (Target target = TestServers.open(dbms); Executor executor = new Executor(target, ExecutorConfig.defaults())) {
             var config = new JudgeSuite.Config(Importer.Options.defaults(), Duration.ofSeconds(20), instrument);
             return new JudgeSuite(config, target, executor, out).run(files, line -> { });
         }
@@ -120,7 +120,7 @@ class JudgeSuiteTest {
                 "T1: BEGIN READ ONLY", "T1: SELECT v FROM t WHERE k = 1", "T1: UPDATE t SET v = 11 WHERE k = 1", "T1: COMMIT",
                 "T2: START TRANSACTION READ ONLY", "T2: SELECT v FROM t", "T2: COMMIT", ""));
         TestCase c = Importer.read(schedule, new Importer.Options("postgres", null, Integer.MAX_VALUE)).cases().get(0).testCase();
-        try (Target pg = Targets.create("postgres"); Executor executor = new Executor(pg, ExecutorConfig.defaults())) {
+        try (Target pg = TestServers.open("postgres"); Executor executor = new Executor(pg, ExecutorConfig.defaults())) {
             Trace trace = executor.run(c);
             assertEquals("25006", trace.executed(new StmtRef(1, 2)).orElseThrow().result().error().sqlState(), trace.toString());
             assertTrue(trace.executed(new StmtRef(2, 1)).orElseThrow().result().failed() == false, trace.toString());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code txfuzz check} as an Elle user meets it: Elle's consistency-model names, the explanation of
  * each anomaly on the terminal, and the history's meta.dbms as the profile that judges it.
  */
+@Tag("unit")
 class CheckCommandTest {
     @TempDir
     Path dir;

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What merge refuses, each with one line that says why, and what it leaves alone; and --worker, --jobs and --known's own errors. */
+@Tag("unit")
 class MergeCommandTest {
     private static Path run(Path tmp, String name, String seed, String worker) {
         Path out = tmp.resolve(name);

@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** --generator, --patterns and 'txfuzz patterns' as a user meets them. */
+@Tag("unit")
 class PatternOptionsTest {
     @Test
     void thePatternsCommandListsTheCatalogueWithItsLevels() {

@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The README is what a newcomer reads whole: the two commands first (the test command exactly what CI
  * runs), then no more than two screens; the reference lives in docs/.
  */
+@Tag("unit")
 class ReadmeTest {
     private static final int TWO_SCREENS = 120;
 

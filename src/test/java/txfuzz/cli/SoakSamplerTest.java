@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The soak's verdict, both ways: a figure that rises with time is not flat; one that varies around a level is. */
+@Tag("unit")
 class SoakSamplerTest {
     private static List<SoakSampler.Sample> samples(int n, java.util.function.IntUnaryOperator threads) {
         List<SoakSampler.Sample> out = new ArrayList<>();

@@ -213,13 +213,8 @@ class CaseGeneratorTest {
 
     @Test
     void everyPairOfRegisteredTargetsCanShareCases() {
-        List<String> names = txfuzz.dbms.Targets.names();
-        List<Dialect> dialects = new java.util.ArrayList<>();
-        for (String n : names) {
-            try (txfuzz.dbms.Target t = txfuzz.dbms.Targets.create(n)) {
-                dialects.add(t.dialect());
-            }
-        }
+        // each engine's description's dialect: the dialect of a target at its default version (no server is started for it)
+        List<Dialect> dialects = txfuzz.dbms.Targets.names().stream().map(n -> txfuzz.dbms.Targets.engine(n).dialect()).toList();
         for (Dialect a : dialects) {
             for (Dialect b : dialects) {
                 Dialect both = a.intersect(b);

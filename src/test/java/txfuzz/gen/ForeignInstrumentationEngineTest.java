@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import txfuzz.dbms.TestServers;
 import txfuzz.campaign.InstrumentationSelfCheck;
 import txfuzz.campaign.Judge;
 import txfuzz.campaign.Oracles;
@@ -53,7 +54,7 @@ class ForeignInstrumentationEngineTest {
                 : engine.isolationLevels().get(0);
         int violations = 0;
         int agreeing = 0;
-        try (Target target = Targets.create(engineName); Executor ex = new Executor(target, ExecutorConfig.defaults());
+        try (Target target = TestServers.open(engineName); Executor ex = new Executor(target, ExecutorConfig.defaults());
              txfuzz.campaign.OracleSet set = trackingOracles(target)) {
             List<Oracle> oracles = set.oracles();
             assertTrue(!oracles.isEmpty());

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import txfuzz.dbms.TestServers;
 import txfuzz.model.IsolationLevel;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
@@ -30,7 +31,7 @@ class GeneratedSqlValidityTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("targets")
     void generatedStatementsAreValid(String name) throws SQLException {
-        try (Target target = Targets.create(name)) {
+        try (Target target = TestServers.open(name)) {
             IsolationLevel level = target.defaultIsolationLevel();
             String mode = target.modes().get(0);
             StatementValidity.Result r = StatementValidity.run(name, target.dialect(), level, CASES, MIN_CASES, BUDGET_MS, SEED, () -> StatementValidity.fresh(target, level, mode),

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.CaseJson;
 import txfuzz.model.IsolationLevel;
@@ -21,6 +22,7 @@ import txfuzz.dbms.Dialect;
 import txfuzz.dbms.Feature;
 
 /** The shape of instrumented cases, without an engine (the engines run them in InstrumentedSqlValidityTest and the isolation tests). */
+@Tag("unit")
 class InstrumentedCaseTest {
     /** The companion read of a row-local subquery or an INSERT … SELECT's source (a post-read has the role POST_READ). */
     private static final java.util.regex.Pattern SUBQUERY_READ = java.util.regex.Pattern.compile("SELECT rid, wl FROM \\w+( WHERE .*)?");

@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import txfuzz.dbms.TestServers;
 import txfuzz.campaign.InstrumentationSelfCheck;
 import txfuzz.dbms.Engine;
 import txfuzz.dbms.Target;
@@ -92,7 +93,7 @@ class PatternCaseGeneratorTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("inProcess")
     void fewStatementsAreInvalid(String name) throws Exception {
-        try (Target target = Targets.create(name)) {
+        try (Target target = TestServers.open(name)) {
             PatternCaseChecks.Validity v = PatternCaseChecks.run(target, target.defaultIsolationLevel(), SEEDS, BUDGET_MS);
             System.out.print(v.summary());
             assertEquals(0, v.setupFailed, v.summary());

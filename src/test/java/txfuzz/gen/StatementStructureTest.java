@@ -8,8 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class StatementStructureTest {
     /** The library's own reading (a thread per statement), or null where it reads nothing. */
     private static String library(String sql) {

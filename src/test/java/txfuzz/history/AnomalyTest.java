@@ -8,6 +8,7 @@ import static txfuzz.history.History.row;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.IsolationLevel;
 
@@ -16,6 +17,7 @@ import txfuzz.model.IsolationLevel;
  * negative (a history without it does not report it). Rows are in table "t"; wLists are written
  * out, T0 being the initial state.
  */
+@Tag("unit")
 class AnomalyTest {
     static Set<Anomaly> observed(History h) {
         return IsolationChecker.analyze(h).observed();

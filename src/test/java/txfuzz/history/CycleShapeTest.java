@@ -3,9 +3,11 @@ package txfuzz.history;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A cycle's shape, which signs isolation findings: edge types from the smallest rotation, one table or several. */
+@Tag("unit")
 class CycleShapeTest {
     private static Dep dep(DepType type, long from, long to, RowVersions row) {
         return new Dep(type, from, to, row, false, false, 1, 2, 1, 1, null);

@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.IsolationLevel;
 
 /** The per-statement view check on hand-built histories, both ways. T1 writes x and y and commits. */
+@Tag("unit")
 class FracturedReadsTest {
     private static final java.util.function.BiPredicate<Long, Integer> ALL_ALONE = (t, s) -> true;
 

@@ -7,9 +7,11 @@ import static txfuzz.history.History.row;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@Tag("unit")
 class HistoryJsonTest {
     static History sample() {
         return History.builder().meta("dbms", "h2").meta("level", "REPEATABLE_READ")

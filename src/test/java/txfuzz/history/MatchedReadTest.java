@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.IsolationLevel;
 
@@ -13,6 +14,7 @@ import txfuzz.model.IsolationLevel;
  * histories, both ways: T2 commits a write of x; T1's UPDATE matches x in T2's version without
  * changing it (a matched read), then T1 reads x again.
  */
+@Tag("unit")
 class MatchedReadTest {
 
     private static History afterMatching(Op matchedOrLocking, long... laterRead) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
  * large, a stale-snapshot one must show the anomalies stale snapshots cause, and checking must
  * stay near-linear. The 100,000-transaction benchmark is {@code txfuzz bench --checker}.
  */
+@Tag("unit")
 class SyntheticHistoryTest {
     @Test
     void aLargeSerialHistoryIsCleanAndQuick() {

@@ -6,6 +6,7 @@ import static txfuzz.history.AnomalyTest.assertOnly;
 import static txfuzz.history.History.row;
 
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.IsolationLevel;
 
@@ -16,6 +17,7 @@ import txfuzz.model.IsolationLevel;
  * cycle here exists only through them; each negative has the same shape in an order that makes no
  * cycle.
  */
+@Tag("unit")
 class WriteScanAndSubqueryReadTest {
     private static Write insert(int stmt, String table, String row, long writer) {
         return new Write(stmt, table, row, WriteKind.INSERT, WList.of(writer));

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.CaseSource;
 import txfuzz.model.IsolationLevel;
@@ -14,6 +15,7 @@ import txfuzz.model.StmtKind;
 import txfuzz.model.TestCase;
 
 /** PostgreSQL's own isolation specs (src/test/resources/imports/pg-isolation) read as cases: counts, levels, skips. */
+@Tag("unit")
 class IsolationSpecImportTest {
     static final Path DIR = Path.of("src/test/resources/imports/pg-isolation");
 

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.CaseSource;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 
 /** mysqltest files read as schedules: MariaDB's innodb.lock_isolation, and the connection/send/reap subset. */
+@Tag("unit")
 class MysqlTestImportTest {
     static final Path LOCK_ISOLATION = Path.of("src/test/resources/imports/mariadb/lock_isolation.test");
 

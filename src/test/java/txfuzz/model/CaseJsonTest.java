@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class CaseJsonTest {
     private static TestCase sample() {
         return new TestCase(TestCase.FORMAT_VERSION, "h2", 7, 3, IsolationLevel.REPEATABLE_READ, "default", ExecutionMode.PREPARED,

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.gen.SampleStatements;
 import txfuzz.gen.StatementStructure;
 
+@Tag("unit")
 class TableWritesTest {
     @Test
     void eachWriteFormNamesItsTable() {

@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.Stmt;
 import txfuzz.model.StmtKind;
 import txfuzz.model.Tracking;
 
 /** Expression simplification keeps what the isolation oracle's history recorder reads. */
+@Tag("unit")
 class TrackedTextTest {
     @Test
     void aTrackedReadKeepsItsRowIdentityAndWriteListItems() {

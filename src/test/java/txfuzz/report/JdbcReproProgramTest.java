@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import txfuzz.dbms.TestServers;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
 import txfuzz.exec.Cases;
@@ -152,7 +153,7 @@ class JdbcReproProgramTest {
     void theOtherInProcessEnginesProgramsReproduceTheirRecordedRunsWithOnlyTheirOwnJars(@TempDir Path out) throws Exception {
         Map<String, String> jarNames = Map.of("hsqldb", "hsqldb", "derby", "derby", "sqlite", "sqlite-jdbc", "duckdb", "duckdb_jdbc");
         for (Map.Entry<String, String> e : jarNames.entrySet()) {
-            try (Target t = Targets.create(e.getKey()); Executor ex = new Executor(t, ExecutorConfig.defaults())) {
+            try (Target t = TestServers.open(e.getKey()); Executor ex = new Executor(t, ExecutorConfig.defaults())) {
                 TestCase c = anInsertBetweenTheStatementsOfAnother(e.getKey(), t.defaultIsolationLevel());
                 Trace trace = ex.run(c);
                 Path file = Files.createDirectories(out.resolve(e.getKey())).resolve("Repro.java");

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Optional;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class InnodbStatusTest {
     /**
      * Captured from MariaDB 10.11.5 with innodb_status_output_locks=ON: thread 499 deleted the gap

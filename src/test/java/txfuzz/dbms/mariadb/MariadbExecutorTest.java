@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,11 +29,11 @@ import txfuzz.oracle.Violation;
 import txfuzz.oracle.wss.WssOracle;
 import txfuzz.dbms.ErrorClass;
 import txfuzz.dbms.Target;
-import txfuzz.dbms.Targets;
+import txfuzz.dbms.TestServers;
 
 /**
  * The executor and the wss oracle on the real MariaDB 10.11.5, with hand-written cases and the paper
- * listings that fit MariaDB replayed as regression tests. One server for the class.
+ * listings that fit MariaDB replayed as regression tests. The test JVM's shared server.
  */
 class MariadbExecutorTest {
     private static final WssOracle WSS = new WssOracle();
@@ -42,14 +41,7 @@ class MariadbExecutorTest {
 
     @BeforeAll
     static void start() {
-        target = (MariadbTarget) Targets.create("mariadb");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (target != null) {
-            target.close();
-        }
+        target = (MariadbTarget) TestServers.shared("mariadb"); // never closed here: it outlives the class
     }
 
     private static Trace run(Target t, TestCase c) throws Exception {

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.IsolationLevel;
@@ -30,23 +29,16 @@ import txfuzz.dbms.ErrorClass;
 import txfuzz.dbms.Feature;
 import txfuzz.dbms.LockProbe;
 import txfuzz.dbms.TargetOptions;
-import txfuzz.dbms.Targets;
+import txfuzz.dbms.TestServers;
 
-/** The target on the (bundled) MariaDB it starts itself: one server for the whole class. */
+/** The target on the (bundled) MariaDB it starts itself: the test JVM's shared server. */
 class MariadbTargetTest {
     private static final Duration SOON = Duration.ofSeconds(5);
     private static MariadbTarget target;
 
     @BeforeAll
     static void start() {
-        target = (MariadbTarget) Targets.create("mariadb");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (target != null) {
-            target.close();
-        }
+        target = (MariadbTarget) TestServers.shared("mariadb"); // never closed here: it outlives the class
     }
 
     private static Connection table(Database db, IsolationLevel level) throws SQLException {

@@ -2,9 +2,11 @@ package txfuzz.dbms.postgres;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The line a restart prints of a dead server's log: what it said since it last became ready, not an earlier crash it survived. */
+@Tag("unit")
 class CrashLineTest {
     private static final String RECOVERED = """
             LOG:  client backend (PID 17782) was terminated by signal 9: Killed

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import txfuzz.dbms.TestServers;
 import txfuzz.dbms.LevelSemantics;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
@@ -34,7 +35,7 @@ class PostgresManualVersionTest {
 
     @Test
     void theBundledServerCitesTheManualOfItsRelease() throws Exception {
-        try (Target t = Targets.create("postgres")) {
+        try (Target t = TestServers.open("postgres")) {
             String major = Binaries.bundled().version().split("\\.")[0];
             assertTrue(t.version().startsWith("PostgreSQL " + major + "."), t.version());
             List<String> cited = manualsCited(t);

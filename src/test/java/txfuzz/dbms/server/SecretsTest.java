@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** docs/security.md: a server's password is 144 random bits, a new one for every start. */
+@Tag("unit")
 class SecretsTest {
 
     @Test

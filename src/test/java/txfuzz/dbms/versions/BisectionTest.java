@@ -8,9 +8,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The search bisect and the behaviour-change boundary share, over made-up verdicts (no engine: what it searches is the caller's). */
+@Tag("unit")
 class BisectionTest {
     private static final List<String> VERSIONS = List.of("1", "2", "3", "4", "5", "6", "7", "8", "9");
 

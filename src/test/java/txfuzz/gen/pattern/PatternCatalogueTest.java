@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.IsolationLevel;
 
+@Tag("unit")
 class PatternCatalogueTest {
     @Test
     void theBundledCatalogueHoldsApTransTablesAndTheAdditions() {

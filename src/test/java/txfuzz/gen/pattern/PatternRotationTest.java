@@ -8,10 +8,12 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.gen.Generation;
 import txfuzz.model.IsolationLevel;
 
+@Tag("unit")
 class PatternRotationTest {
     private final List<AnomalyPattern> all = PatternCatalogue.bundled().all();
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtRef;
@@ -16,6 +17,7 @@ import txfuzz.oracle.Violation;
  * What a reduction keeps of a divergence (its identity): a study's scenario is kind × cause × consequence, so a case
  * whose divergence is the same but costs something else (the final states now equal) is not the scenario's example.
  */
+@Tag("unit")
 class DiffEvidenceTest {
     private static Violation blockedUpdate(Consequence consequence) {
         Divergence d = new Divergence(DivergenceKind.BLOCKING, new StmtRef(1, 0), "blocked, then affected 1", "affected 1");

@@ -12,6 +12,7 @@ import static txfuzz.oracle.diff.TraceComparisonTest.waiting;
 
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.dbms.ErrorClass;
 import txfuzz.exec.Trace;
@@ -25,6 +26,7 @@ import txfuzz.oracle.ViolationIdentity;
 import txfuzz.oracle.wss.WssKind;
 
 /** Triage on hand-built traces and verdicts: each label from its evidence, and the cause named from the traces. */
+@Tag("unit")
 class TriageTest {
     private static final Trace LOST_UPDATE = waiting().state(BOTH);
     private static final Trace ABORTED = trace().ok(1, 0).count(1, 1, 1).ok(2, 0).rows(1, 2, List.of(List.of("1", "1"))).ok(1, 3)

@@ -11,9 +11,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.StmtRef;
 
+@Tag("unit")
 class DecyclerTest {
 
     private static Item t(int key, int version) {

@@ -8,11 +8,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.DbState;
 import txfuzz.model.StmtRef;
 
 /** The paper's example end to end, with the engine replaced by a tiny simulation of t0/t1. */
+@Tag("unit")
 class EquivCheckTest {
 
     private static DbState state(String t0Vkey, String row2Vkey, String row3Vkey) {

@@ -16,9 +16,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.StmtRef;
 
+@Tag("unit")
 class OracleOrdersTest {
 
     private static void assertRespectsEveryEdge(StatementDependencyGraph g, List<StmtRef> order) {

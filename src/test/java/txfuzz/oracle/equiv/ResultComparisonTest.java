@@ -12,10 +12,12 @@ import static txfuzz.oracle.equiv.PaperExample.T1S3;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.DbState;
 import txfuzz.model.StmtRef;
 
+@Tag("unit")
 class ResultComparisonTest {
 
     private static final List<StmtRef> ORDER = List.of(T0S2, T1S1, T1S2, T1S3, T0S1);

@@ -14,9 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.StmtRef;
 
+@Tag("unit")
 class StatementDependencyGraphTest {
 
     private static final StmtRef SI = new StmtRef(1, 1);

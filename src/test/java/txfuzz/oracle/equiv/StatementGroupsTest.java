@@ -3,6 +3,7 @@ package txfuzz.oracle.equiv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.ExecutionMode;
 import txfuzz.model.IsolationLevel;
@@ -15,6 +16,7 @@ import txfuzz.model.Tracking;
 import txfuzz.model.Txn;
 
 /** How an instrumented case splits into program statements with companions, and where version-set reads go. */
+@Tag("unit")
 class StatementGroupsTest {
 
     /** T1: a tracked read with a companion read, then a DELETE as tag-update, post-read, delete, post-read. T2: an INSERT. */

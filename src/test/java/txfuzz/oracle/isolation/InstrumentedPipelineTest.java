@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import txfuzz.dbms.TestServers;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.exec.Trace;
@@ -23,7 +24,6 @@ import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.model.Txn;
 import txfuzz.dbms.Target;
-import txfuzz.dbms.Targets;
 import txfuzz.oracle.HistoryRecorder;
 
 /**
@@ -40,7 +40,7 @@ class InstrumentedPipelineTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"h2", "hsqldb", "derby", "sqlite", "duckdb"})
     void serialRunsHaveNoAnomaliesAndTheSameStateAsUninstrumented(String name) throws Exception {
-        try (Target target = Targets.create(name); Executor ex = new Executor(target, ExecutorConfig.defaults())) {
+        try (Target target = TestServers.open(name); Executor ex = new Executor(target, ExecutorConfig.defaults())) {
             IsolationLevel level = target.isolationLevels().get(target.isolationLevels().size() - 1);
             String mode = target.modes().get(0);
             CaseGenerator plainGen = new CaseGenerator(GenConfig.defaults());

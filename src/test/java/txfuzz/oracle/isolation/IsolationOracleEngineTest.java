@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import txfuzz.dbms.TestServers;
 import txfuzz.exec.TrackedCases;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
@@ -87,7 +88,7 @@ class IsolationOracleEngineTest {
 
     @Test
     void postgresRepeatableReadShowsDocumentedWriteSkewAndSerializablePreventsIt() throws Exception {
-        try (Target pg = Targets.create("postgres")) {
+        try (Target pg = TestServers.open("postgres")) {
             Verdict rr = judge(pg, writeSkew("postgres", IsolationLevel.REPEATABLE_READ));
             assertEquals(List.of("write-skew/documented"), kinds(rr));
             Violation v = rr.violations().get(0);
@@ -101,7 +102,7 @@ class IsolationOracleEngineTest {
 
     @Test
     void mariadbRepeatableReadShowsDocumentedLostUpdateAndSerializablePreventsIt() throws Exception {
-        try (Target maria = Targets.create("mariadb")) {
+        try (Target maria = TestServers.open("mariadb")) {
             Verdict rr = judge(maria, lostUpdate("mariadb", IsolationLevel.REPEATABLE_READ));
             assertEquals(List.of("lost-update/documented"), kinds(rr));
             assertTrue(rr.violations().get(0).reference().contains("innodb-consistent-read"));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import txfuzz.dbms.TestServers;
 import txfuzz.exec.TrackedCases;
 import txfuzz.history.Analysis;
 import txfuzz.history.Anomaly;
@@ -15,7 +16,6 @@ import txfuzz.history.IsolationChecker;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.TestCase;
 import txfuzz.dbms.Target;
-import txfuzz.dbms.Targets;
 import txfuzz.oracle.HistoryRecorder;
 
 /**
@@ -43,7 +43,7 @@ class LostUpdateTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"h2", "postgres"})
     void aLostUpdateAtReadCommittedIsFound(String dbms) throws Exception {
-        try (Target target = Targets.create(dbms)) {
+        try (Target target = TestServers.open(dbms)) {
             TestCase c = lostUpdate(dbms);
             History h = HistoryRecorder.record(c, HistoryRecorderTest.run(target, c));
             assertEquals(List.of("pred 1 t k = 1 [1=T0]", "read 2 t 1 T0,T1 L", "write 2 t 1 update T0,T1,T2"),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import txfuzz.dbms.TestServers;
 import txfuzz.exec.TrackedCases;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
@@ -102,7 +103,7 @@ class PredicateReadsEngineTest {
      */
     @Test
     void postgresRepeatableReadShowsG2ThroughUpdateScansWhichOnlySerializableProscribes() throws Exception {
-        try (Target pg = Targets.create("postgres")) {
+        try (Target pg = TestServers.open("postgres")) {
             Judged rr = judge(pg, writeScanSkew("postgres", IsolationLevel.REPEATABLE_READ).order(CONCURRENT));
             assertTrue(IsolationChecker.observed(rr.history()).contains(Anomaly.G2), () -> rr.history().toString());
             assertEquals(List.of(), kinds(rr.verdict()), "REPEATABLE READ (PL-2.99) permits G2");
@@ -124,7 +125,7 @@ class PredicateReadsEngineTest {
 
     @Test
     void postgresRepeatableReadShowsWriteSkewThroughSubqueriesAndSerializablePreventsIt() throws Exception {
-        try (Target pg = Targets.create("postgres")) {
+        try (Target pg = TestServers.open("postgres")) {
             Judged rr = judge(pg, subquerySkew("postgres", IsolationLevel.REPEATABLE_READ).order(1, 2, 1, 2, 1, 2, 1, 2, 1, 2));
             assertEquals(List.of("write-skew/documented"), kinds(rr.verdict()), () -> rr.history().toString());
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.gen.pattern.AnomalyPattern;
 import txfuzz.gen.pattern.PatternCatalogue;
@@ -12,6 +13,7 @@ import txfuzz.history.AnomalyFinding;
 import txfuzz.history.History;
 import txfuzz.history.IsolationChecker;
 
+@Tag("unit")
 class PatternMatchTest {
     private static AnomalyFinding first(History h, Anomaly kind) {
         return IsolationChecker.analyze(h).findings().stream().filter(f -> f.anomaly() == kind).findFirst().orElseThrow();

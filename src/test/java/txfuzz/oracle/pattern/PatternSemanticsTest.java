@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.gen.pattern.AnomalyPattern;
 import txfuzz.gen.pattern.PatternCatalogue;
 import txfuzz.history.Anomaly;
 import txfuzz.model.IsolationLevel;
 
+@Tag("unit")
 class PatternSemanticsTest {
     private static AnomalyPattern named(String name) {
         return PatternCatalogue.bundled().byName(name).orElseThrow();

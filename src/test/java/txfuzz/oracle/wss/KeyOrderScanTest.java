@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.model.DbState;
 
 /** The pure parts of {@link KeyOrderScan}: which statements it applies to, typed key order, the split view. */
+@Tag("unit")
 class KeyOrderScanTest {
     private static final KeyOrderScan.ClusteredKey INT_KEY = new KeyOrderScan.ClusteredKey(List.of(0), List.of(true));
     private static final KeyOrderScan.ClusteredKey TEXT_KEY = new KeyOrderScan.ClusteredKey(List.of(0), List.of(false));

@@ -3,11 +3,13 @@ package txfuzz.oracle.wss;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.exec.StmtResult;
 import txfuzz.model.StmtRef;
 
 /** A headline says what the statement did against what it does serially, in words that never contradict themselves. */
+@Tag("unit")
 class OutcomeDeviationTest {
     @Test
     void aWriteSaysHowManyRowsItChangedAndHowManyItChangesSerially() {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.StmtResult;
@@ -13,6 +14,7 @@ import txfuzz.exec.TxnStatus;
 import txfuzz.model.DbState;
 import txfuzz.model.StmtRef;
 
+@Tag("unit")
 class SerialScheduleTest {
     private static ExecutedStmt ended(int txn, int sweep) {
         return new ExecutedStmt(new StmtRef(txn, 0), StmtResult.ok(), sweep >= 0, txn, 0, sweep);
