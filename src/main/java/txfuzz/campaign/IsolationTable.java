@@ -171,7 +171,7 @@ public final class IsolationTable {
             }
             histories++;
             transactions += c.transactions().size();
-            for (Violation v : anomalies.observe(h, level, semantics.documentedAnomalies(), semantics.anomalyReference())) {
+            for (Violation v : anomalies.observe(h, level, semantics.documented(), semantics.anomalyReference())) {
                 String kind = v.kind().label();
                 counts.merge(kind, 1, Integer::sum);
                 if (examples.containsKey(kind)) {

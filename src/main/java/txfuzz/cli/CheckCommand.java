@@ -10,14 +10,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import txfuzz.campaign.Oracles;
 import txfuzz.history.Analysis;
-import txfuzz.history.Anomaly;
 import txfuzz.history.History;
 import txfuzz.history.HistoryFormatException;
 import txfuzz.history.HistoryJson;
@@ -124,9 +122,9 @@ final class CheckCommand implements Callable<Integer> {
     }
 
     /** What the --dbms profile documents at {@code level}; nothing without --dbms. */
-    private Set<Anomaly> documented(IsolationLevel level) {
+    private txfuzz.history.Documented documented(IsolationLevel level) {
         if (dbms == null) {
-            return Set.of();
+            return txfuzz.history.Documented.NONE;
         }
         Engine engine = Options.engine(dbms); // the description: no server or engine starts
         List<String> modes = Options.modes(engine, mode);
@@ -134,7 +132,7 @@ final class CheckCommand implements Callable<Integer> {
         if (s == null) {
             throw new Main.UserError("isolation level " + level.name() + " is not offered by " + dbms);
         }
-        return s.documentedAnomalies();
+        return s.documented();
     }
 
     /** summary.json and one findings/<id>/ per violation, through the writer a run uses. */

@@ -3,6 +3,8 @@ package txfuzz.dbms;
 import java.util.EnumSet;
 import java.util.Set;
 import txfuzz.history.Anomaly;
+import txfuzz.history.CycleCondition;
+import txfuzz.history.Documented;
 
 /**
  * What a target documents about one isolation level.
@@ -21,10 +23,19 @@ import txfuzz.history.Anomaly;
  *                            not model by itself and the wss oracle checks against the trace: a
  *                            documented deviation explains a run only while they hold
  * @param upserts             how an INSERT-based upsert arbitrates key conflicts at this level
+ * @param documented          the documented anomalies each with the shape of cycle the manual describes
+ *                            ({@link #onlyIn}); null: every one of {@code documentedAnomalies} in any shape. Its kinds are
+ *                            {@code documentedAnomalies}
  */
 public record LevelSemantics(Set<Deviation> deviations, boolean serializableReads, String reference, Set<Anomaly> documentedAnomalies,
-                             String anomalyReference, Set<Deviation.Precondition> preconditions, Deviation.UpsertArbitration upserts) {
+                             String anomalyReference, Set<Deviation.Precondition> preconditions, Deviation.UpsertArbitration upserts,
+                             Documented documented) {
     public LevelSemantics {
+        if (documented == null) {
+            documented = Documented.anyShape(documentedAnomalies == null ? Set.of() : documentedAnomalies);
+        } else {
+            documentedAnomalies = documented.kinds();
+        }
         preconditions = preconditions == null || preconditions.isEmpty() ? Set.of()
                 : java.util.Collections.unmodifiableSet(EnumSet.copyOf(preconditions));
         upserts = upserts == null ? Deviation.UpsertArbitration.VIEW : upserts;
@@ -37,7 +48,7 @@ public record LevelSemantics(Set<Deviation> deviations, boolean serializableRead
 
     public LevelSemantics(Set<Deviation> deviations, boolean serializableReads, String reference, Set<Anomaly> documentedAnomalies,
                           String anomalyReference) {
-        this(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, Set.of(), null);
+        this(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, Set.of(), null, null);
     }
 
     public LevelSemantics(Set<Deviation> deviations, boolean serializableReads, String reference) {
@@ -54,7 +65,16 @@ public record LevelSemantics(Set<Deviation> deviations, boolean serializableRead
 
     /** The same, plus anomalies the engine documents at this level, with where it says so. */
     public LevelSemantics documenting(String where, Anomaly... anomalies) {
-        return new LevelSemantics(deviations, serializableReads, reference, Set.of(anomalies), where, preconditions, upserts);
+        return new LevelSemantics(deviations, serializableReads, reference, Set.of(anomalies), where, preconditions, upserts, null);
+    }
+
+    /**
+     * The same, with {@code kinds} documented only in {@code shape} (added when not documented yet): {@code why}, the
+     * manual's own sentence that describes that shape, is added to the anomalies' reference.
+     */
+    public LevelSemantics onlyIn(CycleCondition shape, String why, Anomaly... kinds) {
+        return new LevelSemantics(deviations, serializableReads, reference, null,
+                anomalyReference == null ? why : anomalyReference + "; " + why, preconditions, upserts, documented.onlyIn(shape, kinds));
     }
 
     /** The same, with rules the engine documents at this level that the wss oracle checks against the trace. */
@@ -62,12 +82,12 @@ public record LevelSemantics(Set<Deviation> deviations, boolean serializableRead
         Set<Deviation.Precondition> all = EnumSet.noneOf(Deviation.Precondition.class);
         all.addAll(preconditions);
         all.addAll(Set.of(rules));
-        return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, all, upserts);
+        return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, all, upserts, documented);
     }
 
     /** The same, with INSERT-based upserts arbitrating key conflicts as {@code how}. */
     public LevelSemantics arbitratingUpserts(Deviation.UpsertArbitration how) {
-        return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, preconditions, how);
+        return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, preconditions, how, documented);
     }
 
     /** Whether the engine documents {@code rule} at this level. */

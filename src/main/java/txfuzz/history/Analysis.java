@@ -85,6 +85,11 @@ public final class Analysis {
 
     /** Every finding, judged against {@code level} and the profile's {@code permitted} kinds. */
     public List<AnomalyFinding> judge(IsolationLevel level, Set<Anomaly> permitted) {
+        return judge(level, Documented.anyShape(permitted));
+    }
+
+    /** Every finding, judged against {@code level} and what the profile documents (each kind in its shape). */
+    public List<AnomalyFinding> judge(IsolationLevel level, Documented permitted) {
         List<AnomalyFinding> out = new ArrayList<>(findings.size());
         for (AnomalyFinding f : findings) {
             out.add(f.judged(level, permitted));

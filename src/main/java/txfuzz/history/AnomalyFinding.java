@@ -33,9 +33,15 @@ public record AnomalyFinding(Anomaly anomaly, List<Long> transactions, List<Dep>
         return proscribed && !permittedByProfile;
     }
 
+    /** Judged against {@code l} and kinds the profile documents in any shape. */
     public AnomalyFinding judged(IsolationLevel l, Set<Anomaly> permitted) {
+        return judged(l, Documented.anyShape(permitted));
+    }
+
+    /** Judged against {@code l} and what the profile documents: a documented kind covers this finding only in its documented shape. */
+    public AnomalyFinding judged(IsolationLevel l, Documented documented) {
         return new AnomalyFinding(anomaly, transactions, cycle, viaSessionOrder, summary, explanation, mermaid, dot, l,
-                IsolationModel.proscribes(l, anomaly), anomaly.coveredBy(permitted));
+                IsolationModel.proscribes(l, anomaly), documented.covers(anomaly, cycle));
     }
 
     /**

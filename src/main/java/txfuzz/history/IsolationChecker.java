@@ -57,6 +57,11 @@ public final class IsolationChecker {
         return analyze(h).judge(level, permittedByProfile);
     }
 
+    /** All findings in {@code h}, judged against {@code level} and what the target's profile documents there, each kind in its shape. */
+    public static List<AnomalyFinding> check(History h, IsolationLevel level, Documented documented) {
+        return analyze(h).judge(level, documented);
+    }
+
     /** The anomaly kinds present in {@code h} at all (for the isolation table). */
     public static Set<Anomaly> observed(History h) {
         return analyze(h).observed();

@@ -1,9 +1,9 @@
 package txfuzz.oracle;
 
 import java.util.List;
-import java.util.Set;
 import txfuzz.history.Analysis;
 import txfuzz.history.Anomaly;
+import txfuzz.history.Documented;
 import txfuzz.history.History;
 import txfuzz.model.IsolationLevel;
 
@@ -19,13 +19,13 @@ public interface HistoryJudge {
      * Every anomaly kind the history shows (its first witness), also those the level permits: those are
      * classified documented, the level's definition being the reference (see {@link #proscribed}).
      */
-    List<Violation> observe(History h, IsolationLevel level, Set<Anomaly> documented, String reference);
+    List<Violation> observe(History h, IsolationLevel level, Documented documented, String reference);
 
     /**
      * A violation for every proscribed witness of an analysed history, not just the first per kind. The
      * history is the file {@code historyFile} names, so it is referred to, not attached again.
      */
-    List<Violation> everyWitness(Analysis analysis, History h, IsolationLevel level, Set<Anomaly> documented, String reference,
+    List<Violation> everyWitness(Analysis analysis, History h, IsolationLevel level, Documented documented, String reference,
                                  String historyFile);
 
     /** Whether the level proscribes the violation's anomaly (false for a violation of another oracle). */

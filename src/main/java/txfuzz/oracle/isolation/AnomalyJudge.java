@@ -2,10 +2,10 @@ package txfuzz.oracle.isolation;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import txfuzz.history.Analysis;
 import txfuzz.history.Anomaly;
 import txfuzz.history.AnomalyFinding;
+import txfuzz.history.Documented;
 import txfuzz.history.History;
 import txfuzz.model.IsolationLevel;
 import txfuzz.oracle.HistoryJudge;
@@ -14,12 +14,12 @@ import txfuzz.oracle.Violation;
 /** The isolation oracle's judgement of a row-level history on its own: what txfuzz check and isolation-table ask of it. */
 final class AnomalyJudge implements HistoryJudge {
     @Override
-    public List<Violation> observe(History h, IsolationLevel level, Set<Anomaly> documented, String reference) {
+    public List<Violation> observe(History h, IsolationLevel level, Documented documented, String reference) {
         return IsolationOracle.observe(h, level, documented, reference);
     }
 
     @Override
-    public List<Violation> everyWitness(Analysis analysis, History h, IsolationLevel level, Set<Anomaly> documented, String reference,
+    public List<Violation> everyWitness(Analysis analysis, History h, IsolationLevel level, Documented documented, String reference,
                                         String historyFile) {
         return IsolationOracle.everyWitness(analysis, h, level, documented, reference, historyFile);
     }

@@ -13,6 +13,7 @@ import txfuzz.exec.Executor;
 import txfuzz.history.Analysis;
 import txfuzz.history.Anomaly;
 import txfuzz.history.AnomalyFinding;
+import txfuzz.history.Documented;
 import txfuzz.history.FracturedReads;
 import txfuzz.history.History;
 import txfuzz.history.HistoryJson;
@@ -124,7 +125,7 @@ public final class IsolationOracle implements Oracle {
         if (c.mixedLevels() || modes.values().stream().anyMatch(m -> !m.equals(c.mode()))) {
             return new Verdict(NAME, mixedLevelViolations(analysis, h, c, executor.target()::profile, modes));
         }
-        return new Verdict(NAME, observe(analysis, h, c.isolation(), s.documentedAnomalies(), s.anomalyReference()).stream()
+        return new Verdict(NAME, observe(analysis, h, c.isolation(), s.documented(), s.anomalyReference()).stream()
                 .filter(IsolationOracle::proscribed).toList());
     }
 
@@ -150,7 +151,8 @@ public final class IsolationOracle implements Oracle {
         Map<Anomaly, Violation> firstPerKind = new LinkedHashMap<>();
         for (AnomalyFinding f : analysis.findings()) {
             Optional<IsolationLevel> weakest = weakestLevel(c, f.transactions());
-            if (weakest.isEmpty() || firstPerKind.containsKey(f.anomaly())) {
+            Violation kept = firstPerKind.get(f.anomaly());
+            if (weakest.isEmpty() || (kept != null && kept.classification() != Classification.DOCUMENTED)) {
                 continue;
             }
             Set<String> onCycle = new java.util.TreeSet<>();
@@ -165,7 +167,7 @@ public final class IsolationOracle implements Oracle {
             Violation chosen = null;
             for (String mode : onCycle) {
                 LevelSemantics at = profiles.apply(mode).atOrNothing(weakest.get());
-                AnomalyFinding judged = f.judged(weakest.get(), at.documentedAnomalies());
+                AnomalyFinding judged = f.judged(weakest.get(), at.documented());
                 if (!judged.proscribed()) {
                     break;
                 }
@@ -174,7 +176,8 @@ public final class IsolationOracle implements Oracle {
                     chosen = v;
                 }
             }
-            if (chosen != null) {
+            // a later witness of a kind replaces a documented one only as a bug candidate (kinds documented in some shapes only)
+            if (chosen != null && (kept == null || chosen.classification() != Classification.DOCUMENTED)) {
                 firstPerKind.put(f.anomaly(), chosen);
             }
         }
@@ -276,7 +279,7 @@ public final class IsolationOracle implements Oracle {
 
     /** One violation per anomaly kind the level proscribes (its first witness), judged against the profile. */
     public static List<Violation> violations(History h, IsolationLevel level, LevelSemantics semantics) {
-        return violations(h, level, semantics.documentedAnomalies(), semantics.anomalyReference());
+        return violations(h, level, semantics.documented(), semantics.anomalyReference());
     }
 
     /**
@@ -284,6 +287,11 @@ public final class IsolationOracle implements Oracle {
      * engine documents it at the level ({@code documented}, see {@code reference}), else a bug candidate.
      */
     public static List<Violation> violations(History h, IsolationLevel level, Set<Anomaly> documented, String reference) {
+        return violations(h, level, Documented.anyShape(documented), reference);
+    }
+
+    /** As above, each documented kind in the shape of cycle the engine documents. */
+    public static List<Violation> violations(History h, IsolationLevel level, Documented documented, String reference) {
         return observe(h, level, documented, reference).stream().filter(IsolationOracle::proscribed).toList();
     }
 
@@ -292,13 +300,25 @@ public final class IsolationOracle implements Oracle {
      * those are classified documented, the level's definition being the reference (see {@link #proscribed}).
      */
     public static List<Violation> observe(History h, IsolationLevel level, Set<Anomaly> documented, String reference) {
+        return observe(h, level, Documented.anyShape(documented), reference);
+    }
+
+    /** As above, each documented kind in the shape of cycle the engine documents. */
+    public static List<Violation> observe(History h, IsolationLevel level, Documented documented, String reference) {
         return observe(IsolationChecker.analyze(h), h, level, documented, reference);
     }
 
-    private static List<Violation> observe(Analysis analysis, History h, IsolationLevel level, Set<Anomaly> documented, String reference) {
+    /**
+     * One finding per kind: its first witness, or the first one that is a bug candidate when an earlier witness of the kind
+     * is documented (a kind documented only in some shapes may show a documented witness beside one of another shape).
+     */
+    private static List<Violation> observe(Analysis analysis, History h, IsolationLevel level, Documented documented, String reference) {
         Map<Anomaly, AnomalyFinding> firstPerKind = new LinkedHashMap<>();
         for (AnomalyFinding f : analysis.judge(level, documented)) {
-            firstPerKind.putIfAbsent(f.anomaly(), f);
+            AnomalyFinding kept = firstPerKind.get(f.anomaly());
+            if (kept == null || (!kept.bugCandidate() && f.bugCandidate())) {
+                firstPerKind.put(f.anomaly(), f);
+            }
         }
         List<Violation> out = new ArrayList<>();
         for (AnomalyFinding f : firstPerKind.values()) {
@@ -314,6 +334,12 @@ public final class IsolationOracle implements Oracle {
      * referred to, not attached again.
      */
     public static List<Violation> everyWitness(Analysis analysis, History h, IsolationLevel level, Set<Anomaly> documented, String reference,
+                                               String historyFile) {
+        return everyWitness(analysis, h, level, Documented.anyShape(documented), reference, historyFile);
+    }
+
+    /** As above, each documented kind in the shape of cycle the engine documents. */
+    public static List<Violation> everyWitness(Analysis analysis, History h, IsolationLevel level, Documented documented, String reference,
                                                String historyFile) {
         List<Violation> out = new ArrayList<>();
         for (AnomalyFinding f : analysis.judge(level, documented)) {
