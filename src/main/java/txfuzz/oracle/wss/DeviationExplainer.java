@@ -59,6 +59,13 @@ final class DeviationExplainer {
     private SnapshotPoints tableSnapshotPoints;
     /** Update counts of the statements the current simulation ran, for write-outcome checks. */
     private final Map<StmtRef, Long> simulatedCounts = new HashMap<>();
+    /** The update count each committed write that succeeded had in the actual run: what a simulation must reproduce. */
+    private final Map<StmtRef, Long> actualCounts = new HashMap<>();
+    /**
+     * The counts of the first simulation of the current explanation that reproduced the final state but not every
+     * write's count; it explains the state when no choice of the simulation reproduces both.
+     */
+    private Map<StmtRef, Long> stateOnlyCounts;
     private final boolean hasUpsert;
     /** Generated keys are compared by position: a simulation allocates other numbers than the run did. */
     private final GeneratedKeys keys;
@@ -85,6 +92,13 @@ final class DeviationExplainer {
         this.hasUpsert = testCase.transactions().stream().flatMap(t -> t.statements().stream())
                 .anyMatch(st -> st.kind() == StmtKind.UPSERT);
         committed.forEach(t -> endOf.put(t, trace.position(trace.outcome(t).cause())));
+        for (int t : committed) {
+            for (StmtRef ref : SerialSchedule.effective(testCase, trace, t)) {
+                if (testCase.stmt(ref).kind().isWrite()) {
+                    trace.executed(ref).filter(e -> !e.result().failed()).ifPresent(e -> actualCounts.put(ref, e.result().updateCount()));
+                }
+            }
+        }
     }
 
     /** How a statement that waited is taken to have read. */
@@ -101,13 +115,36 @@ final class DeviationExplainer {
     }
 
     /**
-     * Whether the simulation that last explained the run gave {@code ref} the update count it had in
-     * the actual run (true when the statement was not simulated on its own, e.g. it failed for real or
-     * its effect was re-checked after a lock wait).
+     * Whether the simulation that last explained the run gave {@code ref} the update count it had in the actual run.
+     * A count the simulation did not record is not reproduced: the simulation then says nothing of what the statement
+     * reported, and a miscount must not pass for want of one (issue 33 rule 5).
      */
     boolean reproducedCount(StmtRef ref, long actualCount) {
         Long simulated = simulatedCounts.get(ref);
-        return simulated == null || simulated == actualCount;
+        return simulated != null && simulated == actualCount;
+    }
+
+    /** Whether the current simulation gave every committed write that succeeded the update count it had in the actual run. */
+    private boolean everyCountReproduced() {
+        return actualCounts.entrySet().stream().allMatch(e -> e.getValue().equals(simulatedCounts.get(e.getKey())));
+    }
+
+    /**
+     * Whether a simulation whose effects {@code stateReproduced} the final state explains the run: only when it reproduced
+     * every write's count too; one that reproduced the state alone is kept ({@link #stateOnlyCounts}) and the search goes on
+     * for a choice (a read point, a re-checked row, a serial order) that reproduces both.
+     */
+    private boolean accepted(boolean stateReproduced) {
+        if (!stateReproduced) {
+            return false;
+        }
+        if (everyCountReproduced()) {
+            return true;
+        }
+        if (stateOnlyCounts == null) {
+            stateOnlyCounts = new HashMap<>(simulatedCounts);
+        }
+        return false;
     }
 
     /**
@@ -124,17 +161,32 @@ final class DeviationExplainer {
         return n;
     }
 
-    /** The rule, under {@code deviation}, that reproduces the actual final state, in words; empty if none does. */
+    /**
+     * The rule, under {@code deviation}, that reproduces the actual final state, in words; empty if none does. Of the
+     * read points that do, the first that also reproduces every write's update count ({@link #reproducedCount} then
+     * answers for it); else the first.
+     */
     Optional<String> explanation(Deviation deviation) throws SQLException, SetupFailedException {
+        ReadPoint stateOnly = null;
+        Map<StmtRef, Long> stateOnlyAt = null;
         for (ReadPoint p : ReadPoint.values()) {
             boolean explained = switch (deviation) {
                 case STATEMENT_VISIBILITY, DIRTY_VISIBILITY -> explains(deviation, p);
                 case TRANSACTION_SNAPSHOT, TABLE_SNAPSHOTS, SOME_SERIAL_ORDER, STATEMENT_SNAPSHOT_WITH_RECHECK, LOCKING_SCAN_IN_KEY_ORDER ->
                         p == ReadPoint.SUBMITTED && explains(deviation, p);
             };
-            if (explained) {
+            if (explained && everyCountReproduced()) {
                 return Optional.of(describe(deviation, p));
             }
+            if (explained && stateOnly == null) {
+                stateOnly = p;
+                stateOnlyAt = new HashMap<>(simulatedCounts);
+            }
+        }
+        if (stateOnly != null) {
+            simulatedCounts.clear();
+            simulatedCounts.putAll(stateOnlyAt);
+            return Optional.of(describe(deviation, stateOnly));
         }
         return Optional.empty();
     }
@@ -167,17 +219,32 @@ final class DeviationExplainer {
         };
     }
 
+    /**
+     * Whether the simulation of {@code deviation} reproduces the final state; its counts stay in {@link #simulatedCounts}:
+     * those of a choice that reproduced every count too where one did, else those of the first that reproduced the state.
+     */
     private boolean explains(Deviation deviation, ReadPoint readPoint) throws SQLException, SetupFailedException {
+        boolean explained;
         simulatedCounts.clear();
+        stateOnlyCounts = null;
         try {
-            return simulate(deviation, readPoint);
+            explained = simulate(deviation, readPoint);
         } catch (RowIdsUnusable e) {
             // A statement cannot run with the extra column (e.g. INSERT ... SELECT *): simulate again
             // matching rows by value.
             withRowIds = false;
             initial = null;
-            return simulate(deviation, readPoint);
+            simulatedCounts.clear();
+            stateOnlyCounts = null;
+            explained = simulate(deviation, readPoint);
         }
+        if (!explained && stateOnlyCounts != null) {
+            simulatedCounts.clear();
+            simulatedCounts.putAll(stateOnlyCounts);
+            explained = true;
+        }
+        stateOnlyCounts = null;
+        return explained;
     }
 
     /** Thrown when the hidden identity column breaks a statement of the case. */
@@ -204,18 +271,38 @@ final class DeviationExplainer {
     private static final int MAX_ORDERS = 120;
     private String lastSerialOrder = "";
 
-    /** Whether running the committed transactions one after another in some order gives the actual final state. */
+    /**
+     * Whether running the committed transactions one after another in some order gives the actual final state; the
+     * writes' update counts in that order are recorded, and an order that gives every count too is preferred.
+     */
     private boolean someSerialOrder() throws SQLException, SetupFailedException {
         List<List<Integer>> orders = new ArrayList<>();
         permutations(new ArrayList<>(committed), 0, orders);
+        String stateOnly = null;
         for (List<Integer> order : orders) {
             List<StmtRef> statements = new ArrayList<>();
             order.forEach(t -> statements.addAll(SerialSchedule.effective(testCase, trace, t)));
-            DbState state = executor.run(SerialSchedule.autocommit(testCase, statements, order).testCase()).finalState();
-            if (keys.normalise(state).equals(keys.normalise(trace.finalState()))) {
-                lastSerialOrder = String.join(" → ", order.stream().map(t -> "T" + t).toList());
+            SerialSchedule serial = SerialSchedule.autocommit(testCase, statements, order);
+            Trace replay = executor.run(serial.testCase());
+            simulatedCounts.clear();
+            serial.origin().forEach((at, original) -> {
+                if (testCase.stmt(original).kind().isWrite()) {
+                    // a write that failed in this order has no count: it does not give the run's
+                    replay.executed(at).filter(e -> !e.result().failed()).ifPresent(e -> simulatedCounts.put(original, e.result().updateCount()));
+                }
+            });
+            boolean state = keys.normalise(replay.finalState()).equals(keys.normalise(trace.finalState()));
+            String described = String.join(" → ", order.stream().map(t -> "T" + t).toList());
+            if (state && stateOnly == null && !everyCountReproduced()) {
+                stateOnly = described;
+            }
+            if (accepted(state)) {
+                lastSerialOrder = described;
                 return true;
             }
+        }
+        if (stateOnly != null) {
+            lastSerialOrder = stateOnly; // explains() falls back on its counts
         }
         return false;
     }
@@ -283,8 +370,19 @@ final class DeviationExplainer {
                 if (readPoint == ReadPoint.RECHECK && e.blocked() && delta.isPresent() && withRowIds
                         && (kind == StmtKind.UPDATE || kind == StmtKind.DELETE)) {
                     Set<String> chosen = rowIds(delta.get());
-                    delta = effectOn(view(done, ref.txn(), resumed, dirty), List.of(ref)).map(d -> d.restrictedTo(chosen));
-                    simulatedCounts.remove(ref); // re-checked rows: the simulated count is not the statement's
+                    Optional<DbState> before = view(done, ref.txn(), submitted, dirty);
+                    Optional<DbState> after = view(done, ref.txn(), resumed, dirty);
+                    // the rows it chose as of its submission, changed or not, that still match on their newest version
+                    Optional<Set<String>> matchedBefore = kind == StmtKind.UPDATE ? matchedRows(before, ref) : Optional.of(chosen);
+                    delta = effectOn(after, List.of(ref)).map(d -> d.restrictedTo(chosen));
+                    Optional<Set<String>> matchedAfter = kind == StmtKind.UPDATE ? matchedRows(after, ref) : delta.map(DeviationExplainer::rowIds);
+                    if (matchedBefore.isPresent() && matchedAfter.isPresent()) {
+                        Set<String> counted = new HashSet<>(matchedBefore.get());
+                        counted.retainAll(matchedAfter.get());
+                        simulatedCounts.put(ref, (long) counted.size());
+                    } else {
+                        simulatedCounts.remove(ref); // the rows it matched cannot be told: no count is reproduced
+                    }
                 }
             }
             if (delta.isEmpty()) {
@@ -295,7 +393,7 @@ final class DeviationExplainer {
             }
             done.add(new Effect(resumed, ref.txn(), delta.get()));
         }
-        return reproducesActual(done.stream().filter(e -> committed.contains(e.txn)).map(Effect::delta).toList());
+        return accepted(reproducesActual(done.stream().filter(e -> committed.contains(e.txn)).map(Effect::delta).toList()));
     }
 
     /** Where each write the last key-order simulation split waited, in words ("T2.1 waited on t2 row (0, 1)"). */
@@ -333,7 +431,7 @@ final class DeviationExplainer {
             }
             done.add(new Effect(resumed, ref.txn(), delta.get(), ref, view));
         }
-        return !keyOrderSplits.isEmpty() && reproducesActual(done.stream().map(Effect::delta).toList());
+        return !keyOrderSplits.isEmpty() && accepted(reproducesActual(done.stream().map(Effect::delta).toList()));
     }
 
     /**
@@ -488,7 +586,11 @@ final class DeviationExplainer {
     private boolean statementSnapshotWithRecheck() throws SQLException, SetupFailedException {
         initial();
         if (!withRowIds) {
-            return false;
+            // Without identities no row can be followed into its newer version; but where no write waited, none of the rows
+            // it chose changed while it ran (the controlled executor runs one statement at a time), so its snapshot was the
+            // newest committed data when it ran and nothing was re-checked: the rule is statement visibility as submitted.
+            return writesInCompletionOrder(false).stream().noneMatch(ref -> trace.executed(ref).map(ExecutedStmt::blocked).orElse(false))
+                    && statementVisibility(false, ReadPoint.SUBMITTED);
         }
         List<StmtRef> writes = writesInCompletionOrder(false);
         StatementParts parts = new StatementParts(testCase, new StatementParts.Simulation() {
@@ -510,7 +612,9 @@ final class DeviationExplainer {
             @Override
             public Optional<StateDelta> effectOnCopy(DbState view, StmtRef ref, String table, String copy, String sql, List<List<String>> rows)
                     throws SQLException, SetupFailedException {
-                return DeviationExplainer.this.effectOnCopy(view, table, copy, sql, rows);
+                Optional<StateDelta> d = DeviationExplainer.this.effectOnCopy(view, table, copy, sql, rows);
+                simulatedCounts.put(ref, copyCount); // count(ref) is now the rows it processed in the copy
+                return d;
             }
         });
         statementsLeftToSimulate = MAX_RECHECK_STATEMENTS;
@@ -524,7 +628,7 @@ final class DeviationExplainer {
     /** Whether some choice of effects for {@code writes} from {@code i} on, after {@code done}, reproduces the final state. */
     private boolean recheckedFrom(StatementParts parts, List<StmtRef> writes, int i, List<Effect> done) throws SQLException, SetupFailedException {
         if (i == writes.size()) {
-            return reproducesActual(done.stream().map(Effect::delta).toList());
+            return accepted(reproducesActual(done.stream().map(Effect::delta).toList()));
         }
         StmtRef ref = writes.get(i);
         ExecutedStmt e = trace.executed(ref).orElseThrow();
@@ -612,7 +716,7 @@ final class DeviationExplainer {
         }
         List<StateDelta> effects = new ArrayList<>();
         run.get().forEach(t -> t.writes.forEach(w -> effects.add(w.delta)));
-        return reproducesActual(effects);
+        return accepted(reproducesActual(effects));
     }
 
     /** The rule's snapshot points; per-table ones once per case, since they parse the statements. */
@@ -981,6 +1085,9 @@ final class DeviationExplainer {
         }
     }
 
+    /** The update count of the statement {@link #effectOnCopy} last ran. */
+    private long copyCount;
+
     /**
      * What {@code sql} (a write whose target is {@code copy}, an empty copy of {@code table} holding only
      * {@code rows}) removes from and adds to those rows, on a database holding {@code view} otherwise, keys
@@ -1011,7 +1118,7 @@ final class DeviationExplainer {
                     return Optional.empty();
                 }
                 try {
-                    s.execute(sql);
+                    copyCount = s.execute(sql) ? returnedRows(s) : s.getUpdateCount();
                 } catch (SQLException e) {
                     return Optional.empty(); // it fails on the data the rule says it saw: no explanation
                 }

@@ -53,7 +53,8 @@ final class StatementParts {
 
         /**
          * What {@code sql} — {@code ref} rewritten to change {@code copy}, an empty copy of {@code table}
-         * holding only {@code rows} — removes from and adds to those rows, every other read seeing {@code view}.
+         * holding only {@code rows} — removes from and adds to those rows, every other read seeing {@code view};
+         * {@link #count} then gives the rows of the copy it processed.
          */
         Optional<StateDelta> effectOnCopy(DbState view, StmtRef ref, String table, String copy, String sql, List<List<String>> rows)
                 throws SQLException, SetupFailedException;
@@ -144,10 +145,14 @@ final class StatementParts {
                 out.add(new Candidate(d, count));
                 continue;
             }
-            Optional<StateDelta> onNewest = merge ? simulation.effectOn(recheckView(snapshot, newestById, target, chosen), ref, false)
-                    : recheckedRows(ref, snapshot, d, newestById, target, chosen);
-            // its count on the re-check view is not the statement's: the re-checked rows were counted as they came out
-            onNewest.ifPresent(delta -> out.add(new Candidate(delta, null)));
+            // A MERGE runs again on the re-check view: its count there is the statement's. An UPDATE or DELETE counts the
+            // rows it processed on the snapshot, less the chosen ones (all of which it processed there), plus those of the
+            // chosen rows it processed on their newest versions; without the snapshot count, none is known.
+            Optional<Candidate> onNewest = merge
+                    ? simulation.effectOn(recheckView(snapshot, newestById, target, chosen), ref, false).map(delta -> new Candidate(delta, simulation.count(ref)))
+                    : recheckedRows(ref, snapshot, d, newestById, target, chosen)
+                            .map(r -> new Candidate(r.delta(), count == null || r.count() == null ? null : count - chosen.size() + r.count()));
+            onNewest.ifPresent(out::add);
             if (out.size() >= MAX_CANDIDATES) {
                 break;
             }
@@ -161,8 +166,8 @@ final class StatementParts {
      * the chosen rows' newest versions (those deleted meanwhile are skipped), its subqueries and joins
      * still reading the snapshot — the re-check replaces the target row only.
      */
-    private Optional<StateDelta> recheckedRows(StmtRef ref, DbState snapshot, StateDelta onSnapshot, Map<String, List<String>> newestById,
-                                               String target, Set<String> chosen) throws SQLException, SetupFailedException {
+    private Optional<Candidate> recheckedRows(StmtRef ref, DbState snapshot, StateDelta onSnapshot, Map<String, List<String>> newestById,
+                                              String target, Set<String> chosen) throws SQLException, SetupFailedException {
         String copy = target + "_txfuzz_recheck";
         Optional<String> sql = onCopy(testCase.stmt(ref).sql(), copy);
         if (sql.isEmpty()) {
@@ -174,6 +179,7 @@ final class StatementParts {
         if (onRows.isEmpty()) {
             return Optional.empty();
         }
+        Long processed = rows.isEmpty() ? Long.valueOf(0) : simulation.count(ref);
         Set<String> others = new HashSet<>(rowIds(onSnapshot));
         others.removeAll(chosen);
         StateDelta rest = onSnapshot.restrictedTo(others);
@@ -181,7 +187,7 @@ final class StatementParts {
         Map<String, List<List<String>>> added = new LinkedHashMap<>(rest.added());
         onRows.get().removed().forEach((t, r) -> removed.merge(t, r, StatementParts::concat));
         onRows.get().added().forEach((t, r) -> added.merge(t, r, StatementParts::concat));
-        return Optional.of(new StateDelta(removed, added));
+        return Optional.of(new Candidate(new StateDelta(removed, added), processed));
     }
 
     private static List<List<String>> concat(List<List<String>> a, List<List<String>> b) {
