@@ -290,6 +290,10 @@ class CleanCommandTest {
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         List<String> servers = r.processes("");
         assertFalse(servers.isEmpty(), "SIGKILL leaves the server running (precondition)");
+        // the killed run's sessions end on their own as their server notices (PostgreSQL's backends, titled with their
+        // client's address): the server as it stays is what --dry-run must leave as it is
+        waitFor(() -> r.processes("").stream().noneMatch(Runs::isClientSession), 30, "the killed run's sessions end", null);
+        servers = r.processes("");
 
         List<Path> before = r.tree(3); // not deeper: the running server changes its own files
         Run dry = r.run("dry", "clean", "--dry-run");
@@ -395,6 +399,16 @@ class CleanCommandTest {
         List<Path> tree(int depth) throws IOException {
             try (Stream<Path> s = Files.walk(home, depth)) {
                 return s.filter(f -> !f.equals(home)).sorted().toList();
+            }
+        }
+
+        /** Whether the process in {@code line} (from {@link #processes}) serves a client: its title names the client's address. */
+        static boolean isClientSession(String line) {
+            try {
+                String title = Files.readString(Path.of("/proc", line.substring(0, line.indexOf(' ')), "cmdline"));
+                return title.contains("127.0.0.1(") || title.contains("[local]") || title.contains("::1(");
+            } catch (IOException | RuntimeException gone) {
+                return false;
             }
         }
 
