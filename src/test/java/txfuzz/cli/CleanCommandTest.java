@@ -13,14 +13,23 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import txfuzz.ChildJvm;
+import txfuzz.PrivateHomes;
 
 /**
  * What txfuzz leaves in its private directory when it is killed (SIGKILL while unpacking the server
@@ -29,19 +38,161 @@ import txfuzz.ChildJvm;
  * txfuzz processes with a private directory of its own (other runs on this machine use theirs).
  */
 class CleanCommandTest {
-    @TempDir
-    Path tmp;
+    /** How many scenarios run at once: most of their time is waiting (unpacking aside, which only one of them does). */
+    private static final int AT_ONCE = 3;
+    /**
+     * The txfuzz JVMs live seconds: the quick compiler only, and one collector thread, spend a fraction of the CPU a
+     * default JVM spends starting (two cores are shared by every test JVM). What they run is the same.
+     */
+    private static final String QUICK_COMPILER = "-XX:TieredStopAtLevel=1";
+    private static final String ONE_GC_THREAD = "-XX:+UseSerialGC";
 
-    private Path home;
+    /** The class's folder: every scenario has a folder of its own in it, holding its private home and its runs' output. */
+    @TempDir
+    static Path classDir;
+
+    private static ExecutorService drivers;
+    private static final Map<String, Future<?>> SCENARIOS = new ConcurrentHashMap<>();
+    private static final List<Process> STARTED = new CopyOnWriteArrayList<>();
 
     private record Run(int code, String out, String err) {
     }
 
+    private interface Body {
+        void run(Runs r) throws Exception;
+    }
+
+    /**
+     * Every scenario starts here, {@link #AT_ONCE} at a time, each with a private home of its own (others' runs never
+     * meet its leases, servers or lock); each test waits for its own scenario and fails with what it found. The homes
+     * of runs that do not test unpacking get the server binaries linked in from one unpacking per JVM
+     * ({@link PrivateHomes}), as a home where an earlier run unpacked them.
+     */
+    @BeforeAll
+    static void startEveryScenario() {
+        drivers = Executors.newFixedThreadPool(AT_ONCE, r -> {
+            Thread t = new Thread(r, "clean-scenario");
+            t.setDaemon(true);
+            return t;
+        });
+        // the longest first
+        scenario("killedDuringInitdb", "postgres", CleanCommandTest::killedDuringInitdb);
+        scenario("killedWhileUnpacking", null, CleanCommandTest::killedWhileUnpacking);
+        scenario("clean-mariadb", "mariadb", r -> cleanStopsAKilledRunsServer(r, "mariadb", "MariaDB"));
+        scenario("clean-postgres", "postgres", r -> cleanStopsAKilledRunsServer(r, "postgres", "PostgreSQL"));
+        scenario("liveRun", "postgres", CleanCommandTest::cleanLeavesALiveRun);
+        scenario("terminatedDuringInitdb", "postgres", CleanCommandTest::terminatedDuringInitdb);
+        scenario("liveProcess", null, CleanCommandTest::cleanLeavesWhatALiveProcessUses);
+        scenario("evilHome", null, CleanCommandTest::homeUnderADirectoryOthersMayWrite);
+    }
+
+    /** Queues scenario {@code name}; its home is made with the binaries of {@code engine} (null: an empty home, made by its first run). */
+    private static void scenario(String name, String engine, Body body) {
+        // short: a server's socket lies under the home, and a socket's path has at most 107 bytes
+        Path dir = classDir.resolve(String.valueOf(SCENARIOS.size()));
+        SCENARIOS.put(name, drivers.submit(() -> {
+            long began = System.nanoTime();
+            Files.createDirectories(dir);
+            Path home = dir.resolve("home");
+            if (engine != null) {
+                PrivateHomes.withBinaries(home, engine);
+            }
+            try {
+                body.run(new Runs(dir, home));
+            } catch (Exception | Error failed) {
+                failed.addSuppressed(new AssertionError("what the scenario's runs wrote to stderr:\n" + said(dir)));
+                throw failed;
+            } finally {
+                System.out.printf("%s: %s took %.1f s%n", dir.getFileName(), name, (System.nanoTime() - began) / 1e9);
+            }
+            return null;
+        }));
+    }
+
+    /** Every stderr file of the scenario's runs, named. */
+    private static String said(Path dir) {
+        StringBuilder b = new StringBuilder();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".stderr")).sorted()::iterator) {
+                b.append("--- ").append(f.getFileName()).append('\n').append(Files.readString(f));
+            }
+        } catch (IOException e) {
+            b.append(e);
+        }
+        return b.toString();
+    }
+
+    /** The outcome of scenario {@code name}: its failure, thrown here. */
+    private static void outcome(String name) throws Throwable {
+        try {
+            SCENARIOS.get(name).get();
+        } catch (ExecutionException e) {
+            throw e.getCause();
+        }
+    }
+
+    @AfterAll
+    static void stopWhatIsLeft() throws Exception {
+        drivers.shutdownNow();
+        drivers.awaitTermination(60, TimeUnit.SECONDS);
+        for (Process p : STARTED) {
+            p.destroyForcibly(); // a scenario that failed half-way
+        }
+        for (Process p : STARTED) {
+            p.waitFor(30, TimeUnit.SECONDS);
+        }
+        try (Stream<Path> dirs = Files.list(classDir)) {
+            for (Path d : (Iterable<Path>) dirs::iterator) {
+                for (String line : new Runs(d, d.resolve("home")).processes("")) { // what a SIGKILLed run of a failed scenario left
+                    ProcessHandle.of(Long.parseLong(line.substring(0, line.indexOf(' ')))).ifPresent(ProcessHandle::destroyForcibly);
+                }
+            }
+        }
+    }
+
     @Test
-    void aRunKilledDuringInitdbLeavesNoPasswordAndTheNextRunRemovesItsDataDirectoryAndLog() throws Exception {
-        home = tmp.resolve("home");
-        Process p = launch("first", "run", "--dbms", "postgres", "--tests", "100000", "--reduce-time", "0");
-        waitFor(() -> !processes("/bin/initdb").isEmpty(), 300, "initdb runs", p);
+    void aRunKilledDuringInitdbLeavesNoPasswordAndTheNextRunRemovesItsDataDirectoryAndLog() throws Throwable {
+        outcome("killedDuringInitdb");
+    }
+
+    @Test
+    void cleanLeavesWhatALiveProcessUsesEvenWithoutTheLock() throws Throwable {
+        outcome("liveProcess");
+    }
+
+    @Test
+    void aRunTerminatedDuringInitdbLeavesNothing() throws Throwable {
+        outcome("terminatedDuringInitdb");
+    }
+
+    /** The one scenario whose home starts empty and unpacks the binaries (twice: the first run is killed doing it). */
+    @Test
+    void aRunKilledWhileUnpackingLeavesNothingAfterTheNextRun() throws Throwable {
+        outcome("killedWhileUnpacking");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"postgres, PostgreSQL", "mariadb, MariaDB"})
+    void cleanStopsAKilledRunsServerAndRemovesEverythingAndDryRunChangesNothing(String dbms, String kind) throws Throwable {
+        outcome("clean-" + dbms);
+    }
+
+    @Test
+    void cleanLeavesALiveRunAlone() throws Throwable {
+        outcome("liveRun");
+    }
+
+    @Test
+    void aHomeUnderADirectoryOthersMayWriteIsRefused() throws Throwable {
+        outcome("evilHome");
+    }
+
+    // ---- the scenarios
+
+    private static void killedDuringInitdb(Runs r) throws Exception {
+        Path home = r.home;
+        Process p = r.launch("first", "run", "--dbms", "postgres", "--tests", "100000", "--reduce-time", "0");
+        waitFor(() -> !r.processes("/bin/initdb").isEmpty(), 300, "initdb runs", p);
         assertEquals(List.of(), matching(home.resolve("postgres"), ".*\\.pw"), "no password file exists while initdb runs");
         p.destroyForcibly(); // SIGKILL, while initdb runs
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
@@ -54,27 +205,26 @@ class CleanCommandTest {
         Path bin = matching(home.resolve("postgres"), "PG-[0-9a-f]+").get(0).resolve("bin");
         Files.setPosixFilePermissions(bin, PosixFilePermissions.fromString("rwxr-xr-x"));
 
-        Run next = run("next", "run", "--dbms", "postgres", "--tests", "2", "--reduce-time", "0");
+        Run next = r.run("next", "run", "--dbms", "postgres", "--tests", "2", "--reduce-time", "0");
         assertTrue(next.code() == 0 || next.code() == 1, next.err());
         String line = "left by txfuzz process " + p.pid() + ", which was killed";
         assertTrue(next.err().lines().anyMatch(l -> l.startsWith("txfuzz: ") && l.contains(line)
                 && l.contains("removed " + left.get(0) + " and " + left.get(1))), "the next run says what it removed: " + next.err());
         assertEquals(List.of(), matching(home.resolve("postgres"), ".*(\\.pw|\\.log|\\.tmp-.*)|data-.*"), "nothing of either run is left");
-        assertEquals(List.of(), processes(""), "no process runs from the private directory");
+        assertEquals(List.of(), r.processes(""), "no process runs from the private directory");
         assertEquals(List.of(), matching(home.resolve("leases"), ".*"), "no lease is left");
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(bin)), "an old 0755 directory is narrowed");
     }
 
-    @Test
-    void cleanLeavesWhatALiveProcessUsesEvenWithoutTheLock() throws Exception {
-        home = tmp.resolve("home");
+    private static void cleanLeavesWhatALiveProcessUses(Runs r) throws Exception {
+        Path home = r.home;
         Path programs = Files.createDirectories(home.resolve("programs"));
         Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
         Path sleep = Files.copy(Path.of("/bin/sleep"), programs.resolve("sleep"));
         Process running = new ProcessBuilder(sleep.toString(), "300").start(); // a server an older txfuzz left, say
         try {
-            waitFor(() -> !processes("").isEmpty(), 30, "the program runs", null);
-            Run clean = run("clean", "clean");
+            waitFor(() -> !r.processes("").isEmpty(), 30, "the program runs", null);
+            Run clean = r.run("clean", "clean");
             assertEquals(0, clean.code(), clean.err());
             assertTrue(clean.out().contains("txfuzz: left the unpacked binaries and other files in " + home + ": process " + running.pid()), clean.out());
             assertTrue(Files.exists(sleep) && running.isAlive());
@@ -85,35 +235,34 @@ class CleanCommandTest {
         // a lease whose owner runs (this JVM: an older txfuzz that takes no lock, say)
         Path leases = Files.createDirectories(home.resolve("leases"));
         ProcessHandle me = ProcessHandle.current();
-        Files.writeString(leases.resolve(me.pid() + "-1.lease"), "ownerPid=" + me.pid() + "\nownerStart="
+        String lease = me.pid() + "-1.lease";
+        Files.writeString(leases.resolve(lease), "ownerPid=" + me.pid() + "\nownerStart="
                 + me.info().startInstant().orElseThrow().toString().replace(":", "\\:") + "\nkind=PostgreSQL\ndataDir=" + home.resolve("data") + "\n");
-        Run clean = run("clean2", "clean");
+        Run clean = r.run("clean2", "clean");
         assertEquals(0, clean.code(), clean.err());
         assertTrue(clean.out().contains("txfuzz: left the unpacked binaries and other files in " + home + ": a running txfuzz process holds a lease"),
                 clean.out());
         assertTrue(Files.exists(sleep));
-        Files.delete(leases.resolve(me.pid() + "-1.lease"));
-        Run last = run("clean3", "clean");
+        Files.delete(leases.resolve(lease));
+        Run last = r.run("clean3", "clean");
         assertTrue(last.out().contains("txfuzz: removed " + programs), last.out());
         assertFalse(Files.exists(programs));
     }
 
-    @Test
-    void aRunTerminatedDuringInitdbLeavesNothing() throws Exception {
-        home = tmp.resolve("home");
-        Process p = launch("first", "run", "--dbms", "postgres", "--tests", "100000", "--reduce-time", "0");
-        waitFor(() -> !processes("/bin/initdb").isEmpty(), 300, "initdb runs", p);
+    private static void terminatedDuringInitdb(Runs r) throws Exception {
+        Path home = r.home;
+        Process p = r.launch("first", "run", "--dbms", "postgres", "--tests", "100000", "--reduce-time", "0");
+        waitFor(() -> !r.processes("/bin/initdb").isEmpty(), 300, "initdb runs", p);
         p.destroy(); // SIGTERM, while initdb runs: the run stops initdb and removes what it made
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        waitFor(() -> processes("").isEmpty(), 30, "initdb ends", null);
+        waitFor(() -> r.processes("").isEmpty(), 30, "initdb ends", null);
         assertEquals(List.of(), matching(home.resolve("postgres"), ".*(\\.pw|\\.log|\\.tmp-.*)|data-.*"), "nothing of the run is left");
         assertEquals(List.of(), matching(home.resolve("leases"), ".*"), "no lease is left");
     }
 
-    @Test
-    void aRunKilledWhileUnpackingLeavesNothingAfterTheNextRun() throws Exception {
-        home = tmp.resolve("home");
-        Process p = launch("first", "run", "--dbms", "postgres", "--tests", "100000", "--reduce-time", "0");
+    private static void killedWhileUnpacking(Runs r) throws Exception {
+        Path home = r.home;
+        Process p = r.launch("first", "run", "--dbms", "postgres", "--tests", "100000", "--reduce-time", "0");
         waitFor(() -> !matching(home.resolve("postgres"), "PG-.*\\.tmp-.*").isEmpty(), 300, "the binaries are being unpacked", p);
         p.destroyForcibly();
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
@@ -124,7 +273,7 @@ class CleanCommandTest {
         Path oldUnpacking = Files.createDirectories(home.resolve("postgres/PG-0123456789abcdef0123456789abcdef.tmp-" + ended.pid() + "-7/bin"));
         Path oldPassword = Files.writeString(home.resolve("postgres/data-" + ended.pid() + "-1.pw"), "secret\n");
 
-        Run next = run("next", "run", "--dbms", "postgres", "--tests", "1", "--reduce-time", "0");
+        Run next = r.run("next", "run", "--dbms", "postgres", "--tests", "1", "--reduce-time", "0");
         assertTrue(next.code() == 0 || next.code() == 1, next.err());
         assertTrue(next.err().contains("left by txfuzz process " + p.pid()), "the next run says what it removed: " + next.err());
         assertEquals(List.of(), matching(home.resolve("postgres"), ".*\\.tmp-.*"), "no unpacking is left beside the binaries");
@@ -132,46 +281,47 @@ class CleanCommandTest {
         assertEquals(1, matching(home.resolve("postgres"), "PG-[0-9a-f]+").size(), "the binaries, unpacked once");
     }
 
-    @ParameterizedTest
-    @CsvSource({"postgres, PostgreSQL", "mariadb, MariaDB"})
-    void cleanStopsAKilledRunsServerAndRemovesEverythingAndDryRunChangesNothing(String dbms, String kind) throws Exception {
-        home = tmp.resolve("home");
-        Process p = launch("killed", "run", "--dbms", dbms, "--tests", "100000", "--reduce-time", "0");
-        waitFor(() -> stdout("killed").contains("txfuzz: testing"), 300, "the server is up", p);
-        assertEveryDirectoryTxfuzzMadeIsPrivate();
+    private static void cleanStopsAKilledRunsServer(Runs r, String dbms, String kind) throws Exception {
+        Path home = r.home;
+        Process p = r.launch("killed", "run", "--dbms", dbms, "--tests", "100000", "--reduce-time", "0");
+        waitFor(() -> r.stdout("killed").contains("txfuzz: testing"), 300, "the server is up", p);
+        r.assertEveryDirectoryTxfuzzMadeIsPrivate();
         p.destroyForcibly();
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-        List<String> servers = processes("");
+        List<String> servers = r.processes("");
         assertFalse(servers.isEmpty(), "SIGKILL leaves the server running (precondition)");
+        // the killed run's sessions end on their own as their server notices (PostgreSQL's backends, titled with their
+        // client's address): the server as it stays is what --dry-run must leave as it is
+        waitFor(() -> r.processes("").stream().noneMatch(Runs::isClientSession), 30, "the killed run's sessions end", null);
+        servers = r.processes("");
 
-        List<Path> before = tree(3); // not deeper: the running server changes its own files
-        Run dry = run("dry", "clean", "--dry-run");
+        List<Path> before = r.tree(3); // not deeper: the running server changes its own files
+        Run dry = r.run("dry", "clean", "--dry-run");
         assertEquals(0, dry.code(), dry.err());
         assertTrue(dry.out().lines().anyMatch(l -> l.startsWith("txfuzz: would stop a " + kind + " server (pid ")
                 && l.endsWith("left by txfuzz process " + p.pid() + ", which was killed")), dry.out());
         assertTrue(dry.out().lines().anyMatch(l -> l.startsWith("txfuzz: would remove " + home + "/")), dry.out());
-        assertEquals(before, tree(3), "--dry-run changes nothing");
-        assertEquals(servers, processes(""), "--dry-run stops nothing");
+        assertEquals(before, r.tree(3), "--dry-run changes nothing");
+        assertEquals(servers, r.processes(""), "--dry-run stops nothing");
 
-        Run clean = run("clean", "clean");
+        Run clean = r.run("clean", "clean");
         assertEquals(0, clean.code(), clean.err());
         assertTrue(clean.out().lines().anyMatch(l -> l.startsWith("txfuzz: stopped a " + kind + " server (pid ")), clean.out());
-        waitFor(() -> processes("").isEmpty(), 30, "the server's processes end", null);
-        assertEquals(List.of(home.resolve("in-use.lock"), home.resolve("leases")), tree(Integer.MAX_VALUE),
+        waitFor(() -> r.processes("").isEmpty(), 30, "the server's processes end", null);
+        assertEquals(List.of(home.resolve("in-use.lock"), home.resolve("leases")), r.tree(Integer.MAX_VALUE),
                 "only the lock file and the empty lease folder are left");
     }
 
-    @Test
-    void cleanLeavesALiveRunAlone() throws Exception {
-        home = tmp.resolve("home");
-        Process p = launch("live", "run", "--dbms", "postgres", "--tests", "100000", "--reduce-time", "0");
+    private static void cleanLeavesALiveRun(Runs r) throws Exception {
+        Path home = r.home;
+        Process p = r.launch("live", "run", "--dbms", "postgres", "--tests", "100000", "--reduce-time", "0");
         try {
-            waitFor(() -> stdout("live").contains("txfuzz: testing"), 300, "the server is up", p);
-            List<String> servers = processes("");
+            waitFor(() -> r.stdout("live").contains("txfuzz: testing"), 300, "the server is up", p);
+            List<String> servers = r.processes("");
             List<Path> data = matching(home.resolve("postgres"), "data-\\d+-\\d+");
             assertEquals(1, data.size(), "the live run's data directory");
 
-            Run clean = run("clean", "clean");
+            Run clean = r.run("clean", "clean");
             assertEquals(0, clean.code(), clean.err());
             assertTrue(clean.out().contains("txfuzz: left the unpacked binaries and other files in " + home + ": a running txfuzz process uses it"),
                     clean.out());
@@ -179,7 +329,7 @@ class CleanCommandTest {
             // the server itself, not its backends: the live run opens and closes sessions meanwhile
             List<String> postmaster = servers.stream().filter(l -> l.contains(" -D ")).toList();
             assertEquals(1, postmaster.size(), servers.toString());
-            assertTrue(processes("").containsAll(postmaster), "its server runs");
+            assertTrue(r.processes("").containsAll(postmaster), "its server runs");
             assertTrue(Files.exists(data.get(0).resolve("PG_VERSION")), "its data directory is whole");
             assertEquals(1, matching(home.resolve("postgres"), "PG-[0-9a-f]+").size(), "the binaries it runs are there");
         } finally {
@@ -188,57 +338,133 @@ class CleanCommandTest {
         }
     }
 
-    @Test
-    void aHomeUnderADirectoryOthersMayWriteIsRefused() throws Exception {
-        Path evil = Files.createDirectory(tmp.resolve("evil"));
+    private static void homeUnderADirectoryOthersMayWrite(Runs r) throws Exception {
+        Path evil = Files.createDirectory(r.dir.resolve("evil"));
         Files.setPosixFilePermissions(evil, PosixFilePermissions.fromString("rwxrwxrwx"));
-        home = evil.resolve("home");
+        Runs under = new Runs(r.dir, evil.resolve("home"));
+        Path home = under.home;
         for (String[] args : List.of(new String[] {"clean"}, new String[] {"run", "--dbms", "postgres", "--tests", "1"})) {
-            Run r = runWithEnvironmentHome(args);
-            assertEquals(2, r.code(), r.out() + r.err());
-            assertEquals(1, r.err().lines().count(), "one line: " + r.err());
-            assertTrue(r.err().contains(evil + " (above txfuzz's private directory " + home + ") is writable by other users (mode 0777)")
-                    && r.err().contains("chmod go-w " + evil), r.err());
+            Run run = under.runWithEnvironmentHome(args);
+            assertEquals(2, run.code(), run.out() + run.err());
+            assertEquals(1, run.err().lines().count(), "one line: " + run.err());
+            assertTrue(run.err().contains(evil + " (above txfuzz's private directory " + home + ") is writable by other users (mode 0777)")
+                    && run.err().contains("chmod go-w " + evil), run.err());
             assertFalse(Files.exists(home), "nothing is made under it");
         }
         if (txfuzz.dbms.server.PrivateDirectory.isRoot()) {
             Files.setAttribute(evil, "unix:uid", 65534); // another user's world-writable directory, as in the report
-            Run r = runWithEnvironmentHome("clean");
-            assertEquals(2, r.code(), r.err());
-            assertTrue(r.err().contains(evil + " (above txfuzz's private directory " + home + ") belongs to another user (uid 65534)"), r.err());
+            Run run = under.runWithEnvironmentHome("clean");
+            assertEquals(2, run.code(), run.err());
+            assertTrue(run.err().contains(evil + " (above txfuzz's private directory " + home + ") belongs to another user (uid 65534)"), run.err());
             Files.setAttribute(evil, "unix:uid", 0);
         }
         Files.setPosixFilePermissions(evil, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.setAttribute(evil, "unix:mode", 01777); // sticky, as /tmp: others cannot move what is not theirs
-        Run sticky = runWithEnvironmentHome("clean");
+        Run sticky = under.runWithEnvironmentHome("clean");
         assertEquals(0, sticky.code(), sticky.err());
     }
 
     // ---- helpers
 
-    private void assertEveryDirectoryTxfuzzMadeIsPrivate() throws IOException {
-        List<String> open = new ArrayList<>();
-        try (Stream<Path> s = Files.walk(home)) {
-            for (Path d : (Iterable<Path>) s.filter(f -> Files.isDirectory(f, LinkOption.NOFOLLOW_LINKS))::iterator) {
-                String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(d, LinkOption.NOFOLLOW_LINKS));
-                if (!mode.equals("rwx------") && !madeByTheServer(d)) {
-                    open.add(d + " " + mode);
+    /** A scenario's runs: txfuzz processes with {@code home} as their private home, their output in {@code dir}. */
+    private static final class Runs {
+        final Path dir;
+        final Path home;
+
+        Runs(Path dir, Path home) {
+            this.dir = dir;
+            this.home = home;
+        }
+
+        void assertEveryDirectoryTxfuzzMadeIsPrivate() throws IOException {
+            List<String> open = new ArrayList<>();
+            try (Stream<Path> s = Files.walk(home)) {
+                for (Path d : (Iterable<Path>) s.filter(f -> Files.isDirectory(f, LinkOption.NOFOLLOW_LINKS))::iterator) {
+                    String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(d, LinkOption.NOFOLLOW_LINKS));
+                    if (!mode.equals("rwx------") && !madeByTheServer(d)) {
+                        open.add(d + " " + mode);
+                    }
                 }
             }
+            assertEquals(List.of(), open, "directories txfuzz made that others may enter");
         }
-        assertEquals(List.of(), open, "directories txfuzz made that others may enter");
-    }
 
-    /** Inside a data directory, the server decides (PostgreSQL makes its own 0700; MariaDB's are in its 0700 run directory). */
-    private boolean madeByTheServer(Path d) {
-        Path rel = home.relativize(d);
-        return rel.getNameCount() > 2 && (rel.getName(0).toString().equals("postgres") && rel.getName(1).toString().startsWith("data-")
-                || rel.getName(0).toString().equals("mariadb-runs") && rel.getNameCount() > 3 && rel.getName(2).toString().equals("data"));
-    }
+        /** Inside a data directory, the server decides (PostgreSQL makes its own 0700; MariaDB's are in its 0700 run directory). */
+        private boolean madeByTheServer(Path d) {
+            Path rel = home.relativize(d);
+            return rel.getNameCount() > 2 && (rel.getName(0).toString().equals("postgres") && rel.getName(1).toString().startsWith("data-")
+                    || rel.getName(0).toString().equals("mariadb-runs") && rel.getNameCount() > 3 && rel.getName(2).toString().equals("data"));
+        }
 
-    private List<Path> tree(int depth) throws IOException {
-        try (Stream<Path> s = Files.walk(home, depth)) {
-            return s.filter(f -> !f.equals(home)).sorted().toList();
+        List<Path> tree(int depth) throws IOException {
+            try (Stream<Path> s = Files.walk(home, depth)) {
+                return s.filter(f -> !f.equals(home)).sorted().toList();
+            }
+        }
+
+        /** Whether the process in {@code line} (from {@link #processes}) serves a client: its title names the client's address. */
+        static boolean isClientSession(String line) {
+            try {
+                String title = Files.readString(Path.of("/proc", line.substring(0, line.indexOf(' ')), "cmdline"));
+                return title.contains("127.0.0.1(") || title.contains("[local]") || title.contains("::1(");
+            } catch (IOException | RuntimeException gone) {
+                return false;
+            }
+        }
+
+        /** Processes running a program from the private directory whose command line contains {@code part}. */
+        List<String> processes(String part) {
+            String prefix = home + "/";
+            return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
+                    .filter(h -> h.info().command().map(c -> c.startsWith(prefix)).orElse(false)
+                            || h.info().commandLine().map(c -> c.contains(prefix) && c.contains("/bin/initdb")).orElse(false))
+                    .map(h -> h.pid() + " " + h.info().commandLine().orElse(""))
+                    .filter(c -> c.contains(part)).sorted().toList();
+        }
+
+        Process launch(String name, String... args) throws IOException {
+            List<String> cmd = new ArrayList<>(ChildJvm.command(QUICK_COMPILER, ONE_GC_THREAD, "-Dtxfuzz.home=" + home, "txfuzz.cli.Main"));
+            cmd.addAll(List.of(args));
+            if (args[0].equals("run")) {
+                cmd.addAll(List.of("--out", dir.resolve("out-" + name).toString()));
+            }
+            Process p = new ProcessBuilder(cmd).redirectOutput(dir.resolve(name + ".stdout").toFile())
+                    .redirectError(dir.resolve(name + ".stderr").toFile()).start();
+            STARTED.add(p);
+            return p;
+        }
+
+        Run run(String name, String... args) throws Exception {
+            Process p = launch(name, args);
+            if (!p.waitFor(300, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                fail("txfuzz " + String.join(" ", args) + " did not end");
+            }
+            return new Run(p.exitValue(), stdout(name), Files.readString(dir.resolve(name + ".stderr")));
+        }
+
+        /** txfuzz with the private directory given as $TXFUZZ_HOME, as a user sets it. */
+        Run runWithEnvironmentHome(String... args) throws Exception {
+            List<String> cmd = new ArrayList<>(ChildJvm.command("txfuzz.cli.Main"));
+            cmd.addAll(List.of(args));
+            if (args[0].equals("run")) {
+                cmd.addAll(List.of("--out", dir.resolve("out-env").toString()));
+            }
+            ProcessBuilder b = new ProcessBuilder(cmd).redirectOutput(dir.resolve("env.stdout").toFile()).redirectError(dir.resolve("env.stderr").toFile());
+            Map<String, String> env = b.environment();
+            env.put("TXFUZZ_HOME", home.toString());
+            Process p = b.start();
+            STARTED.add(p);
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+            return new Run(p.exitValue(), Files.readString(dir.resolve("env.stdout")), Files.readString(dir.resolve("env.stderr")));
+        }
+
+        String stdout(String name) {
+            try {
+                return Files.readString(dir.resolve(name + ".stdout"));
+            } catch (IOException e) {
+                return "";
+            }
         }
     }
 
@@ -250,58 +476,6 @@ class CleanCommandTest {
             return s.filter(f -> f.getFileName().toString().matches(regex)).sorted().toList();
         } catch (IOException e) {
             return List.of();
-        }
-    }
-
-    /** Processes running a program from the private directory whose command line contains {@code part}. */
-    private List<String> processes(String part) {
-        String prefix = home + "/";
-        return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
-                .filter(h -> h.info().command().map(c -> c.startsWith(prefix)).orElse(false)
-                        || h.info().commandLine().map(c -> c.contains(prefix) && c.contains("/bin/initdb")).orElse(false))
-                .map(h -> h.pid() + " " + h.info().commandLine().orElse(""))
-                .filter(c -> c.contains(part)).sorted().toList();
-    }
-
-    private Process launch(String name, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(ChildJvm.command("-Dtxfuzz.home=" + home, "txfuzz.cli.Main"));
-        cmd.addAll(List.of(args));
-        if (args[0].equals("run")) {
-            cmd.addAll(List.of("--out", tmp.resolve("out-" + name).toString()));
-        }
-        return new ProcessBuilder(cmd).redirectOutput(tmp.resolve(name + ".stdout").toFile()).redirectError(tmp.resolve(name + ".stderr").toFile())
-                .start();
-    }
-
-    private Run run(String name, String... args) throws Exception {
-        Process p = launch(name, args);
-        if (!p.waitFor(300, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("txfuzz " + String.join(" ", args) + " did not end");
-        }
-        return new Run(p.exitValue(), stdout(name), Files.readString(tmp.resolve(name + ".stderr")));
-    }
-
-    /** txfuzz with the private directory given as $TXFUZZ_HOME, as a user sets it. */
-    private Run runWithEnvironmentHome(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(ChildJvm.command("txfuzz.cli.Main"));
-        cmd.addAll(List.of(args));
-        if (args[0].equals("run")) {
-            cmd.addAll(List.of("--out", tmp.resolve("out-env").toString()));
-        }
-        ProcessBuilder b = new ProcessBuilder(cmd).redirectOutput(tmp.resolve("env.stdout").toFile()).redirectError(tmp.resolve("env.stderr").toFile());
-        Map<String, String> env = b.environment();
-        env.put("TXFUZZ_HOME", home.toString());
-        Process p = b.start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        return new Run(p.exitValue(), Files.readString(tmp.resolve("env.stdout")), Files.readString(tmp.resolve("env.stderr")));
-    }
-
-    private String stdout(String name) {
-        try {
-            return Files.readString(tmp.resolve(name + ".stdout"));
-        } catch (IOException e) {
-            return "";
         }
     }
 

@@ -14,10 +14,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +43,9 @@ class DeployRecipesTest {
     private static Path launcherDir(Path tmp) throws IOException {
         Path bin = Files.createDirectories(tmp.resolve("bin"));
         Path txfuzz = bin.resolve("txfuzz");
-        Files.writeString(txfuzz, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java") + "' -cp '"
+        // C1 only and the serial collector: these JVMs live seconds, and start with a fraction of the CPU so
+        Files.writeString(txfuzz, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
+                + "' -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp '"
                 + System.getProperty("java.class.path") + "' txfuzz.cli.Main \"$@\"\n");
         assertTrue(txfuzz.toFile().setExecutable(true));
         return bin;
@@ -47,6 +57,7 @@ class DeployRecipesTest {
     private static Ran shell(Path tmp, Map<String, String> env, String... command) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().put("PATH", launcherDir(tmp) + ":" + System.getenv("PATH"));
+        pb.environment().put("TXFUZZ_HOME", tmp.resolve("home").toString()); // a private home of the recipe's own, never the user's
         pb.environment().putAll(env);
         Path log = Files.createTempFile(tmp, "shell", ".log");
         Process p = pb.redirectOutput(log.toFile()).start();
@@ -66,10 +77,76 @@ class DeployRecipesTest {
         return ran;
     }
 
+    /** The class's folder: each recipe runs in a folder of its own in it. */
+    @TempDir
+    static Path classDir;
+
+    private static ExecutorService drivers;
+    private static final Map<String, Future<?>> RECIPES = new ConcurrentHashMap<>();
+
+    private interface Body {
+        void run(Path tmp) throws Exception;
+    }
+
+    /**
+     * The three recipes start here, at once (each is txfuzz processes that mostly start JVMs and wait for them); each
+     * test waits for its own and fails with what it found.
+     */
+    @BeforeAll
+    static void startEveryRecipe() {
+        drivers = Executors.newFixedThreadPool(3, r -> {
+            Thread t = new Thread(r, "deploy-recipe");
+            t.setDaemon(true);
+            return t;
+        });
+        recipe("one-host", DeployRecipesTest::oneHost);
+        recipe("kubernetes", DeployRecipesTest::kubernetes);
+        recipe("slurm", DeployRecipesTest::slurm);
+    }
+
+    private static void recipe(String name, Body body) {
+        RECIPES.put(name, drivers.submit(() -> {
+            body.run(Files.createDirectories(classDir.resolve(name)));
+            return null;
+        }));
+    }
+
+    private static void outcome(String name) throws Throwable {
+        try {
+            RECIPES.get(name).get();
+        } catch (ExecutionException e) {
+            throw e.getCause();
+        }
+    }
+
+    @AfterAll
+    static void stopDrivers() throws InterruptedException {
+        drivers.shutdownNow();
+        drivers.awaitTermination(60, TimeUnit.SECONDS);
+    }
+
     @Test
-    void oneHostRecipeRunsThreeWorkersWhoseMergeEqualsOneProcess(@TempDir Path tmp) throws Exception {
+    void oneHostRecipeRunsThreeWorkersWhoseMergeEqualsOneProcess() throws Throwable {
+        outcome("one-host");
+    }
+
+    @Test
+    void kubernetesManifestsCommandRunsWithItsCompletionIndex() throws Throwable {
+        outcome("kubernetes");
+    }
+
+    @Test
+    void slurmScriptRunsWithItsArrayTaskId() throws Throwable {
+        outcome("slurm");
+    }
+
+    private static void oneHost(Path tmp) throws Exception {
         int tests = 45;
         Path out = tmp.resolve("campaign");
+        // one process over the same iterations, to compare the merge with: in this JVM while the recipe's processes run
+        Path single = tmp.resolve("single");
+        CompletableFuture<CliTest.Result> oneProcess = CompletableFuture.supplyAsync(
+                () -> CliTest.run(("run --seed 1 --jobs 1 --tests " + tests + " " + SMALL + " --out " + single).split(" ")));
         List<String> cmd = new ArrayList<>(List.of("bash", DEPLOY.resolve("one-host.sh").toString(), out.toString(), "3", "--seed", "1",
                 "--tests", String.valueOf(tests)));
         cmd.addAll(List.of(SMALL.split(" ")));
@@ -90,8 +167,7 @@ class DeployRecipesTest {
         assertEquals(LongStream.range(0, tests).boxed().toList(), iterations(merged), "the merged events: every case once, in order");
 
         // the merged index equals one process's over the same iterations
-        Path single = tmp.resolve("single");
-        CliTest.Result one = CliTest.run(("run --seed 1 --jobs 1 --tests " + tests + " " + SMALL + " --out " + single).split(" "));
+        CliTest.Result one = oneProcess.get(15, TimeUnit.MINUTES);
         assertTrue(one.code() == 0 || one.code() == 1, one.toString());
         JsonNode m = CliTest.json(merged.resolve("summary.json"));
         JsonNode s = CliTest.json(single.resolve("summary.json"));
@@ -151,8 +227,7 @@ class DeployRecipesTest {
         return found;
     }
 
-    @Test
-    void kubernetesManifestsCommandRunsWithItsCompletionIndex(@TempDir Path tmp) throws Exception {
+    private static void kubernetes(Path tmp) throws Exception {
         String manifest = Files.readString(DEPLOY.resolve("kubernetes").resolve("txfuzz-job.yaml"));
         assertEquals("Indexed", only(manifest, Pattern.compile("completionMode: (\\w+)")));
         String completions = only(manifest, Pattern.compile("\\n\\s+completions: (\\d+)"));
@@ -171,8 +246,7 @@ class DeployRecipesTest {
         assertEquals("1/3", CliTest.json(out.resolve("summary.json")).get("meta").get("worker").asText());
     }
 
-    @Test
-    void slurmScriptRunsWithItsArrayTaskId(@TempDir Path tmp) throws Exception {
+    private static void slurm(Path tmp) throws Exception {
         Path script = DEPLOY.resolve("slurm").resolve("txfuzz-array.sbatch");
         assertEquals("0", only(Files.readString(script), Pattern.compile("#SBATCH --array=(\\d+)-")), "array indices from 0, as --worker counts");
         Path results = tmp.resolve("results");

@@ -12,6 +12,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -19,6 +26,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import txfuzz.PrivateHomes;
 
 /**
  * txfuzz as a separate process, interrupted the ways a user and a CI runner interrupt it: SIGINT and
@@ -27,80 +35,206 @@ import org.junit.jupiter.api.io.TempDir;
  * output folder is whole; what a SIGKILLed run left, the next run removes, saying so.
  */
 class SignalExitTest {
-    /** One private home for the whole class, so the server binaries are unpacked once. */
-    private static Path home;
+    /**
+     * How many scenarios run at once. Each is a txfuzz process of its own; most of their time goes to waiting (a server's
+     * start, cases until the moment to signal, the stop), so a few at a time finish the class in far less than one after
+     * another, even on two cores.
+     */
+    private static final int AT_ONCE = 3;
+    /**
+     * The txfuzz JVMs live seconds: the quick compiler only, and one collector thread, spend a fraction of the CPU a
+     * default JVM spends starting (two cores are shared by every test JVM). What they run is the same.
+     */
+    private static final String QUICK_COMPILER = "-XX:TieredStopAtLevel=1";
+    private static final String ONE_GC_THREAD = "-XX:+UseSerialGC";
 
+    /** The class's folder: every scenario has its own folder in it, with its own private home and output. */
     @TempDir
-    Path tmp;
+    static Path tmp;
 
+    private static ExecutorService drivers;
+    private static final Map<String, Future<?>> SCENARIOS = new ConcurrentHashMap<>();
+    private static final List<Process> STARTED = new CopyOnWriteArrayList<>();
+
+    /** One scenario: the txfuzz processes it starts run with {@code home} as their private home, {@code out} as their output. */
+    private record Scenario(Path dir, Path home) {
+        Path out() {
+            return dir.resolve("out");
+        }
+    }
+
+    private interface Body {
+        void run(Scenario s) throws Exception;
+    }
+
+    /**
+     * Every scenario starts here, {@link #AT_ONCE} at a time, each with a private home of its own (the server binaries
+     * linked in from one unpacking per JVM), so that each sees only its own runs' servers, data directories and
+     * leases; each test waits for its own scenario and fails with what it found.
+     */
     @BeforeAll
-    static void privateHome() throws IOException {
-        home = Files.createTempDirectory("txfuzz-signal-home");
+    static void startEveryScenario() {
+        drivers = Executors.newFixedThreadPool(AT_ONCE, r -> {
+            Thread t = new Thread(r, "signal-scenario");
+            t.setDaemon(true);
+            return t;
+        });
+        // the longest first: the class takes as long as its slowest thread of scenarios
+        scenario("aKilledRunsServerIsRemovedByTheNextRun", "postgres", s -> killedRunsServerIsRemovedByTheNextRun(s));
+        scenario("anInterruptedRunOverTwoSubjectsStopsBothServers", "postgres", s -> interruptedRunOverTwoSubjectsStopsBothServers(s));
+        scenario("mariadbTerminatedMidCase", "mariadb", s -> interruptMidCase(s, "mariadb", "TERM"));
+        scenario("mariadbInterruptedMidCase", "mariadb", s -> interruptMidCase(s, "mariadb", "INT"));
+        scenario("postgresTerminatedMidCase", "postgres", s -> interruptMidCase(s, "postgres", "TERM"));
+        scenario("postgresInterruptedMidCase", "postgres", s -> interruptMidCase(s, "postgres", "INT"));
+        scenario("mariadbInterruptedDuringStartUp", "mariadb", s -> interruptDuringStartUp(s, "mariadb", "INT"));
+        scenario("mariadbTerminatedDuringStartUp", "mariadb", s -> interruptDuringStartUp(s, "mariadb", "TERM"));
+        scenario("postgresInterruptedDuringStartUp", "postgres", s -> interruptDuringStartUp(s, "postgres", "INT"));
+        scenario("postgresTerminatedDuringStartUp", "postgres", s -> interruptDuringStartUp(s, "postgres", "TERM"));
+        scenario("interruptedMidReductionLeavesWholeFindingsAndSaysSo", null, s -> stopMidReduction(s, "INT"));
+        scenario("terminatedMidReductionLeavesWholeFindingsAndSaysSo", null, s -> stopMidReduction(s, "TERM"));
+        scenario("anInterruptedRunSaysSoAndItsSummaryAndLastEventSayItWasCutShort", null, s -> stopMidRun(s, "INT", Main.INTERRUPTED));
+        scenario("aTerminatedRunSaysSoAndItsSummaryAndLastEventSayItWasCutShort", null, s -> stopMidRun(s, "TERM", Main.TERMINATED));
+        scenario("anInterruptionWhileTheServerIsPreparedSaysSo", null, s -> interruptionWhileTheServerIsPrepared(s));
+    }
+
+    /** Queues the scenario of test {@code name}, in a home holding the binaries of {@code engine} (none when null). */
+    private static void scenario(String name, String engine, Body body) {
+        // short: a server's socket lies under the home, and a socket's path has at most 107 bytes
+        Path dir = tmp.resolve(String.valueOf(SCENARIOS.size()));
+        SCENARIOS.put(name, drivers.submit(() -> {
+            long began = System.nanoTime();
+            Path home = engine == null ? Files.createDirectories(dir.resolve("home")) : PrivateHomes.withBinaries(dir.resolve("home"), engine);
+            try {
+                body.run(new Scenario(dir, home));
+            } catch (Exception | Error failed) {
+                failed.addSuppressed(new AssertionError("what the scenario's runs wrote to stderr:\n" + said(dir)));
+                throw failed;
+            } finally {
+                System.out.printf("%s: %s took %.1f s%n", dir.getFileName(), name, (System.nanoTime() - began) / 1e9);
+            }
+            return null;
+        }));
+    }
+
+    /** Every stderr file of the scenario's runs, named. */
+    private static String said(Path dir) {
+        StringBuilder b = new StringBuilder();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".stderr")).sorted()::iterator) {
+                b.append("--- ").append(f.getFileName()).append('\n').append(Files.readString(f));
+            }
+        } catch (IOException e) {
+            b.append(e);
+        }
+        return b.toString();
+    }
+
+    /** The outcome of the scenario of test {@code name}: its failure, thrown here. */
+    private static void outcome(String name) throws Throwable {
+        try {
+            SCENARIOS.get(name).get();
+        } catch (ExecutionException e) {
+            throw e.getCause();
+        }
     }
 
     @AfterAll
-    static void removeHome() {
-        txfuzz.dbms.server.Lease.deleteTree(home);
+    static void stopWhatIsLeft() throws InterruptedException {
+        drivers.shutdownNow();
+        drivers.awaitTermination(60, TimeUnit.SECONDS);
+        for (Process p : STARTED) {
+            p.destroyForcibly(); // a scenario that failed half-way; its servers stop with it (SIGKILL leaves them: the homes' sweep below)
+        }
+        for (Process p : STARTED) {
+            p.waitFor(30, TimeUnit.SECONDS);
+        }
+        try (Stream<Path> dirs = Files.list(tmp)) {
+            for (Path d : (Iterable<Path>) dirs::iterator) {
+                for (String line : serverProcesses(d.resolve("home"))) {
+                    ProcessHandle.of(Long.parseLong(line.substring(0, line.indexOf(' ')))).ifPresent(ProcessHandle::destroyForcibly);
+                }
+            }
+        } catch (IOException ignored) {
+            // nothing was made
+        }
     }
 
     @Test
-    void postgresInterruptedDuringStartUp() throws Exception {
-        interruptDuringStartUp("postgres", "INT");
+    void postgresInterruptedDuringStartUp() throws Throwable {
+        outcome("postgresInterruptedDuringStartUp");
     }
 
     @Test
-    void postgresTerminatedDuringStartUp() throws Exception {
-        interruptDuringStartUp("postgres", "TERM");
+    void postgresTerminatedDuringStartUp() throws Throwable {
+        outcome("postgresTerminatedDuringStartUp");
     }
 
     @Test
-    void mariadbTerminatedMidCase() throws Exception {
-        interruptMidCase("mariadb", "TERM");
+    void mariadbTerminatedMidCase() throws Throwable {
+        outcome("mariadbTerminatedMidCase");
     }
 
     @Test
-    void postgresTerminatedMidCase() throws Exception {
-        interruptMidCase("postgres", "TERM");
+    void postgresTerminatedMidCase() throws Throwable {
+        outcome("postgresTerminatedMidCase");
     }
 
     @Test
-    void postgresInterruptedMidCase() throws Exception {
-        interruptMidCase("postgres", "INT");
+    void postgresInterruptedMidCase() throws Throwable {
+        outcome("postgresInterruptedMidCase");
     }
 
     @Test
-    void mariadbInterruptedDuringStartUp() throws Exception {
-        interruptDuringStartUp("mariadb", "INT");
+    void mariadbInterruptedDuringStartUp() throws Throwable {
+        outcome("mariadbInterruptedDuringStartUp");
     }
 
     @Test
-    void mariadbTerminatedDuringStartUp() throws Exception {
-        interruptDuringStartUp("mariadb", "TERM");
+    void mariadbTerminatedDuringStartUp() throws Throwable {
+        outcome("mariadbTerminatedDuringStartUp");
     }
 
     @Test
-    void mariadbInterruptedMidCase() throws Exception {
-        interruptMidCase("mariadb", "INT");
+    void mariadbInterruptedMidCase() throws Throwable {
+        outcome("mariadbInterruptedMidCase");
     }
 
     @Test
-    void interruptedMidReductionLeavesWholeFindingsAndSaysSo() throws Exception {
-        stopMidReduction("INT");
+    void interruptedMidReductionLeavesWholeFindingsAndSaysSo() throws Throwable {
+        outcome("interruptedMidReductionLeavesWholeFindingsAndSaysSo");
     }
 
     @Test
-    void terminatedMidReductionLeavesWholeFindingsAndSaysSo() throws Exception {
-        stopMidReduction("TERM");
+    void terminatedMidReductionLeavesWholeFindingsAndSaysSo() throws Throwable {
+        outcome("terminatedMidReductionLeavesWholeFindingsAndSaysSo");
     }
 
     @Test
-    void anInterruptedRunSaysSoAndItsSummaryAndLastEventSayItWasCutShort() throws Exception {
-        stopMidRun("INT", Main.INTERRUPTED);
+    void anInterruptedRunSaysSoAndItsSummaryAndLastEventSayItWasCutShort() throws Throwable {
+        outcome("anInterruptedRunSaysSoAndItsSummaryAndLastEventSayItWasCutShort");
     }
 
     @Test
-    void aTerminatedRunSaysSoAndItsSummaryAndLastEventSayItWasCutShort() throws Exception {
-        stopMidRun("TERM", Main.TERMINATED);
+    void aTerminatedRunSaysSoAndItsSummaryAndLastEventSayItWasCutShort() throws Throwable {
+        outcome("aTerminatedRunSaysSoAndItsSummaryAndLastEventSayItWasCutShort");
+    }
+
+    /** A signal while the server's binaries are prepared (unpacked and checked on a first use) or started: it says so. */
+    @Test
+    void anInterruptionWhileTheServerIsPreparedSaysSo() throws Throwable {
+        outcome("anInterruptionWhileTheServerIsPreparedSaysSo");
+    }
+
+    /** SIGKILL: no shutdown hook runs; the next run in the same home stops what it left and says so. */
+    @Test
+    void aKilledRunsServerIsRemovedByTheNextRun() throws Throwable {
+        outcome("aKilledRunsServerIsRemovedByTheNextRun");
+    }
+
+    /** --subjects: Ctrl-C in the middle of a campaign over two server subjects stops both servers txfuzz started. */
+    @Test
+    void anInterruptedRunOverTwoSubjectsStopsBothServers() throws Throwable {
+        outcome("anInterruptedRunOverTwoSubjectsStopsBothServers");
     }
 
     /**
@@ -108,14 +242,14 @@ class SignalExitTest {
      * had finished; it says "txfuzz: interrupted" (once) and the shell's code; summary.json and the
      * last line of events.jsonl say it was cut short, and by which signal.
      */
-    private void stopMidRun(String sig, int code) throws Exception {
-        Path out = tmp.resolve("out");
-        Process p = launch(out, "run", "--dbms", "h2", "--seed", "1", "--tests", "100000", "--reduce-time", "0");
-        waitFor(() -> events(out).stream().filter(e -> e.path("event").asText().equals("case")).count() >= 3, 120, "three cases ran", p);
+    private static void stopMidRun(Scenario s, String sig, int code) throws Exception {
+        Path out = s.out();
+        Process p = launch(s, out, "run", "--dbms", "h2", "--seed", "1", "--tests", "100000", "--reduce-time", "0");
+        waitFor(() -> caseEvents(out) >= 3, 120, "three cases ran", p);
         signal(p, sig);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz ends within a minute of SIG" + sig);
         assertEquals(code, p.exitValue(), "the shell's code for a run ended by SIG" + sig);
-        String err = Files.readString(out.resolveSibling(out.getFileName() + ".stderr"));
+        String err = stderr(out);
         String stdout = stdout(out);
         List<String> said = err.lines().filter(l -> l.startsWith("txfuzz: interrupted")).toList();
         assertEquals(1, said.size(), "said once: " + err);
@@ -134,26 +268,18 @@ class SignalExitTest {
         assertEquals(summary.path("cases").asLong(), last.path("cases").asLong(), "the last event and summary.json agree");
     }
 
-    /** A signal while the server's binaries are prepared (unpacked and checked on a first use) or started: it says so. */
-    @Test
-    void anInterruptionWhileTheServerIsPreparedSaysSo() throws Exception {
-        Path freshHome = Files.createTempDirectory("txfuzz-signal-fresh-home");
-        try {
-            Path out = tmp.resolve("out");
-            List<String> cmd = new ArrayList<>(txfuzz.ChildJvm.command("-Dtxfuzz.home=" + freshHome, "txfuzz.cli.Main"));
-            cmd.addAll(List.of("run", "--dbms", "postgres", "--tests", "5", "--reduce-time", "0", "--out", out.toString()));
-            Path err = tmp.resolve("fresh.stderr");
-            Process p = new ProcessBuilder(cmd).redirectOutput(tmp.resolve("fresh.stdout").toFile()).redirectError(err.toFile()).start();
-            waitFor(() -> Files.isDirectory(freshHome.resolve("postgres")), 120, "the server's private directory is made", p);
-            signal(p, "INT");
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz ends within a minute of SIGINT");
-            assertEquals(Main.INTERRUPTED, p.exitValue());
-            String said = Files.readString(err);
-            assertTrue(said.lines().anyMatch(l -> l.startsWith("txfuzz: interrupted")), "says it was interrupted: " + said);
-            assertFalse(said.contains("Exception") || said.contains("\tat "), "no stack trace: " + said);
-        } finally {
-            txfuzz.dbms.server.Lease.deleteTree(freshHome);
-        }
+    /** A fresh home: the signal comes while the binaries are unpacked and checked, before any server starts. */
+    private static void interruptionWhileTheServerIsPrepared(Scenario s) throws Exception {
+        Path freshHome = s.home();
+        Path out = s.out();
+        Process p = launch(s, out, "run", "--dbms", "postgres", "--tests", "5", "--reduce-time", "0");
+        waitFor(() -> Files.isDirectory(freshHome.resolve("postgres")), 120, "the server's private directory is made", p);
+        signal(p, "INT");
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz ends within a minute of SIGINT");
+        assertEquals(Main.INTERRUPTED, p.exitValue());
+        String said = stderr(out);
+        assertTrue(said.lines().anyMatch(l -> l.startsWith("txfuzz: interrupted")), "says it was interrupted: " + said);
+        assertFalse(said.contains("Exception") || said.contains("\tat "), "no stack trace: " + said);
     }
 
     private static List<JsonNode> events(Path out) {
@@ -168,13 +294,22 @@ class SignalExitTest {
         }
     }
 
-    private void stopMidReduction(String sig) throws Exception {
-        Path out = tmp.resolve("out");
+    private static long caseEvents(Path out) {
+        return events(out).stream().filter(e -> e.path("event").asText().equals("case")).count();
+    }
+
+    private static void stopMidReduction(Scenario s, String sig) throws Exception {
+        Path out = s.out();
         // H2 at READ UNCOMMITTED finds a documented write deviation within the first cases of seed 1
-        Process p = launch(out, "run", "--dbms", "h2", "--isolation", "READ_UNCOMMITTED", "--seed", "1", "--tests", "500",
+        Process p = launch(s, out, "run", "--dbms", "h2", "--isolation", "READ_UNCOMMITTED", "--seed", "1", "--tests", "500",
                 "--reduce-time", "5m");
         waitFor(() -> findingFolders(out).size() > 0, 60, "a finding is written", p);
-        Thread.sleep(300); // the reduction of that finding is under way
+        // the reduction of that finding is under way: the last event is its "reducing" step (a finding is written before it)
+        waitFor(() -> {
+            List<JsonNode> events = events(out);
+            JsonNode last = events.isEmpty() ? null : events.get(events.size() - 1);
+            return last != null && last.path("event").asText().equals("step") && last.path("step").asText().equals("reducing");
+        }, 60, "a reduction is under way", p);
         signal(p, sig);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz ends within a minute of SIG" + sig);
         assertOutputWhole(out);
@@ -192,78 +327,79 @@ class SignalExitTest {
         assertFalse(statuses.contains("pending"), "no reduction is left pending: " + statuses);
     }
 
-    @Test
-    void aKilledRunsServerIsRemovedByTheNextRun() throws Exception {
-        Path out = tmp.resolve("out");
-        Process p = launch(out, "run", "--dbms", "postgres", "--isolation", "READ_COMMITTED", "--tests", "100000", "--reduce-time", "0");
+    private static void killedRunsServerIsRemovedByTheNextRun(Scenario s) throws Exception {
+        Path out = s.out();
+        Path home = s.home();
+        Process p = launch(s, out, "run", "--dbms", "postgres", "--isolation", "READ_COMMITTED", "--tests", "100000", "--reduce-time", "0");
         waitFor(() -> stdout(out).contains("txfuzz: testing"), 120, "the server is up", p);
         p.destroyForcibly(); // SIGKILL: no shutdown hook runs
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-        assertFalse(serverProcesses().isEmpty(), "SIGKILL leaves the postmaster running (precondition of this test)");
-        assertFalse(dataDirectories().isEmpty(), "... and its data directory");
+        assertFalse(serverProcesses(home).isEmpty(), "SIGKILL leaves the postmaster running (precondition of this test)");
+        assertFalse(dataDirectories(home).isEmpty(), "... and its data directory");
 
-        Path out2 = tmp.resolve("out2");
-        Process next = launch(out2, "run", "--dbms", "postgres", "--isolation", "READ_COMMITTED", "--tests", "2", "--reduce-time", "0");
+        Path out2 = s.dir().resolve("out2");
+        Process next = launch(s, out2, "run", "--dbms", "postgres", "--isolation", "READ_COMMITTED", "--tests", "2", "--reduce-time", "0");
         assertTrue(next.waitFor(120, TimeUnit.SECONDS), "the next run finishes");
-        String err = Files.readString(out2.resolveSibling(out2.getFileName() + ".stderr"));
+        String err = stderr(out2);
         assertTrue(err.lines().anyMatch(l -> l.startsWith("txfuzz: stopped a PostgreSQL server (pid ")), "says what it removed: " + err);
-        assertNothingLeft();
+        assertNothingLeft(home);
     }
 
-    /** --subjects: Ctrl-C in the middle of a campaign over two server subjects stops both servers txfuzz started. */
-    @Test
-    void anInterruptedRunOverTwoSubjectsStopsBothServers() throws Exception {
-        Path out = tmp.resolve("out");
-        Process p = launch(out, "run", "--subjects", "postgres,postgres:prepared", "--isolation", "READ_COMMITTED", "--tests", "100000",
+    private static void interruptedRunOverTwoSubjectsStopsBothServers(Scenario s) throws Exception {
+        Path out = s.out();
+        Path home = s.home();
+        Process p = launch(s, out, "run", "--subjects", "postgres,postgres:prepared", "--isolation", "READ_COMMITTED", "--tests", "100000",
                 "--reduce-time", "0");
         waitFor(() -> events(out).size() > 1, 180, "the campaign runs cases", p);
-        assertEquals(2, dataDirectories().size(), "both subjects' servers run (precondition of this test)");
+        assertEquals(2, dataDirectories(home).size(), "both subjects' servers run (precondition of this test)");
         JsonNode meta = events(out).get(0).path("meta");
         assertEquals("[\"postgres\",\"postgres:prepared\"]", meta.path("subjects").toString(), meta.toString());
         signal(p, "INT");
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz ends within a minute of SIGINT");
-        assertNothingLeft();
+        assertNothingLeft(home);
         assertOutputWhole(out);
         assertEquals(Main.INTERRUPTED, p.exitValue());
     }
 
-    private void interruptDuringStartUp(String dbms, String sig) throws Exception {
-        Path out = tmp.resolve("out");
-        Process p = launch(out, "run", "--dbms", dbms, "--tests", "100000", "--reduce-time", "0");
-        waitFor(() -> !leases().isEmpty(), 120, "the server start begins", p);
+    private static void interruptDuringStartUp(Scenario s, String dbms, String sig) throws Exception {
+        Path out = s.out();
+        Path home = s.home();
+        Process p = launch(s, out, "run", "--dbms", dbms, "--tests", "100000", "--reduce-time", "0");
+        waitFor(() -> !leases(home).isEmpty(), 120, "the server start begins", p);
         signal(p, sig);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz ends within a minute of SIG" + sig + " during start-up");
-        assertNothingLeft();
-        String err = Files.readString(out.resolveSibling(out.getFileName() + ".stderr"));
+        assertNothingLeft(home);
+        String err = stderr(out);
         assertFalse(err.contains("Exception") || err.contains("\tat "), "no stack trace: " + err);
         assertTrue(err.lines().anyMatch(l -> l.startsWith("txfuzz: interrupted")), "says it was interrupted: " + err);
         assertEquals(sig.equals("INT") ? Main.INTERRUPTED : Main.TERMINATED, p.exitValue());
     }
 
-    private void interruptMidCase(String dbms, String sig) throws Exception {
-        Path out = tmp.resolve("out");
-        Process p = launch(out, "run", "--dbms", dbms, "--tests", "100000", "--reduce-time", "0");
+    private static void interruptMidCase(Scenario s, String dbms, String sig) throws Exception {
+        Path out = s.out();
+        Path home = s.home();
+        Process p = launch(s, out, "run", "--dbms", dbms, "--tests", "100000", "--reduce-time", "0");
         waitFor(() -> stdout(out).contains("txfuzz: testing"), 120, "the campaign runs", p);
-        Thread.sleep(1500);
+        waitFor(() -> caseEvents(out) >= 1, 120, "a case has run: the campaign is in the middle of its cases", p);
         signal(p, sig);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz ends within a minute of SIG" + sig);
-        assertNothingLeft();
+        assertNothingLeft(home);
         assertOutputWhole(out);
-        String err = Files.readString(out.resolveSibling(out.getFileName() + ".stderr"));
+        String err = stderr(out);
         assertTrue(err.lines().anyMatch(l -> l.startsWith("txfuzz: interrupted (SIG" + sig + ")")), "says it was interrupted: " + err);
         assertEquals(sig.equals("INT") ? Main.INTERRUPTED : Main.TERMINATED, p.exitValue());
     }
 
     // ---- what an exit must leave: nothing of the servers, a whole output folder
 
-    private static void assertNothingLeft() throws Exception {
+    private static void assertNothingLeft(Path home) throws Exception {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < until && !serverProcesses().isEmpty()) {
+        while (System.nanoTime() < until && !serverProcesses(home).isEmpty()) {
             Thread.sleep(100); // backends and mariadbd leave within moments of their server's stop
         }
-        assertEquals(List.of(), serverProcesses(), "no server process of the run remains");
-        assertEquals(List.of(), dataDirectories(), "no data directory remains");
-        assertEquals(List.of(), leases(), "no lease remains");
+        assertEquals(List.of(), serverProcesses(home), "no server process of the run remains");
+        assertEquals(List.of(), dataDirectories(home), "no data directory remains");
+        assertEquals(List.of(), leases(home), "no lease remains");
     }
 
     private static void assertOutputWhole(Path out) throws IOException {
@@ -294,8 +430,8 @@ class SignalExitTest {
         }
     }
 
-    /** Processes started from the class's private home: postmasters, backends, mariadbd. */
-    private static List<String> serverProcesses() {
+    /** Processes started from the scenario's private home: postmasters, backends, mariadbd (not the txfuzz JVM itself). */
+    private static List<String> serverProcesses(Path home) {
         String h = home.toString();
         return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
                 .map(ph -> ph.pid() + " " + ph.info().commandLine().orElse(""))
@@ -303,7 +439,7 @@ class SignalExitTest {
     }
 
     /** Data directories under the home: PostgreSQL's hold PG_VERSION, MariaDB's aria_log_control. */
-    private static List<Path> dataDirectories() throws IOException {
+    private static List<Path> dataDirectories(Path home) throws IOException {
         try (Stream<Path> s = Files.walk(home, 4)) {
             return s.filter(f -> {
                 String n = f.getFileName().toString();
@@ -312,7 +448,7 @@ class SignalExitTest {
         }
     }
 
-    private static List<Path> leases() {
+    private static List<Path> leases(Path home) {
         Path dir = home.resolve("leases");
         if (!Files.isDirectory(dir)) {
             return List.of();
@@ -326,13 +462,16 @@ class SignalExitTest {
 
     // ---- the child process
 
-    private static Process launch(Path out, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(txfuzz.ChildJvm.command("-Dtxfuzz.home=" + home, "txfuzz.cli.Main"));
+    /** txfuzz in a JVM of its own with the scenario's private home, writing to {@code out}, its output beside it. */
+    private static Process launch(Scenario s, Path out, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(txfuzz.ChildJvm.command(QUICK_COMPILER, ONE_GC_THREAD, "-Dtxfuzz.home=" + s.home(), "txfuzz.cli.Main"));
         cmd.addAll(List.of(args));
         cmd.addAll(List.of("--out", out.toString()));
         Files.createDirectories(out.getParent());
-        return new ProcessBuilder(cmd).redirectOutput(out.resolveSibling(out.getFileName() + ".stdout").toFile())
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.resolveSibling(out.getFileName() + ".stdout").toFile())
                 .redirectError(out.resolveSibling(out.getFileName() + ".stderr").toFile()).start();
+        STARTED.add(p);
+        return p;
     }
 
     private static String stdout(Path out) {
@@ -341,6 +480,10 @@ class SignalExitTest {
         } catch (IOException e) {
             return "";
         }
+    }
+
+    private static String stderr(Path out) throws IOException {
+        return Files.readString(out.resolveSibling(out.getFileName() + ".stderr"));
     }
 
     private static void signal(Process p, String sig) throws Exception {

@@ -17,6 +17,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import txfuzz.cli.Main;
@@ -28,8 +31,32 @@ import txfuzz.model.IsolationLevel;
 import txfuzz.dbms.Database;
 import txfuzz.dbms.ErrorClass;
 
-/** Servers that die, and whole campaigns: each test starts (and stops) servers of its own. */
+/**
+ * Servers that die, and whole campaigns: each test starts (and stops) servers of its own. The campaign, which spends
+ * its time running cases on a server of its own, starts in {@link #startTheCampaign} and runs while the other tests
+ * start, kill and restart theirs; its test waits for it.
+ */
 class MariadbLifecycleTest {
+    @TempDir
+    static Path campaignOut;
+    private static CompletableFuture<Integer> campaign;
+
+    /** {@code txfuzz run --dbms mariadb}, in this JVM, on a thread of its own. */
+    @BeforeAll
+    static void startTheCampaign() {
+        // no reduction: this is about the campaign loop on a started server, and reductions took most of its time
+        campaign = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                campaign.complete(Main.execute("run", "--dbms", "mariadb", "--isolation", "all", "--tests", "30", "--seed", "7", "--out",
+                        campaignOut.toString(), "--progress", "60s", "--reduce-time", "0"));
+            } catch (Throwable e) {
+                campaign.completeExceptionally(e);
+            }
+        }, "mariadb-campaign");
+        t.setDaemon(true);
+        t.start();
+    }
 
     /**
      * A server that dies under a case: the running statement fails with a lost connection (the
@@ -42,6 +69,7 @@ class MariadbLifecycleTest {
         long pid = target.server().pid();
         try {
             assertTrue(pid > 0 && ProcessHandle.of(pid).isPresent());
+            aKilledSessionIsConnectionLostAndTheServerStays(target); // first, while the server lives: no start of its own
             Database db = target.freshDatabase();
             try (Connection c = db.connect(IsolationLevel.READ_COMMITTED, "default")) {
                 CompletableFuture<SQLException> running = async(c, "SELECT SLEEP(30)");
@@ -109,10 +137,12 @@ class MariadbLifecycleTest {
         }
     }
 
-    /** A killed connection (not the server) is a lost connection too, and the server stays up. */
-    @Test
-    void aKilledSessionIsConnectionLostAndTheServerStays() throws Exception {
-        try (MariadbTarget target = new MariadbTarget(); Database db = target.freshDatabase();
+    /**
+     * A killed connection (not the server) is a lost connection too, and the server stays up. Was a test of its own
+     * with a server of its own; {@link #aServerThatDiesIsRestartedForTheNextCase} runs it on its server before killing that.
+     */
+    private static void aKilledSessionIsConnectionLostAndTheServerStays(MariadbTarget target) throws Exception {
+        try (Database db = target.freshDatabase();
              Connection c = db.connect(IsolationLevel.READ_COMMITTED, "default"); Connection other = db.connect(IsolationLevel.READ_COMMITTED, "default")) {
             CompletableFuture<SQLException> running = async(c, "SELECT SLEEP(30)");
             Thread.sleep(100);
@@ -124,12 +154,16 @@ class MariadbLifecycleTest {
         }
     }
 
-    /** The campaign end to end, as a user runs it: {@code txfuzz run --dbms mariadb}. */
+    /** The campaign end to end, as a user runs it: {@code txfuzz run --dbms mariadb} (started by {@link #startTheCampaign}). */
     @Test
-    void aShortCampaignRunsAtEveryLevel(@TempDir Path out) throws Exception {
-        // no reduction: this is about the campaign loop on a started server, and reductions took most of its time
-        int code = Main.execute("run", "--dbms", "mariadb", "--isolation", "all", "--tests", "30", "--seed", "7", "--out", out.toString(),
-                "--progress", "60s", "--reduce-time", "0");
+    void aShortCampaignRunsAtEveryLevel() throws Exception {
+        int code;
+        try {
+            code = campaign.get(10, TimeUnit.MINUTES);
+        } catch (ExecutionException e) {
+            throw new AssertionError("the campaign failed", e.getCause());
+        }
+        Path out = campaignOut;
         assertTrue(code == Main.OK || code == Main.FOUND, "exit code " + code);
         JsonNode summary = new ObjectMapper().readTree(Files.readString(out.resolve("summary.json")));
         assertEquals(30, summary.get("cases").asInt(), summary.toString());

@@ -10,20 +10,24 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import txfuzz.dbms.server.PrivateDirectory;
 
 /**
  * Ctrl-C (SIGINT) on a txfuzz process that started PostgreSQL, for real: a separate JVM starts the
  * server under a private home of its own and is interrupted, once right after the start and once
- * in the middle of it. Neither may leave a postmaster, a data directory or a lease behind.
+ * in the middle of it (the two at the same time, each with its own home). Neither may leave a postmaster, a
+ * data directory or a lease behind.
  */
 class PostgresSignalTest {
     /** The interrupted process: starts a server under the home in args[0], says so, and waits. */
@@ -37,19 +41,14 @@ class PostgresSignalTest {
         }
     }
 
-    private static Path home(Path tmp) throws Exception {
-        Path real = Binaries.prepareBundled(PrivateDirectory.of("postgres"));
-        Path home = tmp.resolve("home");
-        Files.createDirectories(home.resolve("postgres"));
-        Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
-        Files.setPosixFilePermissions(home.resolve("postgres"), PosixFilePermissions.fromString("rwx------"));
-        Process cp = new ProcessBuilder("cp", "-a", real.toString(), home.resolve("postgres").toString()).inheritIO().start();
-        assertEquals(0, cp.waitFor());
-        return home;
+    /** A private home of the test's own, the binaries in it as a run that unpacked them left them (linked, not unpacked again). */
+    private static Path home(Path tmp) {
+        return txfuzz.PrivateHomes.withBinaries(tmp.resolve("home"), "postgres");
     }
 
     private static Process child(Path home, BlockingQueue<String> lines) throws IOException {
-        Process p = new ProcessBuilder(txfuzz.ChildJvm.command(Child.class.getName(), home.toString()))
+        // C1 only and the serial collector: the JVM lives seconds, and starts with a fraction of the CPU so
+        Process p = new ProcessBuilder(txfuzz.ChildJvm.command("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", Child.class.getName(), home.toString()))
                 .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         Thread reader = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -106,8 +105,57 @@ class PostgresSignalTest {
         }
     }
 
+    /** Each test's folder is in here (a short path: the server's socket lies under the home, and a socket's path has at most 107 bytes). */
+    @TempDir
+    static Path classDir;
+
+    private static final Map<String, CompletableFuture<Void>> SCENARIOS = new ConcurrentHashMap<>();
+
+    private interface Body {
+        void run(Path tmp) throws Exception;
+    }
+
+    /** Both scenarios start here, at once (each is mostly a JVM and a server starting); each test waits for its own. */
+    @BeforeAll
+    static void startBoth() {
+        scenario("a", PostgresSignalTest::ctrlCRightAfterTheStart);
+        scenario("b", PostgresSignalTest::ctrlCWhileTheServerStarts);
+    }
+
+    private static void scenario(String name, Body body) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        SCENARIOS.put(name, done);
+        Thread t = new Thread(() -> {
+            try {
+                body.run(Files.createDirectories(classDir.resolve(name)));
+                done.complete(null);
+            } catch (Throwable e) {
+                done.completeExceptionally(e);
+            }
+        }, "postgres-signal-" + name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void outcome(String name) throws Throwable {
+        try {
+            SCENARIOS.get(name).get(10, TimeUnit.MINUTES);
+        } catch (ExecutionException e) {
+            throw e.getCause();
+        }
+    }
+
     @Test
-    void ctrlCRightAfterTheStartStopsTheServer(@TempDir Path tmp) throws Exception {
+    void ctrlCRightAfterTheStartStopsTheServer() throws Throwable {
+        outcome("a");
+    }
+
+    @Test
+    void ctrlCWhileTheServerStartsLeavesNothing() throws Throwable {
+        outcome("b");
+    }
+
+    private static void ctrlCRightAfterTheStart(Path tmp) throws Exception {
         Path home = home(tmp);
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Process p = child(home, lines);
@@ -126,8 +174,7 @@ class PostgresSignalTest {
         }
     }
 
-    @Test
-    void ctrlCWhileTheServerStartsLeavesNothing(@TempDir Path tmp) throws Exception {
+    private static void ctrlCWhileTheServerStarts(Path tmp) throws Exception {
         Path home = home(tmp);
         Process p = child(home, new LinkedBlockingQueue<>());
         try {
