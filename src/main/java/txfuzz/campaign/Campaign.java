@@ -553,7 +553,7 @@ public final class Campaign {
             violations.add(Oracles.engineFailure("while judging the case (serial replays, simulations or the confirming run)", e));
         }
         if (plainTwin != null && (sampled || !violations.isEmpty()) && !stopRequested) {
-            violations = selfChecked(c, trace, violations, plainTwin, executor);
+            violations = selfChecked(c, trace, violations, plainTwin, executor, judge);
         }
         tally(c, trace, violations);
         if (violations.isEmpty()) {
@@ -581,12 +581,16 @@ public final class Campaign {
     }
 
     /**
-     * Runs the plain twin and compares. When the twins disagree, every bug candidate of the case is an
-     * instrumentation effect; either way a violation carries the twin (a case the maintainer can run
-     * without txfuzz's extra columns) and what the comparison found.
+     * Runs the plain twin and compares; either way a violation carries the twin (a case the maintainer can run
+     * without txfuzz's extra columns) and what the comparison found. When the twins disagree, a bug candidate is
+     * an instrumentation effect only when its violation is not in the plain program too ({@link #onTwin}): its own
+     * oracle judges the twin's run where it can judge an untracked case, and the candidate stands when the same
+     * violation shows there; an oracle that needs tracking cannot, and the candidate is demoted only when the twin
+     * differed at a statement (or the end) of a transaction the violation is about. A documented finding keeps its
+     * label, and its self-check text says that the twin differed.
      */
     private List<Violation> selfChecked(TestCase c, Trace trace, List<Violation> violations, java.util.function.Supplier<TestCase> plainTwin,
-                                        Executor executor) {
+                                        Executor executor, Judge judge) {
         TestCase plain;
         Trace plainTrace;
         InstrumentationSelfCheck.Result r;
@@ -614,6 +618,7 @@ public final class Campaign {
                 }
             }
         });
+        Map<String, Optional<List<Violation>>> twinVerdicts = new java.util.HashMap<>();
         List<Violation> out = new ArrayList<>();
         for (Violation v : violations) {
             Map<String, String> files = new java.util.LinkedHashMap<>(v.attachments());
@@ -624,14 +629,69 @@ public final class Campaign {
                         + " the instrumented run on every statement's error, affected rows, plain columns read and waiting, every"
                         + " transaction's end, and the final contents.\n");
                 out.add(v.withDetails(v.details(), files));
-            } else {
-                files.put("self-check.txt", r.text());
-                Violation shown = v.withDetails(v.details(), files);
-                out.add(v.classification() == Classification.BUG_CANDIDATE
-                        ? shown.withClassification(Classification.INSTRUMENTATION_EFFECT, null) : shown);
+                continue;
             }
+            if (v.classification() != Classification.BUG_CANDIDATE) {
+                files.put("self-check.txt", r.text() + "\nThis finding is " + v.classification().label() + " as the instrumented run gives it;"
+                        + " the self-check re-judges only bug candidates, so its label was not checked against the plain twin.\n");
+                out.add(v.withDetails(v.details(), files));
+                continue;
+            }
+            TwinJudgement j = onTwin(v, c, plain, plainTrace, r, judge, executor, twinVerdicts);
+            files.put("self-check.txt", r.text() + "\n" + j.why() + "\n");
+            Violation shown = v.withDetails(v.details(), files);
+            out.add(j.inTwin() ? shown : shown.withClassification(Classification.INSTRUMENTATION_EFFECT, null));
         }
         return out;
+    }
+
+    /** Whether a bug candidate's violation is in the plain program too, and why the self-check says so. */
+    private record TwinJudgement(boolean inTwin, String why) {
+    }
+
+    /**
+     * Judges bug candidate {@code v} against the plain twin, which differed from its instrumented run. An oracle that
+     * judges untracked cases judges the twin's run (once per oracle and case): the same violation there (the same kind,
+     * and where its evidence has an identity, the same statements, named by their instrumented counterparts, and
+     * direction) keeps it a bug candidate. Otherwise (the oracle needs tracking, or could not judge the twin) it is an
+     * instrumentation effect only when the twin differed at a statement or the end of a transaction the violation is
+     * about, or when it names no transaction and the twin differed anywhere.
+     */
+    private static TwinJudgement onTwin(Violation v, TestCase c, TestCase plain, Trace plainTrace, InstrumentationSelfCheck.Result r,
+                                        Judge judge, Executor executor, Map<String, Optional<List<Violation>>> cache) {
+        Optional<txfuzz.oracle.Oracle> oracle = judge.oracleOf(v);
+        String name = v.oracle();
+        if (oracle.isPresent() && !oracle.get().needsRowTracking()) {
+            Optional<List<Violation>> seen = cache.computeIfAbsent(name, k -> {
+                try {
+                    return Optional.of(oracle.get().judge(txfuzz.oracle.Run.controlled(plain, plainTrace), executor).violations());
+                } catch (SQLException | SetupFailedException | RuntimeException e) {
+                    return Optional.empty();
+                }
+            });
+            if (seen.isPresent()) {
+                java.util.function.UnaryOperator<txfuzz.model.StmtRef> origin = InstrumentationSelfCheck.plainToInstrumented(c, plain);
+                Optional<Violation> same = seen.get().stream().filter(w -> v.sameAs(w, origin)).findFirst();
+                return same.map(w -> new TwinJudgement(true, "The " + name + " oracle, judging the plain twin's run, finds the same violation there ("
+                                + w.summary() + "): it is in the program as written, so it stays a bug candidate."))
+                        .orElseGet(() -> new TwinJudgement(false, "The " + name + " oracle, judging the plain twin's run, does not find this violation"
+                                + " there: it is an effect of the instrumentation, not of the engine on the program as written."));
+            }
+        }
+        String cannot = "The " + name + " oracle " + (oracle.isPresent() && oracle.get().needsRowTracking() ? "needs row tracking, so it cannot judge"
+                : "could not judge") + " the plain twin; ";
+        List<Integer> txns = v.evidence().transactions();
+        if (txns.isEmpty()) {
+            return new TwinJudgement(false, cannot + "the violation names no transaction, so a difference anywhere may be its cause:"
+                    + " it is counted as an instrumentation effect.");
+        }
+        String named = String.join(", ", txns.stream().map(t -> "T" + t).toList());
+        if (r.where().touches(txns)) {
+            return new TwinJudgement(false, cannot + "the twin differed in a transaction the violation is about (" + named
+                    + "), so the violation may be an effect of the instrumentation.");
+        }
+        return new TwinJudgement(true, cannot + "the twin differed only outside the transactions the violation is about (" + named
+                + "), so it stays a bug candidate.");
     }
 
     /**

@@ -39,9 +39,14 @@ public final class InstrumentationSelfCheck {
      * The outcome: {@code comparable} false when the twins do not line up statement for statement
      * (nothing was compared); otherwise the differences found, empty when the runs agree.
      */
-    public record Result(boolean comparable, List<String> differences) {
+    public record Result(boolean comparable, List<String> differences, Where where) {
         public Result {
             differences = List.copyOf(differences);
+            where = where == null ? Where.NOWHERE : where;
+        }
+
+        public Result(boolean comparable, List<String> differences) {
+            this(comparable, differences, Where.NOWHERE);
         }
 
         static Result notComparable(String why) {
@@ -60,6 +65,71 @@ public final class InstrumentationSelfCheck {
             sb.append("\nSo the violation may be an effect of the instrumentation, not of the engine on the program as written.\n");
             return sb.toString();
         }
+    }
+
+    /**
+     * Where the twins differed, in the plain twin's terms: the data statements whose error, waiting, affected rows or
+     * rows read differed, the transactions that ended differently, and the transactions with a write when the final
+     * contents differ (any of them may have left the difference).
+     */
+    public record Where(java.util.Set<StmtRef> statements, java.util.Set<Integer> endings, java.util.Set<Integer> finalWriters) {
+        static final Where NOWHERE = new Where(java.util.Set.of(), java.util.Set.of(), java.util.Set.of());
+
+        public Where {
+            statements = java.util.Set.copyOf(statements);
+            endings = java.util.Set.copyOf(endings);
+            finalWriters = java.util.Set.copyOf(finalWriters);
+        }
+
+        /** Whether a statement of one of {@code txns} differed, one of them ended differently, or wrote to final contents that differ. */
+        public boolean touches(java.util.Collection<Integer> txns) {
+            return endings.stream().anyMatch(txns::contains) || finalWriters.stream().anyMatch(txns::contains)
+                    || statements.stream().anyMatch(r -> txns.contains(r.txn()));
+        }
+
+    }
+
+    /**
+     * The plain twin's statements named by the instrumented case's: each data statement by its group's main statement,
+     * each BEGIN/COMMIT/ROLLBACK by the instrumented transaction's control statement of the same kind and rank. A
+     * statement with no counterpart maps to null (so a violation naming it never equals one named by the other case).
+     */
+    public static java.util.function.UnaryOperator<StmtRef> plainToInstrumented(TestCase instrumented, TestCase plain) {
+        Map<StmtRef, StmtRef> map = new java.util.HashMap<>();
+        for (Txn p : plain.transactions()) {
+            Txn i;
+            try {
+                i = instrumented.txn(p.id());
+            } catch (RuntimeException e) {
+                continue;
+            }
+            if (i == null) {
+                continue;
+            }
+            List<TrackedGroups.Group> groups = TrackedGroups.of(i).groups();
+            List<Integer> data = dataStatements(p);
+            for (int k = 0; k < data.size() && k < groups.size(); k++) {
+                map.put(new StmtRef(p.id(), data.get(k)), groups.get(k).main());
+            }
+            for (StmtKind kind : List.of(StmtKind.BEGIN, StmtKind.COMMIT, StmtKind.ROLLBACK)) {
+                List<Integer> mine = indexes(p, kind);
+                List<Integer> theirs = indexes(i, kind);
+                for (int k = 0; k < mine.size() && k < theirs.size(); k++) {
+                    map.put(new StmtRef(p.id(), mine.get(k)), new StmtRef(i.id(), theirs.get(k)));
+                }
+            }
+        }
+        return map::get;
+    }
+
+    private static List<Integer> indexes(Txn t, StmtKind kind) {
+        List<Integer> out = new ArrayList<>();
+        for (int k = 0; k < t.statements().size(); k++) {
+            if (t.statements().get(k).kind() == kind) {
+                out.add(k);
+            }
+        }
+        return out;
     }
 
     /** A plain twin's run and how it compared with the instrumented run. */
@@ -97,6 +167,8 @@ public final class InstrumentationSelfCheck {
             return Result.notComparable("the twins have different transactions");
         }
         List<String> differences = new ArrayList<>();
+        java.util.Set<StmtRef> differingStatements = new java.util.LinkedHashSet<>();
+        java.util.Set<Integer> differingEndings = new java.util.LinkedHashSet<>();
         for (Txn p : plain.transactions()) {
             Txn i = instrumented.txn(p.id());
             TrackedGroups grouped = TrackedGroups.of(i);
@@ -112,19 +184,28 @@ public final class InstrumentationSelfCheck {
                 StmtRef ref = new StmtRef(p.id(), data.get(k));
                 Optional<String> d = compareStatement(plain.stmt(ref), untracked.executed(ref), instrumented, tracked, groups.get(k));
                 d.ifPresent(x -> differences.add(ref + " `" + oneLine(plain.stmt(ref).sql()) + "`: " + x));
+                if (d.isPresent()) {
+                    differingStatements.add(ref);
+                }
             }
             TxnStatus a = untracked.outcome(p.id()).status();
             TxnStatus b = tracked.outcome(p.id()).status();
             if (a != b && !failedAlone(p, untracked, tracked)) {
                 differences.add("T" + p.id() + " ended " + a + " without tracking, " + b + " with it");
+                differingEndings.add(p.id());
             }
         }
         DbState withoutTracking = untracked.finalState();
         DbState withTrackingStripped = stripTracking(tracked.finalState());
-        if (!withoutTracking.equals(withTrackingStripped)) {
+        boolean finalDiffers = !withoutTracking.equals(withTrackingStripped);
+        if (finalDiffers) {
             differences.add("final contents differ: " + withoutTracking.diff(withTrackingStripped));
         }
-        return new Result(true, differences);
+        java.util.Set<Integer> writers = new java.util.LinkedHashSet<>();
+        if (finalDiffers) {
+            plain.transactions().stream().filter(t -> t.statements().stream().anyMatch(x -> x.kind().isWrite())).forEach(t -> writers.add(t.id()));
+        }
+        return new Result(true, differences, new Where(differingStatements, differingEndings, writers));
     }
 
     /**

@@ -55,6 +55,15 @@ public interface Evidence {
     }
 
     /**
+     * The transactions the violation is about (an anomaly's cycle; by default those of its {@link #identity()}'s
+     * statements); empty when it names none in particular. The campaign's self-check asks it to tell whether an
+     * untracked twin differed where the violation is.
+     */
+    default List<Integer> transactions() {
+        return identity().map(i -> i.statements().stream().map(txfuzz.model.StmtRef::txn).distinct().toList()).orElse(List.of());
+    }
+
+    /**
      * This violation's headline, where the evidence can say more than its kind's general one: one
      * sentence, in plain words, of what the engine did wrong, naming the statement where there is one
      * ("T2's `UPDATE t0 SET c3 = NULL` changed 0 rows after waiting for T1, where run after T1 it

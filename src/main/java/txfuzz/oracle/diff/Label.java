@@ -4,7 +4,7 @@ package txfuzz.oracle.diff;
 public enum Label {
     /** One subject's own oracles flag the divergent statement, or it breaks a rule both levels promise that the other keeps. */
     BUG_CANDIDATE("bug-candidate"),
-    /** Same engine and settings, two versions, both clean or documented. */
+    /** Same engine and settings, two versions, each run keeping its own level's promise (both clean or documented). */
     BEHAVIOUR_CHANGE("behaviour-change"),
     /** Different engines, modes or settings, both clean or documented. */
     COMPATIBILITY("compatibility"),

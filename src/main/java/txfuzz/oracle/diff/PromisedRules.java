@@ -96,10 +96,21 @@ public final class PromisedRules {
      * @param side       its label
      * @param statements the statements the break involves
      * @param evidence   what shows it, in words
+     * @param otherKept  whether the other side kept the rule (false: a version broke its own promise, whatever the other did)
      */
-    public record Break(Rule rule, boolean left, String side, List<StmtRef> statements, String evidence) {
+    public record Break(Rule rule, boolean left, String side, List<StmtRef> statements, String evidence, boolean otherKept) {
         public Break {
             statements = List.copyOf(statements);
+        }
+
+        public Break(Rule rule, boolean left, String side, List<StmtRef> statements, String evidence) {
+            this(rule, left, side, statements, evidence, true);
+        }
+
+        /** The sentence Triage gives it. */
+        public String sentence() {
+            return otherKept ? side + " breaks " + rule.label() + ", which the other side keeps: " + evidence
+                    : side + " breaks " + rule.label() + ", which its own level promises (a result no version may give at this level): " + evidence;
         }
     }
 
@@ -146,6 +157,17 @@ public final class PromisedRules {
 
     /** The rules both sides promise, checked on both runs of {@code c}. */
     public Outcome check(TestCase c, Divergence d, Side leftSide, SideRun leftRun, Side rightSide, SideRun rightRun) {
+        return check(c, d, leftSide, leftRun, rightSide, rightRun, false);
+    }
+
+    /**
+     * As {@link #check(TestCase, Divergence, Side, SideRun, Side, SideRun)}; {@code versionsOfOneEngine}: the sides are two
+     * versions of one engine with the same settings, where a behaviour change is documented only when each run keeps its own
+     * level's promise. Then a side that breaks a rule it judges on its own run alone (the serial replay result, reads in
+     * commit order) is a culprit whether or not the other side keeps it, and wherever in the case the break is: its
+     * result is wrong. First-committer-wins rests on the other side's abort, and stays attributed as before.
+     */
+    public Outcome check(TestCase c, Divergence d, Side leftSide, SideRun leftRun, Side rightSide, SideRun rightRun, boolean versionsOfOneEngine) {
         List<Break> breaks = new ArrayList<>();
         List<String> evidence = new ArrayList<>();
         SideCheck l = new SideCheck(c, leftSide.label(), leftRun.trace(), left.replay());
@@ -166,6 +188,16 @@ public final class PromisedRules {
             String promised = "Both levels promise " + rule.label() + " (" + rule.meaning() + "; " + leftSide.label() + ": " + left.manual()
                     + "; " + rightSide.label() + ": " + right.manual() + ").";
             evidence.add(promised + " " + leftSide.label() + ": " + lf.evidence() + " " + rightSide.label() + ": " + rf.evidence());
+            boolean own = versionsOfOneEngine && rule != Rule.FIRST_COMMITTER_WINS;
+            if (own) {
+                if (lf.kept() == Kept.BROKEN) {
+                    breaks.add(new Break(rule, true, leftSide.label(), lf.statements(), lf.evidence(), rf.kept() == Kept.KEPT));
+                }
+                if (rf.kept() == Kept.BROKEN) {
+                    breaks.add(new Break(rule, false, rightSide.label(), rf.statements(), rf.evidence(), lf.kept() == Kept.KEPT));
+                }
+                continue;
+            }
             addBreak(breaks, evidence, rule, d, true, leftSide.label(), lf, rf, rule == Rule.FIRST_COMMITTER_WINS);
             addBreak(breaks, evidence, rule, d, false, rightSide.label(), rf, lf, rule == Rule.FIRST_COMMITTER_WINS);
         }

@@ -19,8 +19,13 @@ import txfuzz.oracle.Violation;
  *   <li>a subject whose own oracles report a bug candidate at the divergent statement, while the other's do not, is the
  *       bug candidate's subject (between two versions of one engine, the other version says whether it was
  *       fixed or came later);</li>
- *   <li>both clean or documented: two versions of one engine with the same settings → behaviour change; other
- *       engines, modes or settings → compatibility issue, with its cause and each side's documentation;</li>
+ *   <li>two versions of one engine with the same settings: a behaviour change (documented) only when each version's
+ *       run keeps its own level's promise; a version whose own oracles report a bug candidate anywhere in the case, or
+ *       that breaks a rule its level promises on its own run (a serial replay result, reads in commit order), is a bug
+ *       candidate naming that version, whatever the other version did (issue 33 rule 8: a wrong result in one version
+ *       is not a behaviour change);</li>
+ *   <li>both clean or documented: other engines, modes or settings → compatibility issue, with its cause and each
+ *       side's documentation;</li>
  *   <li>identical subjects, both clean, that diverged twice: not comparable (nothing to attribute);</li>
  *   <li>both flagged: a bug candidate of both.</li>
  * </ul>
@@ -71,8 +76,13 @@ public final class Triage {
         }
         // a side is the culprit only when its own oracles flag the divergent statement (or the final state it
         // diverged in): a bug candidate elsewhere in the case does not explain this divergence
-        List<Violation> lb = left.bugCandidates().stream().filter(v -> at(v, c, d)).toList();
-        List<Violation> rb = right.bugCandidates().stream().filter(v -> at(v, c, d)).toList();
+        boolean sameEngine = left.engine().equals(right.engine());
+        boolean sameSettings = Objects.equals(left.settings(), right.settings()) && left.level() == right.level();
+        // two versions of one engine: the divergence is a documented behaviour change only when each run keeps its own
+        // level's promise, so a version whose own oracles report a bug candidate anywhere in the case is a culprit
+        boolean versions = sameEngine && sameSettings && !left.version().equals(right.version());
+        List<Violation> lb = left.bugCandidates().stream().filter(v -> versions || at(v, c, d)).toList();
+        List<Violation> rb = right.bugCandidates().stream().filter(v -> versions || at(v, c, d)).toList();
         for (Side s : List.of(left, right)) {
             List<Violation> own = s.bugCandidates();
             String oracles = String.join(", ", s.own().stream().map(v -> v.oracle()).toList());
@@ -82,13 +92,21 @@ public final class Triage {
         }
         // DT2's second way: with no own oracle flagging it, a side that breaks a rule both levels promise, the other keeping it
         PromisedRules.Outcome byRules = lb.isEmpty() && rb.isEmpty() && promised != null
-                ? promised.check(c, d, left, leftRun, right, rightRun) : new PromisedRules.Outcome(List.of(), List.of());
+                ? promised.check(c, d, left, leftRun, right, rightRun, versions) : new PromisedRules.Outcome(List.of(), List.of());
         evidence.addAll(byRules.evidence());
-        byRules.breaks().forEach(b -> evidence.add(b.side() + " breaks " + b.rule().label() + ", which the other side keeps: " + b.evidence()));
+        byRules.breaks().forEach(b -> evidence.add(b.sentence()));
+        if (versions) {
+            for (Side s : List.of(left, right)) {
+                List<Violation> own = s == left ? lb : rb;
+                if (own.stream().anyMatch(v -> !at(v, c, d))) {
+                    evidence.add(s.label() + "'s own oracles report a bug candidate away from the divergent statement: between two versions of one"
+                            + " engine a divergence is a behaviour change only when each version's run keeps its own level's promise, and "
+                            + s.label() + "'s does not.");
+                }
+            }
+        }
         boolean leftBad = !lb.isEmpty() || byRules.brokeLeft();
         boolean rightBad = !rb.isEmpty() || byRules.brokeRight();
-        boolean sameEngine = left.engine().equals(right.engine());
-        boolean sameSettings = Objects.equals(left.settings(), right.settings()) && left.level() == right.level();
         if (leftBad || rightBad) {
             List<String> culprits = new ArrayList<>();
             if (leftBad) {

@@ -102,6 +102,12 @@ public final class IsolationOracle implements Oracle {
             return Optional.of(finding.anomaly().label() + among + (plain.contains("T1") ? "" : ": " + plain));
         }
 
+        /** The cycle's transactions. */
+        @Override
+        public List<Integer> transactions() {
+            return finding.transactions().stream().map(Long::intValue).distinct().toList();
+        }
+
         /** The cycle's shape signs the finding: one bug shows the same cycle whatever random SQL led to it. */
         @Override
         public Optional<String> shape() {

@@ -95,6 +95,41 @@ class DiffOracleH2Test {
         }
     }
 
+    /** Two writers of different rows, overlapping; then T3 reads T1's row: the versions first diverge at T3's read. */
+    private static TestCase lostWriteReadLater(IsolationLevel level) {
+        return Cases.on("h2").table("t").level(level)
+                .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0), (2, 0)")
+                .txn("UPDATE t SET v = v + 1 WHERE id = 1")
+                .txn("UPDATE t SET v = v + 10 WHERE id = 2")
+                .autocommit("SELECT v FROM t WHERE id = 1")
+                .order(1, 2, 1, 2, 1, 2, 3);
+    }
+
+    /**
+     * Negative control for issue 33 rule 8: one "version" of H2 (real H2 with commits dropped under concurrency injected)
+     * loses T1's and T2's writes; the versions first diverge at T3's later read, away from what its own oracle (wss)
+     * flags (the final state its writes left). A lost write is a wrong result, not a behaviour change between versions:
+     * it is a bug candidate naming the version that lost it. Before, the flag away from the divergent statement made
+     * no culprit and the divergence was filed as a documented behaviour change.
+     */
+    @Test
+    void aVersionThatLosesAWriteIsTheBugCandidateNotABehaviourChange() throws Exception {
+        for (IsolationLevel level : List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.SERIALIZABLE)) {
+            try (Target h2 = Targets.create("h2"); Target faulty = new CommitDroppingTarget(Targets.create("h2"));
+                 DiffOracle diff = new DiffOracle("h2", List.of(OtherSubject.sameLevels("h2-faulty", faulty)), WSS)) {
+                Verdict v = judge(diff, h2, lostWriteReadLater(level));
+                assertEquals(1, v.violations().size(), level + ": " + v);
+                Violation x = v.violations().get(0);
+                DiffEvidence e = (DiffEvidence) x.evidence();
+                assertEquals(new txfuzz.model.StmtRef(3, 0), e.divergence().at(), level + ": " + x.details());
+                assertEquals(Classification.BUG_CANDIDATE, x.classification(), level + ": " + x.details());
+                assertEquals(List.of("h2-faulty"), e.triaged().culprits(), level + ": " + x.details());
+                assertTrue(x.details().contains("h2-faulty's own oracles report a bug candidate away from the divergent statement"),
+                        level + ": " + x.details());
+            }
+        }
+    }
+
     @Test
     void theFaultIsAttributedWhicheverSideIsPrimary() throws Exception {
         try (Target h2 = Targets.create("h2"); Target faulty = new CommitDroppingTarget(Targets.create("h2"));

@@ -74,8 +74,15 @@ class PromisedRulesTest {
     }
 
     private static Triaged triage(Trace old, Trace neu, PromisedRules rules) {
+        return triage(old, neu, rules, "engine");
+    }
+
+    /** {@code newEngine}: the engine of side "new" ("engine": two versions of one engine). */
+    private static Triaged triage(Trace old, Trace neu, PromisedRules rules, String newEngine) {
         Divergence d = TraceComparison.compare(CASE, run(old), run(neu), Rules.multisets(true)).divergence();
-        return Triage.triage(CASE, d, side("old"), run(old), side("new"), run(neu), null, rules);
+        Side neuSide = side("new");
+        neuSide = new Side(neuSide.label(), newEngine, neuSide.version(), neuSide.settings(), neuSide.level(), neuSide.reference(), neuSide.own());
+        return Triage.triage(CASE, d, side("old"), run(old), neuSide, run(neu), null, rules);
     }
 
     private static PromisedRules both(Promise p, boolean reads, Trace replay) {
@@ -197,10 +204,26 @@ class PromisedRulesTest {
                 .ended(1, TxnStatus.COMMITTED, 3).blockedCount(2, 1, 1, 3).ok(2, 2).ended(2, TxnStatus.COMMITTED, 2).state(List.of(List.of("1", "10")));
         Trace lostOther = trace().ok(1, 0).count(1, 1, 1).ok(2, 0).rows(1, 2, List.of(List.of("1", "1"))).ok(1, 3)
                 .ended(1, TxnStatus.COMMITTED, 3).blockedCount(2, 1, 1, 3).ok(2, 2).ended(2, TxnStatus.COMMITTED, 2).state(List.of(List.of("1", "1")));
-        Triaged t = triage(lost, lostOther, both(Promise.SERIALIZABLE, false, SERIAL_T1_T2));
+        Triaged t = triage(lost, lostOther, both(Promise.SERIALIZABLE, false, SERIAL_T1_T2), "other-engine");
         assertTrue(t.culprits().isEmpty(), t.evidence().toString());
         assertEquals(1, t.evidence().stream().filter(s -> s.equals("Not attributed: both sides break same serial replay result.")).count(),
                 t.evidence().toString());
+    }
+
+    /**
+     * Issue 33 rule 8: two versions of one engine that both lose a write each broke their own level's promise; each is a
+     * bug candidate, where between other engines the break on both sides is not attributed.
+     */
+    @Test
+    void twoVersionsThatBothBreakTheirOwnPromiseAreBothBugCandidates() {
+        Trace lost = trace().ok(1, 0).count(1, 1, 1).ok(2, 0).rows(1, 2, List.of(List.of("1", "1"))).ok(1, 3)
+                .ended(1, TxnStatus.COMMITTED, 3).blockedCount(2, 1, 1, 3).ok(2, 2).ended(2, TxnStatus.COMMITTED, 2).state(List.of(List.of("1", "10")));
+        Trace lostOther = trace().ok(1, 0).count(1, 1, 1).ok(2, 0).rows(1, 2, List.of(List.of("1", "1"))).ok(1, 3)
+                .ended(1, TxnStatus.COMMITTED, 3).blockedCount(2, 1, 1, 3).ok(2, 2).ended(2, TxnStatus.COMMITTED, 2).state(List.of(List.of("1", "1")));
+        Triaged t = triage(lost, lostOther, both(Promise.SERIALIZABLE, false, SERIAL_T1_T2));
+        assertEquals(Label.BUG_CANDIDATE, t.label(), t.evidence().toString());
+        assertEquals(List.of("old", "new"), t.culprits(), t.evidence().toString());
+        assertTrue(says(t, "old breaks same serial replay result, which its own level promises"), t.evidence().toString());
     }
 
     @Test

@@ -91,13 +91,27 @@ class TriageTest {
         return new Verdict("wss", List.of(v));
     }
 
+    /** Between other engines a bug candidate elsewhere in the case does not explain this divergence. */
     @Test
-    void aBugCandidateAwayFromTheDivergentStatementMakesNoCulprit() {
-        Triaged t = Triage.triage(CASE, divergence(LOST_UPDATE, ABORTED), side("pg@15.17", "postgres", "PostgreSQL 15.17", flaggedElsewhere()),
+    void aBugCandidateAwayFromTheDivergentStatementMakesNoCulpritBetweenEngines() {
+        Triaged t = Triage.triage(CASE, divergence(LOST_UPDATE, ABORTED), side("mariadb", "mariadb", "10.11.5", flaggedElsewhere()),
                 run(LOST_UPDATE), side("pg@15.18", "postgres", "PostgreSQL 15.18", CLEAN), run(ABORTED));
-        assertEquals(Label.BEHAVIOUR_CHANGE, t.label(), t.evidence().toString());
+        assertEquals(Label.COMPATIBILITY, t.label(), t.evidence().toString());
         assertTrue(t.culprits().isEmpty());
         assertTrue(t.evidence().stream().anyMatch(e -> e.contains("elsewhere") && !e.contains("(at the divergent statement)")), t.evidence().toString());
+    }
+
+    /**
+     * Issue 33 rule 8: between two versions of one engine, a version whose run breaks its own promise (its own oracles
+     * report a bug candidate, here away from the divergent statement) gave a wrong result: not a behaviour change.
+     */
+    @Test
+    void aVersionWhoseOwnOraclesFlagTheCaseAnywhereIsTheBugCandidate() {
+        Triaged t = Triage.triage(CASE, divergence(LOST_UPDATE, ABORTED), side("pg@15.17", "postgres", "PostgreSQL 15.17", flaggedElsewhere()),
+                run(LOST_UPDATE), side("pg@15.18", "postgres", "PostgreSQL 15.18", CLEAN), run(ABORTED));
+        assertEquals(Label.BUG_CANDIDATE, t.label(), t.evidence().toString());
+        assertEquals(List.of("pg@15.17"), t.culprits());
+        assertTrue(t.evidence().stream().anyMatch(e -> e.contains("keeps its own level's promise")), t.evidence().toString());
     }
 
     @Test
