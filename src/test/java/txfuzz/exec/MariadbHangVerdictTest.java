@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import txfuzz.dbms.Database;
 import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.SharedServers;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
@@ -29,8 +31,11 @@ import txfuzz.oracle.explicit.ExplicitOracle;
 
 /**
  * When a statement is a hang on the real MariaDB 10.11.5 (issue 11, item 7): only when no view of the
- * engine shows it waiting and the engine does not end it with a deadlock. One server for the class;
- * the deadlock case runs last, since the server then crashes dropping its database (below).
+ * engine shows it waiting and the engine does not end it with a deadlock. The first test runs on the test JVM's
+ * shared 10.11.5 ({@link SharedServers}); the deadlock tests crash a server, so they share one of the class's own,
+ * started beside it;
+ * the deadlock case runs last, since the server then crashes dropping its database (below), and the probe
+ * test before it leaves its database, where the same drop would crash it, to the server's close.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MariadbHangVerdictTest {
@@ -41,17 +46,30 @@ class MariadbHangVerdictTest {
      * other transaction ends.
      */
     private static final TargetOptions MARIADB_10_11 = TargetOptions.version("10.11.5");
+    /** The class's own server, which the deadlock tests crash; it starts while the first test runs on the shared one. */
+    private static CompletableFuture<Target> own;
     private static Target target;
 
     @BeforeAll
     static void start() {
-        target = Targets.create("mariadb", MARIADB_10_11);
+        SharedServers.startInBackground("mariadb", MARIADB_10_11.version());
+        own = CompletableFuture.supplyAsync(() -> Targets.create("mariadb", MARIADB_10_11));
+    }
+
+    /** The class's own server, once started. */
+    private static Target own() {
+        if (target == null) {
+            target = own.join();
+        }
+        return target;
     }
 
     @AfterAll
     static void stop() {
-        if (target != null) {
-            target.close();
+        try {
+            own.join().close();
+        } catch (java.util.concurrent.CompletionException notStarted) {
+            // the tests that asked for it reported why
         }
     }
 
@@ -62,7 +80,9 @@ class MariadbHangVerdictTest {
     @Test
     @Order(1)
     void aStatementThatNoEngineViewShowsWaitingIsStillAHang() throws Exception {
-        HangingTarget hanging = new HangingTarget(target, Hang.CANCELLABLE);
+        // the test JVM's shared 10.11.5: the hang is the wrapper's, in the driver, and the case's database drops cleanly
+        Target shared = SharedServers.open("mariadb", MARIADB_10_11.version());
+        HangingTarget hanging = new HangingTarget(shared, Hang.CANCELLABLE);
         TestCase c = Cases.on("mariadb").table("t").level(IsolationLevel.REPEATABLE_READ)
                 .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0)")
                 .txn("UPDATE t SET v = 1 WHERE id = 1", "SELECT v " + ConcurrentRunnerTest.HANG + " FROM t")
@@ -102,7 +122,7 @@ class MariadbHangVerdictTest {
      * timeout txfuzz cancelled it as a hang (the engine then reported the deadlock). It is a deadlock.
      */
     @Test
-    @Order(2)
+    @Order(3)
     void aDeadlockVictimThatWaitsAgainWithoutItsThreadIdIsADeadlockNotAHang() throws Exception {
         TestCase c = Cases.on("mariadb").table("t").level(IsolationLevel.REPEATABLE_READ)
                 .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0), (2, 0), (3, 0)")
@@ -112,8 +132,8 @@ class MariadbHangVerdictTest {
         // a statement timeout far above the run: before the fix the executor spent it all on T2.1,
         // which the probe said was running, and then called T2.1 hung
         ExecutorConfig patient = new ExecutorConfig(Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(10));
-        try (Executor ex = new Executor(target, patient)) {
-            Database db = target.freshDatabase();
+        try (Executor ex = new Executor(own(), patient)) {
+            Database db = own().freshDatabase();
             long start = System.nanoTime();
             Trace trace = ex.run(c, db);
             long ms = (System.nanoTime() - start) / 1_000_000;
@@ -137,54 +157,52 @@ class MariadbHangVerdictTest {
     /**
      * The lock probe itself, on the same schedule driven by hand: once the DELETE is the deadlock
      * victim and waits again, the probe says it waits for T1's session (it said "not waiting").
-     * Its own server, since this one too crashes when the database is dropped.
+     * Its database is not dropped: that too crashes the server (the victim's leaked record lock, as
+     * below); the class's server goes on to the deadlock case, in a database of its own, and closing
+     * the server deletes this one.
      */
     @Test
-    @Order(3)
+    @Order(2)
     void theProbeSeesTheDeadlockVictimWaitAgain() throws Exception {
-        try (Target own = Targets.create("mariadb", MARIADB_10_11)) {
-            Database db = own.freshDatabase();
-            java.sql.Connection setup = db.connect(IsolationLevel.REPEATABLE_READ, null);
-            try (java.sql.Statement s = setup.createStatement()) {
-                s.execute("CREATE TABLE t(id INT PRIMARY KEY, v INT)");
-                s.execute("INSERT INTO t VALUES (1, 0), (2, 0), (3, 0)");
-            }
-            java.sql.Connection a = db.connect(IsolationLevel.REPEATABLE_READ, null);
-            java.sql.Connection b = db.connect(IsolationLevel.REPEATABLE_READ, null);
-            a.setAutoCommit(false);
-            b.setAutoCommit(false);
-            String aId = db.sessionId(a);
-            String bId = db.sessionId(b);
-            try (txfuzz.dbms.LockProbe probe = db.lockProbe().orElseThrow()) {
-                a.createStatement().execute("UPDATE t SET v = 1 WHERE id = 2");
-                java.util.concurrent.CompletableFuture<String> delete = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                    try {
-                        b.createStatement().execute("DELETE FROM t WHERE EXISTS (SELECT 1 FROM t AS x WHERE x.id = t.id + 1)");
-                        return "ok";
-                    } catch (java.sql.SQLException e) {
-                        return e.getSQLState() + "/" + e.getErrorCode();
-                    }
-                });
-                long deadline = System.nanoTime() + 5_000_000_000L;
-                while (probe.waitsFor(bId).isEmpty() && System.nanoTime() < deadline) {
-                    Thread.onSpinWait();
+        Database db = own().freshDatabase();
+        java.sql.Connection setup = db.connect(IsolationLevel.REPEATABLE_READ, null);
+        try (java.sql.Statement s = setup.createStatement()) {
+            s.execute("CREATE TABLE t(id INT PRIMARY KEY, v INT)");
+            s.execute("INSERT INTO t VALUES (1, 0), (2, 0), (3, 0)");
+        }
+        java.sql.Connection a = db.connect(IsolationLevel.REPEATABLE_READ, null);
+        java.sql.Connection b = db.connect(IsolationLevel.REPEATABLE_READ, null);
+        a.setAutoCommit(false);
+        b.setAutoCommit(false);
+        String aId = db.sessionId(a);
+        String bId = db.sessionId(b);
+        try (txfuzz.dbms.LockProbe probe = db.lockProbe().orElseThrow()) {
+            a.createStatement().execute("UPDATE t SET v = 1 WHERE id = 2");
+            java.util.concurrent.CompletableFuture<String> delete = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    b.createStatement().execute("DELETE FROM t WHERE EXISTS (SELECT 1 FROM t AS x WHERE x.id = t.id + 1)");
+                    return "ok";
+                } catch (java.sql.SQLException e) {
+                    return e.getSQLState() + "/" + e.getErrorCode();
                 }
-                assertEquals(java.util.Optional.of(java.util.Set.of(aId)), probe.waitsFor(bId), "the DELETE waits for row 2");
-                a.createStatement().execute("UPDATE t SET v = 1 WHERE id = 1"); // the deadlock: T2 is the victim
-                Thread.sleep(200);
-                assertTrue(!delete.isDone(), "the victim's DELETE has not returned: " + (delete.isDone() ? delete.get() : ""));
-                for (int i = 0; i < 5; i++) {
-                    assertEquals(java.util.Optional.of(java.util.Set.of(aId)), probe.waitsFor(bId), "answer " + i);
-                    Thread.sleep(50);
-                }
-                a.commit();
-                assertEquals("40001/1213", delete.get(5, java.util.concurrent.TimeUnit.SECONDS), "the deadlock surfaces at last");
+            });
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (probe.waitsFor(bId).isEmpty() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
             }
-            try {
-                db.close();
-            } catch (IllegalStateException serverCrashed) {
-                // the leaked record lock, as above
+            assertEquals(java.util.Optional.of(java.util.Set.of(aId)), probe.waitsFor(bId), "the DELETE waits for row 2");
+            a.createStatement().execute("UPDATE t SET v = 1 WHERE id = 1"); // the deadlock: T2 is the victim
+            Thread.sleep(200);
+            assertTrue(!delete.isDone(), "the victim's DELETE has not returned: " + (delete.isDone() ? delete.get() : ""));
+            for (int i = 0; i < 5; i++) {
+                assertEquals(java.util.Optional.of(java.util.Set.of(aId)), probe.waitsFor(bId), "answer " + i);
+                Thread.sleep(50);
             }
+            a.commit();
+            assertEquals("40001/1213", delete.get(5, java.util.concurrent.TimeUnit.SECONDS), "the deadlock surfaces at last");
+        }
+        for (java.sql.Connection c : List.of(setup, a, b)) {
+            c.close();
         }
     }
 }
