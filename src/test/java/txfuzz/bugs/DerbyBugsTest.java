@@ -10,7 +10,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import txfuzz.bugs.BugReplay.Result;
 import txfuzz.bugs.PrintedSql.Outcome;
 import txfuzz.bugs.PrintedSql.Run;
@@ -26,12 +29,14 @@ import txfuzz.model.Txn;
  * The Derby entry of docs/bugs.md: its printed SQL (ij input) on every release of the page's range, and
  * its case file through the oracles on the bundled Derby (that test fails the day an upgrade fixes it).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DerbyBugsTest {
     /** Every Derby release on Maven Central from 10.11.1.1 (MERGE's first) to the bundled 10.16.1.1 that runs on Java 17. */
     static final List<String> RELEASES = List.of("10.11.1.1", "10.12.1.1", "10.13.1.1", "10.14.1.0", "10.14.2.0", "10.15.2.0", "10.16.1.1");
 
     /** The printed SQL: the MERGE waits for T1 and then overwrites T1's committed + 100 (12, where serially 112). */
     @Test
+    @Order(1)
     void derbyRuMergeStaleRowLostUpdateOnEachVersion() throws Exception {
         EachVersion.run(RELEASES, v -> {
             try (Target derby = Targets.create("derby", TargetOptions.version(v))) {
@@ -53,6 +58,7 @@ class DerbyBugsTest {
      * writes its SET over the version it read before waiting: T1's second update is lost.
      */
     @Test
+    @Order(2) // after the releases' test, which runs while the replay started with the class does
     void derbyRuMergeStaleRowLostUpdateStillShowsOnTheBundledDerby() throws Throwable {
         try {
             bundledReplay.get();

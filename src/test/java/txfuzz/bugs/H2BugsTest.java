@@ -12,7 +12,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import txfuzz.bugs.BugReplay.Result;
 import txfuzz.bugs.PrintedSql.Outcome;
 import txfuzz.bugs.PrintedSql.Run;
@@ -35,6 +38,7 @@ import txfuzz.model.TestCase;
  * oracle must call clean (READ COMMITTED, or the schedule without the triggering write), so the
  * assertion cannot pass by the oracle flagging everything.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class H2BugsTest {
     /** H2's error code for "Timeout trying to lock table" (ErrorCode.LOCK_TIMEOUT_1). */
     private static final int LOCK_TIMEOUT = 50200;
@@ -319,6 +323,7 @@ class H2BugsTest {
      * transaction, which txfuzz rolls back after the error, wakes the other transaction, and nothing is found.
      */
     @Test
+    @Order(Integer.MAX_VALUE) // last: the other tests run while its replay, started with the class, waits
     void h2ForUpdateDeadlockVictimKeepsWaitersStillShowsOnTheBundledH2() throws Throwable {
         await(deadlockVictimReplay);
     }
@@ -499,6 +504,7 @@ class H2BugsTest {
      * calls a hang; at READ COMMITTED (the control) it returns the row's value.
      */
     @Test
+    @Order(Integer.MAX_VALUE) // last: the other tests run while its replay, started with the class, waits
     void h2RrMaxAfterKeyChangeHangStillShowsOnTheBundledH2() throws Throwable {
         await(maxAfterKeyChangeReplay);
     }
