@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -15,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import txfuzz.dbms.Database;
 import txfuzz.dbms.ErrorClass;
-import txfuzz.dbms.SharedServers;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
@@ -31,11 +29,10 @@ import txfuzz.oracle.explicit.ExplicitOracle;
 
 /**
  * When a statement is a hang on the real MariaDB 10.11.5 (issue 11, item 7): only when no view of the
- * engine shows it waiting and the engine does not end it with a deadlock. The first test runs on the test JVM's
- * shared 10.11.5 ({@link SharedServers}); the deadlock tests crash a server, so they share one of the class's own,
- * started beside it;
- * the deadlock case runs last, since the server then crashes dropping its database (below), and the probe
- * test before it leaves its database, where the same drop would crash it, to the server's close.
+ * engine shows it waiting and the engine does not end it with a deadlock. One server for the class (not the
+ * JVM's shared 10.11.5: the deadlock tests crash it); the deadlock case runs last, since the server then crashes
+ * dropping its database (below), and the probe test before it leaves its database, where the same drop would
+ * crash it, to the server's close.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MariadbHangVerdictTest {
@@ -46,30 +43,17 @@ class MariadbHangVerdictTest {
      * other transaction ends.
      */
     private static final TargetOptions MARIADB_10_11 = TargetOptions.version("10.11.5");
-    /** The class's own server, which the deadlock tests crash; it starts while the first test runs on the shared one. */
-    private static CompletableFuture<Target> own;
     private static Target target;
 
     @BeforeAll
     static void start() {
-        SharedServers.startInBackground("mariadb", MARIADB_10_11.version());
-        own = CompletableFuture.supplyAsync(() -> Targets.create("mariadb", MARIADB_10_11));
-    }
-
-    /** The class's own server, once started. */
-    private static Target own() {
-        if (target == null) {
-            target = own.join();
-        }
-        return target;
+        target = Targets.create("mariadb", MARIADB_10_11);
     }
 
     @AfterAll
     static void stop() {
-        try {
-            own.join().close();
-        } catch (java.util.concurrent.CompletionException notStarted) {
-            // the tests that asked for it reported why
+        if (target != null) {
+            target.close();
         }
     }
 
@@ -80,9 +64,7 @@ class MariadbHangVerdictTest {
     @Test
     @Order(1)
     void aStatementThatNoEngineViewShowsWaitingIsStillAHang() throws Exception {
-        // the test JVM's shared 10.11.5: the hang is the wrapper's, in the driver, and the case's database drops cleanly
-        Target shared = SharedServers.open("mariadb", MARIADB_10_11.version());
-        HangingTarget hanging = new HangingTarget(shared, Hang.CANCELLABLE);
+        HangingTarget hanging = new HangingTarget(target, Hang.CANCELLABLE);
         TestCase c = Cases.on("mariadb").table("t").level(IsolationLevel.REPEATABLE_READ)
                 .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0)")
                 .txn("UPDATE t SET v = 1 WHERE id = 1", "SELECT v " + ConcurrentRunnerTest.HANG + " FROM t")
@@ -132,8 +114,8 @@ class MariadbHangVerdictTest {
         // a statement timeout far above the run: before the fix the executor spent it all on T2.1,
         // which the probe said was running, and then called T2.1 hung
         ExecutorConfig patient = new ExecutorConfig(Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(10));
-        try (Executor ex = new Executor(own(), patient)) {
-            Database db = own().freshDatabase();
+        try (Executor ex = new Executor(target, patient)) {
+            Database db = target.freshDatabase();
             long start = System.nanoTime();
             Trace trace = ex.run(c, db);
             long ms = (System.nanoTime() - start) / 1_000_000;
@@ -164,7 +146,7 @@ class MariadbHangVerdictTest {
     @Test
     @Order(2)
     void theProbeSeesTheDeadlockVictimWaitAgain() throws Exception {
-        Database db = own().freshDatabase();
+        Database db = target.freshDatabase();
         java.sql.Connection setup = db.connect(IsolationLevel.REPEATABLE_READ, null);
         try (java.sql.Statement s = setup.createStatement()) {
             s.execute("CREATE TABLE t(id INT PRIMARY KEY, v INT)");
