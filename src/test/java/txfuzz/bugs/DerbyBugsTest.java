@@ -6,10 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import txfuzz.bugs.BugReplay.Result;
 import txfuzz.bugs.PrintedSql.Outcome;
 import txfuzz.bugs.PrintedSql.Run;
+import txfuzz.dbms.EachVersion;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
@@ -21,14 +29,16 @@ import txfuzz.model.Txn;
  * The Derby entry of docs/bugs.md: its printed SQL (ij input) on every release of the page's range, and
  * its case file through the oracles on the bundled Derby (that test fails the day an upgrade fixes it).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DerbyBugsTest {
     /** Every Derby release on Maven Central from 10.11.1.1 (MERGE's first) to the bundled 10.16.1.1 that runs on Java 17. */
     static final List<String> RELEASES = List.of("10.11.1.1", "10.12.1.1", "10.13.1.1", "10.14.1.0", "10.14.2.0", "10.15.2.0", "10.16.1.1");
 
     /** The printed SQL: the MERGE waits for T1 and then overwrites T1's committed + 100 (12, where serially 112). */
     @Test
+    @Order(1)
     void derbyRuMergeStaleRowLostUpdateOnEachVersion() throws Exception {
-        for (String v : RELEASES) {
+        EachVersion.run(RELEASES, v -> {
             try (Target derby = Targets.create("derby", TargetOptions.version(v))) {
                 Run r = PrintedSql.of("derby-ru-merge-stale-row-lost-update").inIj().run(derby);
                 Outcome merge = r.of("MERGE INTO t0 USING t1 x0 ON (t0.c0 = 9 AND x0.c0 = 2) WHEN MATCHED THEN UPDATE SET c3 = t0.c3 + 1");
@@ -36,7 +46,7 @@ class DerbyBugsTest {
                 assertEquals(1, merge.updateCount(), r.toString());
                 assertEquals(PrintedSql.rows("(9, 12)"), r.last().rows(), r.toString());
             }
-        }
+        });
         // the page says why 10.15.1.3 is missing from the range
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Targets.create("derby", TargetOptions.version("10.15.1.3")));
         assertTrue(e.getMessage().contains("does not load"), e.getMessage());
@@ -48,7 +58,38 @@ class DerbyBugsTest {
      * writes its SET over the version it read before waiting: T1's second update is lost.
      */
     @Test
-    void derbyRuMergeStaleRowLostUpdateStillShowsOnTheBundledDerby() throws Exception {
+    @Order(2) // after the releases' test, which runs while the replay started with the class does
+    void derbyRuMergeStaleRowLostUpdateStillShowsOnTheBundledDerby() throws Throwable {
+        try {
+            bundledReplay.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof CompletionException c && c.getCause() != null ? c.getCause() : e.getCause();
+        }
+    }
+
+    /**
+     * The oracle replay on the bundled Derby, started when the class starts on a thread of its own (its own target, the
+     * bundled Derby's class loader), so it runs while the releases' printed SQL waits for locks and database drops;
+     * {@link #derbyRuMergeStaleRowLostUpdateStillShowsOnTheBundledDerby} waits for it and throws what it threw.
+     */
+    private static CompletableFuture<Void> bundledReplay;
+
+    @BeforeAll
+    static void startTheBundledReplay() {
+        bundledReplay = CompletableFuture.runAsync(() -> {
+            try {
+                replayOnTheBundledDerby();
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            }
+        }, r -> {
+            Thread t = new Thread(r, "derby-bundled-replay");
+            t.setDaemon(true);
+            t.start();
+        });
+    }
+
+    private static void replayOnTheBundledDerby() throws Exception {
         TestCase c = BugReplay.testCase("derby-ru-merge-stale-row-lost-update");
         try (Target derby = Targets.create("derby")) {
             Result r = BugReplay.replay(derby, c, "wss", "explicit");

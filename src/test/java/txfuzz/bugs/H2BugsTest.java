@@ -6,10 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import txfuzz.bugs.BugReplay.Result;
 import txfuzz.bugs.PrintedSql.Outcome;
 import txfuzz.bugs.PrintedSql.Run;
+import txfuzz.dbms.EachVersion;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
@@ -28,6 +38,7 @@ import txfuzz.model.TestCase;
  * oracle must call clean (READ COMMITTED, or the schedule without the triggering write), so the
  * assertion cannot pass by the oracle flagging everything.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class H2BugsTest {
     /** H2's error code for "Timeout trying to lock table" (ErrorCode.LOCK_TIMEOUT_1). */
     private static final int LOCK_TIMEOUT = 50200;
@@ -36,6 +47,48 @@ class H2BugsTest {
     /** H2's "Deadlock detected" (ErrorCode.DEADLOCK_1) and "General error" (ErrorCode.GENERAL_ERROR_1). */
     private static final int DEADLOCK = 40001;
     private static final int GENERAL_ERROR = 50000;
+
+    /**
+     * Two oracle replays spend nearly all their time waiting, not working: the executor gives the statement H2 never ends
+     * its statement timeout, then its cancel and abort their grace periods, and dropping the database waits for the
+     * statement's thread (about 15 s each, of which well under a second is work). They start when the class does, each on
+     * a thread and a target of its own, and their tests wait for them and rethrow what they threw (their assertions are
+     * the replays' own), so the other tests of the class run while they wait.
+     */
+    private static Future<?> deadlockVictimReplay;
+    private static Future<?> maxAfterKeyChangeReplay;
+    private static ExecutorService replays;
+
+    @BeforeAll
+    static void startTheWaitingReplays() {
+        replays = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "h2-bugs-waiting-replay");
+            t.setDaemon(true);
+            return t;
+        });
+        deadlockVictimReplay = replays.submit(() -> {
+            deadlockVictimKeepsWaitersOnTheBundledH2();
+            return null;
+        });
+        maxAfterKeyChangeReplay = replays.submit(() -> {
+            maxAfterKeyChangeHangOnTheBundledH2();
+            return null;
+        });
+    }
+
+    @AfterAll
+    static void stopTheWaitingReplays() {
+        replays.shutdownNow();
+    }
+
+    /** Waits for a replay started by {@link #startTheWaitingReplays} and throws what it threw. */
+    private static void await(Future<?> replay) throws Throwable {
+        try {
+            replay.get();
+        } catch (ExecutionException e) {
+            throw e.getCause();
+        }
+    }
 
     /** Every H2 release on Maven Central from 2.1.210 to the bundled 2.5.252; the page's ranges are over these. */
     static final List<String> RELEASES = List.of("2.1.210", "2.1.212", "2.1.214", "2.2.220", "2.2.222", "2.2.224",
@@ -48,7 +101,7 @@ class H2BugsTest {
      */
     @Test
     void h2RrDescendingScanOwnWriteOnEachVersion() throws Exception {
-        for (String v : RELEASES) {
+        EachVersion.run(RELEASES, v -> {
             boolean descendingScanBug = PrintedSql.atLeast(v, "2.3.230");
             try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
                 Run shift = PrintedSql.of("h2-rr-descending-scan-own-write").run(h2);
@@ -101,7 +154,7 @@ class H2BugsTest {
                         maxAfterKeyChange.of("SELECT c4 FROM t0 ORDER BY c4 DESC").rows(), maxAfterKeyChange.toString());
                 assertEquals(rows("(5) (7)"), maxAfterKeyChange.of("SELECT c4 FROM t0 ORDER BY c4").rows(), maxAfterKeyChange.toString());
             }
-        }
+        });
     }
 
     /**
@@ -110,7 +163,7 @@ class H2BugsTest {
      */
     @Test
     void h2RcWaitingUpdateSkipsRekeyedRowOnEachVersion() throws Exception {
-        for (String v : RELEASES) {
+        EachVersion.run(RELEASES, v -> {
             try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
                 Run intKey = PrintedSql.of("h2-rc-waiting-update-skips-rekeyed-row").run(h2);
                 Outcome update = intKey.of("UPDATE t0 SET c1 = c1 - 3");
@@ -123,7 +176,7 @@ class H2BugsTest {
                 assertEquals(2, numericKey.of("UPDATE t0 SET c1 = c1 - 3").updateCount(), numericKey.toString());
                 assertEquals(rows("(1, 7) (7, 17)"), numericKey.last().rows(), numericKey.toString());
             }
-        }
+        });
     }
 
     /**
@@ -132,7 +185,7 @@ class H2BugsTest {
      */
     @Test
     void h2RcWaitingUpdateReinsertedKeyOnEachVersion() throws Exception {
-        for (String v : RELEASES) {
+        EachVersion.run(RELEASES, v -> {
             try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
                 Run r = PrintedSql.of("h2-rc-waiting-update-reinserted-key").run(h2);
                 Outcome update = r.of("UPDATE t0 SET c3 = 'x'");
@@ -140,7 +193,7 @@ class H2BugsTest {
                 assertEquals(1, update.updateCount(), r.toString());
                 assertEquals(rows("(0, x) (1, NULL)"), r.last().rows(), r.toString());
             }
-        }
+        });
     }
 
     /**
@@ -149,7 +202,7 @@ class H2BugsTest {
      */
     @Test
     void h2RcWaitingDeleteSkipsRekeyedRowOnEachVersion() throws Exception {
-        for (String v : RELEASES) {
+        EachVersion.run(RELEASES, v -> {
             try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
                 Run intKey = PrintedSql.of("h2-rc-waiting-delete-skips-rekeyed-row").run(h2);
                 Outcome delete = intKey.of("DELETE FROM t0");
@@ -163,7 +216,7 @@ class H2BugsTest {
                 assertEquals(1, deleted.updateCount(), numericKey.toString());
                 assertEquals(List.of(), numericKey.last().rows(), numericKey.toString());
             }
-        }
+        });
     }
 
     /**
@@ -174,7 +227,7 @@ class H2BugsTest {
      */
     @Test
     void h2FkCheckDoesNotLockParentOnEachVersion() throws Exception {
-        for (String v : RELEASES) {
+        EachVersion.run(RELEASES, v -> {
             try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
                 Run childFirst = PrintedSql.of("h2-fk-check-does-not-lock-parent").run(h2);
                 Outcome delete = childFirst.of("DELETE FROM t0 WHERE c0 = -2");
@@ -204,26 +257,26 @@ class H2BugsTest {
                 assertEquals(PARENT_REFERENCED, refused.error().getErrorCode(), control.toString());
                 assertEquals(List.of(), control.last().rows(), control.toString());
             }
-        }
+        });
     }
 
     /** h2-rr-rewritten-key-row-twice: the printed SQL shows it on 2.3.230 – 2.4.240 only. */
     @Test
     void h2RrRewrittenKeyRowTwiceOnEachVersion() throws Exception {
-        for (String v : RELEASES) {
+        EachVersion.run(RELEASES, v -> {
             boolean affected = PrintedSql.atLeast(v, "2.3.230") && !PrintedSql.atLeast(v, "2.5.250");
             try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
                 Run r = PrintedSql.of("h2-rr-rewritten-key-row-twice").run(h2);
                 assertEquals(rows(affected ? "(9, 8) (7, 12) (9, 8)" : "(7, 12) (9, 8)"),
                         r.of("SELECT c0, c3 FROM t1 ORDER BY c3 DESC").rows(), r.toString());
             }
-        }
+        });
     }
 
     /** h2-merge-hang-read-uncommitted: the lone MERGE times out on a lock up to 2.3.232 and inserts 3 rows from 2.4.240. */
     @Test
     void h2MergeHangReadUncommittedOnEachVersion() throws Exception {
-        for (String v : RELEASES) {
+        EachVersion.run(RELEASES, v -> {
             try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
                 Run r = PrintedSql.of("h2-merge-hang-read-uncommitted").run(h2);
                 Outcome merge = r.last();
@@ -234,7 +287,7 @@ class H2BugsTest {
                     assertEquals(LOCK_TIMEOUT, merge.error().getErrorCode(), "Timeout trying to lock table: " + r);
                 }
             }
-        }
+        });
     }
 
     /**
@@ -244,7 +297,7 @@ class H2BugsTest {
      */
     @Test
     void h2ForUpdateDeadlockVictimKeepsWaitersOnEachVersion() throws Exception {
-        for (String v : RELEASES) {
+        EachVersion.run(RELEASES, v -> {
             try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
                 Run r = PrintedSql.of("h2-for-update-deadlock-victim-keeps-waiters").run(h2);
                 Outcome victim = r.of("SELECT * FROM t ORDER BY id FOR UPDATE");
@@ -261,7 +314,7 @@ class H2BugsTest {
                 assertFalse(other.failed(), control.toString());
                 assertEquals(1, other.updateCount(), control.toString());
             }
-        }
+        });
     }
 
     /**
@@ -270,7 +323,13 @@ class H2BugsTest {
      * transaction, which txfuzz rolls back after the error, wakes the other transaction, and nothing is found.
      */
     @Test
-    void h2ForUpdateDeadlockVictimKeepsWaitersStillShowsOnTheBundledH2() throws Exception {
+    @Order(Integer.MAX_VALUE) // last: the other tests run while its replay, started with the class, waits
+    void h2ForUpdateDeadlockVictimKeepsWaitersStillShowsOnTheBundledH2() throws Throwable {
+        await(deadlockVictimReplay);
+    }
+
+    /** The body of {@link #h2ForUpdateDeadlockVictimKeepsWaitersStillShowsOnTheBundledH2}, started by {@link #startTheWaitingReplays}. */
+    private static void deadlockVictimKeepsWaitersOnTheBundledH2() throws Exception {
         try (Target h2 = Targets.create("h2")) {
             Result stuck = BugReplay.replay(h2, BugReplay.testCase("h2-for-update-deadlock-victim-keeps-waiters"), "explicit");
             assertEquals(Set.of("explicit/waits-for-ended/bug-candidate"), stuck.labels(), stuck.toString());
@@ -445,7 +504,13 @@ class H2BugsTest {
      * calls a hang; at READ COMMITTED (the control) it returns the row's value.
      */
     @Test
-    void h2RrMaxAfterKeyChangeHangStillShowsOnTheBundledH2() throws Exception {
+    @Order(Integer.MAX_VALUE) // last: the other tests run while its replay, started with the class, waits
+    void h2RrMaxAfterKeyChangeHangStillShowsOnTheBundledH2() throws Throwable {
+        await(maxAfterKeyChangeReplay);
+    }
+
+    /** The body of {@link #h2RrMaxAfterKeyChangeHangStillShowsOnTheBundledH2}, started by {@link #startTheWaitingReplays}. */
+    private static void maxAfterKeyChangeHangOnTheBundledH2() throws Exception {
         TestCase c = Cases.on("h2").level(IsolationLevel.REPEATABLE_READ).table("t0")
                 .setup("CREATE TABLE t0 (c0 INT NOT NULL PRIMARY KEY, c4 INT UNIQUE)", "INSERT INTO t0 (c0, c4) VALUES (2, 5), (4, 7)")
                 .txn("UPDATE t0 SET c0 = 7 WHERE c0 = 4", "SELECT MAX(c4) FROM t0").order(1, 1, 1, 1);

@@ -14,6 +14,7 @@ import txfuzz.bugs.BugReplay.Result;
 import txfuzz.bugs.PrintedSql.Outcome;
 import txfuzz.bugs.PrintedSql.Run;
 import txfuzz.dbms.ErrorClass;
+import txfuzz.dbms.EachVersion;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
@@ -39,7 +40,7 @@ class HsqldbBugsTest {
      */
     @Test
     void hsqldbMvlocksMergeDeletedRowCommitNpeOnEachVersion() throws Exception {
-        for (String v : RELEASES) {
+        EachVersion.run(RELEASES, v -> {
             try (Target hsqldb = Targets.create("hsqldb", TargetOptions.version(v))) {
                 Run r = PrintedSql.of("hsqldb-mvlocks-merge-deleted-row-commit-npe").run(hsqldb);
                 assertEquals(1, r.of("MERGE INTO t1 USING t0 x0 ON (t1.c0 = x0.c1) WHEN MATCHED THEN UPDATE SET v = 2").updateCount(), r.toString());
@@ -54,7 +55,7 @@ class HsqldbBugsTest {
                 assertEquals(PrintedSql.rows("(13) (NULL)"), blockedRead.rows(), r.toString());
                 assertEquals(PrintedSql.rows("(13) (NULL)"), r.of("SELECT * FROM t0", 2).rows(), "the rolled-back INSERT stays: " + r);
             }
-        }
+        });
     }
 
     /**
@@ -65,7 +66,7 @@ class HsqldbBugsTest {
      */
     @Test
     void hsqldbMvlocksWriterReadsStartSnapshotOnEachVersion() throws Exception {
-        for (String v : RELEASES) {
+        EachVersion.run(RELEASES, v -> {
             try (Target hsqldb = Targets.create("hsqldb", TargetOptions.version(v))) {
                 Run skew = PrintedSql.of("hsqldb-mvlocks-writer-reads-start-snapshot").run(hsqldb);
                 assertEquals(PrintedSql.rows("(0)"), skew.of("SELECT COUNT(*) FROM t2").rows(), skew.toString());
@@ -78,7 +79,7 @@ class HsqldbBugsTest {
                 assertEquals(1, waited.updateCount(), "it misses the row committed before it got the lock: " + update);
                 assertEquals(PrintedSql.rows("(1, 5) (2, 0)"), sorted(update.last().rows()), update.toString());
             }
-        }
+        });
     }
 
     /**
@@ -89,7 +90,7 @@ class HsqldbBugsTest {
      */
     @Test
     void hsqldbMvlocksUpdateOfUpdatedRowCommitFailsOnEachVersion() throws Exception {
-        for (String v : RELEASES) {
+        EachVersion.run(RELEASES, v -> {
             try (Target hsqldb = Targets.create("hsqldb", TargetOptions.version(v))) {
                 Run r = PrintedSql.of("hsqldb-mvlocks-update-updated-row-commit-fails").run(hsqldb);
                 assertEquals(1, r.of("UPDATE t1 SET v = v + 10").updateCount(), r.toString());
@@ -105,7 +106,7 @@ class HsqldbBugsTest {
                 assertEquals(PrintedSql.rows("(2)"), blockedRead.rows(), "the rolled-back INSERT stays: " + r);
                 assertEquals(PrintedSql.rows("(1, 1)"), r.of("SELECT * FROM t1", 2).rows(), r.toString());
             }
-        }
+        });
     }
 
     /**
@@ -115,7 +116,7 @@ class HsqldbBugsTest {
      */
     @Test
     void hsqldbFailedStatementReleasesReadLockOnEachVersion() throws Exception {
-        for (String v : RELEASES) {
+        EachVersion.run(RELEASES, v -> {
             try (Target hsqldb = Targets.create("hsqldb", TargetOptions.version(v))) {
                 for (String block : List.of("hsqldb-2pl-failed-statement-releases-read-lock", "hsqldb-2pl-failed-statement-releases-read-lock-mvlocks")) {
                     Run r = PrintedSql.of(block).run(hsqldb);
@@ -129,7 +130,7 @@ class HsqldbBugsTest {
                 assertTrue(control.of("DELETE FROM t2").waited(), "a read that succeeded keeps its lock: " + control);
                 assertEquals(1, control.of("DELETE FROM t2").updateCount(), control.toString());
             }
-        }
+        });
     }
 
     private static final String[] TWO_TABLES = {"CREATE TABLE t0 (k INT)", "CREATE TABLE t1 (k INT, v INT)", "INSERT INTO t0 VALUES (1)",

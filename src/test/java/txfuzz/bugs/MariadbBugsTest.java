@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import txfuzz.bugs.PrintedSql.Outcome;
 import txfuzz.bugs.PrintedSql.Run;
@@ -12,7 +16,9 @@ import txfuzz.dbms.ErrorClass;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.Targets;
+import txfuzz.dbms.SharedServers;
 import txfuzz.dbms.TestServers;
+import txfuzz.dbms.versions.BundledVersions;
 import txfuzz.exec.Cases;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
@@ -32,9 +38,27 @@ import txfuzz.oracle.explicit.ExplicitOracle;
  * MariaDB 10.11.5 crashes; the bundled 11.4.5 runs the same schedule, with the same deadlock, and does
  * not. The crash surfaces from the executor (the target drops each case's database synchronously),
  * and the explicit oracle files it as an engine failure with the assertion as its evidence.
- * Each test starts its own server.
+ * The test that crashes 10.11.5 starts its own server; the others share the JVM's 10.11.5 and bundled
+ * servers ({@link SharedServers}, {@link TestServers}), which the class starts side by side first.
  */
 class MariadbBugsTest {
+    /** The 10.11.5 server {@link #mariadbDropAfterDeadlockCrashesOn10_11_5} crashes, started beside the shared ones. */
+    private static CompletableFuture<Target> toCrash;
+
+    @BeforeAll
+    static void startTheServers() {
+        SharedServers.startInBackground("mariadb", "10.11.5", BundledVersions.of("mariadb"));
+        toCrash = CompletableFuture.supplyAsync(() -> Targets.create("mariadb", TargetOptions.version("10.11.5")));
+    }
+
+    @AfterAll
+    static void closeTheCrashedServer() throws Exception {
+        try {
+            toCrash.get().close();
+        } catch (ExecutionException notStarted) {
+            // the test that asked for it reported why
+        }
+    }
 
     /**
      * docs/bugs.md, "Not listed": at READ COMMITTED a waiting UPDATE skips a row another transaction moved
@@ -45,7 +69,7 @@ class MariadbBugsTest {
      */
     @Test
     void mariadbRcSemiConsistentUpdateSkipsARowMovedBehindItsScan() throws Exception {
-        try (Target old = Targets.create("mariadb", TargetOptions.version("10.11.5")); Target bundled = TestServers.open("mariadb")) {
+        try (Target old = SharedServers.open("mariadb", "10.11.5"); Target bundled = TestServers.open("mariadb")) {
             for (Target maria : List.of(old, bundled)) {
                 Run skip = PrintedSql.of("mariadb-rc-semi-consistent-update").run(maria);
                 assertTrue(skip.of("UPDATE t0 SET c1 = c1 - 3").waited(), skip.toString());
@@ -83,7 +107,7 @@ class MariadbBugsTest {
     /** The printed SQL with plain JDBC: dropping the database afterwards (closing it) kills 10.11.5 on the assertion. */
     @Test
     void mariadbDropAfterDeadlockCrashesOn10_11_5() throws Exception {
-        try (Target maria = Targets.create("mariadb", TargetOptions.version("10.11.5"))) {
+        try (Target maria = toCrash.join()) {
             IllegalStateException crash = assertThrows(IllegalStateException.class,
                     () -> PrintedSql.of("mariadb-drop-after-deadlock-n-rec-locks").run(maria));
             assertTrue(crash.getMessage().startsWith("MariaDB crashed during DROP DATABASE"), crash.getMessage());
@@ -94,10 +118,10 @@ class MariadbBugsTest {
         }
     }
 
-    /** Fixed in the bundled server: the DELETE is still the deadlock victim, and the database drops cleanly. */
+    /** Fixed in the bundled server: the DELETE is still the deadlock victim, and the database drops cleanly (on the shared server: the drop must not take it down). */
     @Test
     void mariadbDropAfterDeadlockIsGoneFromTheBundledMariadb() throws Exception {
-        try (Target maria = Targets.create("mariadb"); Executor ex = new Executor(maria, ExecutorConfig.defaults())) {
+        try (Target maria = TestServers.open("mariadb"); Executor ex = new Executor(maria, ExecutorConfig.defaults())) {
             Trace trace = ex.run(deadlockedSelfReferencingDelete());
             // the schedule still reaches the deadlock the crash follows, so a clean run means the drop survived it
             assertEquals(ErrorClass.DEADLOCK, trace.executed(new StmtRef(1, 1)).orElseThrow().result().errorClass(), trace.toString());

@@ -7,13 +7,14 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import txfuzz.bugs.PrintedSql.Outcome;
 import txfuzz.bugs.PrintedSql.Run;
+import txfuzz.dbms.EachVersion;
+import txfuzz.dbms.SharedServers;
 import txfuzz.dbms.Target;
-import txfuzz.dbms.TargetOptions;
-import txfuzz.dbms.Targets;
 
 /**
  * The PostgreSQL entry of docs/bugs.md, pg-merge-rr-lost-update (fixed upstream): its printed SQL on
- * the zonky releases the page names. Each version is a server start. The oracle tests of the entry are
+ * the zonky releases the page names, side by side, each on the test JVM's shared server of that release
+ * ({@link SharedServers}; the block runs in a fresh database of its own). The oracle tests of the entry are
  * IsolationOracleEngineTest and BisectCommandTest.
  */
 class PostgresBugsTest {
@@ -22,9 +23,11 @@ class PostgresBugsTest {
     /** 15.10 and 15.17: the MERGE overwrites the version T2 committed after T1's snapshot; 15.18, 15.19, 18.6: 40001. */
     @Test
     void pgMergeRrLostUpdateOnEachVersion() throws Exception {
-        for (String v : List.of("15.10", "15.17", "15.18", "15.19", "18.6")) {
+        List<String> versions = List.of("15.10", "15.17", "15.18", "15.19", "18.6");
+        SharedServers.startInBackground("postgres", versions.toArray(String[]::new));
+        EachVersion.run(versions, v -> {
             boolean affected = !PrintedSql.atLeast(v, "15.18");
-            try (Target pg = Targets.create("postgres", TargetOptions.version(v))) {
+            try (Target pg = SharedServers.open("postgres", v)) {
                 Run r = PrintedSql.of("pg-merge-rr-lost-update").run(pg);
                 assertEquals(List.of(List.of(",0")), r.of("SELECT wl FROM t").rows(), "T1's snapshot: " + r);
                 Outcome merge = r.of(MERGE);
@@ -37,6 +40,6 @@ class PostgresBugsTest {
                 }
                 assertFalse(r.of("COMMIT", 1).failed(), "T2 commits: " + r);
             }
-        }
+        });
     }
 }

