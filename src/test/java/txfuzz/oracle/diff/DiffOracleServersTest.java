@@ -7,9 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import txfuzz.dbms.SharedServers;
 import txfuzz.dbms.Target;
-import txfuzz.dbms.TargetOptions;
-import txfuzz.dbms.Targets;
 import txfuzz.dbms.TestServers;
 import txfuzz.exec.Cases;
 import txfuzz.exec.Executor;
@@ -48,8 +47,9 @@ class DiffOracleServersTest {
         // T1 takes its snapshot, T2 updates the row and commits, T1's MERGE then updates the same row: at
         // REPEATABLE READ that must fail with a serialization error (15.18 does), 15.17 loses T2's update
         TestCase c = corpusCase("pg-merge-rr-lost-update");
-        try (Target old = Targets.create("postgres", TargetOptions.version("15.17"));
-             Target fixed = Targets.create("postgres", TargetOptions.version("15.18"));
+        SharedServers.startInBackground("postgres", "15.17", "15.18"); // side by side
+        try (Target old = SharedServers.open("postgres", "15.17");
+             Target fixed = SharedServers.open("postgres", "15.18");
              DiffOracle diff = new DiffOracle("postgres@15.17", List.of(OtherSubject.sameLevels("postgres@15.18", fixed)), WSS)) {
             Verdict v = judge(diff, old, c);
             assertEquals(1, v.violations().size(), v.toString());

@@ -6,12 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import txfuzz.dbms.SharedServers;
 import txfuzz.dbms.DelegatingTarget;
 import txfuzz.dbms.Dialect;
 import txfuzz.dbms.Feature;
 import txfuzz.dbms.Target;
-import txfuzz.dbms.TargetOptions;
-import txfuzz.dbms.Targets;
 import txfuzz.dbms.TestServers;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
@@ -89,7 +88,7 @@ class CurrentReadsTest {
 
     @Test
     void bothShapesAreCorrectOnMariadb10_11_5() throws Exception {
-        try (Target maria = Targets.create("mariadb", TargetOptions.version("10.11.5"))) {
+        try (Target maria = SharedServers.open("mariadb", "10.11.5")) {
             assertCorrectButFiledWithoutTheRule(maria, lockingReadAfterCommittedDelete(), "0 rows");
             assertCorrectButFiledWithoutTheRule(maria, updateWhoseSubquerySeesACommittedUpdate(), "affected 0");
         }

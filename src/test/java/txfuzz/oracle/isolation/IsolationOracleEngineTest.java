@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import txfuzz.dbms.SharedServers;
 import txfuzz.dbms.TestServers;
 import txfuzz.exec.TrackedCases;
 import txfuzz.exec.Executor;
@@ -311,7 +312,7 @@ class IsolationOracleEngineTest {
      */
     @Test
     void postgres15MergeLosesAnUpdateAtRepeatableRead() throws Exception {
-        try (Target pg = Targets.create("postgres", TargetOptions.version("15.10"))) {
+        try (Target pg = SharedServers.open("postgres", "15.10")) {
             for (boolean merge : new boolean[] {true, false}) {
                 TrackedCases b = TrackedCases.on("postgres").level(IsolationLevel.REPEATABLE_READ).table("t").table("s")
                         .setup("CREATE TABLE t (k INT, rid VARCHAR(100), wl VARCHAR(100))", "CREATE TABLE s (k INT, rid VARCHAR(100), wl VARCHAR(100))",

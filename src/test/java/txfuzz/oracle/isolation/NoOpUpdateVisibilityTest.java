@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import txfuzz.dbms.SharedServers;
 import txfuzz.dbms.ErrorClass;
 import txfuzz.dbms.Target;
-import txfuzz.dbms.TargetOptions;
-import txfuzz.dbms.Targets;
 import txfuzz.dbms.TestServers;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
@@ -72,7 +71,7 @@ class NoOpUpdateVisibilityTest {
 
     @Test
     void mariadb10_11_5HidesTheRowItsUpdateMatchedAndTheOracleCatchesIt() throws Exception {
-        try (Target maria = Targets.create("mariadb", TargetOptions.version("10.11.5"))) {
+        try (Target maria = SharedServers.open("mariadb", "10.11.5")) {
             assertEquals(List.of("default"), maria.modes(), "10.11.5 has no innodb_snapshot_isolation to switch on");
             Judged j = judge(maria, noOpUpdate("default"));
             assertEquals(List.of("2:T0,T2"), j.matched().stream().map(r -> r.row() + ":" + r.wList()).toList(),
