@@ -12,7 +12,6 @@ import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.statement.create.index.CreateIndex;
 import net.sf.jsqlparser.statement.create.table.Index;
@@ -196,7 +195,7 @@ public final class ForeignInstrumentation {
             String where = "setup " + (i + 1);
             Statement st;
             try {
-                st = CCJSqlParserUtil.parse(sql);
+                st = StatementStructure.parseOrThrow(sql);
             } catch (JSQLParserException | RuntimeException e) {
                 out.add(sql);
                 unhandled.add(new Unhandled(where, sql, "the parser does not read it (" + firstLine(e) + ")"));
@@ -402,7 +401,7 @@ public final class ForeignInstrumentation {
         }
         Statement st;
         try {
-            st = CCJSqlParserUtil.parse(sql);
+            st = StatementStructure.parseOrThrow(sql);
         } catch (JSQLParserException | RuntimeException e) {
             if (firstWords(sql, 2).equals("SET TRANSACTION")) {
                 return List.of(plain); // the next transaction's level or access mode: reads and writes no row (the parser does not read it)

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
+import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
@@ -430,15 +431,31 @@ public final class StatementStructure {
      */
     public static Statement parse(String sql) {
         try {
+            return parseOrThrow(sql);
+        } catch (JSQLParserException unread) {
+            return null;
+        }
+    }
+
+    /**
+     * {@link #parse}, failing as {@code CCJSqlParserUtil.parse(String)} fails (the same exception around the same
+     * cause, so a reason quoted from it reads the same) for callers that say why a statement was not read; null for
+     * no text, as the library gives.
+     */
+    public static Statement parseOrThrow(String sql) throws JSQLParserException {
+        if (sql == null || sql.isEmpty()) {
+            return null;
+        }
+        try {
             return CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(false).Statement();
         } catch (Exception | StackOverflowError simple) {
             if (CCJSqlParserUtil.getNestingDepth(sql) > COMPLEX_PARSING_DEPTH) {
-                return null;
+                throw new JSQLParserException(simple);
             }
             try {
                 return CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(true).Statement();
             } catch (Exception | StackOverflowError complex) {
-                return null;
+                throw new JSQLParserException(complex);
             }
         }
     }

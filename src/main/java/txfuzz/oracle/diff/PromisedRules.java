@@ -238,7 +238,7 @@ public final class PromisedRules {
         for (String sql : c.setup()) {
             net.sf.jsqlparser.statement.Statement st;
             try {
-                st = net.sf.jsqlparser.parser.CCJSqlParserUtil.parse(sql);
+                st = txfuzz.gen.StatementStructure.parseOrThrow(sql);
             } catch (net.sf.jsqlparser.JSQLParserException | RuntimeException e) {
                 continue;
             }

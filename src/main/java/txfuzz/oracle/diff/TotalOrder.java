@@ -10,7 +10,6 @@ import java.util.Set;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
@@ -57,7 +56,7 @@ final class TotalOrder {
         for (String sql : c.setup()) {
             Statement st;
             try {
-                st = CCJSqlParserUtil.parse(sql);
+                st = txfuzz.gen.StatementStructure.parseOrThrow(sql);
             } catch (JSQLParserException | RuntimeException e) {
                 continue; // a statement the parser does not read declares no key the rule can use
             }
@@ -112,7 +111,7 @@ final class TotalOrder {
     boolean totallyOrders(String sql) {
         Statement st;
         try {
-            st = CCJSqlParserUtil.parse(sql);
+            st = txfuzz.gen.StatementStructure.parseOrThrow(sql);
         } catch (JSQLParserException | RuntimeException e) {
             return false;
         }

@@ -1,7 +1,6 @@
 package txfuzz.oracle.equiv;
 
 import net.sf.jsqlparser.JSQLParserException;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.select.Select;
 import txfuzz.model.Stmt;
 import txfuzz.model.TestCase;
@@ -29,7 +28,7 @@ final class SkipLockedReads {
             return false;
         }
         try {
-            return CCJSqlParserUtil.parse(s.sql()) instanceof Select sel && sel.isSkipLocked();
+            return txfuzz.gen.StatementStructure.parseOrThrow(s.sql()) instanceof Select sel && sel.isSkipLocked();
         } catch (JSQLParserException | RuntimeException e) {
             // a read the parser does not read (MariaDB's LOCK IN SHARE MODE): its words say it
             return s.sql().toUpperCase(java.util.Locale.ROOT).replaceAll("'[^']*'", "''").matches("(?s).*\\bSKIP\\s+LOCKED\\b.*");
