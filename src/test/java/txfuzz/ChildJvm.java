@@ -13,11 +13,14 @@ public final class ChildJvm {
      * {@code java -cp <test classpath> <jvmArgsAndMain...>}, with SIGINT and SIGTERM at their defaults as
      * in a terminal. A job started by a non-interactive shell (as a CI script runs the suite) inherits
      * SIGINT ignored, and a JVM leaves an ignored SIGINT ignored, so a test's Ctrl-C would not arrive:
-     * perl restores the default dispositions and then becomes the JVM (same pid).
+     * perl restores the default dispositions and then becomes the JVM (same pid). The child compiles with C1 only and
+     * collects with one thread: it lives seconds, and on two cores beside the suite's other JVMs the optimising
+     * compiler's and the parallel collector's threads cost more than they return.
      */
     public static List<String> command(String... jvmArgsAndMain) {
         List<String> cmd = new ArrayList<>(List.of("perl", "-e", "$SIG{INT} = $SIG{TERM} = 'DEFAULT'; exec @ARGV or die \"exec: $!\"",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path")));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path")));
         cmd.addAll(List.of(jvmArgsAndMain));
         return cmd;
     }

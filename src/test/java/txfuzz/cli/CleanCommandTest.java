@@ -42,13 +42,6 @@ class CleanCommandTest {
     // two, not three: the suite runs other classes in two more JVMs beside this one, and three scenarios at once there
     // left a MariaDB start without its "ready" line for 60 s (a failed suite run on two cores)
     private static final int AT_ONCE = 2;
-    /**
-     * The txfuzz JVMs live seconds: the quick compiler only, and one collector thread, spend a fraction of the CPU a
-     * default JVM spends starting (two cores are shared by every test JVM). What they run is the same.
-     */
-    private static final String QUICK_COMPILER = "-XX:TieredStopAtLevel=1";
-    private static final String ONE_GC_THREAD = "-XX:+UseSerialGC";
-
     /** The class's folder: every scenario has a folder of its own in it, holding its private home and its runs' output. */
     @TempDir
     static Path classDir;
@@ -425,7 +418,7 @@ class CleanCommandTest {
         }
 
         Process launch(String name, String... args) throws IOException {
-            List<String> cmd = new ArrayList<>(ChildJvm.command(QUICK_COMPILER, ONE_GC_THREAD, "-Dtxfuzz.home=" + home, "txfuzz.cli.Main"));
+            List<String> cmd = new ArrayList<>(ChildJvm.command("-Dtxfuzz.home=" + home, "txfuzz.cli.Main"));
             cmd.addAll(List.of(args));
             if (args[0].equals("run")) {
                 cmd.addAll(List.of("--out", dir.resolve("out-" + name).toString()));

@@ -43,13 +43,6 @@ class SignalExitTest {
     // two, not three: the suite runs other classes in two more JVMs beside this one, and three scenarios at once there
     // left a MariaDB start without its "ready" line for 60 s (a failed suite run on two cores)
     private static final int AT_ONCE = 2;
-    /**
-     * The txfuzz JVMs live seconds: the quick compiler only, and one collector thread, spend a fraction of the CPU a
-     * default JVM spends starting (two cores are shared by every test JVM). What they run is the same.
-     */
-    private static final String QUICK_COMPILER = "-XX:TieredStopAtLevel=1";
-    private static final String ONE_GC_THREAD = "-XX:+UseSerialGC";
-
     /** The class's folder: every scenario has its own folder in it, with its own private home and output. */
     @TempDir
     static Path tmp;
@@ -466,7 +459,7 @@ class SignalExitTest {
 
     /** txfuzz in a JVM of its own with the scenario's private home, writing to {@code out}, its output beside it. */
     private static Process launch(Scenario s, Path out, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(txfuzz.ChildJvm.command(QUICK_COMPILER, ONE_GC_THREAD, "-Dtxfuzz.home=" + s.home(), "txfuzz.cli.Main"));
+        List<String> cmd = new ArrayList<>(txfuzz.ChildJvm.command("-Dtxfuzz.home=" + s.home(), "txfuzz.cli.Main"));
         cmd.addAll(List.of(args));
         cmd.addAll(List.of("--out", out.toString()));
         Files.createDirectories(out.getParent());

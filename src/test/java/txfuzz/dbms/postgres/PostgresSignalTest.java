@@ -48,7 +48,7 @@ class PostgresSignalTest {
 
     private static Process child(Path home, BlockingQueue<String> lines) throws IOException {
         // C1 only and the serial collector: the JVM lives seconds, and starts with a fraction of the CPU so
-        Process p = new ProcessBuilder(txfuzz.ChildJvm.command("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", Child.class.getName(), home.toString()))
+        Process p = new ProcessBuilder(txfuzz.ChildJvm.command(Child.class.getName(), home.toString()))
                 .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         Thread reader = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
