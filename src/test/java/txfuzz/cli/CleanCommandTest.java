@@ -38,9 +38,11 @@ import txfuzz.PrivateHomes;
  * txfuzz processes with a private directory of its own (other runs on this machine use theirs).
  */
 class CleanCommandTest {
-    /** How many scenarios run at once: most of their time is waiting (unpacking aside, which only one of them does). */
-    // two, not three: the suite runs other classes in two more JVMs beside this one, and three scenarios at once there
-    // left a MariaDB start without its "ready" line for 60 s (a failed suite run on two cores)
+    /**
+     * How many scenarios run at once: most of their time is waiting (unpacking aside, which only one of them does). Two,
+     * not three: the suite runs other classes in two more JVMs beside this one, and three at once left a MariaDB start
+     * without its "ready" line for 60 s.
+     */
     private static final int AT_ONCE = 2;
     /** The class's folder: every scenario has a folder of its own in it, holding its private home and its runs' output. */
     @TempDir

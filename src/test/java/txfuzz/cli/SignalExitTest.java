@@ -38,10 +38,9 @@ class SignalExitTest {
     /**
      * How many scenarios run at once. Each is a txfuzz process of its own; most of their time goes to waiting (a server's
      * start, cases until the moment to signal, the stop), so a few at a time finish the class in far less than one after
-     * another, even on two cores.
+     * another, even on two cores. Two, not three: the suite runs other classes in two more JVMs beside this one, and
+     * three at once left a MariaDB start without its "ready" line for 60 s.
      */
-    // two, not three: the suite runs other classes in two more JVMs beside this one, and three scenarios at once there
-    // left a MariaDB start without its "ready" line for 60 s (a failed suite run on two cores)
     private static final int AT_ONCE = 2;
     /** The class's folder: every scenario has its own folder in it, with its own private home and output. */
     @TempDir
