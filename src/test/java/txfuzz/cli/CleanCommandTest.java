@@ -13,12 +13,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -48,8 +43,7 @@ class CleanCommandTest {
     @TempDir
     static Path classDir;
 
-    private static ExecutorService drivers;
-    private static final Map<String, Future<?>> SCENARIOS = new ConcurrentHashMap<>();
+    private static Scenarios scenarios;
     private static final List<Process> STARTED = new CopyOnWriteArrayList<>();
 
     private record Run(int code, String out, String err) {
@@ -67,11 +61,7 @@ class CleanCommandTest {
      */
     @BeforeAll
     static void startEveryScenario() {
-        drivers = Executors.newFixedThreadPool(AT_ONCE, r -> {
-            Thread t = new Thread(r, "clean-scenario");
-            t.setDaemon(true);
-            return t;
-        });
+        scenarios = new Scenarios(classDir, AT_ONCE, "clean-scenario");
         // the longest first
         scenario("killedDuringInitdb", "postgres", CleanCommandTest::killedDuringInitdb);
         scenario("killedWhileUnpacking", null, CleanCommandTest::killedWhileUnpacking);
@@ -85,53 +75,17 @@ class CleanCommandTest {
 
     /** Queues scenario {@code name}; its home is made with the binaries of {@code engine} (null: an empty home, made by its first run). */
     private static void scenario(String name, String engine, Body body) {
-        // short: a server's socket lies under the home, and a socket's path has at most 107 bytes
-        Path dir = classDir.resolve(String.valueOf(SCENARIOS.size()));
-        SCENARIOS.put(name, drivers.submit(() -> {
-            long began = System.nanoTime();
-            Files.createDirectories(dir);
-            Path home = dir.resolve("home");
-            if (engine != null) {
-                PrivateHomes.withBinaries(home, engine);
-            }
-            try {
-                body.run(new Runs(dir, home));
-            } catch (Exception | Error failed) {
-                failed.addSuppressed(new AssertionError("what the scenario's runs wrote to stderr:\n" + said(dir)));
-                throw failed;
-            } finally {
-                System.out.printf("%s: %s took %.1f s%n", dir.getFileName(), name, (System.nanoTime() - began) / 1e9);
-            }
-            return null;
-        }));
-    }
-
-    /** Every stderr file of the scenario's runs, named. */
-    private static String said(Path dir) {
-        StringBuilder b = new StringBuilder();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".stderr")).sorted()::iterator) {
-                b.append("--- ").append(f.getFileName()).append('\n').append(Files.readString(f));
-            }
-        } catch (IOException e) {
-            b.append(e);
-        }
-        return b.toString();
+        scenarios.start(name, engine, (dir, home) -> body.run(new Runs(dir, home)));
     }
 
     /** The outcome of scenario {@code name}: its failure, thrown here. */
     private static void outcome(String name) throws Throwable {
-        try {
-            SCENARIOS.get(name).get();
-        } catch (ExecutionException e) {
-            throw e.getCause();
-        }
+        scenarios.outcome(name);
     }
 
     @AfterAll
     static void stopWhatIsLeft() throws Exception {
-        drivers.shutdownNow();
-        drivers.awaitTermination(60, TimeUnit.SECONDS);
+        scenarios.close();
         for (Process p : STARTED) {
             p.destroyForcibly(); // a scenario that failed half-way
         }

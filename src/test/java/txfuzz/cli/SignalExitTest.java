@@ -12,13 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -26,7 +20,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import txfuzz.PrivateHomes;
 
 /**
  * txfuzz as a separate process, interrupted the ways a user and a CI runner interrupt it: SIGINT and
@@ -46,8 +39,7 @@ class SignalExitTest {
     @TempDir
     static Path tmp;
 
-    private static ExecutorService drivers;
-    private static final Map<String, Future<?>> SCENARIOS = new ConcurrentHashMap<>();
+    private static Scenarios scenarios;
     private static final List<Process> STARTED = new CopyOnWriteArrayList<>();
 
     /** One scenario: the txfuzz processes it starts run with {@code home} as their private home, {@code out} as their output. */
@@ -68,11 +60,7 @@ class SignalExitTest {
      */
     @BeforeAll
     static void startEveryScenario() {
-        drivers = Executors.newFixedThreadPool(AT_ONCE, r -> {
-            Thread t = new Thread(r, "signal-scenario");
-            t.setDaemon(true);
-            return t;
-        });
+        scenarios = new Scenarios(tmp, AT_ONCE, "signal-scenario");
         // the longest first: the class takes as long as its slowest thread of scenarios
         scenario("aKilledRunsServerIsRemovedByTheNextRun", "postgres", s -> killedRunsServerIsRemovedByTheNextRun(s));
         scenario("anInterruptedRunOverTwoSubjectsStopsBothServers", "postgres", s -> interruptedRunOverTwoSubjectsStopsBothServers(s));
@@ -93,49 +81,17 @@ class SignalExitTest {
 
     /** Queues the scenario of test {@code name}, in a home holding the binaries of {@code engine} (none when null). */
     private static void scenario(String name, String engine, Body body) {
-        // short: a server's socket lies under the home, and a socket's path has at most 107 bytes
-        Path dir = tmp.resolve(String.valueOf(SCENARIOS.size()));
-        SCENARIOS.put(name, drivers.submit(() -> {
-            long began = System.nanoTime();
-            Path home = engine == null ? Files.createDirectories(dir.resolve("home")) : PrivateHomes.withBinaries(dir.resolve("home"), engine);
-            try {
-                body.run(new Scenario(dir, home));
-            } catch (Exception | Error failed) {
-                failed.addSuppressed(new AssertionError("what the scenario's runs wrote to stderr:\n" + said(dir)));
-                throw failed;
-            } finally {
-                System.out.printf("%s: %s took %.1f s%n", dir.getFileName(), name, (System.nanoTime() - began) / 1e9);
-            }
-            return null;
-        }));
-    }
-
-    /** Every stderr file of the scenario's runs, named. */
-    private static String said(Path dir) {
-        StringBuilder b = new StringBuilder();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".stderr")).sorted()::iterator) {
-                b.append("--- ").append(f.getFileName()).append('\n').append(Files.readString(f));
-            }
-        } catch (IOException e) {
-            b.append(e);
-        }
-        return b.toString();
+        scenarios.start(name, engine, (dir, home) -> body.run(new Scenario(dir, engine == null ? Files.createDirectories(home) : home)));
     }
 
     /** The outcome of the scenario of test {@code name}: its failure, thrown here. */
     private static void outcome(String name) throws Throwable {
-        try {
-            SCENARIOS.get(name).get();
-        } catch (ExecutionException e) {
-            throw e.getCause();
-        }
+        scenarios.outcome(name);
     }
 
     @AfterAll
     static void stopWhatIsLeft() throws InterruptedException {
-        drivers.shutdownNow();
-        drivers.awaitTermination(60, TimeUnit.SECONDS);
+        scenarios.close();
         for (Process p : STARTED) {
             p.destroyForcibly(); // a scenario that failed half-way; its servers stop with it (SIGKILL leaves them: the homes' sweep below)
         }
