@@ -556,6 +556,7 @@ public final class Campaign {
             violations = selfChecked(c, trace, violations, plainTwin, executor, judge);
         }
         tally(c, trace, violations);
+        violations = withoutNotPromised(violations);
         if (violations.isEmpty()) {
             return Outcome.CLEAN;
         }
@@ -563,6 +564,21 @@ public final class Campaign {
     }
 
     /** The generators' figures: whether the case showed an anomaly, and whether a pattern case realised its pattern. */
+    /**
+     * The violations to file: those that break only txfuzz's own stricter expectation while every promise of the level holds
+     * (not promised) are counted in the summary and left out; {@code txfuzz replay} of the case shows them.
+     */
+    private List<Violation> withoutNotPromised(List<Violation> violations) {
+        long notPromised = violations.stream().filter(v -> v.classification() == Classification.NOT_PROMISED).count();
+        if (notPromised == 0) {
+            return violations;
+        }
+        synchronized (books) {
+            stats.notPromised += notPromised;
+        }
+        return violations.stream().filter(v -> v.classification() != Classification.NOT_PROMISED).toList();
+    }
+
     private void tally(TestCase c, Trace trace, List<Violation> violations) {
         List<Violation> judged = List.copyOf(violations);
         account(() -> tallied(c, trace, judged));
@@ -820,6 +836,7 @@ public final class Campaign {
                     case DOCUMENTED -> stats.documented++;
                     case FLAKY -> stats.flaky++;
                     case INSTRUMENTATION_EFFECT -> stats.instrumentationEffects++;
+                    case NOT_PROMISED -> stats.notPromised++; // filed only where a campaign files them (a witness of a concurrent run)
                 }
             }
             filing = fileAtOnce(found, reducible, violations.size(), writer);
@@ -1195,7 +1212,8 @@ public final class Campaign {
                 oracleFigures(), generated.figures(config.generation().kind().word()), interruptedBy != null,
                 interruptedBy == null || !interruptedBy.startsWith("SIG") ? null : interruptedBy, interruptedBy != null ? null : endedBy,
                 known == null ? null : known.split(index.groups().stream().map(g -> new Summary.Group(g.signature().id(), g.signature().text(),
-                        g.signature().classification(), g.representative(), g.description(), g.duplicates().size(), g.duplicates())).toList()));
+                        g.signature().classification(), g.representative(), g.description(), g.duplicates().size(), g.duplicates())).toList()),
+                stats.notPromised);
         try {
             Files.createDirectories(config.out());
             Path tmp = config.out().resolve("summary.json.tmp");

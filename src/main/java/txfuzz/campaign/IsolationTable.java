@@ -178,7 +178,8 @@ public final class IsolationTable {
                     continue;
                 }
                 Standing s = !anomalies.proscribed(v) ? Standing.PERMITTED
-                        : v.classification() == Classification.DOCUMENTED ? Standing.DOCUMENTED : Standing.BUG_CANDIDATE;
+                        : v.classification() == Classification.DOCUMENTED ? Standing.DOCUMENTED
+                        : v.classification() == Classification.NOT_PROMISED ? Standing.PERMITTED : Standing.BUG_CANDIDATE;
                 if (s == Standing.BUG_CANDIDATE && concurrent == null) {
                     v = confirmed(judge, c, v, level);
                     s = v.classification() == Classification.FLAKY ? Standing.FLAKY : s;

@@ -23,4 +23,9 @@ public final class Plural {
                 + of(unique + duplicates, "finding") + ": " + unique + " unique (" + of(uniqueBugCandidates, "bug candidate") + "), "
                 + of(duplicates, "duplicate");
     }
+
+    /** "; 3 not promised (counted, not filed)", or nothing when there are none: violations that break no promise of their level. */
+    public static String notPromised(long n) {
+        return n == 0 ? "" : "; " + n + " not promised (counted, not filed)";
+    }
 }

@@ -16,6 +16,8 @@ final class Stats {
     long stalls;
     long bugCandidates;
     long documented;
+    /** violations that break no promise of the level, only txfuzz's stricter expectation: counted, not filed */
+    long notPromised;
     long flaky;
     long instrumentationEffects;
     /** Instrumented cases whose plain twin was run and compared, those that disagreed, and twins that did not line up. */
@@ -87,7 +89,8 @@ final class Stats {
         return String.format(java.util.Locale.ROOT, "[%5.0fs] %s (%.1f/s), %s (%.1f/s), blocked %.1f%% of statements, invalid %.1f%%; %s, %d reduced",
                 seconds(), Plural.of(cases, "case"), cases / s, Plural.of(transactions, "transaction"), transactions / s,
                 100 * share(blockedStatements, statements), 100 * share(invalidStatements, statements),
-                Plural.findings(bugCandidates, documented, flaky, instrumentationEffects, uniqueFindings, uniqueBugCandidates, duplicates), reductions)
+                Plural.findings(bugCandidates, documented, flaky, instrumentationEffects, uniqueFindings, uniqueBugCandidates, duplicates)
+                        + Plural.notPromised(notPromised), reductions)
                 + (selfChecks == 0 ? "" : String.format("; self-check %d of %d instrumented cases differ without tracking",
                         selfCheckDisagreements, selfChecks));
     }

@@ -22,6 +22,9 @@ import txfuzz.report.FindingRecord;
  *                            candidates were found); null while it runs and when it was interrupted
  * @param known               with {@code run --known}: this run's unique findings whose signature was known, counted apart
  *                            from the new ones; absent without --known
+ * @param notPromised         violations that break no promise of their level, only txfuzz's own stricter expectation
+ *                            (write-specific serializability where the level's standard definition permits the anomaly):
+ *                            counted here, not filed as findings
  */
 public record Summary(RunMeta meta, String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
                       long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
@@ -30,7 +33,8 @@ public record Summary(RunMeta meta, String dbms, String version, long seed, List
                       long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures,
                       SelfCheck selfCheck, java.util.Map<String, java.util.Map<String, Long>> oracleFigures, Generation generation,
                       boolean interrupted, String signal, String endedBy,
-                      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Known known) {
+                      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Known known,
+                      long notPromised) {
     /** The limit --max-bugs sets, as {@link #endedBy} names it. */
     public static final String MAX_BUGS = "max-bugs";
 
@@ -44,7 +48,20 @@ public record Summary(RunMeta meta, String dbms, String version, long seed, List
                    boolean interrupted, String signal, String endedBy) {
         this(meta, dbms, version, seed, isolation, oracles, cases, invalidCases, transactions, statements, seconds, casesPerSecond,
                 transactionsPerSecond, blockedShare, invalidStatementShare, stalls, bugCandidates, documented, flaky, findings, uniqueFindings,
-                uniqueBugCandidates, duplicates, reduction, signatures, selfCheck, oracleFigures, generation, interrupted, signal, endedBy, null);
+                uniqueBugCandidates, duplicates, reduction, signatures, selfCheck, oracleFigures, generation, interrupted, signal, endedBy, null, 0);
+    }
+
+    /** A summary that counts no violation as not promised. */
+    public Summary(RunMeta meta, String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
+                   long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
+                   double transactionsPerSecond, double blockedShare, double invalidStatementShare, long stalls,
+                   long bugCandidates, long documented, long flaky, List<FindingRecord> findings,
+                   long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures,
+                   SelfCheck selfCheck, java.util.Map<String, java.util.Map<String, Long>> oracleFigures, Generation generation,
+                   boolean interrupted, String signal, String endedBy, Known known) {
+        this(meta, dbms, version, seed, isolation, oracles, cases, invalidCases, transactions, statements, seconds, casesPerSecond,
+                transactionsPerSecond, blockedShare, invalidStatementShare, stalls, bugCandidates, documented, flaky, findings, uniqueFindings,
+                uniqueBugCandidates, duplicates, reduction, signatures, selfCheck, oracleFigures, generation, interrupted, signal, endedBy, known, 0);
     }
 
     /**
@@ -87,7 +104,7 @@ public record Summary(RunMeta meta, String dbms, String version, long seed, List
     /** The findings in the words of the progress lines (see {@link Plural#findings}). */
     public String findingsText() {
         return Plural.findings(bugCandidates, documented, flaky, selfCheck == null ? 0 : selfCheck.instrumentationEffects(), uniqueFindings,
-                uniqueBugCandidates, duplicates);
+                uniqueBugCandidates, duplicates) + Plural.notPromised(notPromised);
     }
 
     /**

@@ -92,7 +92,8 @@ final class ReplayCommand implements Callable<Integer> {
             for (Violation v : violations) {
                 System.out.println("Verdict: " + v.classification().label() + ": " + v.summary());
                 if (v.reference() != null) {
-                    System.out.println("  documented: " + v.reference());
+                    System.out.println("  " + (v.classification() == Classification.NOT_PROMISED ? "why no promise is broken" : "documented") + ": "
+                            + v.reference());
                 }
             }
             return violations.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE) ? Main.FOUND : Main.OK;

@@ -61,6 +61,25 @@ public enum Deviation {
     SOME_SERIAL_ORDER;
 
     /**
+     * The strongest standard promise every run this deviation explains still keeps (with the level's preconditions, e.g.
+     * writers waiting for locked rows): at a level whose claimed promise this implies, a violation it explains breaks
+     * only txfuzz's stricter expectation, not a promise ({@link Basis}).
+     */
+    public Promise keeps() {
+        return switch (this) {
+            // reads of uncommitted data (G1a/G1b); writes still wait for each other's locks
+            case DIRTY_VISIBILITY -> Promise.READ_UNCOMMITTED;
+            // every statement reads committed data and writers are ordered by their locks: no G0 or G1 can form (a wr edge
+            // follows its writer's commit, a ww edge the earlier writer's commit), while lost updates and read skew can
+            case STATEMENT_VISIBILITY, STATEMENT_SNAPSHOT_WITH_RECHECK, LOCKING_SCAN_IN_KEY_ORDER -> Promise.READ_COMMITTED;
+            // committed reads; two tables read from snapshots taken at different times give read skew across them (G2-item)
+            case TABLE_SNAPSHOTS -> Promise.READ_COMMITTED;
+            case TRANSACTION_SNAPSHOT -> Promise.SNAPSHOT_ISOLATION;
+            case SOME_SERIAL_ORDER -> Promise.SERIALIZABLE;
+        };
+    }
+
+    /**
      * What the engine documents must hold of a run at a level, checked against the trace before a
      * deviation's simulation may count as the explanation of a violation. A simulation that
      * reproduces the final state while one of these fails explains nothing: the engine broke the

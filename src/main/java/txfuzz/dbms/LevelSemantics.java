@@ -1,6 +1,10 @@
 package txfuzz.dbms;
 
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import txfuzz.history.Anomaly;
 import txfuzz.history.CycleCondition;
@@ -26,11 +30,15 @@ import txfuzz.history.Documented;
  * @param documented          the documented anomalies each with the shape of cycle the manual describes
  *                            ({@link #onlyIn}); null: every one of {@code documentedAnomalies} in any shape. Its kinds are
  *                            {@code documentedAnomalies}
+ * @param bases               for deviations the manual describes (its sentence) or txfuzz measured within the level's
+ *                            promises, the {@link Basis}; a deviation without one explains a violation only where the
+ *                            engine's claimed standard promise permits what it does ({@link Deviation#keeps()})
  */
 public record LevelSemantics(Set<Deviation> deviations, boolean serializableReads, String reference, Set<Anomaly> documentedAnomalies,
                              String anomalyReference, Set<Deviation.Precondition> preconditions, Deviation.UpsertArbitration upserts,
-                             Documented documented) {
+                             Documented documented, Map<Deviation, Basis> bases) {
     public LevelSemantics {
+        bases = bases == null || bases.isEmpty() ? Map.of() : Collections.unmodifiableMap(new EnumMap<>(bases));
         if (documented == null) {
             documented = Documented.anyShape(documentedAnomalies == null ? Set.of() : documentedAnomalies);
         } else {
@@ -48,7 +56,7 @@ public record LevelSemantics(Set<Deviation> deviations, boolean serializableRead
 
     public LevelSemantics(Set<Deviation> deviations, boolean serializableReads, String reference, Set<Anomaly> documentedAnomalies,
                           String anomalyReference) {
-        this(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, Set.of(), null, null);
+        this(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, Set.of(), null, null, null);
     }
 
     public LevelSemantics(Set<Deviation> deviations, boolean serializableReads, String reference) {
@@ -65,7 +73,7 @@ public record LevelSemantics(Set<Deviation> deviations, boolean serializableRead
 
     /** The same, plus anomalies the engine documents at this level, with where it says so. */
     public LevelSemantics documenting(String where, Anomaly... anomalies) {
-        return new LevelSemantics(deviations, serializableReads, reference, Set.of(anomalies), where, preconditions, upserts, null);
+        return new LevelSemantics(deviations, serializableReads, reference, Set.of(anomalies), where, preconditions, upserts, null, bases);
     }
 
     /**
@@ -74,7 +82,7 @@ public record LevelSemantics(Set<Deviation> deviations, boolean serializableRead
      */
     public LevelSemantics onlyIn(CycleCondition shape, String why, Anomaly... kinds) {
         return new LevelSemantics(deviations, serializableReads, reference, null,
-                anomalyReference == null ? why : anomalyReference + "; " + why, preconditions, upserts, documented.onlyIn(shape, kinds));
+                anomalyReference == null ? why : anomalyReference + "; " + why, preconditions, upserts, documented.onlyIn(shape, kinds), bases);
     }
 
     /** The same, with rules the engine documents at this level that the wss oracle checks against the trace. */
@@ -82,12 +90,38 @@ public record LevelSemantics(Set<Deviation> deviations, boolean serializableRead
         Set<Deviation.Precondition> all = EnumSet.noneOf(Deviation.Precondition.class);
         all.addAll(preconditions);
         all.addAll(Set.of(rules));
-        return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, all, upserts, documented);
+        return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, all, upserts, documented, bases);
     }
 
     /** The same, with INSERT-based upserts arbitrating key conflicts as {@code how}. */
     public LevelSemantics arbitratingUpserts(Deviation.UpsertArbitration how) {
-        return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, preconditions, how, documented);
+        return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, preconditions, how, documented, bases);
+    }
+
+    /**
+     * The same, with {@code kinds} covered only in {@code shape} by a behaviour txfuzz measured ({@code basis}): a finding
+     * it covers is not promised, not documented ({@link Documented#measured}).
+     */
+    public LevelSemantics measuredIn(CycleCondition shape, Basis.Measured basis, Anomaly... kinds) {
+        return new LevelSemantics(deviations, serializableReads, reference, null,
+                anomalyReference == null ? basis.cite() : anomalyReference + "; " + basis.cite(), preconditions, upserts,
+                documented.measuredIn(shape, kinds), bases);
+    }
+
+    /** The same, with {@code deviation} permitted on {@code basis} (the manual's sentence, or a measurement within the level's promises). */
+    public LevelSemantics basedOn(Deviation deviation, Basis basis) {
+        Set<Deviation> all = EnumSet.noneOf(Deviation.class);
+        all.addAll(deviations);
+        all.add(deviation);
+        Map<Deviation, Basis> b = new EnumMap<>(Deviation.class);
+        b.putAll(bases);
+        b.put(deviation, basis);
+        return new LevelSemantics(all, serializableReads, reference, documentedAnomalies, anomalyReference, preconditions, upserts, documented, b);
+    }
+
+    /** Why {@code deviation} may explain a violation here, where the catalogue says more than the standard level. */
+    public Optional<Basis> basis(Deviation deviation) {
+        return Optional.ofNullable(bases.get(deviation));
     }
 
     /** Whether the engine documents {@code rule} at this level. */

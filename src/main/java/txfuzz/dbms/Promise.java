@@ -18,6 +18,33 @@ public enum Promise {
     /** Equivalent to some serial order (PL-3). */
     SERIALIZABLE;
 
+    /**
+     * Whether every run that keeps this promise keeps {@code other} too. Snapshot isolation and repeatable read are
+     * incomparable: snapshot isolation permits write skew (G2-item), which PL-2.99 proscribes; PL-2.99 permits phantoms,
+     * which one snapshot rules out.
+     */
+    public boolean implies(Promise other) {
+        return switch (this) {
+            case SERIALIZABLE -> true;
+            case SNAPSHOT_ISOLATION -> other != REPEATABLE_READ;
+            case REPEATABLE_READ -> other != SNAPSHOT_ISOLATION && other != SERIALIZABLE;
+            case READ_COMMITTED -> other == READ_COMMITTED || other == READ_UNCOMMITTED;
+            case READ_UNCOMMITTED -> other == READ_UNCOMMITTED;
+        };
+    }
+
+    /** The promise in Adya's terms: the level and the phenomena it proscribes (Adya 1999 §4; Berenson et al. for snapshot isolation). */
+    public String definition() {
+        return switch (this) {
+            case READ_UNCOMMITTED -> "Adya's PL-1, which proscribes only dirty writes (G0)";
+            case READ_COMMITTED -> "Adya's PL-2, which proscribes dirty writes and dirty reads (G0, G1a, G1b, G1c), not lost updates,"
+                    + " read skew or any other anti-dependency cycle (G-single, G2)";
+            case REPEATABLE_READ -> "Adya's PL-2.99, which proscribes G0, G1 and item anti-dependency cycles (G2-item), not phantoms";
+            case SNAPSHOT_ISOLATION -> "snapshot isolation (Adya's PL-SI), which proscribes G0, G1, G-single and lost updates, not write skew";
+            case SERIALIZABLE -> "Adya's PL-3: equivalent to some serial order, not necessarily the commit order";
+        };
+    }
+
     /** The promise a level's standard name makes. */
     public static Promise named(txfuzz.model.IsolationLevel level) {
         return switch (level) {

@@ -331,6 +331,7 @@ public final class Reducer {
             return switch (wanted.classification()) {
                 case BUG_CANDIDATE -> v.classification() == Classification.BUG_CANDIDATE;
                 case DOCUMENTED -> v.classification() == Classification.DOCUMENTED;
+                case NOT_PROMISED -> v.classification() == Classification.NOT_PROMISED;
                 case FLAKY -> true;
                 case INSTRUMENTATION_EFFECT -> v.classification() == Classification.INSTRUMENTATION_EFFECT;
             };

@@ -303,6 +303,9 @@ public final class BugReport {
             case BUG_CANDIDATE -> v.kind().undocumented(where);
             case DOCUMENTED -> "This is behaviour " + target.name() + " documents at " + c.isolation().sql()
                     + (v.reference() == null ? "." : ": " + v.reference() + ".") + " Recorded for completeness, not as a bug.";
+            case NOT_PROMISED -> "Every promise " + target.name() + " makes at " + c.isolation().sql() + " holds in this run"
+                    + (v.reference() == null ? "." : ": " + v.reference() + ".") + " It breaks only txfuzz's own stricter expectation:"
+                    + " recorded for completeness, not as a bug.";
             case FLAKY -> "It did not come back when the case was run again: treat it with care.";
             case INSTRUMENTATION_EFFECT -> "The same case without txfuzz's row tracking behaved differently (`self-check.txt`): the"
                     + " observation is about the instrumented program, not the one a user runs. Not an engine bug as it stands.";

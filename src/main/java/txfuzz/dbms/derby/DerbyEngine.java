@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import txfuzz.model.IsolationLevel;
 import txfuzz.dbms.AbortScope;
+import txfuzz.dbms.Basis;
 import txfuzz.dbms.Deviation;
 import txfuzz.dbms.Dialect;
 import txfuzz.dbms.ErrorClass;
@@ -85,10 +86,16 @@ public final class DerbyEngine implements Engine {
     public Profile profile() {
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
         // Derby's UR: reads take no locks and see uncommitted data (writes still lock).
-        m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(DOCS, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_VISIBILITY).requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
-        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY).requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
+        // The manual says writes see the same at every level: each write statement-level, locking what it changes.
+        Basis writesAlike = new Basis.Documented("Inserts, updates, and deletes always behave the same no matter what the isolation level is."
+                + " Only the behavior of select statements varies.", DOCS);
+        m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(DOCS, Deviation.DIRTY_VISIBILITY)
+                .basedOn(Deviation.STATEMENT_VISIBILITY, writesAlike).requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
+        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS).basedOn(Deviation.STATEMENT_VISIBILITY, writesAlike)
+                .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
         // Derby's RS: read locks kept to commit, but no range locks (phantoms).
-        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY).requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
+        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(DOCS).basedOn(Deviation.STATEMENT_VISIBILITY, writesAlike)
+                .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
         // Derby's RR: strict two-phase locking with range locks.
         m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.strict(DOCS));
         return new Profile(m);

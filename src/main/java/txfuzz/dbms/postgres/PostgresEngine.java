@@ -186,17 +186,26 @@ public final class PostgresEngine implements Engine {
     Profile profile(int major) {
         String docs = isolationChapter(major);
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
-        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(readCommittedDocs(major), Deviation.STATEMENT_SNAPSHOT_WITH_RECHECK)
+        m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(readCommittedDocs(major)).basedOn(Deviation.STATEMENT_SNAPSHOT_WITH_RECHECK,
+                        new txfuzz.dbms.Basis.Documented("If the first updater commits, the second updater will ignore the row if the first updater"
+                                + " deleted it, otherwise it will attempt to apply its operation to the updated version of the row. The search"
+                                + " condition of the command (the WHERE clause) is re-evaluated to see if the updated version of the row still"
+                                + " matches the search condition.", readCommittedDocs(major)))
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
         // Repeatable Read is snapshot isolation: "serialization anomalies" such as write skew are permitted
         // (the manual's 13.2.2 and 13.2.3 examples; Hermitage: G2-item allowed).
-        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(docs + "#XACT-REPEATABLE-READ", Deviation.TRANSACTION_SNAPSHOT)
+        m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(docs + "#XACT-REPEATABLE-READ").basedOn(Deviation.TRANSACTION_SNAPSHOT,
+                        new txfuzz.dbms.Basis.Documented("a query in a repeatable read transaction sees a snapshot as of the start of the first"
+                                + " non-transaction-control statement in the transaction, not as of the start of the current statement within the"
+                                + " transaction", docs + "#XACT-REPEATABLE-READ"))
                 .documenting(docs + "#XACT-REPEATABLE-READ (snapshot isolation: serialization anomalies such as write skew)",
                         Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2)
                 // "a repeatable read transaction cannot modify or lock rows changed by other transactions after
                 // the repeatable read transaction began" (40001); ON CONFLICT arbitrates on the newest index entries
                 .requiring(Deviation.Precondition.FIRST_COMMITTER_WINS).arbitratingUpserts(Deviation.UpsertArbitration.LATEST_COMMITTED));
-        m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(docs + "#XACT-SERIALIZABLE", Deviation.SOME_SERIAL_ORDER));
+        m.put(IsolationLevel.SERIALIZABLE, LevelSemantics.permits(docs + "#XACT-SERIALIZABLE").basedOn(Deviation.SOME_SERIAL_ORDER,
+                new txfuzz.dbms.Basis.Documented("any concurrent execution of a set of Serializable transactions is guaranteed to produce the"
+                        + " same effect as running them one at a time in some order", docs)));
         return new Profile(m);
     }
 

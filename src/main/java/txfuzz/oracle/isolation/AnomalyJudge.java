@@ -47,7 +47,8 @@ final class AnomalyJudge implements HistoryJudge {
         }
         f.explanation().lines().forEach(lines::add);
         if (v.reference() != null) {
-            lines.add("documented: " + v.reference());
+            lines.add((v.classification() == txfuzz.oracle.Classification.NOT_PROMISED ? "why no promise is broken: " : "documented: ")
+                    + v.reference());
         }
         return lines;
     }

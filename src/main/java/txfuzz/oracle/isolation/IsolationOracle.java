@@ -158,7 +158,7 @@ public final class IsolationOracle implements Oracle {
         for (AnomalyFinding f : analysis.findings()) {
             Optional<IsolationLevel> weakest = weakestLevel(c, f.transactions());
             Violation kept = firstPerKind.get(f.anomaly());
-            if (weakest.isEmpty() || (kept != null && kept.classification() != Classification.DOCUMENTED)) {
+            if (weakest.isEmpty() || (kept != null && kept.classification() == Classification.BUG_CANDIDATE)) {
                 continue;
             }
             Set<String> onCycle = new java.util.TreeSet<>();
@@ -177,13 +177,13 @@ public final class IsolationOracle implements Oracle {
                 if (!judged.proscribed()) {
                     break;
                 }
-                Violation v = violation(judged, analysis.count(f.anomaly()), h, at.anomalyReference());
-                if (chosen == null || v.classification() == Classification.DOCUMENTED) {
+                Violation v = violation(judged, analysis.count(f.anomaly()), h, at.anomalyReference(), at.documented());
+                if (chosen == null || v.classification() != Classification.BUG_CANDIDATE) {
                     chosen = v;
                 }
             }
             // a later witness of a kind replaces a documented one only as a bug candidate (kinds documented in some shapes only)
-            if (chosen != null && (kept == null || chosen.classification() != Classification.DOCUMENTED)) {
+            if (chosen != null && (kept == null || chosen.classification() == Classification.BUG_CANDIDATE)) {
                 firstPerKind.put(f.anomaly(), chosen);
             }
         }
@@ -328,8 +328,8 @@ public final class IsolationOracle implements Oracle {
         }
         List<Violation> out = new ArrayList<>();
         for (AnomalyFinding f : firstPerKind.values()) {
-            Violation v = violation(f, analysis.count(f.anomaly()), h, reference);
-            out.add(f.proscribed() ? v : v.withClassification(Classification.DOCUMENTED, IsolationModel.reference(f.level()) + " does not proscribe it"));
+            Violation v = violation(f, analysis.count(f.anomaly()), h, reference, documented);
+            out.add(f.proscribed() ? v : v.withClassification(Classification.NOT_PROMISED, IsolationModel.reference(f.level()) + " does not proscribe it"));
         }
         return out;
     }
@@ -350,7 +350,7 @@ public final class IsolationOracle implements Oracle {
         List<Violation> out = new ArrayList<>();
         for (AnomalyFinding f : analysis.judge(level, documented)) {
             if (f.proscribed()) {
-                out.add(violation(f, analysis.count(f.anomaly()), h, reference, historyFile));
+                out.add(violation(f, analysis.count(f.anomaly()), h, reference, historyFile, documented));
             }
         }
         return out;
@@ -370,13 +370,19 @@ public final class IsolationOracle implements Oracle {
      * A finding judged at its level as a violation: documented when the profile permits it, a bug
      * candidate otherwise; the history and the cycle's drawings come along as files.
      */
-    static Violation violation(AnomalyFinding f, int count, History h, String reference) {
-        return violation(f, count, h, reference, null);
+    static Violation violation(AnomalyFinding f, int count, History h, String reference, Documented catalogue) {
+        return violation(f, count, h, reference, null, catalogue);
     }
 
-    /** @param historyFile where the history already is; null: attach it as {@code history.jsonl} */
-    private static Violation violation(AnomalyFinding f, int count, History h, String reference, String historyFile) {
+    /**
+     * @param historyFile where the history already is; null: attach it as {@code history.jsonl}
+     * @param catalogue   what the profile says of the level's anomalies: a finding its measured entry covers is not
+     *                    promised, one its manual's entry covers documented
+     */
+    private static Violation violation(AnomalyFinding f, int count, History h, String reference, String historyFile, Documented catalogue) {
         boolean documented = f.permittedByProfile();
+        Classification covered = documented && catalogue.coveredByMeasurement(f.anomaly(), f.cycle()) ? Classification.NOT_PROMISED
+                : Classification.DOCUMENTED;
         IsolationKind kind = IsolationKind.of(f.anomaly());
         String label = kind.label();
         StringBuilder details = new StringBuilder();
@@ -404,7 +410,7 @@ public final class IsolationOracle implements Oracle {
         if (!f.plainCycle().isEmpty()) {
             files.put(label + ".txt", f.plainCycle() + "\n"); // the drawing for trackers that render no diagrams
         }
-        return new Violation(kind, documented ? Classification.DOCUMENTED : Classification.BUG_CANDIDATE,
+        return new Violation(kind, documented ? covered : Classification.BUG_CANDIDATE,
                 f.anomaly().label() + " at " + f.level().sql() + ": " + f.summary() + (pattern.isEmpty() ? "" : "; matches " + pattern), details.toString(),
                 documented ? reference : null, files, new Witnessed(f, count, matched.stream().map(AnomalyPattern::name).toList()));
     }

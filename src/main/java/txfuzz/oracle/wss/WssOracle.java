@@ -21,6 +21,7 @@ import txfuzz.oracle.Oracle;
 import txfuzz.oracle.Verdict;
 import txfuzz.oracle.Violation;
 import txfuzz.dbms.Deviation;
+import txfuzz.dbms.LevelPromise;
 import txfuzz.dbms.LevelSemantics;
 
 /**
@@ -112,7 +113,8 @@ public final class WssOracle implements Oracle {
         found = checkedAgainst(found, StateOrderSearch.run(c, trace, executor, tried, stateOrder,
                 SerialOrders.promise(executor.target().name(), c.isolation(), semantics)));
         if (!found.isEmpty() && !semantics.deviations().isEmpty()) {
-            found = classify(found, semantics, explainer, broken.isPresent(), () -> serialStates.isEmpty() ? Optional.empty()
+            found = classify(found, semantics, executor.target().promise(c.isolation(), c.mode()), explainer, broken.isPresent(),
+                    () -> serialStates.isEmpty() ? Optional.empty()
                     : DeclaredConstraints.brokenBy(c, executor.target(), trace.finalState(), serialStates.get(0)));
         }
         List<Violation> all = new ArrayList<>(ruleBreaks);
@@ -217,14 +219,18 @@ public final class WssOracle implements Oracle {
     }
 
     /**
-     * Violations at a level that documents write-order deviations: documented when a deviation,
-     * simulated, reproduces the actual state — and, for a write's update count, when that simulation
-     * gave the statement the count it reported. That holds when the final state equals the serial
-     * replay's too: a level's weaker visibility explains a different count only where a simulation of
-     * it shows that count (a statement saw a different set of rows), never by the state alone, which
-     * is how a real miscount (DuckDB's) once passed as documented (issue 33 rule 4).
+     * Violations at a level that permits write-order deviations: explained when a deviation, simulated, reproduces the
+     * actual state — and, for a write's update count, when that simulation gave the statement the count it reported. That
+     * holds when the final state equals the serial replay's too: a level's weaker visibility explains a different count
+     * only where a simulation of it shows that count (a statement saw a different set of rows), never by the state alone,
+     * which is how a real miscount (DuckDB's) once passed as documented (issue 33 rule 4).
+     * <p>
+     * What an explanation makes of a violation is the promise catalogue's ({@link #explainedAs}): documented where the
+     * manual's sentence describes the deviation, not promised where txfuzz measured it within the level's promises or the
+     * standard level the engine claims permits all it does; a deviation that breaks the claimed level and that the manual
+     * does not describe explains nothing.
      */
-    private static List<Violation> classify(List<Violation> found, LevelSemantics semantics, DeviationExplainer explainer,
+    private static List<Violation> classify(List<Violation> found, LevelSemantics semantics, LevelPromise claimed, DeviationExplainer explainer,
                                             boolean firstCommitterWinsBroken, ConstraintCheck constraints)
             throws SQLException, SetupFailedException {
         boolean stateDiffers = found.stream().anyMatch(v -> ((WssKind) v.kind()).stateDiffers());
@@ -234,6 +240,7 @@ public final class WssOracle implements Oracle {
         // The first deviation that explains every violation; else the first that explains the final state (a
         // deviation may reproduce the state but not a write's count, which another one reproduces too).
         List<Violation> partly = null;
+        List<String> unpromised = new ArrayList<>(); // explanations the catalogue does not accept
         Optional<String> constraint = null; // checked once, when a deviation would first explain a state
         for (Deviation d : semantics.deviations()) {
             Optional<String> rule = explainer.explanation(d);
@@ -247,8 +254,12 @@ public final class WssOracle implements Oracle {
                             v.attachments()) : v).toList();
                 }
             }
-            if (rule.isPresent()) {
-                String ref = semantics.reference() + " (" + rule.get() + ")";
+            Optional<Explained> as = rule.flatMap(r -> explainedAs(d, r, semantics, claimed));
+            if (rule.isPresent() && as.isEmpty()) {
+                unpromised.add(rule.get());
+            }
+            if (as.isPresent()) {
+                String ref = as.get().reference();
                 List<Violation> out = new ArrayList<>();
                 for (Violation v : found) {
                     boolean explained = switch ((WssKind) v.kind()) {
@@ -259,7 +270,7 @@ public final class WssOracle implements Oracle {
                                 && (w.actual().failed() || explainer.reproducedCount(w.statement(), w.actual().updateCount()));
                         default -> true;
                     };
-                    out.add(explained ? v.withClassification(Classification.DOCUMENTED, ref) : v);
+                    out.add(explained ? v.withClassification(as.get().classification(), ref) : v);
                 }
                 if (out.stream().noneMatch(v -> v.classification() == Classification.BUG_CANDIDATE)) {
                     return out;
@@ -267,7 +278,41 @@ public final class WssOracle implements Oracle {
                 partly = partly == null ? out : partly;
             }
         }
-        return partly != null ? partly : found;
+        if (partly != null) {
+            return partly;
+        }
+        if (unpromised.isEmpty()) {
+            return found;
+        }
+        String why = "A behaviour txfuzz knows of this engine reproduces the run (" + String.join("; ", unpromised) + "), but it breaks"
+                + " the promise the level makes, " + claimed.promise().definition() + " (" + claimed.manual() + "), and the manual"
+                + " does not describe it: it explains nothing.";
+        return found.stream().map(v -> v.withDetails(v.details() + "\n" + why + "\n", v.attachments())).toList();
+    }
+
+    /** What an explanation makes of a violation, and the reference that says why. */
+    private record Explained(Classification classification, String reference) {
+    }
+
+    /**
+     * The promise catalogue's word on a violation deviation {@code d} reproduces ({@code rule}, in words): documented with the
+     * manual's sentence; not promised with the measurement and why the promises hold, or with the standard level the engine
+     * claims when {@code d} keeps it; nothing when {@code d} breaks the claimed level and the manual does not describe it.
+     */
+    static Optional<Explained> explainedAs(Deviation d, String rule, LevelSemantics semantics, LevelPromise claimed) {
+        Optional<txfuzz.dbms.Basis> basis = semantics.basis(d);
+        if (basis.isPresent() && basis.get() instanceof txfuzz.dbms.Basis.Documented doc) {
+            return Optional.of(new Explained(Classification.DOCUMENTED, doc.cite() + " (" + rule + ")"));
+        }
+        if (basis.isPresent() && basis.get() instanceof txfuzz.dbms.Basis.Measured m) {
+            return Optional.of(new Explained(Classification.NOT_PROMISED, rule + " (measured, not in the manual; pinned by " + m.pinnedBy()
+                    + "); " + m.promiseHolds()));
+        }
+        if (d.keeps().implies(claimed.promise())) {
+            return Optional.of(new Explained(Classification.NOT_PROMISED, rule + ", which keeps the promise the level makes: "
+                    + claimed.promise().definition() + " (" + claimed.manual() + "); the level promises no serial order of its writes"));
+        }
+        return Optional.empty();
     }
 
     /**

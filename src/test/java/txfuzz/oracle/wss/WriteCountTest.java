@@ -75,14 +75,18 @@ class WriteCountTest {
 
     @ParameterizedTest
     @CsvSource(textBlock = SHAPES)
-    void aCountTheLevelsSimulationGivesIsDocumented(String shape, String dbms, IsolationLevel level) throws Exception {
+    void aCountTheLevelsSimulationGivesIsExplained(String shape, String dbms, IsolationLevel level) throws Exception {
         try (Target target = TestServers.open(dbms)) {
             WssRun r = WssRun.of(target, shape(shape, dbms, level));
             assertTrue(r.committed(1) && r.committed(2), r.trace().toString());
             assertEquals(1, r.trace().executed(UPDATE).orElseThrow().result().updateCount(), r.trace().toString());
             List<Violation> outcome = outcomes(r);
             assertEquals(1, outcome.size(), r.verdict().toString());
-            assertEquals(Classification.DOCUMENTED, outcome.get(0).classification(), r.verdict().toString());
+            // documented where the manual describes the behaviour (PostgreSQL's re-check and SSI); H2's READ COMMITTED manual
+            // describes no write behaviour, and statement visibility keeps the PL-2 it claims: not promised
+            Classification explained = dbms.equals("h2") && level == IsolationLevel.READ_COMMITTED ? Classification.NOT_PROMISED
+                    : Classification.DOCUMENTED;
+            assertEquals(explained, outcome.get(0).classification(), r.verdict().toString());
             r.assertNoBugCandidate();
         }
     }
