@@ -23,15 +23,23 @@ import txfuzz.oracle.TableWrites;
  * @param before        the transactions the serial replay ran before the statement's own
  * @param blocked       whether the engine made it wait
  * @param waitedFor     transactions that ended while it waited (it was submitted before, and completed after, their last statement)
- * @param concurrentWrites writes of the transactions in {@code before} to the statement's table that were not
- *                      committed when it was submitted: "T1.1 `UPDATE t0 SET c0 = …`"
+ * @param concurrentWrites writes of the transactions in {@code before} to the statement's table that had run and were
+ *                      not committed when it was submitted: "T1.1 `UPDATE t0 SET c0 = …`"
+ * @param writtenWhileWaiting writes of those transactions to its table issued after it was submitted and before it
+ *                      completed (while it waited): they had not run when it started, so they were not "uncommitted" then
  */
 record OutcomeDeviation(StmtRef statement, String sql, StmtResult actual, StmtResult serial, List<Integer> before, boolean blocked,
-                        List<Integer> waitedFor, List<String> concurrentWrites) {
+                        List<Integer> waitedFor, List<String> concurrentWrites, List<String> writtenWhileWaiting) {
     OutcomeDeviation {
         before = List.copyOf(before);
         waitedFor = List.copyOf(waitedFor);
         concurrentWrites = List.copyOf(concurrentWrites);
+        writtenWhileWaiting = List.copyOf(writtenWhileWaiting);
+    }
+
+    OutcomeDeviation(StmtRef statement, String sql, StmtResult actual, StmtResult serial, List<Integer> before, boolean blocked,
+                     List<Integer> waitedFor, List<String> concurrentWrites) {
+        this(statement, sql, actual, serial, before, blocked, waitedFor, concurrentWrites, List.of());
     }
 
     /** The statement {@code original} of {@code c} as run ({@code trace}) and as replayed in {@code order}. */
@@ -57,6 +65,7 @@ record OutcomeDeviation(StmtRef statement, String sql, StmtResult actual, StmtRe
         }
         String table = TableWrites.target(c.stmt(original).sql()).orElse(null);
         List<String> writes = new ArrayList<>();
+        List<String> later = new ArrayList<>();
         for (int t : before) {
             if (!openWhenSubmitted.contains(t)) {
                 continue;
@@ -65,11 +74,16 @@ record OutcomeDeviation(StmtRef statement, String sql, StmtResult actual, StmtRe
                 String s = c.stmt(r).sql();
                 if (c.stmt(r).kind().isWrite() && table != null
                         && TableWrites.target(s).map(x -> x.equalsIgnoreCase(table)).orElse(false)) {
-                    writes.add(r + " `" + shortSql(s) + "`");
+                    int at = trace.position(r);
+                    if (at < submittedAt) {
+                        writes.add(r + " `" + shortSql(s) + "`");
+                    } else if (at < completedAt) {
+                        later.add(r + " `" + shortSql(s) + "`");
+                    }
                 }
             }
         }
-        return new OutcomeDeviation(original, c.stmt(original).sql(), actual, serial, before, e != null && e.blocked(), waitedFor, writes);
+        return new OutcomeDeviation(original, c.stmt(original).sql(), actual, serial, before, e != null && e.blocked(), waitedFor, writes, later);
     }
 
     /** "T2's `UPDATE t0 SET c3 = NULL` changed 0 rows after waiting for T1, where run after T1 it changes 1". */
@@ -103,6 +117,10 @@ record OutcomeDeviation(StmtRef statement, String sql, StmtResult actual, StmtRe
             s.append(blocked ? "; when it started, " + (one ? "this write to its table was" : "these writes to its table were")
                     : " when " + (one ? "this write to its table was" : "these writes to its table were"))
                     .append(" not yet committed: ").append(String.join(", ", concurrentWrites));
+        }
+        if (!writtenWhileWaiting.isEmpty()) {
+            s.append(concurrentWrites.isEmpty() ? "; " : ", and ").append(writtenWhileWaiting.size() == 1 ? "this write to its table was"
+                    : "these writes to its table were").append(" issued while it waited: ").append(String.join(", ", writtenWhileWaiting));
         }
         s.append(". Then it ").append(sameRowCount() ? "returned " + rows(actual.rows().size()) : did(actual)).append(". Run serially ").append(before.isEmpty() ? "before the other transactions"
                 : "after " + txns(before)).append(", it ").append(does(serial)).append(": ").append(difference()).append('.');

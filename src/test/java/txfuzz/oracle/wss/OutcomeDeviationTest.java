@@ -31,4 +31,15 @@ class OutcomeDeviationTest {
                 List.of(), false, List.of(), List.of());
         assertEquals("T2's `DELETE FROM t` changed 0 rows, where run first it changes 1 row", d.sentence());
     }
+
+    /** A write issued while the statement waited had not run when it started: it is not called "not yet committed" then. */
+    @Test
+    void aWriteIssuedWhileTheStatementWaitedIsNotCalledUncommittedWhenItStarted() {
+        OutcomeDeviation d = new OutcomeDeviation(new StmtRef(2, 0), "UPDATE t0 SET c3 = NULL", StmtResult.ofCount(0), StmtResult.ofCount(1),
+                List.of(1), true, List.of(1), List.of("T1.1 `DELETE FROM t0`"), List.of("T1.2 `INSERT INTO t0 VALUES (1)`"));
+        String text = d.explanation(null);
+        assertEquals(true, text.contains("when it started, this write to its table was not yet committed: T1.1 `DELETE FROM t0`"), text);
+        assertEquals(true, text.contains("and this write to its table was issued while it waited: T1.2 `INSERT INTO t0 VALUES (1)`"), text);
+        assertEquals(false, text.contains("not yet committed: T1.1 `DELETE FROM t0`, T1.2"), text);
+    }
 }
