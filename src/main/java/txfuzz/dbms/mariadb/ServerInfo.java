@@ -44,8 +44,9 @@ record ServerInfo(String flavour, String version, String comment, int major, int
             version = rs.getString(1);
             comment = rs.getString(2);
         }
-        String v = version.toLowerCase(Locale.ROOT);
-        String flavour = v.contains("mariadb") ? "MariaDB" : "MySQL";
+        String flavour = flavourOf(version, comment).orElseThrow(() -> new IllegalStateException("the server says it is " + version
+                + (comment == null || comment.isBlank() ? "" : " (" + comment + ")") + ": txfuzz knows what MariaDB and MySQL promise"
+                + " at each isolation level, not what this server does, so it does not judge it (a verdict needs the promise it checks)"));
         Matcher m = MAJOR_MINOR.matcher(version);
         boolean found = m.find();
         int major = found ? Integer.parseInt(m.group(1)) : 0;
@@ -58,6 +59,29 @@ record ServerInfo(String flavour, String version, String comment, int major, int
             }
         }
         return new ServerInfo(flavour, version, comment, major, minor, patch, snapshot);
+    }
+
+    /** Servers that speak MySQL's protocol and say so in VERSION() or @@version_comment, with promises of their own. */
+    private static final java.util.List<String> OTHER_SERVERS = java.util.List.of("tidb", "vitess", "oceanbase", "singlestore", "memsql",
+            "dolt", "doris", "starrocks", "manticore", "proxysql", "cockroach", "yugabyte");
+
+    /**
+     * "MariaDB" or "MySQL" (Percona and other builds of MySQL count as MySQL) from what the server says it is; empty for a
+     * server that speaks MySQL's protocol but is another engine (TiDB says "MySQL 8.0 compatible" in its comment), or that
+     * names neither: its isolation levels promise what its own manual says, which txfuzz does not know.
+     */
+    static java.util.Optional<String> flavourOf(String version, String comment) {
+        String said = (version + " " + (comment == null ? "" : comment)).toLowerCase(Locale.ROOT);
+        if (OTHER_SERVERS.stream().anyMatch(said::contains)) {
+            return java.util.Optional.empty();
+        }
+        if (said.contains("mariadb")) {
+            return java.util.Optional.of("MariaDB");
+        }
+        // MySQL's own builds say "MySQL Community Server - GPL" or "... Enterprise ...", Percona's "Percona Server", a build
+        // from source (Amazon Aurora's too) "Source distribution"
+        boolean mysql = said.contains("mysql") || said.contains("percona") || said.contains("source distribution");
+        return mysql ? java.util.Optional.of("MySQL") : java.util.Optional.empty();
     }
 
     boolean isMariadb() {
