@@ -160,6 +160,58 @@ final class AbortingErrors {
         return new SerialSchedule(c.withTransactions(txns, submitted), origin, txnOrder);
     }
 
+    /**
+     * READ COMMITTED's view of the failing statement: each statement sees what committed before it began. The aborted
+     * transaction's statements, each as an autocommit statement, with every transaction that committed before the failing
+     * statement completed run whole at its commit point: the failing statement then sees its transaction's own earlier
+     * writes and everything committed before it, as at that level (a row another transaction inserted between two of its
+     * statements, which a serial position cannot show). Nothing runs after the failing statement. Empty for an error
+     * raised by COMMIT (no statement of its own to show it) and at levels that keep one snapshot per transaction.
+     */
+    static Optional<SerialSchedule> statementSnapshotReplay(TestCase c, Trace trace, AbortingError failure) {
+        var level = c.txn(failure.txn()).levelIn(c);
+        if ((level != txfuzz.model.IsolationLevel.READ_COMMITTED && level != txfuzz.model.IsolationLevel.READ_UNCOMMITTED)
+                || c.stmt(failure.statement()).kind() == StmtKind.COMMIT) {
+            return Optional.empty();
+        }
+        int failedAt = trace.position(failure.statement());
+        List<StmtRef> steps = new ArrayList<>(); // by position in the run: the aborted one's statements and the others' ends
+        for (ExecutedStmt e : trace.schedule().subList(0, failedAt + 1)) {
+            StmtRef ref = e.ref();
+            boolean own = ref.txn() == failure.txn() && !c.stmt(ref).kind().isControl()
+                    && (ref.equals(failure.statement()) || !e.result().failed());
+            boolean committedHere = ref.txn() != failure.txn() && trace.outcome(ref.txn()).status() == TxnStatus.COMMITTED
+                    && trace.outcome(ref.txn()).cause().equals(ref);
+            if (own || committedHere) {
+                steps.add(ref);
+            }
+        }
+        List<Txn> txns = new ArrayList<>();
+        List<Integer> submitted = new ArrayList<>();
+        Map<StmtRef, StmtRef> origin = new java.util.HashMap<>();
+        List<Integer> txnOrder = new ArrayList<>();
+        for (StmtRef step : steps) {
+            int id = txns.size() + 1;
+            Txn t;
+            if (step.txn() == failure.txn()) {
+                t = c.txn(step.txn()).with(id, List.of(c.stmt(step)));
+                origin.put(new StmtRef(id, 0), step);
+            } else {
+                SerialReplay whole = SerialReplay.of(c, trace, List.of(step.txn()));
+                if (whole.testCase().transactions().isEmpty()) {
+                    continue;
+                }
+                t = whole.testCase().transactions().get(0).with(id, whole.testCase().transactions().get(0).statements());
+                whole.origin().forEach((serial, original) -> origin.put(new StmtRef(id, serial.index()), original));
+                txnOrder.add(step.txn());
+            }
+            txns.add(t);
+            t.statements().forEach(x -> submitted.add(id));
+        }
+        txnOrder.add(failure.txn());
+        return Optional.of(new SerialSchedule(c.withTransactions(txns, submitted), origin, txnOrder));
+    }
+
     /** The failing statements no allowed serial position explains, each as a bug candidate. */
     static List<Violation> unexplained(TestCase c, Trace trace, Executor executor, List<List<Integer>> orders)
             throws SQLException, SetupFailedException {
@@ -185,16 +237,11 @@ final class AbortingErrors {
                     continue;
                 }
                 SerialSchedule serial = replayUpTo(c, trace, order, k, failure);
-                Trace replay = executor.run(serial.testCase());
-                Optional<StmtResult> there = serial.origin().entrySet().stream().filter(e -> e.getValue().equals(failure.statement()))
-                        .findFirst().flatMap(e -> replay.executed(e.getKey())).map(ExecutedStmt::result);
+                Optional<StmtResult> there = replayed(executor, serial, failure);
                 if (there.isPresent() && there.get().failed() && there.get().errorClass() == failure.errorClass()) {
                     return Optional.empty(); // a serial order raises it: the error is the data's, not the concurrency's
                 }
-                String outcome = !replay.hung().isEmpty() ? "the replay hung"
-                        : there.map(r -> r.failed() ? "fails with " + r.error() : "succeeds (" + r.summary() + ")")
-                        .orElse("does not run: an earlier statement of its transaction failed");
-                tried.add(serial.describeOrder() + ": " + outcome);
+                tried.add(serial.describeOrder() + ": " + outcome(there, true));
                 if (shown == null) {
                     shown = serial;
                     shownResult = there.orElse(null);
@@ -204,7 +251,29 @@ final class AbortingErrors {
         if (shown == null) {
             return Optional.empty(); // no position to try (cannot happen: the FCRFS one is always allowed)
         }
+        Optional<SerialSchedule> statementSnapshot = statementSnapshotReplay(c, trace, failure);
+        if (statementSnapshot.isPresent()) {
+            Optional<StmtResult> there = replayed(executor, statementSnapshot.get(), failure);
+            if (there.isPresent() && there.get().failed() && there.get().errorClass() == failure.errorClass()) {
+                return Optional.empty(); // what the level documents: the statement saw rows committed after its transaction began
+            }
+            tried.add("each statement of T" + failure.txn() + " on its own, the others committing where they did in the run (what "
+                    + c.txn(failure.txn()).levelIn(c).sql() + " lets a statement see): " + outcome(there, false));
+        }
         return Optional.of(violation(c, failure, shown, shownResult, tried));
+    }
+
+    /** What the failing statement returned in {@code serial}; empty when it did not run (or the replay hung before it). */
+    private static Optional<StmtResult> replayed(Executor executor, SerialSchedule serial, AbortingError failure)
+            throws SQLException, SetupFailedException {
+        Trace replay = executor.run(serial.testCase());
+        return serial.origin().entrySet().stream().filter(e -> e.getValue().equals(failure.statement()))
+                .findFirst().flatMap(e -> replay.executed(e.getKey())).map(ExecutedStmt::result);
+    }
+
+    private static String outcome(Optional<StmtResult> there, boolean inItsTransaction) {
+        return there.map(r -> r.failed() ? "fails with " + r.error() : "succeeds (" + r.summary() + ")")
+                .orElse(inItsTransaction ? "does not run: an earlier statement of its transaction failed" : "does not run");
     }
 
     private static Violation violation(TestCase c, AbortingError failure, SerialSchedule shown, StmtResult shownResult, List<String> tried) {
