@@ -166,31 +166,38 @@ final class AbortingErrors {
      * statement completed run whole at its commit point: the failing statement then sees its transaction's own earlier
      * writes and everything committed before it, as at that level (a row another transaction inserted between two of its
      * statements, which a serial position cannot show). Nothing runs after the failing statement. Empty for an error
-     * raised by COMMIT (no statement of its own to show it) and at levels that keep one snapshot per transaction.
+     * raised by COMMIT (no statement of its own to show it) and at levels that keep one snapshot per transaction. With
+     * {@code atStart} each of its statements runs where it began (a statement that waited chose its rows then, PostgreSQL's
+     * re-check aside), else where it completed.
      */
-    static Optional<SerialSchedule> statementSnapshotReplay(TestCase c, Trace trace, AbortingError failure) {
+    static Optional<SerialSchedule> statementSnapshotReplay(TestCase c, Trace trace, AbortingError failure, boolean atStart) {
         var level = c.txn(failure.txn()).levelIn(c);
         if ((level != txfuzz.model.IsolationLevel.READ_COMMITTED && level != txfuzz.model.IsolationLevel.READ_UNCOMMITTED)
                 || c.stmt(failure.statement()).kind() == StmtKind.COMMIT) {
             return Optional.empty();
         }
         int failedAt = trace.position(failure.statement());
-        List<StmtRef> steps = new ArrayList<>(); // by position in the run: the aborted one's statements and the others' ends
-        for (ExecutedStmt e : trace.schedule().subList(0, failedAt + 1)) {
+        // by position in the run: the aborted one's statements (where they began, or where they completed: a statement that
+        // waited chose its rows when it began) and the others' ends
+        java.util.TreeMap<Double, StmtRef> steps = new java.util.TreeMap<>();
+        for (int i = 0; i <= failedAt; i++) {
+            ExecutedStmt e = trace.schedule().get(i);
             StmtRef ref = e.ref();
             boolean own = ref.txn() == failure.txn() && !c.stmt(ref).kind().isControl()
                     && (ref.equals(failure.statement()) || !e.result().failed());
             boolean committedHere = ref.txn() != failure.txn() && trace.outcome(ref.txn()).status() == TxnStatus.COMMITTED
                     && trace.outcome(ref.txn()).cause().equals(ref);
-            if (own || committedHere) {
-                steps.add(ref);
+            if (own) {
+                steps.put(atStart ? e.completedBefore() - 0.5 + i * 1e-6 : i, ref);
+            } else if (committedHere) {
+                steps.put((double) i, ref);
             }
         }
         List<Txn> txns = new ArrayList<>();
         List<Integer> submitted = new ArrayList<>();
         Map<StmtRef, StmtRef> origin = new java.util.HashMap<>();
         List<Integer> txnOrder = new ArrayList<>();
-        for (StmtRef step : steps) {
+        for (StmtRef step : steps.values()) {
             int id = txns.size() + 1;
             Txn t;
             if (step.txn() == failure.txn()) {
@@ -251,13 +258,17 @@ final class AbortingErrors {
         if (shown == null) {
             return Optional.empty(); // no position to try (cannot happen: the FCRFS one is always allowed)
         }
-        Optional<SerialSchedule> statementSnapshot = statementSnapshotReplay(c, trace, failure);
-        if (statementSnapshot.isPresent()) {
+        for (boolean atStart : new boolean[] {true, false}) {
+            Optional<SerialSchedule> statementSnapshot = statementSnapshotReplay(c, trace, failure, atStart);
+            if (statementSnapshot.isEmpty()) {
+                break;
+            }
             Optional<StmtResult> there = replayed(executor, statementSnapshot.get(), failure);
             if (there.isPresent() && there.get().failed() && there.get().errorClass() == failure.errorClass()) {
                 return Optional.empty(); // what the level documents: the statement saw rows committed after its transaction began
             }
-            tried.add("each statement of T" + failure.txn() + " on its own, the others committing where they did in the run (what "
+            tried.add("each statement of T" + failure.txn() + " on its own where it " + (atStart ? "began" : "completed")
+                    + ", the others committing where they did in the run (what "
                     + c.txn(failure.txn()).levelIn(c).sql() + " lets a statement see): " + outcome(there, false));
         }
         return Optional.of(violation(c, failure, shown, shownResult, tried));
