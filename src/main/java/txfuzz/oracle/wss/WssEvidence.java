@@ -76,6 +76,9 @@ public record WssEvidence(WssKind kind, StmtRef statement, StmtResult actual, Li
                     : statement + " `" + OutcomeDeviation.shortSql(sql.get(0)) + "` hangs when the committed transactions run one after"
                     + " another, with no lock to wait for";
             case FIRST_COMMITTER_WINS -> kind.headline();
+            case UNEXPLAINED_ERROR -> statement == null || actual == null || actual.error() == null ? kind.headline()
+                    : statement + " `" + OutcomeDeviation.shortSql(sql.get(0)) + "` failed with " + AbortingErrors.describe(actual.error())
+                    + " that no serial order of the committed transactions raises";
         });
     }
 

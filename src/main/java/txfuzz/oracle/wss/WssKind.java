@@ -12,7 +12,9 @@ public enum WssKind implements ViolationKind {
     READ_RESULT("read-result", "a query returns other rows than the serial replay in commit order"),
     REPLAY_HANG("replay-hang", "a statement hangs with no concurrency at all"),
     FIRST_COMMITTER_WINS("first-committer-wins", "two overlapping transactions changed one row version and both committed, where"
-            + " the level requires a serialization failure");
+            + " the level requires a serialization failure"),
+    UNEXPLAINED_ERROR("unexplained-error", "a statement failed with an error that no serial order of the committed transactions raises,"
+            + " and that is no concurrency-control failure the engine documents");
 
     private final String label;
     private final String headline;
@@ -68,6 +70,11 @@ public enum WssKind implements ViolationKind {
                     + "serialization error. Here both committed. A measured rule is reported broken only where an update may have "
                     + "been lost: the first committer changed the row's values, and no serial order with it first gives what the "
                     + "run's clients saw (reads, write outcomes) and its final state.";
+            case UNEXPLAINED_ERROR -> "An error must have a cause: a serial order of the committed transactions in which the "
+                    + "statement fails the same way (a duplicate key another transaction inserted first), or a concurrency-control "
+                    + "failure " + where.dbms() + " documents (a deadlock, a serialization failure, a lock wait timeout). Here the "
+                    + "statement's transaction, replayed up to it after the committed transactions in every position the run allows, "
+                    + "does not fail with that error class.";
             case REPLAY_HANG -> "With the transactions run one after another there is nothing to wait for; the statement neither "
                     + "finished nor waited on a lock.";
         };

@@ -78,9 +78,11 @@ public final class WssOracle implements Oracle {
             // nothing, and the engine promised nothing more
             broken = lostUpdate(c, trace, executor, broken.get());
         }
-        List<Violation> ruleBreaks = broken.map(b -> List.of(new Violation(WssKind.FIRST_COMMITTER_WINS, Classification.BUG_CANDIDATE,
+        List<Violation> ruleBreaks = new ArrayList<>(broken.map(b -> List.of(new Violation(WssKind.FIRST_COMMITTER_WINS, Classification.BUG_CANDIDATE,
                 b.summary(), b.details(), null, Map.of(), new WssEvidence(WssKind.FIRST_COMMITTER_WINS, b.write(), null,
-                        b.writes().stream().map(w -> c.stmt(w).sql()).toList(), null)))).orElse(List.of());
+                        b.writes().stream().map(w -> c.stmt(w).sql()).toList(), null)))).orElse(List.of()));
+        // an error that aborted a transaction is judged on replays of its own (issue 33 item 3): whatever the committed ones show
+        ruleBreaks.addAll(AbortingErrors.unexplained(c, trace, executor, SerialSchedule.possibleOrders(trace, MAX_ORDERS)));
         List<Violation> found = null;
         List<List<Integer>> tried = new ArrayList<>();
         List<Integer> stateOrder = null; // a commit order whose transaction-level replay gives the final state

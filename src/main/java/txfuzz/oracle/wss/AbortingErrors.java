@@ -1,0 +1,336 @@
+package txfuzz.oracle.wss;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.exec.ExecutedStmt;
+import txfuzz.exec.Executor;
+import txfuzz.exec.SetupFailedException;
+import txfuzz.exec.StmtResult;
+import txfuzz.exec.Trace;
+import txfuzz.exec.TxnStatus;
+import txfuzz.model.Stmt;
+import txfuzz.model.StmtKind;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+import txfuzz.model.Txn;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.SerialReplay;
+import txfuzz.oracle.Violation;
+
+/**
+ * Errors are verdicts too (issue 33 item 3). A transaction the engine aborted because one of its statements failed is left
+ * out of the serial replays of the committed ones, so its failing statement is never compared: an engine that raises a
+ * constraint error no serial order raises would pass. Here each such statement is replayed in a serial position: the
+ * committed transactions that come before the aborted one in a commit order, then the aborted one's statements up to and
+ * including the failing one (then ROLLBACK). Nothing runs after it, so the committed transactions' own comparison is
+ * untouched. The error is explained when some allowed position raises the same error class there; an error of the
+ * engine's concurrency control (deadlock, serialization failure, lock wait timeout, SQLite's busy) is its documented
+ * mechanism and needs no replay. Anything else is an {@link WssKind#UNEXPLAINED_ERROR}, a bug candidate.
+ */
+final class AbortingErrors {
+    /** Serial replays tried per failing statement at most: positions times commit orders. */
+    static final int MAX_REPLAYS = 24;
+
+    private AbortingErrors() {
+    }
+
+    /**
+     * A statement whose error aborted its transaction.
+     *
+     * @param statement the failing statement (its transaction's id is the aborted transaction)
+     * @param result    what it returned in the run: the error
+     */
+    record AbortingError(StmtRef statement, StmtResult result) {
+        int txn() {
+            return statement.txn();
+        }
+
+        ErrorClass errorClass() {
+            return result.errorClass();
+        }
+    }
+
+    /**
+     * The errors that aborted a transaction and need a serial order to explain them: not the case's own ROLLBACK, not a
+     * transaction txfuzz cancelled or never started, not a concurrency-control failure (deadlock, serialization, lock
+     * timeout, busy: each engine documents these as how its concurrency control ends a transaction), not an engine
+     * failure or lost connection (the explicit oracle's findings), and not a refusal after an earlier error (25P02).
+     */
+    static List<AbortingError> toJudge(Trace trace) {
+        List<AbortingError> out = new ArrayList<>();
+        for (int txn : trace.endOrder()) {
+            var outcome = trace.outcome(txn);
+            if (outcome.status() != TxnStatus.ABORTED || outcome.reason().startsWith("cancelled by txfuzz")) {
+                continue;
+            }
+            Optional<ExecutedStmt> cause = trace.executed(outcome.cause());
+            if (cause.isEmpty() || !cause.get().result().failed() || cause.get().result().errorClass() == null) {
+                continue;
+            }
+            ErrorClass e = cause.get().result().errorClass();
+            if (e.isConcurrencyConflict() || e.isEngineFailure() || e == ErrorClass.IN_FAILED_TRANSACTION) {
+                continue;
+            }
+            out.add(new AbortingError(outcome.cause(), cause.get().result()));
+        }
+        return out;
+    }
+
+    /**
+     * The positions in {@code order} (how many of its transactions run before the aborted one) the run allows, the FCRFS
+     * one first (after every transaction that ended before the aborted one did), then the others nearest first. The
+     * aborted transaction follows every transaction that had ended when its first statement was submitted (it saw all
+     * of them), and follows only transactions that had begun by the time its failing statement completed (a later one
+     * cannot have caused the error).
+     */
+    static List<Integer> positions(Trace trace, List<Integer> order, AbortingError failure) {
+        int began = firstSubmitted(trace, failure.txn()).map(ExecutedStmt::completedBefore).orElse(0);
+        int failedAt = trace.position(failure.statement());
+        Set<Integer> endedBefore = new HashSet<>();
+        Set<Integer> beganBefore = new HashSet<>();
+        for (int t : order) {
+            if (trace.position(trace.outcome(t).cause()) < began) {
+                endedBefore.add(t);
+            }
+            if (firstSubmitted(trace, t).map(e -> e.completedBefore() <= failedAt).orElse(false)) {
+                beganBefore.add(t);
+            }
+        }
+        int fcrfs = 0;
+        List<Integer> allowed = new ArrayList<>();
+        for (int k = 0; k <= order.size(); k++) {
+            Set<Integer> before = Set.copyOf(order.subList(0, k));
+            if (before.containsAll(endedBefore) && beganBefore.containsAll(before)) {
+                allowed.add(k);
+            }
+            if (k < order.size() && trace.endOrder().indexOf(order.get(k)) < trace.endOrder().indexOf(failure.txn())) {
+                fcrfs = k + 1;
+            }
+        }
+        if (allowed.isEmpty()) {
+            allowed.add(fcrfs); // an order that puts a later transaction before an earlier one: judge FCRFS's position at least
+        }
+        int first = fcrfs;
+        allowed.sort(Comparator.comparingInt((Integer k) -> Math.abs(k - first)).thenComparingInt(k -> k));
+        return allowed;
+    }
+
+    private static Optional<ExecutedStmt> firstSubmitted(Trace trace, int txn) {
+        return trace.schedule().stream().filter(e -> e.ref().txn() == txn).min(Comparator.comparingInt(ExecutedStmt::submitSeq));
+    }
+
+    /**
+     * The first {@code k} transactions of {@code order}, whole, then the aborted transaction's statements that took effect
+     * before its failing one, the failing one, and ROLLBACK (unless the failing one is its COMMIT). The failing statement
+     * is the aborted transaction's last but one (or last) in the serial case.
+     */
+    static SerialSchedule replayUpTo(TestCase c, Trace trace, List<Integer> order, int k, AbortingError failure) {
+        List<Integer> before = order.subList(0, k);
+        SerialReplay committed = SerialReplay.of(c, trace, before);
+        List<Txn> txns = new ArrayList<>(committed.testCase().transactions());
+        List<Integer> submitted = new ArrayList<>(committed.testCase().order());
+        Map<StmtRef, StmtRef> origin = new java.util.HashMap<>(committed.origin());
+        Txn aborted = c.txn(failure.txn());
+        int id = txns.size() + 1;
+        List<Stmt> stmts = new ArrayList<>();
+        for (int i = 0; i <= failure.statement().index(); i++) {
+            StmtRef ref = new StmtRef(failure.txn(), i);
+            Optional<ExecutedStmt> e = trace.executed(ref);
+            boolean undone = e.isPresent() && e.get().result().failed() && e.get().result().errorClass().isConcurrencyConflict();
+            boolean begin = c.stmt(ref).kind() == StmtKind.BEGIN;
+            if (begin || i == failure.statement().index() || (e.isPresent() && !undone)) {
+                origin.put(new StmtRef(id, stmts.size()), ref);
+                stmts.add(c.stmt(ref));
+            }
+        }
+        if (c.stmt(failure.statement()).kind() != StmtKind.COMMIT) {
+            stmts.add(Stmt.rollback()); // what the run did after the error: nothing of it may stay
+        }
+        txns.add(aborted.with(id, stmts));
+        stmts.forEach(s -> submitted.add(id));
+        List<Integer> txnOrder = new ArrayList<>(before);
+        txnOrder.add(failure.txn());
+        return new SerialSchedule(c.withTransactions(txns, submitted), origin, txnOrder);
+    }
+
+    /**
+     * READ COMMITTED's view of the failing statement: each statement sees what committed before it began. The aborted
+     * transaction's statements, each as an autocommit statement, with every transaction that committed before the failing
+     * statement completed run whole at its commit point: the failing statement then sees its transaction's own earlier
+     * writes and everything committed before it, as at that level (a row another transaction inserted between two of its
+     * statements, which a serial position cannot show). Nothing runs after the failing statement. Empty for an error
+     * raised by COMMIT (no statement of its own to show it) and at levels that keep one snapshot per transaction. With
+     * {@code atStart} each of its statements runs where it began (a statement that waited chose its rows then, PostgreSQL's
+     * re-check aside), else where it completed.
+     */
+    static Optional<SerialSchedule> statementSnapshotReplay(TestCase c, Trace trace, AbortingError failure, boolean atStart) {
+        var level = c.txn(failure.txn()).levelIn(c);
+        if ((level != txfuzz.model.IsolationLevel.READ_COMMITTED && level != txfuzz.model.IsolationLevel.READ_UNCOMMITTED)
+                || c.stmt(failure.statement()).kind() == StmtKind.COMMIT) {
+            return Optional.empty();
+        }
+        int failedAt = trace.position(failure.statement());
+        // by position in the run: the aborted one's statements (where they began, or where they completed: a statement that
+        // waited chose its rows when it began) and the others' ends
+        java.util.TreeMap<Double, StmtRef> steps = new java.util.TreeMap<>();
+        for (int i = 0; i <= failedAt; i++) {
+            ExecutedStmt e = trace.schedule().get(i);
+            StmtRef ref = e.ref();
+            boolean own = ref.txn() == failure.txn() && !c.stmt(ref).kind().isControl()
+                    && (ref.equals(failure.statement()) || !e.result().failed());
+            boolean committedHere = ref.txn() != failure.txn() && trace.outcome(ref.txn()).status() == TxnStatus.COMMITTED
+                    && trace.outcome(ref.txn()).cause().equals(ref);
+            if (own) {
+                steps.put(atStart ? e.completedBefore() - 0.5 + i * 1e-6 : i, ref);
+            } else if (committedHere) {
+                steps.put((double) i, ref);
+            }
+        }
+        List<Txn> txns = new ArrayList<>();
+        List<Integer> submitted = new ArrayList<>();
+        Map<StmtRef, StmtRef> origin = new java.util.HashMap<>();
+        List<Integer> txnOrder = new ArrayList<>();
+        for (StmtRef step : steps.values()) {
+            int id = txns.size() + 1;
+            Txn t;
+            if (step.txn() == failure.txn()) {
+                t = c.txn(step.txn()).with(id, List.of(c.stmt(step)));
+                origin.put(new StmtRef(id, 0), step);
+            } else {
+                SerialReplay whole = SerialReplay.of(c, trace, List.of(step.txn()));
+                if (whole.testCase().transactions().isEmpty()) {
+                    continue;
+                }
+                t = whole.testCase().transactions().get(0).with(id, whole.testCase().transactions().get(0).statements());
+                whole.origin().forEach((serial, original) -> origin.put(new StmtRef(id, serial.index()), original));
+                txnOrder.add(step.txn());
+            }
+            txns.add(t);
+            t.statements().forEach(x -> submitted.add(id));
+        }
+        txnOrder.add(failure.txn());
+        return Optional.of(new SerialSchedule(c.withTransactions(txns, submitted), origin, txnOrder));
+    }
+
+    /** The failing statements no allowed serial position explains, each as a bug candidate. */
+    static List<Violation> unexplained(TestCase c, Trace trace, Executor executor, List<List<Integer>> orders)
+            throws SQLException, SetupFailedException {
+        List<Violation> out = new ArrayList<>();
+        for (AbortingError failure : toJudge(trace)) {
+            judge(c, trace, executor, orders, failure).ifPresent(out::add);
+        }
+        return out;
+    }
+
+    private static Optional<Violation> judge(TestCase c, Trace trace, Executor executor, List<List<Integer>> orders, AbortingError failure)
+            throws SQLException, SetupFailedException {
+        List<String> tried = new ArrayList<>();
+        SerialSchedule shown = null; // the replay the report shows: the FCRFS position in the recorded order
+        StmtResult shownResult = null;
+        Set<List<Integer>> replayed = new HashSet<>(); // orders differing only after the position replay alike
+        for (List<Integer> order : orders) {
+            for (int k : positions(trace, order, failure)) {
+                if (tried.size() >= MAX_REPLAYS) {
+                    break;
+                }
+                if (!replayed.add(List.copyOf(order.subList(0, k)))) {
+                    continue;
+                }
+                SerialSchedule serial = replayUpTo(c, trace, order, k, failure);
+                Optional<StmtResult> there = replayed(executor, serial, failure);
+                if (there.isPresent() && there.get().failed() && there.get().errorClass() == failure.errorClass()) {
+                    return Optional.empty(); // a serial order raises it: the error is the data's, not the concurrency's
+                }
+                tried.add(serial.describeOrder() + ": " + outcome(there, true));
+                if (shown == null) {
+                    shown = serial;
+                    shownResult = there.orElse(null);
+                }
+            }
+        }
+        if (shown == null) {
+            return Optional.empty(); // no position to try (cannot happen: the FCRFS one is always allowed)
+        }
+        for (boolean atStart : new boolean[] {true, false}) {
+            Optional<SerialSchedule> statementSnapshot = statementSnapshotReplay(c, trace, failure, atStart);
+            if (statementSnapshot.isEmpty()) {
+                break;
+            }
+            Optional<StmtResult> there = replayed(executor, statementSnapshot.get(), failure);
+            if (there.isPresent() && there.get().failed() && there.get().errorClass() == failure.errorClass()) {
+                return Optional.empty(); // what the level documents: the statement saw rows committed after its transaction began
+            }
+            tried.add("each statement of T" + failure.txn() + " on its own where it " + (atStart ? "began" : "completed")
+                    + ", the others committing where they did in the run (what "
+                    + c.txn(failure.txn()).levelIn(c).sql() + " lets a statement see): " + outcome(there, false));
+        }
+        return Optional.of(violation(c, failure, shown, shownResult, tried));
+    }
+
+    /** What the failing statement returned in {@code serial}; empty when it did not run (or the replay hung before it). */
+    private static Optional<StmtResult> replayed(Executor executor, SerialSchedule serial, AbortingError failure)
+            throws SQLException, SetupFailedException {
+        Trace replay = executor.run(serial.testCase());
+        return serial.origin().entrySet().stream().filter(e -> e.getValue().equals(failure.statement()))
+                .findFirst().flatMap(e -> replay.executed(e.getKey())).map(ExecutedStmt::result);
+    }
+
+    private static String outcome(Optional<StmtResult> there, boolean inItsTransaction) {
+        return there.map(r -> r.failed() ? "fails with " + r.error() : "succeeds (" + r.summary() + ")")
+                .orElse(inItsTransaction ? "does not run: an earlier statement of its transaction failed" : "does not run");
+    }
+
+    private static Violation violation(TestCase c, AbortingError failure, SerialSchedule shown, StmtResult shownResult, List<String> tried) {
+        String sql = c.stmt(failure.statement()).sql();
+        StmtResult.EngineError error = failure.result().error();
+        StringBuilder md = new StringBuilder();
+        md.append("Statement ").append(failure.statement()).append(" `").append(sql).append("` failed with ").append(describe(error))
+                .append(", and the engine aborted T").append(failure.txn()).append(". An error needs an explanation: a serial order of the")
+                .append(" committed transactions that raises it too, or a concurrency-control failure the engine documents (a deadlock,")
+                .append(" a serialization failure, a lock wait timeout). txfuzz replayed T").append(failure.txn())
+                .append(" up to that statement, alone, after the committed transactions that may come before it, in every position the")
+                .append(" run allows (it follows every transaction that had ended when it began, and only transactions that had begun")
+                .append(" when the statement failed); none raises ").append(error.errorClass()).append(" there:\n\n");
+        tried.forEach(t -> md.append("- ").append(t).append('\n'));
+        md.append("\n- actual: ").append(failure.result().summary()).append('\n');
+        md.append("- serial ").append(shown.describeOrder()).append(": ").append(shownResult == null ? "did not run" : shownResult.summary())
+                .append('\n');
+        md.append("\nThe serial replay compared (").append(shown.describeOrder()).append("), one transaction after another:\n\n```sql\n");
+        c.setup().forEach(s -> md.append(s.strip()).append(";\n"));
+        Map<Integer, Integer> originalTxn = new java.util.HashMap<>(); // serial transaction → the run's
+        shown.origin().forEach((serial, original) -> originalTxn.put(serial.txn(), original.txn()));
+        for (StmtRef ref : shown.testCase().submittedOrder()) {
+            StmtRef from = shown.origin().get(ref);
+            Integer txn = originalTxn.get(ref.txn());
+            md.append(txn == null ? "" : "/* T" + txn + " */ ").append(shown.testCase().stmt(ref).sql().strip()).append(';')
+                    .append(failure.statement().equals(from) ? "   -- failed in the run" : "").append('\n');
+        }
+        md.append("```\n");
+        String summary = WssKind.UNEXPLAINED_ERROR.label() + " at " + failure.statement() + ": " + error.errorClass() + " ["
+                + error.sqlState() + "], no serial order raises it";
+        return new Violation(WssKind.UNEXPLAINED_ERROR, Classification.BUG_CANDIDATE, summary, md.toString(), null,
+                Map.of("serial.case.json", txfuzz.model.CaseJson.write(shown.testCase())),
+                new WssEvidence(WssKind.UNEXPLAINED_ERROR, failure.statement(), failure.result(), List.of(sql), null,
+                        "failed as " + error.errorClass() + ", no serial order does"));
+    }
+
+    /** An error in words, with its SQLState: "a unique-key violation (23505)", "a CONSTRAINT error (23000)". */
+    static String describe(StmtResult.EngineError error) {
+        String state = error.sqlState() == null ? "" : error.sqlState();
+        String what = switch (state) {
+            case "23505" -> "a unique-key violation";
+            case "23503", "23506" -> "a foreign-key violation";
+            case "23502" -> "a not-null violation";
+            case "23513", "23514" -> "a check-constraint violation";
+            default -> error.errorClass() == ErrorClass.CONSTRAINT ? "a constraint violation" : "an error of class " + error.errorClass();
+        };
+        return what + (state.isEmpty() ? "" : " (" + state + ")");
+    }
+}

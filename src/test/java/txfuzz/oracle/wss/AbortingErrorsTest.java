@@ -1,0 +1,98 @@
+package txfuzz.oracle.wss;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import txfuzz.dbms.ErrorClass;
+import txfuzz.exec.ExecutedStmt;
+import txfuzz.exec.StmtResult;
+import txfuzz.exec.Trace;
+import txfuzz.exec.TxnOutcome;
+import txfuzz.exec.TxnStatus;
+import txfuzz.model.DbState;
+import txfuzz.model.StmtRef;
+
+/** Which errors the unexplained-error rule judges, and in which serial positions it replays them (hand-built traces). */
+@Tag("unit")
+class AbortingErrorsTest {
+    private static final StmtResult.EngineError DUPLICATE = new StmtResult.EngineError(ErrorClass.CONSTRAINT, "23505", 23505, "duplicate");
+    private static final StmtResult.EngineError DEADLOCK = new StmtResult.EngineError(ErrorClass.DEADLOCK, "40001", 40001, "deadlock");
+
+    /** Builds a trace statement by statement, in completion order; each statement is submitted when the one before completed. */
+    private static final class Run {
+        final List<ExecutedStmt> schedule = new ArrayList<>();
+        final Map<Integer, TxnOutcome> outcomes = new HashMap<>();
+        final List<Integer> endOrder = new ArrayList<>();
+
+        Run ok(int txn, int index) {
+            return ran(txn, index, StmtResult.ok(), schedule.size());
+        }
+
+        /** A statement submitted when {@code completedBefore} statements had completed (it waited meanwhile). */
+        Run ran(int txn, int index, StmtResult result, int completedBefore) {
+            schedule.add(new ExecutedStmt(new StmtRef(txn, index), result, completedBefore < schedule.size(), schedule.size(), completedBefore, -1));
+            return this;
+        }
+
+        Run end(int txn, TxnStatus status, String reason) {
+            outcomes.put(txn, new TxnOutcome(status, schedule.get(schedule.size() - 1).ref(), reason));
+            endOrder.add(txn);
+            return this;
+        }
+
+        Run commit(int txn, int index) {
+            return ok(txn, index).end(txn, TxnStatus.COMMITTED, "COMMIT");
+        }
+
+        Run fail(int txn, int index, StmtResult.EngineError e, int completedBefore) {
+            return ran(txn, index, StmtResult.failed(e), completedBefore).end(txn, TxnStatus.ABORTED, e.errorClass() + " at T" + txn + "." + index);
+        }
+
+        Trace trace() {
+            return new Trace(schedule, outcomes, endOrder, new DbState(Map.of()), 0, List.of());
+        }
+    }
+
+    private static AbortingErrors.AbortingError failure(int txn, int index) {
+        return new AbortingErrors.AbortingError(new StmtRef(txn, index), StmtResult.failed(DUPLICATE));
+    }
+
+    @Test
+    void aConstraintErrorThatAbortedItsTransactionIsJudged() {
+        Trace t = new Run().ok(1, 0).ok(1, 1).ok(2, 0).fail(2, 1, DUPLICATE, 3).commit(1, 2).trace();
+        assertEquals(List.of(new StmtRef(2, 1)), AbortingErrors.toJudge(t).stream().map(AbortingErrors.AbortingError::statement).toList());
+    }
+
+    @Test
+    void aDeadlockVictimAndTheCasesOwnRollbackAreNot() {
+        Trace t = new Run().ok(1, 0).ok(1, 1).ok(2, 0).ok(2, 1).fail(2, 2, DEADLOCK, 4).commit(1, 2)
+                .ok(3, 0).ok(3, 1).end(3, TxnStatus.ROLLED_BACK, "ROLLBACK").trace();
+        assertEquals(List.of(), AbortingErrors.toJudge(t));
+    }
+
+    @Test
+    void aStatementThatWaitedForTheOtherInsertIsReplayedAfterItFirstThenBefore() {
+        // T1 inserts a key; T2's INSERT of it waits until T1 commits, then fails: FCRFS puts T1 first
+        Trace t = new Run().ok(1, 0).ok(1, 1).ok(2, 0).commit(1, 2).fail(2, 1, DUPLICATE, 3).trace();
+        assertEquals(List.of(1, 0), AbortingErrors.positions(t, List.of(1), failure(2, 1)));
+    }
+
+    @Test
+    void aTransactionThatEndedBeforeTheAbortedOneBeganComesFirst() {
+        Trace t = new Run().ok(1, 0).ok(1, 1).commit(1, 2).ok(2, 0).fail(2, 1, DUPLICATE, 4).trace();
+        assertEquals(List.of(1), AbortingErrors.positions(t, List.of(1), failure(2, 1)));
+    }
+
+    @Test
+    void aTransactionThatBeganAfterTheErrorNeverComesFirst() {
+        // T3 starts after T2's INSERT failed; only T2 before everything explains nothing T3 did
+        Trace t = new Run().ok(1, 0).ok(1, 1).ok(2, 0).fail(2, 1, DUPLICATE, 3).ok(3, 0).end(3, TxnStatus.COMMITTED, "autocommit")
+                .commit(1, 2).trace();
+        assertEquals(List.of(0), AbortingErrors.positions(t, List.of(3, 1), failure(2, 1)));
+    }
+}
