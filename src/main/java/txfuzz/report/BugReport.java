@@ -355,7 +355,8 @@ public final class BugReport {
                     + "finding it duplicates is signed by, so the campaign did not spend time reducing it.";
             case ReductionRecord.OFF -> "Not reduced (" + r.statementsBefore() + " data statements): reduction was off (`--reduce-time 0`).";
             case ReductionRecord.TIME_UP -> r.runs() == null
-                    ? "Not reduced (" + r.statementsBefore() + " data statements): the campaign's time was up."
+                    ? "Not reduced (" + r.statementsBefore() + " data statements): the campaign's time was up, and after it only bug"
+                            + " candidates are reduced."
                     : "Not reduced (" + r.statementsBefore() + " data statements): the reduction's time budget ran out after " + r.runs()
                             + " runs in " + r.seconds() + " s, before a smaller case was confirmed.";
             case ReductionRecord.INTERRUPTED -> "Not reduced (" + r.statementsBefore() + " data statements): the reduction was interrupted.";
