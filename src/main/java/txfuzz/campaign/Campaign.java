@@ -798,7 +798,8 @@ public final class Campaign {
      *       cause: the same bug as far as txfuzz can tell) it is filed as that one's duplicate
      *       without reduction;</li>
      *   <li>else, if its primary violation can be reduced (confirmed, not flaky, reported by an
-     *       oracle, reduction on, time left), the reducer shrinks it; the reduced case becomes
+     *       oracle, reduction on, and time left — a bug candidate is reduced even after the campaign's time, see
+     *       {@link #reducedWhateverTheTime}), the reducer shrinks it; the reduced case becomes
      *       case.json, the case as found stays as original.case.json; its reduced signature makes
      *       it a new unique finding or a duplicate of the one with that key;</li>
      *   <li>else it is filed by its own signature.</li>
