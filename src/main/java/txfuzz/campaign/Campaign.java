@@ -814,7 +814,8 @@ public final class Campaign {
      *       cause: the same bug as far as txfuzz can tell) it is filed as that one's duplicate
      *       without reduction;</li>
      *   <li>else, if its primary violation can be reduced (confirmed, not flaky, reported by an
-     *       oracle, reduction on, time left), the reducer shrinks it; the reduced case becomes
+     *       oracle, reduction on, and time left — a bug candidate is reduced even after the campaign's time, see
+     *       {@link #reducedWhateverTheTime}), the reducer shrinks it; the reduced case becomes
      *       case.json, the case as found stays as original.case.json; its reduced signature makes
      *       it a new unique finding or a duplicate of the one with that key;</li>
      *   <li>else it is filed by its own signature.</li>
@@ -878,7 +879,7 @@ public final class Campaign {
         String status = !reducible ? ReductionRecord.NOT_APPLICABLE
                 : !config.reduces() ? ReductionRecord.OFF
                 : known.isPresent() ? ReductionRecord.SKIPPED_DUPLICATE
-                : stopRequested || System.nanoTime() >= deadline ? ReductionRecord.TIME_UP
+                : stopRequested || (!reducedWhateverTheTime(found) && System.nanoTime() >= deadline) ? ReductionRecord.TIME_UP
                 : ReductionRecord.PENDING;
         if (ReductionRecord.PENDING.equals(status)) {
             file(writer.write(found, target)); // written before the reduction starts
@@ -1064,9 +1065,23 @@ public final class Campaign {
         return g.representative().equals(id) ? null : g.representative();
     }
 
-    /** Reduces the finding's case within the budget (and the campaign's remaining time); the finding unchanged if that fails. */
+    /**
+     * Whether {@code f} is reduced even once the campaign's time is up: a bug candidate is what a maintainer gets, and
+     * one not reduced is a 20-statement case where two statements show the bug (a triage found half a campaign's
+     * candidates unreduced, each of which reduces in 6–50 s). So a bug candidate gets its whole per-finding budget,
+     * whatever the time left, and the run ends after it; documented and other explained findings are reduced only
+     * within the campaign's time, and so never take a candidate's budget.
+     */
+    private static boolean reducedWhateverTheTime(Finding f) {
+        return f.primary().classification() == Classification.BUG_CANDIDATE;
+    }
+
+    /**
+     * Reduces the finding's case within the per-finding budget (and, unless it is a bug candidate, within the campaign's
+     * remaining time: {@link #reducedWhateverTheTime}); the finding unchanged if that fails.
+     */
     private Finding reduce(Finding f, Executor executor, Judge judge) {
-        long left = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(deadline - System.nanoTime(), 0);
+        long left = deadline == Long.MAX_VALUE || reducedWhateverTheTime(f) ? Long.MAX_VALUE : Math.max(deadline - System.nanoTime(), 0);
         java.time.Duration budget = left < config.reduceTime().toNanos() ? java.time.Duration.ofNanos(left) : config.reduceTime();
         Reduction r;
         try {

@@ -38,7 +38,7 @@ public enum Anomaly {
     DIRTY_UPDATE("dirty update", "a committed write was applied on top of a version written by a transaction that aborted (Elle)", G1A),
     INCOMPATIBLE_ORDER("incompatible order", "two observed wLists of one row are not prefixes of one another, or a row got a version after it was deleted: no single version order explains them (Elle)", null),
     GARBAGE_READ("garbage read", "a wList names a transaction that is not in the history, or the initial state anywhere but first", null),
-    INTERNAL("internal", "a transaction did not see its own earlier write of a row (Elle's internal consistency)", null),
+    INTERNAL("internal", "a transaction read a version of a row without its own earlier write of it (Elle's internal consistency)", null),
     PREDICATE_READ_MISS("predicate read miss", "a predicate read missed a row that existed from the start, was never deleted and matched in every version (Elle)", null),
     FRACTURED_READ("fractured read", "one statement that ran alone returned a row with a committed transaction's write and another row that"
             + " transaction wrote without it: no single state of the database holds both (per-statement view check)", null);

@@ -692,7 +692,7 @@ public final class DependencyGraph {
                         }
                         WList before = own.get(k);
                         if (before != null && w.kind() != WriteKind.INSERT && !w.wList().startsWith(before)) {
-                            internalFinding(x, k, before, w.wList(), w.stmt(), "wrote", matched.contains(k));
+                            internalFinding(x, k, before, w.wList(), w.stmt(), "wrote", matched.contains(k), null);
                         }
                         own.put(k, w.wList());
                         matched.remove(k);
@@ -703,7 +703,7 @@ public final class DependencyGraph {
                         }
                         WList before = own.get(k);
                         if (before != null && !r.wList().startsWith(before)) {
-                            internalFinding(x, k, before, r.wList(), r.stmt(), "read", matched.contains(k));
+                            internalFinding(x, k, before, r.wList(), r.stmt(), "read", matched.contains(k), ownVersionReadToo(txns[i], r.stmt(), k, before));
                         } else if (r.matched()) {
                             own.put(k, r.wList());
                             matched.add(k);
@@ -713,7 +713,8 @@ public final class DependencyGraph {
                             RowKey k = new RowKey(p.table(), rv.row());
                             WList before = own.get(k);
                             if (before != null && !rv.wList().startsWith(before)) {
-                                internalFinding(x, k, before, rv.wList(), p.stmt(), "read", matched.contains(k));
+                                internalFinding(x, k, before, rv.wList(), p.stmt(), "read", matched.contains(k),
+                                        ownVersionReadToo(txns[i], p.stmt(), k, before));
                             }
                         }
                     }
@@ -721,9 +722,43 @@ public final class DependencyGraph {
             }
         }
 
-        private void internalFinding(long x, RowKey k, WList mine, WList seen, int stmt, String verb, boolean matchedOnly) {
+        /**
+         * The version of row {@code k} with {@code tx}'s own write ({@code mine} or later) that statement {@code stmt} read
+         * too, beside one without it; null when it read none: then the statement saw only the other version.
+         */
+        private WList ownVersionReadToo(Transaction tx, int stmt, RowKey k, WList mine) {
+            for (Op op : tx.ops()) {
+                if (op instanceof Read r && r.stmt() == stmt && k.equals(new RowKey(r.table(), r.row())) && r.wList().startsWith(mine)) {
+                    return r.wList();
+                }
+                if (op instanceof PredicateRead p && p.stmt() == stmt && p.table().equals(k.table())) {
+                    for (RowVersion rv : p.rows()) {
+                        if (k.equals(new RowKey(p.table(), rv.row())) && rv.wList().startsWith(mine)) {
+                            return rv.wList();
+                        }
+                    }
+                }
+            }
+            return null;
+        }
+
+        /**
+         * A transaction that did not see its own earlier write of a row ({@code seen} lacks {@code mine}); {@code alsoOwn}:
+         * the version with its write that the same statement read as well (null: none), for then it did see its write —
+         * and the row's old version beside it, which is what went wrong.
+         */
+        private void internalFinding(long x, RowKey k, WList mine, WList seen, int stmt, String verb, boolean matchedOnly, WList alsoOwn) {
             String where = k.table() + "." + k.rowId();
             if (report(Anomaly.INTERNAL, x + "/" + where)) {
+                if (alsoOwn != null) {
+                    String summary = Explainer.t(x) + "." + stmt + " read both the old and the new version of row " + where + ": wList " + seen
+                            + " and its own wList " + alsoOwn;
+                    String text = Explainer.t(x) + " wrote " + where + " (wList " + mine + "), then" + ex.at(x, stmt) + " read the row twice: as"
+                            + " wList " + alsoOwn + ", with its own write, and as wList " + seen + ", the version before it. A statement sees"
+                            + " each row once, in one version, and a transaction's own write replaces the version it saw before.";
+                    add(Anomaly.INTERNAL, List.of(x), summary, text, List.of(new Explainer.Arrow(x, x, "read " + where + " twice", true)));
+                    return;
+                }
                 String summary = Explainer.t(x) + " " + verb + " " + where + " as " + seen + (matchedOnly ? " after its DML matched it as " : " after writing ")
                         + mine;
                 String text = matchedOnly

@@ -214,15 +214,25 @@ public final class BugReport {
         if (trace != null) {
             md.append(" The comment after each statement is what it returned in txfuzz's run.");
         }
+        List<PrintedOrder.Line> lines = PrintedOrder.of(c, trace);
+        if (lines.stream().anyMatch(l -> l.kind() == PrintedOrder.Kind.TXFUZZ_ROLLBACK)) {
+            md.append(" A `ROLLBACK` marked *sent by txfuzz* is one txfuzz sent in its run to end a transaction the engine aborted"
+                    + " (or txfuzz cancelled); run it too, where it stands: until then the engine may keep that transaction's locks.");
+        }
+        if (lines.stream().anyMatch(l -> l.kind() == PrintedOrder.Kind.NEVER_RAN)) {
+            md.append(" Statements commented out never ran: their transaction had ended.");
+        }
         md.append("\n\n```sql\n");
-        List<StmtRef> order = c.submittedOrder();
-        for (int i = 0; i < order.size(); i++) {
-            StmtRef ref = order.get(i);
-            Txn t = c.txn(ref.txn());
-            String sql = ReproduceScript.terminated(ReproduceScript.sqlOf(c.stmt(ref), target, c.mode()));
-            String head = "/* T" + ref.txn() + (t.explicit() ? "" : ", autocommit") + " */ ";
-            String comment = "-- step " + (i + 1) + outcome(trace, ref);
-            md.append(ReproduceScript.pad(head + ReproduceScript.oneLine(sql), 70)).append(' ').append(comment).append('\n');
+        for (PrintedOrder.Line l : lines) {
+            Txn t = c.txn(l.txn());
+            String head = "/* T" + l.txn() + (t.explicit() ? "" : ", autocommit") + " */ ";
+            String sql = ReproduceScript.oneLine(ReproduceScript.terminated(ReproduceScript.sqlOf(c.stmt(l.ref()), target, c.mode())));
+            String line = switch (l.kind()) {
+                case STATEMENT -> ReproduceScript.pad(head + sql, 70) + " -- step " + l.step() + outcome(trace, l.ref());
+                case NEVER_RAN -> ReproduceScript.pad("-- " + head + sql, 70) + " -- step " + l.step() + outcome(trace, l.ref());
+                case TXFUZZ_ROLLBACK -> ReproduceScript.pad(head + "ROLLBACK;", 70) + " -- " + ReproduceScript.sentByTxfuzz(l);
+            };
+            md.append(line).append('\n');
         }
         md.append("```\n\n");
 
@@ -358,7 +368,8 @@ public final class BugReport {
                     + "finding it duplicates is signed by, so the campaign did not spend time reducing it.";
             case ReductionRecord.OFF -> "Not reduced (" + r.statementsBefore() + " data statements): reduction was off (`--reduce-time 0`).";
             case ReductionRecord.TIME_UP -> r.runs() == null
-                    ? "Not reduced (" + r.statementsBefore() + " data statements): the campaign's time was up."
+                    ? "Not reduced (" + r.statementsBefore() + " data statements): the campaign's time was up, and after it only bug"
+                            + " candidates are reduced."
                     : "Not reduced (" + r.statementsBefore() + " data statements): the reduction's time budget ran out after " + r.runs()
                             + " runs in " + r.seconds() + " s, before a smaller case was confirmed.";
             case ReductionRecord.INTERRUPTED -> "Not reduced (" + r.statementsBefore() + " data statements): the reduction was interrupted.";

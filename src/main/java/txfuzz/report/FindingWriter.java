@@ -205,13 +205,14 @@ public final class FindingWriter {
     private void writeFiles(Finding f, Target target, Path into, Path dir) throws IOException {
         if (f.reduced()) {
             Files.writeString(into.resolve("original.case.json"), CaseJson.write(f.original()));
-            Files.writeString(into.resolve("original.reproduce.sql"), ReproduceScript.render(f.original(), target));
+            Files.writeString(into.resolve("original.reproduce.sql"), ReproduceScript.render(f.original(), f.originalTrace(), target));
             writeOrDelete(into.resolve("original.trace.txt"), f.originalTrace() == null ? null : TraceText.render(f.original(), f.originalTrace()));
         }
         Files.writeString(into.resolve("case.json"), CaseJson.write(f.testCase()));
         java.util.Optional<PlainForm> plain = f.plainShown();
         Files.writeString(into.resolve("reproduce.sql"), plain.isPresent()
-                ? ReproduceScript.renderPlainFirst(plain.get().plain(), f.testCase(), target) : ReproduceScript.render(f.testCase(), target));
+                ? ReproduceScript.renderPlainFirst(plain.get().plain(), plain.get().trace(), f.testCase(), f.trace(), target)
+                : ReproduceScript.render(f.testCase(), f.trace(), target));
         // the same case in the form the engine's maintainers keep regression tests in; each applies to its engines only;
         // the plain program where it behaved as the tracked case did (a maintainer runs no row tracking)
         String about = about(f.primary()) + plain.map(p -> "\n" + PLAIN_ABOUT).orElse("");

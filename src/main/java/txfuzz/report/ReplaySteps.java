@@ -9,7 +9,6 @@ import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.StmtResult;
 import txfuzz.exec.Trace;
 import txfuzz.exec.TxnOutcome;
-import txfuzz.exec.TxnStatus;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 
@@ -114,11 +113,14 @@ final class ReplaySteps {
             }
         }
 
-        /** After {@code ref} completed: if the engine aborted its transaction there, roll it back and list the rest. */
+        /**
+         * After {@code ref} completed: if txfuzz rolled its transaction back there (the engine aborted it, a failed COMMIT
+         * included: {@link PrintedOrder#rolledBackByTxfuzz}), roll it back too and list the rest.
+         */
         private void ended(StmtRef ref) {
             TxnOutcome o = trace.outcome(ref.txn());
             int last = c.txn(ref.txn()).statements().size() - 1;
-            if (o == null || o.status() != TxnStatus.ABORTED || !ref.equals(o.cause()) || ref.index() == last) {
+            if (o == null || !ref.equals(o.cause()) || !PrintedOrder.rolledBackByTxfuzz(c.txn(ref.txn()), o, trace)) {
                 return;
             }
             out.add(new Step(Action.ROLLBACK, ref, 0, null));

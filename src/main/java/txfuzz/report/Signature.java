@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -25,7 +26,11 @@ import txfuzz.oracle.Violation;
  * <em>cause</em>: what the oracle's evidence singles out whatever else the case holds — an isolation
  * cycle's shape (dependency types in cycle order, one table or several), the statement kinds of the
  * statements that deviated ({@link txfuzz.oracle.Evidence#deviatingSql()}), or an engine assertion.
- * Only where the evidence singles out nothing do the case's statement kinds stand in for it.
+ * Only where the evidence singles out nothing do the case's statement kinds stand in for it. The key
+ * also holds the cause the <em>verdict</em> names ({@link #verdictCause}): which way the run differed
+ * from what was expected, or for behaviour explained as documented the mechanism and where it is
+ * written, so a bug candidate is never filed under an explained finding, nor two candidates that
+ * differ the other way under one another, however alike their statements.
  *
  * <p>The statement kinds and SQL features of the (reduced) case are kept as a secondary key: shown
  * in listings (a bug reached through joins and one through subqueries is still one bug, but the
@@ -34,18 +39,22 @@ import txfuzz.oracle.Violation;
  * #text()} is the readable form.
  *
  * @param cause      what identifies the bug within its kind, e.g. {@code rw wr · several tables}, {@code UPDATE}
+ * @param verdictCause what the verdict says caused it: for explained behaviour {@code explained by <reference>}; else which
+ *                   way the run differed ({@code changed fewer rows than serial}, {@code rows only serial}, an SQLState),
+ *                   table names left out; empty when the kind says it all
  * @param statements statement kinds and transaction shapes of the case, e.g. {@code UPDATE}, {@code SELECT FOR UPDATE},
  *                   {@code INSERT ON CONFLICT DO UPDATE}, {@code MERGE}, {@code ROLLBACK}, {@code autocommit}
  * @param features   SQL features of the case, e.g. {@code LEFT JOIN}, {@code subquery}, {@code aggregate}, {@code ORDER BY},
  *                   {@code PRIMARY KEY}, {@code FOREIGN KEY}, {@code CHECK}, {@code index}, {@code prepared}
  */
 public record Signature(String oracle, String kind, String classification, String dbms, String level, String mode,
-                        List<String> cause, List<String> statements, List<String> features) {
-    /** Bumped whenever detection changes, so ids from different rules never collide by accident. */
-    static final int VERSION = 2;
+                        List<String> cause, List<String> verdictCause, List<String> statements, List<String> features) {
+    /** Bumped whenever detection changes, so ids from different rules never collide by accident (3: the verdict's cause). */
+    static final int VERSION = 3;
 
     public Signature {
         cause = List.copyOf(cause);
+        verdictCause = List.copyOf(verdictCause);
         statements = List.copyOf(new TreeSet<>(statements));
         features = List.copyOf(new TreeSet<>(features));
     }
@@ -56,7 +65,7 @@ public record Signature(String oracle, String kind, String classification, Strin
             // e.g. a server crash is identified by the assertion that failed, whatever the case ran and
             // at which level: the same assertion is the same bug.
             return new Signature(v.oracle(), v.kind().label(), v.classification().label(), c.dbms(), ANY_LEVEL, c.mode(),
-                    List.of(identity.get()), List.of(), List.of());
+                    List.of(identity.get()), List.of(), List.of(), List.of());
         }
         Set<String> statements = new TreeSet<>();
         Set<String> features = new TreeSet<>();
@@ -81,15 +90,40 @@ public record Signature(String oracle, String kind, String classification, Strin
             features.add("prepared");
         }
         return new Signature(v.oracle(), v.kind().label(), v.classification().label(), c.dbms(), c.isolation().shortName(), c.mode(),
-                cause(v, statements), List.copyOf(statements), List.copyOf(features));
+                cause(v, statements), verdictCause(v), List.copyOf(statements), List.copyOf(features));
     }
+
+    /**
+     * The cause the verdict names. Explained behaviour (documented, or any verdict with a reference) is signed by its
+     * reference: the mechanism and where the engine writes it down. Anything else by the direction of its {@link
+     * txfuzz.oracle.ViolationIdentity identity} — which way the run differed — with table names left out (a generated
+     * case's t0 or t1 is chance) and what the kind or the shape already says dropped.
+     */
+    static List<String> verdictCause(Violation v) {
+        if (v.reference() != null && !v.reference().isBlank()) {
+            return List.of("explained by " + v.reference().strip());
+        }
+        Optional<String> direction = v.evidence().identity().map(txfuzz.oracle.ViolationIdentity::direction);
+        if (direction.isEmpty() || direction.get().isBlank() || direction.get().equals(v.kind().label())
+                || direction.equals(v.evidence().shape())) {
+            return List.of();
+        }
+        Set<String> ways = new TreeSet<>();
+        for (String part : direction.get().split("; ")) {
+            ways.add(TABLE_PREFIX.matcher(part.strip()).replaceFirst(""));
+        }
+        return List.copyOf(ways);
+    }
+
+    /** A direction part's {@code t1: } naming the table it is about. */
+    private static final Pattern TABLE_PREFIX = Pattern.compile("^[A-Za-z_][A-Za-z0-9_]*: ");
 
     /**
      * The same signature without a level, for a failure shown to happen at every level the engine has
      * (the campaign checks that by running its reduced case at each): one bug, whichever level found it.
      */
     public Signature atAnyLevel() {
-        return new Signature(oracle, kind, classification, dbms, ANY_LEVEL, mode, cause, statements, features);
+        return new Signature(oracle, kind, classification, dbms, ANY_LEVEL, mode, cause, verdictCause, statements, features);
     }
 
     /** The level of a signature that holds at every level. */
@@ -124,10 +158,13 @@ public record Signature(String oracle, String kind, String classification, Strin
         return oracle + "/" + kind + " " + classification + " " + dbms + " " + level + ("default".equals(mode) ? "" : " " + mode);
     }
 
-    /** The canonical form the id hashes: the header and the cause; the case's statement kinds and features are not in it. */
+    /**
+     * The canonical form the id hashes: the header, the cause and the verdict's cause; the case's statement kinds and
+     * features are not in it.
+     */
     public String canonical() {
         return "v" + VERSION + "|" + oracle + "|" + kind + "|" + classification + "|" + dbms + "|" + level + "|" + mode + "|"
-                + String.join(",", cause);
+                + String.join(",", cause) + (verdictCause.isEmpty() ? "" : "|" + String.join(",", verdictCause));
     }
 
     /** 12 hex digits of the SHA-256 of {@link #canonical()}. */
@@ -145,9 +182,13 @@ public record Signature(String oracle, String kind, String classification, Strin
         return canonical().equals(other.canonical());
     }
 
-    /** e.g. {@code isolation/read-skew bug-candidate h2 RR · rw wr · several tables}. */
+    /**
+     * e.g. {@code isolation/read-skew bug-candidate h2 RR · rw wr · several tables}, {@code wss/write-outcome bug-candidate h2 RC
+     * · UPDATE · changed fewer rows than serial}.
+     */
     public String text() {
-        return header() + " · " + (cause.isEmpty() ? "no cause" : String.join(", ", cause));
+        return header() + " · " + (cause.isEmpty() ? "no cause" : String.join(", ", cause))
+                + (verdictCause.isEmpty() ? "" : " · " + String.join(", ", verdictCause));
     }
 
     /** The secondary key, e.g. {@code UPDATE, autocommit · subquery, PRIMARY KEY}: what the case held, not what the bug is. */

@@ -135,7 +135,7 @@ class SignatureTest {
         assertTrue(a.id().matches("[0-9a-f]{12}"), a.id());
         // the canonical form, hence the id, is fixed across runs and machines; evidence without a cause
         // falls back on the case's statement kinds, and the features are never in it
-        assertEquals("v2|wss|tx-wss|bug-candidate|h2|RC|default|UPDATE", a.canonical());
+        assertEquals("v3|wss|tx-wss|bug-candidate|h2|RC|default|UPDATE", a.canonical());
         assertEquals(a.id(), Signature.of(lostUpdate(3), TX_WSS).id());
         assertNotEquals(a.id(), Signature.of(lostUpdate(1).withIsolation(IsolationLevel.SERIALIZABLE), TX_WSS).id());
         assertNotEquals(a.id(), Signature.of(lostUpdate(1), TX_WSS.withClassification(Classification.DOCUMENTED, "r")).id());

@@ -98,6 +98,13 @@ public final class IsolationOracle implements Oracle {
             List<String> names = finding.transactions().stream().map(t -> "T" + t).toList();
             String among = names.isEmpty() ? "" : names.size() == 1 ? " in " + names.get(0)
                     : " between " + String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
+            if (finding.anomaly() == Anomaly.INTERNAL) {
+                // what the transaction read, from the finding ("T1.3 read both the old and the new version of row t.2"): the
+                // kind's words, "did not see its own write", are false of a statement that saw both versions
+                String prefix = finding.anomaly().label() + ": ";
+                String said = finding.summary().startsWith(prefix) ? finding.summary().substring(prefix.length()) : finding.summary();
+                return Optional.of(finding.anomaly().label() + among + ": " + said);
+            }
             // a description that names a generic "T1" could contradict the transactions named here: then the label says it
             return Optional.of(finding.anomaly().label() + among + (plain.contains("T1") ? "" : ": " + plain));
         }
