@@ -219,6 +219,27 @@ final class AbortingErrors {
         return Optional.of(new SerialSchedule(c.withTransactions(txns, submitted), origin, txnOrder));
     }
 
+    /**
+     * Whether the error of {@code statement}, a failed statement of a transaction that went on (an engine whose constraint
+     * errors end only the statement), is explained as an aborting one would be: by the engine's concurrency control, or by
+     * an allowed serial position (or, at READ COMMITTED and below, the statement's own read point) that raises it too. A
+     * visibility deviation reproducing the final state says nothing of it: the simulations skip a failed statement.
+     */
+    static boolean explained(TestCase c, Trace trace, Executor executor, List<List<Integer>> orders, StmtRef statement)
+            throws SQLException, SetupFailedException {
+        Optional<ExecutedStmt> e = trace.executed(statement);
+        if (e.isEmpty() || !e.get().result().failed() || e.get().result().errorClass() == null) {
+            return true;
+        }
+        ErrorClass cls = e.get().result().errorClass();
+        if (cls.isConcurrencyConflict() || cls.isEngineFailure() || cls == ErrorClass.IN_FAILED_TRANSACTION) {
+            return true;
+        }
+        // its own transaction is replayed up to the statement in each position, never before it as a committed one
+        List<List<Integer>> others = orders.stream().map(o -> o.stream().filter(t -> t != statement.txn()).toList()).distinct().toList();
+        return judge(c, trace, executor, others, new AbortingError(statement, e.get().result())).isEmpty();
+    }
+
     /** The failing statements no allowed serial position explains, each as a bug candidate. */
     static List<Violation> unexplained(TestCase c, Trace trace, Executor executor, List<List<Integer>> orders)
             throws SQLException, SetupFailedException {

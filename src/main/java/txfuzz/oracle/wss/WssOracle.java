@@ -117,7 +117,8 @@ public final class WssOracle implements Oracle {
         if (!found.isEmpty() && !semantics.deviations().isEmpty()) {
             found = classify(found, semantics, executor.target().promise(c.isolation(), c.mode()), explainer, broken.isPresent(),
                     () -> serialStates.isEmpty() ? Optional.empty()
-                    : DeclaredConstraints.brokenBy(c, executor.target(), trace.finalState(), serialStates.get(0)));
+                    : DeclaredConstraints.brokenBy(c, executor.target(), trace.finalState(), serialStates.get(0)),
+                    errorVerdict(c, trace, executor));
         }
         List<Violation> all = new ArrayList<>(ruleBreaks);
         all.addAll(found);
@@ -214,6 +215,25 @@ public final class WssOracle implements Oracle {
         return found;
     }
 
+    /** {@link AbortingErrors#explained} once per failed write: each deviation tried asks again. */
+    private static ErrorCheck errorVerdict(TestCase c, Trace trace, Executor executor) {
+        Map<StmtRef, Boolean> verdicts = new java.util.HashMap<>();
+        return ref -> {
+            Boolean known = verdicts.get(ref);
+            if (known == null) {
+                known = AbortingErrors.explained(c, trace, executor, SerialSchedule.possibleOrders(trace, MAX_ORDERS), ref);
+                verdicts.put(ref, known);
+            }
+            return known;
+        };
+    }
+
+    /** Whether a failed write's error is explained by what explains an aborting error ({@link AbortingErrors#explained}). */
+    @FunctionalInterface
+    private interface ErrorCheck {
+        boolean explained(StmtRef failed) throws SQLException, SetupFailedException;
+    }
+
     /** The constraint the run's final state breaks, if any ({@link DeclaredConstraints}): asked only when a deviation would explain it. */
     @FunctionalInterface
     private interface ConstraintCheck {
@@ -233,7 +253,7 @@ public final class WssOracle implements Oracle {
      * does not describe explains nothing.
      */
     private static List<Violation> classify(List<Violation> found, LevelSemantics semantics, LevelPromise claimed, DeviationExplainer explainer,
-                                            boolean firstCommitterWinsBroken, ConstraintCheck constraints)
+                                            boolean firstCommitterWinsBroken, ConstraintCheck constraints, ErrorCheck errors)
             throws SQLException, SetupFailedException {
         boolean stateDiffers = found.stream().anyMatch(v -> ((WssKind) v.kind()).stateDiffers());
         if (firstCommitterWinsBroken) {
@@ -266,10 +286,11 @@ public final class WssOracle implements Oracle {
                 for (Violation v : found) {
                     boolean explained = switch ((WssKind) v.kind()) {
                         case READ_RESULT -> false;
-                        // a write's count must come out of the simulation too, not just the final state; a write that
-                        // failed is not simulated (its error is taken as the run gave it), so the state is all there is
+                        // a write's count must come out of the simulation too, not just the final state; a write that failed
+                        // is not simulated, so its error is explained only as an aborting one is (issue 33 item 3)
                         case WRITE_OUTCOME -> v.evidence() instanceof WssEvidence w && w.actual() != null
-                                && (w.actual().failed() || explainer.reproducedCount(w.statement(), w.actual().updateCount()));
+                                && (w.actual().failed() ? errors.explained(w.statement())
+                                        : explainer.reproducedCount(w.statement(), w.actual().updateCount()));
                         default -> true;
                     };
                     out.add(explained ? v.withClassification(as.get().classification(), ref) : v);

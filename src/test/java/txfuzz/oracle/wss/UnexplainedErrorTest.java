@@ -69,6 +69,28 @@ class UnexplainedErrorTest {
         }
     }
 
+    /**
+     * The free-key fault on H2 as it is: the error ends only the INSERT and T2 commits. The statement-visibility simulation
+     * skips the failed INSERT and so reproduces the final state; that explains the state, never the error, which stays a
+     * bug candidate (its write outcome), as an aborting one would.
+     */
+    @ParameterizedTest
+    @CsvSource({"READ_COMMITTED", "REPEATABLE_READ"})
+    void aSpuriousErrorOfAStatementWhoseTransactionCommitsIsABugCandidate(IsolationLevel level) throws Exception {
+        try (Target real = TestServers.open("h2"); Target faulty = SpuriousUniqueViolationTarget.faulty(real, false)) {
+            WssRun r = WssRun.of(faulty, freeKeyBesideAnUncommittedWrite("h2", level));
+            assertTrue(r.committed(1) && r.committed(2), "the error ended only the INSERT: " + r.trace());
+            assertTrue(r.trace().executed(INSERT).orElseThrow().result().failed(), "the fault struck: " + r.trace());
+            assertTrue(r.verdict().violations().stream().anyMatch(v -> v.kind() == WssKind.WRITE_OUTCOME
+                    && v.classification() == Classification.BUG_CANDIDATE), r.verdict().toString());
+        }
+        // control: the same case on H2 as it is explains everything
+        try (Target real = TestServers.open("h2")) {
+            WssRun r = WssRun.of(real, freeKeyBesideAnUncommittedWrite("h2", level));
+            r.assertNoBugCandidate();
+        }
+    }
+
     /** The free-key fault, then T3 inserts that key on its own and commits: placed before T2, it would raise T2's error. */
     @Test
     void aTransactionThatBeganAfterTheErrorDoesNotExplainIt() throws Exception {
