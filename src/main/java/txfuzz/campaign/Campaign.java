@@ -566,12 +566,13 @@ public final class Campaign {
     /** The generators' figures: whether the case showed an anomaly, and whether a pattern case realised its pattern. */
     /**
      * The violations to file: those that break only txfuzz's own stricter expectation while every promise of the level holds
-     * (not promised) are counted in the summary and left out; {@code txfuzz replay} of the case shows them.
+     * (not promised) are counted in the summary and left out unless asked for ({@link #filingNotPromised}); {@code txfuzz
+     * replay} of the case shows them.
      */
     private List<Violation> withoutNotPromised(List<Violation> violations) {
         long notPromised = violations.stream().filter(v -> v.classification() == Classification.NOT_PROMISED).count();
-        if (notPromised == 0) {
-            return violations;
+        if (notPromised == 0 || fileNotPromised) {
+            return violations; // filed: the filing counts them
         }
         synchronized (books) {
             stats.notPromised += notPromised;
@@ -837,7 +838,7 @@ public final class Campaign {
                     case DOCUMENTED -> stats.documented++;
                     case FLAKY -> stats.flaky++;
                     case INSTRUMENTATION_EFFECT -> stats.instrumentationEffects++;
-                    case NOT_PROMISED -> stats.notPromised++; // filed only where a campaign files them (a witness of a concurrent run)
+                    case NOT_PROMISED -> stats.notPromised++; // filed with --not-promised, or as a concurrent run's witness
                 }
             }
             filing = fileAtOnce(found, reducible, violations.size(), writer);
@@ -1010,6 +1011,14 @@ public final class Campaign {
         this.meta = m;
         return this;
     }
+
+    /** Files violations that break no promise of their level as findings too ({@code run --not-promised}); counted either way. */
+    public Campaign filingNotPromised() {
+        this.fileNotPromised = true;
+        return this;
+    }
+
+    private boolean fileNotPromised;
 
     /** Writes junit.xml whenever summary.json is written ({@code run --report junit}). */
     public Campaign writingJunit() {

@@ -73,9 +73,12 @@ public final class Corpus {
         }
     }
 
-    /** The verdict on a whole replay: bug-candidate if any violation is one, else documented if any is, else none. */
+    /**
+     * The verdict on a whole replay: bug-candidate if any violation is one, else documented if any is, else not-promised if
+     * any is (the level's promises hold; only txfuzz's stricter expectation is broken), else none.
+     */
     public enum Overall {
-        NONE("none"), DOCUMENTED("documented"), BUG_CANDIDATE("bug-candidate");
+        NONE("none"), NOT_PROMISED("not-promised"), DOCUMENTED("documented"), BUG_CANDIDATE("bug-candidate");
 
         private final String label;
 
@@ -93,7 +96,7 @@ public final class Corpus {
                     return o;
                 }
             }
-            throw new IllegalStateException(where + ": verdict '" + label + "' is none of bug-candidate, documented, none");
+            throw new IllegalStateException(where + ": verdict '" + label + "' is none of bug-candidate, documented, not-promised, none");
         }
 
         /** The overall verdict of {@code oracle/kind/classification} labels. */
@@ -103,6 +106,9 @@ public final class Corpus {
             }
             if (labels.stream().anyMatch(v -> v.endsWith("/" + Classification.DOCUMENTED.label()))) {
                 return DOCUMENTED;
+            }
+            if (labels.stream().anyMatch(v -> v.endsWith("/" + Classification.NOT_PROMISED.label()))) {
+                return NOT_PROMISED;
             }
             return NONE;
         }

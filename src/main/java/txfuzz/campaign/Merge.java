@@ -301,7 +301,7 @@ public final class Merge {
             }
             run.set("startedAt", in.summary().path("meta").path("startedAt"));
             run.set("commandLine", in.summary().path("meta").path("commandLine"));
-            for (String field : List.of("cases", "invalidCases", "transactions", "statements", "stalls", "bugCandidates", "documented", "flaky")) {
+            for (String field : List.of("cases", "invalidCases", "transactions", "statements", "stalls", "bugCandidates", "documented", "flaky", "notPromised")) {
                 sums.merge(field, in.summary().path(field).asLong(), Long::sum);
             }
             cases += in.summary().path("cases").asLong();
@@ -371,7 +371,9 @@ public final class Merge {
     }
 
     private static final List<String[]> SECTIONS = List.of(new String[] {"bug-candidate", "Bug candidates"},
-            new String[] {"documented", "Documented behaviour"}, new String[] {"flaky", "Flaky (not reproduced by a second run)"},
+            new String[] {"documented", "Documented behaviour"},
+            new String[] {"not-promised", "Not promised (every promise of the level holds; filed with --not-promised)"},
+            new String[] {"flaky", "Flaky (not reproduced by a second run)"},
             new String[] {"instrumentation-effect", "Instrumentation effects"});
 
     private static String index(Input first, int runs, List<ObjectNode> groups, int duplicates, int bugs) {

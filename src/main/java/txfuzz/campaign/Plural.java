@@ -24,8 +24,8 @@ public final class Plural {
                 + of(duplicates, "duplicate");
     }
 
-    /** "; 3 not promised (counted, not filed)", or nothing when there are none: violations that break no promise of their level. */
+    /** "; 3 not promised", or nothing when there are none: violations that break no promise of their level (filed only with --not-promised). */
     public static String notPromised(long n) {
-        return n == 0 ? "" : "; " + n + " not promised (counted, not filed)";
+        return n == 0 ? "" : "; " + n + " not promised";
     }
 }

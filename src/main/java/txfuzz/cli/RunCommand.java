@@ -72,6 +72,11 @@ final class RunCommand implements Callable<Integer> {
             + " (see --continue). Default: a folder of the run's own, txfuzz-out/<UTC time>-<dbms>, with txfuzz-out/latest pointing at it.")
     Path out;
 
+    @Option(names = "--not-promised", description = "Also file the violations that break no promise of their level (the engine's standard"
+            + " level and its manual hold; only txfuzz's stricter write-specific expectation is broken) as findings. They are counted in"
+            + " summary.json either way.")
+    boolean fileNotPromised;
+
     @Option(names = "--continue", description = "Add this run to the --out folder of an earlier run: its summary.json and findings/index.md"
             + " go on listing the earlier findings beside this run's (which are not de-duplicated against them); events.jsonl is appended to.")
     boolean continueOut;
@@ -338,6 +343,9 @@ final class RunCommand implements Callable<Integer> {
             }
             if (junit) {
                 campaign.writingJunit();
+            }
+            if (fileNotPromised) {
+                campaign.filingNotPromised();
             }
             if (maxBugs != null) {
                 campaign.stoppingAfterBugCandidates(maxBugs);

@@ -15,10 +15,21 @@ public sealed interface Basis {
     /**
      * The manual describes the behaviour.
      *
-     * @param quote the manual's own sentence, verbatim
-     * @param link  the page it is on
+     * @param quote      the manual's own sentence, verbatim
+     * @param link       the page it is on
+     * @param readPoints for statement visibility, the read points of a statement that waited the sentence describes
+     *                   ({@link Deviation.ReadPoint}); an explanation at another read point is not documented by it
      */
-    record Documented(String quote, String link) implements Basis {
+    record Documented(String quote, String link, java.util.Set<Deviation.ReadPoint> readPoints) implements Basis {
+        public Documented {
+            readPoints = java.util.Set.copyOf(readPoints);
+        }
+
+        /** The sentence describes the behaviour whatever a waiting statement read. */
+        public Documented(String quote, String link) {
+            this(quote, link, java.util.EnumSet.allOf(Deviation.ReadPoint.class));
+        }
+
         @Override
         public String cite() {
             return "\"" + quote + "\" (" + link + ")";

@@ -80,6 +80,23 @@ public enum Deviation {
     }
 
     /**
+     * How a statement that waited is taken to have read under {@link #STATEMENT_VISIBILITY} and {@link #DIRTY_VISIBILITY}: a
+     * manual may describe one of them and not the others ({@link Basis.Documented#readPoints}).
+     */
+    public enum ReadPoint {
+        /** everything as of when it was submitted */
+        SUBMITTED,
+        /** everything as of when it resumed (InnoDB's semi-consistent read: the newest committed version) */
+        RESUMED,
+        /**
+         * UPDATE and DELETE choose their rows as of when they were submitted, then re-check each chosen row's newest version
+         * after the wait, re-evaluating the whole statement on the data as of when it resumed — a coarser form of
+         * {@link #STATEMENT_SNAPSHOT_WITH_RECHECK}, which keeps the statement's snapshot for the rest of it
+         */
+        RECHECK
+    }
+
+    /**
      * What the engine documents must hold of a run at a level, checked against the trace before a
      * deviation's simulation may count as the explanation of a violation. A simulation that
      * reproduces the final state while one of these fails explains nothing: the engine broke the

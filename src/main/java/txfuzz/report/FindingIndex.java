@@ -139,7 +139,10 @@ public final class FindingIndex {
     }
 
     private static final List<String[]> SECTIONS = List.of(new String[] {"bug-candidate", "Bug candidates"},
-            new String[] {"documented", "Documented behaviour"}, new String[] {"flaky", "Flaky (not reproduced by a second run)"});
+            new String[] {"documented", "Documented behaviour"},
+            new String[] {"not-promised", "Not promised (every promise of the level holds; filed with --not-promised)"},
+            new String[] {"flaky", "Flaky (not reproduced by a second run)"},
+            new String[] {"instrumentation-effect", "Instrumentation effects"});
 
     /** index.md: the unique findings, newest first, by classification. Links are relative to findings/. */
     public String render(String dbmsVersion, long seed) {

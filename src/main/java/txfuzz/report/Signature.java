@@ -101,7 +101,7 @@ public record Signature(String oracle, String kind, String classification, Strin
      */
     static List<String> verdictCause(Violation v) {
         if (v.reference() != null && !v.reference().isBlank()) {
-            return List.of("explained by " + v.reference().strip());
+            return List.of("explained by " + mechanism(v.reference()));
         }
         Optional<String> direction = v.evidence().identity().map(txfuzz.oracle.ViolationIdentity::direction);
         if (direction.isEmpty() || direction.get().isBlank() || direction.get().equals(v.kind().label())
@@ -113,6 +113,31 @@ public record Signature(String oracle, String kind, String classification, Strin
             ways.add(TABLE_PREFIX.matcher(part.strip()).replaceFirst(""));
         }
         return List.copyOf(ways);
+    }
+
+    /**
+     * The mechanism a reference names, without what it says of this case (which rows a scan waited on, the serial order
+     * found) or why the promise holds: a manual's quoted sentence, a page, or the rule's name before its first colon,
+     * parenthesis, semicolon or comma ("statement-level visibility", "per-table snapshots").
+     */
+    static String mechanism(String reference) {
+        String r = reference.strip();
+        if (r.startsWith("\"")) {
+            int end = r.indexOf('"', 1);
+            return end > 0 ? r.substring(0, end + 1) : r;
+        }
+        if (r.startsWith("http")) {
+            int space = r.indexOf(' ');
+            return space > 0 ? r.substring(0, space) : r;
+        }
+        int cut = r.length();
+        for (String stop : List.of(":", " (", ";", ",")) {
+            int i = r.indexOf(stop);
+            if (i > 0 && i < cut) {
+                cut = i;
+            }
+        }
+        return r.substring(0, cut);
     }
 
     /** A direction part's {@code t1: } naming the table it is about. */

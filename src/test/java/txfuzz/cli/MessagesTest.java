@@ -93,7 +93,7 @@ class MessagesTest {
     @Test
     void progressAndDoneCountTheSameThingsInTheSameWords(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("o");
-        CliTest.Result r = CliTest.run("run", "--dbms", "h2", "--isolation", "READ_UNCOMMITTED", "--seed", "1", "--tests", "20", "--reduce-time", "0",
+        CliTest.Result r = CliTest.run("run", "--dbms", "h2", "--isolation", "READ_UNCOMMITTED", "--seed", "1", "--tests", "20", "--reduce-time", "0", "--not-promised",
                 "--out", out.toString());
         assertTrue(r.code() <= Main.FOUND, r.toString());
         JsonNode s = JSON.readTree(out.resolve("summary.json").toFile());

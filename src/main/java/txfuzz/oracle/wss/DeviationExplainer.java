@@ -101,18 +101,6 @@ final class DeviationExplainer {
         }
     }
 
-    /** How a statement that waited is taken to have read. */
-    private enum ReadPoint {
-        /** everything as of when it was submitted */
-        SUBMITTED,
-        /** everything as of when it resumed */
-        RESUMED,
-        /**
-         * UPDATE and DELETE choose their rows as of when they were submitted, then re-check each chosen
-         * row's newest version after the wait (PostgreSQL's EvalPlanQual; H2 does the same)
-         */
-        RECHECK
-    }
 
     /**
      * Whether the simulation that last explained the run gave {@code ref} the update count it had in the actual run.
@@ -167,15 +155,28 @@ final class DeviationExplainer {
      * answers for it); else the first.
      */
     Optional<String> explanation(Deviation deviation) throws SQLException, SetupFailedException {
-        ReadPoint stateOnly = null;
+        return explanation(deviation, Set.of());
+    }
+
+    /** As {@link #explanation(Deviation)}, trying the read points in {@code preferred} first (those a manual describes). */
+    Optional<String> explanation(Deviation deviation, Set<Deviation.ReadPoint> preferred) throws SQLException, SetupFailedException {
+        Deviation.ReadPoint stateOnly = null;
         Map<StmtRef, Long> stateOnlyAt = null;
-        for (ReadPoint p : ReadPoint.values()) {
+        List<Deviation.ReadPoint> points = new ArrayList<>(preferred);
+        points.sort(null);
+        for (Deviation.ReadPoint p : Deviation.ReadPoint.values()) {
+            if (!points.contains(p)) {
+                points.add(p);
+            }
+        }
+        for (Deviation.ReadPoint p : points) {
             boolean explained = switch (deviation) {
                 case STATEMENT_VISIBILITY, DIRTY_VISIBILITY -> explains(deviation, p);
                 case TRANSACTION_SNAPSHOT, TABLE_SNAPSHOTS, SOME_SERIAL_ORDER, STATEMENT_SNAPSHOT_WITH_RECHECK, LOCKING_SCAN_IN_KEY_ORDER ->
-                        p == ReadPoint.SUBMITTED && explains(deviation, p);
+                        p == Deviation.ReadPoint.SUBMITTED && explains(deviation, p);
             };
             if (explained && everyCountReproduced()) {
+                lastReadPoint = readPointOf(deviation, p);
                 return Optional.of(describe(deviation, p));
             }
             if (explained && stateOnly == null) {
@@ -186,12 +187,28 @@ final class DeviationExplainer {
         if (stateOnly != null) {
             simulatedCounts.clear();
             simulatedCounts.putAll(stateOnlyAt);
+            lastReadPoint = readPointOf(deviation, stateOnly);
             return Optional.of(describe(deviation, stateOnly));
         }
+        lastReadPoint = null;
         return Optional.empty();
     }
 
-    private String describe(Deviation d, ReadPoint p) {
+    /** The read point of the last explanation {@link #explanation} gave; empty for a deviation that has none to choose. */
+    Optional<Deviation.ReadPoint> lastReadPoint() {
+        return Optional.ofNullable(lastReadPoint);
+    }
+
+    private Deviation.ReadPoint lastReadPoint;
+
+    /** The read point that explained, where it says anything: no write that waited, no difference between read points. */
+    private Deviation.ReadPoint readPointOf(Deviation d, Deviation.ReadPoint p) {
+        boolean readPoints = d == Deviation.STATEMENT_VISIBILITY || d == Deviation.DIRTY_VISIBILITY;
+        boolean aWriteWaited = writesInCompletionOrder(true).stream().anyMatch(ref -> trace.executed(ref).map(ExecutedStmt::blocked).orElse(false));
+        return readPoints && aWriteWaited ? p : null;
+    }
+
+    private String describe(Deviation d, Deviation.ReadPoint p) {
         String waited = switch (p) {
             case SUBMITTED -> "";
             case RESUMED -> "; a statement that waited for a lock read the data as of when it resumed";
@@ -223,7 +240,7 @@ final class DeviationExplainer {
      * Whether the simulation of {@code deviation} reproduces the final state; its counts stay in {@link #simulatedCounts}:
      * those of a choice that reproduced every count too where one did, else those of the first that reproduced the state.
      */
-    private boolean explains(Deviation deviation, ReadPoint readPoint) throws SQLException, SetupFailedException {
+    private boolean explains(Deviation deviation, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
         boolean explained;
         simulatedCounts.clear();
         stateOnlyCounts = null;
@@ -254,7 +271,7 @@ final class DeviationExplainer {
         }
     }
 
-    private boolean simulate(Deviation deviation, ReadPoint readPoint) throws SQLException, SetupFailedException {
+    private boolean simulate(Deviation deviation, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
         return switch (deviation) {
             case STATEMENT_VISIBILITY -> statementVisibility(false, readPoint);
             case DIRTY_VISIBILITY -> statementVisibility(true, readPoint);
@@ -353,7 +370,7 @@ final class DeviationExplainer {
         return writes;
     }
 
-    private boolean statementVisibility(boolean dirty, ReadPoint readPoint) throws SQLException, SetupFailedException {
+    private boolean statementVisibility(boolean dirty, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
         // reading uncommitted data includes data of transactions that later rolled back
         List<StmtRef> writes = writesInCompletionOrder(dirty);
         List<Effect> done = new ArrayList<>();
@@ -362,12 +379,12 @@ final class DeviationExplainer {
             int submitted = e.completedBefore();
             int resumed = trace.position(ref);
             Optional<StateDelta> delta;
-            if (readPoint == ReadPoint.RESUMED) {
+            if (readPoint == Deviation.ReadPoint.RESUMED) {
                 delta = effectOn(view(done, ref.txn(), resumed, dirty), List.of(ref));
             } else {
                 delta = effectOn(view(done, ref.txn(), submitted, dirty), List.of(ref));
                 StmtKind kind = testCase.stmt(ref).kind();
-                if (readPoint == ReadPoint.RECHECK && e.blocked() && delta.isPresent() && withRowIds
+                if (readPoint == Deviation.ReadPoint.RECHECK && e.blocked() && delta.isPresent() && withRowIds
                         && (kind == StmtKind.UPDATE || kind == StmtKind.DELETE)) {
                     Set<String> chosen = rowIds(delta.get());
                     Optional<DbState> before = view(done, ref.txn(), submitted, dirty);
@@ -590,7 +607,7 @@ final class DeviationExplainer {
             // it chose changed while it ran (the controlled executor runs one statement at a time), so its snapshot was the
             // newest committed data when it ran and nothing was re-checked: the rule is statement visibility as submitted.
             return writesInCompletionOrder(false).stream().noneMatch(ref -> trace.executed(ref).map(ExecutedStmt::blocked).orElse(false))
-                    && statementVisibility(false, ReadPoint.SUBMITTED);
+                    && statementVisibility(false, Deviation.ReadPoint.SUBMITTED);
         }
         List<StmtRef> writes = writesInCompletionOrder(false);
         StatementParts parts = new StatementParts(testCase, new StatementParts.Simulation() {

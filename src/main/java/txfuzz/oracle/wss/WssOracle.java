@@ -265,7 +265,9 @@ public final class WssOracle implements Oracle {
         List<String> unpromised = new ArrayList<>(); // explanations the catalogue does not accept
         Optional<String> constraint = null; // checked once, when a deviation would first explain a state
         for (Deviation d : semantics.deviations()) {
-            Optional<String> rule = explainer.explanation(d);
+            // a manual describing some read points only: those first, so a run it describes is called documented
+            Optional<String> rule = explainer.explanation(d, semantics.basis(d).filter(b -> b instanceof txfuzz.dbms.Basis.Documented)
+                    .map(b -> ((txfuzz.dbms.Basis.Documented) b).readPoints()).orElse(java.util.Set.of()));
             if (rule.isPresent() && stateDiffers && constraint == null) {
                 constraint = constraints.broken();
                 if (constraint.isPresent()) {
@@ -276,7 +278,8 @@ public final class WssOracle implements Oracle {
                             v.attachments()) : v).toList();
                 }
             }
-            Optional<Explained> as = rule.flatMap(r -> explainedAs(d, r, semantics, claimed));
+            Optional<Deviation.ReadPoint> point = explainer.lastReadPoint();
+            Optional<Explained> as = rule.flatMap(r -> explainedAs(d, r, point, semantics, claimed));
             if (rule.isPresent() && as.isEmpty()) {
                 unpromised.add(rule.get());
             }
@@ -322,10 +325,14 @@ public final class WssOracle implements Oracle {
      * manual's sentence; not promised with the measurement and why the promises hold, or with the standard level the engine
      * claims when {@code d} keeps it; nothing when {@code d} breaks the claimed level and the manual does not describe it.
      */
-    static Optional<Explained> explainedAs(Deviation d, String rule, LevelSemantics semantics, LevelPromise claimed) {
+    static Optional<Explained> explainedAs(Deviation d, String rule, Optional<Deviation.ReadPoint> point, LevelSemantics semantics,
+                                           LevelPromise claimed) {
         Optional<txfuzz.dbms.Basis> basis = semantics.basis(d);
         if (basis.isPresent() && basis.get() instanceof txfuzz.dbms.Basis.Documented doc) {
-            return Optional.of(new Explained(Classification.DOCUMENTED, doc.cite() + " (" + rule + ")"));
+            if (point.isEmpty() || doc.readPoints().contains(point.get())) {
+                return Optional.of(new Explained(Classification.DOCUMENTED, doc.cite() + " (" + rule + ")"));
+            }
+            basis = Optional.empty(); // the sentence describes another read point: this one is judged by the standard level
         }
         if (basis.isPresent() && basis.get() instanceof txfuzz.dbms.Basis.Measured m) {
             return Optional.of(new Explained(Classification.NOT_PROMISED, rule + " (measured, not in the manual; pinned by " + m.pinnedBy()

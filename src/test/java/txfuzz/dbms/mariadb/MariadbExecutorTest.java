@@ -254,7 +254,7 @@ class MariadbExecutorTest {
         Judged j = judge(target, listing6(level));
         assertFalse(at(j.trace(), 2, 1).blocked());
         assertEquals(List.of("6"), t(j.trace()));
-        assertDocumented(j.verdict(), "no gap locks");
+        assertDocumented(j.verdict(), "not the gaps before them");
     }
 
     /** At REPEATABLE READ the DELETE's next-key locks cover the gap: the INSERT waits for T1's COMMIT. */

@@ -91,17 +91,17 @@ class WssOracleTest {
     }
 
     @Test
-    void missingGapLocksAtReadCommittedAreDocumentedBehaviour() throws Exception {
+    void missingGapLocksAtReadCommittedBreakNoPromise() throws Exception {
         Verdict v = judge(new H2Target(), listing6(IsolationLevel.READ_COMMITTED));
         assertTrue(v.violations().stream().anyMatch(x -> x.kind().label().equals("tx-wss")), v.toString());
         for (Violation x : v.violations()) {
-            assertEquals(Classification.DOCUMENTED, x.classification(), x.summary());
+            assertEquals(Classification.NOT_PROMISED, x.classification(), x.summary());
             assertTrue(x.reference().contains("statement-level visibility"), x.reference());
         }
     }
 
     @Test
-    void anUpdateThatWaitedReChecksOnlyTheRowsItChoseAndThatIsDocumented() throws Exception {
+    void anUpdateThatWaitedReChecksOnlyTheRowsItChoseAndThatBreaksNoPromise() throws Exception {
         // T2's UPDATE waits for T1's lock on row 1; T1 moves row 1 out of the predicate and inserts a
         // new matching row 3. H2, like PostgreSQL, re-checks row 1 only and does not see row 3.
         TestCase c = Cases.on("h2").table("t")
@@ -112,17 +112,17 @@ class WssOracleTest {
         Verdict v = judge(new H2Target(), c);
         assertTrue(v.violations().stream().anyMatch(x -> x.kind().label().equals("tx-wss")), v.toString());
         for (Violation x : v.violations()) {
-            assertEquals(Classification.DOCUMENTED, x.classification(), x.summary());
+            assertEquals(Classification.NOT_PROMISED, x.classification(), x.summary());
             assertTrue(x.reference().contains("re-checked their newest versions"), x.reference());
         }
     }
 
     @Test
-    void phantomWritesAtSnapshotAreDocumentedBehaviour() throws Exception {
+    void phantomWritesAtSnapshotBreakNoPromise() throws Exception {
         Verdict v = judge(new H2Target(), listing6(IsolationLevel.SNAPSHOT));
         assertTrue(v.violations().stream().anyMatch(x -> x.kind().label().equals("tx-wss")), v.toString());
         for (Violation x : v.violations()) {
-            assertEquals(Classification.DOCUMENTED, x.classification(), x.summary());
+            assertEquals(Classification.NOT_PROMISED, x.classification(), x.summary());
             assertTrue(x.reference().contains("snapshot"), x.reference());
         }
     }
