@@ -317,7 +317,7 @@ public final class WssOracle implements Oracle {
     }
 
     /** What an explanation makes of a violation, and the reference that says why. */
-    private record Explained(Classification classification, String reference) {
+    record Explained(Classification classification, String reference) {
     }
 
     /**
