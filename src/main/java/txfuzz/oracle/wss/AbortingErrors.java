@@ -150,8 +150,8 @@ final class AbortingErrors {
                 stmts.add(c.stmt(ref));
             }
         }
-        if (c.stmt(failure.statement()).kind() != StmtKind.COMMIT) {
-            stmts.add(Stmt.rollback()); // what the run did after the error: nothing of it may stay
+        if (c.stmt(failure.statement()).kind() != StmtKind.COMMIT && aborted.explicit()) {
+            stmts.add(Stmt.rollback()); // what the run did after the error: nothing of it may stay (an autocommit statement is last anyway)
         }
         txns.add(aborted.with(id, stmts));
         stmts.forEach(s -> submitted.add(id));
@@ -292,7 +292,94 @@ final class AbortingErrors {
                     + ", the others committing where they did in the run (what "
                     + c.txn(failure.txn()).levelIn(c).sql() + " lets a statement see): " + outcome(there, false));
         }
+        if (c.txn(failure.txn()).levelIn(c) == txfuzz.model.IsolationLevel.READ_UNCOMMITTED) {
+            Optional<SerialSchedule> dirty = dirtyPrefixReplay(c, trace, failure);
+            Optional<StmtResult> there = dirty.isEmpty() ? Optional.empty() : replayed(executor, dirty.get(), failure);
+            if (there.isPresent() && there.get().failed() && there.get().errorClass() == failure.errorClass()) {
+                return Optional.empty(); // what READ UNCOMMITTED lets it see: others' writes, committed or not
+            }
+            dirty.ifPresent(d -> tried.add("every write that completed before it, each on its own in the order they completed (what READ"
+                    + " UNCOMMITTED lets a statement see): " + outcome(there, false)));
+        }
+        Optional<Integer> keyWriter = committedKeyWriterSinceSnapshot(c, trace, failure);
+        if (keyWriter.isPresent()) {
+            return Optional.empty(); // the snapshot's first-committer-wins, met in the key check
+        }
         return Optional.of(violation(c, failure, shown, shownResult, tried));
+    }
+
+    /**
+     * At a level that reads one snapshot per transaction (or per table), a constraint error of a write whose key check met a
+     * row a concurrent transaction committed after the failing transaction began: its snapshot does not show that row, so
+     * no serial position and no statement replay raises the error, yet it is that level's write-write conflict (the write
+     * acts on its snapshot, the key is checked against the newest committed data, and the later writer fails, as snapshot
+     * isolation's first-committer-wins has it). The transaction that committed, between the failing transaction's first
+     * statement and the failing statement's completion, a write to the failing statement's table; empty when there is none,
+     * at READ COMMITTED and below (their statement replay judges them), and for errors other than constraint violations.
+     */
+    static Optional<Integer> committedKeyWriterSinceSnapshot(TestCase c, Trace trace, AbortingError failure) {
+        var level = c.txn(failure.txn()).levelIn(c);
+        if (failure.errorClass() != ErrorClass.CONSTRAINT || level == txfuzz.model.IsolationLevel.READ_COMMITTED
+                || level == txfuzz.model.IsolationLevel.READ_UNCOMMITTED) {
+            return Optional.empty();
+        }
+        Optional<String> table = txfuzz.oracle.TableWrites.target(c.stmt(failure.statement()).sql());
+        if (table.isEmpty()) {
+            return Optional.empty();
+        }
+        int began = firstSubmitted(trace, failure.txn()).map(ExecutedStmt::completedBefore).orElse(0);
+        int failedAt = trace.position(failure.statement());
+        for (int t : trace.endOrder()) {
+            var outcome = trace.outcome(t);
+            if (t == failure.txn() || outcome.status() != TxnStatus.COMMITTED || outcome.cause() == null) {
+                continue;
+            }
+            int committedAt = trace.position(outcome.cause());
+            if (committedAt < began || committedAt > failedAt) {
+                continue;
+            }
+            for (StmtRef r : SerialSchedule.effective(c, trace, t)) {
+                if (c.stmt(r).kind().isWrite() && txfuzz.oracle.TableWrites.target(c.stmt(r).sql())
+                        .map(x -> x.equalsIgnoreCase(table.get())).orElse(false)) {
+                    return Optional.of(t);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * READ UNCOMMITTED's view of the failing statement: every write of every transaction that completed before it (committed,
+     * still open, or later rolled back), each as an autocommit statement in the order they completed, then the failing one.
+     * Empty for an error raised by COMMIT.
+     */
+    static Optional<SerialSchedule> dirtyPrefixReplay(TestCase c, Trace trace, AbortingError failure) {
+        if (c.stmt(failure.statement()).kind() == StmtKind.COMMIT) {
+            return Optional.empty();
+        }
+        int failedAt = trace.position(failure.statement());
+        List<Txn> txns = new ArrayList<>();
+        List<Integer> submitted = new ArrayList<>();
+        Map<StmtRef, StmtRef> origin = new java.util.HashMap<>();
+        for (int i = 0; i <= failedAt; i++) {
+            ExecutedStmt e = trace.schedule().get(i);
+            StmtRef ref = e.ref();
+            boolean failing = ref.equals(failure.statement());
+            if (!failing && (c.stmt(ref).kind().isControl() || !c.stmt(ref).kind().isWrite() || e.result().failed())) {
+                continue;
+            }
+            int id = txns.size() + 1;
+            txns.add(c.txn(ref.txn()).with(id, List.of(c.stmt(ref))));
+            submitted.add(id);
+            origin.put(new StmtRef(id, 0), ref);
+        }
+        List<Integer> txnOrder = new ArrayList<>();
+        for (StmtRef r : origin.values()) {
+            if (!txnOrder.contains(r.txn())) {
+                txnOrder.add(r.txn());
+            }
+        }
+        return Optional.of(new SerialSchedule(c.withTransactions(txns, submitted), origin, txnOrder));
     }
 
     /** What the failing statement returned in {@code serial}; empty when it did not run (or the replay hung before it). */
