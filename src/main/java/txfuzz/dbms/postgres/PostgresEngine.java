@@ -198,7 +198,8 @@ public final class PostgresEngine implements Engine {
                         new txfuzz.dbms.Basis.Documented("a query in a repeatable read transaction sees a snapshot as of the start of the first"
                                 + " non-transaction-control statement in the transaction, not as of the start of the current statement within the"
                                 + " transaction", docs + "#XACT-REPEATABLE-READ"))
-                .documenting(docs + "#XACT-REPEATABLE-READ (snapshot isolation: serialization anomalies such as write skew)",
+                .documenting(docs + "#XACT-REPEATABLE-READ (\"this view will not necessarily always be consistent with some serial (one at a"
+                                + " time) execution of concurrent transactions of the same level\": serialization anomalies such as write skew)",
                         Anomaly.WRITE_SKEW, Anomaly.G2_ITEM, Anomaly.G2)
                 // "a repeatable read transaction cannot modify or lock rows changed by other transactions after
                 // the repeatable read transaction began" (40001); ON CONFLICT arbitrates on the newest index entries
