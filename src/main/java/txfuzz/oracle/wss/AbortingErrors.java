@@ -279,6 +279,22 @@ final class AbortingErrors {
         if (shown == null) {
             return Optional.empty(); // no position to try (cannot happen: the FCRFS one is always allowed)
         }
+        // Below serializability in commit order, the order the level serialized the committed transactions in need not be the
+        // one they committed in (a snapshot writer serializes before a transaction it did not see): every order of those that
+        // began before the error, all before the failing transaction, within what is left of the budget.
+        List<Integer> beganBefore = orders.get(0).stream()
+                .filter(t -> firstSubmitted(trace, t).map(e -> e.completedBefore() <= trace.position(failure.statement())).orElse(false)).toList();
+        for (List<Integer> order : StateOrderSearch.permutations(beganBefore, MAX_REPLAYS)) {
+            if (tried.size() >= 2 * MAX_REPLAYS || !replayed.add(order)) {
+                continue;
+            }
+            SerialSchedule serial = replayUpTo(c, trace, order, order.size(), failure);
+            Optional<StmtResult> there = replayed(executor, serial, failure);
+            if (there.isPresent() && there.get().failed() && there.get().errorClass() == failure.errorClass()) {
+                return Optional.empty(); // a serial order, though not the commit order, raises it
+            }
+            tried.add(serial.describeOrder() + ": " + outcome(there, true));
+        }
         for (boolean atStart : new boolean[] {true, false}) {
             Optional<SerialSchedule> statementSnapshot = statementSnapshotReplay(c, trace, failure, atStart);
             if (statementSnapshot.isEmpty()) {
@@ -309,37 +325,46 @@ final class AbortingErrors {
     }
 
     /**
-     * At a level that reads one snapshot per transaction (or per table), a constraint error of a write whose key check met a
-     * row a concurrent transaction committed after the failing transaction began: its snapshot does not show that row, so
-     * no serial position and no statement replay raises the error, yet it is that level's write-write conflict (the write
-     * acts on its snapshot, the key is checked against the newest committed data, and the later writer fails, as snapshot
-     * isolation's first-committer-wins has it). The transaction that committed, between the failing transaction's first
-     * statement and the failing statement's completion, a write to the failing statement's table; empty when there is none,
-     * at READ COMMITTED and below (their statement replay judges them), and for errors other than constraint violations.
+     * A constraint error of a write whose key check met a row its view did not show as the check found it: the write acts on
+     * its view while the engine checks keys against the newest data, so no serial position and no statement replay raises
+     * the error, yet it is what the level's visibility gives (snapshot isolation's first-committer-wins raised as a key
+     * violation, PostgreSQL's documented ON CONFLICT-less race). The view is the transaction's snapshot at levels that keep
+     * one (a writer of the statement's table that committed after the failing transaction began and before the error), the
+     * statement's own at READ COMMITTED (a writer that committed while the statement ran: it waited for that writer), and
+     * at READ UNCOMMITTED the uncommitted data itself (a writer of the table still open when the statement began, whose
+     * uncommitted row the statement saw but whose key the check still held). Judged by table, not by key: the transaction
+     * that wrote the table in that window, or empty (also for errors other than constraint violations).
      */
     static Optional<Integer> committedKeyWriterSinceSnapshot(TestCase c, Trace trace, AbortingError failure) {
-        var level = c.txn(failure.txn()).levelIn(c);
-        if (failure.errorClass() != ErrorClass.CONSTRAINT || level == txfuzz.model.IsolationLevel.READ_COMMITTED
-                || level == txfuzz.model.IsolationLevel.READ_UNCOMMITTED) {
+        if (failure.errorClass() != ErrorClass.CONSTRAINT) {
             return Optional.empty();
         }
         Optional<String> table = txfuzz.oracle.TableWrites.target(c.stmt(failure.statement()).sql());
         if (table.isEmpty()) {
             return Optional.empty();
         }
-        int began = firstSubmitted(trace, failure.txn()).map(ExecutedStmt::completedBefore).orElse(0);
+        var level = c.txn(failure.txn()).levelIn(c);
         int failedAt = trace.position(failure.statement());
+        int submitted = trace.executed(failure.statement()).map(ExecutedStmt::completedBefore).orElse(failedAt);
+        int viewAt = switch (level) {
+            case READ_COMMITTED, READ_UNCOMMITTED -> submitted;
+            default -> firstSubmitted(trace, failure.txn()).map(ExecutedStmt::completedBefore).orElse(0);
+        };
         for (int t : trace.endOrder()) {
             var outcome = trace.outcome(t);
-            if (t == failure.txn() || outcome.status() != TxnStatus.COMMITTED || outcome.cause() == null) {
+            if (t == failure.txn() || outcome.cause() == null) {
                 continue;
             }
-            int committedAt = trace.position(outcome.cause());
-            if (committedAt < began || committedAt > failedAt) {
+            int endedAt = trace.position(outcome.cause());
+            boolean inWindow = level == txfuzz.model.IsolationLevel.READ_UNCOMMITTED
+                    ? endedAt >= viewAt // still open when the statement began: its uncommitted rows were in the view
+                    : outcome.status() == TxnStatus.COMMITTED && endedAt >= viewAt && endedAt <= failedAt;
+            if (!inWindow) {
                 continue;
             }
             for (StmtRef r : SerialSchedule.effective(c, trace, t)) {
-                if (c.stmt(r).kind().isWrite() && txfuzz.oracle.TableWrites.target(c.stmt(r).sql())
+                boolean before = trace.executed(r).map(e -> !e.result().failed() && trace.position(r) < failedAt).orElse(false);
+                if (before && c.stmt(r).kind().isWrite() && txfuzz.oracle.TableWrites.target(c.stmt(r).sql())
                         .map(x -> x.equalsIgnoreCase(table.get())).orElse(false)) {
                     return Optional.of(t);
                 }
