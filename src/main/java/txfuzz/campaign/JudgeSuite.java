@@ -112,7 +112,15 @@ public final class JudgeSuite {
         Map<String, Map<String, Integer>> perOracle = new TreeMap<>();
         Map<String, Map<String, Integer>> notApplicable = new TreeMap<>();
         for (Path file : files) {
-            Importer.FileImport f = Importer.read(file, config.importOptions());
+            Importer.FileImport f;
+            try {
+                f = Importer.read(file, config.importOptions());
+            } catch (IllegalArgumentException e) { // the file's one-line reason; the other files go on
+                rows.add(new FileRow(file.getFileName().toString(), "unread", 0, 0, 0, List.of(new Importer.Skipped("the whole file", oneLine(e.getMessage()))),
+                        List.of()));
+                progress.accept(file.getFileName() + ": " + oneLine(e.getMessage()));
+                continue;
+            }
             int judged = 0;
             for (int k = 0; k < f.cases().size(); k++) {
                 Importer.Imported imp = f.cases().get(k);
@@ -152,11 +160,19 @@ public final class JudgeSuite {
             return new Judged(plain, own, Map.of());
         }
         List<String> tracking = Oracles.needingRowTracking();
-        ForeignInstrumentation.Instrumented ins = ForeignInstrumentation.instrument(plain, target.dialect());
-        if (!ins.rowTrackingComplete()) {
+        ForeignInstrumentation.Instrumented ins;
+        String why;
+        try {
+            ins = ForeignInstrumentation.instrument(plain, target.dialect());
+            why = ins.notApplicableBecause().map(w -> w.replaceFirst("^not applicable: ", "")).orElse(null);
+        } catch (RuntimeException e) { // judged plain, with the reason, rather than end the suite
+            ins = null;
+            why = "the instrumentation failed: " + oneLine(String.valueOf(e.getMessage()));
+        }
+        if (why != null) {
             Map<String, String> na = new LinkedHashMap<>();
-            String why = ins.notApplicableBecause().orElseThrow().replaceFirst("^not applicable: ", "");
-            tracking.forEach(o -> na.put(o, why));
+            String reason = why;
+            tracking.forEach(o -> na.put(o, reason));
             return new Judged(plain, own.stream().filter(o -> !tracking.contains(o)).toList(), na);
         }
         List<String> all = Oracles.names().stream().filter(o -> own.contains(o) || tracking.contains(o)).toList();

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import txfuzz.campaign.Oracles;
 import txfuzz.dbms.Targets;
 import txfuzz.gen.ForeignInstrumentation;
 import txfuzz.imports.Importer;
@@ -44,7 +45,16 @@ final class ImportCommand implements Callable<Integer> {
     public Integer call() {
         Importer.Options options = options(dbms, isolation, maxCases);
         Options.checkOut(out, "--out");
-        List<Importer.FileImport> imports = files.stream().map(file -> readOne(file, options)).toList();
+        // a file that cannot be read is one line and exit code 2; the other files go on
+        List<String> unread = new java.util.ArrayList<>();
+        List<Importer.FileImport> imports = new java.util.ArrayList<>();
+        for (Path file : files) {
+            try {
+                imports.add(readOne(file, options));
+            } catch (Main.UserError e) {
+                unread.add(e.getMessage());
+            }
+        }
         // every case file's name, checked before any is written: never overwrite what this run did not write, nor what it wrote
         java.util.Set<Path> targets = new java.util.HashSet<>();
         for (Importer.FileImport f : imports) {
@@ -66,11 +76,16 @@ final class ImportCommand implements Callable<Integer> {
                 TestCase c = f.cases().get(k).testCase();
                 String how = "";
                 if (!plain) {
-                    ForeignInstrumentation.Instrumented ins = ForeignInstrumentation.instrument(c, Targets.engine(c.dbms()).dialect());
-                    if (ins.rowTrackingComplete()) {
-                        c = ins.testCase();
-                    } else {
-                        how = " (plain: " + ins.notApplicableBecause().orElseThrow() + ")";
+                    try {
+                        ForeignInstrumentation.Instrumented ins = ForeignInstrumentation.instrument(c, Targets.engine(c.dbms()).dialect());
+                        if (ins.rowTrackingComplete()) {
+                            c = ins.testCase();
+                        } else {
+                            how = " (plain: " + String.join(", ", Oracles.needingRowTracking()) + " " + ins.notApplicableBecause().orElseThrow() + ")";
+                        }
+                    } catch (RuntimeException e) { // the case stays plain, with the reason, rather than end the command
+                        how = " (plain: " + String.join(", ", Oracles.needingRowTracking()) + " not applicable: the instrumentation failed: "
+                                + Main.oneLine(String.valueOf(e.getMessage())) + ")";
                     }
                 }
                 try {
@@ -91,7 +106,9 @@ final class ImportCommand implements Callable<Integer> {
             }
         }
         System.out.println("Wrote " + written + " case file" + (written == 1 ? "" : "s") + " into " + out);
-        return Main.OK;
+        unread.forEach(reason -> System.err.println("txfuzz: " + reason));
+        boolean nothingFrom = imports.stream().anyMatch(f -> f.cases().isEmpty());
+        return unread.isEmpty() && !nothingFrom ? Main.OK : Main.USAGE;
     }
 
     static Importer.Options options(String dbms, String isolation, Integer maxCases) {

@@ -136,6 +136,22 @@ public interface Engine {
     }
 
     /**
+     * The mode (one of {@link #modes()}) a transaction opened by {@code begin} runs in, where the engine's modes are BEGIN
+     * forms (SQLite's BEGIN DEFERRED / IMMEDIATE); empty where BEGIN names no mode. Read by the importer, never generated.
+     */
+    default java.util.Optional<String> modeOfBegin(String begin) {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Whether {@code statement}, run inside an open transaction, commits that transaction first, as the engine documents
+     * (MariaDB's and MySQL's implicit commit of BEGIN, START TRANSACTION and DDL). Default: no statement does.
+     */
+    default boolean commitsOpenTransaction(String statement) {
+        return false;
+    }
+
+    /**
      * What the executor runs in the transaction the session has just opened (autocommit off) to give it what BEGIN
      * variant {@code variant} adds: the variant itself by default (MariaDB's START TRANSACTION WITH CONSISTENT
      * SNAPSHOT takes its snapshot then).

@@ -399,6 +399,9 @@ public final class ForeignInstrumentation {
             sql = sql.substring(0, sql.length() - LOCK_IN_SHARE_MODE.length()).strip();
             lockInShareMode = true;
         }
+        if (plain.kind() == StmtKind.OTHER && txfuzz.imports.ForeignStatement.changesNoRow(sql)) {
+            return List.of(plain); // a setting or an inspection (EXPLAIN, SHOW, the catalog): reads and writes no row of the case
+        }
         Statement st;
         try {
             st = StatementStructure.parseOrThrow(sql);
@@ -431,7 +434,7 @@ public final class ForeignInstrumentation {
                 return merge(m, ctx);
             }
             if (st instanceof net.sf.jsqlparser.statement.SetStatement) {
-                if (!new net.sf.jsqlparser.util.TablesNamesFinder<Void>().getTables(st).isEmpty()) {
+                if (!txfuzz.imports.ForeignStatement.changesNoRow(sql)) {
                     throw new Refused("a SET that reads a table");
                 }
                 return List.of(plain); // a session setting: reads and writes no row
@@ -439,6 +442,8 @@ public final class ForeignInstrumentation {
             throw new Refused("a " + st.getClass().getSimpleName() + " statement, which row tracking does not cover");
         } catch (Refused r) {
             return kept(plain, where, r.getMessage());
+        } catch (RuntimeException unsupported) { // the parser's visitors do not cover every form it reads: kept, never a crash
+            return kept(plain, where, "the instrumentation cannot read it (" + firstLine(unsupported) + ")");
         }
     }
 

@@ -72,6 +72,11 @@ public final class Importer {
         return null;
     }
 
+    /** The one-line reason for a schedule the importer failed on unexpectedly. */
+    private static String cannotRead(RuntimeException e) {
+        return "txfuzz cannot read it (" + e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).replaceAll("\\s+", " ").strip() + ")";
+    }
+
     /** Reads {@code file}; IllegalArgumentException (one line) for a file that cannot be read or has no format read here. */
     public static FileImport read(Path file, Options options) {
         CaseSource.Format format = formatOf(file);
@@ -126,6 +131,8 @@ public final class Importer {
             }
         } catch (Unexpressible e) {
             return new FileImport(file, format, 0, List.of(), List.of(new Skipped("the whole file", e.getMessage())), leftOut);
+        } catch (RuntimeException e) { // a form the readers do not foresee: a reason for this file, never a crash of the command
+            return new FileImport(file, format, 0, List.of(), List.of(new Skipped("the whole file", cannotRead(e))), leftOut);
         }
         List<Imported> cases = new ArrayList<>();
         for (int i = 0; i < schedules.size(); i++) {
@@ -139,6 +146,8 @@ public final class Importer {
                 skipped.add(new Skipped(s.source().schedule(), e.getMessage()));
             } catch (IllegalArgumentException e) { // the case's own rules (a transaction's shape)
                 skipped.add(new Skipped(s.source().schedule(), e.getMessage()));
+            } catch (RuntimeException e) {
+                skipped.add(new Skipped(s.source().schedule(), cannotRead(e)));
             }
         }
         return new FileImport(file, format, total, cases, skipped, leftOut);

@@ -50,8 +50,7 @@ final class ScheduleCase {
 
     /** The case of {@code s} for {@code dbms} ({@code engine}); {@code override} (may be null) is {@code --isolation}. */
     static TestCase toCase(Schedule s, String dbms, IsolationLevel override, txfuzz.dbms.Engine engine, long iteration) throws Unexpressible {
-        Builder b = new Builder(java.util.stream.Stream.concat(engine.beginVariants().stream(), engine.importedBeginVariants().stream()).toList(), s.source().format() == txfuzz.model.CaseSource.Format.MYSQLTEST, functions(s.setup()),
-                ownSettings(engine));
+        Builder b = new Builder(engine, s.source().format() == txfuzz.model.CaseSource.Format.MYSQLTEST, functions(s.setup()), ownSettings(engine));
         for (Schedule.Submission sub : s.submissions()) {
             b.submit(sub);
         }
@@ -85,7 +84,7 @@ final class ScheduleCase {
             order.add(b.txns.indexOf(t) + 1);
         }
         List<String> tables = tables(s.setup());
-        return new TestCase(TestCase.FORMAT_VERSION, dbms, 0, iteration, caseLevel, mode(s, dbms, engine), null, tables, s.setup(), txns,
+        return new TestCase(TestCase.FORMAT_VERSION, dbms, 0, iteration, caseLevel, mode(s, dbms, engine, b.beginModes()), null, tables, s.setup(), txns,
                 order).withSource(s.source());
     }
 
@@ -94,7 +93,18 @@ final class ScheduleCase {
      * by its own name, when it names none (so judge-suite, which runs a case in its target's modes, runs it: HSQLDB's is mvcc).
      * A mode named for another DBMS than the case's ({@code --dbms}) means nothing there: not guessed.
      */
-    static String mode(Schedule s, String dbms, txfuzz.dbms.Engine engine) throws Unexpressible {
+    static String mode(Schedule s, String dbms, txfuzz.dbms.Engine engine, Set<String> beginModes) throws Unexpressible {
+        if (beginModes.size() > 1) { // SQLite's BEGIN DEFERRED and BEGIN IMMEDIATE in one schedule: a case runs one mode
+            throw new Unexpressible("its transactions begin in different modes (" + String.join(", ", new java.util.TreeSet<>(beginModes))
+                    + "), and a case runs all of them in one");
+        }
+        if (!beginModes.isEmpty()) {
+            String byBegin = beginModes.iterator().next();
+            if (s.mode() != null && !s.mode().equalsIgnoreCase("default") && !s.mode().equalsIgnoreCase(byBegin)) {
+                throw new Unexpressible("its mode line says '" + s.mode() + "' and its BEGINs open " + byBegin + " transactions");
+            }
+            return byBegin;
+        }
         if (s.mode() == null || s.mode().equalsIgnoreCase("default")) {
             return engine.modes().get(0);
         }
@@ -166,6 +176,8 @@ final class ScheduleCase {
     private static final class TxnDraft {
         final List<Stmt> statements = new ArrayList<>();
         final List<String> settings;
+        /** Session settings made inside the transaction: the session's later transactions keep them if it commits. */
+        final List<String> madeInside = new ArrayList<>();
         IsolationLevel level;
 
         TxnDraft(IsolationLevel level, List<String> settings) {
@@ -182,23 +194,42 @@ final class ScheduleCase {
         boolean implicitBlock;
         /** Settings the session made (SET name = value), which every later transaction of it runs with. */
         final List<String> settings = new ArrayList<>();
+        /**
+         * A setting made in a transaction that rolled back: PostgreSQL undoes it, MySQL keeps it, so what the session's later
+         * transactions run with depends on the engine; null when there is none.
+         */
+        String undoneOrNot;
     }
 
     private static final class Builder {
+        final txfuzz.dbms.Engine engine;
         final List<String> beginVariants;
         final boolean mysql;
         final List<Pattern> functions;
         final Set<String> ownSettings;
+        /** The modes the schedule's BEGINs name (SQLite's BEGIN IMMEDIATE), and whether a BEGIN names none. */
+        final Set<String> namedModes = new java.util.TreeSet<>();
+        boolean modelessBegin;
         final List<TxnDraft> txns = new ArrayList<>();
         final List<TxnDraft> order = new ArrayList<>();
         final Map<String, SessionState> sessions = new HashMap<>();
         final List<String> sessionOrder = new ArrayList<>();
 
-        Builder(List<String> beginVariants, boolean mysql, List<Pattern> functions, Set<String> ownSettings) {
-            this.beginVariants = beginVariants;
+        Builder(txfuzz.dbms.Engine engine, boolean mysql, List<Pattern> functions, Set<String> ownSettings) {
+            this.engine = engine;
+            this.beginVariants = java.util.stream.Stream.concat(engine.beginVariants().stream(), engine.importedBeginVariants().stream()).toList();
             this.mysql = mysql;
             this.functions = functions;
             this.ownSettings = ownSettings;
+        }
+
+        /** The modes the transactions' BEGINs open them in; empty when no BEGIN names one (a plain BEGIN is then mode-neutral). */
+        Set<String> beginModes() {
+            Set<String> out = new java.util.TreeSet<>(namedModes);
+            if (!out.isEmpty() && modelessBegin) {
+                engine.modeOfBegin("BEGIN").ifPresent(out::add);
+            }
+            return out;
         }
 
         void submit(Schedule.Submission sub) throws Unexpressible {
@@ -235,7 +266,8 @@ final class ScheduleCase {
                     || (first.equals("ROLLBACK") && !second.equals("TO"));
         }
 
-        private void open(SessionState st, Stmt begin, IsolationLevel level) {
+        private void open(SessionState st, Stmt begin, IsolationLevel level) throws Unexpressible {
+            requireKnownSettings(st);
             IsolationLevel l = level != null ? level : st.nextLevel != null ? st.nextLevel : st.sessionLevel;
             st.nextLevel = null;
             TxnDraft t = new TxnDraft(l, st.settings);
@@ -245,7 +277,19 @@ final class ScheduleCase {
             st.open = t;
         }
 
+        private void requireKnownSettings(SessionState st) throws Unexpressible {
+            if (st.undoneOrNot != null) {
+                throw new Unexpressible("a session setting made in a transaction that rolled back, which some engines undo and others keep,"
+                        + " and the session runs on: " + st.undoneOrNot);
+            }
+        }
+
         private void close(SessionState st, Stmt end) {
+            if (end.kind() == StmtKind.COMMIT) {
+                st.settings.addAll(st.open.madeInside);
+            } else if (!st.open.madeInside.isEmpty()) {
+                st.undoneOrNot = st.open.madeInside.get(0);
+            }
             st.open.statements.add(end);
             order.add(st.open);
             st.open = null;
@@ -257,6 +301,9 @@ final class ScheduleCase {
             List<String> w = SqlText.words(flat, 3);
             String first = w.isEmpty() ? "" : w.get(0);
             String second = w.size() > 1 ? w.get(1) : "";
+            if (st.open != null && !first.equals("BEGIN") && !first.equals("START") && engine.commitsOpenTransaction(flat)) {
+                close(st, Stmt.commit()); // the engine commits the open transaction before it runs the statement (MariaDB's DDL)
+            }
             switch (first) {
                 case "BEGIN", "START" -> begin(st, flat, line);
                 case "COMMIT", "END" -> {
@@ -284,14 +331,29 @@ final class ScheduleCase {
                 case "SAVEPOINT", "RELEASE" -> inTransaction(st, new Stmt(StmtKind.OTHER, flat, true), line);
                 case "PREPARE" -> throw new Unexpressible("two-phase commit or a prepared statement, session state a case does not keep: " + line);
                 case "SET" -> set(st, flat, line);
+                case "PRAGMA", "RESET" -> setting(st, flat, line);
+                case "EXPLAIN", "SHOW", "DESCRIBE", "DESC" -> other(st, sql, line);
                 case "LOCK" -> {
                     if (second.equals("TABLES")) {
                         throw new Unexpressible("LOCK TABLES, session state a case does not keep: " + line);
                     }
                     inTransaction(st, new Stmt(StmtKind.OTHER, flat, true), line);
                 }
-                case "SELECT", "TABLE", "VALUES" -> data(st, StmtKind.SELECT, sql, line);
-                case "WITH" -> data(st, withKind(flat, line), sql, line);
+                case "SELECT", "TABLE", "VALUES" -> {
+                    if (ForeignStatement.isCatalogQuery(flat)) {
+                        other(st, sql, line); // reads the engine's catalog, no row of the case: reported, not judged
+                    } else {
+                        data(st, StmtKind.SELECT, sql, line);
+                    }
+                }
+                case "WITH" -> {
+                    java.util.Optional<StmtKind> kind = withKind(flat);
+                    if (kind.isPresent()) {
+                        data(st, kind.get(), sql, line);
+                    } else {
+                        other(st, sql, line); // a CTE that writes: one statement, two writes, which row tracking does not follow
+                    }
+                }
                 case "INSERT" -> {
                     String up = flat.toUpperCase(Locale.ROOT);
                     data(st, up.contains("ON CONFLICT") || up.contains("ON DUPLICATE KEY") ? StmtKind.UPSERT : StmtKind.INSERT, sql, line);
@@ -299,15 +361,21 @@ final class ScheduleCase {
                 case "REPLACE", "MERGE" -> data(st, StmtKind.UPSERT, sql, line);
                 case "UPDATE" -> data(st, StmtKind.UPDATE, sql, line);
                 case "DELETE" -> data(st, StmtKind.DELETE, sql, line);
-                default -> throw new Unexpressible("not a query, a write or transaction control (" + (first.isEmpty() ? "empty" : first) + "): " + line);
+                default -> {
+                    if (first.isEmpty()) {
+                        throw new Unexpressible("an empty statement: " + line);
+                    }
+                    other(st, sql, line); // DDL, REFRESH MATERIALIZED VIEW, CALL …: run at its step; row tracking does not follow it
+                }
             }
         }
 
         /**
          * A WITH statement's kind: that of its main statement, the first SELECT, INSERT, UPDATE, DELETE or MERGE outside
-         * parentheses; a CTE that writes (inside parentheses, not FOR UPDATE) makes one statement two writes, not expressed.
+         * parentheses; empty when a CTE writes (inside parentheses, not FOR UPDATE: one statement, two writes) or there is no main
+         * statement to find.
          */
-        private static StmtKind withKind(String flat, String line) throws Unexpressible {
+        private static java.util.Optional<StmtKind> withKind(String flat) {
             String up = flat.toUpperCase(Locale.ROOT).replaceAll("'([^']|'')*'", "''").replaceAll("FOR\\s+(NO\\s+KEY\\s+)?UPDATE", "FOR LOCK");
             int depth = 0;
             StringBuilder top = new StringBuilder();
@@ -321,35 +389,46 @@ final class ScheduleCase {
                 (depth == 0 ? top : inner).append(c == '(' || c == ')' ? ' ' : c);
             }
             if (WRITE_WORD.matcher(inner).find()) {
-                throw new Unexpressible("a WITH statement with a data-modifying part: " + line);
+                return java.util.Optional.empty();
             }
             Matcher m = Pattern.compile("\\b(SELECT|INSERT|UPDATE|DELETE|MERGE)\\b").matcher(top);
             if (!m.find()) {
-                throw new Unexpressible("a WITH statement whose main statement this cannot find: " + line);
+                return java.util.Optional.empty();
             }
-            return switch (m.group(1)) {
+            return java.util.Optional.of(switch (m.group(1)) {
                 case "INSERT" -> top.indexOf("ON CONFLICT") >= 0 ? StmtKind.UPSERT : StmtKind.INSERT;
                 case "UPDATE" -> StmtKind.UPDATE;
                 case "DELETE" -> StmtKind.DELETE;
                 case "MERGE" -> StmtKind.UPSERT;
                 default -> StmtKind.SELECT;
-            };
+            });
         }
 
         private void begin(SessionState st, String flat, String line) throws Unexpressible {
             if (st.open != null) {
-                throw new Unexpressible("BEGIN inside an open transaction: " + line);
+                if (!engine.commitsOpenTransaction(flat)) {
+                    throw new Unexpressible("BEGIN inside an open transaction: " + line);
+                }
+                close(st, Stmt.commit()); // MariaDB, MySQL: the open transaction commits, and a new one starts
             }
             IsolationLevel level = null;
             Matcher m = LEVEL.matcher(flat);
             String rest = flat;
             if (m.find()) {
                 level = level(m.group(1));
-                rest = (flat.substring(0, m.start()) + flat.substring(m.end())).replace(",", " ");
+                rest = flat.substring(0, m.start()) + flat.substring(m.end());
             }
-            String plain = rest.replaceAll("\\s+", " ").strip().toUpperCase(Locale.ROOT);
+            String plain = rest.replace(",", " ").replaceAll("\\s+", " ").strip().toUpperCase(Locale.ROOT);
+            java.util.Optional<String> mode = engine.modeOfBegin(plain);
             Stmt begin;
-            if (plain.matches("BEGIN( WORK| TRANSACTION)?|START TRANSACTION( READ WRITE)?")) {
+            if (mode.isPresent()) { // SQLite's BEGIN IMMEDIATE: the mode the case runs its transactions in
+                if (plain.matches("BEGIN( TRANSACTION)?")) {
+                    modelessBegin = true;
+                } else {
+                    namedModes.add(mode.get());
+                }
+                begin = Stmt.begin();
+            } else if (plain.matches("BEGIN( WORK| TRANSACTION)?|START TRANSACTION( READ WRITE)?")) {
                 begin = Stmt.begin();
             } else if (beginVariants.stream().anyMatch(v -> v.equalsIgnoreCase(plain))) {
                 // as the engine spells the variant: the level and commas taken out of the text leave stray blanks
@@ -395,11 +474,50 @@ final class ScheduleCase {
                 inTransaction(st, new Stmt(StmtKind.OTHER, flat, true), line);
                 return;
             }
-            if (st.open != null) {
-                throw new Unexpressible("a session setting inside a transaction, which a case's sessions take only before it: " + line);
-            }
-            st.settings.add(line); // the session's next transactions run with it (Txn#settings)
+            setting(st, flat, line);
+        }
 
+        /**
+         * A session setting (SET name = value, PRAGMA): before a transaction, its session's next transactions run with it
+         * ({@link Txn#settings}); inside one, it runs at its step, and the session's later transactions keep it if it commits.
+         */
+        private void setting(SessionState st, String flat, String line) throws Unexpressible {
+            if (ownSettings.contains(normal(flat))) {
+                return; // every session of the case gets it anyway
+            }
+            requireKnownSettings(st);
+            if (st.open == null) {
+                st.settings.add(line);
+                return;
+            }
+            st.open.statements.add(new Stmt(StmtKind.OTHER, flat, false));
+            st.open.madeInside.add(line);
+            order.add(st.open);
+        }
+
+        /**
+         * A statement that is no query or write of the case's tables (a setting, EXPLAIN, SHOW, DDL, REFRESH …), run as it is at
+         * its step: in the open transaction, else on its own. Whether row tracking can follow it is {@link ForeignStatement}'s call.
+         */
+        private void other(SessionState st, String sql, String line) throws Unexpressible {
+            if (SESSION_LOCK.matcher(sql).find()) {
+                throw new Unexpressible("a session-level lock, which outlives the transaction on a session a case does not keep: " + line);
+            }
+            requireKnownSettings(st);
+            Stmt s = new Stmt(StmtKind.OTHER, sql.strip(), false);
+            if (st.open == null && (!st.autocommit || st.implicitBlock)) {
+                open(st, Stmt.begin(), null);
+            }
+            if (st.open != null) {
+                st.open.statements.add(s);
+                order.add(st.open);
+                return;
+            }
+            TxnDraft t = new TxnDraft(st.nextLevel != null ? st.nextLevel : st.sessionLevel, st.settings);
+            st.nextLevel = null;
+            t.statements.add(s);
+            txns.add(t);
+            order.add(t);
         }
 
         /** The level a SET statement names: ISOLATION LEVEL x, or default_transaction_isolation = 'x', tx_isolation = 'x-y'. */
@@ -435,13 +553,16 @@ final class ScheduleCase {
                 throw new Unexpressible("a session-level lock, which outlives the transaction on a session a case does not keep: " + line);
             }
             if (kind.isWrite() && SYSTEM_CATALOG.matcher(SqlText.withoutComments(sql)).find()) {
-                throw new Unexpressible("writes a system catalog, outside the case's tables: " + line);
+                other(st, sql, line); // writes a system catalog, outside the case's tables
+                return;
             }
             for (Pattern f : functions) {
                 if (f.matcher(SqlText.withoutComments(sql)).find()) {
-                    throw new Unexpressible("calls a function the setup creates, so what it reads and writes is not known: " + line);
+                    other(st, sql, line); // calls a function the setup creates: what it reads and writes is not known
+                    return;
                 }
             }
+            requireKnownSettings(st);
             Stmt s = new Stmt(kind, sql.strip(), false);
             if (st.open == null && (!st.autocommit || st.implicitBlock)) {
                 open(st, Stmt.begin(), null); // autocommit off, or statements sent together: the statement starts a transaction

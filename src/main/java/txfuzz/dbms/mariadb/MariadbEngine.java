@@ -328,6 +328,23 @@ public final class MariadbEngine implements Engine {
         return Engine.super.abortScope(c);
     }
 
+    /**
+     * BEGIN, START TRANSACTION and DDL commit the open transaction first
+     * (https://mariadb.com/kb/en/sql-statements-that-cause-an-implicit-commit/); a temporary table's CREATE or DROP does not.
+     */
+    @Override
+    public boolean commitsOpenTransaction(String statement) {
+        String s = statement.strip().toUpperCase(java.util.Locale.ROOT).replaceAll("\\s+", " ");
+        return !s.matches("^(CREATE|DROP) TEMPORARY .*") && !s.startsWith("BEGIN NOT ATOMIC")
+                && s.matches("^(BEGIN|START TRANSACTION|CREATE|ALTER|DROP|RENAME|TRUNCATE|LOCK TABLES?|ANALYZE TABLE|OPTIMIZE TABLE|REPAIR TABLE|FLUSH|GRANT|REVOKE)\\b.*");
+    }
+
+    /** Read-only transactions (START TRANSACTION READ ONLY, with or without a consistent snapshot): imported, never generated. */
+    @Override
+    public List<String> importedBeginVariants() {
+        return List.of("START TRANSACTION READ ONLY", "START TRANSACTION WITH CONSISTENT SNAPSHOT READ ONLY", "START TRANSACTION READ ONLY WITH CONSISTENT SNAPSHOT");
+    }
+
     /** START TRANSACTION WITH CONSISTENT SNAPSHOT takes InnoDB's read view at once, not at the first read. */
     @Override
     public List<String> beginVariants() {

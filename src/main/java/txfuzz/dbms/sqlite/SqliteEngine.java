@@ -63,6 +63,21 @@ public final class SqliteEngine implements Engine {
         return MODES;
     }
 
+    /**
+     * BEGIN [DEFERRED | IMMEDIATE | EXCLUSIVE] [TRANSACTION] (https://sqlite.org/lang_transaction.html): plain BEGIN is
+     * DEFERRED; EXCLUSIVE is IMMEDIATE in WAL mode, the mode this target's databases run in.
+     */
+    @Override
+    public java.util.Optional<String> modeOfBegin(String begin) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^BEGIN(?:\\s+(DEFERRED|IMMEDIATE|EXCLUSIVE))?(?:\\s+TRANSACTION)?$",
+                java.util.regex.Pattern.CASE_INSENSITIVE).matcher(begin.strip());
+        if (!m.matches()) {
+            return java.util.Optional.empty();
+        }
+        String word = m.group(1) == null ? "deferred" : m.group(1).toLowerCase(java.util.Locale.ROOT);
+        return java.util.Optional.of(word.equals("exclusive") ? "immediate" : word);
+    }
+
     @Override
     public Dialect dialect() {
         EnumSet<Feature> f = Dialect.core();
