@@ -386,6 +386,13 @@ public final class DependencyGraph {
                     work.add(i);
                 }
             }
+            boolean anyUnknown = false;
+            for (byte st : status) {
+                anyUnknown |= st == 3;
+            }
+            if (!anyUnknown) {
+                return; // nothing to resolve: walking every wList of every committed transaction would find nothing
+            }
             while (!work.isEmpty()) {
                 int i = work.remove(work.size() - 1);
                 for (Op op : txns[i].ops()) {

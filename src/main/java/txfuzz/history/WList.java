@@ -25,6 +25,14 @@ public final class WList {
         return new WList(ids.clone());
     }
 
+    /** A list over {@code ids}, which the caller hands over (no copy): for readers that build the array themselves. */
+    static WList owning(long[] ids) {
+        if (ids.length == 0) {
+            throw new IllegalArgumentException("a wList names at least one writer");
+        }
+        return new WList(ids);
+    }
+
     @JsonCreator
     public static WList of(List<Long> ids) {
         if (ids == null || ids.isEmpty()) {
