@@ -398,7 +398,8 @@ public final class DependencyGraph {
                 for (Op op : txns[i].ops()) {
                     for (WList w : wLists(op)) {
                         long[] a = w.raw();
-                        for (long id : a) {
+                        for (int k = 0; k < w.size(); k++) {
+                            long id = a[k];
                             int j = id == History.INITIAL ? -1 : idx(id);
                             if (j >= 0 && j != i && status[j] == 3) {
                                 status[j] = 1;
@@ -447,14 +448,15 @@ public final class DependencyGraph {
         /** Records one observation; returns the row when it counts towards the version order. */
         private RowVersions observe(int t, String table, String rowId, WList w, int stmt, int flags, PredicateRead pred) {
             long[] a = w.raw();
+            int an = w.size(); // a may be a longer order shared by the row's versions
             long observer = ids[t];
             boolean observerCommitted = status[t] == 1;
-            String where = table + "." + rowId;
             // garbage: unknown transactions, or the initial state anywhere but first
-            for (int i = 0; i < a.length; i++) {
+            for (int i = 0; i < an; i++) {
                 long id = a[i];
                 boolean bad = id == History.INITIAL ? i != 0 : idx(id) < 0;
                 if (bad) {
+                    String where = table + "." + rowId;
                     if (observerCommitted && report(Anomaly.GARBAGE_READ, observer + "/" + where)) {
                         add(Anomaly.GARBAGE_READ, List.of(observer), Explainer.t(observer) + " observed " + where + " with wList " + w,
                                 Explainer.t(observer) + " observed " + where + " with wList " + w + ex.at(observer, stmt) + ", but "
@@ -467,14 +469,15 @@ public final class DependencyGraph {
             }
             // versions that contain writes of transactions that did not commit
             int firstAborted = -1;
-            for (int i = 0; i < a.length; i++) {
+            for (int i = 0; i < an; i++) {
                 if (!isCommittedId(a[i]) && a[i] != observer) {
                     firstAborted = i;
                     break;
                 }
             }
             // an uncommitted transaction's own writes are no evidence of the committed version order
-            if (firstAborted >= 0 || (!observerCommitted && containsId(a, a.length, observer))) {
+            if (firstAborted >= 0 || (!observerCommitted && containsId(a, an, observer))) {
+                String where = table + "." + rowId;
                 if (firstAborted >= 0) {
                     long writer = a[firstAborted];
                     boolean reallyAborted = txns[idx(writer)].outcome() == Outcome.ABORTED;
@@ -488,7 +491,7 @@ public final class DependencyGraph {
                                 List.of(new Explainer.Arrow(writer, observer, "wr " + where, false)));
                     }
                     // a committed write on top of an aborted one
-                    for (int j = firstAborted + 1; j < a.length; j++) {
+                    for (int j = firstAborted + 1; j < an; j++) {
                         if (isCommittedId(a[j]) && reallyAborted) {
                             if (report(Anomaly.DIRTY_UPDATE, where + "/" + writer + "/" + a[j])) {
                                 add(Anomaly.DIRTY_UPDATE, List.of(writer, a[j]), Explainer.t(a[j]) + " wrote " + where + " on top of aborted "
@@ -505,10 +508,10 @@ public final class DependencyGraph {
                 return null;
             }
             RowVersions row = rows.computeIfAbsent(new RowKey(table, rowId), k -> new RowVersions(table, rowId));
-            RowVersions.Obs o = new RowVersions.Obs(t, a.length, stmt, flags, pred);
-            row.observe(o, a);
+            RowVersions.Obs o = new RowVersions.Obs(t, an, stmt, flags, pred);
+            row.observe(o, a, an);
             if ((flags & RowVersions.DELETE) != 0 && observerCommitted) {
-                row.tombstone = row.tombstone < 0 ? a.length : Math.min(row.tombstone, a.length);
+                row.tombstone = row.tombstone < 0 ? an : Math.min(row.tombstone, an);
             }
             return row;
         }

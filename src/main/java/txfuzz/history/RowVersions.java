@@ -1,6 +1,7 @@
 package txfuzz.history;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -94,20 +95,20 @@ public final class RowVersions {
         return WList.text(order, len);
     }
 
-    void observe(Obs o, long[] ids) {
+    /** {@code ids}: the observed wList is its first {@code n} entries (the array may be a longer, shared order). */
+    void observe(Obs o, long[] ids, int n) {
         obs.add(o);
         if (conflictOther != null) {
             return;
         }
-        int n = ids.length;
         if (n <= length) {
-            if (!prefixOf(ids, n, order)) {
-                conflictOther = ids;
+            if (ids != order && !prefixOf(ids, n, order)) {
+                conflictOther = Arrays.copyOf(ids, n);
                 conflictObs = o;
             }
         } else {
-            if (!prefixOf(order, length, ids)) {
-                conflictOther = ids;
+            if (ids != order && !prefixOf(order, length, ids)) {
+                conflictOther = Arrays.copyOf(ids, n);
                 conflictObs = o;
                 return;
             }

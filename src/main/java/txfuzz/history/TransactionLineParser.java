@@ -24,7 +24,24 @@ final class TransactionLineParser {
     private static final JsonFactory JSON = new JsonFactory();
 
     private final Map<String, String> shared = new HashMap<>();
+    private final Map<String, Map<String, RowOrder>> orders = new HashMap<>();
     private long[] idScratch = new long[64];
+
+    /**
+     * The longest wList read so far of one row, in an array with room to grow. Every wList of the row
+     * that is a prefix of it is a view of this array: entries are only ever appended past the longest
+     * view's end, so what a view covers never changes. A row's versions then cost its order once, not
+     * a copy per operation (a read history of a million transactions held 640 MB of wList copies).
+     */
+    private static final class RowOrder {
+        long[] ids;
+        int length;
+
+        RowOrder(long[] ids, int length) {
+            this.ids = ids;
+            this.length = length;
+        }
+    }
 
     /** The line's transaction, or null when the line is not in the canonical shape (or not valid). */
     Transaction parse(String line) {
@@ -181,9 +198,9 @@ final class TransactionLineParser {
         }
         // exactly the fields each kind of op has; anything else is data binding's to accept or refuse
         return switch (kindOfOp) {
-            case "read" -> (seen & ~(1 | 2 | 4 | 8 | 16 | 32 | 64)) == 0 ? new Read(stmt, table, row, wList, locking, matched) : null;
-            case "write" -> (seen & ~(1 | 2 | 4 | 8 | 16 | 128)) == 0 ? new Write(stmt, table, row, kind, wList) : null;
-            case "pred" -> (seen & ~(1 | 2 | 4 | 32 | 256 | 512)) == 0 ? new PredicateRead(stmt, table, predicate, locking, rows) : null;
+            case "read" -> (seen & ~(1 | 2 | 4 | 8 | 16 | 32 | 64)) == 0 ? new Read(stmt, table, row, share(table, row, wList), locking, matched) : null;
+            case "write" -> (seen & ~(1 | 2 | 4 | 8 | 16 | 128)) == 0 ? new Write(stmt, table, row, kind, share(table, row, wList)) : null;
+            case "pred" -> (seen & ~(1 | 2 | 4 | 32 | 256 | 512)) == 0 ? new PredicateRead(stmt, table, predicate, locking, shareAll(table, rows)) : null;
             default -> null;
         };
     }
@@ -211,6 +228,44 @@ final class TransactionLineParser {
             rows.add(new RowVersion(row, wList));
         }
         return t == JsonToken.END_ARRAY ? rows : null;
+    }
+
+    private List<RowVersion> shareAll(String table, List<RowVersion> rows) {
+        if (table == null) {
+            return rows;
+        }
+        List<RowVersion> out = new ArrayList<>(rows.size());
+        for (RowVersion rv : rows) {
+            out.add(new RowVersion(rv.row(), share(table, rv.row(), rv.wList())));
+        }
+        return out;
+    }
+
+    /** {@code w} as a view of its row's shared order when it is a prefix of it (or extends it); else {@code w} itself. */
+    private WList share(String table, String row, WList w) {
+        if (table == null || row == null || w == null) {
+            return w; // the op is invalid: its constructor says why
+        }
+        Map<String, RowOrder> ofTable = orders.computeIfAbsent(table, k -> new HashMap<>());
+        RowOrder order = ofTable.get(row);
+        long[] ids = w.raw();
+        int n = w.size();
+        if (order == null) {
+            ofTable.put(row, new RowOrder(Arrays.copyOf(ids, Math.max(4, n * 2)), n));
+            return WList.sharedPrefix(ofTable.get(row).ids, n);
+        }
+        int common = Math.min(n, order.length);
+        if (!Arrays.equals(ids, 0, common, order.ids, 0, common)) {
+            return w; // an incompatible order: the checker reports it, from this list's own copy
+        }
+        if (n > order.length) {
+            if (n > order.ids.length) {
+                order.ids = Arrays.copyOf(order.ids, n * 2); // views of the old array keep it; theirs never changes
+            }
+            System.arraycopy(ids, order.length, order.ids, order.length, n - order.length);
+            order.length = n;
+        }
+        return WList.sharedPrefix(order.ids, n);
     }
 
     private WList wList(JsonParser p, JsonToken v) throws IOException {

@@ -93,8 +93,8 @@ final class TransactionLineWriter implements AutoCloseable {
     private void wList(WList w) throws IOException {
         g.writeArrayFieldStart("wlist");
         long[] ids = w.raw();
-        for (long id : ids) {
-            g.writeNumber(id);
+        for (int i = 0; i < w.size(); i++) {
+            g.writeNumber(ids[i]);
         }
         g.writeEndArray();
     }

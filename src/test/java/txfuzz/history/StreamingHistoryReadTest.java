@@ -1,6 +1,9 @@
 package txfuzz.history;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,5 +71,28 @@ class StreamingHistoryReadTest {
         String line = "{\"id\":1,\"session\":0,\"seq\":0,\"outcome\":\"committed\",\"ops\":[{\"op\":\"read\",\"stmt\":\"0\",\"table\":\"t\","
                 + "\"row\":\"r1\",\"wlist\":[0],\"locking\":null}]}";
         assertEquals(HistoryJson.readByDataBinding(line, "x"), HistoryJson.read(line, "x"));
+    }
+
+    @Test
+    void aRowsVersionsShareOneArrayAndAnIncompatibleOneKeepsItsOwn() throws Exception {
+        History h = History.builder()
+                .txn(1).session(1).lockingRead("r1", 0).update("r1", 0).commit()
+                .txn(2).session(2).read("r1", 0).read("r1", 0, 1).lockingRead("r1", 0, 1).update("r1", 0, 1).commit()
+                .txn(3).session(3).read("r1", 0, 3).commit() // T3 never wrote r1 after T0: an incompatible order
+                .build();
+        String text = HistoryJson.write(h);
+        History back = HistoryJson.read(text, "mem");
+        assertEquals(h, back);
+        List<Op> ops = back.transactions().get(1).ops();
+        long[] shared = ((Read) ops.get(0)).wList().raw();
+        for (Op op : ops) {
+            WList w = op instanceof Read r ? r.wList() : ((Write) op).wList();
+            assertSame(shared, w.raw(), "every version of r1 is a view of one array: " + w);
+        }
+        Read incompatible = (Read) back.transactions().get(2).ops().get(0);
+        assertNotSame(shared, incompatible.wList().raw());
+        Analysis streamed = IsolationChecker.analyze(back);
+        assertEquals(IsolationChecker.analyze(HistoryJson.readByDataBinding(text, "mem")).observed(), streamed.observed());
+        assertTrue(streamed.observed().contains(Anomaly.INCOMPATIBLE_ORDER), streamed.observed().toString());
     }
 }
