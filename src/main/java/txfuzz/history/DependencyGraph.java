@@ -51,8 +51,7 @@ import org.jgrapht.Graph;
  */
 public final class DependencyGraph {
     private final History history;
-    private final Map<Long, Transaction> byId;
-    private final Set<Long> committed;
+    private final TxnLookup byId;
     private final Set<Long> aborted;
     private final Map<RowKey, RowVersions> rows;
     private Graph<Long, Dep> graph;
@@ -75,11 +74,10 @@ public final class DependencyGraph {
         }
     }
 
-    private DependencyGraph(History history, Map<Long, Transaction> byId, Set<Long> committed, Set<Long> aborted, Map<RowKey, RowVersions> rows,
+    private DependencyGraph(History history, TxnLookup byId, Set<Long> aborted, Map<RowKey, RowVersions> rows,
                             List<AnomalyFinding> findings, Map<Anomaly, Integer> counts, List<String> warnings) {
         this.history = history;
         this.byId = byId;
-        this.committed = committed;
         this.aborted = aborted;
         this.rows = rows;
         this.findings = findings;
@@ -171,12 +169,12 @@ public final class DependencyGraph {
     }
 
     public Transaction transaction(long id) {
-        return byId.get(id);
+        return byId.transaction(id);
     }
 
     /** Committed, or of unknown outcome and observed: the vertices of the graph. */
     public boolean committed(long id) {
-        return committed.contains(id);
+        return byId.committed(id);
     }
 
     public Set<Long> aborted() {
@@ -210,7 +208,62 @@ public final class DependencyGraph {
     }
 
     Explainer explainer() {
-        return new Explainer(byId::get);
+        return new Explainer(byId::transaction);
+    }
+
+    /**
+     * Transactions by id, and which are vertices, over the inference's arrays: three boxed maps of a
+     * million entries each (id → index, id → transaction, committed ids) cost more than a second and
+     * 200 MB at a million transactions.
+     */
+    private static final class TxnLookup {
+        final Transaction[] txns;
+        /** id → index + 1 when ids are small, else null and {@link #sparse} is used. */
+        final int[] dense;
+        final Map<Long, Integer> sparse;
+        /** 1 committed (or unknown and observed), 2 aborted, 3 unknown and unobserved; filled in by the inference. */
+        final byte[] status;
+
+        TxnLookup(Transaction[] txns) {
+            this.txns = txns;
+            int n = txns.length;
+            long max = 0;
+            for (Transaction t : txns) {
+                max = Math.max(max, t.id());
+            }
+            if (max < 8L * n + 1024) {
+                dense = new int[(int) max + 1];
+                sparse = null;
+                for (int i = 0; i < n; i++) {
+                    dense[(int) txns[i].id()] = i + 1;
+                }
+            } else {
+                dense = null;
+                sparse = new HashMap<>(n * 2);
+                for (int i = 0; i < n; i++) {
+                    sparse.put(txns[i].id(), i);
+                }
+            }
+            status = new byte[n];
+        }
+
+        int idx(long id) {
+            if (dense != null) {
+                return id >= 0 && id < dense.length ? dense[(int) id] - 1 : -1;
+            }
+            Integer i = sparse.get(id);
+            return i == null ? -1 : i;
+        }
+
+        Transaction transaction(long id) {
+            int i = idx(id);
+            return i < 0 ? null : txns[i];
+        }
+
+        boolean committed(long id) {
+            int i = idx(id);
+            return i >= 0 && status[i] == 1;
+        }
     }
 
     public static DependencyGraph infer(History h) {
@@ -234,8 +287,7 @@ public final class DependencyGraph {
         final int n;
         final Transaction[] txns;
         final long[] ids;
-        final Map<Long, Integer> index;
-        final int[] dense; // id -> index+1 when ids are small, else null
+        final TxnLookup lookup;
         final byte[] status; // 1 committed (effective), 2 aborted, 3 unknown & unobserved
         final Map<RowKey, RowVersions> rows = new HashMap<>();
         /**
@@ -267,35 +319,16 @@ public final class DependencyGraph {
             this.n = h.transactions().size();
             this.txns = h.transactions().toArray(new Transaction[0]);
             this.ids = new long[n];
-            this.index = new HashMap<>(n * 2);
-            long max = 0;
             for (int i = 0; i < n; i++) {
                 ids[i] = txns[i].id();
-                index.put(ids[i], i);
-                max = Math.max(max, ids[i]);
             }
-            if (max < 8L * n + 1024) {
-                dense = new int[(int) max + 1];
-                for (int i = 0; i < n; i++) {
-                    dense[(int) ids[i]] = i + 1;
-                }
-            } else {
-                dense = null;
-            }
-            this.status = new byte[n];
-            Map<Long, Transaction> byId = new HashMap<>(n * 2);
-            for (Transaction t : txns) {
-                byId.put(t.id(), t);
-            }
-            this.ex = new Explainer(byId::get);
+            this.lookup = new TxnLookup(txns);
+            this.status = lookup.status;
+            this.ex = new Explainer(lookup::transaction);
         }
 
         int idx(long id) {
-            if (dense != null) {
-                return id >= 0 && id < dense.length ? dense[(int) id] - 1 : -1;
-            }
-            Integer i = index.get(id);
-            return i == null ? -1 : i;
+            return lookup.idx(id);
         }
 
         boolean isCommittedId(long id) {
@@ -352,28 +385,10 @@ public final class DependencyGraph {
                     vertexIds[nv++] = ids[i];
                 }
             }
-            DependencyGraph g = new DependencyGraph(h, byIdMap(), committedSet(), abortedIds, rows, findings, counts, warnings);
+            DependencyGraph g = new DependencyGraph(h, lookup, abortedIds, rows, findings, counts, warnings);
             g.vertexIds = Arrays.copyOf(vertexIds, nv);
             g.edges = edges;
             return g;
-        }
-
-        private Map<Long, Transaction> byIdMap() {
-            Map<Long, Transaction> m = new HashMap<>(n * 2);
-            for (Transaction t : txns) {
-                m.put(t.id(), t);
-            }
-            return m;
-        }
-
-        private Set<Long> committedSet() {
-            Set<Long> s = new HashSet<>(n * 2);
-            for (int i = 0; i < n; i++) {
-                if (status[i] == 1) {
-                    s.add(ids[i]);
-                }
-            }
-            return s;
         }
 
         /** Committed stays committed; unknown becomes committed when a committed transaction observed its writes. */
