@@ -554,10 +554,33 @@ public final class DependencyGraph {
             return false;
         }
 
+        /**
+         * The statement of {@code writer}'s first recorded write of the row, or -1. Asked for every edge of the
+         * row: the row's writers are collected once (in observation order, first write each) rather than all
+         * its observations scanned per edge, which was quadratic in a row's observations.
+         */
         private int writerStmt(RowVersions r, long writer) {
-            for (RowVersions.Obs o : r.obs) {
-                if (o.is(RowVersions.WRITE) && ids[o.txn] == writer) {
-                    return o.stmt;
+            if (r.writerIds == null) {
+                long[] writers = new long[4];
+                int[] stmts = new int[4];
+                int count = 0;
+                for (RowVersions.Obs o : r.obs) {
+                    if (!o.is(RowVersions.WRITE) || containsId(writers, count, ids[o.txn])) {
+                        continue;
+                    }
+                    if (count == writers.length) {
+                        writers = Arrays.copyOf(writers, count * 2);
+                        stmts = Arrays.copyOf(stmts, count * 2);
+                    }
+                    writers[count] = ids[o.txn];
+                    stmts[count++] = o.stmt;
+                }
+                r.writerIds = Arrays.copyOf(writers, count);
+                r.writerStmts = Arrays.copyOf(stmts, count);
+            }
+            for (int i = 0; i < r.writerIds.length; i++) {
+                if (r.writerIds[i] == writer) {
+                    return r.writerStmts[i];
                 }
             }
             return -1;

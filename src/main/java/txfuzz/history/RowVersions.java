@@ -45,7 +45,10 @@ public final class RowVersions {
     long[] conflictOther;
     Obs conflictObs;
     final List<Obs> obs = new ArrayList<>(4);
-    /** run[i] = index of the first entry after i with a different writer (or length). */
+    /** The transactions with a recorded write of the row, each once, and the statement of its first; filled in once the observations are complete. */
+    long[] writerIds;
+    int[] writerStmts;
+        /** run[i] = index of the first entry after i with a different writer (or length). */
     int[] nextDiff;
 
     RowVersions(String table, String rowId) {
