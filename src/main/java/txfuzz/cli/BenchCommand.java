@@ -1,6 +1,9 @@
 package txfuzz.cli;
 
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +90,7 @@ final class BenchCommand implements Callable<Integer> {
     String jobs;
 
     @Option(names = "--checker", description = "Measure the isolation checker on synthetic histories (serial and stale-snapshot,"
-            + " --transactions each): JSON write/read and check times. No DBMS runs.")
+            + " --transactions each): JSON write/read and check times and the heap they use. No DBMS runs.")
     boolean checker;
 
     @Option(names = "--transactions", defaultValue = "100000", description = "History size for --checker. Default: ${DEFAULT-VALUE}.")
@@ -462,34 +465,7 @@ final class BenchCommand implements Callable<Integer> {
         Path dir = Files.createTempDirectory("txfuzz-bench-checker");
         try {
             for (String kind : new String[] {"serial", "stale"}) {
-                Path file = dir.resolve(kind + ".jsonl");
-                History h = kind.equals("serial") ? SyntheticHistory.serial(transactions, 7).generate()
-                        : SyntheticHistory.stale(transactions, 4, 7).generate();
-                long ops = h.transactions().stream().mapToLong(t -> t.ops().size()).sum();
-                int size = h.size();
-                long t0 = System.nanoTime();
-                HistoryJson.write(h, file);
-                long t1 = System.nanoTime();
-                h = null; // the generated history is no longer needed: only the one read back is checked
-                History back = HistoryJson.read(file);
-                long t2 = System.nanoTime();
-                long bytes = Files.size(file);
-                Files.delete(file);
-                Analysis an = null;
-                long first = 0;
-                long best = Long.MAX_VALUE;
-                for (int run = 0; run < 3; run++) {
-                    long s = System.nanoTime();
-                    an = IsolationChecker.analyze(back);
-                    long t = System.nanoTime() - s;
-                    first = run == 0 ? t : first;
-                    best = Math.min(best, t);
-                }
-                System.out.printf(Locale.ROOT, "checker %s: %d transactions, %d ops, %d edges, %.1f MB JSON; write %d ms, read %d ms, check %d ms"
-                                + " first, %d ms best of 3; observed %s%n", kind, size, ops, an.graph().edgeCount(), bytes / 1e6,
-                        (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, first / 1_000_000, best / 1_000_000, an.observed());
-                if (kind.equals("serial") && !an.observed().isEmpty()) {
-                    System.out.println("checker serial: a serial history must show no anomaly, but shows " + an.observed());
+                if (!checkerBench(kind, dir.resolve(kind + ".jsonl"))) {
                     return Main.INTERNAL;
                 }
             }
@@ -501,6 +477,100 @@ final class BenchCommand implements Callable<Integer> {
                 }
             }
             Files.deleteIfExists(dir);
+        }
+    }
+
+    /**
+     * One synthetic history written, read back and checked. A method of its own so that nothing of one
+     * kind's history is still reachable while the next is generated: two big histories at once do not fit
+     * the default heap, and a full heap made reading a million transactions take minutes of GC.
+     */
+    private boolean checkerBench(String kind, Path file) throws Exception {
+        long ops;
+        int size;
+        long t0;
+        long t1;
+        {
+            History h = kind.equals("serial") ? SyntheticHistory.serial(transactions, 7).generate()
+                    : SyntheticHistory.stale(transactions, 4, 7).generate();
+            ops = h.transactions().stream().mapToLong(t -> t.ops().size()).sum();
+            size = h.size();
+            t0 = System.nanoTime();
+            HistoryJson.write(h, file);
+            t1 = System.nanoTime();
+        }
+        System.gc(); // the generated history is garbage now: measure the read's heap from here
+        HeapPeak.reset();
+        long c1 = ProcessCpu.nanos();
+        long readStart = System.nanoTime();
+        History back = HistoryJson.read(file);
+        long t2 = System.nanoTime();
+        long readCpu = ProcessCpu.nanos() - c1;
+        long bytes = Files.size(file);
+        Files.delete(file);
+        long readPeak = HeapPeak.peakBytes();
+        long held = HeapPeak.liveBytesAfterGc();
+        HeapPeak.reset();
+        Analysis an = null;
+        long first = 0;
+        long best = Long.MAX_VALUE;
+        // at a million transactions and more, one check says enough and three take long
+        int runs = transactions >= 1_000_000 ? 1 : 3;
+        long firstCpu = 0;
+        for (int run = 0; run < runs; run++) {
+            an = null;
+            long c = ProcessCpu.nanos();
+            long s = System.nanoTime();
+            an = IsolationChecker.analyze(back);
+            long t = System.nanoTime() - s;
+            firstCpu = run == 0 ? ProcessCpu.nanos() - c : firstCpu;
+            first = run == 0 ? t : first;
+            best = Math.min(best, t);
+        }
+        long checkPeak = HeapPeak.peakBytes();
+        System.out.printf(Locale.ROOT, "checker %s: %d transactions, %d ops, %d edges, %.1f MB JSON; write %d ms, read %d ms, check %d ms"
+                        + " first, %d ms best of %d; read + check %.1f s (CPU, GC threads included: read %.1f s, check %.1f s); heap: %d MB held by the history read, peak %d MB reading, %d MB checking"
+                        + " (max %d MB); observed %s%n", kind, size, ops, an.graph().edgeCount(), bytes / 1e6,
+                (t1 - t0) / 1_000_000, (t2 - readStart) / 1_000_000, first / 1_000_000, best / 1_000_000, runs, ((t2 - readStart) + first) / 1e9, readCpu / 1e9, firstCpu / 1e9,
+                held >> 20, readPeak >> 20, checkPeak >> 20, Runtime.getRuntime().maxMemory() >> 20, an.observed());
+        if (kind.equals("serial") && !an.observed().isEmpty()) {
+            System.out.println("checker serial: a serial history must show no anomaly, but shows " + an.observed());
+            return false;
+        }
+        return true;
+    }
+
+    /** CPU time of the whole process (every thread, the collector's too): on a shared machine it says more than the clock. */
+    private static final class ProcessCpu {
+        static long nanos() {
+            return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : 0;
+        }
+    }
+
+    /** Peak heap use over a phase, from the heap pools' own peaks (an upper bound: the pools may peak at different times). */
+    private static final class HeapPeak {
+        static void reset() {
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == MemoryType.HEAP) {
+                    pool.resetPeakUsage();
+                }
+            }
+        }
+
+        static long peakBytes() {
+            long sum = 0;
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == MemoryType.HEAP) {
+                    sum += pool.getPeakUsage().getUsed();
+                }
+            }
+            return sum;
+        }
+
+        static long liveBytesAfterGc() {
+            System.gc();
+            Runtime rt = Runtime.getRuntime();
+            return rt.totalMemory() - rt.freeMemory();
         }
     }
 

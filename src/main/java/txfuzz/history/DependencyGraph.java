@@ -51,8 +51,7 @@ import org.jgrapht.Graph;
  */
 public final class DependencyGraph {
     private final History history;
-    private final Map<Long, Transaction> byId;
-    private final Set<Long> committed;
+    private final TxnLookup byId;
     private final Set<Long> aborted;
     private final Map<RowKey, RowVersions> rows;
     private Graph<Long, Dep> graph;
@@ -75,11 +74,10 @@ public final class DependencyGraph {
         }
     }
 
-    private DependencyGraph(History history, Map<Long, Transaction> byId, Set<Long> committed, Set<Long> aborted, Map<RowKey, RowVersions> rows,
+    private DependencyGraph(History history, TxnLookup byId, Set<Long> aborted, Map<RowKey, RowVersions> rows,
                             List<AnomalyFinding> findings, Map<Anomaly, Integer> counts, List<String> warnings) {
         this.history = history;
         this.byId = byId;
-        this.committed = committed;
         this.aborted = aborted;
         this.rows = rows;
         this.findings = findings;
@@ -171,12 +169,12 @@ public final class DependencyGraph {
     }
 
     public Transaction transaction(long id) {
-        return byId.get(id);
+        return byId.transaction(id);
     }
 
     /** Committed, or of unknown outcome and observed: the vertices of the graph. */
     public boolean committed(long id) {
-        return committed.contains(id);
+        return byId.committed(id);
     }
 
     public Set<Long> aborted() {
@@ -210,7 +208,62 @@ public final class DependencyGraph {
     }
 
     Explainer explainer() {
-        return new Explainer(byId::get);
+        return new Explainer(byId::transaction);
+    }
+
+    /**
+     * Transactions by id, and which are vertices, over the inference's arrays: three boxed maps of a
+     * million entries each (id → index, id → transaction, committed ids) cost more than a second and
+     * 200 MB at a million transactions.
+     */
+    private static final class TxnLookup {
+        final Transaction[] txns;
+        /** id → index + 1 when ids are small, else null and {@link #sparse} is used. */
+        final int[] dense;
+        final Map<Long, Integer> sparse;
+        /** 1 committed (or unknown and observed), 2 aborted, 3 unknown and unobserved; filled in by the inference. */
+        final byte[] status;
+
+        TxnLookup(Transaction[] txns) {
+            this.txns = txns;
+            int n = txns.length;
+            long max = 0;
+            for (Transaction t : txns) {
+                max = Math.max(max, t.id());
+            }
+            if (max < 8L * n + 1024) {
+                dense = new int[(int) max + 1];
+                sparse = null;
+                for (int i = 0; i < n; i++) {
+                    dense[(int) txns[i].id()] = i + 1;
+                }
+            } else {
+                dense = null;
+                sparse = new HashMap<>(n * 2);
+                for (int i = 0; i < n; i++) {
+                    sparse.put(txns[i].id(), i);
+                }
+            }
+            status = new byte[n];
+        }
+
+        int idx(long id) {
+            if (dense != null) {
+                return id >= 0 && id < dense.length ? dense[(int) id] - 1 : -1;
+            }
+            Integer i = sparse.get(id);
+            return i == null ? -1 : i;
+        }
+
+        Transaction transaction(long id) {
+            int i = idx(id);
+            return i < 0 ? null : txns[i];
+        }
+
+        boolean committed(long id) {
+            int i = idx(id);
+            return i >= 0 && status[i] == 1;
+        }
     }
 
     public static DependencyGraph infer(History h) {
@@ -234,8 +287,7 @@ public final class DependencyGraph {
         final int n;
         final Transaction[] txns;
         final long[] ids;
-        final Map<Long, Integer> index;
-        final int[] dense; // id -> index+1 when ids are small, else null
+        final TxnLookup lookup;
         final byte[] status; // 1 committed (effective), 2 aborted, 3 unknown & unobserved
         final Map<RowKey, RowVersions> rows = new HashMap<>();
         /**
@@ -267,35 +319,16 @@ public final class DependencyGraph {
             this.n = h.transactions().size();
             this.txns = h.transactions().toArray(new Transaction[0]);
             this.ids = new long[n];
-            this.index = new HashMap<>(n * 2);
-            long max = 0;
             for (int i = 0; i < n; i++) {
                 ids[i] = txns[i].id();
-                index.put(ids[i], i);
-                max = Math.max(max, ids[i]);
             }
-            if (max < 8L * n + 1024) {
-                dense = new int[(int) max + 1];
-                for (int i = 0; i < n; i++) {
-                    dense[(int) ids[i]] = i + 1;
-                }
-            } else {
-                dense = null;
-            }
-            this.status = new byte[n];
-            Map<Long, Transaction> byId = new HashMap<>(n * 2);
-            for (Transaction t : txns) {
-                byId.put(t.id(), t);
-            }
-            this.ex = new Explainer(byId::get);
+            this.lookup = new TxnLookup(txns);
+            this.status = lookup.status;
+            this.ex = new Explainer(lookup::transaction);
         }
 
         int idx(long id) {
-            if (dense != null) {
-                return id >= 0 && id < dense.length ? dense[(int) id] - 1 : -1;
-            }
-            Integer i = index.get(id);
-            return i == null ? -1 : i;
+            return lookup.idx(id);
         }
 
         boolean isCommittedId(long id) {
@@ -352,28 +385,10 @@ public final class DependencyGraph {
                     vertexIds[nv++] = ids[i];
                 }
             }
-            DependencyGraph g = new DependencyGraph(h, byIdMap(), committedSet(), abortedIds, rows, findings, counts, warnings);
+            DependencyGraph g = new DependencyGraph(h, lookup, abortedIds, rows, findings, counts, warnings);
             g.vertexIds = Arrays.copyOf(vertexIds, nv);
             g.edges = edges;
             return g;
-        }
-
-        private Map<Long, Transaction> byIdMap() {
-            Map<Long, Transaction> m = new HashMap<>(n * 2);
-            for (Transaction t : txns) {
-                m.put(t.id(), t);
-            }
-            return m;
-        }
-
-        private Set<Long> committedSet() {
-            Set<Long> s = new HashSet<>(n * 2);
-            for (int i = 0; i < n; i++) {
-                if (status[i] == 1) {
-                    s.add(ids[i]);
-                }
-            }
-            return s;
         }
 
         /** Committed stays committed; unknown becomes committed when a committed transaction observed its writes. */
@@ -386,12 +401,20 @@ public final class DependencyGraph {
                     work.add(i);
                 }
             }
+            boolean anyUnknown = false;
+            for (byte st : status) {
+                anyUnknown |= st == 3;
+            }
+            if (!anyUnknown) {
+                return; // nothing to resolve: walking every wList of every committed transaction would find nothing
+            }
             while (!work.isEmpty()) {
                 int i = work.remove(work.size() - 1);
                 for (Op op : txns[i].ops()) {
                     for (WList w : wLists(op)) {
                         long[] a = w.raw();
-                        for (long id : a) {
+                        for (int k = 0; k < w.size(); k++) {
+                            long id = a[k];
                             int j = id == History.INITIAL ? -1 : idx(id);
                             if (j >= 0 && j != i && status[j] == 3) {
                                 status[j] = 1;
@@ -440,14 +463,15 @@ public final class DependencyGraph {
         /** Records one observation; returns the row when it counts towards the version order. */
         private RowVersions observe(int t, String table, String rowId, WList w, int stmt, int flags, PredicateRead pred) {
             long[] a = w.raw();
+            int an = w.size(); // a may be a longer order shared by the row's versions
             long observer = ids[t];
             boolean observerCommitted = status[t] == 1;
-            String where = table + "." + rowId;
             // garbage: unknown transactions, or the initial state anywhere but first
-            for (int i = 0; i < a.length; i++) {
+            for (int i = 0; i < an; i++) {
                 long id = a[i];
                 boolean bad = id == History.INITIAL ? i != 0 : idx(id) < 0;
                 if (bad) {
+                    String where = table + "." + rowId;
                     if (observerCommitted && report(Anomaly.GARBAGE_READ, observer + "/" + where)) {
                         add(Anomaly.GARBAGE_READ, List.of(observer), Explainer.t(observer) + " observed " + where + " with wList " + w,
                                 Explainer.t(observer) + " observed " + where + " with wList " + w + ex.at(observer, stmt) + ", but "
@@ -460,14 +484,15 @@ public final class DependencyGraph {
             }
             // versions that contain writes of transactions that did not commit
             int firstAborted = -1;
-            for (int i = 0; i < a.length; i++) {
+            for (int i = 0; i < an; i++) {
                 if (!isCommittedId(a[i]) && a[i] != observer) {
                     firstAborted = i;
                     break;
                 }
             }
             // an uncommitted transaction's own writes are no evidence of the committed version order
-            if (firstAborted >= 0 || (!observerCommitted && containsId(a, a.length, observer))) {
+            if (firstAborted >= 0 || (!observerCommitted && containsId(a, an, observer))) {
+                String where = table + "." + rowId;
                 if (firstAborted >= 0) {
                     long writer = a[firstAborted];
                     boolean reallyAborted = txns[idx(writer)].outcome() == Outcome.ABORTED;
@@ -481,7 +506,7 @@ public final class DependencyGraph {
                                 List.of(new Explainer.Arrow(writer, observer, "wr " + where, false)));
                     }
                     // a committed write on top of an aborted one
-                    for (int j = firstAborted + 1; j < a.length; j++) {
+                    for (int j = firstAborted + 1; j < an; j++) {
                         if (isCommittedId(a[j]) && reallyAborted) {
                             if (report(Anomaly.DIRTY_UPDATE, where + "/" + writer + "/" + a[j])) {
                                 add(Anomaly.DIRTY_UPDATE, List.of(writer, a[j]), Explainer.t(a[j]) + " wrote " + where + " on top of aborted "
@@ -498,10 +523,10 @@ public final class DependencyGraph {
                 return null;
             }
             RowVersions row = rows.computeIfAbsent(new RowKey(table, rowId), k -> new RowVersions(table, rowId));
-            RowVersions.Obs o = new RowVersions.Obs(t, a.length, stmt, flags, pred);
-            row.observe(o, a);
+            RowVersions.Obs o = new RowVersions.Obs(t, an, stmt, flags, pred);
+            row.observe(o, a, an);
             if ((flags & RowVersions.DELETE) != 0 && observerCommitted) {
-                row.tombstone = row.tombstone < 0 ? a.length : Math.min(row.tombstone, a.length);
+                row.tombstone = row.tombstone < 0 ? an : Math.min(row.tombstone, an);
             }
             return row;
         }
@@ -529,10 +554,33 @@ public final class DependencyGraph {
             return false;
         }
 
+        /**
+         * The statement of {@code writer}'s first recorded write of the row, or -1. Asked for every edge of the
+         * row: the row's writers are collected once (in observation order, first write each) rather than all
+         * its observations scanned per edge, which was quadratic in a row's observations.
+         */
         private int writerStmt(RowVersions r, long writer) {
-            for (RowVersions.Obs o : r.obs) {
-                if (o.is(RowVersions.WRITE) && ids[o.txn] == writer) {
-                    return o.stmt;
+            if (r.writerIds == null) {
+                long[] writers = new long[4];
+                int[] stmts = new int[4];
+                int count = 0;
+                for (RowVersions.Obs o : r.obs) {
+                    if (!o.is(RowVersions.WRITE) || containsId(writers, count, ids[o.txn])) {
+                        continue;
+                    }
+                    if (count == writers.length) {
+                        writers = Arrays.copyOf(writers, count * 2);
+                        stmts = Arrays.copyOf(stmts, count * 2);
+                    }
+                    writers[count] = ids[o.txn];
+                    stmts[count++] = o.stmt;
+                }
+                r.writerIds = Arrays.copyOf(writers, count);
+                r.writerStmts = Arrays.copyOf(stmts, count);
+            }
+            for (int i = 0; i < r.writerIds.length; i++) {
+                if (r.writerIds[i] == writer) {
+                    return r.writerStmts[i];
                 }
             }
             return -1;

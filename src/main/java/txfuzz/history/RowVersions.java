@@ -1,6 +1,7 @@
 package txfuzz.history;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -44,7 +45,10 @@ public final class RowVersions {
     long[] conflictOther;
     Obs conflictObs;
     final List<Obs> obs = new ArrayList<>(4);
-    /** run[i] = index of the first entry after i with a different writer (or length). */
+    /** The transactions with a recorded write of the row, each once, and the statement of its first; filled in once the observations are complete. */
+    long[] writerIds;
+    int[] writerStmts;
+        /** run[i] = index of the first entry after i with a different writer (or length). */
     int[] nextDiff;
 
     RowVersions(String table, String rowId) {
@@ -94,20 +98,20 @@ public final class RowVersions {
         return WList.text(order, len);
     }
 
-    void observe(Obs o, long[] ids) {
+    /** {@code ids}: the observed wList is its first {@code n} entries (the array may be a longer, shared order). */
+    void observe(Obs o, long[] ids, int n) {
         obs.add(o);
         if (conflictOther != null) {
             return;
         }
-        int n = ids.length;
         if (n <= length) {
-            if (!prefixOf(ids, n, order)) {
-                conflictOther = ids;
+            if (ids != order && !prefixOf(ids, n, order)) {
+                conflictOther = Arrays.copyOf(ids, n);
                 conflictObs = o;
             }
         } else {
-            if (!prefixOf(order, length, ids)) {
-                conflictOther = ids;
+            if (ids != order && !prefixOf(order, length, ids)) {
+                conflictOther = Arrays.copyOf(ids, n);
                 conflictObs = o;
                 return;
             }
