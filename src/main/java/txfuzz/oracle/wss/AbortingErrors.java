@@ -75,7 +75,8 @@ final class AbortingErrors {
                 continue;
             }
             ErrorClass e = cause.get().result().errorClass();
-            if (e.isConcurrencyConflict() || e.isEngineFailure() || e == ErrorClass.IN_FAILED_TRANSACTION) {
+            if (e.isConcurrencyConflict() || e.isEngineFailure() || e == ErrorClass.IN_FAILED_TRANSACTION
+                    || changedARowTwice(cause.get().result())) {
                 continue;
             }
             out.add(new AbortingError(outcome.cause(), cause.get().result()));
@@ -220,6 +221,18 @@ final class AbortingErrors {
     }
 
     /**
+     * SQLSTATE class 27, "triggered data change violation": the statement changed a row that the same statement (a
+     * data-modifying WITH, a function or trigger it fired) had already changed. Which of the two changes a run meets first
+     * is the engine's own execution order, which no serial order of transactions decides (PostgreSQL: "Trying to update the
+     * same row twice in a single statement is not supported. Only one of the modifications takes place, but it is not easy
+     * (and sometimes not possible) to reliably predict which one", queries.html, "Data-Modifying Statements in WITH"), so
+     * no replay can explain or refute it: it is not judged (judge-suite, eval-plan-qual permutations 23 and 25).
+     */
+    static boolean changedARowTwice(StmtResult result) {
+        return result.error() != null && result.error().sqlState() != null && result.error().sqlState().startsWith("27");
+    }
+
+    /**
      * Whether the error of {@code statement}, a failed statement of a transaction that went on (an engine whose constraint
      * errors end only the statement), is explained as an aborting one would be: by the engine's concurrency control, or by
      * an allowed serial position (or, at READ COMMITTED and below, the statement's own read point) that raises it too. A
@@ -232,7 +245,8 @@ final class AbortingErrors {
             return true;
         }
         ErrorClass cls = e.get().result().errorClass();
-        if (cls.isConcurrencyConflict() || cls.isEngineFailure() || cls == ErrorClass.IN_FAILED_TRANSACTION) {
+        if (cls.isConcurrencyConflict() || cls.isEngineFailure() || cls == ErrorClass.IN_FAILED_TRANSACTION
+                || changedARowTwice(e.get().result())) {
             return true;
         }
         // its own transaction is replayed up to the statement in each position, never before it as a committed one

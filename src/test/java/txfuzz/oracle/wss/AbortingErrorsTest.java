@@ -75,6 +75,17 @@ class AbortingErrorsTest {
         assertEquals(List.of(), AbortingErrors.toJudge(t));
     }
 
+    /** A triggered data change violation (27000) is the statement's own order of changes, no serial order's; a 23505 beside it still is judged. */
+    @Test
+    void aStatementThatChangedARowTwiceIsNotJudgedButAKeyErrorIs() {
+        StmtResult.EngineError twice = new StmtResult.EngineError(ErrorClass.OTHER, "27000", 0,
+                "tuple to be updated was already modified by an operation triggered by the current command");
+        Trace t = new Run().ok(1, 0).ok(1, 1).ok(2, 0).fail(2, 1, twice, 3).commit(1, 2).trace();
+        assertEquals(List.of(), AbortingErrors.toJudge(t));
+        Trace keys = new Run().ok(1, 0).ok(1, 1).ok(2, 0).fail(2, 1, DUPLICATE, 3).commit(1, 2).trace();
+        assertEquals(1, AbortingErrors.toJudge(keys).size());
+    }
+
     @Test
     void aStatementThatWaitedForTheOtherInsertIsReplayedAfterItFirstThenBefore() {
         // T1 inserts a key; T2's INSERT of it waits until T1 commits, then fails: FCRFS puts T1 first
