@@ -173,4 +173,64 @@ public abstract class DelegatingTarget implements Target {
             throw e.getCause();
         }
     }
+
+    /**
+     * Which sessions of one database hold an uncommitted write: a fault that strikes only beside one never strikes in a serial
+     * replay or a simulation (one session at a time), as a real concurrency bug would not.
+     */
+    protected static final class UncommittedWrites {
+        private final java.util.Set<Object> holders = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        /** Whether a session other than {@code session} holds an uncommitted write. */
+        public boolean heldBesides(Object session) {
+            return holders.stream().anyMatch(o -> o != session);
+        }
+    }
+
+    /** Makes a statement of the real engine into the one a fault-injecting wrapper hands out, told who holds uncommitted writes. */
+    @FunctionalInterface
+    protected interface FaultBesideUncommittedWrites {
+        /**
+         * @param connection the real connection the statement came from
+         * @param session    the connection the wrapper handed out (what {@link UncommittedWrites#heldBesides} compares)
+         */
+        java.sql.Statement wrap(java.sql.Connection connection, Object session, java.sql.Statement real, UncommittedWrites writes);
+    }
+
+    /**
+     * {@code db}, with every statement passed through {@code fault} and the uncommitted writes of its sessions tracked: a write
+     * (INSERT, UPDATE, DELETE, MERGE) that succeeds inside a transaction makes its session a holder until COMMIT, ROLLBACK,
+     * close or autocommit on. The fault asks {@link UncommittedWrites#heldBesides} before it runs a statement.
+     */
+    protected static Database trackingUncommittedWrites(Database db, FaultBesideUncommittedWrites fault) {
+        UncommittedWrites writes = new UncommittedWrites();
+        return wrappingConnections(db, c -> (java.sql.Connection) java.lang.reflect.Proxy.newProxyInstance(DelegatingTarget.class.getClassLoader(),
+                new Class<?>[] {java.sql.Connection.class}, (session, method, args) -> {
+                    String name = method.getName();
+                    if (name.equals("commit") || name.equals("rollback") || name.equals("close")
+                            || name.equals("setAutoCommit") && Boolean.TRUE.equals(args[0])) {
+                        writes.holders.remove(session);
+                    }
+                    Object r = invoke(c, method, args);
+                    return name.equals("createStatement") ? recordingWrites(c, session, fault.wrap(c, session, (java.sql.Statement) r, writes), writes) : r;
+                }));
+    }
+
+    private static java.sql.Statement recordingWrites(java.sql.Connection c, Object session, java.sql.Statement s, UncommittedWrites writes) {
+        return (java.sql.Statement) java.lang.reflect.Proxy.newProxyInstance(DelegatingTarget.class.getClassLoader(),
+                new Class<?>[] {java.sql.Statement.class}, (proxy, method, args) -> {
+                    Object r = invoke(s, method, args);
+                    if (method.getName().startsWith("execute") && args != null && args.length > 0 && args[0] instanceof String sql
+                            && isWrite(sql) && !c.getAutoCommit()) {
+                        writes.holders.add(session);
+                    }
+                    return r;
+                });
+    }
+
+    /** Whether {@code sql} is a data change: INSERT, UPDATE, DELETE or MERGE. */
+    protected static boolean isWrite(String sql) {
+        String head = sql.stripLeading().toUpperCase(java.util.Locale.ROOT);
+        return head.startsWith("UPDATE") || head.startsWith("INSERT") || head.startsWith("DELETE") || head.startsWith("MERGE");
+    }
 }

@@ -3,9 +3,6 @@ package txfuzz.dbms.h2;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import txfuzz.dbms.Database;
@@ -39,36 +36,20 @@ final class WaitingDeleteSkipsRowTarget extends DelegatingTarget {
 
     @Override
     public Database freshDatabase() throws java.sql.SQLException {
-        Set<Object> dirty = ConcurrentHashMap.newKeySet(); // sessions with an uncommitted write
-        return wrappingConnections(real.freshDatabase(), c -> (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-                    if (Set.of("commit", "rollback", "close").contains(method.getName())
-                            || method.getName().equals("setAutoCommit") && Boolean.TRUE.equals(args[0])) {
-                        dirty.remove(proxy);
-                    }
-                    Object r = invoke(c, method, args);
-                    return method.getName().equals("createStatement") ? skipping(c, proxy, (Statement) r, dirty) : r;
-                }));
+        return trackingUncommittedWrites(real.freshDatabase(), this::skipping);
     }
 
-    private Statement skipping(Connection c, Object session, Statement s, Set<Object> dirty) {
+    private Statement skipping(Connection c, Object session, Statement s, UncommittedWrites writes) {
         return (Statement) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Statement.class}, (proxy, method, args) -> {
             if (method.getName().startsWith("execute") && args != null && args.length > 0 && args[0] instanceof String sql) {
                 Matcher m = DELETE.matcher(sql);
-                if (m.matches() && dirty.stream().anyMatch(o -> o != session)) {
+                if (m.matches() && writes.heldBesides(session)) {
                     try (Statement lock = c.createStatement()) {
                         lock.executeQuery("SELECT * FROM " + m.group(1) + " WHERE " + m.group(2) + " FOR UPDATE").close();
                     }
                     args = args.clone();
                     args[0] = "DELETE FROM " + m.group(1) + " WHERE (" + m.group(2) + ") AND 1 = 0"; // the injected bug
                 }
-                String head = sql.stripLeading().toUpperCase(Locale.ROOT);
-                Object r = invoke(s, method, args);
-                if (!c.getAutoCommit() && (head.startsWith("UPDATE") || head.startsWith("INSERT") || head.startsWith("DELETE")
-                        || head.startsWith("MERGE"))) {
-                    dirty.add(session);
-                }
-                return r;
             }
             return invoke(s, method, args);
         });

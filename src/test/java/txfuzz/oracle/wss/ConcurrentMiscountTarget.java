@@ -4,8 +4,6 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import txfuzz.dbms.Database;
 import txfuzz.dbms.DelegatingTarget;
 import txfuzz.dbms.Target;
@@ -36,37 +34,15 @@ final class ConcurrentMiscountTarget extends DelegatingTarget {
 
     @Override
     public Database freshDatabase() throws java.sql.SQLException {
-        Set<Object> dirty = ConcurrentHashMap.newKeySet(); // sessions with an uncommitted write
-        return wrappingConnections(real.freshDatabase(), c -> (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-                    switch (method.getName()) {
-                        case "commit", "rollback", "close" -> dirty.remove(proxy);
-                        case "setAutoCommit" -> {
-                            if (Boolean.TRUE.equals(args[0])) {
-                                dirty.remove(proxy);
-                            }
-                        }
-                        default -> {
-                        }
-                    }
-                    Object r = invoke(c, method, args);
-                    return method.getName().equals("createStatement") ? miscounting(c, proxy, (Statement) r, dirty) : r;
-                }));
+        return trackingUncommittedWrites(real.freshDatabase(), this::miscounting);
     }
 
-    private Statement miscounting(Connection c, Object session, Statement s, Set<Object> dirty) {
+    private Statement miscounting(Connection c, Object session, Statement s, UncommittedWrites writes) {
         boolean[] shortNext = {false};
         return (Statement) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Statement.class}, (proxy, method, args) -> {
             if (method.getName().startsWith("execute") && args != null && args.length > 0 && args[0] instanceof String sql) {
-                String head = sql.stripLeading().toUpperCase(Locale.ROOT);
-                boolean write = head.startsWith("UPDATE") || head.startsWith("INSERT") || head.startsWith("DELETE") || head.startsWith("MERGE");
-                boolean inTransaction = !c.getAutoCommit();
-                shortNext[0] = inTransaction && head.startsWith("UPDATE") && dirty.stream().anyMatch(o -> o != session);
-                Object r = invoke(s, method, args);
-                if (write && inTransaction) {
-                    dirty.add(session);
-                }
-                return r;
+                shortNext[0] = !c.getAutoCommit() && sql.stripLeading().toUpperCase(Locale.ROOT).startsWith("UPDATE") && writes.heldBesides(session);
+                return invoke(s, method, args);
             }
             Object r = invoke(s, method, args);
             if (method.getName().equals("getUpdateCount") && shortNext[0] && (Integer) r > 0) {

@@ -5,8 +5,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import txfuzz.dbms.AbortScope;
 import txfuzz.dbms.Database;
 import txfuzz.dbms.DelegatingTarget;
@@ -62,42 +60,15 @@ final class SpuriousUniqueViolationTarget extends DelegatingTarget {
 
     @Override
     public Database freshDatabase() throws SQLException {
-        if (!inject) {
-            return real.freshDatabase();
-        }
-        Set<Object> dirty = ConcurrentHashMap.newKeySet(); // sessions with an uncommitted write
-        return wrappingConnections(real.freshDatabase(), c -> (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-                    switch (method.getName()) {
-                        case "commit", "rollback", "close" -> dirty.remove(proxy);
-                        case "setAutoCommit" -> {
-                            if (Boolean.TRUE.equals(args[0])) {
-                                dirty.remove(proxy);
-                            }
-                        }
-                        default -> {
-                        }
-                    }
-                    Object r = invoke(c, method, args);
-                    return method.getName().equals("createStatement") ? failing(c, proxy, (Statement) r, dirty) : r;
-                }));
+        return inject ? trackingUncommittedWrites(real.freshDatabase(), this::failing) : real.freshDatabase();
     }
 
-    private Statement failing(Connection c, Object session, Statement s, Set<Object> dirty) {
+    private Statement failing(Connection c, Object session, Statement s, UncommittedWrites writes) {
         return (Statement) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Statement.class}, (proxy, method, args) -> {
-            if (method.getName().startsWith("execute") && args != null && args.length > 0 && args[0] instanceof String sql) {
-                String head = sql.stripLeading().toUpperCase(Locale.ROOT);
-                boolean write = head.startsWith("UPDATE") || head.startsWith("INSERT") || head.startsWith("DELETE") || head.startsWith("MERGE");
-                boolean inTransaction = !c.getAutoCommit();
-                if (inTransaction && head.startsWith("INSERT") && dirty.stream().anyMatch(o -> o != session)) {
-                    // the injected bug: nothing was run, so nothing is left to undo but what the transaction did before
-                    throw new SQLException("Unique index or primary key violation (injected by txfuzz's test)", "23505", 23505);
-                }
-                Object r = invoke(s, method, args);
-                if (write && inTransaction) {
-                    dirty.add(session);
-                }
-                return r;
+            if (method.getName().startsWith("execute") && args != null && args.length > 0 && args[0] instanceof String sql
+                    && !c.getAutoCommit() && sql.stripLeading().toUpperCase(Locale.ROOT).startsWith("INSERT") && writes.heldBesides(session)) {
+                // the injected bug: nothing was run, so nothing is left to undo but what the transaction did before
+                throw new SQLException("Unique index or primary key violation (injected by txfuzz's test)", "23505", 23505);
             }
             return invoke(s, method, args);
         });
