@@ -500,11 +500,22 @@ final class ScheduleCase {
          * its step: in the open transaction, else on its own. Whether row tracking can follow it is {@link ForeignStatement}'s call.
          */
         private void other(SessionState st, String sql, String line) throws Unexpressible {
+            refuseSessionLock(sql, line);
+            requireKnownSettings(st);
+            place(st, new Stmt(StmtKind.OTHER, sql.strip(), false));
+        }
+
+        private static void refuseSessionLock(String sql, String line) throws Unexpressible {
             if (SESSION_LOCK.matcher(sql).find()) {
                 throw new Unexpressible("a session-level lock, which outlives the transaction on a session a case does not keep: " + line);
             }
-            requireKnownSettings(st);
-            Stmt s = new Stmt(StmtKind.OTHER, sql.strip(), false);
+        }
+
+        /**
+         * {@code s} at its step: in the session's open transaction; in a new one where autocommit is off or statements were sent
+         * together; else as an autocommit transaction of its own, at the level the session set for its next transaction.
+         */
+        private void place(SessionState st, Stmt s) throws Unexpressible {
             if (st.open == null && (!st.autocommit || st.implicitBlock)) {
                 open(st, Stmt.begin(), null);
             }
@@ -520,13 +531,16 @@ final class ScheduleCase {
             order.add(t);
         }
 
+        /** A setting's value: {@code = 'read committed'}, {@code TO 'x-y'}. */
+        private static final Pattern LEVEL_VALUE = Pattern.compile("(?:=|\\bTO\\b)\\s*'?([A-Za-z -]+)'?", Pattern.CASE_INSENSITIVE);
+
         /** The level a SET statement names: ISOLATION LEVEL x, or default_transaction_isolation = 'x', tx_isolation = 'x-y'. */
         private IsolationLevel levelIn(String flat, String line) throws Unexpressible {
             Matcher m = LEVEL.matcher(flat);
             if (m.find()) {
                 return level(m.group(1));
             }
-            Matcher v = Pattern.compile("(?:=|\\bTO\\b)\\s*'?([A-Za-z -]+)'?", Pattern.CASE_INSENSITIVE).matcher(flat);
+            Matcher v = LEVEL_VALUE.matcher(flat);
             if (v.find()) {
                 IsolationLevel l = IsolationLevel.parse(v.group(1).strip());
                 if (l != null && l != IsolationLevel.SNAPSHOT) {
@@ -549,9 +563,7 @@ final class ScheduleCase {
         }
 
         private void data(SessionState st, StmtKind kind, String sql, String line) throws Unexpressible {
-            if (SESSION_LOCK.matcher(sql).find()) {
-                throw new Unexpressible("a session-level lock, which outlives the transaction on a session a case does not keep: " + line);
-            }
+            refuseSessionLock(sql, line);
             if (kind.isWrite() && SYSTEM_CATALOG.matcher(SqlText.withoutComments(sql)).find()) {
                 other(st, sql, line); // writes a system catalog, outside the case's tables
                 return;
@@ -563,20 +575,7 @@ final class ScheduleCase {
                 }
             }
             requireKnownSettings(st);
-            Stmt s = new Stmt(kind, sql.strip(), false);
-            if (st.open == null && (!st.autocommit || st.implicitBlock)) {
-                open(st, Stmt.begin(), null); // autocommit off, or statements sent together: the statement starts a transaction
-            }
-            if (st.open != null) {
-                st.open.statements.add(s);
-                order.add(st.open);
-                return;
-            }
-            TxnDraft t = new TxnDraft(st.nextLevel != null ? st.nextLevel : st.sessionLevel, st.settings);
-            st.nextLevel = null;
-            t.statements.add(s);
-            txns.add(t);
-            order.add(t);
+            place(st, new Stmt(kind, sql.strip(), false));
         }
     }
 }
