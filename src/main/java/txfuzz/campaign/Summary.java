@@ -51,18 +51,6 @@ public record Summary(RunMeta meta, String dbms, String version, long seed, List
                 uniqueBugCandidates, duplicates, reduction, signatures, selfCheck, oracleFigures, generation, interrupted, signal, endedBy, null, 0);
     }
 
-    /** A summary that counts no violation as not promised. */
-    public Summary(RunMeta meta, String dbms, String version, long seed, List<String> isolation, List<String> oracles, long cases,
-                   long invalidCases, long transactions, long statements, double seconds, double casesPerSecond,
-                   double transactionsPerSecond, double blockedShare, double invalidStatementShare, long stalls,
-                   long bugCandidates, long documented, long flaky, List<FindingRecord> findings,
-                   long uniqueFindings, long uniqueBugCandidates, long duplicates, Reduction reduction, List<Group> signatures,
-                   SelfCheck selfCheck, java.util.Map<String, java.util.Map<String, Long>> oracleFigures, Generation generation,
-                   boolean interrupted, String signal, String endedBy, Known known) {
-        this(meta, dbms, version, seed, isolation, oracles, cases, invalidCases, transactions, statements, seconds, casesPerSecond,
-                transactionsPerSecond, blockedShare, invalidStatementShare, stalls, bugCandidates, documented, flaky, findings, uniqueFindings,
-                uniqueBugCandidates, duplicates, reduction, signatures, selfCheck, oracleFigures, generation, interrupted, signal, endedBy, known, 0);
-    }
 
     /**
      * The CI regression mode ({@code run --known FILE}): this run's unique findings split by whether their signature is in FILE.
