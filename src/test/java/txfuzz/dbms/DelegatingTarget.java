@@ -185,6 +185,11 @@ public abstract class DelegatingTarget implements Target {
         public boolean heldBesides(Object session) {
             return holders.stream().anyMatch(o -> o != session);
         }
+
+        /** A session other than {@code session} that holds an uncommitted write (the connection the wrapper handed out), if any. */
+        public java.util.Optional<Object> holderBesides(Object session) {
+            return holders.stream().filter(o -> o != session).findFirst();
+        }
     }
 
     /** Makes a statement of the real engine into the one a fault-injecting wrapper hands out, told who holds uncommitted writes. */
