@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import txfuzz.dbms.ErrorClass;
 import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.Executor;
@@ -63,7 +65,7 @@ final class AbortingErrors {
      * timeout, busy: each engine documents these as how its concurrency control ends a transaction), not an engine
      * failure or lost connection (the explicit oracle's findings), and not a refusal after an earlier error (25P02).
      */
-    static List<AbortingError> toJudge(Trace trace) {
+    static List<AbortingError> toJudge(TestCase c, Trace trace) {
         List<AbortingError> out = new ArrayList<>();
         for (int txn : trace.endOrder()) {
             var outcome = trace.outcome(txn);
@@ -76,7 +78,7 @@ final class AbortingErrors {
             }
             ErrorClass e = cause.get().result().errorClass();
             if (e.isConcurrencyConflict() || e.isEngineFailure() || e == ErrorClass.IN_FAILED_TRANSACTION
-                    || changedARowTwice(cause.get().result())) {
+                    || changedARowTwice(c, outcome.cause(), cause.get().result())) {
                 continue;
             }
             out.add(new AbortingError(outcome.cause(), cause.get().result()));
@@ -221,15 +223,61 @@ final class AbortingErrors {
     }
 
     /**
-     * SQLSTATE class 27, "triggered data change violation": the statement changed a row that the same statement (a
-     * data-modifying WITH, a function or trigger it fired) had already changed. Which of the two changes a run meets first
-     * is the engine's own execution order, which no serial order of transactions decides (PostgreSQL: "Trying to update the
-     * same row twice in a single statement is not supported. Only one of the modifications takes place, but it is not easy
-     * (and sometimes not possible) to reliably predict which one", queries.html, "Data-Modifying Statements in WITH"), so
-     * no replay can explain or refute it: it is not judged (judge-suite, eval-plan-qual permutations 23 and 25).
+     * SQLSTATE class 27, "triggered data change violation", from a statement that can start another command of its own: it
+     * calls a function or procedure the case creates (by name, or through the setup: a DEFAULT, CHECK, view or trigger that
+     * names it), or the case creates a trigger or rule. Such an error says the statement changed a row that an operation it
+     * triggered had already changed (PostgreSQL raises 27000 "tuple to be updated was already modified by an operation
+     * triggered by the current command" only where the row's change came from a later command than the statement's own:
+     * a trigger's or a function's). Which of the two changes meets the row first is the engine's own execution order,
+     * which no serial order of transactions decides — PostgreSQL's manual: "However, SQL commands executed in a row-level BEFORE
+     * trigger will see the effects of data changes for rows previously processed in the same outer command. This requires
+     * caution, since the ordering of these change events is not in general predictable; an SQL command that affects
+     * multiple rows can visit the rows in any order." (trigger-datachanges.html), and a function is a command of its own
+     * ("A VOLATILE function can do anything, including modifying the database.", xfunc-volatility.html) — so no replay can
+     * explain or refute it: it is not judged (judge-suite, eval-plan-qual permutations 23 and 25, where a data-modifying
+     * WITH calls a function that updates the row the WITH updates). A data-modifying WITH alone starts no other command:
+     * "Trying to update the same row twice in a single statement is not supported. Only one of the modifications takes
+     * place" (queries.html, "Data-Modifying Statements in WITH") — no error. A class-27 error of a statement that can start
+     * nothing else (every statement txfuzz generates) is judged like any other error.
      */
-    static boolean changedARowTwice(StmtResult result) {
-        return result.error() != null && result.error().sqlState() != null && result.error().sqlState().startsWith("27");
+    static boolean changedARowTwice(TestCase c, StmtRef statement, StmtResult result) {
+        return result.error() != null && result.error().sqlState() != null && result.error().sqlState().startsWith("27")
+                && startsOtherCommands(c, c.stmt(statement).sql());
+    }
+
+    /** A CREATE TRIGGER or CREATE RULE, after any leading comments. */
+    private static final Pattern CREATES_TRIGGER = Pattern.compile(
+            "^(?:\\s|--[^\\n]*(?:\\n|$)|/\\*.*?\\*/)*CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:CONSTRAINT\\s+)?(?:TRIGGER|RULE)\\b",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    /** A CREATE FUNCTION or CREATE PROCEDURE, after any leading comments; group 1 is its name. */
+    private static final Pattern CREATES_FUNCTION = Pattern.compile(
+            "^(?:\\s|--[^\\n]*(?:\\n|$)|/\\*.*?\\*/)*CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:FUNCTION|PROCEDURE)\\s+(?:\\w+\\.)?\"?(\\w+)\"?\\s*\\(",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+
+    /**
+     * Whether {@code sql}, a statement of {@code c}, can run a command other than itself: the case creates a trigger or rule
+     * (on a table it writes, or one a cascade reaches), or a function or procedure that {@code sql} or another statement of
+     * the setup names (a call, a DEFAULT or CHECK, a view, a trigger's EXECUTE FUNCTION). The case's statements are searched
+     * too: an imported schedule may create one in a step.
+     */
+    static boolean startsOtherCommands(TestCase c, String sql) {
+        List<String> all = new ArrayList<>(c.setup());
+        c.transactions().forEach(t -> t.statements().forEach(s -> all.add(s.sql())));
+        for (String ddl : all) {
+            if (CREATES_TRIGGER.matcher(ddl).find()) {
+                return true;
+            }
+            Matcher f = CREATES_FUNCTION.matcher(ddl);
+            if (!f.find()) {
+                continue;
+            }
+            Pattern call = Pattern.compile("\\b" + Pattern.quote(f.group(1)) + "\\s*\\(",
+                    Pattern.CASE_INSENSITIVE);
+            if (call.matcher(sql).find() || c.setup().stream().anyMatch(other -> !other.equals(ddl) && call.matcher(other).find())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -246,7 +294,7 @@ final class AbortingErrors {
         }
         ErrorClass cls = e.get().result().errorClass();
         if (cls.isConcurrencyConflict() || cls.isEngineFailure() || cls == ErrorClass.IN_FAILED_TRANSACTION
-                || changedARowTwice(e.get().result())) {
+                || changedARowTwice(c, statement, e.get().result())) {
             return true;
         }
         // its own transaction is replayed up to the statement in each position, never before it as a committed one
@@ -258,7 +306,7 @@ final class AbortingErrors {
     static List<Violation> unexplained(TestCase c, Trace trace, Executor executor, List<List<Integer>> orders)
             throws SQLException, SetupFailedException {
         List<Violation> out = new ArrayList<>();
-        for (AbortingError failure : toJudge(trace)) {
+        for (AbortingError failure : toJudge(c, trace)) {
             judge(c, trace, executor, orders, failure).ifPresent(out::add);
         }
         return out;
