@@ -49,7 +49,7 @@ class DirtyWriteTest {
 
     /** Doubles what T2 sees of row 1: only a view that shows T1's uncommitted 11 gives the 22 the dirty write leaves. */
     private static final String DOUBLES = "UPDATE t SET c1 = c1 * 2 WHERE c0 = 1";
-    /** Sets row 1 to a constant, whatever T2 sees of it: the writes applied in the order they ran give the dirty write's 5. */
+    /** Sets row 1 to a constant: the dirty write leaves 5, as does any view of T2's with the writes applied in the order they ran. */
     private static final String SETS = "UPDATE t SET c1 = 5 WHERE c0 = 1";
 
     @Test
