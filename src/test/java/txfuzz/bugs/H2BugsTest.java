@@ -46,6 +46,7 @@ class H2BugsTest {
     private static final int PARENT_REFERENCED = 23503;
     /** H2's "Deadlock detected" (ErrorCode.DEADLOCK_1) and "General error" (ErrorCode.GENERAL_ERROR_1). */
     private static final int DEADLOCK = 40001;
+    private static final int DUPLICATE_KEY = 23505;
     private static final int GENERAL_ERROR = 50000;
 
     /**
@@ -420,6 +421,46 @@ class H2BugsTest {
             assertTrue(withoutKey.labels().stream().noneMatch(l -> l.endsWith("/bug-candidate")), withoutKey.toString());
             assertEquals(orphan.trace().finalState().tables(), withoutKey.trace().finalState().tables(),
                     "the engine did the same without the key: " + withoutKey.trace());
+        }
+    }
+
+    /**
+     * h2-multi-row-insert-own-row-duplicate: a multi-row INSERT whose second row meets another transaction's uncommitted
+     * key fails at once with a unique violation on its own first row, on every release; against a committed key (the
+     * control) the same INSERT fails naming that key.
+     */
+    @Test
+    void h2MultiRowInsertOwnRowDuplicateOnEachVersion() throws Exception {
+        EachVersion.run(RELEASES, v -> {
+            try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("h2-multi-row-insert-own-row-duplicate").run(h2);
+                Outcome insert = r.of("INSERT INTO t0 VALUES (4), (0)");
+                assertTrue(insert.failed(), r.toString());
+                assertEquals(DUPLICATE_KEY, insert.error().getErrorCode(), r.toString());
+                assertTrue(insert.error().getMessage().contains("VALUES ( /* 2 */ 4 )"), "names its own row 4: " + r);
+                assertEquals(List.of(), r.last().rows(), r.toString());
+
+                Run control = PrintedSql.of("h2-multi-row-insert-committed-key").run(h2);
+                Outcome refused = control.of("INSERT INTO t0 VALUES (4), (0)");
+                assertTrue(refused.failed(), control.toString());
+                assertTrue(refused.error().getMessage().contains("VALUES ( /* 1 */ 0 )"), "names the committed row 0: " + control);
+                assertEquals(rows("(0)"), control.last().rows(), control.toString());
+            }
+        });
+    }
+
+    /**
+     * h2-multi-row-insert-own-row-duplicate through the wss oracle: the INSERT's error is explained by no serial order
+     * (T1 rolled back, so T2 alone inserts both rows) and is a bug candidate; with T1 committing (the control) the
+     * order T1 → T2 raises the error too, and nothing is a bug candidate.
+     */
+    @Test
+    void h2MultiRowInsertOwnRowDuplicateStillShowsOnTheBundledH2() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            Result r = BugReplay.replay(h2, BugReplay.testCase("h2-multi-row-insert-own-row-duplicate"), "wss", "explicit");
+            assertTrue(r.labels().contains("wss/write-outcome/bug-candidate"), r.toString());
+            Result committed = BugReplay.replay(h2, BugReplay.testCase("h2-multi-row-insert-own-row-duplicate-committed"), "wss", "explicit");
+            assertTrue(committed.labels().stream().noneMatch(l -> l.endsWith("/bug-candidate")), committed.toString());
         }
     }
 
