@@ -53,6 +53,51 @@ class DerbyBugsTest {
     }
 
     /**
+     * derby-ru-merge-stale-row-lost-update, the rolled-back form (campaign candidate derby-RU-s33-i48): T1 rolls back
+     * instead of updating again, and T2's MERGE still writes its SET from T1's uncommitted version, keeping T1's + 10.
+     */
+    @Test
+    @Order(1)
+    void derbyRuMergeKeepsRolledBackWriteOnEachVersion() throws Exception {
+        EachVersion.run(RELEASES, v -> {
+            try (Target derby = Targets.create("derby", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("derby-ru-merge-keeps-rolled-back-write").inIj().run(derby);
+                Outcome merge = r.of("MERGE INTO t0 USING t1 x0 ON (t0.c0 = 9 AND x0.c0 = 2) WHEN MATCHED THEN UPDATE SET c3 = t0.c3 + 1");
+                assertTrue(merge.waited(), "the MERGE waits for T1's lock: " + r);
+                assertEquals(1, merge.updateCount(), r.toString());
+                assertEquals(PrintedSql.rows("(9, 12)"), r.last().rows(), "T1's rolled-back + 10 stays: " + r);
+            }
+        });
+    }
+
+    /**
+     * The same defect through an UPDATE whose subquery reads its own table (campaign candidate derby-RU-s33-i180),
+     * at READ COMMITTED: T2's UPDATE reads row 1, waits for T1's lock on row 5, T1 updates row 1 at once and commits,
+     * and T2 writes row 1 from the image it read before waiting (1, 1), where serially (1, 101). The control is the
+     * printed SERIALIZABLE block, which keeps T1's write; and READ UNCOMMITTED (the candidate's level) loses it too.
+     */
+    @Test
+    @Order(1)
+    void derbyDeferredUpdateStaleRowLostUpdateOnEachVersion() throws Exception {
+        String update = "UPDATE t SET v = v + 1 WHERE k IN (SELECT s.k FROM t s WHERE s.k = 1)";
+        EachVersion.run(RELEASES, v -> {
+            try (Target derby = Targets.create("derby", TargetOptions.version(v))) {
+                PrintedSql lost = PrintedSql.of("derby-deferred-update-stale-row-lost-update").inIj();
+                for (PrintedSql block : List.of(lost, lost.withBothSessions(List.of("SET ISOLATION UR", "AUTOCOMMIT OFF")))) {
+                    Run r = block.run(derby);
+                    assertTrue(r.of(update).waited(), "T2's UPDATE waits for T1: " + r);
+                    assertEquals(1, r.of(update).updateCount(), r.toString());
+                    assertTrue(!r.of("UPDATE t SET v = v + 100 WHERE k = 1").waited(), "T1's UPDATE of row 1 does not wait: " + r);
+                    assertEquals(PrintedSql.rows("(1, 1) (5, 10)"), r.last().rows(), "T1's committed + 100 is lost: " + r);
+                }
+                Run control = PrintedSql.of("derby-deferred-update-serializable").inIj().run(derby);
+                assertEquals(1, control.of(update).updateCount(), control.toString());
+                assertEquals(PrintedSql.rows("(1, 101) (5, 10)"), control.last().rows(), "SERIALIZABLE keeps T1's write: " + control);
+            }
+        });
+    }
+
+    /**
      * derby-ru-merge-stale-row-lost-update: at READ UNCOMMITTED, T2's MERGE … WHEN MATCHED THEN UPDATE
      * reads a row T1 has changed, waits for T1's lock, and after T1 changed the row again and committed
      * writes its SET over the version it read before waiting: T1's second update is lost.

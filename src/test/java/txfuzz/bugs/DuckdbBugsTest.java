@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import txfuzz.bugs.BugReplay.Result;
+import txfuzz.bugs.PrintedSql.Outcome;
 import txfuzz.bugs.PrintedSql.Run;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
@@ -18,7 +19,8 @@ import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 
 /**
- * The DuckDB entry of docs/bugs.md (one defect, two symptoms): the printed SQL on 1.4.4 and 2.0.0, and
+ * The DuckDB entries of docs/bugs.md (duckdb-update-delete-no-conflict, three symptoms, and
+ * duckdb-update-different-columns-no-conflict): the printed SQL on 1.4.4 and 2.0.0, and
  * each symptom's case file through the oracles on the bundled DuckDB: the tests fail the day an upgrade of
  * the bundled jar fixes a bug. Each has a control, the schedule with the other kind of write, on
  * which DuckDB fails a writer as snapshot isolation must and the oracles say nothing.
@@ -45,6 +47,38 @@ class DuckdbBugsTest {
                 assertFalse(keyChange.of("COMMIT", 1).failed(), keyChange.toString());
                 assertFalse(keyChange.of("COMMIT", 2).failed(), keyChange.toString());
                 assertEquals(PrintedSql.rows("(a, 1)"), keyChange.last().rows(), keyChange.toString());
+
+                Run indexed = PrintedSql.of("duckdb-indexed-column-update-lost-update").run(duckdb);
+                assertEquals(1, indexed.of("UPDATE t SET a = 1 WHERE id = 1").updateCount(), indexed.toString());
+                assertFalse(indexed.of("COMMIT", 2).failed(), indexed.toString());
+                assertEquals(PrintedSql.rows("(1, 1, 0)"), indexed.last().rows(), "T2's b = 1 is lost: " + indexed);
+                // control: the same schedule without the index keeps both writes (the different-columns entry's block)
+                Run noIndex = PrintedSql.of("duckdb-update-different-columns-no-conflict").run(duckdb);
+                assertEquals(PrintedSql.rows("(1, 1, 1)"), noIndex.last().rows(), noIndex.toString());
+            }
+        }
+    }
+
+    /**
+     * duckdb-update-different-columns-no-conflict, printed, on 1.4.4 and 2.0.0: T1 updates column a of a row whose
+     * column b T2 updated and committed after T1's snapshot; no conflict error, both commit, both writes kept.
+     * Control (printed too): the same with the same column fails T1's UPDATE with "Conflict on update!".
+     */
+    @Test
+    void duckdbUpdateDifferentColumnsNoConflictOnEachVersion() throws Exception {
+        for (String v : List.of("1.4.4.0", "2.0.0.1")) {
+            try (Target duckdb = Targets.create("duckdb", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("duckdb-update-different-columns-no-conflict").run(duckdb);
+                assertEquals(PrintedSql.rows("(1, 0, 0)"), r.of("SELECT * FROM t").rows(), "T1's snapshot: " + r);
+                assertEquals(1, r.of("UPDATE t SET a = 1 WHERE id = 1").updateCount(), r.toString());
+                assertFalse(r.of("COMMIT", 2).failed(), r.toString());
+                assertEquals(PrintedSql.rows("(1, 1, 1)"), r.last().rows(), r.toString());
+
+                Run control = PrintedSql.of("duckdb-update-same-column-conflict").run(duckdb);
+                Outcome conflict = control.of("UPDATE t SET a = 1 WHERE id = 1");
+                assertTrue(conflict.failed(), "the same column conflicts: " + control);
+                assertTrue(conflict.error().getMessage().contains("Conflict on update"), control.toString());
+                assertEquals(PrintedSql.rows("(1, 2, 0)"), control.last().rows(), control.toString());
             }
         }
     }

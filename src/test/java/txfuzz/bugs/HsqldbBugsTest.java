@@ -78,6 +78,20 @@ class HsqldbBugsTest {
                 assertTrue(waited.waited(), "the UPDATE waits for T2's lock: " + update);
                 assertEquals(1, waited.updateCount(), "it misses the row committed before it got the lock: " + update);
                 assertEquals(PrintedSql.rows("(1, 5) (2, 0)"), sorted(update.last().rows()), update.toString());
+
+                // the seed-33 campaign's write skews, cut down: T2's read waited for T1's lock and returns T2's snapshot
+                Run skew2 = PrintedSql.of("hsqldb-mvlocks-write-skew-after-wait").run(hsqldb);
+                Outcome waitedRead = skew2.of("SELECT * FROM t2");
+                assertTrue(waitedRead.waited(), "T2's read waits for T1's lock: " + skew2);
+                assertEquals(PrintedSql.rows("(0, 0)"), waitedRead.rows(), "without T1's committed write: " + skew2);
+                assertEquals(1, skew2.of("UPDATE t0 SET v = 2").updateCount(), skew2.toString());
+                assertEquals(PrintedSql.rows("(0, 0)"), skew2.of("SELECT * FROM t2", 2).rows(), skew2.toString());
+                assertFalse(skew2.last().failed(), "T2 commits: " + skew2);
+                // control: LOCKS mode reads T1's commit once it has the lock
+                Run locks = PrintedSql.of("hsqldb-locks-read-after-wait").run(hsqldb);
+                assertTrue(locks.of("SELECT * FROM t2").waited(), locks.toString());
+                assertEquals(PrintedSql.rows("(0, 1)"), locks.of("SELECT * FROM t2").rows(), locks.toString());
+                assertEquals(PrintedSql.rows("(0, 1)"), locks.of("SELECT * FROM t2", 2).rows(), locks.toString());
             }
         });
     }

@@ -26,7 +26,10 @@ class PrintedSqlTest {
             "h2-deadlock-update-victim-releases-waiters", "hsqldb-mvlocks-merge-deleted-row-commit-npe",
             "hsqldb-mvlocks-update-updated-row-commit-fails", "hsqldb-mvlocks-writer-reads-start-snapshot", "hsqldb-mvlocks-writer-update-after-wait",
             "hsqldb-2pl-failed-statement-releases-read-lock", "hsqldb-2pl-failed-statement-releases-read-lock-mvlocks", "hsqldb-2pl-read-keeps-read-lock",
-            "derby-ru-merge-stale-row-lost-update", "duckdb-update-after-concurrent-delete", "duckdb-key-change-lost-update",
+            "hsqldb-mvlocks-write-skew-after-wait", "hsqldb-locks-read-after-wait",
+            "derby-ru-merge-stale-row-lost-update", "derby-ru-merge-keeps-rolled-back-write", "derby-deferred-update-stale-row-lost-update",
+            "derby-deferred-update-serializable", "duckdb-update-after-concurrent-delete", "duckdb-key-change-lost-update",
+            "duckdb-indexed-column-update-lost-update", "duckdb-update-different-columns-no-conflict", "duckdb-update-same-column-conflict",
             "mariadb-drop-after-deadlock-n-rec-locks", "mariadb-rc-semi-consistent-update", "mariadb-rc-semi-consistent-delete",
             "mariadb-rc-semi-consistent-larger-key", "mariadb-rc-semi-consistent-snapshot-isolation",
             "mariadb-rc-semi-consistent-repeatable-read", "pg-merge-rr-lost-update");
