@@ -394,6 +394,10 @@ public final class JdbcReproProgram {
                         }
                     } catch (SQLException e) {
                         return "error " + e.getSQLState() + " [" + e.getErrorCode() + "] " + e.getMessage().replaceAll("\\\\s+", " ");
+                    } catch (RuntimeException e) {
+                        // an in-process engine's own failure (HSQLDB's COMMIT throws a NullPointerException) is the statement's
+                        // outcome, as txfuzz recorded it (an error without SQLSTATE), not a reason to stop
+                        return "error null [0] " + e;
                     }
                 }
 

@@ -165,6 +165,24 @@ class JdbcReproProgramTest {
         }
     }
 
+    /**
+     * An in-process engine that throws something other than an SQLException (HSQLDB's COMMIT of
+     * hsqldb-mvlocks-merge-deleted-row-commit-npe throws a NullPointerException) gives the statement its outcome in the
+     * program as in txfuzz's run: the program reproduces the finding rather than stopping with "could not run".
+     */
+    @Test
+    void anEnginesOwnExceptionIsTheStatementsOutcomeAsRecorded(@TempDir Path out) throws Exception {
+        TestCase c = txfuzz.bugs.BugReplay.testCase("hsqldb-mvlocks-merge-deleted-row-commit-npe");
+        try (Target hsqldb = Targets.create("hsqldb"); Executor ex = new Executor(hsqldb, ExecutorConfig.defaults())) {
+            Trace trace = ex.run(c);
+            Path file = Files.createDirectories(out.resolve("npe")).resolve("Repro.java");
+            Files.writeString(file, JdbcReproProgram.render(c, trace, hsqldb, "a COMMIT that throws").orElseThrow());
+            Launched run = launch(file, classPathEntries("hsqldb"));
+            assertEquals(1, run.exit(), run.output());
+            assertTrue(run.output().contains("error null [0] java.lang.NullPointerException"), run.output());
+        }
+    }
+
     record Launched(int exit, String output) {
     }
 
