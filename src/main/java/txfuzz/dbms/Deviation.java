@@ -134,6 +134,23 @@ public enum Deviation {
     }
 
     /**
+     * What the re-check of {@link #STATEMENT_SNAPSHOT_WITH_RECHECK} reads for the subqueries of an UPDATE's or DELETE's WHERE
+     * when it tests a chosen row's newest version.
+     */
+    public enum RecheckedSubqueries {
+        /** every subquery runs again on the statement's snapshot (measured on H2; the default) */
+        RUN_AGAIN_ON_SNAPSHOT,
+        /**
+         * PostgreSQL's EvalPlanQual: a subquery the planner turned into a join (a correlated EXISTS or NOT EXISTS, an
+         * uncorrelated IN, each an AND-ed term of the WHERE) keeps the rows it joined to the chosen row when the statement
+         * first ran — a semi-join the one row it matched first, an anti-join none — "When re-running the test query we want
+         * to use the same rows from these relations that were joined to the locked rows" (src/backend/executor/README,
+         * "EvalPlanQual"); any other subquery runs again on the snapshot
+         */
+        JOINED_ROWS_KEPT
+    }
+
+    /**
      * How an INSERT-based upsert ({@code INSERT ... ON CONFLICT}, {@code ON DUPLICATE KEY UPDATE},
      * {@code REPLACE}) decides whether its row conflicts with an existing key, at a level that reads
      * from a transaction snapshot. {@code MERGE} always evaluates its join on the statement's view.

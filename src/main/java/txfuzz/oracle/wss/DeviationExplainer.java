@@ -221,8 +221,11 @@ final class DeviationExplainer {
             case DIRTY_VISIBILITY -> "dirty reads: each write also saw data other transactions had not committed yet" + waited;
             case STATEMENT_SNAPSHOT_WITH_RECHECK -> "statement snapshot with re-check: each write read the data committed before it began;"
                     + " a row it chose (UPDATE, DELETE, MERGE) that a concurrent transaction changed meanwhile was re-checked on its newest"
-                    + " version after the wait (EvalPlanQual) and rows inserted meanwhile stayed invisible; unique keys and ON CONFLICT"
-                    + " were checked against the newest committed data";
+                    + " version after the wait (EvalPlanQual)"
+                    + (semantics.recheckedSubqueries() == Deviation.RecheckedSubqueries.JOINED_ROWS_KEPT
+                            ? ", with the rows its EXISTS or IN subqueries had joined to it, not the subqueries run again" : "")
+                    + " and rows inserted meanwhile stayed invisible; unique keys and ON CONFLICT were checked against the newest"
+                    + " committed data";
             case TRANSACTION_SNAPSHOT -> "snapshot isolation: each transaction's writes were computed from the snapshot taken at its"
                     + " first statement, and concurrent writers changed different rows";
             case TABLE_SNAPSHOTS -> "per-table snapshots: each transaction read every table from the snapshot taken when it first"
@@ -627,13 +630,14 @@ final class DeviationExplainer {
             }
 
             @Override
-            public Optional<StateDelta> effectOnCopy(DbState view, StmtRef ref, String table, String copy, String sql, List<List<String>> rows)
+            public Optional<StateDelta> effectOnCopy(DbState view, StmtRef ref, String table, String copy, String sql, List<List<String>> rows,
+                                                     Map<String, StatementParts.JoinedCopy> joined)
                     throws SQLException, SetupFailedException {
-                Optional<StateDelta> d = DeviationExplainer.this.effectOnCopy(view, table, copy, sql, rows);
+                Optional<StateDelta> d = DeviationExplainer.this.effectOnCopy(view, table, copy, sql, rows, joined);
                 simulatedCounts.put(ref, copyCount); // count(ref) is now the rows it processed in the copy
                 return d;
             }
-        });
+        }, semantics.recheckedSubqueries() == Deviation.RecheckedSubqueries.JOINED_ROWS_KEPT);
         statementsLeftToSimulate = MAX_RECHECK_STATEMENTS;
         return recheckedFrom(parts, writes, 0, new ArrayList<>());
     }
@@ -1110,8 +1114,8 @@ final class DeviationExplainer {
      * {@code rows}) removes from and adds to those rows, on a database holding {@code view} otherwise, keys
      * dropped: the statement's other reads of {@code table} see {@code view}. Empty when it fails.
      */
-    private Optional<StateDelta> effectOnCopy(DbState view, String table, String copy, String sql, List<List<String>> rows)
-            throws SQLException, SetupFailedException {
+    private Optional<StateDelta> effectOnCopy(DbState view, String table, String copy, String sql, List<List<String>> rows,
+                                              Map<String, StatementParts.JoinedCopy> joined) throws SQLException, SetupFailedException {
         initial();
         try (Database db = target.freshDatabase()) {
             try (Connection c = db.connect(testCase.isolation(), testCase.mode()); Statement s = c.createStatement()) {
@@ -1131,6 +1135,10 @@ final class DeviationExplainer {
                     StateLoader.load(target, c, testCase.tables(), view);
                     s.execute("CREATE TABLE " + target.quote(copy) + " AS SELECT * FROM " + target.quote(table) + " WHERE 1 = 0");
                     StateLoader.load(target, c, List.of(copy), new DbState(Map.of(copy, rows)));
+                    for (Map.Entry<String, StatementParts.JoinedCopy> j : joined.entrySet()) {
+                        s.execute("CREATE TABLE " + target.quote(j.getKey()) + " AS SELECT * FROM " + target.quote(j.getValue().of()) + " WHERE 1 = 0");
+                        StateLoader.load(target, c, List.of(j.getKey()), new DbState(Map.of(j.getKey(), j.getValue().rows())));
+                    }
                 } catch (SQLException | RuntimeException e) {
                     return Optional.empty();
                 }
