@@ -3,7 +3,8 @@ package txfuzz.dbms;
 /**
  * Ways an engine documents that its writes may depart from the First-Commit/Rollback-First-Scheduled
  * serial order (WriteCheck §6.4). The wss oracle tests each permitted one as an explanation of a
- * violation before calling it a bug candidate.
+ * violation before calling it a bug candidate. These are the names the profiles use; each is bound to the class that holds
+ * its words, simulation, promise and negative control in one place, txfuzz.oracle.wss.Mechanisms.
  */
 public enum Deviation {
     /**
@@ -59,25 +60,6 @@ public enum Deviation {
      * reproduces the final state.
      */
     SOME_SERIAL_ORDER;
-
-    /**
-     * The strongest standard promise every run this deviation explains still keeps (with the level's preconditions, e.g.
-     * writers waiting for locked rows): at a level whose claimed promise this implies, a violation it explains breaks
-     * only txfuzz's stricter expectation, not a promise ({@link Basis}).
-     */
-    public Promise keeps() {
-        return switch (this) {
-            // reads of uncommitted data (G1a/G1b); writes still wait for each other's locks
-            case DIRTY_VISIBILITY -> Promise.READ_UNCOMMITTED;
-            // every statement reads committed data and writers are ordered by their locks: no G0 or G1 can form (a wr edge
-            // follows its writer's commit, a ww edge the earlier writer's commit), while lost updates and read skew can
-            case STATEMENT_VISIBILITY, STATEMENT_SNAPSHOT_WITH_RECHECK, LOCKING_SCAN_IN_KEY_ORDER -> Promise.READ_COMMITTED;
-            // committed reads; two tables read from snapshots taken at different times give read skew across them (G2-item)
-            case TABLE_SNAPSHOTS -> Promise.READ_COMMITTED;
-            case TRANSACTION_SNAPSHOT -> Promise.SNAPSHOT_ISOLATION;
-            case SOME_SERIAL_ORDER -> Promise.SERIALIZABLE;
-        };
-    }
 
     /**
      * How a statement that waited is taken to have read under {@link #STATEMENT_VISIBILITY} and {@link #DIRTY_VISIBILITY}: a

@@ -32,7 +32,7 @@ import txfuzz.history.Documented;
  *                            {@code documentedAnomalies}
  * @param bases               for deviations the manual describes (its sentence) or txfuzz measured within the level's
  *                            promises, the {@link Basis}; a deviation without one explains a violation only where the
- *                            engine's claimed standard promise permits what it does ({@link Deviation#keeps()})
+ *                            engine's claimed standard promise permits what it does (the promise its mechanism keeps, txfuzz.oracle.wss.Mechanism#keeps)
  * @param recheckedSubqueries under {@link Deviation#STATEMENT_SNAPSHOT_WITH_RECHECK}, what the re-check of a chosen row
  *                            reads for the statement's subqueries
  */
