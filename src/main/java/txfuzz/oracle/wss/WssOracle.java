@@ -296,7 +296,7 @@ public final class WssOracle implements Oracle {
                                         : explainer.reproducedCount(w.statement(), w.actual().updateCount()));
                         default -> true;
                     };
-                    out.add(explained ? v.withClassification(as.get().classification(), ref) : v);
+                    out.add(explained ? v.explainedBy(as.get().classification(), ref, Mechanisms.label(d)) : v);
                 }
                 if (out.stream().noneMatch(v -> v.classification() == Classification.BUG_CANDIDATE)) {
                     return out;
