@@ -120,6 +120,17 @@ class PostgresRecheckJoinedRowsTest {
         assertFalse(anti.anyBugCandidate(), anti.labels().toString());
     }
 
+    /** A correlated IN and an EXISTS under OR stay subplans: the re-check runs them again, finds t1's (1), and deletes the row. */
+    @Test
+    void subqueriesThatStaySubplansAreRunAgainByTheRecheck() throws Exception {
+        for (String where : java.util.List.of("1 IN (SELECT s0.c0 FROM t1 s0 WHERE s0.c0 >= t0.c3)", "c3 = 9 OR " + EXISTS)) {
+            Judged j = judge(SharedServer.target(), deleteByExistsWaitsFor("c3 = 1", where, 0, 1));
+            assertTrue(j.waited(), j.trace().toString());
+            assertEquals(1, j.deleted(), where + ": " + j.trace());
+            assertFalse(j.anyBugCandidate(), j.labels().toString());
+        }
+    }
+
     /**
      * Negative control: T1 changes only c4, so every t1 row the semi-join could have joined still matches; a waiting DELETE
      * that then deletes nothing is no re-check against any joined row, and stays a bug candidate.
