@@ -5,7 +5,7 @@ package txfuzz.dbms;
  * engine, and where that is written: the entries of the promise catalogue that are not the standard level itself. A
  * violation explained by a {@link Documented} basis is documented; by a {@link Measured} one, not promised (the level's
  * promises hold, the run breaks only txfuzz's stricter expectation); a behaviour with no basis explains a violation only
- * where the standard promise the engine claims permits everything it does ({@link Deviation#keeps()}), and then it is not
+ * where the standard promise the engine claims permits everything it does (the promise its mechanism keeps, txfuzz.oracle.wss.Mechanism#keeps), and then it is not
  * promised either.
  */
 public sealed interface Basis {

@@ -3,7 +3,8 @@ package txfuzz.dbms;
 /**
  * Ways an engine documents that its writes may depart from the First-Commit/Rollback-First-Scheduled
  * serial order (WriteCheck §6.4). The wss oracle tests each permitted one as an explanation of a
- * violation before calling it a bug candidate.
+ * violation before calling it a bug candidate. These are the names the profiles use; each is bound to the class that holds
+ * its words, simulation, promise and negative control in one place, txfuzz.oracle.wss.Mechanisms.
  */
 public enum Deviation {
     /**
@@ -61,25 +62,6 @@ public enum Deviation {
     SOME_SERIAL_ORDER;
 
     /**
-     * The strongest standard promise every run this deviation explains still keeps (with the level's preconditions, e.g.
-     * writers waiting for locked rows): at a level whose claimed promise this implies, a violation it explains breaks
-     * only txfuzz's stricter expectation, not a promise ({@link Basis}).
-     */
-    public Promise keeps() {
-        return switch (this) {
-            // reads of uncommitted data (G1a/G1b); writes still wait for each other's locks
-            case DIRTY_VISIBILITY -> Promise.READ_UNCOMMITTED;
-            // every statement reads committed data and writers are ordered by their locks: no G0 or G1 can form (a wr edge
-            // follows its writer's commit, a ww edge the earlier writer's commit), while lost updates and read skew can
-            case STATEMENT_VISIBILITY, STATEMENT_SNAPSHOT_WITH_RECHECK, LOCKING_SCAN_IN_KEY_ORDER -> Promise.READ_COMMITTED;
-            // committed reads; two tables read from snapshots taken at different times give read skew across them (G2-item)
-            case TABLE_SNAPSHOTS -> Promise.READ_COMMITTED;
-            case TRANSACTION_SNAPSHOT -> Promise.SNAPSHOT_ISOLATION;
-            case SOME_SERIAL_ORDER -> Promise.SERIALIZABLE;
-        };
-    }
-
-    /**
      * How a statement that waited is taken to have read under {@link #STATEMENT_VISIBILITY} and {@link #DIRTY_VISIBILITY}: a
      * manual may describe one of them and not the others ({@link Basis.Documented#readPoints}).
      */
@@ -131,6 +113,23 @@ public enum Deviation {
          * statement's own view shows it changing.
          */
         WRITERS_WAIT_FOR_LOCKED_ROWS
+    }
+
+    /**
+     * What the re-check of {@link #STATEMENT_SNAPSHOT_WITH_RECHECK} reads for the subqueries of an UPDATE's or DELETE's WHERE
+     * when it tests a chosen row's newest version.
+     */
+    public enum RecheckedSubqueries {
+        /** every subquery runs again on the statement's snapshot (measured on H2; the default) */
+        RUN_AGAIN_ON_SNAPSHOT,
+        /**
+         * PostgreSQL's EvalPlanQual: a subquery the planner turned into a join (a correlated EXISTS or NOT EXISTS, an
+         * uncorrelated IN, each an AND-ed term of the WHERE) keeps the rows it joined to the chosen row when the statement
+         * first ran — a semi-join the one row it matched first, an anti-join none — "When re-running the test query we want
+         * to use the same rows from these relations that were joined to the locked rows" (src/backend/executor/README,
+         * "EvalPlanQual"); any other subquery runs again on the snapshot
+         */
+        JOINED_ROWS_KEPT
     }
 
     /**

@@ -94,13 +94,18 @@ public record Signature(String oracle, String kind, String classification, Strin
     }
 
     /**
-     * The cause the verdict names. Explained behaviour (documented, or any verdict with a reference) is signed by its
-     * reference: the mechanism and where the engine writes it down. Anything else by the direction of its {@link
+     * The cause the verdict names. Explained behaviour is signed by the mechanism the violation names ({@link
+     * Violation#mechanism()}), or where it names none (documented or any verdict with a reference) by its reference: the
+     * mechanism and where the engine writes it down. Anything else by the direction of its {@link
      * txfuzz.oracle.ViolationIdentity identity} — which way the run differed — with table names left out (a generated
      * case's t0 or t1 is chance) and what the kind or the shape already says dropped.
      */
     static List<String> verdictCause(Violation v) {
+        if (v.mechanism() != null) {
+            return List.of("explained by " + v.mechanism());
+        }
         if (v.reference() != null && !v.reference().isBlank()) {
+            // an oracle that names no mechanism (a documented anomaly's passage, a level's definition): the reference's head
             return List.of("explained by " + mechanism(v.reference()));
         }
         Optional<String> direction = v.evidence().identity().map(txfuzz.oracle.ViolationIdentity::direction);

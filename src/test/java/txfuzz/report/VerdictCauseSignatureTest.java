@@ -53,6 +53,17 @@ class VerdictCauseSignatureTest {
         return Signature.of(twoUpdates(), v);
     }
 
+    /** A violation that names the mechanism that explained it is signed by that name, not by a reading of its reference. */
+    @Test
+    void anExplainedViolationIsSignedByTheMechanismItNames() {
+        Violation v = writeOutcome(Classification.BUG_CANDIDATE, null, "changed fewer rows than serial");
+        Signature named = signed(v.explainedBy(Classification.DOCUMENTED, MECHANISM, "statement-snapshot-with-recheck"));
+        assertEquals(List.of("explained by statement-snapshot-with-recheck"), named.verdictCause());
+        Signature otherWords = signed(v.explainedBy(Classification.DOCUMENTED, OTHER_MECHANISM, "statement-snapshot-with-recheck"));
+        assertEquals(named.id(), otherWords.id(), "the reference's words do not make another cause");
+        assertNotEquals(named.id(), signed(v.explainedBy(Classification.DOCUMENTED, MECHANISM, "table-snapshots")).id());
+    }
+
     @Test
     void candidatesThatDifferTheOtherWayFromTheSerialRunAreTwoBugs() {
         Signature fewer = signed(writeOutcome(Classification.BUG_CANDIDATE, null, "changed fewer rows than serial"));

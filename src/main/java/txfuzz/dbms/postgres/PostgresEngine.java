@@ -191,7 +191,10 @@ public final class PostgresEngine implements Engine {
                                 + " deleted it, otherwise it will attempt to apply its operation to the updated version of the row. The search"
                                 + " condition of the command (the WHERE clause) is re-evaluated to see if the updated version of the row still"
                                 + " matches the search condition.", readCommittedDocs(major)))
-                .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
+                .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS)
+                // the WHERE is re-evaluated with "the same rows from these relations that were joined to the locked rows"
+                // (src/backend/executor/README, "EvalPlanQual"): a subquery turned into a join is not run again
+                .recheckingSubqueries(Deviation.RecheckedSubqueries.JOINED_ROWS_KEPT));
         // Repeatable Read is snapshot isolation: "serialization anomalies" such as write skew are permitted
         // (the manual's 13.2.2 and 13.2.3 examples; Hermitage: G2-item allowed).
         m.put(IsolationLevel.REPEATABLE_READ, LevelSemantics.permits(docs + "#XACT-REPEATABLE-READ").basedOn(Deviation.TRANSACTION_SNAPSHOT,

@@ -28,8 +28,9 @@ import txfuzz.dbms.ErrorClass;
 import txfuzz.dbms.Target;
 
 /**
- * Tests whether a documented write-order deviation explains a WSS violation, by simulating it on
- * the engine itself. Each committed write is run, on a fresh database, against exactly the data
+ * Tests whether a documented write-order deviation explains a WSS violation, by simulating its {@link Mechanism} on
+ * the engine itself; this class is the machinery the mechanisms share (views, effects, the initial state, row
+ * identities, update counts), each mechanism's own simulation and words are in its class ({@link Mechanisms}). Each committed write is run, on a fresh database, against exactly the data
  * the deviation says it could see (the initial state plus the effects of what was visible to it);
  * its effect is the rows it removed and added. The effects, applied in the order they happened,
  * must reproduce the actual final state.
@@ -41,24 +42,26 @@ import txfuzz.dbms.Target;
  * value instead.
  */
 final class DeviationExplainer {
-    private static final String ROW_ID = "txfuzz_rid";
+    static final String ROW_ID = "txfuzz_rid";
     private static final int SIMULATION_TIMEOUT_S = 5;
 
-    private final TestCase testCase;
-    private final Trace trace;
-    private final Executor executor;
-    private final Target target;
-    private final List<Integer> committed;
+    final TestCase testCase;
+    final Trace trace;
+    final Executor executor;
+    final Target target;
+    final List<Integer> committed;
     /** What the engine documents at the case's level: the preconditions checked here and how upserts arbitrate. */
-    private final LevelSemantics semantics;
+    final LevelSemantics semantics;
     private final Map<Integer, Integer> endOf = new HashMap<>();
+    /** The mechanisms this case's explanations used, each made once ({@link Mechanisms}). */
+    private final Map<Deviation, Mechanism> mechanisms = new java.util.EnumMap<>(Deviation.class);
     private DbState initial;
     /** {@link #snapshotsTakenWith()}'s answer, once asked. */
     private Map<String, java.util.Set<String>> snapshotsTakenWith;
     /** {@link #snapshotPoints}'s per-table points, once made. */
     private SnapshotPoints tableSnapshotPoints;
     /** Update counts of the statements the current simulation ran, for write-outcome checks. */
-    private final Map<StmtRef, Long> simulatedCounts = new HashMap<>();
+    final Map<StmtRef, Long> simulatedCounts = new HashMap<>();
     /** The update count each committed write that succeeded had in the actual run: what a simulation must reproduce. */
     private final Map<StmtRef, Long> actualCounts = new HashMap<>();
     /**
@@ -68,14 +71,14 @@ final class DeviationExplainer {
     private Map<StmtRef, Long> stateOnlyCounts;
     private final boolean hasUpsert;
     /** Generated keys are compared by position: a simulation allocates other numbers than the run did. */
-    private final GeneratedKeys keys;
-    private Boolean withRowIds;
+    final GeneratedKeys keys;
+    Boolean withRowIds;
     private long nextRowId;
     /**
      * Tables (lower case) with no clustered key whose rows the engine stores in insertion order ({@code Engine#insertionOrderRead}):
      * their initial identities were given in that order, and later inserts get higher ones, so the identity column is their scan order.
      */
-    private final Set<String> insertionOrdered = new HashSet<>();
+    final Set<String> insertionOrdered = new HashSet<>();
     /** Table (lower case) → its columns before the identity column was added, for INSERTs without a column list. */
     private final Map<String, String> columnLists = new HashMap<>();
     private static final java.util.regex.Pattern INSERT_WITHOUT_COLUMNS = java.util.regex.Pattern.compile(
@@ -113,7 +116,7 @@ final class DeviationExplainer {
     }
 
     /** Whether the current simulation gave every committed write that succeeded the update count it had in the actual run. */
-    private boolean everyCountReproduced() {
+    boolean everyCountReproduced() {
         return actualCounts.entrySet().stream().allMatch(e -> e.getValue().equals(simulatedCounts.get(e.getKey())));
     }
 
@@ -122,7 +125,7 @@ final class DeviationExplainer {
      * every write's count too; one that reproduced the state alone is kept ({@link #stateOnlyCounts}) and the search goes on
      * for a choice (a read point, a re-checked row, a serial order) that reproduces both.
      */
-    private boolean accepted(boolean stateReproduced) {
+    boolean accepted(boolean stateReproduced) {
         if (!stateReproduced) {
             return false;
         }
@@ -160,6 +163,7 @@ final class DeviationExplainer {
 
     /** As {@link #explanation(Deviation)}, trying the read points in {@code preferred} first (those a manual describes). */
     Optional<String> explanation(Deviation deviation, Set<Deviation.ReadPoint> preferred) throws SQLException, SetupFailedException {
+        Mechanism mechanism = mechanisms.computeIfAbsent(deviation, Mechanisms::of);
         Deviation.ReadPoint stateOnly = null;
         Map<StmtRef, Long> stateOnlyAt = null;
         List<Deviation.ReadPoint> points = new ArrayList<>(preferred);
@@ -170,14 +174,10 @@ final class DeviationExplainer {
             }
         }
         for (Deviation.ReadPoint p : points) {
-            boolean explained = switch (deviation) {
-                case STATEMENT_VISIBILITY, DIRTY_VISIBILITY -> explains(deviation, p);
-                case TRANSACTION_SNAPSHOT, TABLE_SNAPSHOTS, SOME_SERIAL_ORDER, STATEMENT_SNAPSHOT_WITH_RECHECK, LOCKING_SCAN_IN_KEY_ORDER ->
-                        p == Deviation.ReadPoint.SUBMITTED && explains(deviation, p);
-            };
+            boolean explained = mechanism.readPoints().contains(p) && explains(mechanism, p);
             if (explained && everyCountReproduced()) {
-                lastReadPoint = readPointOf(deviation, p);
-                return Optional.of(describe(deviation, p));
+                lastReadPoint = readPointOf(mechanism, p);
+                return Optional.of(mechanism.describe(this, p));
             }
             if (explained && stateOnly == null) {
                 stateOnly = p;
@@ -187,8 +187,8 @@ final class DeviationExplainer {
         if (stateOnly != null) {
             simulatedCounts.clear();
             simulatedCounts.putAll(stateOnlyAt);
-            lastReadPoint = readPointOf(deviation, stateOnly);
-            return Optional.of(describe(deviation, stateOnly));
+            lastReadPoint = readPointOf(mechanism, stateOnly);
+            return Optional.of(mechanism.describe(this, stateOnly));
         }
         lastReadPoint = null;
         return Optional.empty();
@@ -202,50 +202,22 @@ final class DeviationExplainer {
     private Deviation.ReadPoint lastReadPoint;
 
     /** The read point that explained, where it says anything: no write that waited, no difference between read points. */
-    private Deviation.ReadPoint readPointOf(Deviation d, Deviation.ReadPoint p) {
-        boolean readPoints = d == Deviation.STATEMENT_VISIBILITY || d == Deviation.DIRTY_VISIBILITY;
+    private Deviation.ReadPoint readPointOf(Mechanism m, Deviation.ReadPoint p) {
+        boolean readPoints = m.readPoints().size() > 1;
         boolean aWriteWaited = writesInCompletionOrder(true).stream().anyMatch(ref -> trace.executed(ref).map(ExecutedStmt::blocked).orElse(false));
         return readPoints && aWriteWaited ? p : null;
     }
 
-    private String describe(Deviation d, Deviation.ReadPoint p) {
-        String waited = switch (p) {
-            case SUBMITTED -> "";
-            case RESUMED -> "; a statement that waited for a lock read the data as of when it resumed";
-            case RECHECK -> "; an UPDATE or DELETE that waited for a lock kept the rows it had chosen and re-checked their newest"
-                    + " versions (as PostgreSQL's EvalPlanQual does), not seeing rows inserted meanwhile";
-        };
-        return switch (d) {
-            case STATEMENT_VISIBILITY -> "statement-level visibility: each write saw only data committed before it began, with no"
-                    + " predicate or gap locks" + waited;
-            case DIRTY_VISIBILITY -> "dirty reads: each write also saw data other transactions had not committed yet" + waited;
-            case STATEMENT_SNAPSHOT_WITH_RECHECK -> "statement snapshot with re-check: each write read the data committed before it began;"
-                    + " a row it chose (UPDATE, DELETE, MERGE) that a concurrent transaction changed meanwhile was re-checked on its newest"
-                    + " version after the wait (EvalPlanQual) and rows inserted meanwhile stayed invisible; unique keys and ON CONFLICT"
-                    + " were checked against the newest committed data";
-            case TRANSACTION_SNAPSHOT -> "snapshot isolation: each transaction's writes were computed from the snapshot taken at its"
-                    + " first statement, and concurrent writers changed different rows";
-            case TABLE_SNAPSHOTS -> "per-table snapshots: each transaction read every table from the snapshot taken when it first"
-                    + " read that table (or a table the engine snapshots with it), and concurrent writers changed different rows";
-            case SOME_SERIAL_ORDER -> "serializable in an order other than commit order: " + lastSerialOrder;
-            case LOCKING_SCAN_IN_KEY_ORDER -> "locking scan in key order without gap locks: each write saw the data committed before it"
-                    + " began; an UPDATE or DELETE that waited for a row lock read the rows before that row in clustered-key order (insertion"
-                    + " order for a table without a key) as they were"
-                    + " when it began, and that row and the rows after it as they were when it resumed, so a row inserted or moved before"
-                    + " the waited-for row meanwhile was not seen (" + String.join("; ", keyOrderSplits) + ")";
-        };
-    }
-
     /**
-     * Whether the simulation of {@code deviation} reproduces the final state; its counts stay in {@link #simulatedCounts}:
+     * Whether the simulation of {@code mechanism} reproduces the final state; its counts stay in {@link #simulatedCounts}:
      * those of a choice that reproduced every count too where one did, else those of the first that reproduced the state.
      */
-    private boolean explains(Deviation deviation, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
+    private boolean explains(Mechanism mechanism, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
         boolean explained;
         simulatedCounts.clear();
         stateOnlyCounts = null;
         try {
-            explained = simulate(deviation, readPoint);
+            explained = mechanism.simulate(this, readPoint);
         } catch (RowIdsUnusable e) {
             // A statement cannot run with the extra column (e.g. INSERT ... SELECT *): simulate again
             // matching rows by value.
@@ -253,7 +225,7 @@ final class DeviationExplainer {
             initial = null;
             simulatedCounts.clear();
             stateOnlyCounts = null;
-            explained = simulate(deviation, readPoint);
+            explained = mechanism.simulate(this, readPoint);
         }
         if (!explained && stateOnlyCounts != null) {
             simulatedCounts.clear();
@@ -271,79 +243,11 @@ final class DeviationExplainer {
         }
     }
 
-    private boolean simulate(Deviation deviation, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
-        return switch (deviation) {
-            case STATEMENT_VISIBILITY -> statementVisibility(false, readPoint);
-            case DIRTY_VISIBILITY -> statementVisibility(true, readPoint);
-            case STATEMENT_SNAPSHOT_WITH_RECHECK -> statementSnapshotWithRecheck();
-            case TRANSACTION_SNAPSHOT -> transactionSnapshot(SnapshotPoints.Rule.AT_FIRST_STATEMENT)
-                    || transactionSnapshot(SnapshotPoints.Rule.AT_BEGIN);
-            case TABLE_SNAPSHOTS -> transactionSnapshot(SnapshotPoints.Rule.PER_TABLE_AT_FIRST_READ);
-            case SOME_SERIAL_ORDER -> someSerialOrder();
-            case LOCKING_SCAN_IN_KEY_ORDER -> lockingScanInKeyOrder();
-        };
-    }
-
-    /** At most this many orders are tried (5 transactions have 120). */
-    private static final int MAX_ORDERS = 120;
-    private String lastSerialOrder = "";
-
-    /**
-     * Whether running the committed transactions one after another in some order gives the actual final state; the
-     * writes' update counts in that order are recorded, and an order that gives every count too is preferred.
-     */
-    private boolean someSerialOrder() throws SQLException, SetupFailedException {
-        List<List<Integer>> orders = new ArrayList<>();
-        permutations(new ArrayList<>(committed), 0, orders);
-        String stateOnly = null;
-        for (List<Integer> order : orders) {
-            List<StmtRef> statements = new ArrayList<>();
-            order.forEach(t -> statements.addAll(SerialSchedule.effective(testCase, trace, t)));
-            SerialSchedule serial = SerialSchedule.autocommit(testCase, statements, order);
-            Trace replay = executor.run(serial.testCase());
-            simulatedCounts.clear();
-            serial.origin().forEach((at, original) -> {
-                if (testCase.stmt(original).kind().isWrite()) {
-                    // a write that failed in this order has no count: it does not give the run's
-                    replay.executed(at).filter(e -> !e.result().failed()).ifPresent(e -> simulatedCounts.put(original, e.result().updateCount()));
-                }
-            });
-            boolean state = keys.normalise(replay.finalState()).equals(keys.normalise(trace.finalState()));
-            String described = String.join(" → ", order.stream().map(t -> "T" + t).toList());
-            if (state && stateOnly == null && !everyCountReproduced()) {
-                stateOnly = described;
-            }
-            if (accepted(state)) {
-                lastSerialOrder = described;
-                return true;
-            }
-        }
-        if (stateOnly != null) {
-            lastSerialOrder = stateOnly; // explains() falls back on its counts
-        }
-        return false;
-    }
-
-    private static void permutations(List<Integer> items, int k, List<List<Integer>> out) {
-        if (out.size() >= MAX_ORDERS) {
-            return;
-        }
-        if (k == items.size()) {
-            out.add(List.copyOf(items));
-            return;
-        }
-        for (int i = k; i < items.size(); i++) {
-            java.util.Collections.swap(items, k, i);
-            permutations(items, k + 1, out);
-            java.util.Collections.swap(items, k, i);
-        }
-    }
-
     /**
      * A write's effect at schedule position {@code position}; {@code ref} and {@code view} (the data it was
      * simulated on) are kept where a later rule needs the rows it matched, not only those it changed.
      */
-    private record Effect(int position, int txn, StateDelta delta, StmtRef ref, Optional<DbState> view) {
+    record Effect(int position, int txn, StateDelta delta, StmtRef ref, Optional<DbState> view) {
         Effect(int position, int txn, StateDelta delta) {
             this(position, txn, delta, null, Optional.empty());
         }
@@ -353,7 +257,7 @@ final class DeviationExplainer {
      * The write statements of the committed transactions (and, with {@code rolledBackToo}, of those that
      * rolled back) in the order they completed: what the read-point simulations replay. Queries change nothing.
      */
-    private List<StmtRef> writesInCompletionOrder(boolean rolledBackToo) {
+    List<StmtRef> writesInCompletionOrder(boolean rolledBackToo) {
         List<StmtRef> writes = new ArrayList<>();
         for (int txn : committed) {
             writes.addAll(SerialSchedule.effective(testCase, trace, txn));
@@ -370,186 +274,13 @@ final class DeviationExplainer {
         return writes;
     }
 
-    private boolean statementVisibility(boolean dirty, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
-        // reading uncommitted data includes data of transactions that later rolled back
-        List<StmtRef> writes = writesInCompletionOrder(dirty);
-        List<Effect> done = new ArrayList<>();
-        for (StmtRef ref : writes) {
-            ExecutedStmt e = trace.executed(ref).orElseThrow();
-            int submitted = e.completedBefore();
-            int resumed = trace.position(ref);
-            Optional<StateDelta> delta;
-            if (readPoint == Deviation.ReadPoint.RESUMED) {
-                delta = effectOn(view(done, ref.txn(), resumed, dirty), List.of(ref));
-            } else {
-                delta = effectOn(view(done, ref.txn(), submitted, dirty), List.of(ref));
-                StmtKind kind = testCase.stmt(ref).kind();
-                if (readPoint == Deviation.ReadPoint.RECHECK && e.blocked() && delta.isPresent() && withRowIds
-                        && (kind == StmtKind.UPDATE || kind == StmtKind.DELETE)) {
-                    Set<String> chosen = rowIds(delta.get());
-                    Optional<DbState> before = view(done, ref.txn(), submitted, dirty);
-                    Optional<DbState> after = view(done, ref.txn(), resumed, dirty);
-                    // the rows it chose as of its submission, changed or not, that still match on their newest version
-                    Optional<Set<String>> matchedBefore = kind == StmtKind.UPDATE ? matchedRows(before, ref) : Optional.of(chosen);
-                    delta = effectOn(after, List.of(ref)).map(d -> d.restrictedTo(chosen));
-                    Optional<Set<String>> matchedAfter = kind == StmtKind.UPDATE ? matchedRows(after, ref) : delta.map(DeviationExplainer::rowIds);
-                    if (matchedBefore.isPresent() && matchedAfter.isPresent()) {
-                        Set<String> counted = new HashSet<>(matchedBefore.get());
-                        counted.retainAll(matchedAfter.get());
-                        simulatedCounts.put(ref, (long) counted.size());
-                    } else {
-                        simulatedCounts.remove(ref); // the rows it matched cannot be told: no count is reproduced
-                    }
-                }
-            }
-            if (delta.isEmpty()) {
-                return false;
-            }
-            if (skippedALockedRow(done, ref, e, delta.get(), submitted)) {
-                return false; // the engine would have waited: a simulation that does not wait explains nothing
-            }
-            done.add(new Effect(resumed, ref.txn(), delta.get()));
-        }
-        return accepted(reproducesActual(done.stream().filter(e -> committed.contains(e.txn)).map(Effect::delta).toList()));
-    }
-
-    /** Where each write the last key-order simulation split waited, in words ("T2.1 waited on t2 row (0, 1)"). */
-    private final List<String> keyOrderSplits = new ArrayList<>();
-    /** Per statement: its table's clustered key when the engine's plan scans it first, in key order; empty otherwise. */
-    private final Map<StmtRef, Optional<KeyOrderScan.ClusteredKey>> keyOrderScans = new HashMap<>();
-
-    /**
-     * {@link Deviation#LOCKING_SCAN_IN_KEY_ORDER}: each committed write, in the order they completed, reads
-     * the data committed before it was submitted; one that waited for a lock reads, if it is a single-table
-     * UPDATE or DELETE scanning its table in the order of its clustered key, the split view {@link KeyOrderScan} gives
-     * (the waited-for row: the first in key order of the rows its blockers held), else the data as of when
-     * it resumed. Explains only when at least one write was split (otherwise it is statement visibility).
-     * Needs row identities.
-     */
-    private boolean lockingScanInKeyOrder() throws SQLException, SetupFailedException {
-        initial();
-        if (!withRowIds) {
-            return false;
-        }
-        keyOrderSplits.clear();
-        List<StmtRef> writes = writesInCompletionOrder(false);
-        List<Effect> done = new ArrayList<>();
-        for (StmtRef ref : writes) {
-            ExecutedStmt e = trace.executed(ref).orElseThrow();
-            int submitted = e.completedBefore();
-            int resumed = trace.position(ref);
-            Optional<DbState> view = e.blocked() ? splitView(done, ref, submitted, resumed) : Optional.empty();
-            if (view.isEmpty()) {
-                view = view(done, ref.txn(), e.blocked() ? resumed : submitted, false);
-            }
-            Optional<StateDelta> delta = effectOn(view, List.of(ref));
-            if (delta.isEmpty() || skippedALockedRow(done, ref, e, delta.get(), submitted)) {
-                return false;
-            }
-            done.add(new Effect(resumed, ref.txn(), delta.get(), ref, view));
-        }
-        return !keyOrderSplits.isEmpty() && accepted(reproducesActual(done.stream().map(Effect::delta).toList()));
-    }
-
-    /**
-     * The view of {@code ref}, which waited, under {@link KeyOrderScan}: empty when the rule does not
-     * apply (not a single-table UPDATE or DELETE, no clustered key, a plan not known to scan in key order,
-     * no row a blocker held in its table, or keys whose order is not certain).
-     */
-    private Optional<DbState> splitView(List<Effect> done, StmtRef ref, int submitted, int resumed) throws SQLException, SetupFailedException {
-        StmtKind kind = testCase.stmt(ref).kind();
-        Optional<KeyOrderScan.Target> target = KeyOrderScan.target(testCase.stmt(ref).sql());
-        if (target.isEmpty() || (kind != StmtKind.UPDATE && kind != StmtKind.DELETE) || failedInActualRun(ref)) {
-            return Optional.empty();
-        }
-        Optional<String> table = initial().tables().keySet().stream().filter(t -> t.equalsIgnoreCase(target.get().table())).findFirst();
-        Optional<DbState> before = view(done, ref.txn(), submitted, false);
-        Optional<DbState> after = view(done, ref.txn(), resumed, false);
-        if (table.isEmpty() || before.isEmpty() || after.isEmpty()) {
-            return Optional.empty();
-        }
-        // The rows held, when it was submitted, by transactions that ended while it waited — the rows their writes
-        // changed, and those an UPDATE matched and left as they were (it locked them all): a DELETE waits on the
-        // first of their old and new versions; an UPDATE's semi-consistent read (MDEV-26687) passes, without waiting,
-        // a locked row whose newest committed version its WHERE does not match (a row inserted by the holder has
-        // none), so it waits on the first committed version it matches on the data as of its submission.
-        Set<String> matchedOnSubmitted = null;
-        if (kind == StmtKind.UPDATE) {
-            Optional<StateDelta> onSubmitted = effectOn(before, List.of(ref));
-            if (onSubmitted.isEmpty()) {
-                return Optional.empty();
-            }
-            matchedOnSubmitted = matchedRows(before, ref).orElse(rowIds(onSubmitted.get()));
-        }
-        List<List<String>> held = new ArrayList<>();
-        for (Effect o : done) {
-            int end = endPosition(o.txn);
-            if (o.txn != ref.txn() && o.position < submitted && end >= submitted && end < resumed) {
-                List<List<String>> locked = new ArrayList<>(o.delta.removed().getOrDefault(table.get(), List.of()));
-                locked.addAll(matchedUnchanged(o, table.get()));
-                for (List<String> row : locked) {
-                    if (matchedOnSubmitted == null || matchedOnSubmitted.contains(row.get(row.size() - 1))) {
-                        held.add(row);
-                    }
-                }
-                if (matchedOnSubmitted == null) {
-                    held.addAll(o.delta.added().getOrDefault(table.get(), List.of()));
-                }
-            }
-        }
-        if (held.isEmpty()) {
-            return Optional.empty();
-        }
-        if (!keyOrderScans.containsKey(ref)) {
-            keyOrderScans.put(ref, keyOrderScan(ref, target.get(), before.get()));
-        }
-        Optional<KeyOrderScan.ClusteredKey> key = keyOrderScans.get(ref);
-        if (key.isEmpty()) {
-            return Optional.empty();
-        }
-        Optional<List<String>> waitedOn = KeyOrderScan.firstInKeyOrder(key.get(), held);
-        Optional<DbState> split = waitedOn.flatMap(w -> KeyOrderScan.splitView(before.get(), after.get(), table.get(), key.get(), w));
-        if (split.isPresent()) {
-            List<String> shown = waitedOn.get().subList(0, waitedOn.get().size() - 1);
-            keyOrderSplits.add("T" + ref.txn() + "." + ref.index() + " waited on " + table.get() + " row (" + String.join(", ", shown.stream()
-                    .map(String::valueOf).toList()) + ")");
-        }
-        return split;
-    }
-
-    /** Per single-table UPDATE: the identities of the rows it matched on the view it was simulated on (see {@link #matchedRows}). */
-    private final Map<StmtRef, Optional<Set<String>>> matchedByHolder = new HashMap<>();
-
-    /** The rows of {@code table} that {@code o}'s UPDATE matched and left as they were, as it saw them. */
-    private List<List<String>> matchedUnchanged(Effect o, String table) throws SQLException, SetupFailedException {
-        if (o.ref() == null || o.view().isEmpty() || testCase.stmt(o.ref()).kind() != StmtKind.UPDATE) {
-            return List.of();
-        }
-        if (!matchedByHolder.containsKey(o.ref())) {
-            matchedByHolder.put(o.ref(), matchedRows(o.view(), o.ref()));
-        }
-        Optional<Set<String>> matched = matchedByHolder.get(o.ref());
-        if (matched.isEmpty()) {
-            return List.of();
-        }
-        Set<String> changed = rowIds(o.delta());
-        List<List<String>> out = new ArrayList<>();
-        for (List<String> row : o.view().get().tables().getOrDefault(table, List.of())) {
-            String id = row.get(row.size() - 1);
-            if (matched.get().contains(id) && !changed.contains(id)) {
-                out.add(row);
-            }
-        }
-        return out;
-    }
-
     /**
      * The identities of the rows the single-table UPDATE {@code ref} matches on {@code view}, changed or not: the
      * UPDATE run with {@code txfuzz_rid = -1 - txfuzz_rid} put first in its SET list, so that every row it matches
      * changes. Empty when it is not such an UPDATE or does not run so (its effect and update count are left as the
      * plain statement's).
      */
-    private Optional<Set<String>> matchedRows(Optional<DbState> view, StmtRef ref) throws SQLException, SetupFailedException {
+    Optional<Set<String>> matchedRows(Optional<DbState> view, StmtRef ref) throws SQLException, SetupFailedException {
         Optional<String> marked = KeyOrderScan.markingEveryMatch(testCase.stmt(ref).sql(), ROW_ID);
         if (!withRowIds || marked.isEmpty()) {
             return Optional.empty();
@@ -566,122 +297,6 @@ final class DeviationExplainer {
         }
     }
 
-    /** {@code target}'s clustered key, on a database holding {@code view}, when the engine's plan for {@code ref} scans it first in key order. */
-    private Optional<KeyOrderScan.ClusteredKey> keyOrderScan(StmtRef ref, KeyOrderScan.Target target, DbState view)
-            throws SQLException, SetupFailedException {
-        try (Database db = this.target.freshDatabase(); Connection c = db.connect(testCase.isolation(), testCase.mode());
-             Statement s = c.createStatement()) {
-            for (String sql : testCase.setup()) {
-                s.execute(sql);
-            }
-            addRowIdColumns(s);
-            try {
-                StateLoader.load(this.target, c, testCase.tables(), view);
-            } catch (SQLException | RuntimeException e) {
-                return Optional.empty();
-            }
-            Optional<KeyOrderScan.ClusteredKey> key = KeyOrderScan.clusteredKey(this.target.engine(), c, target.table());
-            if (key.isEmpty() && insertionOrdered.contains(target.table().toLowerCase(java.util.Locale.ROOT))
-                    && KeyOrderScan.keyColumns(this.target.engine(), c, target.table()).isEmpty()) {
-                key = KeyOrderScan.byColumns(c, target.table(), List.of(ROW_ID)); // the hidden row id's order: insertion order
-            }
-            if (key.isEmpty() || !KeyOrderScan.scansInKeyOrder(this.target.engine(), c, testCase.stmt(ref).sql(), target)) {
-                return Optional.empty();
-            }
-            return key;
-        } catch (SQLException e) {
-            return Optional.empty(); // the plan cannot be asked for: the order is not known
-        }
-    }
-
-    /**
-     * {@link Deviation#STATEMENT_SNAPSHOT_WITH_RECHECK}: each committed write, in the order they
-     * completed, takes one of the effects {@link StatementParts} allows it on its snapshot (data
-     * committed before it was submitted) and the newest committed data (when it completed); some
-     * choice must reproduce the final state. Needs row identities.
-     */
-    private boolean statementSnapshotWithRecheck() throws SQLException, SetupFailedException {
-        initial();
-        if (!withRowIds) {
-            // Without identities no row can be followed into its newer version; but where no write waited, none of the rows
-            // it chose changed while it ran (the controlled executor runs one statement at a time), so its snapshot was the
-            // newest committed data when it ran and nothing was re-checked: the rule is statement visibility as submitted.
-            return writesInCompletionOrder(false).stream().noneMatch(ref -> trace.executed(ref).map(ExecutedStmt::blocked).orElse(false))
-                    && statementVisibility(false, Deviation.ReadPoint.SUBMITTED);
-        }
-        List<StmtRef> writes = writesInCompletionOrder(false);
-        StatementParts parts = new StatementParts(testCase, new StatementParts.Simulation() {
-            @Override
-            public Optional<StateDelta> effectOn(DbState view, StmtRef ref, boolean keepKeys) throws SQLException, SetupFailedException {
-                return DeviationExplainer.this.effectOn(Optional.of(view), List.of(ref), keepKeys ? Keys.KEPT : Keys.DROPPED);
-            }
-
-            @Override
-            public Long count(StmtRef ref) {
-                return simulatedCounts.get(ref);
-            }
-
-            @Override
-            public boolean keysHold(DbState state) throws SQLException, SetupFailedException {
-                return DeviationExplainer.this.effectOn(Optional.of(state), List.of(), Keys.KEPT).isPresent();
-            }
-
-            @Override
-            public Optional<StateDelta> effectOnCopy(DbState view, StmtRef ref, String table, String copy, String sql, List<List<String>> rows)
-                    throws SQLException, SetupFailedException {
-                Optional<StateDelta> d = DeviationExplainer.this.effectOnCopy(view, table, copy, sql, rows);
-                simulatedCounts.put(ref, copyCount); // count(ref) is now the rows it processed in the copy
-                return d;
-            }
-        });
-        statementsLeftToSimulate = MAX_RECHECK_STATEMENTS;
-        return recheckedFrom(parts, writes, 0, new ArrayList<>());
-    }
-
-    /** The choices of re-checked rows multiply: at most this many statements are simulated per explanation. */
-    private static final int MAX_RECHECK_STATEMENTS = 64;
-    private int statementsLeftToSimulate;
-
-    /** Whether some choice of effects for {@code writes} from {@code i} on, after {@code done}, reproduces the final state. */
-    private boolean recheckedFrom(StatementParts parts, List<StmtRef> writes, int i, List<Effect> done) throws SQLException, SetupFailedException {
-        if (i == writes.size()) {
-            return accepted(reproducesActual(done.stream().map(Effect::delta).toList()));
-        }
-        StmtRef ref = writes.get(i);
-        ExecutedStmt e = trace.executed(ref).orElseThrow();
-        int submitted = e.completedBefore();
-        int resumed = trace.position(ref);
-        List<StatementParts.Candidate> candidates;
-        if (statementsLeftToSimulate-- <= 0) {
-            return false;
-        } else if (failedInActualRun(ref)) {
-            candidates = List.of(new StatementParts.Candidate(StateDelta.between(initial(), initial()), null));
-        } else {
-            Optional<DbState> snapshot = view(done, ref.txn(), submitted, false);
-            Optional<DbState> newest = view(done, ref.txn(), resumed, false);
-            if (snapshot.isEmpty() || newest.isEmpty()) {
-                return false;
-            }
-            candidates = parts.effects(ref, snapshot.get(), newest.get());
-        }
-        for (StatementParts.Candidate c : candidates) {
-            if (skippedALockedRow(done, ref, e, c.delta(), submitted)) {
-                continue; // the engine would have waited
-            }
-            if (c.count() == null) {
-                simulatedCounts.remove(ref);
-            } else {
-                simulatedCounts.put(ref, c.count());
-            }
-            done.add(new Effect(resumed, ref.txn(), c.delta()));
-            if (recheckedFrom(parts, writes, i + 1, done)) {
-                return true;
-            }
-            done.remove(done.size() - 1);
-        }
-        return false;
-    }
-
     /**
      * Precondition {@link Deviation.Precondition#WRITERS_WAIT_FOR_LOCKED_ROWS}: a write that did not
      * wait changed, on the data its rule says it saw, a row version that a concurrent transaction had
@@ -689,7 +304,7 @@ final class DeviationExplainer {
      * lock-based engine makes such a write wait; one that did not wait did something else. Checked
      * only with row identities (equal values do not say which row version was meant).
      */
-    private boolean skippedALockedRow(List<Effect> done, StmtRef ref, ExecutedStmt e, StateDelta delta, int submitted) {
+    boolean skippedALockedRow(List<Effect> done, StmtRef ref, ExecutedStmt e, StateDelta delta, int submitted) {
         if (!semantics.requires(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS) || e.blocked() || !withRowIds
                 || failedInActualRun(ref)) {
             return false;
@@ -708,12 +323,12 @@ final class DeviationExplainer {
         return false;
     }
 
-    private int endPosition(int txn) {
+    int endPosition(int txn) {
         return trace.position(trace.outcome(txn).cause());
     }
 
     /** The data a statement of {@code txn} reading at schedule position {@code point} saw; empty if the effects collide. */
-    private Optional<DbState> view(List<Effect> done, int txn, int point, boolean dirty) throws SQLException, SetupFailedException {
+    Optional<DbState> view(List<Effect> done, int txn, int point, boolean dirty) throws SQLException, SetupFailedException {
         Optional<DbState> view = Optional.of(initial());
         for (Effect e : done) {
             boolean visible = e.txn == txn || (dirty
@@ -726,7 +341,7 @@ final class DeviationExplainer {
         return view;
     }
 
-    private boolean transactionSnapshot(SnapshotPoints.Rule rule) throws SQLException, SetupFailedException {
+    boolean transactionSnapshot(SnapshotPoints.Rule rule) throws SQLException, SetupFailedException {
         Optional<List<SnapshotTxn>> run = snapshotRun(snapshotPoints(rule));
         if (run.isEmpty()) {
             return false;
@@ -1050,7 +665,7 @@ final class DeviationExplainer {
         return false;
     }
 
-    private boolean reproducesActual(List<StateDelta> effects) throws SQLException, SetupFailedException {
+    boolean reproducesActual(List<StateDelta> effects) throws SQLException, SetupFailedException {
         Optional<DbState> state = Optional.of(initial());
         for (StateDelta d : effects) {
             state = state.flatMap(d::applyTo);
@@ -1061,7 +676,7 @@ final class DeviationExplainer {
         return keys.normalise(withoutRowIds(state.get())).equals(keys.normalise(trace.finalState()));
     }
 
-    private DbState initial() throws SQLException, SetupFailedException {
+    DbState initial() throws SQLException, SetupFailedException {
         if (initial == null) {
             DbState plain = executor.run(SerialSchedule.autocommit(testCase, List.of(), List.of()).testCase()).finalState();
             initial = rowIdsSupported() ? withNewRowIds(plain) : plain;
@@ -1085,7 +700,7 @@ final class DeviationExplainer {
         return withRowIds;
     }
 
-    private void addRowIdColumns(Statement s) throws SQLException {
+    void addRowIdColumns(Statement s) throws SQLException {
         if (columnLists.isEmpty()) {
             for (String t : testCase.tables()) {
                 try (var rs = s.executeQuery("SELECT * FROM " + target.quote(t) + " WHERE 1 = 0")) {
@@ -1103,15 +718,15 @@ final class DeviationExplainer {
     }
 
     /** The update count of the statement {@link #effectOnCopy} last ran. */
-    private long copyCount;
+    long copyCount;
 
     /**
      * What {@code sql} (a write whose target is {@code copy}, an empty copy of {@code table} holding only
      * {@code rows}) removes from and adds to those rows, on a database holding {@code view} otherwise, keys
      * dropped: the statement's other reads of {@code table} see {@code view}. Empty when it fails.
      */
-    private Optional<StateDelta> effectOnCopy(DbState view, String table, String copy, String sql, List<List<String>> rows)
-            throws SQLException, SetupFailedException {
+    Optional<StateDelta> effectOnCopy(DbState view, String table, String copy, String sql, List<List<String>> rows,
+                                              Map<String, StatementParts.JoinedCopy> joined) throws SQLException, SetupFailedException {
         initial();
         try (Database db = target.freshDatabase()) {
             try (Connection c = db.connect(testCase.isolation(), testCase.mode()); Statement s = c.createStatement()) {
@@ -1131,6 +746,10 @@ final class DeviationExplainer {
                     StateLoader.load(target, c, testCase.tables(), view);
                     s.execute("CREATE TABLE " + target.quote(copy) + " AS SELECT * FROM " + target.quote(table) + " WHERE 1 = 0");
                     StateLoader.load(target, c, List.of(copy), new DbState(Map.of(copy, rows)));
+                    for (Map.Entry<String, StatementParts.JoinedCopy> j : joined.entrySet()) {
+                        s.execute("CREATE TABLE " + target.quote(j.getKey()) + " AS SELECT * FROM " + target.quote(j.getValue().of()) + " WHERE 1 = 0");
+                        StateLoader.load(target, c, List.of(j.getKey()), new DbState(Map.of(j.getKey(), j.getValue().rows())));
+                    }
                 } catch (SQLException | RuntimeException e) {
                     return Optional.empty();
                 }
@@ -1148,7 +767,7 @@ final class DeviationExplainer {
     }
 
     /** Whether a simulation checks the case's unique and primary keys. */
-    private enum Keys {
+    enum Keys {
         /** only when the case has an upsert (whose effect depends on them): elsewhere keys are checked against the newest data, not the view */
         IF_UPSERTS,
         KEPT,
@@ -1156,16 +775,16 @@ final class DeviationExplainer {
     }
 
     /** What {@code statements}, run as autocommit statements on a database holding {@code view}, remove and add. */
-    private Optional<StateDelta> effectOn(Optional<DbState> view, List<StmtRef> statements) throws SQLException, SetupFailedException {
+    Optional<StateDelta> effectOn(Optional<DbState> view, List<StmtRef> statements) throws SQLException, SetupFailedException {
         return effectOn(view, statements, Keys.IF_UPSERTS);
     }
 
-    private Optional<StateDelta> effectOn(Optional<DbState> view, List<StmtRef> statements, Keys keys) throws SQLException, SetupFailedException {
+    Optional<StateDelta> effectOn(Optional<DbState> view, List<StmtRef> statements, Keys keys) throws SQLException, SetupFailedException {
         return effectOn(view, statements, keys, sql -> sql);
     }
 
     /** {@link #effectOn(Optional, List, Keys)} with each statement's text passed through {@code rewrite} first. */
-    private Optional<StateDelta> effectOn(Optional<DbState> view, List<StmtRef> statements, Keys keys, java.util.function.UnaryOperator<String> rewrite)
+    Optional<StateDelta> effectOn(Optional<DbState> view, List<StmtRef> statements, Keys keys, java.util.function.UnaryOperator<String> rewrite)
             throws SQLException, SetupFailedException {
         if (view.isEmpty()) {
             return Optional.empty(); // the effects visible to it collide: no state the engine could have shown
@@ -1236,7 +855,7 @@ final class DeviationExplainer {
         return columns == null ? sql : m.group(1) + m.group(2) + " (" + columns + ")" + m.group(3) + sql.substring(m.end());
     }
 
-    private boolean failedInActualRun(StmtRef ref) {
+    boolean failedInActualRun(StmtRef ref) {
         return trace.executed(ref).map(e -> e.result().failed()).orElse(false);
     }
 
@@ -1318,7 +937,7 @@ final class DeviationExplainer {
         return mapRows(state, r -> r.subList(0, r.size() - 1));
     }
 
-    private static Set<String> rowIds(StateDelta d) {
+    static Set<String> rowIds(StateDelta d) {
         Set<String> ids = new HashSet<>();
         d.removed().values().forEach(rows -> rows.forEach(r -> ids.add(r.get(r.size() - 1))));
         return ids;

@@ -56,8 +56,13 @@ final class StatementParts {
          * holding only {@code rows} — removes from and adds to those rows, every other read seeing {@code view};
          * {@link #count} then gives the rows of the copy it processed.
          */
-        Optional<StateDelta> effectOnCopy(DbState view, StmtRef ref, String table, String copy, String sql, List<List<String>> rows)
+        Optional<StateDelta> effectOnCopy(DbState view, StmtRef ref, String table, String copy, String sql, List<List<String>> rows,
+                                          Map<String, JoinedCopy> joined)
                 throws SQLException, SetupFailedException;
+    }
+
+    /** A table {@code sql} reads in place of a subquery's table {@code of}: the rows that subquery joined, and only them. */
+    record JoinedCopy(String of, List<List<String>> rows) {
     }
 
     /** One way the statement may have behaved: its effect, and its update count when the simulation gives it. */
@@ -71,10 +76,17 @@ final class StatementParts {
 
     private final TestCase testCase;
     private final Simulation simulation;
+    private final boolean joinedRowsKept;
 
-    StatementParts(TestCase testCase, Simulation simulation) {
+    /**
+     * @param joinedRowsKept whether the re-check of a chosen row uses the rows a pulled-up subquery joined to it
+     *                       ({@link JoinedSublinks}, PostgreSQL's EvalPlanQual) rather than running its subqueries again on
+     *                       the snapshot
+     */
+    StatementParts(TestCase testCase, Simulation simulation, boolean joinedRowsKept) {
         this.testCase = testCase;
         this.simulation = simulation;
+        this.joinedRowsKept = joinedRowsKept;
     }
 
     /**
@@ -148,11 +160,13 @@ final class StatementParts {
             // A MERGE runs again on the re-check view: its count there is the statement's. An UPDATE or DELETE counts the
             // rows it processed on the snapshot, less the chosen ones (all of which it processed there), plus those of the
             // chosen rows it processed on their newest versions; without the snapshot count, none is known.
-            Optional<Candidate> onNewest = merge
-                    ? simulation.effectOn(recheckView(snapshot, newestById, target, chosen), ref, false).map(delta -> new Candidate(delta, simulation.count(ref)))
-                    : recheckedRows(ref, snapshot, d, newestById, target, chosen)
-                            .map(r -> new Candidate(r.delta(), count == null || r.count() == null ? null : count - chosen.size() + r.count()));
-            onNewest.ifPresent(out::add);
+            List<Candidate> onNewest = merge
+                    ? simulation.effectOn(recheckView(snapshot, newestById, target, chosen), ref, false)
+                            .map(delta -> List.of(new Candidate(delta, simulation.count(ref)))).orElse(List.of())
+                    : recheckedRows(ref, snapshot, d, newestById, target, chosen).stream()
+                            .map(r -> new Candidate(r.delta(), count == null || r.count() == null ? null : count - chosen.size() + r.count()))
+                            .toList();
+            out.addAll(onNewest);
             if (out.size() >= MAX_CANDIDATES) {
                 break;
             }
@@ -166,28 +180,133 @@ final class StatementParts {
      * the chosen rows' newest versions (those deleted meanwhile are skipped), its subqueries and joins
      * still reading the snapshot — the re-check replaces the target row only.
      */
-    private Optional<Candidate> recheckedRows(StmtRef ref, DbState snapshot, StateDelta onSnapshot, Map<String, List<String>> newestById,
-                                              String target, Set<String> chosen) throws SQLException, SetupFailedException {
+    private List<Candidate> recheckedRows(StmtRef ref, DbState snapshot, StateDelta onSnapshot, Map<String, List<String>> newestById,
+                                          String target, Set<String> chosen) throws SQLException, SetupFailedException {
         String copy = target + "_txfuzz_recheck";
         Optional<String> sql = onCopy(testCase.stmt(ref).sql(), copy);
         if (sql.isEmpty()) {
-            return Optional.empty();
+            return List.of();
         }
-        List<List<String>> rows = chosen.stream().sorted().filter(newestById::containsKey).map(newestById::get).toList();
-        Optional<StateDelta> onRows = rows.isEmpty() ? Optional.of(new StateDelta(Map.of(), Map.of()))
-                : simulation.effectOnCopy(snapshot, ref, target, copy, sql.get(), rows);
-        if (onRows.isEmpty()) {
-            return Optional.empty();
-        }
-        Long processed = rows.isEmpty() ? Long.valueOf(0) : simulation.count(ref);
         Set<String> others = new HashSet<>(rowIds(onSnapshot));
         others.removeAll(chosen);
         StateDelta rest = onSnapshot.restrictedTo(others);
-        Map<String, List<List<String>>> removed = new LinkedHashMap<>(rest.removed());
-        Map<String, List<List<String>>> added = new LinkedHashMap<>(rest.added());
-        onRows.get().removed().forEach((t, r) -> removed.merge(t, r, StatementParts::concat));
-        onRows.get().added().forEach((t, r) -> added.merge(t, r, StatementParts::concat));
-        return Optional.of(new Candidate(new StateDelta(removed, added), processed));
+        Optional<JoinedSublinks.Found> sublinks = joinedRowsKept ? JoinedSublinks.of(testCase.stmt(ref).sql()) : Optional.empty();
+        if (sublinks.isPresent()) {
+            Optional<List<Candidate>> perRow = recheckedOnJoinedRows(ref, snapshot, newestById, target, copy, chosen, sublinks.get());
+            if (perRow.isPresent()) {
+                return perRow.get().stream().map(c -> new Candidate(merged(rest, c.delta()), c.count())).toList();
+            }
+        }
+        List<List<String>> rows = chosen.stream().sorted().filter(newestById::containsKey).map(newestById::get).toList();
+        Optional<StateDelta> onRows = rows.isEmpty() ? Optional.of(new StateDelta(Map.of(), Map.of()))
+                : simulation.effectOnCopy(snapshot, ref, target, copy, sql.get(), rows, Map.of());
+        if (onRows.isEmpty()) {
+            return List.of();
+        }
+        Long processed = rows.isEmpty() ? Long.valueOf(0) : simulation.count(ref);
+        return List.of(new Candidate(merged(rest, onRows.get()), processed));
+    }
+
+    private static StateDelta merged(StateDelta a, StateDelta b) {
+        Map<String, List<List<String>>> removed = new LinkedHashMap<>(a.removed());
+        Map<String, List<List<String>>> added = new LinkedHashMap<>(a.added());
+        b.removed().forEach((t, r) -> removed.merge(t, r, StatementParts::concat));
+        b.added().forEach((t, r) -> added.merge(t, r, StatementParts::concat));
+        return new StateDelta(removed, added);
+    }
+
+    /** Assignments of joined rows beyond this many per chosen row are not tried. */
+    private static final int MAX_JOINED_ASSIGNMENTS = 16;
+
+    /**
+     * The chosen rows re-checked as PostgreSQL's EvalPlanQual does where subqueries became joins ({@link JoinedSublinks}):
+     * each chosen row's newest version is tested against the row each semi-join joined to its snapshot version (the first
+     * match the plan found: any row that matched it there, since the plan's order is not known) and against no row for an
+     * anti-join. Each candidate is the chosen rows' effect (without the statement's other rows) and the chosen rows it
+     * processed. Empty when a chosen row's snapshot version matches with no single joined row (the model does not apply).
+     */
+    private Optional<List<Candidate>> recheckedOnJoinedRows(StmtRef ref, DbState snapshot, Map<String, List<String>> newestById, String target,
+                                                            String copy, Set<String> chosen, JoinedSublinks.Found found)
+            throws SQLException, SetupFailedException {
+        List<String> copies = new ArrayList<>();
+        for (int i = 0; i < found.sublinks().size(); i++) {
+            copies.add(found.sublinks().get(i).table() + "_txfuzz_joined" + i);
+        }
+        Optional<String> sql = onCopy(found.renamer().rename(copies), copy);
+        if (sql.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, List<String>> snapshotById = byId(snapshot, target);
+        List<Candidate> combined = List.of(new Candidate(new StateDelta(Map.of(), Map.of()), 0L));
+        for (String id : chosen.stream().sorted().toList()) {
+            List<Candidate> outcomes = new ArrayList<>();
+            if (!newestById.containsKey(id)) {
+                outcomes.add(new Candidate(new StateDelta(Map.of(), Map.of()), 0L)); // deleted meanwhile: skipped
+            } else {
+                for (Map<String, JoinedCopy> joined : assignments(found.sublinks(), copies, snapshot)) {
+                    Optional<StateDelta> onOld = simulation.effectOnCopy(snapshot, ref, target, copy, sql.get(), List.of(snapshotById.get(id)), joined);
+                    if (onOld.isEmpty() || !Long.valueOf(1).equals(simulation.count(ref))) {
+                        continue; // these rows were not joined to the row's snapshot version
+                    }
+                    Optional<StateDelta> onNewest = simulation.effectOnCopy(snapshot, ref, target, copy, sql.get(), List.of(newestById.get(id)), joined);
+                    if (onNewest.isPresent()) {
+                        Candidate c = new Candidate(onNewest.get(), simulation.count(ref));
+                        if (!outcomes.contains(c)) {
+                            outcomes.add(c);
+                        }
+                    }
+                }
+                if (outcomes.isEmpty()) {
+                    return Optional.empty();
+                }
+            }
+            List<Candidate> next = new ArrayList<>();
+            for (Candidate sofar : combined) {
+                for (Candidate o : outcomes) {
+                    if (next.size() < MAX_CANDIDATES) {
+                        next.add(new Candidate(merged(sofar.delta(), o.delta()),
+                                sofar.count() == null || o.count() == null ? null : sofar.count() + o.count()));
+                    }
+                }
+            }
+            combined = next;
+        }
+        return Optional.of(combined);
+    }
+
+    /** Each way of choosing the rows the subqueries joined: one snapshot row of a semi-join's table, none for an anti-join. */
+    private static List<Map<String, JoinedCopy>> assignments(List<JoinedSublinks.Sublink> sublinks, List<String> copies, DbState snapshot) {
+        List<Map<String, JoinedCopy>> out = new ArrayList<>();
+        out.add(Map.of());
+        for (int i = 0; i < sublinks.size(); i++) {
+            JoinedSublinks.Sublink s = sublinks.get(i);
+            List<List<List<String>>> choices = new ArrayList<>();
+            if (s.anti()) {
+                choices.add(List.of());
+            } else {
+                snapshot.tables().forEach((t, rows) -> {
+                    if (t.equalsIgnoreCase(s.table())) {
+                        rows.forEach(r -> choices.add(List.of(r)));
+                    }
+                });
+            }
+            List<Map<String, JoinedCopy>> next = new ArrayList<>();
+            for (Map<String, JoinedCopy> sofar : out) {
+                for (List<List<String>> rows : choices) {
+                    if (next.size() < MAX_JOINED_ASSIGNMENTS) {
+                        Map<String, JoinedCopy> more = new LinkedHashMap<>(sofar);
+                        more.put(copies.get(i), new JoinedCopy(tableName(snapshot, s.table()), rows));
+                        next.add(more);
+                    }
+                }
+            }
+            out = next;
+        }
+        return out;
+    }
+
+    private static String tableName(DbState state, String table) {
+        return state.tables().keySet().stream().filter(t -> t.equalsIgnoreCase(table)).findFirst().orElse(table);
     }
 
     private static List<List<String>> concat(List<List<String>> a, List<List<String>> b) {

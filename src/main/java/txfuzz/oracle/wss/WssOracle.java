@@ -296,7 +296,7 @@ public final class WssOracle implements Oracle {
                                         : explainer.reproducedCount(w.statement(), w.actual().updateCount()));
                         default -> true;
                     };
-                    out.add(explained ? v.withClassification(as.get().classification(), ref) : v);
+                    out.add(explained ? v.explainedBy(as.get().classification(), ref, Mechanisms.label(d)) : v);
                 }
                 if (out.stream().noneMatch(v -> v.classification() == Classification.BUG_CANDIDATE)) {
                     return out;
@@ -338,7 +338,7 @@ public final class WssOracle implements Oracle {
             return Optional.of(new Explained(Classification.NOT_PROMISED, rule + " (measured, not in the manual; pinned by " + m.pinnedBy()
                     + "); " + m.promiseHolds()));
         }
-        if (d.keeps().implies(claimed.promise())) {
+        if (Mechanisms.of(d).keeps().implies(claimed.promise())) {
             return Optional.of(new Explained(Classification.NOT_PROMISED, rule + ", which keeps the promise the level makes: "
                     + claimed.promise().definition() + " (" + claimed.manual() + "); the level promises no serial order of its writes"));
         }

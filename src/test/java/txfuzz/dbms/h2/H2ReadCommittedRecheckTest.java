@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
+import txfuzz.dbms.WaitingDeleteSkipsRowTarget;
 import txfuzz.exec.Cases;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;

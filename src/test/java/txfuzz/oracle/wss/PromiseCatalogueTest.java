@@ -78,7 +78,7 @@ class PromiseCatalogueTest {
         assertTrue(Promise.SNAPSHOT_ISOLATION.implies(Promise.READ_COMMITTED) && !Promise.SNAPSHOT_ISOLATION.implies(Promise.REPEATABLE_READ));
         assertTrue(!Promise.REPEATABLE_READ.implies(Promise.SNAPSHOT_ISOLATION) && Promise.REPEATABLE_READ.implies(Promise.READ_COMMITTED));
         assertTrue(!Promise.READ_COMMITTED.implies(Promise.REPEATABLE_READ) && !Promise.READ_UNCOMMITTED.implies(Promise.READ_COMMITTED));
-        assertEquals(Promise.READ_COMMITTED, Deviation.STATEMENT_SNAPSHOT_WITH_RECHECK.keeps());
-        assertEquals(Promise.READ_UNCOMMITTED, Deviation.DIRTY_VISIBILITY.keeps());
+        assertEquals(Promise.READ_COMMITTED, Mechanisms.of(Deviation.STATEMENT_SNAPSHOT_WITH_RECHECK).keeps());
+        assertEquals(Promise.READ_UNCOMMITTED, Mechanisms.of(Deviation.DIRTY_VISIBILITY).keeps());
     }
 }

@@ -1,26 +1,23 @@
-package txfuzz.dbms.h2;
+package txfuzz.dbms;
 
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import txfuzz.dbms.Database;
-import txfuzz.dbms.DelegatingTarget;
-import txfuzz.dbms.Target;
 
 /**
  * Fault injection for the READ COMMITTED re-check rule: a real engine whose {@code DELETE FROM t WHERE c}, submitted while
- * another session holds an uncommitted write, waits for the rows it chose as H2 does (a {@code SELECT ... FOR UPDATE} of
- * them) and then deletes none. A waiting delete that skips a row whose newest committed version still matches is what no
+ * another session holds an uncommitted write, waits for the rows it chose (a {@code SELECT ... FOR UPDATE} of them) and then
+ * deletes none. Used on H2 and on PostgreSQL (where the rows a subquery joined are kept for the re-check). A waiting delete that skips a row whose newest committed version still matches is what no
  * reading of committed data gives — the shape of H2's real defect (h2-rc-waiting-update-skips-rekeyed-row) — so a rule that
  * explains waiting writes by a re-check must leave it a bug candidate. Serial replays (one session at a time) never meet the
  * fault. The wrapped target belongs to the caller.
  */
-final class WaitingDeleteSkipsRowTarget extends DelegatingTarget {
+public final class WaitingDeleteSkipsRowTarget extends DelegatingTarget {
     private static final Pattern DELETE = Pattern.compile("(?is)\\s*DELETE\\s+FROM\\s+(\\w+)\\s+WHERE\\s+(.+?)\\s*;?\\s*");
 
-    WaitingDeleteSkipsRowTarget(Target real) {
+    public WaitingDeleteSkipsRowTarget(Target real) {
         super(real);
     }
 

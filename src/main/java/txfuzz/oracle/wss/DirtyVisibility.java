@@ -1,0 +1,45 @@
+package txfuzz.oracle.wss;
+
+import java.sql.SQLException;
+import java.util.List;
+import txfuzz.dbms.Deviation;
+import txfuzz.dbms.Promise;
+import txfuzz.exec.SetupFailedException;
+
+/** {@link Deviation#DIRTY_VISIBILITY}: {@link StatementVisibility}, each statement also seeing writes not committed yet. */
+final class DirtyVisibility implements Mechanism {
+    /** The tests whose fault-injecting wrapper makes a bug of the shape this mechanism explains, which stays a bug candidate. */
+    static final String NEGATIVE_CONTROL = "none yet";
+
+    @Override
+    public Deviation name() {
+        return Deviation.DIRTY_VISIBILITY;
+    }
+
+    @Override
+    public Promise keeps() {
+        // reads of uncommitted data (G1a/G1b); writes still wait for each other's locks
+        return Promise.READ_UNCOMMITTED;
+    }
+
+    @Override
+    public String negativeControl() {
+        return NEGATIVE_CONTROL;
+    }
+
+    @Override
+    public List<Deviation.ReadPoint> readPoints() {
+        return List.of(Deviation.ReadPoint.values());
+    }
+
+    @Override
+    public String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
+        return "dirty reads: each write also saw data other transactions had not committed yet" + StatementVisibility.waited(readPoint);
+    }
+
+    @Override
+    public boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
+        return StatementVisibility.simulate(sim, true, readPoint);
+    }
+
+}

@@ -1,0 +1,214 @@
+package txfuzz.oracle.wss;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import txfuzz.dbms.Deviation;
+import txfuzz.dbms.Promise;
+import txfuzz.exec.ExecutedStmt;
+import txfuzz.exec.SetupFailedException;
+import txfuzz.model.DbState;
+import txfuzz.model.StmtKind;
+import txfuzz.model.StmtRef;
+import txfuzz.oracle.wss.DeviationExplainer.Effect;
+import java.sql.Connection;
+import java.sql.Statement;
+import txfuzz.dbms.Database;
+import txfuzz.exec.StateLoader;
+
+/**
+ * {@link Deviation#LOCKING_SCAN_IN_KEY_ORDER}: InnoDB's locking scan at READ COMMITTED and below, without gap locks, in the
+ * order of the clustered key; a write that waited read the rows before the waited-for row as when it began and the rest as
+ * when it resumed. One instance per case: it caches plans and keeps where each write was split.
+ */
+final class LockingScanInKeyOrder implements Mechanism {
+    /** The tests whose fault-injecting wrapper makes a bug of the shape this mechanism explains, which stays a bug candidate. */
+    static final String NEGATIVE_CONTROL = "LockingScanInKeyOrderTest";
+
+    @Override
+    public Deviation name() {
+        return Deviation.LOCKING_SCAN_IN_KEY_ORDER;
+    }
+
+    @Override
+    public Promise keeps() {
+        return Promise.READ_COMMITTED;
+    }
+
+    @Override
+    public String negativeControl() {
+        return NEGATIVE_CONTROL;
+    }
+
+    @Override
+    public String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
+        return "locking scan in key order without gap locks: each write saw the data committed before it"
+                + " began; an UPDATE or DELETE that waited for a row lock read the rows before that row in clustered-key order (insertion"
+                + " order for a table without a key) as they were"
+                + " when it began, and that row and the rows after it as they were when it resumed, so a row inserted or moved before"
+                + " the waited-for row meanwhile was not seen (" + String.join("; ", keyOrderSplits) + ")";
+    }
+
+    /** Where each write the last key-order simulation split waited, in words ("T2.1 waited on t2 row (0, 1)"). */
+    private final List<String> keyOrderSplits = new ArrayList<>();
+    /** Per statement: its table's clustered key when the engine's plan scans it first, in key order; empty otherwise. */
+    private final Map<StmtRef, Optional<KeyOrderScan.ClusteredKey>> keyOrderScans = new HashMap<>();
+
+    /**
+     * {@link Deviation#LOCKING_SCAN_IN_KEY_ORDER}: each committed write, in the order they completed, reads
+     * the data committed before it was submitted; one that waited for a lock reads, if it is a single-table
+     * UPDATE or DELETE scanning its table in the order of its clustered key, the split view {@link KeyOrderScan} gives
+     * (the waited-for row: the first in key order of the rows its blockers held), else the data as of when
+     * it resumed. Explains only when at least one write was split (otherwise it is statement visibility).
+     * Needs row identities.
+     */
+    @Override
+    public boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
+        sim.initial();
+        if (!sim.withRowIds) {
+            return false;
+        }
+        keyOrderSplits.clear();
+        List<StmtRef> writes = sim.writesInCompletionOrder(false);
+        List<Effect> done = new ArrayList<>();
+        for (StmtRef ref : writes) {
+            ExecutedStmt e = sim.trace.executed(ref).orElseThrow();
+            int submitted = e.completedBefore();
+            int resumed = sim.trace.position(ref);
+            Optional<DbState> view = e.blocked() ? splitView(sim, done, ref, submitted, resumed) : Optional.empty();
+            if (view.isEmpty()) {
+                view = sim.view(done, ref.txn(), e.blocked() ? resumed : submitted, false);
+            }
+            Optional<StateDelta> delta = sim.effectOn(view, List.of(ref));
+            if (delta.isEmpty() || sim.skippedALockedRow(done, ref, e, delta.get(), submitted)) {
+                return false;
+            }
+            done.add(new Effect(resumed, ref.txn(), delta.get(), ref, view));
+        }
+        return !keyOrderSplits.isEmpty() && sim.accepted(sim.reproducesActual(done.stream().map(Effect::delta).toList()));
+    }
+
+    /**
+     * The view of {@code ref}, which waited, under {@link KeyOrderScan}: empty when the rule does not
+     * apply (not a single-table UPDATE or DELETE, no clustered key, a plan not known to scan in key order,
+     * no row a blocker held in its table, or keys whose order is not certain).
+     */
+    private Optional<DbState> splitView(DeviationExplainer sim, List<Effect> done, StmtRef ref, int submitted, int resumed) throws SQLException, SetupFailedException {
+        StmtKind kind = sim.testCase.stmt(ref).kind();
+        Optional<KeyOrderScan.Target> target = KeyOrderScan.target(sim.testCase.stmt(ref).sql());
+        if (target.isEmpty() || (kind != StmtKind.UPDATE && kind != StmtKind.DELETE) || sim.failedInActualRun(ref)) {
+            return Optional.empty();
+        }
+        Optional<String> table = sim.initial().tables().keySet().stream().filter(t -> t.equalsIgnoreCase(target.get().table())).findFirst();
+        Optional<DbState> before = sim.view(done, ref.txn(), submitted, false);
+        Optional<DbState> after = sim.view(done, ref.txn(), resumed, false);
+        if (table.isEmpty() || before.isEmpty() || after.isEmpty()) {
+            return Optional.empty();
+        }
+        // The rows held, when it was submitted, by transactions that ended while it waited — the rows their writes
+        // changed, and those an UPDATE matched and left as they were (it locked them all): a DELETE waits on the
+        // first of their old and new versions; an UPDATE's semi-consistent read (MDEV-26687) passes, without waiting,
+        // a locked row whose newest committed version its WHERE does not match (a row inserted by the holder has
+        // none), so it waits on the first committed version it matches on the data as of its submission.
+        Set<String> matchedOnSubmitted = null;
+        if (kind == StmtKind.UPDATE) {
+            Optional<StateDelta> onSubmitted = sim.effectOn(before, List.of(ref));
+            if (onSubmitted.isEmpty()) {
+                return Optional.empty();
+            }
+            matchedOnSubmitted = sim.matchedRows(before, ref).orElse(DeviationExplainer.rowIds(onSubmitted.get()));
+        }
+        List<List<String>> held = new ArrayList<>();
+        for (Effect o : done) {
+            int end = sim.endPosition(o.txn());
+            if (o.txn() != ref.txn() && o.position() < submitted && end >= submitted && end < resumed) {
+                List<List<String>> locked = new ArrayList<>(o.delta().removed().getOrDefault(table.get(), List.of()));
+                locked.addAll(matchedUnchanged(sim, o, table.get()));
+                for (List<String> row : locked) {
+                    if (matchedOnSubmitted == null || matchedOnSubmitted.contains(row.get(row.size() - 1))) {
+                        held.add(row);
+                    }
+                }
+                if (matchedOnSubmitted == null) {
+                    held.addAll(o.delta().added().getOrDefault(table.get(), List.of()));
+                }
+            }
+        }
+        if (held.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!keyOrderScans.containsKey(ref)) {
+            keyOrderScans.put(ref, keyOrderScan(sim, ref, target.get(), before.get()));
+        }
+        Optional<KeyOrderScan.ClusteredKey> key = keyOrderScans.get(ref);
+        if (key.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<List<String>> waitedOn = KeyOrderScan.firstInKeyOrder(key.get(), held);
+        Optional<DbState> split = waitedOn.flatMap(w -> KeyOrderScan.splitView(before.get(), after.get(), table.get(), key.get(), w));
+        if (split.isPresent()) {
+            List<String> shown = waitedOn.get().subList(0, waitedOn.get().size() - 1);
+            keyOrderSplits.add("T" + ref.txn() + "." + ref.index() + " waited on " + table.get() + " row (" + String.join(", ", shown.stream()
+                    .map(String::valueOf).toList()) + ")");
+        }
+        return split;
+    }
+
+    /** Per single-table UPDATE: the identities of the rows it matched on the view it was simulated on (see {@link #matchedRows}). */
+    private final Map<StmtRef, Optional<Set<String>>> matchedByHolder = new HashMap<>();
+
+    /** The rows of {@code table} that {@code o}'s UPDATE matched and left as they were, as it saw them. */
+    private List<List<String>> matchedUnchanged(DeviationExplainer sim, Effect o, String table) throws SQLException, SetupFailedException {
+        if (o.ref() == null || o.view().isEmpty() || sim.testCase.stmt(o.ref()).kind() != StmtKind.UPDATE) {
+            return List.of();
+        }
+        if (!matchedByHolder.containsKey(o.ref())) {
+            matchedByHolder.put(o.ref(), sim.matchedRows(o.view(), o.ref()));
+        }
+        Optional<Set<String>> matched = matchedByHolder.get(o.ref());
+        if (matched.isEmpty()) {
+            return List.of();
+        }
+        Set<String> changed = DeviationExplainer.rowIds(o.delta());
+        List<List<String>> out = new ArrayList<>();
+        for (List<String> row : o.view().get().tables().getOrDefault(table, List.of())) {
+            String id = row.get(row.size() - 1);
+            if (matched.get().contains(id) && !changed.contains(id)) {
+                out.add(row);
+            }
+        }
+        return out;
+    }
+
+    /** {@code target}'s clustered key, on a database holding {@code view}, when the engine's plan for {@code ref} scans it first in key order. */
+    private Optional<KeyOrderScan.ClusteredKey> keyOrderScan(DeviationExplainer sim, StmtRef ref, KeyOrderScan.Target target, DbState view)
+            throws SQLException, SetupFailedException {
+        try (Database db = sim.target.freshDatabase(); Connection c = db.connect(sim.testCase.isolation(), sim.testCase.mode());
+             Statement s = c.createStatement()) {
+            for (String sql : sim.testCase.setup()) {
+                s.execute(sql);
+            }
+            sim.addRowIdColumns(s);
+            try {
+                StateLoader.load(sim.target, c, sim.testCase.tables(), view);
+            } catch (SQLException | RuntimeException e) {
+                return Optional.empty();
+            }
+            Optional<KeyOrderScan.ClusteredKey> key = KeyOrderScan.clusteredKey(sim.target.engine(), c, target.table());
+            if (key.isEmpty() && sim.insertionOrdered.contains(target.table().toLowerCase(java.util.Locale.ROOT))
+                    && KeyOrderScan.keyColumns(sim.target.engine(), c, target.table()).isEmpty()) {
+                key = KeyOrderScan.byColumns(c, target.table(), List.of(DeviationExplainer.ROW_ID)); // the hidden row id's order: insertion order
+            }
+            if (key.isEmpty() || !KeyOrderScan.scansInKeyOrder(sim.target.engine(), c, sim.testCase.stmt(ref).sql(), target)) {
+                return Optional.empty();
+            }
+            return key;
+        } catch (SQLException e) {
+            return Optional.empty(); // the plan cannot be asked for: the order is not known
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package txfuzz.oracle.wss;
+
+import java.sql.SQLException;
+import java.util.List;
+import txfuzz.dbms.Deviation;
+import txfuzz.dbms.Promise;
+import txfuzz.exec.SetupFailedException;
+
+/**
+ * One way an engine's writes may depart from the commit-order serial schedule, as one object: its words, its simulation on
+ * the engine itself, the standard promise every run it explains still keeps, and the test that proves it explains no more
+ * than it says. Profiles name it by its {@link Deviation}; {@link Mechanisms} maps the name to the class. The simulation
+ * machinery every mechanism shares (views, effects, the initial state, row identities) is the {@link DeviationExplainer}
+ * it is given.
+ */
+interface Mechanism {
+    /** The name the dbms layer's profiles use for it. */
+    Deviation name();
+
+    /**
+     * The strongest standard promise every run this mechanism explains still keeps (with the level's preconditions, e.g.
+     * writers waiting for locked rows): at a level whose claimed promise this implies, a violation it explains breaks only
+     * txfuzz's stricter expectation, not a promise ({@link txfuzz.dbms.Basis}).
+     */
+    Promise keeps();
+
+    /** The read points of a statement that waited that this mechanism tells apart; {@code SUBMITTED} alone where it has none. */
+    default List<Deviation.ReadPoint> readPoints() {
+        return List.of(Deviation.ReadPoint.SUBMITTED);
+    }
+
+    /**
+     * Whether the mechanism, at {@code readPoint}, reproduces the run's final state on the engine; the writes' simulated
+     * update counts are left in {@code sim} (through {@link DeviationExplainer#accepted}).
+     */
+    boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException;
+
+    /** What the mechanism says happened, in words, after a simulation at {@code readPoint} reproduced the run. */
+    String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint);
+
+    /**
+     * The tests (class names) in which a fault-injecting wrapper around a real engine makes a bug of the shape this mechanism
+     * explains, and it stays a bug candidate; "none yet" where there is none.
+     */
+    String negativeControl();
+}

@@ -1,0 +1,116 @@
+package txfuzz.oracle.wss;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import txfuzz.dbms.Deviation;
+import txfuzz.dbms.Promise;
+import txfuzz.exec.ExecutedStmt;
+import txfuzz.exec.SetupFailedException;
+import txfuzz.model.DbState;
+import txfuzz.model.StmtKind;
+import txfuzz.model.StmtRef;
+import txfuzz.oracle.wss.DeviationExplainer.Effect;
+
+/**
+ * {@link Deviation#STATEMENT_VISIBILITY}: each statement sees the data committed before it began (a statement that waited:
+ * at the read point a manual describes) and locks only the rows it changes.
+ */
+final class StatementVisibility implements Mechanism {
+    /** The tests whose fault-injecting wrapper makes a bug of the shape this mechanism explains, which stays a bug candidate. */
+    static final String NEGATIVE_CONTROL = "WritersWaitForLockedRowsTest";
+
+    @Override
+    public Deviation name() {
+        return Deviation.STATEMENT_VISIBILITY;
+    }
+
+    @Override
+    public Promise keeps() {
+        // every statement reads committed data and writers are ordered by their locks: no G0 or G1 can form (a wr edge
+        // follows its writer's commit, a ww edge the earlier writer's commit), while lost updates and read skew can
+        return Promise.READ_COMMITTED;
+    }
+
+    @Override
+    public String negativeControl() {
+        return NEGATIVE_CONTROL;
+    }
+
+    @Override
+    public List<Deviation.ReadPoint> readPoints() {
+        return List.of(Deviation.ReadPoint.values());
+    }
+
+    @Override
+    public String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
+        return "statement-level visibility: each write saw only data committed before it began, with no predicate or gap locks"
+                + waited(readPoint);
+    }
+
+    @Override
+    public boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
+        return simulate(sim, false, readPoint);
+    }
+
+    /** What a statement that waited read, in words. */
+    static String waited(Deviation.ReadPoint readPoint) {
+        String waited = switch (readPoint) {
+            case SUBMITTED -> "";
+            case RESUMED -> "; a statement that waited for a lock read the data as of when it resumed";
+            case RECHECK -> "; an UPDATE or DELETE that waited for a lock kept the rows it had chosen and re-checked their newest"
+                    + " versions (as PostgreSQL's EvalPlanQual does), not seeing rows inserted meanwhile";
+        };
+        return waited;
+    }
+
+    /**
+     * Each write, in the order they completed, run on the data visible at its read point (with {@code dirty}, also what
+     * transactions that had not committed yet had written, those that later rolled back included).
+     */
+    static boolean simulate(DeviationExplainer sim, boolean dirty, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
+        // reading uncommitted data includes data of transactions that later rolled back
+        List<StmtRef> writes = sim.writesInCompletionOrder(dirty);
+        List<Effect> done = new ArrayList<>();
+        for (StmtRef ref : writes) {
+            ExecutedStmt e = sim.trace.executed(ref).orElseThrow();
+            int submitted = e.completedBefore();
+            int resumed = sim.trace.position(ref);
+            Optional<StateDelta> delta;
+            if (readPoint == Deviation.ReadPoint.RESUMED) {
+                delta = sim.effectOn(sim.view(done, ref.txn(), resumed, dirty), List.of(ref));
+            } else {
+                delta = sim.effectOn(sim.view(done, ref.txn(), submitted, dirty), List.of(ref));
+                StmtKind kind = sim.testCase.stmt(ref).kind();
+                if (readPoint == Deviation.ReadPoint.RECHECK && e.blocked() && delta.isPresent() && sim.withRowIds
+                        && (kind == StmtKind.UPDATE || kind == StmtKind.DELETE)) {
+                    Set<String> chosen = DeviationExplainer.rowIds(delta.get());
+                    Optional<DbState> before = sim.view(done, ref.txn(), submitted, dirty);
+                    Optional<DbState> after = sim.view(done, ref.txn(), resumed, dirty);
+                    // the rows it chose as of its submission, changed or not, that still match on their newest version
+                    Optional<Set<String>> matchedBefore = kind == StmtKind.UPDATE ? sim.matchedRows(before, ref) : Optional.of(chosen);
+                    delta = sim.effectOn(after, List.of(ref)).map(d -> d.restrictedTo(chosen));
+                    Optional<Set<String>> matchedAfter = kind == StmtKind.UPDATE ? sim.matchedRows(after, ref) : delta.map(DeviationExplainer::rowIds);
+                    if (matchedBefore.isPresent() && matchedAfter.isPresent()) {
+                        Set<String> counted = new HashSet<>(matchedBefore.get());
+                        counted.retainAll(matchedAfter.get());
+                        sim.simulatedCounts.put(ref, (long) counted.size());
+                    } else {
+                        sim.simulatedCounts.remove(ref); // the rows it matched cannot be told: no count is reproduced
+                    }
+                }
+            }
+            if (delta.isEmpty()) {
+                return false;
+            }
+            if (sim.skippedALockedRow(done, ref, e, delta.get(), submitted)) {
+                return false; // the engine would have waited: a simulation that does not wait explains nothing
+            }
+            done.add(new Effect(resumed, ref.txn(), delta.get()));
+        }
+        return sim.accepted(sim.reproducesActual(done.stream().filter(e -> sim.committed.contains(e.txn())).map(Effect::delta).toList()));
+    }
+}
