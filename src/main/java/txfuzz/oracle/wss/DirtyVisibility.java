@@ -9,7 +9,7 @@ import txfuzz.exec.SetupFailedException;
 /** {@link Deviation#DIRTY_VISIBILITY}: {@link StatementVisibility}, each statement also seeing writes not committed yet. */
 final class DirtyVisibility implements Mechanism {
     /** The tests whose fault-injecting wrapper makes a bug of the shape this mechanism explains, which stays a bug candidate. */
-    static final String NEGATIVE_CONTROL = "none yet";
+    static final String NEGATIVE_CONTROL = "DirtyWriteTest";
 
     @Override
     public Deviation name() {

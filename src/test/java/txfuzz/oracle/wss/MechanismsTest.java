@@ -20,9 +20,20 @@ class MechanismsTest {
             Mechanism m = Mechanisms.of(d);
             assertEquals(d, m.name(), m.getClass().getSimpleName());
             assertFalse(m.negativeControl().isBlank(), d.toString());
+            for (String control : m.negativeControl().split(",\\s*")) {
+                assertTrue(testClassExists(control), d + " names its negative control " + control + ", which is no test class");
+            }
             assertTrue(m.readPoints().contains(Deviation.ReadPoint.SUBMITTED), d.toString());
         }
         assertEquals(Deviation.values().length, java.util.Arrays.stream(Deviation.values()).map(d -> Mechanisms.of(d).getClass()).distinct().count());
+    }
+
+    private static boolean testClassExists(String simpleName) {
+        try (var files = java.nio.file.Files.walk(java.nio.file.Path.of("src", "test", "java"))) {
+            return files.anyMatch(f -> f.getFileName().toString().equals(simpleName + ".java"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
