@@ -190,10 +190,14 @@ public final class PostgresEngine implements Engine {
                         new txfuzz.dbms.Basis.Documented("If the first updater commits, the second updater will ignore the row if the first updater"
                                 + " deleted it, otherwise it will attempt to apply its operation to the updated version of the row. The search"
                                 + " condition of the command (the WHERE clause) is re-evaluated to see if the updated version of the row still"
-                                + " matches the search condition.", readCommittedDocs(major)))
+                                + " matches the search condition. [...] Because of the above rules, it is possible for an updating command to"
+                                + " see an inconsistent snapshot: it can see the effects of concurrent updating commands on the same rows it is"
+                                + " trying to update, but it does not see effects of those commands on other rows in the database.",
+                                readCommittedDocs(major)))
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS)
-                // the WHERE is re-evaluated with "the same rows from these relations that were joined to the locked rows"
-                // (src/backend/executor/README, "EvalPlanQual"): a subquery turned into a join is not run again
+                // the manual's "does not see effects of those commands on other rows": the WHERE is re-evaluated with "the same
+                // rows from these relations that were joined to the locked rows" (src/backend/executor/README, "EvalPlanQual"),
+                // so a subquery turned into a join is not run again
                 .recheckingSubqueries(Deviation.RecheckedSubqueries.JOINED_ROWS_KEPT));
         // Repeatable Read is snapshot isolation: "serialization anomalies" such as write skew are permitted
         // (the manual's 13.2.2 and 13.2.3 examples; Hermitage: G2-item allowed).
