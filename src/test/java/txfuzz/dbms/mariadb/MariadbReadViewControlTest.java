@@ -1,6 +1,7 @@
 package txfuzz.dbms.mariadb;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,10 +17,11 @@ import txfuzz.oracle.Verdict;
 import txfuzz.oracle.isolation.IsolationOracle;
 
 /**
- * Issue 33 rule 2's negative control on real MariaDB: REPEATABLE READ documents cycles closed by a locking read or DML
- * (InnoDB's consistent read beside its locking reads), never a plain consistent read that is not repeatable. With
- * {@link PlainReadsSeeNewestTarget} a transaction's second plain SELECT reads the newest committed row: a bug candidate.
- * The same schedule on MariaDB as it is reads its read view twice and has no violation at all.
+ * Issue 33 rule 2's negative controls on real MariaDB: REPEATABLE READ documents the cycles InnoDB's consistent read beside
+ * its locking reads makes, never a plain consistent read that is not repeatable, nor a locking read whose lock let another
+ * writer in. With {@link PlainReadsSeeNewestTarget} a transaction's second plain SELECT reads the newest committed row; with
+ * {@link LockingReadsTakeNoLockTarget} a SELECT … FOR UPDATE locks nothing and the update after it is lost: each a bug
+ * candidate. The same schedules on MariaDB as it is have no violation at all.
  */
 class MariadbReadViewControlTest {
     /** T1 reads row 1 twice with plain SELECTs; between the two T2 updates it and commits. */
@@ -31,6 +33,17 @@ class MariadbReadViewControlTest {
                 .read("SELECT x.rid, x.wl, x.v FROM t x WHERE x.k = 1", "k = 1", false, "t").commit();
         b.begin().write("UPDATE t SET v = 1, wl = CONCAT(wl, ',2.1') WHERE k = 1", "t", "2.1", List.of(), false).postRead("t", "2.1").commit();
         return b.order(1, 1, 2, 2, 2, 2, 1, 1);
+    }
+
+    /** T1 reads row 1 FOR UPDATE, then adds 1 to it; T2 adds 1 to it in between (MariaDB makes T2 wait for T1's lock). */
+    static TestCase updateAfterForUpdateAroundAnotherUpdate() {
+        TrackedCases b = TrackedCases.on("mariadb").level(IsolationLevel.REPEATABLE_READ).table("t")
+                .setup("CREATE TABLE t (k INT PRIMARY KEY, v INT, rid VARCHAR(100), wl VARCHAR(100))",
+                        "INSERT INTO t (k, v, rid, wl) VALUES (1, 0, '1', ',0')");
+        b.begin().read("SELECT x.rid, x.wl, x.v FROM t x WHERE x.k = 1 FOR UPDATE", "k = 1", true, "t")
+                .write("UPDATE t SET v = v + 1, wl = CONCAT(wl, ',1.2') WHERE k = 1", "t", "1.2", List.of(), false).postRead("t", "1.2").commit();
+        b.begin().write("UPDATE t SET v = v + 1, wl = CONCAT(wl, ',2.1') WHERE k = 1", "t", "2.1", List.of(), false).postRead("t", "2.1").commit();
+        return b.order(1, 1, 2, 2, 2, 2, 1, 1, 1);
     }
 
     private static List<String> judged(Target target, TestCase c) throws Exception {
@@ -46,5 +59,15 @@ class MariadbReadViewControlTest {
         Target maria = TestServers.shared("mariadb"); // the JVM's server: never closed here
         assertEquals(List.of(), judged(maria, readTwiceAroundACommittedUpdate()), "the read view serves both reads");
         assertEquals(List.of("non-repeatable-read/bug-candidate"), judged(new PlainReadsSeeNewestTarget(maria), readTwiceAroundACommittedUpdate()));
+    }
+
+    @Test
+    void aLostUpdateAfterALockingReadThatLockedNothingIsABugCandidate() throws Exception {
+        Target maria = TestServers.shared("mariadb"); // the JVM's server: never closed here
+        assertEquals(List.of(), judged(maria, updateAfterForUpdateAroundAnotherUpdate()), "T2 waits for T1's lock");
+        // T1's UPDATE also re-reads the row T2 wrote, after its FOR UPDATE had read the older version: the same broken lock
+        List<String> faulty = judged(new LockingReadsTakeNoLockTarget(maria), updateAfterForUpdateAroundAnotherUpdate());
+        assertTrue(faulty.contains("lost-update/bug-candidate"), faulty.toString());
+        assertTrue(faulty.stream().allMatch(v -> v.endsWith("/bug-candidate")), faulty.toString());
     }
 }
