@@ -22,7 +22,7 @@ public enum CycleCondition {
      * these chain into "a moment before itself" unless some transaction is entered at its commit (a ww edge, a wr edge into
      * a locking read, or any anti-dependency) and left by an anti-dependency from a plain read, whose read view came
      * before that commit: a lost update or read-write skew (ww, then the plain read that missed the other's write), write
-     * skew (two adjacent anti-dependencies, either the first from a locking read), read skew closed by a locking re-read.
+     * skew (two adjacent anti-dependencies, the first from a plain or a locking read), read skew closed by a locking re-read.
      * A cycle with no such transaction is one InnoDB's rules cannot make (a non-repeatable read between two plain reads,
      * a lost update after SELECT ... FOR UPDATE): a bug candidate.
      */
