@@ -13,17 +13,21 @@ public enum CycleCondition {
     ANY("any cycle of the kind"),
     /**
      * Plain reads see the transaction's one read view, locking reads and writes see the newest committed rows and lock
-     * them to the end (InnoDB's consistent read beside its locking reads and DML). A cycle of plain reads alone cannot close:
-     * a wr edge into a plain read, or session order, means the writer committed before the reader's read view, an rw edge
-     * from a plain read that the writer committed after it, so along rw, plain wr and so edges the read views and commits
-     * only grow, and the cycle would end before it began — unless two rw edges are adjacent (write skew: plain reads lock
-     * nothing, and the middle transaction's read view comes before its own commit). So the cycle has two adjacent rw edges,
-     * or it is closed by a statement that read the newest rows: a ww edge (DML) or a wr edge into a locking read. And no rw
-     * edge comes from a locking read or DML: its lock keeps the next writer waiting until the reader has ended, after which
-     * nothing can lead back to the reader.
+     * them to the end (InnoDB's consistent read beside its locking reads and DML). Each edge orders two moments, a
+     * transaction's read view V (at or before its first plain read) and its commit C, with V before C: a wr edge into a
+     * plain read, or session order, says C(from) &lt; V(to); an anti-dependency from a plain read says V(from) &lt; C(to) (the
+     * writer committed after the reader's read view); a ww edge, a wr edge into a locking read and an anti-dependency from
+     * a locking read or DML each say C(from) &lt; C(to) (the second writer waited for the first's lock, the locking reader
+     * read a committed version, the reader's lock kept the writer waiting until the reader had ended). Along the cycle
+     * these chain into "a moment before itself" unless some transaction is entered at its commit (a ww edge, a wr edge into
+     * a locking read, or any anti-dependency) and left by an anti-dependency from a plain read, whose read view came
+     * before that commit: a lost update or read-write skew (ww, then the plain read that missed the other's write), write
+     * skew (two adjacent anti-dependencies, the first from a plain or a locking read), read skew closed by a locking re-read.
+     * A cycle with no such transaction is one InnoDB's rules cannot make (a non-repeatable read between two plain reads,
+     * a lost update after SELECT ... FOR UPDATE): a bug candidate.
      */
-    CLOSED_BY_LOCKING_READ_OR_DML("a cycle closed by a locking read or DML (a ww edge, or a wr edge into a locking read), or with two"
-            + " adjacent anti-dependencies from plain reads; no anti-dependency from a locking read or DML"),
+    CLOSED_BY_LOCKING_READ_OR_DML("a cycle with a transaction entered at its commit (a ww edge, a wr edge into a locking read, or an"
+            + " anti-dependency) and left by an anti-dependency from a plain read, whose read view came before that commit"),
     /**
      * Each table read from its own snapshot, taken when the transaction first reads the table: a transaction can see a
      * commit in one table and miss it in another, never both in one table. So every anti-dependency's reader is reached,
@@ -55,16 +59,16 @@ public enum CycleCondition {
         int n = cycle.size();
         return switch (this) {
             case CLOSED_BY_LOCKING_READ_OR_DML -> {
-                boolean closed = false;
                 for (int i = 0; i < n; i++) {
-                    Dep d = cycle.get(i);
-                    if (d.type() == DepType.RW && d.locking()) {
-                        yield false;
+                    Dep into = cycle.get(i);
+                    Dep out = cycle.get((i + 1) % n);
+                    boolean enteredAtCommit = into.type() == DepType.WW || into.type() == DepType.RW
+                            || into.type() == DepType.WR && into.locking();
+                    if (enteredAtCommit && out.type() == DepType.RW && !out.locking()) {
+                        yield true;
                     }
-                    boolean adjacentRw = d.type() == DepType.RW && cycle.get((i + 1) % n).type() == DepType.RW;
-                    closed |= d.type() == DepType.WW || (d.type() == DepType.WR && d.locking()) || adjacentRw;
                 }
-                yield closed;
+                yield false;
             }
             case ACROSS_TABLE_SNAPSHOTS -> {
                 boolean anyRw = false;

@@ -37,7 +37,8 @@ import java.util.Set;
  */
 final class CycleSearch {
     static final int WW = 0, WR = 1, RW = 2, RWP = 3, SO = 4;
-    private static final int STATES = 8;
+    /** Four state bits (see {@link Spec#start}): 1, 2, 4 and 8 (G-single's "last edge ww"); a state of 8 or more must not spill into the next vertex's keys. */
+    private static final int STATES = 16;
 
     /** What one kind of cycle looks like. */
     enum Spec {

@@ -40,10 +40,13 @@ public final class MariadbEngine implements Engine {
             + " snapshot established by the first such read in that transaction\"; \"The snapshot of the database state applies to SELECT"
             + " statements within a transaction, not necessarily to DML statements\"; \"If you want to see the 'freshest' state of the"
             + " database, use either the READ COMMITTED isolation level or a locking read\"; \"A consistent read does not set any locks on"
-            + " the tables it accesses, and therefore other sessions are free to modify those tables\": lost update, read-write skew and a"
-            + " locking re-read closed by a locking read or DML, write skew between plain reads; Hermitage) and " + MYSQL_LOCKING_READS
-            + " (SELECT ... FOR UPDATE: \"Other transactions are blocked from updating those rows\"; \"All locks set by FOR SHARE and FOR"
-            + " UPDATE queries are released when the transaction is committed or rolled back\")";
+            + " the tables it accesses, and therefore other sessions are free to modify those tables\": lost update, read-write skew, a"
+            + " locking re-read, and write skew, also where one of its reads was a locking read, each left by a plain read of a read view"
+            + " older than a commit it follows; Hermitage) and " + MYSQL_LOCKING_READS + " (SELECT ... FOR SHARE: \"Other sessions can read the"
+            + " rows, but cannot modify them until your transaction commits. If any of these rows were changed by another transaction that"
+            + " has not yet committed, your query waits until that transaction ends and then uses the latest values.\"; SELECT ... FOR"
+            + " UPDATE: \"Other transactions are blocked from updating those rows\"; \"All locks set by FOR SHARE and FOR UPDATE queries are"
+            + " released when the transaction is committed or rolled back\")";
     /** "A locking read, an UPDATE, or a DELETE generally set record locks on every index record that is scanned". */
     static final String MYSQL_LOCKS_SET = "https://dev.mysql.com/doc/refman/8.0/en/innodb-locks-set.html";
     /** The clustered index: rows in PRIMARY KEY order; without one, the first UNIQUE NOT NULL key or a hidden row id. */
@@ -233,11 +236,12 @@ public final class MariadbEngine implements Engine {
                 .basedOn(Deviation.LOCKING_SCAN_IN_KEY_ORDER, scanOrder)
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS).arbitratingUpserts(Deviation.UpsertArbitration.LATEST_COMMITTED));
         // Plain SELECTs read the read view of the transaction's first consistent read; locking reads and DML read the
-        // newest committed rows and lock them to the end. So a cycle the manual describes is closed by a locking read or
-        // DML (lost update, read-write skew, a locking re-read: Hermitage's P4/G-single for MySQL), or has two adjacent
-        // anti-dependencies from plain reads, which lock nothing (write skew); a non-repeatable read or read skew between
-        // two plain reads is the read view failing, and an anti-dependency from a locking read is its lock failing: both
-        // stay bug candidates (CycleCondition.CLOSED_BY_LOCKING_READ_OR_DML).
+        // newest committed rows and lock them to the end, so their anti-dependencies, like ww edges, only put one commit
+        // before another. A cycle the manual describes therefore has a transaction entered at its commit and left by a plain
+        // read of an older read view (lost update, read-write skew, a locking re-read: Hermitage's P4/G-single for MySQL;
+        // write skew, either read locking or not: campaign seed 33 i254, i494, i502); a non-repeatable read or read skew
+        // between plain reads, or a lost update after SELECT ... FOR UPDATE, is the read view or the lock failing: a bug
+        // candidate (CycleCondition.CLOSED_BY_LOCKING_READ_OR_DML; controls: MariadbReadViewControlTest, DocumentedShapesTest).
         m.put(IsolationLevel.REPEATABLE_READ, new LevelSemantics(Set.of(), false, MYSQL_CONSISTENT_READ
                 + " (plain SELECTs read a snapshot; writes and locking reads read the newest committed rows under next-key locks)")
                 .onlyIn(CycleCondition.CLOSED_BY_LOCKING_READ_OR_DML, REPEATABLE_READ_DOCUMENTED,

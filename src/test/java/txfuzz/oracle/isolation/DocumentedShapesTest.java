@@ -81,6 +81,39 @@ class DocumentedShapesTest {
         assertEquals(Classification.BUG_CANDIDATE, locked.classification(), locked.toString());
     }
 
+    /**
+     * Campaign seed 33's write skew (mariadb-RR-s33-i254): T1's locking read of y comes before T2 writes y (T2 writes it
+     * once T1 has committed), and T2's plain read of x, from a read view taken before T1 committed, misses T1's x. The
+     * lock orders T1's commit before T2's, the read view T2's before T1's commit: nothing contradicts.
+     */
+    static final History WRITE_SKEW_AFTER_A_LOCKING_READ = History.builder()
+            .txn(1).update("x", 0).lockingRead("y", 0).commit()
+            .txn(2).read("x", 0).update("y", 0).commit()
+            .build();
+
+    @Test
+    void mariadbWriteSkewWhoseFirstAntiDependencyIsFromALockingReadIsDocumented() {
+        Violation v = only(WRITE_SKEW_AFTER_A_LOCKING_READ, "mariadb", "write-skew");
+        assertEquals(Classification.DOCUMENTED, v.classification(), v.toString());
+    }
+
+    /**
+     * T1 writes x and y, T2 overwrites x, T3 sees T2's x but T1's y not yet: T3's read view came after T2's commit, which
+     * came after T1's (T2 waited for T1's lock on x), so it cannot miss T1's y. A ww edge closes the cycle, but no plain
+     * read is left after it: a bug candidate.
+     */
+    static final History READ_SKEW_PAST_A_WRITE_ORDER = History.builder()
+            .txn(1).update("t", "x", 0).update("t", "y", 0).commit()
+            .txn(2).update("t", "x", 0, 1).commit()
+            .txn(3).read("t", "x", 0, 1, 2).read("t", "y", 0).commit()
+            .build();
+
+    @Test
+    void mariadbReadSkewPastAWriteOrderIsABugCandidate() {
+        List<Violation> vs = IsolationOracle.violations(READ_SKEW_PAST_A_WRITE_ORDER, IsolationLevel.REPEATABLE_READ, at("mariadb"));
+        assertTrue(!vs.isEmpty() && vs.stream().allMatch(v -> v.classification() == Classification.BUG_CANDIDATE), vs.toString());
+    }
+
     @Test
     void mariadbWriteSkewBetweenPlainReadsStaysDocumented() {
         Violation v = only(IsolationOracleProfileTest.WRITE_SKEW, "mariadb", "write-skew");
