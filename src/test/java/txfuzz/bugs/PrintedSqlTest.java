@@ -33,7 +33,8 @@ class PrintedSqlTest {
             "duckdb-indexed-column-update-lost-update", "duckdb-update-different-columns-no-conflict", "duckdb-update-same-column-conflict",
             "mariadb-drop-after-deadlock-n-rec-locks", "mariadb-rc-semi-consistent-update", "mariadb-rc-semi-consistent-delete",
             "mariadb-rc-semi-consistent-larger-key", "mariadb-rc-semi-consistent-snapshot-isolation",
-            "mariadb-rc-semi-consistent-repeatable-read", "pg-merge-rr-lost-update");
+            "mariadb-rc-semi-consistent-repeatable-read", "mariadb-rr-locking-read-write-skew", "mariadb-rr-locking-read-read-only-anomaly",
+            "mariadb-rr-locking-read-g2-item", "pg-merge-rr-lost-update");
 
     @Test
     void everyBlockOnThePageParsesAndIsRunByAnEngineTest() throws Exception {
