@@ -339,6 +339,51 @@ class H2BugsTest {
         }
     }
 
+    /**
+     * h2-ru-waiting-write-retries-until-lock-timeout: at READ UNCOMMITTED an UPDATE that waited for T2 and reads through an
+     * index (its own scan, or its subquery's) into which T2 then inserted a row of its range fails with a lock timeout
+     * after T2's commit, on every release; with T2's row outside the range (the control) it returns at once.
+     */
+    @Test
+    void h2RuWaitingWriteRetriesUntilLockTimeoutOnEachVersion() throws Exception {
+        EachVersion.run(RELEASES, v -> {
+            try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("h2-ru-waiting-write-retries-until-lock-timeout").run(h2);
+                Outcome update = r.of("UPDATE t SET a = 1 WHERE b IN (1, 3)");
+                assertTrue(update.waited() && update.failed(), r.toString());
+                assertEquals(LOCK_TIMEOUT, update.error().getErrorCode(), "spun after T2's commit until the lock timeout: " + r);
+                assertEquals(rows("(NULL, 1) (NULL, 3)"), r.last().rows(), r.toString());
+
+                Run sub = PrintedSql.of("h2-ru-waiting-write-subquery-retries-until-lock-timeout").run(h2);
+                Outcome subUpdate = sub.of("UPDATE u SET x = (SELECT MIN(a) FROM t WHERE b = 1)");
+                assertTrue(subUpdate.waited() && subUpdate.failed(), sub.toString());
+                assertEquals(LOCK_TIMEOUT, subUpdate.error().getErrorCode(), sub.toString());
+
+                Run control = PrintedSql.of("h2-ru-waiting-write-insert-outside-its-range").run(h2);
+                Outcome controlUpdate = control.of("UPDATE t SET a = 1 WHERE b IN (1, 3)");
+                assertTrue(controlUpdate.waited(), control.toString());
+                assertFalse(controlUpdate.failed(), control.toString());
+                assertEquals(1, controlUpdate.updateCount(), control.toString());
+                assertEquals(rows("(1, 1) (NULL, 5)"), control.last().rows(), control.toString());
+            }
+        });
+    }
+
+    /**
+     * h2-ru-waiting-write-retries-until-lock-timeout through the oracles: the UPDATE that spins after its blocker
+     * committed is the explicit oracle's hang (the lock probe rightly says it waits for nothing); the control, whose
+     * UPDATE returns once T2 commits, has nothing.
+     */
+    @Test
+    void h2RuWaitingWriteRetriesUntilLockTimeoutStillShowsOnTheBundledH2() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            Result spinning = BugReplay.replay(h2, BugReplay.testCase("h2-ru-waiting-write-retries-until-lock-timeout"), "explicit");
+            assertEquals(Set.of("explicit/hang/bug-candidate"), spinning.labels(), spinning.toString());
+            Result control = BugReplay.replay(h2, BugReplay.testCase("h2-ru-waiting-write-insert-outside-its-range"), "explicit");
+            assertEquals(Set.of(), control.labels(), control.toString());
+        }
+    }
+
     /** h2-rr-key-change-both-versions: a transaction reads both versions of rows whose key it changed. */
     @Test
     void h2RrKeyChangeBothVersionsStillShowsOnTheBundledH2() throws Exception {

@@ -24,6 +24,8 @@ class PrintedSqlTest {
             "h2-fk-check-does-not-lock-parent", "h2-fk-check-does-not-lock-deleted-parent", "h2-fk-uncommitted-child-read-uncommitted",
             "h2-rr-rewritten-key-row-twice", "h2-merge-hang-read-uncommitted", "h2-for-update-deadlock-victim-keeps-waiters",
             "h2-deadlock-update-victim-releases-waiters", "h2-multi-row-insert-own-row-duplicate", "h2-multi-row-insert-committed-key",
+            "h2-ru-waiting-write-retries-until-lock-timeout", "h2-ru-waiting-write-insert-outside-its-range",
+            "h2-ru-waiting-write-subquery-retries-until-lock-timeout",
             "hsqldb-mvlocks-merge-deleted-row-commit-npe",
             "hsqldb-mvlocks-update-updated-row-commit-fails", "hsqldb-mvlocks-writer-reads-start-snapshot", "hsqldb-mvlocks-writer-update-after-wait",
             "hsqldb-2pl-failed-statement-releases-read-lock", "hsqldb-2pl-failed-statement-releases-read-lock-mvlocks", "hsqldb-2pl-read-keeps-read-lock",
