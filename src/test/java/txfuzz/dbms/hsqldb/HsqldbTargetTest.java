@@ -70,6 +70,25 @@ class HsqldbTargetTest {
         }
     }
 
+    /**
+     * MVCC's write skew is documented by the guide's own sentences (sessions-chapt, snc_tx_choosing and snc_tx_mvcc), not a
+     * paraphrase, and not as a measurement.
+     */
+    @Test
+    void mvccWriteSkewIsDocumentedInTheGuidesWords() {
+        for (IsolationLevel l : List.of(IsolationLevel.REPEATABLE_READ, IsolationLevel.SERIALIZABLE)) {
+            var mvcc = target.profile("mvcc").at(l);
+            assertEquals(Set.of(txfuzz.history.Anomaly.WRITE_SKEW, txfuzz.history.Anomaly.G2_ITEM, txfuzz.history.Anomaly.G2),
+                    mvcc.documentedAnomalies(), mvcc.toString());
+            assertTrue(mvcc.documented().measured().isEmpty(), mvcc.toString());
+            for (String sentence : List.of(HsqldbEngine.MVCC_IS_SNAPSHOT_ISOLATION, HsqldbEngine.SERIALIZABLE_NEEDS_2PL, HsqldbEngine.SAME_ROW_CONFLICT)) {
+                assertTrue(mvcc.anomalyReference().contains("\"" + sentence) || mvcc.anomalyReference().contains(sentence + "\""), mvcc.anomalyReference());
+            }
+            assertTrue(mvcc.anomalyReference().startsWith(HsqldbEngine.DOCS_CHOOSING + " (\"When operating with the MVCC model"), mvcc.anomalyReference());
+        }
+        assertTrue(target.promise(IsolationLevel.SERIALIZABLE, "mvcc").manual().contains(HsqldbEngine.MVCC_IS_SNAPSHOT_ISOLATION));
+    }
+
     @Test
     void freshDatabasesAreIndependentAndClosingDropsThem() throws Exception {
         Database a = target.freshDatabase();
