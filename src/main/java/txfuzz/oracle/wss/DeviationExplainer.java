@@ -170,6 +170,11 @@ final class DeviationExplainer {
         return false;
     }
 
+    /** Whether a simulation of the current explanation reproduced the final state but not every count ({@link #accepted}). */
+    boolean stateOnlyExplained() {
+        return stateOnlyCounts != null;
+    }
+
     /**
      * A write with RETURNING (a tracked {@code DELETE … RETURNING rid, wl}) affected as many rows as it
      * returned: its count in the actual run is the same (Session); -1 for a query.

@@ -45,9 +45,19 @@ final class DirtyVisibility implements Mechanism {
 
     @Override
     public boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
+        inFlightSeen.remove(readPoint);
+        // the plain simulation first, as before reads of writes in flight were modelled: what it explains stays explained
+        boolean plain = StatementVisibility.simulate(sim, true, readPoint);
+        if (plain || !InFlightReads.anyCandidate(sim)) {
+            return plain;
+        }
+        boolean plainStateOnly = sim.stateOnlyExplained();
         List<String> seen = new java.util.ArrayList<>();
-        inFlightSeen.put(readPoint, seen);
-        return StatementVisibility.simulate(sim, true, readPoint, seen);
+        boolean inFlight = StatementVisibility.simulate(sim, true, readPoint, seen);
+        if (inFlight || !plainStateOnly && sim.stateOnlyExplained()) {
+            inFlightSeen.put(readPoint, seen); // the explanation, full or of the state only, is this simulation's
+        }
+        return inFlight; // else the first state-only explanation, if there is one, stands (DeviationExplainer#accepted)
     }
 
 }

@@ -47,6 +47,14 @@ final class InFlightReads {
         this.sim = sim;
     }
 
+    /** Whether the case has a write that could have been in flight beside another: an UPDATE or DELETE that waited. */
+    static boolean anyCandidate(DeviationExplainer sim) {
+        return sim.writesInCompletionOrder(true).stream().anyMatch(w -> {
+            StmtKind kind = sim.testCase.stmt(w).kind();
+            return (kind == StmtKind.UPDATE || kind == StmtKind.DELETE) && sim.trace.executed(w).map(ExecutedStmt::blocked).orElse(false);
+        });
+    }
+
     /** One way the reader may have seen a targeted row: the change applied to its view, and its words. */
     private record RowSeen(StateDelta change, String words) {
     }

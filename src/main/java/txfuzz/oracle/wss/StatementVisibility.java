@@ -72,13 +72,13 @@ final class StatementVisibility implements Mechanism {
      * transactions that had not committed yet had written, those that later rolled back included).
      */
     static boolean simulate(DeviationExplainer sim, boolean dirty, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
-        return simulate(sim, dirty, readPoint, new ArrayList<>());
+        return simulate(sim, dirty, readPoint, null);
     }
 
     /**
      * {@link #simulate(DeviationExplainer, boolean, Deviation.ReadPoint)}; with {@code dirty}, a write read at its submission
      * may also have seen part of another transaction's write in flight ({@link InFlightReads}): what it saw so goes to
-     * {@code inFlightSeen}.
+     * {@code inFlightSeen} (null: no such reads are tried).
      */
     static boolean simulate(DeviationExplainer sim, boolean dirty, Deviation.ReadPoint readPoint, List<String> inFlightSeen)
             throws SQLException, SetupFailedException {
@@ -99,7 +99,7 @@ final class StatementVisibility implements Mechanism {
                         && (kind == StmtKind.UPDATE || kind == StmtKind.DELETE);
                 Optional<DbState> view = sim.view(done, ref.txn(), submitted, dirty);
                 // a write re-checked at its resumption reads no half-done write: its rows are chosen on the plain view
-                delta = dirty && !rechecked ? sim.inFlightReads().effect(done, ref, view, seen) : sim.effectOn(view, List.of(ref));
+                delta = dirty && inFlightSeen != null && !rechecked ? sim.inFlightReads().effect(done, ref, view, seen) : sim.effectOn(view, List.of(ref));
                 if (rechecked && delta.isPresent()) {
                     Set<String> chosen = DeviationExplainer.rowIds(delta.get());
                     Optional<DbState> before = sim.view(done, ref.txn(), submitted, dirty);
