@@ -61,6 +61,39 @@ class InFlightReadsTest {
         }
     }
 
+    /** {@code moved} rows moving to keys 10 and up, the last onto key 10 + moved - 1, which T2 holds; T2 then copies t1. */
+    static TestCase readerBesideAMoveOf(int moved) {
+        List<String> rows = new java.util.ArrayList<>();
+        for (int k = 0; k < moved; k++) {
+            rows.add("(" + k + ", " + (10 + k) + ")");
+        }
+        return Cases.on("h2").level(IsolationLevel.READ_UNCOMMITTED).table("t0").table("t1")
+                .setup("CREATE TABLE t0 (c0 INT)", "CREATE TABLE t1 (c0 INT PRIMARY KEY, c1 INT)",
+                        "INSERT INTO t1 VALUES " + String.join(", ", rows))
+                .autocommit("UPDATE t1 SET c0 = c1 WHERE c0 < 10")
+                .txn("INSERT INTO t1 VALUES (" + (10 + moved - 1) + ", NULL)", "INSERT INTO t0 SELECT c1 FROM t1")
+                .order(2, 2, 1, 2, 2);
+    }
+
+    /**
+     * Within the bound of {@link InFlightReads#MAX_ROWS} targeted rows a half-done move of several rows is explained; past
+     * it the alternatives are not tried and the same shape stays a bug candidate.
+     */
+    @Test
+    void aHalfDoneMoveIsExplainedWithinTheBoundOnly() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            WssRun within = WssRun.of(h2, readerBesideAMoveOf(InFlightReads.MAX_ROWS));
+            assertTrue(within.trace().executed(MOVING_UPDATE).orElseThrow().blocked(), within.trace().toString());
+            assertFalse(within.verdict().violations().isEmpty(), within.trace().toString());
+            within.assertNoBugCandidate();
+
+            WssRun past = WssRun.of(h2, readerBesideAMoveOf(InFlightReads.MAX_ROWS + 1));
+            assertTrue(past.trace().executed(MOVING_UPDATE).orElseThrow().blocked(), past.trace().toString());
+            List<Classification> found = past.verdict().violations().stream().map(Violation::classification).toList();
+            assertTrue(found.contains(Classification.BUG_CANDIDATE), past.verdict() + "\n" + past.trace());
+        }
+    }
+
     /**
      * Negative control: the same run with the reader made to miss committed row 2, which no in-flight statement targets,
      * stays a bug candidate. With the fault off the run is explained (the test above), so the fault is what it catches.
