@@ -115,6 +115,38 @@ final class DeviationExplainer {
         return simulated != null && simulated == actualCount;
     }
 
+    /** The update count {@code ref} had in the actual run, where it is a committed write that succeeded. */
+    Optional<Long> actualCount(StmtRef ref) {
+        return Optional.ofNullable(actualCounts.get(ref));
+    }
+
+    /** What other transactions' in-flight writes a dirty reader may have seen ({@link InFlightReads}), made once. */
+    InFlightReads inFlightReads() {
+        if (inFlightReads == null) {
+            inFlightReads = new InFlightReads(this);
+        }
+        return inFlightReads;
+    }
+
+    private InFlightReads inFlightReads;
+
+    /**
+     * What {@code ref} does on {@code view} with the keys dropped, run even where it failed in the actual run (what it may
+     * have done before it waited, {@link InFlightReads}); the current simulation's counts are left as they were.
+     */
+    Optional<StateDelta> attemptOn(Optional<DbState> view, StmtRef ref) throws SQLException, SetupFailedException {
+        Long count = simulatedCounts.get(ref);
+        try {
+            return effectOn(view, List.of(ref), Keys.DROPPED, sql -> sql, true);
+        } finally {
+            if (count == null) {
+                simulatedCounts.remove(ref);
+            } else {
+                simulatedCounts.put(ref, count);
+            }
+        }
+    }
+
     /** Whether the current simulation gave every committed write that succeeded the update count it had in the actual run. */
     boolean everyCountReproduced() {
         return actualCounts.entrySet().stream().allMatch(e -> e.getValue().equals(simulatedCounts.get(e.getKey())));
@@ -136,6 +168,11 @@ final class DeviationExplainer {
             stateOnlyCounts = new HashMap<>(simulatedCounts);
         }
         return false;
+    }
+
+    /** Whether a simulation of the current explanation reproduced the final state but not every count ({@link #accepted}). */
+    boolean stateOnlyExplained() {
+        return stateOnlyCounts != null;
     }
 
     /**
@@ -786,6 +823,12 @@ final class DeviationExplainer {
     /** {@link #effectOn(Optional, List, Keys)} with each statement's text passed through {@code rewrite} first. */
     Optional<StateDelta> effectOn(Optional<DbState> view, List<StmtRef> statements, Keys keys, java.util.function.UnaryOperator<String> rewrite)
             throws SQLException, SetupFailedException {
+        return effectOn(view, statements, keys, rewrite, false);
+    }
+
+    private Optional<StateDelta> effectOn(Optional<DbState> view, List<StmtRef> statements, Keys keys,
+                                          java.util.function.UnaryOperator<String> rewrite, boolean failedToo)
+            throws SQLException, SetupFailedException {
         if (view.isEmpty()) {
             return Optional.empty(); // the effects visible to it collide: no state the engine could have shown
         }
@@ -815,7 +858,7 @@ final class DeviationExplainer {
                     return Optional.empty(); // the view breaks a constraint: no state the engine could have shown
                 }
                 for (StmtRef ref : statements) {
-                    if (failedInActualRun(ref)) {
+                    if (!failedToo && failedInActualRun(ref)) {
                         // It had no effect in the actual run (constraints, for one, are checked against
                         // the newest data, not the statement's view).
                         continue;

@@ -72,6 +72,16 @@ final class StatementVisibility implements Mechanism {
      * transactions that had not committed yet had written, those that later rolled back included).
      */
     static boolean simulate(DeviationExplainer sim, boolean dirty, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
+        return simulate(sim, dirty, readPoint, null);
+    }
+
+    /**
+     * {@link #simulate(DeviationExplainer, boolean, Deviation.ReadPoint)}; with {@code dirty}, a write read at its submission
+     * may also have seen part of another transaction's write in flight ({@link InFlightReads}): what it saw so goes to
+     * {@code inFlightSeen} (null: no such reads are tried).
+     */
+    static boolean simulate(DeviationExplainer sim, boolean dirty, Deviation.ReadPoint readPoint, List<String> inFlightSeen)
+            throws SQLException, SetupFailedException {
         // reading uncommitted data includes data of transactions that later rolled back
         List<StmtRef> writes = sim.writesInCompletionOrder(dirty);
         List<Effect> done = new ArrayList<>();
@@ -80,13 +90,17 @@ final class StatementVisibility implements Mechanism {
             int submitted = e.completedBefore();
             int resumed = sim.trace.position(ref);
             Optional<StateDelta> delta;
+            List<String> seen = new ArrayList<>();
             if (readPoint == Deviation.ReadPoint.RESUMED) {
                 delta = sim.effectOn(sim.view(done, ref.txn(), resumed, dirty), List.of(ref));
             } else {
-                delta = sim.effectOn(sim.view(done, ref.txn(), submitted, dirty), List.of(ref));
                 StmtKind kind = sim.testCase.stmt(ref).kind();
-                if (readPoint == Deviation.ReadPoint.RECHECK && e.blocked() && delta.isPresent() && sim.withRowIds
-                        && (kind == StmtKind.UPDATE || kind == StmtKind.DELETE)) {
+                boolean rechecked = readPoint == Deviation.ReadPoint.RECHECK && e.blocked() && sim.withRowIds
+                        && (kind == StmtKind.UPDATE || kind == StmtKind.DELETE);
+                Optional<DbState> view = sim.view(done, ref.txn(), submitted, dirty);
+                // a write re-checked at its resumption reads no half-done write: its rows are chosen on the plain view
+                delta = dirty && inFlightSeen != null && !rechecked ? sim.inFlightReads().effect(done, ref, view, seen) : sim.effectOn(view, List.of(ref));
+                if (rechecked && delta.isPresent()) {
                     Set<String> chosen = DeviationExplainer.rowIds(delta.get());
                     Optional<DbState> before = sim.view(done, ref.txn(), submitted, dirty);
                     Optional<DbState> after = sim.view(done, ref.txn(), resumed, dirty);
@@ -105,6 +119,9 @@ final class StatementVisibility implements Mechanism {
             }
             if (delta.isEmpty()) {
                 return false;
+            }
+            if (!seen.isEmpty()) {
+                inFlightSeen.add(ref + " read " + String.join(", ", seen));
             }
             if (sim.skippedALockedRow(done, ref, e, delta.get(), submitted)) {
                 return false; // the engine would have waited: a simulation that does not wait explains nothing

@@ -1,0 +1,204 @@
+package txfuzz.oracle.wss;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import txfuzz.dbms.Database;
+import txfuzz.exec.ExecutedStmt;
+import txfuzz.exec.SetupFailedException;
+import txfuzz.model.DbState;
+import txfuzz.model.StmtKind;
+import txfuzz.model.StmtRef;
+import txfuzz.oracle.wss.DeviationExplainer.Effect;
+
+/**
+ * Under dirty visibility, what a write may have read of another transaction's UPDATE or DELETE that was in flight while it
+ * ran: submitted before the reader completed, not completed before the reader began, and waiting for a lock (it later
+ * completed or failed). Such a statement may be half done when the reader reads: H2 moves a row to a new primary key as a
+ * delete of the old row and an insert of the new one, and the delete is visible while the insert waits
+ * (campaign h2-RU-s33-i9000). Each row the in-flight write targets (its WHERE on the data it saw when submitted) is seen
+ * as before it, as it left it, or — for a DELETE, or an UPDATE that changes the row's primary key — as absent.
+ *
+ * <p>Sound at READ UNCOMMITTED: Adya's PL-1 proscribes only G0 (dirty writes); reading any intermediate state of another
+ * transaction, even one its statement later undoes, is G1a/G1b, which only PL-2 proscribes. The reader's own changes are
+ * still applied to the rows as the other effects leave them, so a reader that changed a half-written row collides and
+ * explains nothing. Narrow: only rows an in-flight statement targets may differ; a committed row no such statement
+ * targets that vanishes from the reader's view stays unexplained (InFlightReadsTest's negative control). At most
+ * {@link #MAX_ROWS} targeted rows are varied (3^3 views); past that only the plain view is tried, and the run stays a bug
+ * candidate unless it explains it.
+ */
+final class InFlightReads {
+    /** The most targeted rows varied for one reader: beyond it the alternatives are not tried. */
+    static final int MAX_ROWS = 3;
+
+    private final DeviationExplainer sim;
+    /** Table (lower case) → positions of its primary-key columns, asked of the case's schema once. */
+    private Map<String, List<Integer>> keyPositions;
+
+    InFlightReads(DeviationExplainer sim) {
+        this.sim = sim;
+    }
+
+    /** Whether the case has a write that could have been in flight beside another: an UPDATE or DELETE that waited. */
+    static boolean anyCandidate(DeviationExplainer sim) {
+        return sim.writesInCompletionOrder(true).stream().anyMatch(w -> {
+            StmtKind kind = sim.testCase.stmt(w).kind();
+            return (kind == StmtKind.UPDATE || kind == StmtKind.DELETE) && sim.trace.executed(w).map(ExecutedStmt::blocked).orElse(false);
+        });
+    }
+
+    /** One way the reader may have seen a targeted row: the change applied to its view, and its words. */
+    private record RowSeen(StateDelta change, String words) {
+    }
+
+    /** A view the reader may have read, with what of the in-flight writes it shows (empty words: the plain view). */
+    record Alternative(DbState view, List<String> seen) {
+    }
+
+    /**
+     * The effect of {@code reader} (a write of a committed transaction that succeeded, with a recorded update count) on
+     * {@code view} or on one of the views the in-flight writes allow: the plain view first; then, where its count is not
+     * the recorded one, the first alternative whose count is. {@code chosen} gets the words of the alternative taken
+     * (nothing for the plain view). Where no alternative matches the count, the plain view's effect.
+     */
+    Optional<StateDelta> effect(List<Effect> done, StmtRef reader, Optional<DbState> view, List<String> chosen)
+            throws SQLException, SetupFailedException {
+        Optional<StateDelta> plain = sim.effectOn(view, List.of(reader));
+        Optional<Long> recorded = sim.actualCount(reader);
+        if (view.isEmpty() || recorded.isEmpty() || !sim.withRowIds || (plain.isPresent() && recorded.get().equals(sim.simulatedCounts.get(reader)))) {
+            return plain;
+        }
+        Long plainCount = sim.simulatedCounts.get(reader);
+        for (Alternative a : alternatives(done, reader, view.get())) {
+            Optional<StateDelta> d = sim.effectOn(Optional.of(a.view()), List.of(reader));
+            if (d.isPresent() && recorded.get().equals(sim.simulatedCounts.get(reader))) {
+                chosen.addAll(a.seen());
+                return d;
+            }
+        }
+        if (plainCount == null) {
+            sim.simulatedCounts.remove(reader);
+        } else {
+            sim.simulatedCounts.put(reader, plainCount);
+        }
+        return plain;
+    }
+
+    /** The views other than {@code view} itself that {@code reader} may have read; none past the bound. */
+    List<Alternative> alternatives(List<Effect> done, StmtRef reader, DbState view) throws SQLException, SetupFailedException {
+        ExecutedStmt r = sim.trace.executed(reader).orElseThrow();
+        int began = r.completedBefore();
+        int ended = sim.trace.position(reader);
+        List<List<RowSeen>> rows = new ArrayList<>();
+        for (StmtRef w : sim.writesInCompletionOrder(true)) {
+            StmtKind kind = sim.testCase.stmt(w).kind();
+            ExecutedStmt e = sim.trace.executed(w).orElseThrow();
+            boolean inFlight = w.txn() != reader.txn() && e.blocked() && e.completedBefore() <= ended && sim.trace.position(w) >= began;
+            if (!inFlight || (kind != StmtKind.UPDATE && kind != StmtKind.DELETE)) {
+                continue;
+            }
+            // what it did to the rows it targets, on the data it saw when submitted; run even where it failed in the end
+            Optional<StateDelta> change = sim.attemptOn(sim.view(done, w.txn(), e.completedBefore(), true), w);
+            if (change.isEmpty()) {
+                continue;
+            }
+            rows.addAll(rowsSeen(w, kind, change.get()));
+            if (rows.size() > MAX_ROWS) {
+                return List.of(); // too many ways to read them: only the plain view is tried
+            }
+        }
+        List<Alternative> out = new ArrayList<>();
+        combine(rows, 0, view, new ArrayList<>(), out);
+        out.removeIf(a -> a.seen().isEmpty()); // the plain view itself
+        return out;
+    }
+
+    private void combine(List<List<RowSeen>> rows, int i, DbState view, List<String> seen, List<Alternative> out) {
+        if (i == rows.size()) {
+            out.add(new Alternative(view, List.copyOf(seen)));
+            return;
+        }
+        combine(rows, i + 1, view, seen, out); // this row as before the in-flight write
+        for (RowSeen s : rows.get(i)) {
+            Optional<DbState> v = s.change().applyTo(view);
+            if (v.isPresent()) {
+                seen.add(s.words());
+                combine(rows, i + 1, v.get(), seen, out);
+                seen.remove(seen.size() - 1);
+            }
+        }
+    }
+
+    /** Per row {@code w} changed (by identity), the ways other than "before it" a reader may have seen it. */
+    private List<List<RowSeen>> rowsSeen(StmtRef w, StmtKind kind, StateDelta change) throws SQLException {
+        List<List<RowSeen>> out = new ArrayList<>();
+        for (var e : change.removed().entrySet()) {
+            String table = e.getKey();
+            List<List<String>> added = change.added().getOrDefault(table, List.of());
+            for (List<String> old : e.getValue()) {
+                String id = old.get(old.size() - 1);
+                Optional<List<String>> now = added.stream().filter(row -> id.equals(row.get(row.size() - 1))).findFirst();
+                StateDelta gone = new StateDelta(Map.of(table, List.of(old)), Map.of());
+                List<RowSeen> ways = new ArrayList<>();
+                if (now.isEmpty()) {
+                    ways.add(new RowSeen(gone, table + " row " + shown(old) + " already deleted by " + w));
+                } else {
+                    ways.add(new RowSeen(new StateDelta(Map.of(table, List.of(old)), Map.of(table, List.of(now.get()))),
+                            table + " row " + shown(old) + " already changed by " + w));
+                    if (kind == StmtKind.UPDATE && keyChanged(table, old, now.get())) {
+                        // moved to a new key as a delete and an insert: the delete done, the insert not yet
+                        ways.add(new RowSeen(gone, table + " row " + shown(old) + " deleted but not yet inserted at its new key by " + w));
+                    }
+                }
+                out.add(ways);
+            }
+        }
+        return out;
+    }
+
+    private static String shown(List<String> row) {
+        return "(" + String.join(", ", row.subList(0, row.size() - 1).stream().map(v -> v == null ? "NULL" : v).toList()) + ")";
+    }
+
+    private boolean keyChanged(String table, List<String> old, List<String> now) throws SQLException {
+        List<Integer> key = keyPositions().getOrDefault(table.toLowerCase(Locale.ROOT), List.of());
+        return key.stream().anyMatch(i -> !java.util.Objects.equals(old.get(i), now.get(i)));
+    }
+
+    /** The primary-key columns of the case's tables, by position; none when they cannot be read. */
+    private Map<String, List<Integer>> keyPositions() {
+        if (keyPositions != null) {
+            return keyPositions;
+        }
+        keyPositions = new HashMap<>();
+        try (Database db = sim.target.freshDatabase(); Connection c = db.connect(sim.testCase.isolation(), sim.testCase.mode());
+             Statement s = c.createStatement()) {
+            for (String sql : sim.testCase.setup()) {
+                s.execute(sql);
+            }
+            for (String t : sim.testCase.tables()) {
+                List<String> names = KeyOrderScan.keyColumns(sim.target.engine(), c, t).stream().map(n -> n.toLowerCase(Locale.ROOT)).toList();
+                Map<String, Integer> position = new LinkedHashMap<>();
+                try (ResultSet rs = s.executeQuery("SELECT * FROM " + sim.target.quote(t) + " WHERE 1 = 0")) {
+                    for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                        position.put(rs.getMetaData().getColumnName(i).toLowerCase(Locale.ROOT), i - 1);
+                    }
+                }
+                if (position.keySet().containsAll(names)) {
+                    keyPositions.put(t.toLowerCase(Locale.ROOT), names.stream().map(position::get).toList());
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            keyPositions = Map.of(); // no key known: an UPDATE's row is never taken as moved
+        }
+        return keyPositions;
+    }
+}
