@@ -24,6 +24,7 @@ class PrintedSqlTest {
             "h2-fk-check-does-not-lock-parent", "h2-fk-check-does-not-lock-deleted-parent", "h2-fk-uncommitted-child-read-uncommitted",
             "h2-rr-rewritten-key-row-twice", "h2-merge-hang-read-uncommitted", "h2-for-update-deadlock-victim-keeps-waiters",
             "h2-deadlock-update-victim-releases-waiters", "h2-multi-row-insert-own-row-duplicate", "h2-multi-row-insert-committed-key",
+            "h2-savepoint-undo-strands-waiter", "h2-savepoint-undo-earlier-write-wakes-waiter",
             "h2-ru-waiting-write-retries-until-lock-timeout", "h2-ru-waiting-write-insert-outside-its-range",
             "h2-ru-waiting-write-subquery-retries-until-lock-timeout",
             "hsqldb-mvlocks-merge-deleted-row-commit-npe",
