@@ -7,33 +7,19 @@ import txfuzz.dbms.Promise;
 import txfuzz.exec.SetupFailedException;
 
 /** {@link Deviation#DIRTY_VISIBILITY}: {@link StatementVisibility}, each statement also seeing writes not committed yet. */
-final class DirtyVisibility implements Mechanism {
-    /** The tests whose fault-injecting wrapper makes a bug of the shape this mechanism explains, which stays a bug candidate. */
-    static final String NEGATIVE_CONTROL = "DirtyWriteTest, InFlightReadsTest";
-
-    @Override
-    public Deviation name() {
-        return Deviation.DIRTY_VISIBILITY;
-    }
-
-    @Override
-    public Promise keeps() {
+final class DirtyVisibility extends Mechanism {
+    DirtyVisibility() {
         // reads of uncommitted data (G1a/G1b); writes still wait for each other's locks
-        return Promise.READ_UNCOMMITTED;
+        super(Deviation.DIRTY_VISIBILITY, Promise.READ_UNCOMMITTED, "DirtyWriteTest, InFlightReadsTest");
     }
 
     @Override
-    public String negativeControl() {
-        return NEGATIVE_CONTROL;
-    }
-
-    @Override
-    public List<Deviation.ReadPoint> readPoints() {
+    List<Deviation.ReadPoint> readPoints() {
         return List.of(Deviation.ReadPoint.values());
     }
 
     @Override
-    public String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
+    String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
         List<String> seen = inFlightSeen.getOrDefault(readPoint, List.of());
         return "dirty reads: each write also saw data other transactions had not committed yet" + StatementVisibility.waited(readPoint)
                 + (seen.isEmpty() ? "" : "; a write read part of another transaction's write still in flight (waiting for a lock): "
@@ -44,7 +30,7 @@ final class DirtyVisibility implements Mechanism {
     private final java.util.Map<Deviation.ReadPoint, List<String>> inFlightSeen = new java.util.EnumMap<>(Deviation.ReadPoint.class);
 
     @Override
-    public boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
+    boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
         inFlightSeen.remove(readPoint);
         // the plain simulation first, as before reads of writes in flight were modelled: what it explains stays explained
         boolean plain = StatementVisibility.simulate(sim, true, readPoint);

@@ -25,27 +25,13 @@ import txfuzz.exec.StateLoader;
  * order of the clustered key; a write that waited read the rows before the waited-for row as when it began and the rest as
  * when it resumed. One instance per case: it caches plans and keeps where each write was split.
  */
-final class LockingScanInKeyOrder implements Mechanism {
-    /** The tests whose fault-injecting wrapper makes a bug of the shape this mechanism explains, which stays a bug candidate. */
-    static final String NEGATIVE_CONTROL = "LockingScanInKeyOrderTest";
-
-    @Override
-    public Deviation name() {
-        return Deviation.LOCKING_SCAN_IN_KEY_ORDER;
+final class LockingScanInKeyOrder extends Mechanism {
+    LockingScanInKeyOrder() {
+        super(Deviation.LOCKING_SCAN_IN_KEY_ORDER, Promise.READ_COMMITTED, "LockingScanInKeyOrderTest");
     }
 
     @Override
-    public Promise keeps() {
-        return Promise.READ_COMMITTED;
-    }
-
-    @Override
-    public String negativeControl() {
-        return NEGATIVE_CONTROL;
-    }
-
-    @Override
-    public String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
+    String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
         return "locking scan in key order without gap locks: each write saw the data committed before it"
                 + " began; an UPDATE or DELETE that waited for a row lock read the rows before that row in clustered-key order (insertion"
                 + " order for a table without a key) as they were"
@@ -67,7 +53,7 @@ final class LockingScanInKeyOrder implements Mechanism {
      * Needs row identities.
      */
     @Override
-    public boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
+    boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
         sim.initial();
         if (!sim.withRowIds) {
             return false;

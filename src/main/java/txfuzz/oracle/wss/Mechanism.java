@@ -13,19 +13,39 @@ import txfuzz.exec.SetupFailedException;
  * machinery every mechanism shares (views, effects, the initial state, row identities) is the {@link DeviationExplainer}
  * it is given.
  */
-interface Mechanism {
-    /** The name the dbms layer's profiles use for it. */
-    Deviation name();
+abstract class Mechanism {
+    private final Deviation name;
+    private final Promise keeps;
+    private final String negativeControl;
 
     /**
-     * The strongest standard promise every run this mechanism explains still keeps (with the level's preconditions, e.g.
-     * writers waiting for locked rows): at a level whose claimed promise this implies, a violation it explains breaks only
-     * txfuzz's stricter expectation, not a promise ({@link txfuzz.dbms.Basis}).
+     * @param name            the name the dbms layer's profiles use for it
+     * @param keeps           the strongest standard promise every run it explains still keeps (with the level's preconditions,
+     *                        e.g. writers waiting for locked rows): at a level whose claimed promise this implies, a violation
+     *                        it explains breaks only txfuzz's stricter expectation, not a promise ({@link txfuzz.dbms.Basis})
+     * @param negativeControl the tests (class names, comma-separated) in which a fault-injecting wrapper around a real engine
+     *                        makes a bug of the shape it explains, and the bug stays a bug candidate
      */
-    Promise keeps();
+    Mechanism(Deviation name, Promise keeps, String negativeControl) {
+        this.name = name;
+        this.keeps = keeps;
+        this.negativeControl = negativeControl;
+    }
+
+    final Deviation name() {
+        return name;
+    }
+
+    final Promise keeps() {
+        return keeps;
+    }
+
+    final String negativeControl() {
+        return negativeControl;
+    }
 
     /** The read points of a statement that waited that this mechanism tells apart; {@code SUBMITTED} alone where it has none. */
-    default List<Deviation.ReadPoint> readPoints() {
+    List<Deviation.ReadPoint> readPoints() {
         return List.of(Deviation.ReadPoint.SUBMITTED);
     }
 
@@ -33,14 +53,8 @@ interface Mechanism {
      * Whether the mechanism, at {@code readPoint}, reproduces the run's final state on the engine; the writes' simulated
      * update counts are left in {@code sim} (through {@link DeviationExplainer#accepted}).
      */
-    boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException;
+    abstract boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException;
 
     /** What the mechanism says happened, in words, after a simulation at {@code readPoint} reproduced the run. */
-    String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint);
-
-    /**
-     * The tests (class names) in which a fault-injecting wrapper around a real engine makes a bug of the shape this mechanism
-     * explains, and it stays a bug candidate; "none yet" where there is none.
-     */
-    String negativeControl();
+    abstract String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint);
 }

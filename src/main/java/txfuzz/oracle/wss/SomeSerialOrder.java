@@ -13,27 +13,13 @@ import txfuzz.model.StmtRef;
  * {@link Deviation#SOME_SERIAL_ORDER}: the run is serializable, not necessarily in commit order; some serial order of the
  * committed transactions reproduces the final state. One instance per case: it keeps the order it found.
  */
-final class SomeSerialOrder implements Mechanism {
-    /** The tests whose fault-injecting wrapper makes a bug of the shape this mechanism explains, which stays a bug candidate. */
-    static final String NEGATIVE_CONTROL = "WriteCountTest";
-
-    @Override
-    public Deviation name() {
-        return Deviation.SOME_SERIAL_ORDER;
+final class SomeSerialOrder extends Mechanism {
+    SomeSerialOrder() {
+        super(Deviation.SOME_SERIAL_ORDER, Promise.SERIALIZABLE, "WriteCountTest");
     }
 
     @Override
-    public Promise keeps() {
-        return Promise.SERIALIZABLE;
-    }
-
-    @Override
-    public String negativeControl() {
-        return NEGATIVE_CONTROL;
-    }
-
-    @Override
-    public String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
+    String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
         return "serializable in an order other than commit order: " + lastSerialOrder;
     }
 
@@ -46,7 +32,7 @@ final class SomeSerialOrder implements Mechanism {
      * writes' update counts in that order are recorded, and an order that gives every count too is preferred.
      */
     @Override
-    public boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
+    boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
         List<List<Integer>> orders = new ArrayList<>();
         permutations(new ArrayList<>(sim.committed), 0, orders);
         String stateOnly = null;

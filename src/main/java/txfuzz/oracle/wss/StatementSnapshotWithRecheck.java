@@ -18,27 +18,13 @@ import txfuzz.oracle.wss.DeviationExplainer.Effect;
  * ({@link StatementParts}): the read part on the statement's snapshot, a chosen row changed meanwhile re-checked on its
  * newest version, keys on the newest committed data.
  */
-final class StatementSnapshotWithRecheck implements Mechanism {
-    /** The tests whose fault-injecting wrapper makes a bug of the shape this mechanism explains, which stays a bug candidate. */
-    static final String NEGATIVE_CONTROL = "PostgresRecheckJoinedRowsTest, H2ReadCommittedRecheckTest, PostgresReadCommittedStatementPartsTest";
-
-    @Override
-    public Deviation name() {
-        return Deviation.STATEMENT_SNAPSHOT_WITH_RECHECK;
+final class StatementSnapshotWithRecheck extends Mechanism {
+    StatementSnapshotWithRecheck() {
+        super(Deviation.STATEMENT_SNAPSHOT_WITH_RECHECK, Promise.READ_COMMITTED, "PostgresRecheckJoinedRowsTest, H2ReadCommittedRecheckTest, PostgresReadCommittedStatementPartsTest");
     }
 
     @Override
-    public Promise keeps() {
-        return Promise.READ_COMMITTED;
-    }
-
-    @Override
-    public String negativeControl() {
-        return NEGATIVE_CONTROL;
-    }
-
-    @Override
-    public String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
+    String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
         return "statement snapshot with re-check: each write read the data committed before it began;"
                 + " a row it chose (UPDATE, DELETE, MERGE) that a concurrent transaction changed meanwhile was re-checked on its newest"
                 + " version after the wait (EvalPlanQual)"
@@ -55,7 +41,7 @@ final class StatementSnapshotWithRecheck implements Mechanism {
      * choice must reproduce the final state. Needs row identities.
      */
     @Override
-    public boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
+    boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
         sim.initial();
         if (!sim.withRowIds) {
             // Without identities no row can be followed into its newer version; but where no write waited, none of the rows

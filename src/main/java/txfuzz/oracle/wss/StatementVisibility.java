@@ -19,40 +19,26 @@ import txfuzz.oracle.wss.DeviationExplainer.Effect;
  * {@link Deviation#STATEMENT_VISIBILITY}: each statement sees the data committed before it began (a statement that waited:
  * at the read point a manual describes) and locks only the rows it changes.
  */
-final class StatementVisibility implements Mechanism {
-    /** The tests whose fault-injecting wrapper makes a bug of the shape this mechanism explains, which stays a bug candidate. */
-    static final String NEGATIVE_CONTROL = "WritersWaitForLockedRowsTest";
-
-    @Override
-    public Deviation name() {
-        return Deviation.STATEMENT_VISIBILITY;
-    }
-
-    @Override
-    public Promise keeps() {
+final class StatementVisibility extends Mechanism {
+    StatementVisibility() {
         // every statement reads committed data and writers are ordered by their locks: no G0 or G1 can form (a wr edge
         // follows its writer's commit, a ww edge the earlier writer's commit), while lost updates and read skew can
-        return Promise.READ_COMMITTED;
+        super(Deviation.STATEMENT_VISIBILITY, Promise.READ_COMMITTED, "WritersWaitForLockedRowsTest");
     }
 
     @Override
-    public String negativeControl() {
-        return NEGATIVE_CONTROL;
-    }
-
-    @Override
-    public List<Deviation.ReadPoint> readPoints() {
+    List<Deviation.ReadPoint> readPoints() {
         return List.of(Deviation.ReadPoint.values());
     }
 
     @Override
-    public String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
+    String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
         return "statement-level visibility: each write saw only data committed before it began, with no predicate or gap locks"
                 + waited(readPoint);
     }
 
     @Override
-    public boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
+    boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
         return simulate(sim, false, readPoint);
     }
 

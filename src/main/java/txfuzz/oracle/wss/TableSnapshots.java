@@ -9,34 +9,20 @@ import txfuzz.exec.SetupFailedException;
  * {@link Deviation#TABLE_SNAPSHOTS}: {@link TransactionSnapshot} with each table read from its own snapshot, taken when the
  * transaction first reads it or a table the engine snapshots with it.
  */
-final class TableSnapshots implements Mechanism {
-    /** The tests whose fault-injecting wrapper makes a bug of the shape this mechanism explains, which stays a bug candidate. */
-    static final String NEGATIVE_CONTROL = "TableSnapshotPointsTest";
-
-    @Override
-    public Deviation name() {
-        return Deviation.TABLE_SNAPSHOTS;
-    }
-
-    @Override
-    public Promise keeps() {
+final class TableSnapshots extends Mechanism {
+    TableSnapshots() {
         // committed reads; two tables read from snapshots taken at different times give read skew across them (G2-item)
-        return Promise.READ_COMMITTED;
+        super(Deviation.TABLE_SNAPSHOTS, Promise.READ_COMMITTED, "TableSnapshotPointsTest");
     }
 
     @Override
-    public String negativeControl() {
-        return NEGATIVE_CONTROL;
-    }
-
-    @Override
-    public String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
+    String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
         return "per-table snapshots: each transaction read every table from the snapshot taken when it first"
                 + " read that table (or a table the engine snapshots with it), and concurrent writers changed different rows";
     }
 
     @Override
-    public boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
+    boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
         return sim.transactionSnapshot(SnapshotPoints.Rule.PER_TABLE_AT_FIRST_READ);
     }
 

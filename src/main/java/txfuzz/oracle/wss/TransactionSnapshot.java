@@ -9,33 +9,19 @@ import txfuzz.exec.SetupFailedException;
  * {@link Deviation#TRANSACTION_SNAPSHOT}: snapshot isolation; every statement of a transaction reads the snapshot taken at
  * its first statement (or at BEGIN), and concurrent writers change different rows.
  */
-final class TransactionSnapshot implements Mechanism {
-    /** The tests whose fault-injecting wrapper makes a bug of the shape this mechanism explains, which stays a bug candidate. */
-    static final String NEGATIVE_CONTROL = "SnapshotRulesTest, FirstCommitterWinsTest";
-
-    @Override
-    public Deviation name() {
-        return Deviation.TRANSACTION_SNAPSHOT;
+final class TransactionSnapshot extends Mechanism {
+    TransactionSnapshot() {
+        super(Deviation.TRANSACTION_SNAPSHOT, Promise.SNAPSHOT_ISOLATION, "SnapshotRulesTest, FirstCommitterWinsTest");
     }
 
     @Override
-    public Promise keeps() {
-        return Promise.SNAPSHOT_ISOLATION;
-    }
-
-    @Override
-    public String negativeControl() {
-        return NEGATIVE_CONTROL;
-    }
-
-    @Override
-    public String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
+    String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
         return "snapshot isolation: each transaction's writes were computed from the snapshot taken at its"
                 + " first statement, and concurrent writers changed different rows";
     }
 
     @Override
-    public boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
+    boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
         return sim.transactionSnapshot(SnapshotPoints.Rule.AT_FIRST_STATEMENT) || sim.transactionSnapshot(SnapshotPoints.Rule.AT_BEGIN);
     }
 
