@@ -45,13 +45,15 @@ public final class ForeignStatement {
             "^(pg_catalog\\.|pg_\\w+$|information_schema\\.|performance_schema\\.|mysql\\.|sys\\.|sqlite_(master|schema|temp_master)$|duckdb_\\w+$)",
             Pattern.CASE_INSENSITIVE);
 
+    private static final Pattern SELECT_WORD = Pattern.compile("\\bSELECT\\b", Pattern.CASE_INSENSITIVE);
+
     /** The role of {@code sql}, a statement the importer does not read as a query, a write or transaction control. */
     public static Role of(String sql) {
         String flat = SqlText.withoutComments(sql);
         List<String> w = SqlText.words(flat, 1);
         String first = w.isEmpty() ? "" : w.get(0);
         if (SETTING_WORDS.contains(first)) { // a SET that takes its value from a query reads rows
-            return Pattern.compile("\\bSELECT\\b", Pattern.CASE_INSENSITIVE).matcher(flat).find() ? Role.UNTRACKABLE : Role.SETTING;
+            return SELECT_WORD.matcher(flat).find() ? Role.UNTRACKABLE : Role.SETTING;
         }
         if (first.equals("EXPLAIN")) {
             return EXPLAIN_RUNS.matcher(flat).find() ? Role.UNTRACKABLE : Role.INSPECTION;

@@ -67,10 +67,12 @@ public final class SqliteEngine implements Engine {
      * BEGIN [DEFERRED | IMMEDIATE | EXCLUSIVE] [TRANSACTION] (https://sqlite.org/lang_transaction.html): plain BEGIN is
      * DEFERRED; EXCLUSIVE is IMMEDIATE in WAL mode, the mode this target's databases run in.
      */
+    private static final java.util.regex.Pattern BEGIN_WITH_MODE = java.util.regex.Pattern.compile(
+            "^BEGIN(?:\\s+(DEFERRED|IMMEDIATE|EXCLUSIVE))?(?:\\s+TRANSACTION)?$", java.util.regex.Pattern.CASE_INSENSITIVE);
+
     @Override
     public java.util.Optional<String> modeOfBegin(String begin) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^BEGIN(?:\\s+(DEFERRED|IMMEDIATE|EXCLUSIVE))?(?:\\s+TRANSACTION)?$",
-                java.util.regex.Pattern.CASE_INSENSITIVE).matcher(begin.strip());
+        java.util.regex.Matcher m = BEGIN_WITH_MODE.matcher(begin.strip());
         if (!m.matches()) {
             return java.util.Optional.empty();
         }

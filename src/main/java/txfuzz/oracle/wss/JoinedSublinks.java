@@ -155,13 +155,15 @@ final class JoinedSublinks {
         return select.matches(".*\\b(COUNT|SUM|MIN|MAX|AVG|BOOL_AND|BOOL_OR|EVERY|STRING_AGG|ARRAY_AGG)\\s*\\(.*");
     }
 
+    private static final java.util.regex.Pattern QUALIFIED_COLUMN = java.util.regex.Pattern.compile("\\b([A-Za-z_]\\w*)\\s*\\.\\s*[A-Za-z_\"]");
+    private static final java.util.regex.Pattern FROM_TABLE = java.util.regex.Pattern.compile("(?i)\\bFROM\\s+(\\w+)(?:\\s+(?:AS\\s+)?(\\w+))?");
+
     /** Whether the subquery refers to a column qualified by a name none of its own tables has (a column of the statement). */
     private static boolean correlated(Expression subquery, Table own) {
         Set<String> inner = new HashSet<>();
         collectAliases(subquery, inner);
         // every qualified column, nested subqueries' included (the parser's visitor does not descend into them)
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b([A-Za-z_]\\w*)\\s*\\.\\s*[A-Za-z_\"]")
-                .matcher(subquery.toString().replaceAll("'[^']*'", "''"));
+        java.util.regex.Matcher m = QUALIFIED_COLUMN.matcher(subquery.toString().replaceAll("'[^']*'", "''"));
         while (m.find()) {
             if (!inner.contains(name(m.group(1)))) {
                 return true;
@@ -175,7 +177,7 @@ final class JoinedSublinks {
 
     /** The names that refer to the subquery's own rows: each table's alias, or its name where it has none (nested ones too). */
     private static void collectAliases(Expression subquery, Set<String> into) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)\\bFROM\\s+(\\w+)(?:\\s+(?:AS\\s+)?(\\w+))?").matcher(subquery.toString());
+        java.util.regex.Matcher m = FROM_TABLE.matcher(subquery.toString());
         while (m.find()) {
             boolean aliased = m.group(2) != null && !NOT_AN_ALIAS.contains(m.group(2).toUpperCase(Locale.ROOT));
             // an alias hides the table's name: t.c inside "FROM t s" is the statement's t
