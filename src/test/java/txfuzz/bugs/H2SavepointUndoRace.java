@@ -25,7 +25,7 @@ final class H2SavepointUndoRace {
     /** T3's lock timeout: a stranded waiter returns only when it runs out. */
     static final long LOCK_TIMEOUT_MILLIS = 1000;
     /** Time between the two sightings of a wait: a waiter the engine woke has cleared its blocker by then. */
-    private static final long SETTLE_MILLIS = 20;
+    private static final long SETTLE_MILLIS = 100;
 
     private H2SavepointUndoRace() {
     }
