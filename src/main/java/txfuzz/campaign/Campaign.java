@@ -54,6 +54,8 @@ public final class Campaign {
     private long deadline = Long.MAX_VALUE;
     private final Stats stats = new Stats();
     private final GenerationFigures generated = new GenerationFigures();
+    /** Where the cases' time went, by phase (bench's cost table). */
+    private final CaseCosts costs = new CaseCosts();
     private volatile boolean stopRequested;
     /** Why the loop was asked to stop before its limits (a signal's name, or "stopped"); null while it was not. */
     private volatile String interruptedBy;
@@ -220,6 +222,11 @@ public final class Campaign {
         return List.copyOf(judging);
     }
 
+    /** Where the cases' time went so far, by phase: generation, the run, each oracle, confirmation, self-check, filing. */
+    public CaseCosts costs() {
+        return costs;
+    }
+
     /** Whether it was asked to stop (Ctrl-C, SIGTERM): what the caller does after the run stops too. */
     public boolean stopping() {
         return stopRequested;
@@ -319,7 +326,9 @@ public final class Campaign {
                 }
                 Outcome outcome = d.outcome();
                 if (d.toFile() != null) {
-                    outcome = Outcome.finding(record(d.toFile().asRun(), d.toFile().trace(), d.toFile().violations(), writer, executor, judge));
+                    try (CaseCosts.Timing timed = costs.time(CaseCosts.FILER)) {
+                        outcome = Outcome.finding(record(d.toFile().asRun(), d.toFile().trace(), d.toFile().violations(), writer, executor, judge));
+                    }
                 }
                 if (outcome != null) {
                     events.append(new CampaignEvent.Case(EventLog.now(), d.iteration(), d.testCase().isolation().name(), d.testCase().mode(),
@@ -416,7 +425,7 @@ public final class Campaign {
         try (Executor executor = new Executor(target, config.executor());
              ConcurrentRunner concurrent = config.concurrent() ? new ConcurrentRunner(target, config.executor()) : null;
              OracleSet working = Oracles.create(config.oracles(), context)) {
-            Judge judge = new Judge(working.oracles(), executor);
+            Judge judge = new Judge(working.oracles(), executor, costs);
             judging.addAll(judge.oracles());
             ToFile[] handed = new ToFile[1];
             if (filer != null) {
@@ -449,7 +458,7 @@ public final class Campaign {
                 IsolationLevel level = config.levels().get((int) (i % n));
                 String mode = modes.get((int) ((i / n) % modes.size()));
                 TestCase c;
-                try {
+                try (CaseCosts.Timing timed = costs.time(CaseCosts.GENERATION)) {
                     c = source.make(level, mode, i);
                 } catch (RuntimeException e) {
                     if (filer != null) {
@@ -518,7 +527,7 @@ public final class Campaign {
     private Outcome runOne(TestCase c, Executor executor, Judge judge, Recorder recorder,
                         java.util.function.Supplier<TestCase> plainTwin, boolean sampled) {
         Trace trace;
-        try {
+        try (CaseCosts.Timing timed = costs.time(CaseCosts.RUN)) {
             trace = executor.run(c);
         } catch (SetupFailedException e) {
             account(() -> stats.invalidCases++);
@@ -539,7 +548,7 @@ public final class Campaign {
             violations.addAll(judge.judge(c, trace));
             if (!violations.isEmpty()) {
                 beginStep("confirming iteration " + c.iteration(), null, null, false);
-                try {
+                try (CaseCosts.Timing timed = costs.time(CaseCosts.CONFIRMATION)) {
                     violations = new ArrayList<>(judge.confirm(c, violations));
                 } finally {
                     endStep();
@@ -553,14 +562,21 @@ public final class Campaign {
             violations.add(Oracles.engineFailure("while judging the case (serial replays, simulations or the confirming run)", e));
         }
         if (plainTwin != null && (sampled || !violations.isEmpty()) && !stopRequested) {
-            violations = selfChecked(c, trace, violations, plainTwin, executor, judge);
+            try (CaseCosts.Timing timed = costs.time(CaseCosts.SELF_CHECK)) {
+                violations = selfChecked(c, trace, violations, plainTwin, executor, judge);
+            }
         }
         tally(c, trace, violations);
         violations = withoutNotPromised(violations);
         if (violations.isEmpty()) {
             return Outcome.CLEAN;
         }
-        return stopRequested ? null : Outcome.finding(recorder.record(c, trace, violations));
+        if (stopRequested) {
+            return null;
+        }
+        try (CaseCosts.Timing timed = costs.time(CaseCosts.FILING)) {
+            return Outcome.finding(recorder.record(c, trace, violations));
+        }
     }
 
     /** The generators' figures: whether the case showed an anomaly, and whether a pattern case realised its pattern. */

@@ -18,10 +18,17 @@ import txfuzz.oracle.Violation;
 public final class Judge {
     private final List<Oracle> oracles;
     private final Executor executor;
+    /** Where each oracle's judging time goes (bench's cost table); judging inside a timed phase counts as that phase. */
+    private final CaseCosts costs;
 
     public Judge(List<Oracle> oracles, Executor executor) {
+        this(oracles, executor, CaseCosts.NONE);
+    }
+
+    public Judge(List<Oracle> oracles, Executor executor, CaseCosts costs) {
         this.oracles = List.copyOf(oracles);
         this.executor = executor;
+        this.costs = costs;
     }
 
     /** The oracles, in the order they judge (the reducer re-judges candidates with them). */
@@ -45,7 +52,9 @@ public final class Judge {
         List<Verdict> all = new ArrayList<>();
         for (Oracle o : oracles) {
             if (!run.uncontrolled() || o.judgesUncontrolledRuns()) {
-                all.add(o.judge(run, executor));
+                try (CaseCosts.Timing timed = costs.time(CaseCosts.oracle(o.name()))) {
+                    all.add(o.judge(run, executor));
+                }
             }
         }
         return all;
