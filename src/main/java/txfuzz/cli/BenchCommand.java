@@ -81,6 +81,15 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--oracle", description = "Oracles, comma-separated. Default: those a random campaign runs (as 'run' without --oracle).")
     String oracles;
 
+    @Option(names = "--generator", paramLabel = "random|pattern|mixed", description = "How the campaigns' cases are made (as run --generator)."
+            + " Default: random.")
+    String generator;
+
+    @Option(names = "--warm-up", paramLabel = "CASES|DURATION", description = "Before each DBMS's measured rows: a campaign of this many cases"
+            + " (e.g. 200) or this long (e.g. 20s) on another seed, with the most workers of --jobs, printed as a row of its own and left out"
+            + " of the measurement, so the rows measure a warm JIT; 0 for none. Default: " + WarmUp.DEFAULT + ".")
+    String warmUp;
+
     @Option(names = "--sessions", defaultValue = "0", description = "0: controlled runs; 2-5: concurrent runs (the isolation oracle only)."
             + " Default: ${DEFAULT-VALUE}.")
     int sessions;
@@ -136,8 +145,16 @@ final class BenchCommand implements Callable<Integer> {
         if ((checker ? 1 : 0) + (runner ? 1 : 0) + (corpus ? 1 : 0) + (generators ? 1 : 0) + (soak != null ? 1 : 0) > 1) {
             throw new Main.UserError("--checker, --runner, --corpus, --generators and --soak measure different things: give one");
         }
-        if (patterns != null && !generators) {
-            throw new Main.UserError("--patterns chooses the patterns of --generators");
+        boolean campaignTable = !checker && !runner && !corpus && !generators && soak == null;
+        if (patterns != null && !generators && generator == null) {
+            throw new Main.UserError("--patterns chooses the patterns of --generators or of --generator pattern or mixed");
+        }
+        if (warmUp != null && !campaignTable) {
+            throw new Main.UserError("--warm-up applies to the campaigns' table, not to --checker, --runner, --corpus, --generators or --soak");
+        }
+        if (generator != null && !campaignTable) {
+            throw new Main.UserError("--generator chooses how the campaigns' cases are made, not those of --checker, --runner, --corpus,"
+                    + " --generators or --soak");
         }
         if (corpusCampaigns != null && !corpus) {
             throw new Main.UserError("--corpus-campaigns needs --corpus");
@@ -149,7 +166,12 @@ final class BenchCommand implements Callable<Integer> {
             return checkerBench();
         }
         java.time.Duration reduce = RunCommand.reduceDuration(reduceTime);
-        String oracleWords = oracles != null ? oracles : Options.defaultOracles(txfuzz.gen.Generation.random());
+        txfuzz.gen.Generation generation = generator == null ? txfuzz.gen.Generation.random() : Options.generation(generator, generators ? null : patterns);
+        if (sessions > 0 && generation.kind() != txfuzz.gen.Generation.Kind.RANDOM) {
+            throw new Main.UserError("--sessions runs random cases concurrently; pattern cases run in their pattern's order: use --generator random");
+        }
+        WarmUp warm = WarmUp.parse(warmUp == null ? WarmUp.DEFAULT : warmUp);
+        String oracleWords = oracles != null ? oracles : Options.defaultOracles(generation);
         List<String> oracleNames = Options.oracles(oracleWords); // unknown names: a one-line error before anything starts
         RunCommand.checkSessions(sessions, oracleNames);
         List<String> names = dbms.equalsIgnoreCase("all") ? Targets.names() : Options.list(dbms);
@@ -173,27 +195,102 @@ final class BenchCommand implements Callable<Integer> {
         if (soak != null) {
             return soakBench(names, oracleNames, reduce);
         }
+        return campaignBench(names, oracleNames, reduce, generation, warm);
+    }
+
+    /**
+     * The campaigns' table: per DBMS a warm-up row (unless --warm-up 0), then a row per number of workers, all on the
+     * same cases; then the cost table, where each case's time went, per phase and oracle.
+     */
+    private Integer campaignBench(List<String> names, List<String> oracleNames, Duration reduce, txfuzz.gen.Generation generation,
+                                  WarmUp warm) throws Exception {
         List<Integer> workerCounts = workerCounts(jobs);
         chooseOut();
+        if (!warm.none()) {
+            System.out.printf(Locale.ROOT, "Warm-up: %s per DBMS on seed %d, %d worker(s), before its measured rows (not measured)%n%n",
+                    warm.text(), WarmUp.seed(seed), java.util.Collections.max(workerCounts));
+        }
         System.out.println("| DBMS | version | workers | cases | seconds | cases/s | transactions/s | blocked stmts | invalid stmts | bug candidates | documented | flaky |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
-        PrintStream silent = new PrintStream(OutputStream.nullOutputStream());
+        CostTable costs = new CostTable(oracleNames);
         for (String name : names) {
             try (Target target = Options.target(name, targetOptions())) {
+                if (!warm.none()) {
+                    int workers = java.util.Collections.max(workerCounts);
+                    CampaignConfig config = campaignConfig(target, oracleNames, reduce, generation, warm.cases(), warm.time(), WarmUp.seed(seed),
+                            out.resolve(name + "-warm-up"));
+                    measured(target, config, workers, workers + ", warm-up", costs);
+                }
                 for (int workers : workerCounts) {
-                    CampaignConfig config = new CampaignConfig(target.isolationLevels(), List.of(), oracleNames, tests, null, seed,
-                            out.resolve(workers == 1 ? name : name + "-jobs" + workers), GenConfig.defaults(), ExecutorConfig.defaults(), null,
-                            CampaignConfig.Execution.PLAIN, reduce, sessions);
-                    Summary s = new Campaign(target, config, silent).withJobs(workers)
-                            .describedBy(txfuzz.campaign.RunMeta.of(target, targetOptions(), RecordedCommandLine.of(spec.commandLine().getParseResult().originalArgs())))
-                            .run();
-                    System.out.printf("| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %d | %d | %d |%n", name, target.version(), workers,
-                            s.cases(), s.seconds(), s.casesPerSecond(), s.transactionsPerSecond(), 100 * s.blockedShare(), 100 * s.invalidStatementShare(),
-                            s.bugCandidates(), s.documented(), s.flaky());
+                    CampaignConfig config = campaignConfig(target, oracleNames, reduce, generation, tests, null, seed,
+                            out.resolve(workers == 1 ? name : name + "-jobs" + workers));
+                    measured(target, config, workers, String.valueOf(workers), costs);
                 }
             }
         }
+        costs.print(System.out);
         return Main.OK;
+    }
+
+    private CampaignConfig campaignConfig(Target target, List<String> oracleNames, Duration reduce, txfuzz.gen.Generation generation,
+                                          Integer cases, Duration time, long campaignSeed, Path folder) {
+        return new CampaignConfig(target.isolationLevels(), List.of(), oracleNames, cases, time, campaignSeed, folder, GenConfig.defaults(),
+                ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN, reduce, sessions).withGeneration(generation);
+    }
+
+    /** Runs one campaign, prints its row of the throughput table and adds its costs to {@code costs}. */
+    private void measured(Target target, CampaignConfig config, int workers, String label, CostTable costs) {
+        Campaign campaign = new Campaign(target, config, new PrintStream(OutputStream.nullOutputStream())).withJobs(workers)
+                .describedBy(txfuzz.campaign.RunMeta.of(target, targetOptions(), RecordedCommandLine.of(spec.commandLine().getParseResult().originalArgs())));
+        long start = System.nanoTime();
+        Summary s = campaign.run();
+        long wall = System.nanoTime() - start;
+        System.out.printf(Locale.ROOT, "| %s | %s | %s | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %d | %d | %d |%n", target.name(), target.version(), label,
+                s.cases(), s.seconds(), s.casesPerSecond(), s.transactionsPerSecond(), 100 * s.blockedShare(), 100 * s.invalidStatementShare(),
+                s.bugCandidates(), s.documented(), s.flaky());
+        costs.add(new CostTable.Row(target.name(), label, workers, s.cases() + s.invalidCases(), wall, campaign.costs().phases()));
+    }
+
+    /**
+     * --warm-up: a number of cases or a time; none with 0. The warm-up's seed differs from the measured one, so the
+     * measured rows never replay cases the engine has just seen.
+     */
+    record WarmUp(Integer cases, Duration time) {
+        static final String DEFAULT = "20s";
+
+        static WarmUp parse(String text) {
+            String t = text.strip();
+            if (t.matches("\\d+")) {
+                long n;
+                try {
+                    n = Long.parseLong(t);
+                } catch (NumberFormatException e) {
+                    n = Long.MAX_VALUE;
+                }
+                if (n > 1_000_000) {
+                    throw new Main.UserError("--warm-up " + t + " is too many cases; give at most 1000000, or a time such as 20s");
+                }
+                return new WarmUp((int) n, null);
+            }
+            if (!t.matches("\\d+\\s*(ms|s|m|h)")) {
+                throw new Main.UserError("--warm-up takes a number of cases (e.g. 200) or a time (e.g. 20s), or 0 for none; not '" + t + "'");
+            }
+            Duration d = Options.duration(t, "--warm-up");
+            return d.isZero() ? new WarmUp(0, null) : new WarmUp(null, Options.timeLimit(t, "--warm-up"));
+        }
+
+        boolean none() {
+            return time == null && cases == 0;
+        }
+
+        String text() {
+            return time != null ? Corpus.durationText(time) : txfuzz.campaign.Plural.of(cases, "case");
+        }
+
+        /** Another seed than the measured one's, the same for every DBMS. */
+        static long seed(long measured) {
+            return measured + 1_000_003;
+        }
     }
 
     /**
