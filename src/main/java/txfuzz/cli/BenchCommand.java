@@ -166,7 +166,7 @@ final class BenchCommand implements Callable<Integer> {
             return checkerBench();
         }
         java.time.Duration reduce = RunCommand.reduceDuration(reduceTime);
-        txfuzz.gen.Generation generation = generator == null ? txfuzz.gen.Generation.random() : Options.generation(generator, generators ? null : patterns);
+        txfuzz.gen.Generation generation = generator == null ? txfuzz.gen.Generation.random() : Options.generation(generator, patterns);
         if (sessions > 0 && generation.kind() != txfuzz.gen.Generation.Kind.RANDOM) {
             throw new Main.UserError("--sessions runs random cases concurrently; pattern cases run in their pattern's order: use --generator random");
         }
