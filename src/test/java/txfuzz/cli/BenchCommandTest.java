@@ -91,18 +91,28 @@ class BenchCommandTest {
     }
 
     @Test
-    void aWarmUpByTimeRunsForThatLong(@TempDir Path dir) {
-        CliTest.Result r = CliTest.run("bench", "--dbms", "h2", "--tests", "2", "--warm-up", "1s", "--jobs", "1", "--out", dir.toString());
+    void aWarmUpEndsAtItsCountOrItsTimeWhicheverComesFirst(@TempDir Path dir) {
+        CliTest.Result r = CliTest.run("bench", "--dbms", "h2", "--tests", "2", "--warm-up", "100000,1s", "--jobs", "1", "--out",
+                dir.resolve("by-time").toString());
         assertEquals(0, r.code(), r.toString());
-        assertTrue(r.out().contains("Warm-up: 1s per DBMS"), r.out());
+        assertTrue(r.out().contains("Warm-up: 100000 cases or 1s, whichever comes first, per DBMS"), r.out());
         String warm = rows(r.out(), "h2").get(0);
-        assertTrue(Double.parseDouble(cells(warm).get(4)) >= 1.0, "ran at least its second: " + warm);
+        assertEquals("1, warm-up", cells(warm).get(2), warm);
+        assertTrue(Double.parseDouble(cells(warm).get(4)) >= 1.0, "ran its second: " + warm);
+
+        r = CliTest.run("bench", "--dbms", "h2", "--tests", "2", "--warm-up", "3,10m", "--jobs", "1", "--out", dir.resolve("by-count").toString());
+        assertEquals(0, r.code(), r.toString());
+        assertEquals("3", cells(rows(r.out(), "h2").get(0)).get(3), r.out());
     }
 
     @Test
     void badBenchOptionsAreOneLineErrorsBeforeTheTable(@TempDir Path dir) {
         String[][] refused = {
-                {"--warm-up", "soon"}, {"--warm-up takes a number of cases (e.g. 200) or a time (e.g. 20s), or 0 for none; not 'soon'"},
+                {"--warm-up", "soon"}, {"--warm-up takes a number of cases (e.g. 200), a time (e.g. 20s) or both, whichever comes first"
+                        + " (e.g. 200,60s), or 0 for none; not 'soon'"},
+                {"--warm-up", "5,0s"}, {"not '5,0s' (0 goes alone)"},
+                {"--warm-up", "5,6"}, {"--warm-up takes a number of cases"},
+                {"--warm-up", "5,soon"}, {"not 'soon'"},
                 {"--warm-up", "-3"}, {"--warm-up takes a number of cases"},
                 {"--warm-up", "500ms"}, {"--warm-up 500ms leaves no time to run a case"},
                 {"--warm-up", "99999999999"}, {"--warm-up 99999999999 is too many cases"},
