@@ -214,22 +214,25 @@ final class BenchCommand implements Callable<Integer> {
         System.out.println("| DBMS | version | workers | cases | seconds | cases/s | transactions/s | blocked stmts | invalid stmts | bug candidates | documented | flaky |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
         CostTable costs = new CostTable(oracleNames);
-        for (String name : names) {
-            try (Target target = Options.target(name, targetOptions())) {
-                if (!warm.none()) {
-                    int workers = java.util.Collections.max(workerCounts);
-                    CampaignConfig config = campaignConfig(target, oracleNames, reduce, generation, warm.cases(), warm.time(), WarmUp.seed(seed),
-                            out.resolve(name + "-warm-up"));
-                    measured(target, config, workers, workers + ", warm-up", costs);
-                }
-                for (int workers : workerCounts) {
-                    CampaignConfig config = campaignConfig(target, oracleNames, reduce, generation, tests, null, seed,
-                            out.resolve(workers == 1 ? name : name + "-jobs" + workers));
-                    measured(target, config, workers, String.valueOf(workers), costs);
+        try {
+            for (String name : names) {
+                try (Target target = Options.target(name, targetOptions())) {
+                    if (!warm.none()) {
+                        int workers = java.util.Collections.max(workerCounts);
+                        CampaignConfig config = campaignConfig(target, oracleNames, reduce, generation, warm.cases(), warm.time(),
+                                WarmUp.seed(seed), out.resolve(name + "-warm-up"));
+                        measured(target, config, workers, workers + ", warm-up", costs);
+                    }
+                    for (int workers : workerCounts) {
+                        CampaignConfig config = campaignConfig(target, oracleNames, reduce, generation, tests, null, seed,
+                                out.resolve(workers == 1 ? name : name + "-jobs" + workers));
+                        measured(target, config, workers, String.valueOf(workers), costs);
+                    }
                 }
             }
+        } finally {
+            costs.print(System.out); // the DBMSs measured before one that failed to start keep their costs
         }
-        costs.print(System.out);
         return Main.OK;
     }
 

@@ -74,7 +74,11 @@ final class CostTable {
         }
     }
 
+    /** Prints the table, if any campaign was measured. */
     void print(PrintStream out) {
+        if (rows.isEmpty()) {
+            return;
+        }
         List<Column> columns = columns();
         out.println();
         out.println("Cost per case: ms of thread time per case (share of the campaign's thread time: the workers' wall time, and the filer's"
