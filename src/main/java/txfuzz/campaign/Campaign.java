@@ -540,7 +540,7 @@ public final class Campaign {
             if (!violations.isEmpty()) {
                 beginStep("confirming iteration " + c.iteration(), null, null, false);
                 try {
-                    violations = new ArrayList<>(judge.confirm(c, violations));
+                    violations = new ArrayList<>(judge.confirm(c, trace, violations));
                 } finally {
                     endStep();
                 }

@@ -43,6 +43,12 @@ public final class WssOracle implements Oracle {
         return NAME;
     }
 
+    /** Its verdict is the trace's, with serial replays and simulations of it. */
+    @Override
+    public boolean verdictFollowsFromTrace() {
+        return true;
+    }
+
     @Override
     public List<WssKind> kinds() {
         return List.of(WssKind.values());
