@@ -62,7 +62,9 @@ public final class Judge {
      * the classification of the first run, whose evidence is reported.
      */
     public List<Violation> confirm(TestCase c, List<Violation> first) throws SQLException, SetupFailedException {
-        return confirmed(first, judge(c, executor.run(c)));
+        Trace again = executor.run(c);
+        executor.forgetSerialRuns(); // the second verdict replays afresh, as the first did
+        return confirmed(first, judge(c, again));
     }
 
     /**
@@ -76,6 +78,7 @@ public final class Judge {
         if (again.equals(firstRun) && first.stream().allMatch(this::followsFromTrace)) {
             return first;
         }
+        executor.forgetSerialRuns(); // the second verdict replays afresh, as the first did
         return confirmed(first, judge(c, again));
     }
 

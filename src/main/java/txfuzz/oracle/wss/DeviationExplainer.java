@@ -719,7 +719,7 @@ final class DeviationExplainer implements AutoCloseable {
 
     DbState initial() throws SQLException, SetupFailedException {
         if (initial == null) {
-            DbState plain = executor.run(SerialSchedule.autocommit(testCase, List.of(), List.of()).testCase()).finalState();
+            DbState plain = executor.runSerial(SerialSchedule.autocommit(testCase, List.of(), List.of()).testCase()).finalState();
             initial = rowIdsSupported() ? withNewRowIds(plain) : plain;
         }
         return initial;

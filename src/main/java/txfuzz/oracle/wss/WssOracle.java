@@ -159,7 +159,7 @@ public final class WssOracle implements Oracle {
         List<String> tried = new ArrayList<>();
         for (List<Integer> order : writerAfter(committed, writer, first, MAX_ORDERS)) {
             SerialSchedule tx = SerialSchedule.transactionLevel(c, trace, order);
-            Trace replay = executor.run(tx.testCase());
+            Trace replay = executor.runSerial(tx.testCase());
             if (!replay.hung().isEmpty() || replay.stalls() > 0) {
                 tried.add(tx.describeOrder() + " (the replay hung)");
                 continue;
@@ -200,7 +200,7 @@ public final class WssOracle implements Oracle {
             throws SQLException, SetupFailedException {
         List<Violation> found = new ArrayList<>();
         SerialSchedule tx = SerialSchedule.transactionLevel(c, trace, order);
-        Trace txTrace = executor.run(tx.testCase());
+        Trace txTrace = executor.runSerial(tx.testCase());
         if (!txTrace.hung().isEmpty()) {
             return List.of(replayHang(c, tx, txTrace));
         }
@@ -216,7 +216,7 @@ public final class WssOracle implements Oracle {
         found.addAll(outcomes);
         Optional<SerialSchedule> stmt = SerialSchedule.statementLevel(c, trace, order);
         if (stmt.isPresent()) {
-            Trace stmtTrace = executor.run(stmt.get().testCase());
+            Trace stmtTrace = executor.runSerial(stmt.get().testCase());
             stateViolation(c, WssKind.STMT_WSS, "statement-level", stmt.get(), trace, stmtTrace, keys).ifPresent(found::add);
         }
         return found;
