@@ -725,20 +725,47 @@ final class DeviationExplainer implements AutoCloseable {
         return initial;
     }
 
+    /**
+     * Whether the case's tables take the identity column; asked by preparing the database its simulations will use most
+     * (keys as an autocommit simulation has them), so a reloadable case's first simulation finds it ready.
+     */
     private boolean rowIdsSupported() throws SQLException {
         if (withRowIds == null) {
-            try (Database db = target.freshDatabase(); Connection c = db.connect(testCase.isolation(), testCase.mode());
-                 Statement s = c.createStatement()) {
-                for (String sql : testCase.setup()) {
-                    s.execute(sql);
-                }
-                addRowIdColumns(s);
+            boolean dropKeys = !hasUpsert;
+            try (SimulationDatabases.Session session = simulations.open(way(dropKeys, true), simulationPreparation(dropKeys, true))) {
                 withRowIds = true;
             } catch (SQLException | RuntimeException e) {
                 withRowIds = false;
             }
         }
         return withRowIds;
+    }
+
+    /** How a simulation's database is prepared: with the keys dropped or kept, with or without the identity column. */
+    private static String way(boolean dropKeys, boolean rowIds) {
+        return (dropKeys ? "keys dropped" : "keys kept") + (rowIds ? ", row ids" : "");
+    }
+
+    /** The case's setup, then the identity column and the keys as {@link #way} says. */
+    private SimulationDatabases.Preparation simulationPreparation(boolean dropKeys, boolean rowIds) {
+        return (c, s) -> {
+            s.setQueryTimeout(SIMULATION_TIMEOUT_S);
+            for (String sql : testCase.setup()) {
+                s.execute(sql);
+            }
+            if (rowIds) {
+                addRowIdColumns(s);
+            }
+            if (dropKeys) {
+                // Keys are checked against the newest data, not against the view loaded here; an
+                // upsert's effect depends on them, so cases with upserts keep them.
+                try {
+                    target.dropKeyConstraints(c);
+                } catch (SQLException e) {
+                    // best effort: the simulation then checks keys against the view
+                }
+            }
+        };
     }
 
     void addRowIdColumns(Statement s) throws SQLException {
@@ -839,25 +866,7 @@ final class DeviationExplainer implements AutoCloseable {
         initial();
         boolean dropKeys = keys == Keys.DROPPED || keys == Keys.IF_UPSERTS && !hasUpsert;
         boolean rowIds = withRowIds;
-        try (SimulationDatabases.Session session = simulations.open((dropKeys ? "keys dropped" : "keys kept") + (rowIds ? ", row ids" : ""),
-                (c, s) -> {
-                    s.setQueryTimeout(SIMULATION_TIMEOUT_S);
-                    for (String sql : testCase.setup()) {
-                        s.execute(sql);
-                    }
-                    if (rowIds) {
-                        addRowIdColumns(s);
-                    }
-                    if (dropKeys) {
-                        // Keys are checked against the newest data, not against the view loaded here; an
-                        // upsert's effect depends on them, so cases with upserts keep them.
-                        try {
-                            target.dropKeyConstraints(c);
-                        } catch (SQLException e) {
-                            // best effort: the simulation then checks keys against the view
-                        }
-                    }
-                })) {
+        try (SimulationDatabases.Session session = simulations.open(way(dropKeys, rowIds), simulationPreparation(dropKeys, rowIds))) {
             Connection c = session.connection();
             Statement s = session.statement();
             // Alone on its database, a statement that runs this long hangs (the explicit oracle's business).
