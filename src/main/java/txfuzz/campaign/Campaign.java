@@ -549,7 +549,7 @@ public final class Campaign {
             if (!violations.isEmpty()) {
                 beginStep("confirming iteration " + c.iteration(), null, null, false);
                 try (CaseCosts.Timing timed = costs.time(CaseCosts.CONFIRMATION)) {
-                    violations = new ArrayList<>(judge.confirm(c, violations));
+                    violations = new ArrayList<>(judge.confirm(c, trace, violations));
                 } finally {
                     endStep();
                 }

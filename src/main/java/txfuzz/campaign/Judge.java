@@ -72,7 +72,30 @@ public final class Judge {
      */
     public List<Violation> confirm(TestCase c, List<Violation> first) throws SQLException, SetupFailedException {
         Trace again = executor.run(c);
-        List<Violation> second = judge(c, again);
+        executor.forgetSerialRuns(); // the second verdict replays afresh, as the first did
+        return confirmed(first, judge(c, again));
+    }
+
+    /**
+     * {@link #confirm(TestCase, List)} of the violations found on {@code firstRun}. Where the re-run's trace equals it and
+     * every violation is one that cannot headline (not a bug candidate) from an oracle whose verdict follows from the trace,
+     * the second verdict would repeat the first, so it is not asked for: the run came back, and so did what it showed. A bug
+     * candidate is always judged again, so a replay or simulation that differs from one time to the next still makes it flaky.
+     */
+    public List<Violation> confirm(TestCase c, Trace firstRun, List<Violation> first) throws SQLException, SetupFailedException {
+        Trace again = executor.run(c);
+        if (again.equals(firstRun) && first.stream().allMatch(this::followsFromTrace)) {
+            return first;
+        }
+        executor.forgetSerialRuns(); // the second verdict replays afresh, as the first did
+        return confirmed(first, judge(c, again));
+    }
+
+    private boolean followsFromTrace(Violation v) {
+        return v.classification() != Classification.BUG_CANDIDATE && oracleOf(v).map(Oracle::verdictFollowsFromTrace).orElse(false);
+    }
+
+    private static List<Violation> confirmed(List<Violation> first, List<Violation> second) {
         List<Violation> out = new ArrayList<>();
         for (Violation v : first) {
             if (second.stream().noneMatch(w -> v.sameAs(w, UnaryOperator.identity()))) {

@@ -62,6 +62,67 @@ public final class Executor implements AutoCloseable {
         return target;
     }
 
+    /** How many serial runs it keeps: those of the case being judged, which its oracles ask for more than once. */
+    private static final int SERIAL_RUNS_KEPT = 32;
+    /** The serial runs it made last, by case, least recently asked for first. */
+    private final Map<TestCase, Trace> serialRuns = new java.util.LinkedHashMap<>(SERIAL_RUNS_KEPT * 2, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<TestCase, Trace> eldest) {
+            return size() > SERIAL_RUNS_KEPT;
+        }
+    };
+
+    /**
+     * Runs {@code serial}, a case whose transactions run one after another (a serial replay), once: the oracles of a
+     * judged run ask for the same replay several times (each serial order's comparison, the aborting errors' check, a
+     * deviation's simulation, the headline's order search), and with no other transaction to wait for the engine's
+     * answer is the same every time. A run that hung or stalled is not kept.
+     *
+     * @throws IllegalArgumentException when a transaction of {@code serial} is interleaved with another: a concurrent
+     *                                  case must run every time it is asked
+     */
+    public Trace runSerial(TestCase serial) throws SetupFailedException, SQLException {
+        if (!isSerial(serial.order())) {
+            throw new IllegalArgumentException("not a serial case: its transactions interleave (" + serial.order() + ")");
+        }
+        synchronized (serialRuns) {
+            Trace known = serialRuns.get(serial);
+            if (known != null) {
+                return known;
+            }
+        }
+        Trace run = run(serial);
+        if (run.hung().isEmpty() && run.stalls() == 0) {
+            synchronized (serialRuns) {
+                serialRuns.put(serial, run);
+            }
+        }
+        return run;
+    }
+
+    /** Forgets the serial runs it made: the next verdict replays afresh (a confirming one, say). */
+    public void forgetSerialRuns() {
+        synchronized (serialRuns) {
+            serialRuns.clear();
+        }
+    }
+
+    /** Whether every transaction's statements are submitted one after another, none between them. */
+    static boolean isSerial(List<Integer> order) {
+        Set<Integer> ended = new java.util.HashSet<>();
+        Integer current = null;
+        for (int txn : order) {
+            if (current != null && current == txn) {
+                continue;
+            }
+            if (!ended.add(txn)) {
+                return false;
+            }
+            current = txn;
+        }
+        return true;
+    }
+
     /** Runs {@code testCase} on a fresh database of the target. */
     public Trace run(TestCase testCase) throws SetupFailedException, SQLException {
         try (Database db = target.freshDatabase()) {

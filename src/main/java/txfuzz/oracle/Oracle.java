@@ -60,6 +60,15 @@ public interface Oracle extends AutoCloseable {
         return java.util.Map.of();
     }
 
+    /**
+     * Whether its verdict on a controlled run follows from the run's trace (and from serial replays and simulations of
+     * it, which an engine repeats): then a confirming run whose trace equals the first one's shows every violation it
+     * found again, without a second verdict. False for an oracle that makes concurrent runs of its own.
+     */
+    default boolean verdictFollowsFromTrace() {
+        return false;
+    }
+
     /** Whether its verdict on an uncontrolled run (concurrent sessions) means anything. */
     default boolean judgesUncontrolledRuns() {
         return false;

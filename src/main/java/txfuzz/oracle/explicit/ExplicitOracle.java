@@ -35,6 +35,12 @@ public final class ExplicitOracle implements Oracle {
         return NAME;
     }
 
+    /** Its verdict is the trace's: what the engine said and where it hung. */
+    @Override
+    public boolean verdictFollowsFromTrace() {
+        return true;
+    }
+
     @Override
     public List<ExplicitKind> kinds() {
         return List.of(ExplicitKind.values());

@@ -64,6 +64,12 @@ public final class IsolationOracle implements Oracle {
         return NAME;
     }
 
+    /** Its verdict is the trace's: the history its row tracking recorded. */
+    @Override
+    public boolean verdictFollowsFromTrace() {
+        return true;
+    }
+
     @Override
     public List<IsolationKind> kinds() {
         return IsolationKind.ALL;

@@ -472,7 +472,7 @@ final class AbortingErrors {
     /** What the failing statement returned in {@code serial}; empty when it did not run (or the replay hung before it). */
     private static Optional<StmtResult> replayed(Executor executor, SerialSchedule serial, AbortingError failure)
             throws SQLException, SetupFailedException {
-        Trace replay = executor.run(serial.testCase());
+        Trace replay = executor.runSerial(serial.testCase());
         return serial.origin().entrySet().stream().filter(e -> e.getValue().equals(failure.statement()))
                 .findFirst().flatMap(e -> replay.executed(e.getKey())).map(ExecutedStmt::result);
     }

@@ -41,7 +41,7 @@ import txfuzz.dbms.Target;
  * engine cannot add the column (DuckDB refuses ALTER TABLE on indexed tables), rows are matched by
  * value instead.
  */
-final class DeviationExplainer {
+final class DeviationExplainer implements AutoCloseable {
     static final String ROW_ID = "txfuzz_rid";
     private static final int SIMULATION_TIMEOUT_S = 5;
 
@@ -84,6 +84,9 @@ final class DeviationExplainer {
     private static final java.util.regex.Pattern INSERT_WITHOUT_COLUMNS = java.util.regex.Pattern.compile(
             "^(\\s*(?:INSERT|REPLACE)\\s+INTO\\s+)(\\w+)(\\s+(?:VALUES|SELECT)\\b)", java.util.regex.Pattern.CASE_INSENSITIVE);
 
+    /** Where the simulations load their views ({@link #effectOn}); closed with the explainer. */
+    private final SimulationDatabases simulations;
+
     DeviationExplainer(TestCase testCase, Trace trace, Executor executor) {
         this.testCase = testCase;
         this.trace = trace;
@@ -92,6 +95,7 @@ final class DeviationExplainer {
         this.semantics = target.profile(testCase.mode()).at(testCase.isolation());
         this.committed = SerialSchedule.fcrfsCommitted(trace);
         this.keys = GeneratedKeys.of(testCase, executor.target().dialect());
+        this.simulations = new SimulationDatabases(target, testCase, keys.isEmpty());
         this.hasUpsert = testCase.transactions().stream().flatMap(t -> t.statements().stream())
                 .anyMatch(st -> st.kind() == StmtKind.UPSERT);
         committed.forEach(t -> endOf.put(t, trace.position(trace.outcome(t).cause())));
@@ -715,26 +719,53 @@ final class DeviationExplainer {
 
     DbState initial() throws SQLException, SetupFailedException {
         if (initial == null) {
-            DbState plain = executor.run(SerialSchedule.autocommit(testCase, List.of(), List.of()).testCase()).finalState();
+            DbState plain = executor.runSerial(SerialSchedule.autocommit(testCase, List.of(), List.of()).testCase()).finalState();
             initial = rowIdsSupported() ? withNewRowIds(plain) : plain;
         }
         return initial;
     }
 
+    /**
+     * Whether the case's tables take the identity column; asked by preparing the database its simulations will use most
+     * (keys as an autocommit simulation has them), so a reloadable case's first simulation finds it ready.
+     */
     private boolean rowIdsSupported() throws SQLException {
         if (withRowIds == null) {
-            try (Database db = target.freshDatabase(); Connection c = db.connect(testCase.isolation(), testCase.mode());
-                 Statement s = c.createStatement()) {
-                for (String sql : testCase.setup()) {
-                    s.execute(sql);
-                }
-                addRowIdColumns(s);
+            boolean dropKeys = !hasUpsert;
+            try (SimulationDatabases.Session session = simulations.open(way(dropKeys, true), simulationPreparation(dropKeys, true))) {
                 withRowIds = true;
             } catch (SQLException | RuntimeException e) {
                 withRowIds = false;
             }
         }
         return withRowIds;
+    }
+
+    /** How a simulation's database is prepared: with the keys dropped or kept, with or without the identity column. */
+    private static String way(boolean dropKeys, boolean rowIds) {
+        return (dropKeys ? "keys dropped" : "keys kept") + (rowIds ? ", row ids" : "");
+    }
+
+    /** The case's setup, then the identity column and the keys as {@link #way} says. */
+    private SimulationDatabases.Preparation simulationPreparation(boolean dropKeys, boolean rowIds) {
+        return (c, s) -> {
+            s.setQueryTimeout(SIMULATION_TIMEOUT_S);
+            for (String sql : testCase.setup()) {
+                s.execute(sql);
+            }
+            if (rowIds) {
+                addRowIdColumns(s);
+            }
+            if (dropKeys) {
+                // Keys are checked against the newest data, not against the view loaded here; an
+                // upsert's effect depends on them, so cases with upserts keep them.
+                try {
+                    target.dropKeyConstraints(c);
+                } catch (SQLException e) {
+                    // best effort: the simulation then checks keys against the view
+                }
+            }
+        };
     }
 
     void addRowIdColumns(Statement s) throws SQLException {
@@ -833,58 +864,45 @@ final class DeviationExplainer {
             return Optional.empty(); // the effects visible to it collide: no state the engine could have shown
         }
         initial();
-        try (Database db = target.freshDatabase()) {
-            try (Connection c = db.connect(testCase.isolation(), testCase.mode()); Statement s = c.createStatement()) {
-                // Alone on its database, a statement that runs this long hangs (the explicit oracle's business).
-                s.setQueryTimeout(SIMULATION_TIMEOUT_S);
-                for (String sql : testCase.setup()) {
-                    s.execute(sql);
-                }
-                if (withRowIds) {
-                    addRowIdColumns(s);
-                }
-                if (keys == Keys.DROPPED || keys == Keys.IF_UPSERTS && !hasUpsert) {
-                    // Keys are checked against the newest data, not against the view loaded here; an
-                    // upsert's effect depends on them, so cases with upserts keep them.
-                    try {
-                        target.dropKeyConstraints(c);
-                    } catch (SQLException e) {
-                        // best effort: the simulation then checks keys against the view
-                    }
+        boolean dropKeys = keys == Keys.DROPPED || keys == Keys.IF_UPSERTS && !hasUpsert;
+        boolean rowIds = withRowIds;
+        try (SimulationDatabases.Session session = simulations.open(way(dropKeys, rowIds), simulationPreparation(dropKeys, rowIds))) {
+            Connection c = session.connection();
+            Statement s = session.statement();
+            // Alone on its database, a statement that runs this long hangs (the explicit oracle's business).
+            s.setQueryTimeout(SIMULATION_TIMEOUT_S);
+            try {
+                StateLoader.load(target, c, testCase.tables(), view.get());
+            } catch (SQLException | RuntimeException e) {
+                return Optional.empty(); // the view breaks a constraint: no state the engine could have shown
+            }
+            for (StmtRef ref : statements) {
+                if (!failedToo && failedInActualRun(ref)) {
+                    // It had no effect in the actual run (constraints, for one, are checked against
+                    // the newest data, not the statement's view).
+                    continue;
                 }
                 try {
-                    StateLoader.load(target, c, testCase.tables(), view.get());
-                } catch (SQLException | RuntimeException e) {
-                    return Optional.empty(); // the view breaks a constraint: no state the engine could have shown
-                }
-                for (StmtRef ref : statements) {
-                    if (!failedToo && failedInActualRun(ref)) {
-                        // It had no effect in the actual run (constraints, for one, are checked against
-                        // the newest data, not the statement's view).
-                        continue;
+                    String sql = rewrite.apply(testCase.stmt(ref).sql());
+                    boolean rows = s.execute(withRowIds ? withColumnList(sql) : sql);
+                    simulatedCounts.put(ref, rows ? returnedRows(s) : s.getUpdateCount());
+                } catch (SQLException e) {
+                    ErrorClass cls = target.classify(e);
+                    if (withRowIds && cls != ErrorClass.CONSTRAINT && cls != ErrorClass.DATA) {
+                        throw new RowIdsUnusable(); // the identity column broke the statement
                     }
-                    try {
-                        String sql = rewrite.apply(testCase.stmt(ref).sql());
-                        boolean rows = s.execute(withRowIds ? withColumnList(sql) : sql);
-                        simulatedCounts.put(ref, rows ? returnedRows(s) : s.getUpdateCount());
-                    } catch (SQLException e) {
-                        ErrorClass cls = target.classify(e);
-                        if (withRowIds && cls != ErrorClass.CONSTRAINT && cls != ErrorClass.DATA) {
-                            throw new RowIdsUnusable(); // the identity column broke the statement
-                        }
-                        // It succeeded for real but fails on the data the rule says it saw: the rule
-                        // does not explain the run.
-                        return Optional.empty();
-                    }
+                    // It succeeded for real but fails on the data the rule says it saw: the rule
+                    // does not explain the run.
+                    return Optional.empty();
                 }
-                DbState after = StateReader.read(target, c, testCase.tables());
-                if (withRowIds) {
-                    after = withFilledRowIds(after);
-                }
-                return Optional.of(StateDelta.between(view.get(), after));
-            } catch (SQLException e) {
-                throw new SetupFailedException("cannot rebuild a state for the explanation: " + e.getMessage(), e);
             }
+            DbState after = StateReader.read(target, c, testCase.tables());
+            if (withRowIds) {
+                after = withFilledRowIds(after);
+            }
+            return Optional.of(StateDelta.between(view.get(), after));
+        } catch (SQLException e) {
+            throw new SetupFailedException("cannot rebuild a state for the explanation: " + e.getMessage(), e);
         }
     }
 
@@ -984,5 +1002,11 @@ final class DeviationExplainer {
         Set<String> ids = new HashSet<>();
         d.removed().values().forEach(rows -> rows.forEach(r -> ids.add(r.get(r.size() - 1))));
         return ids;
+    }
+
+    /** Drops the databases its simulations kept. */
+    @Override
+    public void close() {
+        simulations.close();
     }
 }

@@ -40,7 +40,7 @@ final class SomeSerialOrder extends Mechanism {
             List<StmtRef> statements = new ArrayList<>();
             order.forEach(t -> statements.addAll(SerialSchedule.effective(sim.testCase, sim.trace, t)));
             SerialSchedule serial = SerialSchedule.autocommit(sim.testCase, statements, order);
-            Trace replay = sim.executor.run(serial.testCase());
+            Trace replay = sim.executor.runSerial(serial.testCase());
             sim.simulatedCounts.clear();
             serial.origin().forEach((at, original) -> {
                 if (sim.testCase.stmt(original).kind().isWrite()) {

@@ -59,7 +59,7 @@ final class StateOrderSearch {
                 if (replays - commitOrders.size() >= MAX_STATE_ORDERS) {
                     break;
                 }
-                Trace replay = executor.run(SerialSchedule.transactionLevel(c, trace, order).testCase());
+                Trace replay = executor.runSerial(SerialSchedule.transactionLevel(c, trace, order).testCase());
                 replays++;
                 if (replay.hung().isEmpty() && actual.diff(keys.normalise(replay.finalState())).isEmpty()) {
                     return new SerialOrders.Outcome(order, replays, replays >= all);

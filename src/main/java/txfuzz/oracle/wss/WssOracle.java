@@ -43,6 +43,12 @@ public final class WssOracle implements Oracle {
         return NAME;
     }
 
+    /** Its verdict is the trace's, with serial replays and simulations of it. */
+    @Override
+    public boolean verdictFollowsFromTrace() {
+        return true;
+    }
+
     @Override
     public List<WssKind> kinds() {
         return List.of(WssKind.values());
@@ -67,62 +73,63 @@ public final class WssOracle implements Oracle {
             return Verdict.notApplicable(name(), "a statement hung or stalled (the final state is no evidence)");
         }
         LevelSemantics semantics = executor.target().profile(c.mode()).at(c.isolation());
-        DeviationExplainer explainer = new DeviationExplainer(c, trace, executor);
-        // A rule the level documents and the run broke is a bug candidate whatever the final state, and
-        // a deviation resting on it explains nothing; a rule only measured, where the break may have lost an update.
-        boolean measured = semantics.requires(Deviation.Precondition.MEASURED_FIRST_COMMITTER_WINS);
-        Optional<DeviationExplainer.RuleBreak> broken = semantics.requires(Deviation.Precondition.FIRST_COMMITTER_WINS) || measured
-                ? explainer.firstCommitterWinsBroken() : Optional.empty();
-        if (broken.isPresent() && measured) {
-            // a rule only measured says no more than what was seen: a break whose run is the writer-first serial order's lost
-            // nothing, and the engine promised nothing more
-            broken = lostUpdate(c, trace, executor, broken.get());
-        }
-        List<Violation> ruleBreaks = new ArrayList<>(broken.map(b -> List.of(new Violation(WssKind.FIRST_COMMITTER_WINS, Classification.BUG_CANDIDATE,
-                b.summary(), b.details(), null, Map.of(), new WssEvidence(WssKind.FIRST_COMMITTER_WINS, b.write(), null,
-                        b.writes().stream().map(w -> c.stmt(w).sql()).toList(), null)))).orElse(List.of()));
-        // an error that aborted a transaction is judged on replays of its own (issue 33 item 3): whatever the committed ones show
-        ruleBreaks.addAll(AbortingErrors.unexplained(c, trace, executor, SerialSchedule.possibleOrders(trace, MAX_ORDERS)));
-        List<Violation> found = null;
-        List<List<Integer>> tried = new ArrayList<>();
-        List<Integer> stateOrder = null; // a commit order whose transaction-level replay gives the final state
-        List<Violation> againstStateOrder = null; // what is left against it: the final state is no violation then
-        List<DbState> serialStates = new ArrayList<>(); // the transaction-level replays' final states, in the order tried
-        for (List<Integer> order : SerialSchedule.possibleOrders(trace, MAX_ORDERS)) {
-            List<Violation> v = compare(c, trace, executor, order, semantics.serializableReads(), serialStates);
-            if (v.stream().anyMatch(x -> x.kind() == WssKind.REPLAY_HANG)) {
-                return new Verdict(name(), v);
+        try (DeviationExplainer explainer = new DeviationExplainer(c, trace, executor)) {
+            // A rule the level documents and the run broke is a bug candidate whatever the final state, and
+            // a deviation resting on it explains nothing; a rule only measured, where the break may have lost an update.
+            boolean measured = semantics.requires(Deviation.Precondition.MEASURED_FIRST_COMMITTER_WINS);
+            Optional<DeviationExplainer.RuleBreak> broken = semantics.requires(Deviation.Precondition.FIRST_COMMITTER_WINS) || measured
+                    ? explainer.firstCommitterWinsBroken() : Optional.empty();
+            if (broken.isPresent() && measured) {
+                // a rule only measured says no more than what was seen: a break whose run is the writer-first serial order's lost
+                // nothing, and the engine promised nothing more
+                broken = lostUpdate(c, trace, executor, broken.get());
             }
-            if (v.isEmpty()) {
-                // an order the engine may have committed in explains everything but a broken rule
-                return ruleBreaks.isEmpty() ? Verdict.clean(name()) : new Verdict(name(), ruleBreaks);
+            List<Violation> ruleBreaks = new ArrayList<>(broken.map(b -> List.of(new Violation(WssKind.FIRST_COMMITTER_WINS, Classification.BUG_CANDIDATE,
+                    b.summary(), b.details(), null, Map.of(), new WssEvidence(WssKind.FIRST_COMMITTER_WINS, b.write(), null,
+                            b.writes().stream().map(w -> c.stmt(w).sql()).toList(), null)))).orElse(List.of()));
+            // an error that aborted a transaction is judged on replays of its own (issue 33 item 3): whatever the committed ones show
+            ruleBreaks.addAll(AbortingErrors.unexplained(c, trace, executor, SerialSchedule.possibleOrders(trace, MAX_ORDERS)));
+            List<Violation> found = null;
+            List<List<Integer>> tried = new ArrayList<>();
+            List<Integer> stateOrder = null; // a commit order whose transaction-level replay gives the final state
+            List<Violation> againstStateOrder = null; // what is left against it: the final state is no violation then
+            List<DbState> serialStates = new ArrayList<>(); // the transaction-level replays' final states, in the order tried
+            for (List<Integer> order : SerialSchedule.possibleOrders(trace, MAX_ORDERS)) {
+                List<Violation> v = compare(c, trace, executor, order, semantics.serializableReads(), serialStates);
+                if (v.stream().anyMatch(x -> x.kind() == WssKind.REPLAY_HANG)) {
+                    return new Verdict(name(), v);
+                }
+                if (v.isEmpty()) {
+                    // an order the engine may have committed in explains everything but a broken rule
+                    return ruleBreaks.isEmpty() ? Verdict.clean(name()) : new Verdict(name(), ruleBreaks);
+                }
+                tried.add(order);
+                if (stateOrder == null && v.stream().noneMatch(x -> x.kind() == WssKind.TX_WSS)) {
+                    stateOrder = order;
+                    againstStateOrder = v;
+                }
+                if (found == null) {
+                    found = v; // report against the recorded order, unless an order the engine may have committed in gives the state
+                }
             }
-            tried.add(order);
-            if (stateOrder == null && v.stream().noneMatch(x -> x.kind() == WssKind.TX_WSS)) {
-                stateOrder = order;
-                againstStateOrder = v;
+            if (againstStateOrder != null) {
+                // The engine may have committed in an order whose replay gives the final state: a tx-wss against the
+                // recorded order would claim writes were lost that the run cannot show were (issue 21 item 3).
+                found = againstStateOrder;
             }
-            if (found == null) {
-                found = v; // report against the recorded order, unless an order the engine may have committed in gives the state
+            // the search of the other orders runs only if a report asks (StateOrderSearch): it changes the headline, not the verdict
+            found = checkedAgainst(found, StateOrderSearch.run(c, trace, executor, tried, stateOrder,
+                    SerialOrders.promise(executor.target().name(), c.isolation(), semantics)));
+            if (!found.isEmpty() && !semantics.deviations().isEmpty()) {
+                found = classify(found, semantics, executor.target().promise(c.isolation(), c.mode()), explainer, broken.isPresent(),
+                        () -> serialStates.isEmpty() ? Optional.empty()
+                        : DeclaredConstraints.brokenBy(c, executor.target(), trace.finalState(), serialStates.get(0)),
+                        errorVerdict(c, trace, executor));
             }
+            List<Violation> all = new ArrayList<>(ruleBreaks);
+            all.addAll(found);
+            return new Verdict(name(), all);
         }
-        if (againstStateOrder != null) {
-            // The engine may have committed in an order whose replay gives the final state: a tx-wss against the
-            // recorded order would claim writes were lost that the run cannot show were (issue 21 item 3).
-            found = againstStateOrder;
-        }
-        // the search of the other orders runs only if a report asks (StateOrderSearch): it changes the headline, not the verdict
-        found = checkedAgainst(found, StateOrderSearch.run(c, trace, executor, tried, stateOrder,
-                SerialOrders.promise(executor.target().name(), c.isolation(), semantics)));
-        if (!found.isEmpty() && !semantics.deviations().isEmpty()) {
-            found = classify(found, semantics, executor.target().promise(c.isolation(), c.mode()), explainer, broken.isPresent(),
-                    () -> serialStates.isEmpty() ? Optional.empty()
-                    : DeclaredConstraints.brokenBy(c, executor.target(), trace.finalState(), serialStates.get(0)),
-                    errorVerdict(c, trace, executor));
-        }
-        List<Violation> all = new ArrayList<>(ruleBreaks);
-        all.addAll(found);
-        return new Verdict(name(), all);
     }
 
     /** Transactions that resumed together have no known order; at most this many orders are tried. */
@@ -152,7 +159,7 @@ public final class WssOracle implements Oracle {
         List<String> tried = new ArrayList<>();
         for (List<Integer> order : writerAfter(committed, writer, first, MAX_ORDERS)) {
             SerialSchedule tx = SerialSchedule.transactionLevel(c, trace, order);
-            Trace replay = executor.run(tx.testCase());
+            Trace replay = executor.runSerial(tx.testCase());
             if (!replay.hung().isEmpty() || replay.stalls() > 0) {
                 tried.add(tx.describeOrder() + " (the replay hung)");
                 continue;
@@ -193,7 +200,7 @@ public final class WssOracle implements Oracle {
             throws SQLException, SetupFailedException {
         List<Violation> found = new ArrayList<>();
         SerialSchedule tx = SerialSchedule.transactionLevel(c, trace, order);
-        Trace txTrace = executor.run(tx.testCase());
+        Trace txTrace = executor.runSerial(tx.testCase());
         if (!txTrace.hung().isEmpty()) {
             return List.of(replayHang(c, tx, txTrace));
         }
@@ -209,7 +216,7 @@ public final class WssOracle implements Oracle {
         found.addAll(outcomes);
         Optional<SerialSchedule> stmt = SerialSchedule.statementLevel(c, trace, order);
         if (stmt.isPresent()) {
-            Trace stmtTrace = executor.run(stmt.get().testCase());
+            Trace stmtTrace = executor.runSerial(stmt.get().testCase());
             stateViolation(c, WssKind.STMT_WSS, "statement-level", stmt.get(), trace, stmtTrace, keys).ifPresent(found::add);
         }
         return found;

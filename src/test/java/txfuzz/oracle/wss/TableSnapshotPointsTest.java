@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -73,7 +74,10 @@ class TableSnapshotPointsTest {
     private static void assertRuleBrokenAt(Target target, TestCase c, String write, boolean lostInReads) throws Exception {
         try (Executor ex = new Executor(target, ExecutorConfig.defaults())) {
             Trace trace = ex.run(c);
-            var broken = new DeviationExplainer(c, trace, ex).firstCommitterWinsBroken();
+            Optional<DeviationExplainer.RuleBreak> broken;
+            try (DeviationExplainer explainer = new DeviationExplainer(c, trace, ex)) {
+                broken = explainer.firstCommitterWinsBroken();
+            }
             assertTrue(broken.isPresent() && broken.get().summary().startsWith("first-committer-wins broken at " + write), broken + "\n" + trace);
             WssRun j = new WssRun(trace, WSS.judge(c, trace, ex));
             if (lostInReads) {
