@@ -144,8 +144,22 @@ public final class IsolationOracle implements Oracle {
         if (c.mixedLevels() || modes.values().stream().anyMatch(m -> !m.equals(c.mode()))) {
             return new Verdict(NAME, mixedLevelViolations(analysis, h, c, executor.target()::profile, modes));
         }
-        return new Verdict(NAME, observe(analysis, h, c.isolation(), s.documented(), s.anomalyReference()).stream()
-                .filter(IsolationOracle::proscribed).toList());
+        return new Verdict(NAME, proscribedOnly(analysis, h, c.isolation(), s.documented(), s.anomalyReference()));
+    }
+
+    /**
+     * {@link #observe}'s violations that the level proscribes, the others never built: a violation carries the history as
+     * JSON, the cycle's drawings and its pattern matches, work a campaign's case does for each permitted anomaly it
+     * sees (write skew at snapshot isolation) only to drop it.
+     */
+    private static List<Violation> proscribedOnly(Analysis analysis, History h, IsolationLevel level, Documented documented, String reference) {
+        List<Violation> out = new ArrayList<>();
+        for (AnomalyFinding f : firstPerKind(analysis, level, documented)) {
+            if (f.proscribed()) {
+                out.add(violation(f, analysis.count(f.anomaly()), h, reference, documented));
+            }
+        }
+        return out;
     }
 
     /**
@@ -332,6 +346,16 @@ public final class IsolationOracle implements Oracle {
      * is documented (a kind documented only in some shapes may show a documented witness beside one of another shape).
      */
     private static List<Violation> observe(Analysis analysis, History h, IsolationLevel level, Documented documented, String reference) {
+        List<Violation> out = new ArrayList<>();
+        for (AnomalyFinding f : firstPerKind(analysis, level, documented)) {
+            Violation v = violation(f, analysis.count(f.anomaly()), h, reference, documented);
+            out.add(f.proscribed() ? v : v.withClassification(Classification.NOT_PROMISED, IsolationModel.reference(f.level()) + " does not proscribe it"));
+        }
+        return out;
+    }
+
+    /** Per anomaly kind its first witness, or its first bug candidate when an earlier witness is documented. */
+    private static java.util.Collection<AnomalyFinding> firstPerKind(Analysis analysis, IsolationLevel level, Documented documented) {
         Map<Anomaly, AnomalyFinding> firstPerKind = new LinkedHashMap<>();
         for (AnomalyFinding f : analysis.judge(level, documented)) {
             AnomalyFinding kept = firstPerKind.get(f.anomaly());
@@ -339,12 +363,7 @@ public final class IsolationOracle implements Oracle {
                 firstPerKind.put(f.anomaly(), f);
             }
         }
-        List<Violation> out = new ArrayList<>();
-        for (AnomalyFinding f : firstPerKind.values()) {
-            Violation v = violation(f, analysis.count(f.anomaly()), h, reference, documented);
-            out.add(f.proscribed() ? v : v.withClassification(Classification.NOT_PROMISED, IsolationModel.reference(f.level()) + " does not proscribe it"));
-        }
-        return out;
+        return firstPerKind.values();
     }
 
     /**
