@@ -1428,7 +1428,7 @@ public final class Campaign {
                         stats.reducedStatementsBefore, stats.reducedStatementsAfter,
                         stats.medianRatio() == null ? null : round(stats.medianRatio()), round(stats.reductionSeconds), stats.reductionRuns,
                         stats.reductionsExhausted),
-                java.util.stream.Stream.concat(earlier.groups().stream(), index.groups().stream().map(g -> new Summary.Group(g.signature().id(),
+                java.util.stream.Stream.concat(earlier.groups().stream(), groupsInFindingOrder().stream().map(g -> new Summary.Group(g.signature().id(),
                         g.signature().text(), g.signature().classification(), g.representative(), g.description(), g.duplicates().size(),
                         g.duplicates()))).toList(),
                 plainTwins == null ? null : new Summary.SelfCheck(config.selfCheckEvery(), stats.selfChecks, stats.selfCheckDisagreements,
@@ -1436,7 +1436,7 @@ public final class Campaign {
                         stats.instrumentationEffects, List.copyOf(stats.firstSelfCheckDisagreements)),
                 oracleFigures(), generated.figures(config.generation().kind().word()), interruptedBy != null,
                 interruptedBy == null || !interruptedBy.startsWith("SIG") ? null : interruptedBy, interruptedBy != null ? null : endedBy,
-                known == null ? null : known.split(index.groups().stream().map(g -> new Summary.Group(g.signature().id(), g.signature().text(),
+                known == null ? null : known.split(groupsInFindingOrder().stream().map(g -> new Summary.Group(g.signature().id(), g.signature().text(),
                         g.signature().classification(), g.representative(), g.description(), g.duplicates().size(), g.duplicates())).toList()),
                 stats.notPromised);
         try {
@@ -1453,6 +1453,21 @@ public final class Campaign {
             JunitXml.write(summary, config.out().resolve("junit.xml"));
         }
         return summary;
+    }
+
+    /**
+     * The unique findings in the order their representatives were found, as reducing each before the next made them: the
+     * index makes a group when its representative is filed for good, which a bug candidate's lane may do before an
+     * earlier documented finding's.
+     */
+    private List<FindingIndex.Group> groupsInFindingOrder() {
+        Map<String, Integer> found = new java.util.HashMap<>();
+        for (String id : findings.keySet()) {
+            found.put(id, found.size());
+        }
+        List<FindingIndex.Group> groups = new ArrayList<>(index.groups());
+        groups.sort(java.util.Comparator.comparingInt(g -> found.getOrDefault(g.representative(), Integer.MAX_VALUE)));
+        return groups;
     }
 
     private static double round(double d) {
