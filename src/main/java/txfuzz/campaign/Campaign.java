@@ -140,10 +140,12 @@ public final class Campaign {
     /**
      * The campaign's two reduction lanes, each settling on a thread of its own with its own executor and oracles. Bug
      * candidates are reduced as they come: they are what a maintainer reads, and few. The other findings (documented
-     * behaviour, mostly) are reduced only when nothing else waits for the cores: once the cases are spent, or from the
-     * start when the workers leave a core spare ({@code --jobs} below the cores). So the workers keep the machine's cores
-     * while cases remain; with {@code --time}, a documented finding still waiting when the time is up is filed as found
-     * ({@link #reducedWhateverTheTime}) and can be reduced by hand ({@code txfuzz reduce}).
+     * behaviour, mostly) are reduced only when nothing else waits for the cores: beside the cases only when the cores
+     * outnumber the workers and the bug candidates' lane; once the cases are spent, by each worker whose cases ran out
+     * and by the lane's own thread where the workers leave a core spare. So the workers keep the machine's cores while
+     * cases remain, and a reduction, whose budget is wall time, is not starved by them. With {@code --time}, a documented
+     * finding still waiting when the time is up is filed as found ({@link #reducedWhateverTheTime}) and can be reduced
+     * by hand ({@code txfuzz reduce}).
      */
     private final class ReductionLanes {
         private final LaneTools bugCandidateTools = new LaneTools();
@@ -151,10 +153,14 @@ public final class Campaign {
         private final ReductionLane<ToSettle, Reduced> bugCandidates;
         private final ReductionLane<ToSettle, Reduced> others;
 
-        ReductionLanes(boolean spareCore) {
+        /** Whether a core is left when the workers run: then the other findings' own thread reduces once the cases are spent. */
+        private final boolean coreBesideWorkers;
+
+        ReductionLanes(int workers, int cores) {
             java.util.function.Consumer<RuntimeException> failed = e -> failure.compareAndSet(null, e); // the workers stop on it
+            coreBesideWorkers = workers < cores;
             bugCandidates = new ReductionLane<>("txfuzz-reduce-bug-candidates", true, bugCandidateTools, failed);
-            others = new ReductionLane<>("txfuzz-reduce", spareCore, otherTools, failed);
+            others = new ReductionLane<>("txfuzz-reduce", workers + 1 < cores, otherTools, failed);
         }
 
         ReductionLane<ToSettle, Reduced> of(Finding f) {
@@ -170,6 +176,9 @@ public final class Campaign {
         void noMoreFindings() {
             bugCandidates.close();
             others.close();
+            if (coreBesideWorkers) {
+                others.open();
+            }
         }
 
         /** A worker whose cases are spent takes a reduction thread's place with its own executor and oracles, until all are filed. */
@@ -355,7 +364,7 @@ public final class Campaign {
         // the next iteration to claim: the workers take this process's iterations in turn, so together they run
         // exactly the iterations one worker would, whichever is faster
         java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong(partition.index());
-        reductionLanes = new ReductionLanes(jobs < Runtime.getRuntime().availableProcessors());
+        reductionLanes = new ReductionLanes(jobs, Runtime.getRuntime().availableProcessors());
         try (ProgressBeat beat = new ProgressBeat(config.progressEvery(), this::beat)) {
             try {
                 if (jobs == 1) {

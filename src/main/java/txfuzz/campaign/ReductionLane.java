@@ -93,6 +93,12 @@ final class ReductionLane<T, R> {
         return false;
     }
 
+    /** Lets the lane's own thread settle findings (a core became spare). */
+    synchronized void open() {
+        ownOpen = true;
+        notifyAll();
+    }
+
     /** No more findings will be offered: the settlers end once the queue is empty. */
     synchronized void close() {
         closed = true;
