@@ -136,6 +136,14 @@ public final class Campaign {
     private EventLog events;
     /** Where findings wait for their reduction while the loop runs. */
     private ReductionLanes reductionLanes;
+    /**
+     * Places to run: a worker holds one while it runs a case, and a bug candidate's reduction holds one while it runs, so
+     * where no core is left beside the workers it takes a worker's place (fairly: it gets the next place a case frees)
+     * instead of a third of two cores. A reduction's budget is wall time, and one starved beside busy workers ran out of
+     * it. As many as the workers or the cores, whichever is more, and at least two, so the one worker can wait (run
+     * --max-bugs) for a bug candidate's reduction. Made when the loop starts.
+     */
+    private java.util.concurrent.Semaphore caseCores;
 
     /**
      * The campaign's two reduction lanes, each settling on a thread of its own with its own executor and oracles. Bug
@@ -364,7 +372,9 @@ public final class Campaign {
         // the next iteration to claim: the workers take this process's iterations in turn, so together they run
         // exactly the iterations one worker would, whichever is faster
         java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong(partition.index());
-        reductionLanes = new ReductionLanes(jobs, Runtime.getRuntime().availableProcessors());
+        int cores = Runtime.getRuntime().availableProcessors();
+        caseCores = new java.util.concurrent.Semaphore(Math.max(2, Math.max(jobs, cores)), true);
+        reductionLanes = new ReductionLanes(jobs, cores);
         try (ProgressBeat beat = new ProgressBeat(config.progressEvery(), this::beat)) {
             try {
                 if (jobs == 1) {
@@ -536,59 +546,64 @@ public final class Campaign {
                         return FindingWriter.id(asRun.withEngine(meta.engine().forCase(target.name())));
                     };
             while (true) {
-                if (stopRequested || failure.get() != null) {
-                    break;
-                }
-                if (System.nanoTime() >= deadline) {
-                    endedBy("time");
-                    break;
-                }
-                // read without taking the books: the filer holds them while it writes a finding and summary.json
-                if (maxBugCandidates > 0 && uniqueBugCandidatesFiled - bugCandidatesBefore >= maxBugCandidates) {
-                    endedBy(Summary.MAX_BUGS);
-                    break;
-                }
-                long i = next.getAndAdd(partition.count());
-                if (config.tests() != null && i >= config.tests()) {
-                    endedBy("tests");
-                    break;
-                }
-                int n = config.levels().size();
-                IsolationLevel level = config.levels().get((int) (i % n));
-                String mode = modes.get((int) ((i / n) % modes.size()));
-                TestCase c;
+                caseCores.acquireUninterruptibly(); // a bug candidate's reduction may hold one: it takes a worker's place, not a share of it
                 try {
-                    c = source.make(level, mode, i);
-                } catch (RuntimeException e) {
-                    if (filer != null) {
-                        filer.put(new Done(i, null, null, null, List.of())); // no gap in the order: the other workers' cases are still filed
+                    if (stopRequested || failure.get() != null) {
+                        break;
                     }
-                    throw e;
-                }
-                Outcome outcome;
-                if (config.execution() == CampaignConfig.Execution.PREPARED || (config.execution() == CampaignConfig.Execution.MIXED && i % 2 == 1)) {
-                    c = c.withExecution(ExecutionMode.PREPARED);
-                }
-                if (concurrent != null) {
-                    outcome = runConcurrently(c, concurrent, executor, judge, recorder);
-                } else {
-                    long iteration = i;
-                    TestCase instrumented = c;
-                    outcome = runOne(c, executor, judge, recorder,
-                            plainTwins == null ? null : () -> plainTwins.make(level, mode, iteration).withExecution(instrumented.execution()),
-                            config.selfCheckEvery() > 0 && i % config.selfCheckEvery() == 0);
-                }
-                if (filer != null) {
-                    filer.put(new Done(i, c, outcome, outcome == null ? null : handed[0], unfiled.get()));
-                    unfiled.set(new ArrayList<>());
-                    casesRun.incrementAndGet();
-                    handed[0] = null;
-                } else if (outcome != null) { // null: interrupted under the case, which then says nothing
-                    events.append(new CampaignEvent.Case(EventLog.now(), c.iteration(), c.isolation().name(), c.mode(), outcome.outcome(),
-                            outcome.finding()));
-                }
-                if (progressLine(false)) {
-                    writeSummary();
+                    if (System.nanoTime() >= deadline) {
+                        endedBy("time");
+                        break;
+                    }
+                    // read without taking the books: the filer holds them while it writes a finding and summary.json
+                    if (maxBugCandidates > 0 && uniqueBugCandidatesFiled - bugCandidatesBefore >= maxBugCandidates) {
+                        endedBy(Summary.MAX_BUGS);
+                        break;
+                    }
+                    long i = next.getAndAdd(partition.count());
+                    if (config.tests() != null && i >= config.tests()) {
+                        endedBy("tests");
+                        break;
+                    }
+                    int n = config.levels().size();
+                    IsolationLevel level = config.levels().get((int) (i % n));
+                    String mode = modes.get((int) ((i / n) % modes.size()));
+                    TestCase c;
+                    try {
+                        c = source.make(level, mode, i);
+                    } catch (RuntimeException e) {
+                        if (filer != null) {
+                            filer.put(new Done(i, null, null, null, List.of())); // no gap in the order: the other workers' cases are still filed
+                        }
+                        throw e;
+                    }
+                    Outcome outcome;
+                    if (config.execution() == CampaignConfig.Execution.PREPARED || (config.execution() == CampaignConfig.Execution.MIXED && i % 2 == 1)) {
+                        c = c.withExecution(ExecutionMode.PREPARED);
+                    }
+                    if (concurrent != null) {
+                        outcome = runConcurrently(c, concurrent, executor, judge, recorder);
+                    } else {
+                        long iteration = i;
+                        TestCase instrumented = c;
+                        outcome = runOne(c, executor, judge, recorder,
+                                plainTwins == null ? null : () -> plainTwins.make(level, mode, iteration).withExecution(instrumented.execution()),
+                                config.selfCheckEvery() > 0 && i % config.selfCheckEvery() == 0);
+                    }
+                    if (filer != null) {
+                        filer.put(new Done(i, c, outcome, outcome == null ? null : handed[0], unfiled.get()));
+                        unfiled.set(new ArrayList<>());
+                        casesRun.incrementAndGet();
+                        handed[0] = null;
+                    } else if (outcome != null) { // null: interrupted under the case, which then says nothing
+                        events.append(new CampaignEvent.Case(EventLog.now(), c.iteration(), c.isolation().name(), c.mode(), outcome.outcome(),
+                                outcome.finding()));
+                    }
+                    if (progressLine(false)) {
+                        writeSummary();
+                    }
+                } finally {
+                    caseCores.release();
                 }
             }
             // the cases are spent: this worker's core reduces what waits (the filer may still file the other workers' last cases)
@@ -992,11 +1007,18 @@ public final class Campaign {
             return null;
         }
         String id = q.found().id();
+        boolean takesACore = reducedWhateverTheTime(q.found()); // documented findings are reduced only where no case waits for the core
+        if (takesACore) {
+            caseCores.acquireUninterruptibly();
+        }
         beginStep("reducing " + id, "reducing", id, true);
         try {
             return reduce(q.found(), executor, judge);
         } finally {
             endStep();
+            if (takesACore) {
+                caseCores.release();
+            }
         }
     }
 
