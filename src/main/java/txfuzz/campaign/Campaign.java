@@ -136,6 +136,110 @@ public final class Campaign {
     private final Object progressLock = new Object();
     /** events.jsonl while the loop runs. */
     private EventLog events;
+    /** Where findings wait for their reduction while the loop runs. */
+    private ReductionLanes reductionLanes;
+    /**
+     * Places to run: a worker holds one while it runs a case, and a bug candidate's reduction holds one while it runs, so
+     * where no core is left beside the workers it takes a worker's place (fairly: it gets the next place a case frees)
+     * instead of a third of two cores. A reduction's budget is wall time, and one starved beside busy workers ran out of
+     * it. As many as the workers or the cores, whichever is more, and at least two, so the one worker can wait (run
+     * --max-bugs) for a bug candidate's reduction. Made when the loop starts.
+     */
+    private java.util.concurrent.Semaphore caseCores;
+
+    /**
+     * The campaign's two reduction lanes, each settling on a thread of its own with its own executor and oracles. Bug
+     * candidates are reduced as they come: they are what a maintainer reads, and few. The other findings (documented
+     * behaviour, mostly) are reduced only when nothing else waits for the cores: beside the cases only when the cores
+     * outnumber the workers and the bug candidates' lane; once the cases are spent, by each worker whose cases ran out
+     * and by the lane's own thread where the workers leave a core spare. So the workers keep the machine's cores while
+     * cases remain, and a reduction, whose budget is wall time, is not starved by them. With {@code --time}, a documented
+     * finding still waiting when the time is up is filed as found ({@link #reducedWhateverTheTime}) and can be reduced
+     * by hand ({@code txfuzz reduce}).
+     */
+    private final class ReductionLanes {
+        private final LaneTools bugCandidateTools = new LaneTools();
+        private final LaneTools otherTools = new LaneTools();
+        private final ReductionLane<ToSettle, Reduced> bugCandidates;
+        private final ReductionLane<ToSettle, Reduced> others;
+
+        /** Whether a core is left when the workers run: then the other findings' own thread reduces once the cases are spent. */
+        private final boolean coreBesideWorkers;
+
+        ReductionLanes(int workers, int cores) {
+            java.util.function.Consumer<RuntimeException> failed = e -> failure.compareAndSet(null, e); // the workers stop on it
+            coreBesideWorkers = workers < cores;
+            bugCandidates = new ReductionLane<>("txfuzz-reduce-bug-candidates", true, bugCandidateTools, failed);
+            others = new ReductionLane<>("txfuzz-reduce", workers + 1 < cores, otherTools, failed);
+        }
+
+        ReductionLane<ToSettle, Reduced> of(Finding f) {
+            return reducedWhateverTheTime(f) ? bugCandidates : others;
+        }
+
+        /** Findings filed and not yet filed for good. */
+        int waiting() {
+            return bugCandidates.waiting() + others.waiting();
+        }
+
+        /** The filing thread (the one worker, or the filer of several) has filed its last case. */
+        void noMoreFindings() {
+            bugCandidates.close();
+            others.close();
+            if (coreBesideWorkers) {
+                others.open();
+            }
+        }
+
+        /** A worker whose cases are spent takes a reduction thread's place with its own executor and oracles, until all are filed. */
+        void help(Executor executor, Judge judge) {
+            others.help(settler(executor, judge));
+        }
+
+        /** Settles what still waits and closes the lanes' executors and oracles. */
+        void finish() {
+            bugCandidates.finish();
+            others.finish();
+            bugCandidateTools.close();
+            otherTools.close();
+        }
+    }
+
+    /** How a lane's own thread settles: with an executor and oracles of its own, made when it first reduces and closed once it ended. */
+    private final class LaneTools implements ReductionLane.Settler<ToSettle, Reduced> {
+        private Executor executor;
+        private OracleSet oracleSet;
+        private Judge judge;
+
+        @Override
+        public Reduced prepare(ToSettle q) {
+            open();
+            return prepareReduction(q, executor, judge);
+        }
+
+        @Override
+        public void complete(ToSettle q, Reduced prepared) {
+            completeFiling(q, prepared);
+        }
+
+        private void open() {
+            if (executor == null) {
+                executor = new Executor(target, config.executor());
+                oracleSet = Oracles.create(config.oracles(), context);
+                judge = new Judge(oracleSet.oracles(), executor);
+                judging.addAll(judge.oracles());
+            }
+        }
+
+        void close() {
+            if (oracleSet != null) {
+                oracleSet.close();
+            }
+            if (executor != null) {
+                executor.close();
+            }
+        }
+    }
 
     /** Files a case's violations as a finding (at once, or handed on to be filed in iteration order); returns the finding's id. */
     private interface Recorder {
@@ -275,12 +379,22 @@ public final class Campaign {
         // the next iteration to claim: the workers take this process's iterations in turn, so together they run
         // exactly the iterations one worker would, whichever is faster
         java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong(partition.index());
+        int cores = Runtime.getRuntime().availableProcessors();
+        caseCores = new java.util.concurrent.Semaphore(Math.max(2, Math.max(jobs, cores)), true);
+        reductionLanes = new ReductionLanes(jobs, cores);
         try (ProgressBeat beat = new ProgressBeat(config.progressEvery(), this::beat)) {
-            if (jobs == 1) {
-                work(modes, next, writer, bugCandidatesBefore, null);
-            } else {
-                pooled(modes, next, writer, bugCandidatesBefore);
+            try {
+                if (jobs == 1) {
+                    work(modes, next, writer, bugCandidatesBefore, null);
+                } else {
+                    pooled(modes, next, writer, bugCandidatesBefore);
+                }
+            } finally {
+                reductionLanes.finish(); // the cases are spent (or the run failed): what waits is settled now
             }
+        }
+        if (failure.get() != null) {
+            throw failure.get();
         }
         if (config.progressEvery() != null) {
             progressLine(true);
@@ -290,9 +404,9 @@ public final class Campaign {
 
     /**
      * {@code jobs} workers run cases side by side, each with its own executor and databases; this thread files
-     * what they found in iteration order, reducing and confirming findings on an executor of its own. So
-     * generation never waits for a reduction, and the findings, their de-duplication and events.jsonl are
-     * what one worker would have made of the same iterations. With --max-bugs, cases the workers ran past the
+     * what they found in iteration order and queues their reductions ({@link #record}), which run on threads of
+     * their own. So neither generation nor filing waits for a reduction, and the findings, their de-duplication
+     * and events.jsonl's lines are what one worker would have made of the same iterations. With --max-bugs, cases the workers ran past the
      * iteration that reached the limit are not filed, as one worker would not have run them.
      */
     private void pooled(List<String> modes, java.util.concurrent.atomic.AtomicLong next, FindingWriter writer, long bugCandidatesBefore) {
@@ -312,10 +426,7 @@ public final class Campaign {
             workers.add(t);
             t.start();
         }
-        try (Executor executor = new Executor(target, config.executor());
-             OracleSet filing = Oracles.create(config.oracles(), context)) {
-            Judge judge = new Judge(filing.oracles(), executor);
-            judging.addAll(judge.oracles());
+        try {
             boolean limitReached = false;
             for (Done d = filer.next(); d != null; d = filer.next()) {
                 if (limitReached) {
@@ -327,7 +438,7 @@ public final class Campaign {
                 Outcome outcome = d.outcome();
                 if (d.toFile() != null) {
                     try (CaseCosts.Timing timed = costs.time(CaseCosts.FILER)) {
-                        outcome = Outcome.finding(record(d.toFile().asRun(), d.toFile().trace(), d.toFile().violations(), writer, executor, judge));
+                        outcome = Outcome.finding(record(d.toFile().asRun(), d.toFile().trace(), d.toFile().violations(), writer));
                     }
                 }
                 if (outcome != null) {
@@ -345,6 +456,7 @@ public final class Campaign {
             failure.compareAndSet(null, e);
             stopRequested = true; // the workers stop after their case: nothing would file what they find
         } finally {
+            reductionLanes.noMoreFindings(); // the workers helping with reductions end once the lanes are empty
             for (Thread t : workers) {
                 joinQuietly(t);
             }
@@ -376,9 +488,15 @@ public final class Campaign {
             notifyAll();
         }
 
+        /** Worker threads that said their cases are spent. */
+        private final java.util.Set<Thread> ended = new java.util.HashSet<>();
+
+        /** The calling worker's cases are spent (said once; again from its thread's end, which a failure reaches first). */
         synchronized void workerEnded() {
-            running--;
-            notifyAll();
+            if (ended.add(Thread.currentThread())) {
+                running--;
+                notifyAll();
+            }
         }
 
         /** The next iteration's case, waiting for it while a worker runs; null once the workers ended and there is none. */
@@ -431,66 +549,80 @@ public final class Campaign {
             if (filer != null) {
                 unfiled.set(new ArrayList<>());
             }
-            Recorder recorder = filer == null ? (asRun, trace, violations) -> record(asRun, trace, violations, writer, executor, judge)
+            Recorder recorder = filer == null ? (asRun, trace, violations) -> record(asRun, trace, violations, writer)
                     : (asRun, trace, violations) -> {
                         handed[0] = new ToFile(asRun, trace, violations);
                         return FindingWriter.id(asRun.withEngine(meta.engine().forCase(target.name())));
                     };
             while (true) {
-                if (stopRequested || failure.get() != null) {
-                    break;
-                }
-                if (System.nanoTime() >= deadline) {
-                    endedBy("time");
-                    break;
-                }
-                // read without taking the books: the filer holds them while it writes a finding and summary.json
-                if (maxBugCandidates > 0 && uniqueBugCandidatesFiled - bugCandidatesBefore >= maxBugCandidates) {
-                    endedBy(Summary.MAX_BUGS);
-                    break;
-                }
-                long i = next.getAndAdd(partition.count());
-                if (config.tests() != null && i >= config.tests()) {
-                    endedBy("tests");
-                    break;
-                }
-                int n = config.levels().size();
-                IsolationLevel level = config.levels().get((int) (i % n));
-                String mode = modes.get((int) ((i / n) % modes.size()));
-                TestCase c;
-                try (CaseCosts.Timing timed = costs.time(CaseCosts.GENERATION)) {
-                    c = source.make(level, mode, i);
-                } catch (RuntimeException e) {
-                    if (filer != null) {
-                        filer.put(new Done(i, null, null, null, List.of())); // no gap in the order: the other workers' cases are still filed
+                caseCores.acquireUninterruptibly(); // a bug candidate's reduction may hold one: it takes a worker's place, not a share of it
+                try {
+                    if (stopRequested || failure.get() != null) {
+                        break;
                     }
-                    throw e;
+                    if (System.nanoTime() >= deadline) {
+                        endedBy("time");
+                        break;
+                    }
+                    // read without taking the books: the filer holds them while it writes a finding and summary.json
+                    if (maxBugCandidates > 0 && uniqueBugCandidatesFiled - bugCandidatesBefore >= maxBugCandidates) {
+                        endedBy(Summary.MAX_BUGS);
+                        break;
+                    }
+                    long i = next.getAndAdd(partition.count());
+                    if (config.tests() != null && i >= config.tests()) {
+                        endedBy("tests");
+                        break;
+                    }
+                    int n = config.levels().size();
+                    IsolationLevel level = config.levels().get((int) (i % n));
+                    String mode = modes.get((int) ((i / n) % modes.size()));
+                    TestCase c;
+                    try (CaseCosts.Timing timed = costs.time(CaseCosts.GENERATION)) {
+                        c = source.make(level, mode, i);
+                    } catch (RuntimeException e) {
+                        if (filer != null) {
+                            filer.put(new Done(i, null, null, null, List.of())); // no gap in the order: the other workers' cases are still filed
+                        }
+                        throw e;
+                    }
+                    Outcome outcome;
+                    if (config.execution() == CampaignConfig.Execution.PREPARED || (config.execution() == CampaignConfig.Execution.MIXED && i % 2 == 1)) {
+                        c = c.withExecution(ExecutionMode.PREPARED);
+                    }
+                    if (concurrent != null) {
+                        outcome = runConcurrently(c, concurrent, executor, judge, recorder);
+                    } else {
+                        long iteration = i;
+                        TestCase instrumented = c;
+                        outcome = runOne(c, executor, judge, recorder,
+                                plainTwins == null ? null : () -> plainTwins.make(level, mode, iteration).withExecution(instrumented.execution()),
+                                config.selfCheckEvery() > 0 && i % config.selfCheckEvery() == 0);
+                    }
+                    if (filer != null) {
+                        filer.put(new Done(i, c, outcome, outcome == null ? null : handed[0], unfiled.get()));
+                        unfiled.set(new ArrayList<>());
+                        casesRun.incrementAndGet();
+                        handed[0] = null;
+                    } else if (outcome != null) { // null: interrupted under the case, which then says nothing
+                        events.append(new CampaignEvent.Case(EventLog.now(), c.iteration(), c.isolation().name(), c.mode(), outcome.outcome(),
+                                outcome.finding()));
+                    }
+                    if (progressLine(false)) {
+                        writeSummary();
+                    }
+                } finally {
+                    caseCores.release();
                 }
-                Outcome outcome;
-                if (config.execution() == CampaignConfig.Execution.PREPARED || (config.execution() == CampaignConfig.Execution.MIXED && i % 2 == 1)) {
-                    c = c.withExecution(ExecutionMode.PREPARED);
-                }
-                if (concurrent != null) {
-                    outcome = runConcurrently(c, concurrent, executor, judge, recorder);
-                } else {
-                    long iteration = i;
-                    TestCase instrumented = c;
-                    outcome = runOne(c, executor, judge, recorder,
-                            plainTwins == null ? null : () -> plainTwins.make(level, mode, iteration).withExecution(instrumented.execution()),
-                            config.selfCheckEvery() > 0 && i % config.selfCheckEvery() == 0);
-                }
-                if (filer != null) {
-                    filer.put(new Done(i, c, outcome, outcome == null ? null : handed[0], unfiled.get()));
-                    unfiled.set(new ArrayList<>());
-                    casesRun.incrementAndGet();
-                    handed[0] = null;
-                } else if (outcome != null) { // null: interrupted under the case, which then says nothing
-                    events.append(new CampaignEvent.Case(EventLog.now(), c.iteration(), c.isolation().name(), c.mode(), outcome.outcome(),
-                            outcome.finding()));
-                }
-                if (progressLine(false)) {
-                    writeSummary();
-                }
+            }
+            // the cases are spent: this worker's core reduces what waits (the filer may still file the other workers' last cases)
+            if (filer != null) {
+                filer.workerEnded();
+            } else {
+                reductionLanes.noMoreFindings();
+            }
+            if (failure.get() == null) {
+                reductionLanes.help(executor, judge);
             }
         }
     }
@@ -825,20 +957,15 @@ public final class Campaign {
     }
 
     /**
-     * Writes the finding at once, then reduces and de-duplicates it (see docs/findings.md):
-     * <ol>
-     *   <li>if the case as found already has a known unique finding's signature key (the same
-     *       cause: the same bug as far as txfuzz can tell) it is filed as that one's duplicate
-     *       without reduction;</li>
-     *   <li>else, if its primary violation can be reduced (confirmed, not flaky, reported by an
-     *       oracle, reduction on, and time left — a bug candidate is reduced even after the campaign's time, see
-     *       {@link #reducedWhateverTheTime}), the reducer shrinks it; the reduced case becomes
-     *       case.json, the case as found stays as original.case.json; its reduced signature makes
-     *       it a new unique finding or a duplicate of the one with that key;</li>
-     *   <li>else it is filed by its own signature.</li>
-     * </ol>
+     * Writes the finding at once and files it, or queues its reduction; see {@link #completeFiling} for how a finding is reduced
+     * and de-duplicated (docs/findings.md). The finding is on disk before this returns (findings are never lost), and this
+     * never waits for a reduction: a finding to reduce, and every later finding of its lane, is written as found and
+     * settled in filing order on the lane's thread ({@link ReductionLane}), so each is judged against the index as the
+     * findings before it left it, as when every finding was reduced inline. Bug candidates and other findings go in
+     * lanes of their own: a signature's key holds its classification, so neither lane's findings can be duplicates of
+     * the other's. With --max-bugs a bug candidate is settled before this returns, as the limit counts it then.
      */
-    private String record(TestCase asRun, Trace trace, List<Violation> violations, FindingWriter writer, Executor executor, Judge judge) {
+    private String record(TestCase asRun, Trace trace, List<Violation> violations, FindingWriter writer) {
         TestCase c = asRun.withEngine(meta.engine().forCase(target.name())); // case.json says which build it was found on
         String id = FindingWriter.id(c);
         int before = Reducer.dataStatements(c);
@@ -846,8 +973,7 @@ public final class Campaign {
         Violation primary = found.primary();
         boolean reducible = primary.classification() != Classification.FLAKY && primary.classification() != Classification.INSTRUMENTATION_EFFECT
                 && trace != null && primary.kind().reducible();
-        Filing filing;
-        synchronized (books) { // the index is looked up and the finding filed in one step, so two workers never both file one signature as new
+        synchronized (books) {
             for (Violation v : violations) {
                 switch (v.classification()) {
                     case BUG_CANDIDATE -> stats.bugCandidates++;
@@ -857,28 +983,122 @@ public final class Campaign {
                     case NOT_PROMISED -> stats.notPromised++; // filed with --not-promised, or as a concurrent run's witness
                 }
             }
-            filing = fileAtOnce(found, reducible, violations.size(), writer);
         }
-        if (!filing.pending()) {
-            checkNewest(filing.finding(), judge, writer);
-            return id;
+        ToSettle queued = new ToSettle(found, reducible, violations.size(), writer);
+        ReductionLane<ToSettle, Reduced> lane = reductionLanes.of(found);
+        Filing[] now = new Filing[1];
+        boolean filedForGood = lane.offer(queued, () -> {
+            synchronized (books) { // the index is looked up and the finding filed in one step, so two workers never both file one signature as new
+                now[0] = fileAtOnce(found, reducible, violations.size(), writer, false);
+            }
+            return !now[0].pending();
+        }, () -> {
+            synchronized (books) {
+                file(writer.write(found, target)); // as found, until the findings before it are settled
+            }
+        });
+        if (filedForGood) {
+            checkNewest(now[0].finding(), writer);
+        } else if (maxBugCandidates > 0 && reducedWhateverTheTime(found)) {
+            lane.awaitSettled();
+        }
+        return id;
+    }
+
+    /** A finding written as found, queued for its reduction and final filing; {@code violations}: how many the case had. */
+    private record ToSettle(Finding found, boolean reducible, int violations, FindingWriter writer) {
+    }
+
+    /**
+     * Reduces a queued finding ahead of its turn, on a settling thread with that thread's executor and oracles, when it is
+     * to be reduced as the index stands: findings before it can only make it a duplicate meanwhile (the index only grows,
+     * the time only passes), so one not to be reduced now never is. Null when none is due.
+     */
+    private Reduced prepareReduction(ToSettle q, Executor executor, Judge judge) {
+        boolean due;
+        synchronized (books) {
+            due = ReductionRecord.PENDING.equals(reductionStatus(q.found(), q.reducible()));
+        }
+        if (!due) {
+            return null;
+        }
+        String id = q.found().id();
+        boolean takesACore = reducedWhateverTheTime(q.found()); // documented findings are reduced only where no case waits for the core
+        if (takesACore) {
+            caseCores.acquireUninterruptibly();
         }
         beginStep("reducing " + id, "reducing", id, true);
-        Finding reduced;
         try {
-            reduced = reduce(found, executor, judge);
+            return reduce(q.found(), executor, judge);
         } finally {
             endStep();
+            if (takesACore) {
+                caseCores.release();
+            }
         }
+    }
+
+    /**
+     * Files a queued finding in its turn (see docs/findings.md):
+     * <ol>
+     *   <li>if the case as found already has a known unique finding's signature key (the same
+     *       cause: the same bug as far as txfuzz can tell) it is filed as that one's duplicate
+     *       without reduction;</li>
+     *   <li>else, if its primary violation can be reduced (confirmed, not flaky, reported by an
+     *       oracle, reduction on, and time left — a bug candidate is reduced even after the campaign's time, see
+     *       {@link #reducedWhateverTheTime}), it is filed with its reduction ({@link #prepareReduction}): the reduced case
+     *       becomes case.json, the case as found stays as original.case.json; its reduced signature makes it a new
+     *       unique finding or a duplicate of the one with that key;</li>
+     *   <li>else it is filed by its own signature.</li>
+     * </ol>
+     */
+    private void completeFiling(ToSettle q, Reduced prepared) {
+        Finding found = q.found();
+        String id = found.id();
         Finding filed;
         synchronized (books) {
-            FindingIndex.Group g = index.add(id, reduced.signature(), oneLine(reduced.primary().summary()),
-                    reduced.reduced() || ReductionRecord.MINIMAL.equals(reduced.reduction().status())); // a minimal case is its own reduction
-            filed = reduced.withDuplicateOf(duplicateOf(g, id), g.signature());
-            filed(file(writer.write(filed, target)), violations.size());
+            Filing filing = fileAtOnce(found, q.reducible(), q.violations(), q.writer(), true);
+            if (!filing.pending()) {
+                filed = filing.finding();
+            } else {
+                if (prepared == null) {
+                    throw new IllegalStateException(id + " is due for reduction now but was not when its reduction was prepared");
+                }
+                if (prepared.run() != null) {
+                    stats.addReduction(prepared.run());
+                }
+                Finding reduced = prepared.finding();
+                FindingIndex.Group g = index.add(id, reduced.signature(), oneLine(reduced.primary().summary()),
+                        reduced.reduced() || ReductionRecord.MINIMAL.equals(reduced.reduction().status())); // a minimal case is its own reduction
+                filed = reduced.withDuplicateOf(duplicateOf(g, id), g.signature());
+                filed(file(q.writer().write(filed, target)), q.violations());
+            }
         }
-        checkNewest(filed, judge, writer);
-        return id;
+        checkNewest(filed, q.writer());
+    }
+
+    /** How a lane's thread, or a worker helping it, settles findings: with its own executor and oracles. */
+    private ReductionLane.Settler<ToSettle, Reduced> settler(Executor executor, Judge judge) {
+        return new ReductionLane.Settler<>() {
+            @Override
+            public Reduced prepare(ToSettle q) {
+                return prepareReduction(q, executor, judge);
+            }
+
+            @Override
+            public void complete(ToSettle q, Reduced prepared) {
+                completeFiling(q, prepared);
+            }
+        };
+    }
+
+    /** Whether {@code found} is to be reduced as the index and the time stand ({@link ReductionRecord#PENDING}), else why not (under {@link #books}). */
+    private String reductionStatus(Finding found, boolean reducible) {
+        return !reducible ? ReductionRecord.NOT_APPLICABLE
+                : !config.reduces() ? ReductionRecord.OFF
+                : index.covering(found.signature()).isPresent() ? ReductionRecord.SKIPPED_DUPLICATE
+                : stopRequested || (!reducedWhateverTheTime(found) && System.nanoTime() >= deadline) ? ReductionRecord.TIME_UP
+                : ReductionRecord.PENDING;
     }
 
     /** What {@link #fileAtOnce} did: filed the finding for good, or as found, its reduction {@code pending}. */
@@ -886,20 +1106,19 @@ public final class Campaign {
     }
 
     /**
-     * Files {@code found} at once (under {@link #books}): for good when it is not to be reduced (a duplicate of a
-     * known signature, or a unique finding by its own), else as found — findings are never lost — pending its reduction.
+     * Files {@code found} (under {@link #books}): for good when it is not to be reduced (a duplicate of a known
+     * signature, or a unique finding by its own), else as found — findings are never lost — pending its reduction
+     * ({@code writtenAsFound}: it already was, while it waited in its lane).
      */
-    private Filing fileAtOnce(Finding found, boolean reducible, int violations, FindingWriter writer) {
+    private Filing fileAtOnce(Finding found, boolean reducible, int violations, FindingWriter writer, boolean writtenAsFound) {
         String id = found.id();
         int before = found.reduction().statementsBefore();
         Optional<FindingIndex.Group> known = index.covering(found.signature());
-        String status = !reducible ? ReductionRecord.NOT_APPLICABLE
-                : !config.reduces() ? ReductionRecord.OFF
-                : known.isPresent() ? ReductionRecord.SKIPPED_DUPLICATE
-                : stopRequested || (!reducedWhateverTheTime(found) && System.nanoTime() >= deadline) ? ReductionRecord.TIME_UP
-                : ReductionRecord.PENDING;
+        String status = reductionStatus(found, reducible);
         if (ReductionRecord.PENDING.equals(status)) {
-            file(writer.write(found, target)); // written before the reduction starts
+            if (!writtenAsFound) {
+                file(writer.write(found, target)); // written before the reduction starts
+            }
             return new Filing(found, true);
         }
         ReductionRecord r = ReductionRecord.notRun(status, before);
@@ -933,7 +1152,7 @@ public final class Campaign {
      * tests an older one ({@link #checkingNewest}), and files the finding again with the outcome, which
      * its report names in its first lines.
      */
-    private void checkNewest(Finding f, Judge judge, FindingWriter writer) {
+    private void checkNewest(Finding f, FindingWriter writer) {
         if (newestCheck == null || stopRequested || f.duplicateOf() != null || f.primary().classification() != Classification.BUG_CANDIDATE) {
             return;
         }
@@ -973,6 +1192,10 @@ public final class Campaign {
                 if (waiting > 0) {
                     line += "; " + waiting + " more run, waiting to be filed in order";
                 }
+            }
+            int toReduce = reductionLanes == null ? 0 : reductionLanes.waiting();
+            if (toReduce > 0) {
+                line += "; " + Plural.of(toReduce, "finding") + " queued for reduction";
             }
             progress.println(line + (doing == null ? "" : "; " + doing + " …"));
             nextProgress = config.progressEvery() == null ? Long.MAX_VALUE : System.nanoTime() + config.progressEvery().toNanos();
@@ -1105,7 +1328,7 @@ public final class Campaign {
      * Reduces the finding's case within the per-finding budget (and, unless it is a bug candidate, within the campaign's
      * remaining time: {@link #reducedWhateverTheTime}); the finding unchanged if that fails.
      */
-    private Finding reduce(Finding f, Executor executor, Judge judge) {
+    private Reduced reduce(Finding f, Executor executor, Judge judge) {
         long left = deadline == Long.MAX_VALUE || reducedWhateverTheTime(f) ? Long.MAX_VALUE : Math.max(deadline - System.nanoTime(), 0);
         java.time.Duration budget = left < config.reduceTime().toNanos() ? java.time.Duration.ofNanos(left) : config.reduceTime();
         Reduction r;
@@ -1114,11 +1337,20 @@ public final class Campaign {
         } catch (RuntimeException e) {
             // the reducer's own failure must not cost the finding: keep the case as found
             progress.println("txfuzz: reducing " + f.id() + " failed, keeping the case as found: " + e);
-            return f.withReduction(ReductionRecord.notRun(ReductionRecord.FAILED, f.reduction().statementsBefore()));
+            return new Reduced(f.withReduction(ReductionRecord.notRun(ReductionRecord.FAILED, f.reduction().statementsBefore())), null);
         }
-        synchronized (books) {
-            stats.addReduction(r);
-        }
+        return new Reduced(reported(f, r, executor, judge), r);
+    }
+
+    /**
+     * A finding's reduction, made before its turn to be filed: {@code run} (null when the reducer failed) goes into the
+     * figures only when the finding is filed with it (a finding found a duplicate meanwhile is not).
+     */
+    private record Reduced(Finding finding, Reduction run) {
+    }
+
+    /** The finding as reduction {@code r} leaves it: reduced, run again for its report, or as found when that failed. */
+    private Finding reported(Finding f, Reduction r, Executor executor, Judge judge) {
         if (stopRequested || !r.changed()) {
             // interrupted, out of time before anything smaller was confirmed, or nothing to remove:
             // the case as found stays the finding (case.json, no original.* files)
@@ -1243,7 +1475,7 @@ public final class Campaign {
                         stats.reducedStatementsBefore, stats.reducedStatementsAfter,
                         stats.medianRatio() == null ? null : round(stats.medianRatio()), round(stats.reductionSeconds), stats.reductionRuns,
                         stats.reductionsExhausted),
-                java.util.stream.Stream.concat(earlier.groups().stream(), index.groups().stream().map(g -> new Summary.Group(g.signature().id(),
+                java.util.stream.Stream.concat(earlier.groups().stream(), groupsInFindingOrder().stream().map(g -> new Summary.Group(g.signature().id(),
                         g.signature().text(), g.signature().classification(), g.representative(), g.description(), g.duplicates().size(),
                         g.duplicates()))).toList(),
                 plainTwins == null ? null : new Summary.SelfCheck(config.selfCheckEvery(), stats.selfChecks, stats.selfCheckDisagreements,
@@ -1251,7 +1483,7 @@ public final class Campaign {
                         stats.instrumentationEffects, List.copyOf(stats.firstSelfCheckDisagreements)),
                 oracleFigures(), generated.figures(config.generation().kind().word()), interruptedBy != null,
                 interruptedBy == null || !interruptedBy.startsWith("SIG") ? null : interruptedBy, interruptedBy != null ? null : endedBy,
-                known == null ? null : known.split(index.groups().stream().map(g -> new Summary.Group(g.signature().id(), g.signature().text(),
+                known == null ? null : known.split(groupsInFindingOrder().stream().map(g -> new Summary.Group(g.signature().id(), g.signature().text(),
                         g.signature().classification(), g.representative(), g.description(), g.duplicates().size(), g.duplicates())).toList()),
                 stats.notPromised);
         try {
@@ -1268,6 +1500,21 @@ public final class Campaign {
             JunitXml.write(summary, config.out().resolve("junit.xml"));
         }
         return summary;
+    }
+
+    /**
+     * The unique findings in the order their representatives were found, as reducing each before the next made them: the
+     * index makes a group when its representative is filed for good, which a bug candidate's lane may do before an
+     * earlier documented finding's.
+     */
+    private List<FindingIndex.Group> groupsInFindingOrder() {
+        Map<String, Integer> found = new java.util.HashMap<>();
+        for (String id : findings.keySet()) {
+            found.put(id, found.size());
+        }
+        List<FindingIndex.Group> groups = new ArrayList<>(index.groups());
+        groups.sort(java.util.Comparator.comparingInt(g -> found.getOrDefault(g.representative(), Integer.MAX_VALUE)));
+        return groups;
     }
 
     private static double round(double d) {
