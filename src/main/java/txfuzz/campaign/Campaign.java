@@ -1195,7 +1195,8 @@ public final class Campaign {
             }
             int toReduce = reductionLanes == null ? 0 : reductionLanes.waiting();
             if (toReduce > 0) {
-                line += "; " + Plural.of(toReduce, "finding") + " queued for reduction";
+                // not yet in the findings counted before: each is filed as unique or duplicate once reduced
+                line += "; " + Plural.of(toReduce, "more finding") + " queued for reduction";
             }
             progress.println(line + (doing == null ? "" : "; " + doing + " …"));
             nextProgress = config.progressEvery() == null ? Long.MAX_VALUE : System.nanoTime() + config.progressEvery().toNanos();

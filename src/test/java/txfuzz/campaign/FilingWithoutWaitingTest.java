@@ -98,6 +98,6 @@ class FilingWithoutWaitingTest {
         assertEquals(2, lines.stream().filter(l -> l.contains("\"event\":\"finding\"")).count(), String.join("\n", lines));
 
         String progress = printed.toString(StandardCharsets.UTF_8);
-        assertTrue(progress.lines().anyMatch(l -> l.contains("; 1 finding queued for reduction") && l.endsWith("; reducing h2-RC-s5-i0 …")), progress);
+        assertTrue(progress.lines().anyMatch(l -> l.contains("; 1 more finding queued for reduction") && l.endsWith("; reducing h2-RC-s5-i0 …")), progress);
     }
 }
