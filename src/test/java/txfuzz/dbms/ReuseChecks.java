@@ -49,6 +49,27 @@ public final class ReuseChecks {
         assertNextIsNewAfterADiscard(target);
     }
 
+    /**
+     * A caller holding one database opens another on the same thread (a simulation inside a run): they are two
+     * databases, and both are kept and reused afterwards.
+     */
+    public static void nestedDatabasesAreTwo(Target target) throws SQLException {
+        try (Database outer = target.freshDatabase(); Connection a = outer.connect(target.defaultIsolationLevel(), target.modes().get(0))) {
+            exec(a, "CREATE TABLE nested_outer(id INT PRIMARY KEY)");
+            try (Database inner = target.freshDatabase(); Connection b = inner.connect(target.defaultIsolationLevel(), target.modes().get(0))) {
+                exec(b, "CREATE TABLE nested_outer(id INT PRIMARY KEY)"); // would fail if inner were outer
+            }
+            exec(a, "INSERT INTO nested_outer VALUES (1)");
+        }
+        ReusedDatabases.Counts counts = target.databaseReuse();
+        try (Database one = target.freshDatabase(); Database two = target.freshDatabase()) {
+            assertEquals(counts.reused() + 2, target.databaseReuse().reused(), "both nested databases are kept for this thread");
+            assertNotNull(one);
+            assertNotNull(two);
+        }
+        assertEquals(counts.discarded(), target.databaseReuse().discarded());
+    }
+
     /** A database closed while one of its sessions is still open is dropped, not reused. */
     public static void openSessionDiscards(Target target) throws SQLException {
         Database db = target.freshDatabase();

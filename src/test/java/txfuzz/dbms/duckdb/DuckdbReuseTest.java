@@ -60,4 +60,9 @@ class DuckdbReuseTest {
     void aSessionLeftOpenDiscardsTheInstance() throws Exception {
         ReuseChecks.openSessionDiscards(target);
     }
+
+    @Test
+    void aDatabaseOpenedWhileAnotherIsHeldIsAnotherOne() throws Exception {
+        ReuseChecks.nestedDatabasesAreTwo(target);
+    }
 }

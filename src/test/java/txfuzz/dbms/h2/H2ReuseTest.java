@@ -77,4 +77,9 @@ class H2ReuseTest {
     void aSessionLeftOpenDiscardsTheDatabase() throws Exception {
         ReuseChecks.openSessionDiscards(target);
     }
+
+    @Test
+    void aDatabaseOpenedWhileAnotherIsHeldIsAnotherOne() throws Exception {
+        ReuseChecks.nestedDatabasesAreTwo(target);
+    }
 }

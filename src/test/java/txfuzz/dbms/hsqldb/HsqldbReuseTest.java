@@ -95,4 +95,9 @@ class HsqldbReuseTest {
     void aSessionLeftOpenDiscardsTheDatabase() throws Exception {
         ReuseChecks.openSessionDiscards(target);
     }
+
+    @Test
+    void aDatabaseOpenedWhileAnotherIsHeldIsAnotherOne() throws Exception {
+        ReuseChecks.nestedDatabasesAreTwo(target);
+    }
 }

@@ -62,4 +62,9 @@ class SqliteReuseTest {
     void aSessionLeftOpenDiscardsTheFile() throws Exception {
         ReuseChecks.openSessionDiscards(target);
     }
+
+    @Test
+    void aDatabaseOpenedWhileAnotherIsHeldIsAnotherOne() throws Exception {
+        ReuseChecks.nestedDatabasesAreTwo(target);
+    }
 }
