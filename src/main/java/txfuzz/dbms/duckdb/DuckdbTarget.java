@@ -74,8 +74,14 @@ public final class DuckdbTarget implements Target {
         return version;
     }
 
-    /** Opening a DuckDB instance per run was most of a DuckDB case: each thread keeps instances, emptied and checked (ReusedDatabases). */
-    private final ReusedDatabases<DuckdbDatabase> databases = new ReusedDatabases<>(this::createDatabase, ReusedDatabases.ENABLED);
+    /**
+     * Off unless -Dtxfuzz.duckdb.reuse=true. Measured side by side (bench --tests 300 --seed 1 --jobs 2, docs/performance.md):
+     * reuse was not faster once the machine's load fell (183 s against 106-304 s for the base), and in both rounds
+     * with reuse one finding (i245) had two violations come out flaky on confirmation that the base confirms every
+     * time: a verdict must not depend on whether the instance is new, so DuckDB keeps a new instance per run.
+     */
+    private final ReusedDatabases<DuckdbDatabase> databases = new ReusedDatabases<>(this::createDatabase,
+            ReusedDatabases.ENABLED && Boolean.getBoolean("txfuzz.duckdb.reuse"));
 
     private DuckdbDatabase createDatabase() throws SQLException {
         return new DuckdbDatabase(jdbc);

@@ -23,7 +23,13 @@ class DuckdbReuseTest {
 
     @BeforeAll
     static void start() {
-        target = (DuckdbTarget) Targets.create("duckdb");
+        // reuse is off by default on DuckDB (docs/performance.md); the machinery is checked all the same
+        System.setProperty("txfuzz.duckdb.reuse", "true");
+        try {
+            target = (DuckdbTarget) Targets.create("duckdb");
+        } finally {
+            System.clearProperty("txfuzz.duckdb.reuse");
+        }
     }
 
     @AfterAll
