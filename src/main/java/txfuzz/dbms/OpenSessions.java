@@ -29,6 +29,26 @@ public final class OpenSessions {
         return ids.computeIfAbsent(c, k -> "S" + NEXT.incrementAndGet());
     }
 
+    /** How many of the sessions are still open; forgets those that are closed. */
+    public int stillOpen() {
+        int open = 0;
+        for (Connection c : opened) {
+            boolean closed;
+            try {
+                closed = c.isClosed();
+            } catch (SQLException e) {
+                closed = false; // cannot tell: count it as open
+            }
+            if (closed) {
+                opened.remove(c);
+                ids.remove(c);
+            } else {
+                open++;
+            }
+        }
+        return open;
+    }
+
     /** Closes every session; one that is closed already is fine. */
     public void closeAll() {
         for (Connection c : opened) {

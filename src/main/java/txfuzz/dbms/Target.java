@@ -55,8 +55,16 @@ public interface Target extends AutoCloseable {
         return engine().sessionMode(mode, settings);
     }
 
-    /** A fresh, empty, private database for one test case; closing it drops it. */
+    /**
+     * A fresh, empty, private database for one test case; closing it drops it. (Engines may hand out a
+     * database of an earlier run, reset and checked to be as a new one: {@link ReusedDatabases}.)
+     */
     Database freshDatabase() throws SQLException;
+
+    /** How many databases were created, reused after a checked reset, and discarded by the check. */
+    default ReusedDatabases.Counts databaseReuse() {
+        return ReusedDatabases.Counts.NONE;
+    }
 
     default ErrorClass classify(SQLException e) {
         return engine().classify(e);

@@ -3,6 +3,7 @@ package txfuzz.dbms.duckdb;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import txfuzz.model.IsolationLevel;
@@ -11,6 +12,7 @@ import txfuzz.dbms.Engine;
 import txfuzz.dbms.Jdbc;
 import txfuzz.dbms.LockProbe;
 import txfuzz.dbms.OpenSessions;
+import txfuzz.dbms.ReusedDatabases;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 
@@ -72,9 +74,27 @@ public final class DuckdbTarget implements Target {
         return version;
     }
 
+    /**
+     * Off unless -Dtxfuzz.duckdb.reuse=true. Measured side by side (bench --tests 300 --seed 1 --jobs 2, docs/performance.md):
+     * reuse was not faster once the machine's load fell (183 s against 106-304 s for the base), and in both rounds
+     * with reuse one finding (i245) had two violations come out flaky on confirmation that the base confirms every
+     * time: a verdict must not depend on whether the instance is new, so DuckDB keeps a new instance per run.
+     */
+    private final ReusedDatabases<DuckdbDatabase> databases = new ReusedDatabases<>(this::createDatabase,
+            ReusedDatabases.ENABLED && Boolean.getBoolean("txfuzz.duckdb.reuse"));
+
+    private DuckdbDatabase createDatabase() throws SQLException {
+        return new DuckdbDatabase(jdbc);
+    }
+
     @Override
     public Database freshDatabase() throws SQLException {
-        return new DuckdbDatabase(jdbc);
+        return databases.take();
+    }
+
+    @Override
+    public ReusedDatabases.Counts databaseReuse() {
+        return databases.counts();
     }
 
     /**
@@ -126,7 +146,33 @@ public final class DuckdbTarget implements Target {
 
     @Override
     public void close() {
+        databases.close();
     }
+
+    /**
+     * What a case can leave in a DuckDB instance: its catalog objects (the user's, not DuckDB's own); the settings
+     * are read apart ({@link DuckdbDatabase#settingsQuery}). Macros are left out: listing them (duckdb_functions())
+     * costs 70-130 ms, more than a new instance, and no generated case creates one.
+     */
+    private static final String CATALOG = "SELECT 'schema', schema_name, '' FROM duckdb_schemas() WHERE NOT internal"
+            + " UNION ALL SELECT 'table', schema_name || '.' || table_name, '' FROM duckdb_tables() WHERE NOT internal"
+            + " UNION ALL SELECT 'view', schema_name || '.' || view_name, '' FROM duckdb_views() WHERE NOT internal"
+            + " UNION ALL SELECT 'index', schema_name || '.' || index_name, '' FROM duckdb_indexes()"
+            + " UNION ALL SELECT 'sequence', schema_name || '.' || sequence_name, '' FROM duckdb_sequences()"
+            + " UNION ALL SELECT 'type', schema_name || '.' || type_name, '' FROM duckdb_types() WHERE NOT internal"
+            + " ORDER BY 1, 2";
+
+    /**
+     * The settings compared after a reset: those that change what a statement returns or how transactions behave
+     * (a case reaches them with SET or SET GLOBAL, which last for the instance). Others are not compared: see settingsQuery.
+     */
+    private static final java.util.Set<String> COMPARED_SETTINGS = java.util.Set.of("threads", "default_null_order", "default_order",
+            "default_collation", "preserve_insertion_order", "integer_division", "immediate_transaction_mode", "search_path", "TimeZone",
+            "Calendar", "ieee_floating_point_ops", "scalar_subquery_error_on_multiple_rows", "order_by_non_integer_literal",
+            "max_expression_depth", "enable_external_access");
+
+    /** Schemas every instance has. */
+    private static final java.util.Set<String> OWN_SCHEMAS = java.util.Set.of("main", "pg_catalog", "information_schema");
 
     /** First line of a message (DuckDB appends the query with a caret on later lines). */
     private static String firstLine(SQLException e) {
@@ -135,12 +181,145 @@ public final class DuckdbTarget implements Target {
         return nl < 0 ? m : m.substring(0, nl);
     }
 
-    private static final class DuckdbDatabase implements Database {
+    private static final class DuckdbDatabase implements ReusedDatabases.Reusable {
         private final Connection first;
         private final OpenSessions sessions = new OpenSessions();
+        /** The settings as the new instance had them, set back by {@link #reset()} where a case changed one. */
+        private final java.util.Map<String, String> settingsWhenNew;
+        /**
+         * current_setting() of {@link #COMPARED_SETTINGS}, in one row: duckdb_settings() itself costs 12-30 ms a
+         * call, and current_setting() of all its 167 settings 16-60 ms, more than the reset saves.
+         */
+        private final String settingsQuery;
 
         DuckdbDatabase(Jdbc jdbc) throws SQLException {
             first = jdbc.connect(URL, properties());
+            try {
+                java.util.Map<String, String> listed = new java.util.TreeMap<>();
+                try (Statement s = first.createStatement(); java.sql.ResultSet rs = s.executeQuery("SELECT name, value FROM duckdb_settings()")) {
+                    while (rs.next()) {
+                        listed.put(rs.getString(1), String.valueOf(rs.getString(2)));
+                    }
+                }
+                listed.keySet().retainAll(COMPARED_SETTINGS);
+                List<String> readable = new java.util.ArrayList<>();
+                for (String name : listed.keySet()) {
+                    try (Statement s = first.createStatement(); java.sql.ResultSet rs = s.executeQuery(currentSetting(name))) {
+                        readable.add(name);
+                    } catch (SQLException notReadableSo) {
+                        // a setting current_setting() cannot show: not compared
+                    }
+                }
+                listed.keySet().retainAll(readable);
+                settingsWhenNew = listed;
+                settingsQuery = "SELECT " + String.join(", ", readable.stream().map(n -> "CAST(current_setting('" + n + "') AS VARCHAR)").toList());
+            } catch (SQLException e) {
+                first.close();
+                throw e;
+            }
+        }
+
+        private static String currentSetting(String name) {
+            return "SELECT CAST(current_setting('" + name.replace("'", "''") + "') AS VARCHAR)";
+        }
+
+        /** Each compared setting's value now, by name. */
+        private java.util.Map<String, String> settings() throws SQLException {
+            java.util.Map<String, String> out = new java.util.TreeMap<>();
+            List<String> names = List.copyOf(settingsWhenNew.keySet());
+            try (Statement s = first.createStatement(); java.sql.ResultSet rs = s.executeQuery(settingsQuery)) {
+                rs.next();
+                for (int i = 0; i < names.size(); i++) {
+                    out.put(names.get(i), String.valueOf(rs.getString(i + 1)));
+                }
+            }
+            return out;
+        }
+
+        /**
+         * Refuses while a session of the last run is open, then drops the schemas a case made, the views,
+         * tables (a table others reference after them), sequences and types of main, and sets changed settings back.
+         */
+        @Override
+        public void reset() throws SQLException {
+            int open = sessions.stillOpen();
+            if (open > 0) {
+                throw new SQLException(open + " session(s) of the last run still open");
+            }
+            try (Statement s = first.createStatement()) {
+                for (String schema : names(s, "SELECT schema_name FROM duckdb_schemas() WHERE NOT internal")) {
+                    if (!OWN_SCHEMAS.contains(schema)) {
+                        s.execute("DROP SCHEMA " + quoted(schema) + " CASCADE");
+                    }
+                }
+                for (String view : names(s, "SELECT view_name FROM duckdb_views() WHERE NOT internal")) {
+                    s.execute("DROP VIEW " + quoted(view));
+                }
+                dropTables();
+                for (String sequence : names(s, "SELECT sequence_name FROM duckdb_sequences()")) {
+                    s.execute("DROP SEQUENCE " + quoted(sequence));
+                }
+                for (String type : names(s, "SELECT type_name FROM duckdb_types() WHERE NOT internal")) {
+                    s.execute("DROP TYPE " + quoted(type));
+                }
+            }
+            java.util.Map<String, String> now = settings();
+            if (now.equals(settingsWhenNew)) {
+                return;
+            }
+            for (var e : settingsWhenNew.entrySet()) {
+                if (!e.getValue().equals(now.get(e.getKey()))) {
+                    try (Statement s = first.createStatement()) {
+                        s.execute("SET GLOBAL " + e.getKey() + " = '" + e.getValue().replace("'", "''") + "'");
+                    } catch (SQLException notSettableSo) {
+                        // left to the fingerprint check
+                    }
+                }
+            }
+        }
+
+        /** Tables that others reference cannot go first: drop what can be dropped until nothing is left or nothing moves. */
+        private void dropTables() throws SQLException {
+            List<String> left;
+            try (Statement s = first.createStatement()) {
+                left = names(s, "SELECT table_name FROM duckdb_tables() WHERE NOT internal");
+            }
+            while (!left.isEmpty()) {
+                List<String> stuck = new java.util.ArrayList<>();
+                SQLException last = null;
+                for (String table : left) {
+                    // a statement per attempt: DuckDB's driver closes a statement that raised an error
+                    try (Statement s = first.createStatement()) {
+                        s.execute("DROP TABLE " + quoted(table));
+                    } catch (SQLException e) {
+                        stuck.add(table);
+                        last = e;
+                    }
+                }
+                if (stuck.size() == left.size()) {
+                    throw last;
+                }
+                left = stuck;
+            }
+        }
+
+        private static List<String> names(Statement s, String sql) throws SQLException {
+            List<String> out = new java.util.ArrayList<>();
+            try (java.sql.ResultSet rs = s.executeQuery(sql)) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+            return out;
+        }
+
+        private static String quoted(String name) {
+            return "\"" + name.replace("\"", "\"\"") + "\"";
+        }
+
+        @Override
+        public String fingerprint() throws SQLException {
+            return ReusedDatabases.rows(first, CATALOG) + settings();
         }
 
         /**

@@ -13,6 +13,7 @@ import txfuzz.dbms.Database;
 import txfuzz.dbms.Engine;
 import txfuzz.dbms.Jdbc;
 import txfuzz.dbms.LockProbe;
+import txfuzz.dbms.ReusedDatabases;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 
@@ -76,25 +77,77 @@ public final class H2Target implements Target {
         return version;
     }
 
+    /**
+     * Off unless -Dtxfuzz.h2.reuse=true: measured, a new in-memory H2 database and its SHUTDOWN cost less than
+     * DROP ALL OBJECTS and the check (INFORMATION_SCHEMA.SETTINGS alone is ~1-2 ms), see docs/performance.md.
+     */
+    private final ReusedDatabases<H2Database> databases = new ReusedDatabases<>(this::createDatabase,
+            ReusedDatabases.ENABLED && Boolean.getBoolean("txfuzz.h2.reuse"));
+
+    /** A new database, or (with -Dtxfuzz.h2.reuse=true) one of an earlier run of this thread, emptied with DROP ALL OBJECTS and checked. */
     @Override
     public Database freshDatabase() throws SQLException {
+        return databases.take();
+    }
+
+    private H2Database createDatabase() throws SQLException {
         String url = "jdbc:h2:mem:txfuzz_" + NEXT_DB.incrementAndGet() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=" + H2Engine.LOCK_TIMEOUT_MS + urlSettings;
         return new H2Database(jdbc, url);
     }
 
     @Override
-    public void close() {
+    public ReusedDatabases.Counts databaseReuse() {
+        return databases.counts();
     }
 
-    private static final class H2Database implements Database {
+    /** Why the latest reset database was dropped instead of reused (tests). */
+    String lastDiscardReason() {
+        return databases.lastDiscardReason();
+    }
+
+    @Override
+    public void close() {
+        databases.close();
+    }
+
+    /**
+     * What a case can leave in an H2 database: objects of every schema but INFORMATION_SCHEMA, users and roles,
+     * and the database's settings (SET MODE, SET DEFAULT_LOCK_TIMEOUT, ... are database-wide in H2).
+     */
+    private static final String FINGERPRINT = "SELECT 'schema ' || SCHEMA_NAME FROM INFORMATION_SCHEMA.SCHEMATA"
+            + " UNION ALL SELECT 'table ' || TABLE_SCHEMA || '.' || TABLE_NAME || ' ' || TABLE_TYPE FROM INFORMATION_SCHEMA.TABLES"
+            + " WHERE TABLE_SCHEMA <> 'INFORMATION_SCHEMA'"
+            + " UNION ALL SELECT 'index ' || INDEX_SCHEMA || '.' || INDEX_NAME FROM INFORMATION_SCHEMA.INDEXES"
+            + " UNION ALL SELECT 'sequence ' || SEQUENCE_SCHEMA || '.' || SEQUENCE_NAME FROM INFORMATION_SCHEMA.SEQUENCES"
+            + " UNION ALL SELECT 'trigger ' || TRIGGER_SCHEMA || '.' || TRIGGER_NAME FROM INFORMATION_SCHEMA.TRIGGERS"
+            + " UNION ALL SELECT 'routine ' || ROUTINE_SCHEMA || '.' || ROUTINE_NAME FROM INFORMATION_SCHEMA.ROUTINES"
+            + " UNION ALL SELECT 'constant ' || CONSTANT_SCHEMA || '.' || CONSTANT_NAME FROM INFORMATION_SCHEMA.CONSTANTS"
+            + " UNION ALL SELECT 'domain ' || DOMAIN_SCHEMA || '.' || DOMAIN_NAME FROM INFORMATION_SCHEMA.DOMAINS"
+            + " UNION ALL SELECT 'synonym ' || SYNONYM_SCHEMA || '.' || SYNONYM_NAME FROM INFORMATION_SCHEMA.SYNONYMS"
+            + " UNION ALL SELECT 'user ' || USER_NAME || ' ' || IS_ADMIN FROM INFORMATION_SCHEMA.USERS"
+            + " UNION ALL SELECT 'role ' || ROLE_NAME FROM INFORMATION_SCHEMA.ROLES"
+            + " UNION ALL SELECT 'setting ' || SETTING_NAME || '=' || COALESCE(SETTING_VALUE, '') FROM INFORMATION_SCHEMA.SETTINGS"
+            + " WHERE SETTING_NAME NOT LIKE 'info.%' AND SETTING_NAME NOT LIKE 'property.%'" // the build and the JVM, and figures that move
+            + " ORDER BY 1";
+
+    private static final class H2Database implements ReusedDatabases.Reusable {
         private final Jdbc jdbc;
         private final String url;
         private final Connection keeper;
+        /** The database-wide settings as the new database had them, restored by {@link #reset()}. */
+        private final java.util.Map<String, String> settingsWhenNew;
 
         H2Database(Jdbc jdbc, String url) throws SQLException {
             this.jdbc = jdbc;
             this.url = url;
             this.keeper = jdbc.connect(url);
+            java.util.Map<String, String> settings;
+            try (Statement s = keeper.createStatement()) {
+                settings = settings(s);
+            } catch (SQLException olderCatalog) {
+                settings = java.util.Map.of(); // H2 1.4 names the columns otherwise; its databases are not reused
+            }
+            this.settingsWhenNew = settings;
         }
 
         @Override
@@ -177,6 +230,57 @@ public final class H2Target implements Target {
                     }
                 }
             });
+        }
+
+        /**
+         * Refuses while another session is open (a statement given up on may still wait or hold a lock), then
+         * DROP ALL OBJECTS: every table, view, sequence, schema, alias, role and user but the keeper's.
+         */
+        @Override
+        public void reset() throws SQLException {
+            try (Statement s = keeper.createStatement()) {
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS WHERE SESSION_ID <> SESSION_ID()")) {
+                    rs.next();
+                    if (rs.getInt(1) > 0) {
+                        throw new SQLException(rs.getInt(1) + " session(s) of the last run still open");
+                    }
+                }
+                s.execute("DROP ALL OBJECTS");
+                restoreSettings(s);
+            }
+        }
+
+        /**
+         * A setting the run changed (SET name value is database-wide in H2) is set back to its value when the
+         * database was new. One the new database did not list (H2 lists a setting once it was set, e.g.
+         * DEFAULT_LOCK_TIMEOUT or IGNORECASE) or that cannot be set so stays, and the fingerprint check drops the database.
+         */
+        private void restoreSettings(Statement s) throws SQLException {
+            java.util.Map<String, String> now = settings(s);
+            for (var e : settingsWhenNew.entrySet()) {
+                if (!e.getValue().equals(now.get(e.getKey())) && !e.getKey().startsWith("info.")) {
+                    try {
+                        s.execute("SET " + e.getKey() + " " + e.getValue());
+                    } catch (SQLException notSettableSo) {
+                        // left to the fingerprint check
+                    }
+                }
+            }
+        }
+
+        private static java.util.Map<String, String> settings(Statement s) throws SQLException {
+            java.util.Map<String, String> out = new java.util.HashMap<>();
+            try (ResultSet rs = s.executeQuery("SELECT SETTING_NAME, SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS")) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), String.valueOf(rs.getString(2)));
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public String fingerprint() throws SQLException {
+            return ReusedDatabases.rows(keeper, FINGERPRINT);
         }
 
         @Override

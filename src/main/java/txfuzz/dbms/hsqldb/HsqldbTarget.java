@@ -19,6 +19,7 @@ import txfuzz.dbms.Database;
 import txfuzz.dbms.Engine;
 import txfuzz.dbms.Jdbc;
 import txfuzz.dbms.LockProbe;
+import txfuzz.dbms.ReusedDatabases;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 
@@ -105,16 +106,57 @@ public final class HsqldbTarget implements Target {
         return version;
     }
 
+    /**
+     * Building an in-memory database (its LOB schema, its information schema) was most of an HSQLDB case's CPU:
+     * a database is emptied and reused instead, and only when it is as new (ReusedDatabases).
+     */
+    private final ReusedDatabases<HsqldbDatabase> databases = new ReusedDatabases<>(
+            () -> new HsqldbDatabase("txfuzz_" + NEXT_DB.incrementAndGet()), ReusedDatabases.ENABLED);
+
     @Override
     public Database freshDatabase() throws SQLException {
-        return new HsqldbDatabase("txfuzz_" + NEXT_DB.incrementAndGet());
+        return databases.take();
+    }
+
+    @Override
+    public ReusedDatabases.Counts databaseReuse() {
+        return databases.counts();
+    }
+
+    /** Why the latest reset database was dropped instead of reused (tests). */
+    String lastDiscardReason() {
+        return databases.lastDiscardReason();
     }
 
     @Override
     public void close() {
+        databases.close();
     }
 
-    private final class HsqldbDatabase implements Database {
+    /** Schemas every HSQLDB database has; a case works in PUBLIC and may create others. */
+    private static final String SYSTEM_SCHEMAS = "('INFORMATION_SCHEMA', 'SYSTEM_LOBS')";
+
+    /**
+     * What a case can leave in an HSQLDB database: the objects of its schemas, users and roles, and the
+     * database's properties, among them the transaction control (hsqldb.tx), which a session can switch with
+     * SET DATABASE TRANSACTION CONTROL (reproduce.sql's session set-up does).
+     */
+    private static final String FINGERPRINT = "SELECT 'schema', SCHEMA_NAME, '' FROM INFORMATION_SCHEMA.SCHEMATA"
+            + " UNION ALL SELECT 'table', TABLE_SCHEMA || '.' || TABLE_NAME, TABLE_TYPE FROM INFORMATION_SCHEMA.TABLES"
+            + " WHERE TABLE_SCHEMA NOT IN " + SYSTEM_SCHEMAS
+            + " UNION ALL SELECT 'sequence', SEQUENCE_SCHEMA || '.' || SEQUENCE_NAME, '' FROM INFORMATION_SCHEMA.SEQUENCES"
+            + " WHERE SEQUENCE_SCHEMA NOT IN " + SYSTEM_SCHEMAS
+            + " UNION ALL SELECT 'trigger', TRIGGER_SCHEMA || '.' || TRIGGER_NAME, '' FROM INFORMATION_SCHEMA.TRIGGERS"
+            + " UNION ALL SELECT 'routine', ROUTINE_SCHEMA || '.' || SPECIFIC_NAME, '' FROM INFORMATION_SCHEMA.ROUTINES"
+            + " WHERE ROUTINE_SCHEMA NOT IN " + SYSTEM_SCHEMAS
+            + " UNION ALL SELECT 'domain', DOMAIN_SCHEMA || '.' || DOMAIN_NAME, '' FROM INFORMATION_SCHEMA.DOMAINS"
+            + " WHERE DOMAIN_SCHEMA NOT IN " + SYSTEM_SCHEMAS
+            + " UNION ALL SELECT 'user', USER_NAME, CAST(ADMIN AS VARCHAR(5)) FROM INFORMATION_SCHEMA.SYSTEM_USERS"
+            + " UNION ALL SELECT 'role', ROLE_NAME, '' FROM INFORMATION_SCHEMA.ADMINISTRABLE_ROLE_AUTHORIZATIONS"
+            + " UNION ALL SELECT 'property', PROPERTY_NAME, PROPERTY_VALUE FROM INFORMATION_SCHEMA.SYSTEM_PROPERTIES"
+            + " ORDER BY 1, 2";
+
+    private final class HsqldbDatabase implements ReusedDatabases.Reusable {
         private final String url;
         private final Connection keeper;
         private final List<Connection> opened = new CopyOnWriteArrayList<>();
@@ -218,6 +260,50 @@ public final class HsqldbTarget implements Target {
                     closeQuietly(probe);
                 }
             });
+        }
+
+        /**
+         * Refuses while a session of the last run is open (it may wait or hold a lock), then drops the schemas
+         * the case made and PUBLIC's objects, and sets the transaction control back to what a new database has.
+         * The mode is read from the engine, not from {@link #mode}: a session may have switched it with SQL, and
+         * the earlier reuse (reverted) trusted the field, so a database a case had left in LOCKS was handed to an
+         * MVCC case as MVCC, and that case's second writer waited on a whole-table lock for ever.
+         */
+        @Override
+        public synchronized void reset() throws SQLException {
+            try (Statement s = keeper.createStatement()) {
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM INFORMATION_SCHEMA.SYSTEM_SESSIONS WHERE SESSION_ID <> SESSION_ID()")) {
+                    rs.next();
+                    if (rs.getInt(1) > 0) {
+                        throw new SQLException(rs.getInt(1) + " session(s) of the last run still open");
+                    }
+                }
+                List<String> schemas = new java.util.ArrayList<>();
+                try (ResultSet rs = s.executeQuery("SELECT SCHEMA_NAME FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME NOT IN "
+                        + SYSTEM_SCHEMAS + " AND SCHEMA_NAME <> 'PUBLIC'")) {
+                    while (rs.next()) {
+                        schemas.add(rs.getString(1));
+                    }
+                }
+                for (String schema : schemas) {
+                    s.execute("DROP SCHEMA \"" + schema.replace("\"", "\"\"") + "\" CASCADE");
+                }
+                s.execute("DROP SCHEMA PUBLIC CASCADE");
+                String initial = HsqldbEngine.MODES.get(0);
+                try (ResultSet rs = s.executeQuery("SELECT PROPERTY_VALUE FROM INFORMATION_SCHEMA.SYSTEM_PROPERTIES WHERE PROPERTY_NAME = 'hsqldb.tx'")) {
+                    if (rs.next() && !initial.equalsIgnoreCase(rs.getString(1))) {
+                        s.execute("SET DATABASE TRANSACTION CONTROL " + initial.toUpperCase(Locale.ROOT));
+                    }
+                }
+                mode = initial;
+            }
+            opened.clear();
+            ids.clear();
+        }
+
+        @Override
+        public String fingerprint() throws SQLException {
+            return ReusedDatabases.rows(keeper, FINGERPRINT);
         }
 
         /** SHUTDOWN drops the in-memory database and ends every session, including blocked ones. */

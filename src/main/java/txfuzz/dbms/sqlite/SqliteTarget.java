@@ -22,6 +22,7 @@ import txfuzz.dbms.Engine;
 import txfuzz.dbms.Jdbc;
 import txfuzz.dbms.LockProbe;
 import txfuzz.dbms.OpenSessions;
+import txfuzz.dbms.ReusedDatabases;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 
@@ -84,10 +85,27 @@ public final class SqliteTarget implements Target {
         return version;
     }
 
+    /**
+     * Creating, switching to WAL and deleting a database file (with its -wal and -shm) three times a case was
+     * most of SQLite's cost: each thread keeps its files, emptied between runs and checked (ReusedDatabases).
+     */
+    private final ReusedDatabases<SqliteDatabase> databases = new ReusedDatabases<>(
+            // only the folder is shared: the file is created and switched to WAL outside the lock, so workers do not queue
+            () -> new SqliteDatabase(directory().resolve("txfuzz_" + NEXT_DB.incrementAndGet() + ".db")), ReusedDatabases.ENABLED);
+
     @Override
     public Database freshDatabase() throws SQLException {
-        // only the folder is shared: the file is created and switched to WAL outside the lock, so workers do not queue
-        return new SqliteDatabase(directory().resolve("txfuzz_" + NEXT_DB.incrementAndGet() + ".db"));
+        return databases.take();
+    }
+
+    @Override
+    public ReusedDatabases.Counts databaseReuse() {
+        return databases.counts();
+    }
+
+    /** Why the latest reset database was dropped instead of reused (tests). */
+    String lastDiscardReason() {
+        return databases.lastDiscardReason();
     }
 
     private synchronized Path directory() throws SQLException {
@@ -124,9 +142,14 @@ public final class SqliteTarget implements Target {
         }
     }
 
-    /** Deletes the directory of this target's database files. */
+    /** Drops the kept databases and deletes the directory of this target's database files. */
     @Override
-    public synchronized void close() {
+    public void close() {
+        databases.close();
+        deleteDirectory();
+    }
+
+    private synchronized void deleteDirectory() {
         if (dir != null) {
             deleteTree(dir);
             dir = null;
@@ -147,10 +170,26 @@ public final class SqliteTarget implements Target {
         }
     }
 
-    private final class SqliteDatabase implements Database {
+    /**
+     * What a case can leave in a SQLite file: its schema (tables, indexes, views, triggers, and SQLite's own
+     * tables such as sqlite_sequence or sqlite_stat1, which the reset does not drop) and the settings that
+     * persist in the file.
+     */
+    private static final String FINGERPRINT = "SELECT type, name, tbl_name FROM sqlite_schema"
+            + " UNION ALL SELECT 'pragma', 'user_version', user_version FROM pragma_user_version"
+            + " UNION ALL SELECT 'pragma', 'application_id', application_id FROM pragma_application_id"
+            + " UNION ALL SELECT 'pragma', 'journal_mode', journal_mode FROM pragma_journal_mode"
+            + " UNION ALL SELECT 'pragma', 'page_size', page_size FROM pragma_page_size"
+            + " UNION ALL SELECT 'pragma', 'auto_vacuum', auto_vacuum FROM pragma_auto_vacuum"
+            + " UNION ALL SELECT 'pragma', 'encoding', encoding FROM pragma_encoding"
+            + " ORDER BY 1, 2";
+
+    private final class SqliteDatabase implements ReusedDatabases.Reusable {
         private final Path file;
         private final String url;
         private final OpenSessions sessions = new OpenSessions();
+        /** Creates the file and resets it; foreign keys off, so dropping a parent table needs no order. */
+        private final Connection keeper;
 
         SqliteDatabase(Path file) throws SQLException {
             this.file = file;
@@ -158,9 +197,60 @@ public final class SqliteTarget implements Target {
             // Create the file and switch it to WAL (persistent in the file) before any session opens. The switch
             // comes after synchronous = OFF: the driver applies its properties in an order of its own, and a
             // switch made while synchronous is still FULL syncs the new file (~15 ms a database, three a case).
-            try (Connection c = jdbc.connect(url, config(SqliteEngine.MODES.get(0))); Statement s = c.createStatement()) {
+            Properties p = config(SqliteEngine.MODES.get(0));
+            p.setProperty("foreign_keys", "false");
+            keeper = jdbc.connect(url, p);
+            try (Statement s = keeper.createStatement()) {
                 s.execute("PRAGMA journal_mode = WAL");
+            } catch (SQLException e) {
+                keeper.close();
+                throw e;
             }
+        }
+
+        /**
+         * Refuses while a session of the last run is open, then drops every table and view the case made (their
+         * indexes and triggers go with them) in one transaction, and sets the file's user_version and
+         * application_id back to 0. BEGIN IMMEDIATE fails at once (busy_timeout 0) if any other connection
+         * still holds the write lock.
+         */
+        @Override
+        public void reset() throws SQLException {
+            int open = sessions.stillOpen();
+            if (open > 0) {
+                throw new SQLException(open + " session(s) of the last run still open");
+            }
+            List<String> drops = new java.util.ArrayList<>();
+            try (Statement s = keeper.createStatement();
+                 java.sql.ResultSet rs = s.executeQuery("SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'view')"
+                         + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type = 'table'")) {
+                while (rs.next()) {
+                    drops.add("DROP " + rs.getString(1).toUpperCase(Locale.ROOT) + " \"" + rs.getString(2).replace("\"", "\"\"") + "\"");
+                }
+            }
+            try (Statement s = keeper.createStatement()) {
+                s.execute("BEGIN IMMEDIATE");
+                try {
+                    for (String drop : drops) {
+                        s.execute(drop);
+                    }
+                    s.execute("PRAGMA user_version = 0");
+                    s.execute("PRAGMA application_id = 0");
+                    s.execute("COMMIT");
+                } catch (SQLException e) {
+                    try {
+                        s.execute("ROLLBACK");
+                    } catch (SQLException second) {
+                        e.addSuppressed(second);
+                    }
+                    throw e;
+                }
+            }
+        }
+
+        @Override
+        public String fingerprint() throws SQLException {
+            return ReusedDatabases.rows(keeper, FINGERPRINT);
         }
 
         /**
@@ -200,6 +290,11 @@ public final class SqliteTarget implements Target {
         @Override
         public void close() {
             sessions.closeAll();
+            try {
+                keeper.close();
+            } catch (SQLException ignored) {
+                // closed already
+            }
             for (String suffix : List.of("", "-wal", "-shm", "-journal")) {
                 try {
                     Files.deleteIfExists(file.resolveSibling(file.getFileName() + suffix));

@@ -1,0 +1,103 @@
+package txfuzz.dbms.hsqldb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static txfuzz.dbms.EngineTests.async;
+import static txfuzz.dbms.EngineTests.exec;
+import static txfuzz.dbms.EngineTests.outcome;
+import static txfuzz.dbms.EngineTests.value;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import txfuzz.dbms.Database;
+import txfuzz.dbms.ReuseChecks;
+import txfuzz.dbms.Targets;
+import txfuzz.model.IsolationLevel;
+
+/** HSQLDB's databases are emptied and reused only when they are as new (ReusedDatabases), transaction control included. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class HsqldbReuseTest {
+    private static HsqldbTarget target;
+
+    @BeforeAll
+    static void start() {
+        target = (HsqldbTarget) Targets.create("hsqldb");
+    }
+
+    @AfterAll
+    static void stop() {
+        target.close();
+    }
+
+    private static final String TX_CONTROL = "SELECT PROPERTY_VALUE FROM INFORMATION_SCHEMA.SYSTEM_PROPERTIES WHERE PROPERTY_NAME = 'hsqldb.tx'";
+
+    @Test
+    void aDatabaseAfterACaseIsAsNew() throws Exception {
+        List<String> dirty = List.of("CREATE TABLE t(id INT PRIMARY KEY, v INT UNIQUE)", "CREATE TABLE c(id INT PRIMARY KEY, t INT REFERENCES t(id))",
+                "INSERT INTO t VALUES (1, 1)", "INSERT INTO c VALUES (1, 1)", "CREATE INDEX ci ON c(t)", "CREATE VIEW w AS SELECT * FROM t",
+                "CREATE SEQUENCE s", "CREATE SCHEMA other", "CREATE TABLE other.x(a INT)", "CREATE DOMAIN d AS INT",
+                "CREATE TRIGGER tr AFTER INSERT ON t FOR EACH ROW INSERT INTO c VALUES (99, NULL)",
+                "CREATE FUNCTION f(x INT) RETURNS INT RETURN x + 1",
+                "SET DATABASE TRANSACTION CONTROL LOCKS");
+        List<String> asNew = List.of("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA NOT IN ('INFORMATION_SCHEMA', 'SYSTEM_LOBS')",
+                "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SCHEMATA", TX_CONTROL);
+        try (Database db = ReuseChecks.afterCaseReusedAsNew(target, dirty, asNew); Connection c = db.connect(IsolationLevel.READ_COMMITTED, "mvcc")) {
+            exec(c, "CREATE TABLE t(id INT PRIMARY KEY, v INT UNIQUE)", "CREATE SEQUENCE s", "CREATE VIEW w AS SELECT * FROM t");
+        }
+    }
+
+    /**
+     * Why the first reuse hung the suite: a session switched the database to LOCKS with SQL (the session set-up
+     * reproduce.sql prints), and the next case, asking for MVCC, got LOCKS, where a writer of another row of the
+     * same table waits for the whole table. Here that second writer must not wait.
+     */
+    @Test
+    void aModeASessionSwitchedWithSqlIsUndoneBeforeTheNextCase() throws Exception {
+        try (Database db = target.freshDatabase(); Connection c = db.connect(IsolationLevel.READ_COMMITTED, "mvcc")) {
+            for (String sql : target.sessionSetupSql(IsolationLevel.REPEATABLE_READ, "locks")) {
+                exec(c, sql);
+            }
+            assertEquals("LOCKS", value(c, TX_CONTROL));
+            exec(c, target.beginSql());
+        }
+        try (Database db = target.freshDatabase(); Connection a = db.connect(IsolationLevel.READ_COMMITTED, "mvcc");
+             Connection b = db.connect(IsolationLevel.READ_COMMITTED, "mvcc")) {
+            assertEquals("MVCC", value(a, TX_CONTROL));
+            exec(a, "CREATE TABLE t(id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0), (2, 0)");
+            target.begin(a);
+            target.begin(b);
+            exec(a, "UPDATE t SET v = 1 WHERE id = 1");
+            assertNull(outcome(async(b, "UPDATE t SET v = 2 WHERE id = 2"), Duration.ofSeconds(10)), "b's row is not a's: MVCC does not make b wait");
+            target.commit(a);
+            target.commit(b);
+        }
+    }
+
+    @Test
+    void generatedCasesLoadOnReusedDatabases() throws Exception {
+        ReuseChecks.generatedCasesRunOnReusedDatabases(target, 20);
+    }
+
+    /** A database property the reset does not restore, and a user it does not drop: the database is dropped. */
+    @Test
+    void whatTheResetCannotRestoreDiscardsTheDatabase() throws Exception {
+        ReuseChecks.afterCaseDiscarded(target, List.of("CREATE TABLE t(id INT)", "SET DATABASE SQL NULLS FIRST FALSE"));
+        ReuseChecks.afterCaseDiscarded(target, List.of("CREATE USER someone PASSWORD 'p'"));
+    }
+
+    @Test
+    void aSessionLeftOpenDiscardsTheDatabase() throws Exception {
+        ReuseChecks.openSessionDiscards(target);
+    }
+
+    @Test
+    void aDatabaseOpenedWhileAnotherIsHeldIsAnotherOne() throws Exception {
+        ReuseChecks.nestedDatabasesAreTwo(target);
+    }
+}
