@@ -50,6 +50,8 @@ public final class RowVersions {
     int[] writerStmts;
         /** run[i] = index of the first entry after i with a different writer (or length). */
     int[] nextDiff;
+    /** This row's number among the rows of the graph's dependencies ({@link Edges}), -1 before its first. */
+    int edgeIndex = -1;
 
     RowVersions(String table, String rowId) {
         this.table = table;
