@@ -1,6 +1,8 @@
 package txfuzz.cli;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -35,7 +37,8 @@ import txfuzz.exec.TxnStatus;
 import txfuzz.gen.CaseGenerator;
 import txfuzz.history.Analysis;
 import txfuzz.history.History;
-import txfuzz.history.HistoryJson;
+import txfuzz.history.CompactHistory;
+import txfuzz.history.HistoryFiles;
 import txfuzz.history.IsolationChecker;
 import txfuzz.history.SyntheticHistory;
 import txfuzz.model.TestCase;
@@ -579,12 +582,12 @@ final class BenchCommand implements Callable<Integer> {
         if (transactions < 1) {
             throw new Main.UserError("--transactions must be at least 1");
         }
-        // Through a file, as `check` reads one: a history of a million transactions is about 1 GB of
-        // JSON, which must never be held as one string beside the history it describes.
+        // Through a file, as `check` reads one, in the compact form (docs/history-format.md): the generator
+        // streams each transaction to it, so no history is held while writing.
         Path dir = Files.createTempDirectory("txfuzz-bench-checker");
         try {
             for (String kind : new String[] {"serial", "stale"}) {
-                if (!checkerBench(kind, dir.resolve(kind + ".jsonl"))) {
+                if (!checkerBench(kind, dir.resolve(kind + ".txh"))) {
                     return Main.INTERNAL;
                 }
             }
@@ -601,28 +604,28 @@ final class BenchCommand implements Callable<Integer> {
 
     /**
      * One synthetic history written, read back and checked. A method of its own so that nothing of one
-     * kind's history is still reachable while the next is generated: two big histories at once do not fit
-     * the default heap, and a full heap made reading a million transactions take minutes of GC.
+     * kind's history is still reachable while the next is generated.
      */
     private boolean checkerBench(String kind, Path file) throws Exception {
-        long ops;
-        int size;
-        long t0;
-        long t1;
-        {
-            History h = kind.equals("serial") ? SyntheticHistory.serial(transactions, 7).generate()
-                    : SyntheticHistory.stale(transactions, 4, 7).generate();
-            ops = h.transactions().stream().mapToLong(t -> t.ops().size()).sum();
-            size = h.size();
-            t0 = System.nanoTime();
-            HistoryJson.write(h, file);
-            t1 = System.nanoTime();
+        long[] ops = {0};
+        long t0 = System.nanoTime();
+        SyntheticHistory gen = kind.equals("serial") ? SyntheticHistory.serial(transactions, 7) : SyntheticHistory.stale(transactions, 4, 7);
+        try (CompactHistory.Writer w = new CompactHistory.Writer(file, Map.of())) {
+            gen.generate(t -> {
+                ops[0] += t.ops().size();
+                try {
+                    w.write(t);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
         }
-        System.gc(); // the generated history is garbage now: measure the read's heap from here
+        long t1 = System.nanoTime();
+        System.gc(); // the generator's state is garbage now: measure the read's heap from here
         HeapPeak.reset();
         long c1 = ProcessCpu.nanos();
         long readStart = System.nanoTime();
-        History back = HistoryJson.read(file);
+        History back = HistoryFiles.read(file);
         long t2 = System.nanoTime();
         long readCpu = ProcessCpu.nanos() - c1;
         long bytes = Files.size(file);
@@ -630,6 +633,7 @@ final class BenchCommand implements Callable<Integer> {
         long readPeak = HeapPeak.peakBytes();
         long held = HeapPeak.liveBytesAfterGc();
         HeapPeak.reset();
+        int size = back.size();
         Analysis an = null;
         long first = 0;
         long best = Long.MAX_VALUE;
@@ -647,9 +651,9 @@ final class BenchCommand implements Callable<Integer> {
             best = Math.min(best, t);
         }
         long checkPeak = HeapPeak.peakBytes();
-        System.out.printf(Locale.ROOT, "checker %s: %d transactions, %d ops, %d edges, %.1f MB JSON; write %d ms, read %d ms, check %d ms"
+        System.out.printf(Locale.ROOT, "checker %s: %d transactions, %d ops, %d edges, %.1f MB compact; write %d ms, read %d ms, check %d ms"
                         + " first, %d ms best of %d; read + check %.1f s (CPU, GC threads included: read %.1f s, check %.1f s); heap: %d MB held by the history read, peak %d MB reading, %d MB checking"
-                        + " (max %d MB); observed %s%n", kind, size, ops, an.graph().edgeCount(), bytes / 1e6,
+                        + " (max %d MB); observed %s%n", kind, size, ops[0], an.graph().edgeCount(), bytes / 1e6,
                 (t1 - t0) / 1_000_000, (t2 - readStart) / 1_000_000, first / 1_000_000, best / 1_000_000, runs, ((t2 - readStart) + first) / 1e9, readCpu / 1e9, firstCpu / 1e9,
                 held >> 20, readPeak >> 20, checkPeak >> 20, Runtime.getRuntime().maxMemory() >> 20, an.observed());
         if (kind.equals("serial") && !an.observed().isEmpty()) {

@@ -18,7 +18,7 @@ import txfuzz.campaign.Oracles;
 import txfuzz.history.Analysis;
 import txfuzz.history.History;
 import txfuzz.history.HistoryFormatException;
-import txfuzz.history.HistoryJson;
+import txfuzz.history.HistoryFiles;
 import txfuzz.history.IsolationChecker;
 import txfuzz.model.IsolationLevel;
 import txfuzz.oracle.Classification;
@@ -32,7 +32,7 @@ import txfuzz.dbms.Engine;
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = "Check a recorded history (docs/history-format.md) for isolation anomalies the level proscribes.")
 final class CheckCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "HISTORY.jsonl", description = "A history file.")
+    @Parameters(paramLabel = "HISTORY.jsonl", description = "A history file: JSON lines, or the compact form (docs/history-format.md).")
     Path historyFile;
 
     @Option(names = "--level", description = "Isolation level to judge against: one of txfuzz's (READ_COMMITTED, RC …) or Elle's"
@@ -54,7 +54,7 @@ final class CheckCommand implements Callable<Integer> {
     public Integer call() {
         History h;
         try {
-            h = HistoryJson.read(historyFile);
+            h = HistoryFiles.read(historyFile);
         } catch (HistoryFormatException e) {
             throw new Main.UserError(e.getMessage());
         }

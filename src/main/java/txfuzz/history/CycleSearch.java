@@ -123,7 +123,9 @@ final class CycleSearch {
     private final int[] to;
     private final int[] from;
     private final byte[] type;
-    private final Dep[] dep;
+    /** The search's edge k is the graph's edge orig[k]: its {@link Dep} is made only for a witness. */
+    private final int[] orig;
+    private final Edges edges;
     private final DependencyGraph.Limits limits;
     final List<String> warnings = new ArrayList<>();
     private final Map<Integer, int[]> componentCache = new HashMap<>();
@@ -155,18 +157,18 @@ final class CycleSearch {
                 vi.put(vid[i], i);
             }
         }
-        Dep[] all = g.edges.toArray(new Dep[0]);
-        int m = all.length;
+        edges = g.edges;
+        int m = edges.size();
         off = new int[nV + 1];
         to = new int[m];
         from = new int[m];
         type = new byte[m];
-        dep = new Dep[m];
+        orig = new int[m];
         int[] src = new int[m];
         int[] dst = new int[m];
         for (int e = 0; e < m; e++) {
-            src[e] = dense != null ? dense[(int) all[e].from()] : vi.get(all[e].from());
-            dst[e] = dense != null ? dense[(int) all[e].to()] : vi.get(all[e].to());
+            src[e] = dense != null ? dense[(int) edges.from(e)] : vi.get(edges.from(e));
+            dst[e] = dense != null ? dense[(int) edges.to(e)] : vi.get(edges.to(e));
             off[src[e] + 1]++;
         }
         for (int v = 0; v < nV; v++) {
@@ -177,8 +179,8 @@ final class CycleSearch {
             int k = fill[src[e]]++;
             to[k] = dst[e];
             from[k] = src[e];
-            dep[k] = all[e];
-            type[k] = (byte) typeOf(all[e]);
+            orig[k] = e;
+            type[k] = (byte) typeOf(edges.type(e), edges.predicate(e));
         }
         stamp = new int[nV * STATES];
         parEdge = new int[nV * STATES];
@@ -186,13 +188,17 @@ final class CycleSearch {
         queue = new int[nV * STATES];
     }
 
-    static int typeOf(Dep d) {
-        return switch (d.type()) {
+    static int typeOf(DepType t, boolean predicate) {
+        return switch (t) {
             case WW -> WW;
             case WR -> WR;
-            case RW -> d.predicate() ? RWP : RW;
+            case RW -> predicate ? RWP : RW;
             case SO -> SO;
         };
+    }
+
+    private Dep dep(int k) {
+        return edges.dep(orig[k]);
     }
 
     /** Strongly connected components of the subgraph of the edge types in {@code mask} (iterative Tarjan). comp[v] = -1 for singletons. */
@@ -395,7 +401,7 @@ final class CycleSearch {
 
     /** BFS from the anchor's target back to its source; records the shortest witness per produced anomaly. */
     private void bfs(Spec spec, int anchorEdge, int[] comp, int pathMask, Map<Anomaly, Witness> best, long[] steps) {
-        Dep anchor = dep[anchorEdge];
+        Dep anchor = dep(anchorEdge);
         int u = from[anchorEdge];
         int v = to[anchorEdge];
         int c = comp[u];
@@ -443,8 +449,8 @@ final class CycleSearch {
                     if (!spec.accept(ns)) {
                         continue;
                     }
-                    if (spec.singleAntiDependency() && depth == 0 && exempt(anchor, dep[e])) {
-                        exempted.add(anchor + "|" + dep[e]);
+                    if (spec.singleAntiDependency() && depth == 0 && exempt(anchor, dep(e))) {
+                        exempted.add(anchor + "|" + dep(e));
                         continue;
                     }
                     List<Dep> cycle = reconstruct(anchor, key, e);
@@ -493,11 +499,11 @@ final class CycleSearch {
 
     private List<Dep> reconstruct(Dep anchor, int lastKey, int closing) {
         List<Dep> rev = new ArrayList<>();
-        rev.add(dep[closing]);
+        rev.add(dep(closing));
         int key = lastKey;
         while (parEdge[key] >= 0) {
             int e = parEdge[key];
-            rev.add(dep[e]);
+            rev.add(dep(e));
             key = parKey[key];
         }
         List<Dep> cycle = new ArrayList<>(rev.size() + 1);

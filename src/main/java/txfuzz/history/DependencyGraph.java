@@ -60,7 +60,7 @@ public final class DependencyGraph {
     private final List<String> warnings;
     /** The vertices and edges again, as arrays, for {@link CycleSearch}. */
     long[] vertexIds;
-    List<Dep> edges;
+    Edges edges;
 
     record RowKey(String table, String rowId) {
         /** Mixed: the record default (31·h(table) + h(rowId)) clusters for rowIds like "r12345". */
@@ -99,7 +99,7 @@ public final class DependencyGraph {
             for (long v : vertexIds) {
                 g.addVertex(v);
             }
-            for (Dep d : edges) {
+            for (Dep d : edges.asList()) {
                 g.addEdge(d.from(), d.to(), d);
             }
             graph = g;
@@ -119,6 +119,7 @@ public final class DependencyGraph {
             return out;
         }
         Map<Long, List<Dep>> outEdges = new HashMap<>();
+        List<Dep> edges = this.edges.asList();
         for (Dep d : edges) {
             outEdges.computeIfAbsent(d.from(), k -> new ArrayList<>()).add(d);
         }
@@ -290,12 +291,13 @@ public final class DependencyGraph {
         final TxnLookup lookup;
         final byte[] status; // 1 committed (effective), 2 aborted, 3 unknown & unobserved
         final Map<RowKey, RowVersions> rows = new HashMap<>();
+        final RowIndex rowIndex = new RowIndex();
         /**
          * The distinct dependencies. Duplicates can only come from one row (a transaction reading
          * versions of the same writer's run twice, a writer pair adjacent twice in an order) or from
          * predicate reads, so they are removed there, with compact keys.
          */
-        final List<Dep> edges = new ArrayList<>();
+        final Edges edges = new Edges();
         final Set<Dep> predicateEdges = new HashSet<>();
         final List<AnomalyFinding> findings = new ArrayList<>();
         final Map<Anomaly, Integer> counts = new EnumMap<>(Anomaly.class);
@@ -522,7 +524,12 @@ public final class DependencyGraph {
                 }
                 return null;
             }
-            RowVersions row = rows.computeIfAbsent(new RowKey(table, rowId), k -> new RowVersions(table, rowId));
+            RowVersions row = rowIndex.get(table, rowId);
+            if (row == null) {
+                row = new RowVersions(table, rowId);
+                rows.put(new RowKey(table, rowId), row); // the map keeps the order rows are visited in (hence edges, hence witnesses)
+                rowIndex.put(row);
+            }
             RowVersions.Obs o = new RowVersions.Obs(t, an, stmt, flags, pred);
             row.observe(o, a, an);
             if ((flags & RowVersions.DELETE) != 0 && observerCommitted) {
@@ -543,11 +550,10 @@ public final class DependencyGraph {
         /** Whether a ww edge from → to on this row was already added (the rare case of a writer pair adjacent twice). */
         private boolean hasWw(RowVersions r, long from, long to) {
             for (int k = edges.size() - 1; k >= 0; k--) {
-                Dep d = edges.get(k);
-                if (d.row() != r) {
+                if (!edges.onRow(k, r)) {
                     return false;
                 }
-                if (d.type() == DepType.WW && d.from() == from && d.to() == to) {
+                if (edges.isWw(k, r, from, to)) {
                     return true;
                 }
             }
@@ -586,9 +592,69 @@ public final class DependencyGraph {
             return -1;
         }
 
-        private void edge(Dep d) {
-            if (!d.predicate() || predicateEdges.add(d)) {
-                edges.add(d);
+        /** A dependency, as {@link Dep}'s fields: only predicate ones are made as objects, to find repeats. */
+        private void edge(DepType type, long from, long to, RowVersions r, boolean predicate, boolean locking, int version, int nextVersion,
+                          int readerStmt, int writerStmt, PredicateRead pred) {
+            if (!predicate || predicateEdges.add(new Dep(type, from, to, r, true, locking, version, nextVersion, readerStmt, writerStmt, pred))) {
+                edges.add(type, from, to, r, predicate, locking, version, nextVersion, readerStmt, writerStmt, pred);
+            }
+        }
+
+        /**
+         * The rows again, for the look-up of every operation's row: open addressing over the rows and their hashes
+         * in arrays, compared by identity first (readers share one String per row id), where the map's look-up went
+         * through a node, a key object and both strings per operation — a quarter of the check at a million
+         * transactions.
+         */
+        private static final class RowIndex {
+            private RowVersions[] slots = new RowVersions[1024];
+            private int[] hashes = new int[1024];
+            private int size;
+
+            private static int hash(String table, String rowId) {
+                int h = table.hashCode() * 0x9E3779B9 + rowId.hashCode();
+                h *= 0x85EBCA6B;
+                return h ^ (h >>> 15);
+            }
+
+            RowVersions get(String table, String rowId) {
+                int h = hash(table, rowId);
+                int mask = slots.length - 1;
+                for (int i = h & mask; ; i = (i + 1) & mask) {
+                    RowVersions r = slots[i];
+                    if (r == null) {
+                        return null;
+                    }
+                    if (hashes[i] == h && (r.rowId() == rowId || r.rowId().equals(rowId)) && (r.table() == table || r.table().equals(table))) {
+                        return r;
+                    }
+                }
+            }
+
+            void put(RowVersions r) {
+                if (2 * (size + 1) > slots.length) {
+                    RowVersions[] old = slots;
+                    slots = new RowVersions[old.length * 2];
+                    hashes = new int[old.length * 2];
+                    for (RowVersions o : old) {
+                        if (o != null) {
+                            insert(o);
+                        }
+                    }
+                }
+                insert(r);
+                size++;
+            }
+
+            private void insert(RowVersions r) {
+                int h = hash(r.table(), r.rowId());
+                int mask = slots.length - 1;
+                int i = h & mask;
+                while (slots[i] != null) {
+                    i = (i + 1) & mask;
+                }
+                slots[i] = r;
+                hashes[i] = h;
             }
         }
 
@@ -665,7 +731,7 @@ public final class DependencyGraph {
                         ww = new Seen();
                     }
                     if (ww.add(from * 31 + to) || !hasWw(r, from, to)) {
-                        edge(new Dep(DepType.WW, from, to, r, false, false, i + 1, i + 2, -1, writerStmt(r, to), null));
+                        edge(DepType.WW, from, to, r, false, false, i + 1, i + 2, -1, writerStmt(r, to), null);
                     }
                 }
             }
@@ -698,7 +764,7 @@ public final class DependencyGraph {
                 boolean locking = o.is(RowVersions.LOCKING);
                 int wStmt = w == History.INITIAL ? -1 : writerStmt(r, w);
                 if (w != History.INITIAL) {
-                    edge(new Dep(DepType.WR, w, x, r, false, locking, p, 0, o.stmt, wStmt, null));
+                    edge(DepType.WR, w, x, r, false, locking, p, 0, o.stmt, wStmt, null);
                 }
                 int q = r.nextDiff[p - 1];
                 if (q > p && w != History.INITIAL && report(Anomaly.G1B, x + "/" + w + "/" + r.name())) {
@@ -712,7 +778,7 @@ public final class DependencyGraph {
                 if (q < len) {
                     long y = order[q];
                     if (y != x) {
-                        edge(new Dep(DepType.RW, x, y, r, false, locking, p, q + 1, o.stmt, writerStmt(r, y), null));
+                        edge(DepType.RW, x, y, r, false, locking, p, q + 1, o.stmt, writerStmt(r, y), null);
                     }
                 }
             }
@@ -830,7 +896,7 @@ public final class DependencyGraph {
             for (List<Transaction> s : sessions.values()) {
                 s.sort((a, b) -> Integer.compare(a.seq(), b.seq()));
                 for (int i = 0; i + 1 < s.size(); i++) {
-                    edge(Dep.so(s.get(i).id(), s.get(i + 1).id()));
+                    edge(DepType.SO, s.get(i).id(), s.get(i + 1).id(), null, false, false, 0, 0, -1, -1, null);
                 }
             }
         }
@@ -920,11 +986,11 @@ public final class DependencyGraph {
                         if (hw[0] == 2) {
                             long d = r.order[r.length - 1];
                             if (d != x) {
-                                edge(new Dep(DepType.WR, d, x, r, true, p.locking(), r.length, 0, p.stmt(), writerStmt(r, d), p));
+                                edge(DepType.WR, d, x, r, true, p.locking(), r.length, 0, p.stmt(), writerStmt(r, d), p);
                             }
                         } else {
                             long w = r.order[hw[1]];
-                            edge(new Dep(DepType.RW, x, w, r, true, p.locking(), hw[1], hw[2], p.stmt(), writerStmt(r, w), p));
+                            edge(DepType.RW, x, w, r, true, p.locking(), hw[1], hw[2], p.stmt(), writerStmt(r, w), p);
                         }
                     }
                 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 
 /**
  * Generates histories of a simulated key-value-ish workload over one table, for benchmarks and
@@ -117,8 +118,18 @@ public record SyntheticHistory(int txns, int sessions, int rows, int hot, double
     }
 
     public History generate() {
+        List<Transaction> out = new ArrayList<>(txns);
+        generate(out::add);
+        return History.of(out);
+    }
+
+    /**
+     * The same transactions, handed to {@code sink} one at a time as they end: a writer can stream them
+     * to a file without the history ever being held (ten million transactions as objects do not fit the
+     * default heap; the generator's own state is the rows' version orders).
+     */
+    public void generate(Consumer<Transaction> sink) {
         SplittableRandom rnd = new SplittableRandom(seed);
-        List<Row> all = new ArrayList<>();
         List<Row> live = new ArrayList<>();
         List<List<Row>> byBucket = new ArrayList<>();
         for (int b = 0; b < buckets; b++) {
@@ -126,12 +137,10 @@ public record SyntheticHistory(int txns, int sessions, int rows, int hot, double
         }
         for (int i = 0; i < rows; i++) {
             Row r = new Row(i + 1, History.INITIAL, 0);
-            all.add(r);
             live.add(r);
             byBucket.get((int) (r.id % buckets)).add(r);
         }
         long nextRowId = rows + 1;
-        List<Transaction> out = new ArrayList<>(txns);
         for (int i = 0; i < txns; i++) {
             long id = i + 1;
             int now = i + 1;
@@ -172,7 +181,6 @@ public record SyntheticHistory(int txns, int sessions, int rows, int hot, double
                         r.append(id, now);
                         r.deletedAt = now;
                         live.set(pick, fresh);
-                        all.add(fresh);
                         byBucket.get((int) (fresh.id % buckets)).add(fresh);
                     }
                 } else {
@@ -185,8 +193,7 @@ public record SyntheticHistory(int txns, int sessions, int rows, int hot, double
                     break;
                 }
             }
-            out.add(new Transaction(id, i % sessions, i / sessions, abort ? Outcome.ABORTED : Outcome.COMMITTED, List.of(), ops));
+            sink.accept(new Transaction(id, i % sessions, i / sessions, abort ? Outcome.ABORTED : Outcome.COMMITTED, List.of(), ops));
         }
-        return History.of(out);
     }
 }

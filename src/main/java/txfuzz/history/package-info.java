@@ -5,9 +5,12 @@
  *   <li>{@link txfuzz.history.History}: transactions with row-level {@link txfuzz.history.Read}s,
  *       {@link txfuzz.history.Write}s and {@link txfuzz.history.PredicateRead}s keyed by rowId and
  *       wList; JSON lines via {@link txfuzz.history.HistoryJson} (docs/history-format.md, which also
- *       says what the instrumentation must record per statement kind).</li>
+ *       says what the instrumentation must record per statement kind); the same content in a compact binary
+ *       form via {@link txfuzz.history.CompactHistory} (delta-coded wLists, written one transaction at a
+ *       time), and {@link txfuzz.history.HistoryFiles} reads either.</li>
  *   <li>{@link txfuzz.history.DependencyGraph}: IsoRel Algorithm 1 with the prefix rule for version
- *       orders, ww/wr/rw/so edges ({@link txfuzz.history.Dep}) on JGraphT, plus the anomalies that
+ *       orders, ww/wr/rw/so edges ({@link txfuzz.history.Dep}, kept as columns in {@code Edges} and made as objects only for
+ *       witnesses and the JGraphT view), plus the anomalies that
  *       are not cycles (G1a, G1b, dirty update, incompatible order, garbage read, internal,
  *       predicate read miss).</li>
  *   <li>{@code CycleSearch}: SCCs, then the shortest witness cycle per anomaly kind by BFS over

@@ -76,4 +76,22 @@ class CheckCommandTest {
         assertTrue(unknown.err().contains("--dbms none"), unknown.err());
         assertEquals(1, unknown.err().lines().count(), unknown.err());
     }
+
+    @Test
+    void theCompactFormIsCheckedAsItsJsonIsAndABrokenOneIsOneLine() throws Exception {
+        Path json = history(null);
+        Path compact = dir.resolve("h.txh");
+        txfuzz.history.CompactHistory.write(txfuzz.history.HistoryJson.read(json), compact);
+        CliTest.Result fromJson = CliTest.run("check", json.toString(), "--level", "REPEATABLE_READ");
+        CliTest.Result fromCompact = CliTest.run("check", compact.toString(), "--level", "REPEATABLE_READ");
+        assertEquals(fromJson.code(), fromCompact.code(), fromCompact.toString());
+        assertEquals(fromJson.out().replace(json.toString(), "H").replaceAll("in [0-9.]+s", ""),
+                fromCompact.out().replace(compact.toString(), "H").replaceAll("in [0-9.]+s", ""));
+        byte[] all = Files.readAllBytes(compact);
+        Files.write(compact, java.util.Arrays.copyOf(all, all.length / 2));
+        CliTest.Result cut = CliTest.run("check", compact.toString(), "--level", "REPEATABLE_READ");
+        assertEquals(2, cut.code(), cut.toString());
+        assertEquals(1, cut.err().lines().count(), cut.err());
+        assertTrue(cut.err().contains("cut short") || cut.err().contains("corrupt at byte"), cut.err());
+    }
 }

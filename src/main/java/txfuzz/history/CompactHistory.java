@@ -1,0 +1,495 @@
+package txfuzz.history;
+
+import java.io.BufferedInputStream;
+import java.io.Closeable;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The compact history format (docs/history-format.md, "The compact form"): the same transactions as the
+ * JSON lines, in a binary stream that costs a few bytes per operation. Its first line is the text
+ * {@value #MAGIC_LINE_TEXT}, by which {@link HistoryFiles} tells it from JSON lines. What makes it small
+ * is the wList: every observed wList of a row is sent as its length and only the entries the reader has
+ * not seen for that row yet (delta-coded ids), since each observation normally extends or repeats a
+ * prefix of the row's order; a list that contradicts the row's order is sent in full after the common
+ * prefix, so any history, however inconsistent, round-trips exactly.
+ */
+public final class CompactHistory {
+    static final String MAGIC_LINE_TEXT = "txfuzz-history-compact 1";
+    static final byte[] MAGIC = (MAGIC_LINE_TEXT + "\n").getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MAGIC_PREFIX = "txfuzz-history-compact ".getBytes(StandardCharsets.US_ASCII);
+    private static final int TAG_END = 0, TAG_TXN = 1;
+    private static final int OP_READ = 0, OP_WRITE = 1, OP_PRED = 2;
+    private static final int LOCKING = 4, MATCHED = 8, HAS_PREDICATE = 8;
+    /** Longer than any name or statement txfuzz records: a length beyond it means the bytes are not what they claim. */
+    private static final int MAX_STRING = 1 << 26;
+
+    private CompactHistory() {
+    }
+
+    /** Whether {@code head} (a file's first bytes) starts like a compact history of any version. */
+    static boolean startsLikeCompact(byte[] head, int n) {
+        return n >= MAGIC_PREFIX.length && Arrays.equals(head, 0, MAGIC_PREFIX.length, MAGIC_PREFIX, 0, MAGIC_PREFIX.length);
+    }
+
+    public static void write(History h, Path file) throws IOException {
+        try (Writer w = new Writer(file, h.meta())) {
+            for (Transaction t : h.transactions()) {
+                w.write(t);
+            }
+        }
+    }
+
+    /**
+     * Per row, the order sent so far (the longest wList that extended it); both sides keep the same one,
+     * which is what lets an observation be sent as a length and its new entries only.
+     */
+    private static final class RowOrder {
+        long[] ids;
+        int length;
+    }
+
+    /** Rows by (table, row) string numbers: both are numbered by the string table, so no per-op hashing of text. */
+    private static final class RowOrders {
+        private RowOrder[][] byTable = new RowOrder[8][];
+
+        RowOrder of(int table, int row) {
+            if (table >= byTable.length) {
+                byTable = Arrays.copyOf(byTable, Math.max(table + 1, byTable.length * 2));
+            }
+            RowOrder[] rows = byTable[table];
+            if (rows == null || row >= rows.length) {
+                rows = rows == null ? new RowOrder[Math.max(64, row + 1)] : Arrays.copyOf(rows, Math.max(row + 1, rows.length * 2));
+                byTable[table] = rows;
+            }
+            RowOrder o = rows[row];
+            if (o == null) {
+                o = new RowOrder();
+                o.ids = new long[0];
+                rows[row] = o;
+            }
+            return o;
+        }
+    }
+
+    /** Writes transactions as they come (a run's or a generator's), never holding the history. */
+    public static final class Writer implements Closeable {
+        private final OutputStream out;
+        private final byte[] buf = new byte[1 << 16];
+        private int pos;
+        private final Map<String, Integer> strings = new HashMap<>();
+        private final RowOrders orders = new RowOrders();
+        private long count;
+
+        public Writer(Path file, Map<String, String> meta) throws IOException {
+            out = Files.newOutputStream(file);
+            bytes(MAGIC);
+            varint(meta.size());
+            for (Map.Entry<String, String> e : meta.entrySet()) {
+                raw(e.getKey());
+                raw(e.getValue());
+            }
+        }
+
+        public void write(Transaction t) throws IOException {
+            byte1(TAG_TXN);
+            varlong(t.id());
+            varint(t.session());
+            varint(t.seq());
+            byte1(t.outcome().ordinal());
+            varint(t.sql().size());
+            for (String s : t.sql()) {
+                raw(s);
+            }
+            varint(t.ops().size());
+            for (Op op : t.ops()) {
+                if (op instanceof Read r) {
+                    byte1(OP_READ | (r.locking() ? LOCKING : 0) | (r.matched() ? MATCHED : 0));
+                    varint(r.stmt());
+                    int table = ref(r.table());
+                    wList(table, ref(r.row()), r.wList());
+                } else if (op instanceof Write w) {
+                    byte1(OP_WRITE | w.kind().ordinal() << 2);
+                    varint(w.stmt());
+                    int table = ref(w.table());
+                    wList(table, ref(w.row()), w.wList());
+                } else {
+                    PredicateRead p = (PredicateRead) op;
+                    byte1(OP_PRED | (p.locking() ? LOCKING : 0) | (p.predicate() != null ? HAS_PREDICATE : 0));
+                    varint(p.stmt());
+                    int table = ref(p.table());
+                    if (p.predicate() != null) {
+                        ref(p.predicate());
+                    }
+                    varint(p.rows().size());
+                    for (RowVersion rv : p.rows()) {
+                        wList(table, ref(rv.row()), rv.wList());
+                    }
+                }
+            }
+            count++;
+        }
+
+        /** The list as its length, how many entries are new to the row's order, and those entries as deltas. */
+        private void wList(int table, int row, WList w) throws IOException {
+            RowOrder o = orders.of(table, row);
+            long[] a = w.raw();
+            int n = w.size();
+            int limit = Math.min(n, o.length);
+            int common = 0;
+            if (a == o.ids) {
+                common = limit;
+            } else {
+                while (common < limit && a[common] == o.ids[common]) {
+                    common++;
+                }
+            }
+            varint(n);
+            varint(n - common);
+            long prev = common == 0 ? 0 : a[common - 1];
+            for (int i = common; i < n; i++) {
+                varlong(zigzag(a[i] - prev));
+                prev = a[i];
+            }
+            if (common == o.length && n > o.length) {
+                o.ids = a; // a WList's array never changes: the row's order is now this list
+                o.length = n;
+            }
+        }
+
+        /** A string by number: 0 and the text the first time, its number + 1 after. */
+        private int ref(String s) throws IOException {
+            Integer k = strings.get(s);
+            if (k != null) {
+                varint(k + 1);
+                return k;
+            }
+            int id = strings.size();
+            strings.put(s, id);
+            varint(0);
+            raw(s);
+            return id;
+        }
+
+        private void raw(String s) throws IOException {
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            varint(b.length);
+            bytes(b);
+        }
+
+        private static long zigzag(long v) {
+            return (v << 1) ^ (v >> 63);
+        }
+
+        private void varint(int v) throws IOException {
+            varlong(v & 0xffffffffL);
+        }
+
+        private void varlong(long v) throws IOException {
+            if (pos + 10 > buf.length) {
+                flush();
+            }
+            while ((v & ~0x7fL) != 0) {
+                buf[pos++] = (byte) ((v & 0x7f) | 0x80);
+                v >>>= 7;
+            }
+            buf[pos++] = (byte) v;
+        }
+
+        private void byte1(int b) throws IOException {
+            if (pos == buf.length) {
+                flush();
+            }
+            buf[pos++] = (byte) b;
+        }
+
+        private void bytes(byte[] b) throws IOException {
+            if (pos + b.length > buf.length) {
+                flush();
+            }
+            if (b.length > buf.length) {
+                out.write(b);
+                return;
+            }
+            System.arraycopy(b, 0, buf, pos, b.length);
+            pos += b.length;
+        }
+
+        private void flush() throws IOException {
+            out.write(buf, 0, pos);
+            pos = 0;
+        }
+
+        /** The end record (the count of transactions), so that a reader can tell a whole file from a cut one. */
+        @Override
+        public void close() throws IOException {
+            try {
+                byte1(TAG_END);
+                varlong(count);
+                flush();
+            } finally {
+                out.close();
+            }
+        }
+    }
+
+    /** Reads a compact history; any defect is a {@link HistoryFormatException} naming the file and where. */
+    public static History read(Path file) throws HistoryFormatException {
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+            return new Reader(in, file.toString()).read();
+        } catch (NoSuchFileException e) {
+            throw new HistoryFormatException(file + ": no such file", e);
+        } catch (IOException e) {
+            throw new HistoryFormatException(file + ": cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    private static final class Reader {
+        private final InputStream in;
+        private final String source;
+        private final byte[] buf = new byte[1 << 16];
+        private int pos;
+        private int end;
+        private long consumed;
+        private final List<String> strings = new ArrayList<>();
+        private final RowOrders orders = new RowOrders();
+        private long txnNo;
+
+        Reader(InputStream in, String source) {
+            this.in = in;
+            this.source = source;
+        }
+
+        History read() throws IOException, HistoryFormatException {
+            try {
+                header();
+                Map<String, String> meta = new LinkedHashMap<>();
+                int metaCount = count("meta entries");
+                for (int i = 0; i < metaCount; i++) {
+                    meta.put(raw(), raw());
+                }
+                List<Transaction> txns = new ArrayList<>();
+                while (true) {
+                    int tag = byte1();
+                    if (tag == TAG_END) {
+                        long n = varlong();
+                        if (n != txnNo) {
+                            throw corrupt("the end record counts " + n + " transactions, the file holds " + txnNo);
+                        }
+                        if (byte1OrEof() >= 0) {
+                            throw corrupt("bytes after the end record");
+                        }
+                        break;
+                    }
+                    if (tag != TAG_TXN) {
+                        throw corrupt("a record of unknown kind " + tag);
+                    }
+                    txnNo++;
+                    txns.add(transaction());
+                }
+                try {
+                    return new History(meta, txns);
+                } catch (IllegalArgumentException e) {
+                    throw new HistoryFormatException(source + ": " + e.getMessage(), e);
+                }
+            } catch (EOFException e) {
+                throw new HistoryFormatException(source + ": the file is cut short after " + txnNo + " transactions (no end record):"
+                        + " it was not closed by its writer, or was truncated", e);
+            }
+        }
+
+        private void header() throws IOException, HistoryFormatException {
+            byte[] line = new byte[MAGIC.length];
+            for (int i = 0; i < line.length; i++) {
+                line[i] = (byte) byte1();
+            }
+            if (!Arrays.equals(line, MAGIC)) {
+                String text = new String(line, StandardCharsets.US_ASCII);
+                int nl = text.indexOf('\n');
+                throw new HistoryFormatException(source + ": not a compact history of version 1: it begins \""
+                        + (nl >= 0 ? text.substring(0, nl) : text).replaceAll("[^\\x20-\\x7e]", "?") + "\" (this txfuzz reads \""
+                        + MAGIC_LINE_TEXT + "\")", null);
+            }
+        }
+
+        private Transaction transaction() throws IOException, HistoryFormatException {
+            long id = varlong();
+            int session = count("session");
+            int seq = count("seq");
+            int outcome = byte1();
+            if (outcome >= Outcome.values().length) {
+                throw corrupt("transaction " + txnNo + " (T" + id + ") has outcome code " + outcome);
+            }
+            int sqlCount = count("statements");
+            List<String> sql = new ArrayList<>(Math.min(sqlCount, 64));
+            for (int i = 0; i < sqlCount; i++) {
+                sql.add(raw());
+            }
+            int opCount = count("operations");
+            List<Op> ops = new ArrayList<>(Math.min(opCount, 1024));
+            try {
+                for (int i = 0; i < opCount; i++) {
+                    ops.add(op());
+                }
+                return new Transaction(id, session, seq, Outcome.values()[outcome], sql, ops);
+            } catch (IllegalArgumentException e) {
+                throw new HistoryFormatException(source + ": transaction " + txnNo + " (T" + id + "): " + e.getMessage(), e);
+            }
+        }
+
+        private Op op() throws IOException, HistoryFormatException {
+            int code = byte1();
+            int kind = code & 3;
+            int stmt = count("stmt");
+            int table = ref();
+            switch (kind) {
+                case OP_READ -> {
+                    if ((code & ~(3 | LOCKING | MATCHED)) != 0) {
+                        throw corrupt("a read with flags " + code);
+                    }
+                    int row = ref();
+                    return new Read(stmt, strings.get(table), strings.get(row), wList(table, row), (code & LOCKING) != 0, (code & MATCHED) != 0);
+                }
+                case OP_WRITE -> {
+                    int wk = code >>> 2;
+                    if (wk >= WriteKind.values().length) {
+                        throw corrupt("a write of kind code " + wk);
+                    }
+                    int row = ref();
+                    return new Write(stmt, strings.get(table), strings.get(row), WriteKind.values()[wk], wList(table, row));
+                }
+                case OP_PRED -> {
+                    if ((code & ~(3 | LOCKING | HAS_PREDICATE)) != 0) {
+                        throw corrupt("a predicate read with flags " + code);
+                    }
+                    String predicate = (code & HAS_PREDICATE) != 0 ? strings.get(ref()) : null;
+                    int n = count("rows of a predicate read");
+                    List<RowVersion> rows = new ArrayList<>(Math.min(n, 1024));
+                    for (int i = 0; i < n; i++) {
+                        int row = ref();
+                        rows.add(new RowVersion(strings.get(row), wList(table, row)));
+                    }
+                    return new PredicateRead(stmt, strings.get(table), predicate, (code & LOCKING) != 0, rows);
+                }
+                default -> throw corrupt("an operation of unknown kind " + kind);
+            }
+        }
+
+        private WList wList(int table, int row) throws IOException, HistoryFormatException {
+            int n = count("wList length");
+            int fresh = count("new wList entries");
+            int common = n - fresh;
+            RowOrder o = orders.of(table, row);
+            if (n == 0 || fresh > n || common > o.length) {
+                throw corrupt("a wList of " + n + " entries with " + fresh + " new ones, on a row of " + o.length + " known");
+            }
+            long prev = common == 0 ? 0 : o.ids[common - 1];
+            if (common == o.length && n > o.length) { // extends the row's order: append in place, every earlier view stays as it was
+                if (n > o.ids.length) {
+                    o.ids = Arrays.copyOf(o.ids, Math.max(4, Math.max(n, o.ids.length * 2)));
+                }
+                for (int i = common; i < n; i++) {
+                    prev += unzigzag(varlong());
+                    o.ids[i] = prev;
+                }
+                o.length = n;
+                return WList.sharedPrefix(o.ids, n);
+            }
+            if (fresh == 0) {
+                return WList.sharedPrefix(o.ids, n); // a prefix of the order
+            }
+            long[] own = Arrays.copyOf(o.ids, n); // contradicts the order: its own copy, the order unchanged
+            for (int i = common; i < n; i++) {
+                prev += unzigzag(varlong());
+                own[i] = prev;
+            }
+            return WList.owning(own);
+        }
+
+        private int ref() throws IOException, HistoryFormatException {
+            int k = count("string reference");
+            if (k == 0) {
+                strings.add(raw());
+                return strings.size() - 1;
+            }
+            if (k > strings.size()) {
+                throw corrupt("a reference to string " + k + " of " + strings.size());
+            }
+            return k - 1;
+        }
+
+        private String raw() throws IOException, HistoryFormatException {
+            int n = count("string length");
+            if (n > MAX_STRING) {
+                throw corrupt("a string of " + n + " bytes");
+            }
+            byte[] b = new byte[n];
+            for (int i = 0; i < n; i++) {
+                b[i] = (byte) byte1();
+            }
+            return new String(b, StandardCharsets.UTF_8);
+        }
+
+        private static long unzigzag(long v) {
+            return (v >>> 1) ^ -(v & 1);
+        }
+
+        /** A non-negative int (a count, an index, a session ...). */
+        private int count(String what) throws IOException, HistoryFormatException {
+            long v = varlong();
+            if (v < 0 || v > Integer.MAX_VALUE) {
+                throw corrupt(what + " " + Long.toUnsignedString(v) + " is out of range");
+            }
+            return (int) v;
+        }
+
+        private long varlong() throws IOException, HistoryFormatException {
+            long v = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                int b = byte1();
+                v |= (long) (b & 0x7f) << shift;
+                if ((b & 0x80) == 0) {
+                    return v;
+                }
+            }
+            throw corrupt("a number longer than 64 bits");
+        }
+
+        private int byte1() throws IOException {
+            int b = byte1OrEof();
+            if (b < 0) {
+                throw new EOFException();
+            }
+            return b;
+        }
+
+        private int byte1OrEof() throws IOException {
+            if (pos == end) {
+                consumed += end;
+                end = in.read(buf, 0, buf.length);
+                pos = 0;
+                if (end <= 0) {
+                    end = 0;
+                    return -1;
+                }
+            }
+            return buf[pos++] & 0xff;
+        }
+
+        private HistoryFormatException corrupt(String what) {
+            return new HistoryFormatException(source + ": corrupt at byte " + (consumed + pos) + ", in transaction " + txnNo + ": " + what, null);
+        }
+    }
+}
