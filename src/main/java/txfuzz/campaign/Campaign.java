@@ -1057,8 +1057,11 @@ public final class Campaign {
         String id = found.id();
         Finding filed;
         synchronized (books) {
-            Filing filing = fileAtOnce(found, q.reducible(), q.violations(), q.writer(), true);
-            if (!filing.pending()) {
+            // a reduction made while the finding was due stands, interrupted or out of time as it may be: only a
+            // duplicate filed meanwhile drops it (a stop or the deadline since must not turn it into "time-up")
+            boolean reducedWhileDue = prepared != null && index.covering(found.signature()).isEmpty();
+            Filing filing = reducedWhileDue ? null : fileAtOnce(found, q.reducible(), q.violations(), q.writer(), true);
+            if (filing != null && !filing.pending()) {
                 filed = filing.finding();
             } else {
                 if (prepared == null) {
