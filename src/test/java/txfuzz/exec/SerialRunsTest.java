@@ -7,35 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import txfuzz.dbms.Database;
-import txfuzz.dbms.DelegatingTarget;
+import txfuzz.dbms.DatabaseCountingTarget;
 import txfuzz.dbms.h2.H2Target;
 import txfuzz.model.TestCase;
 
 /** A serial replay asked for again is the engine's first answer; a concurrent case runs every time. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SerialRunsTest {
-    /** H2, counting the databases it is asked for: one per run. */
-    private static final class CountedH2 extends DelegatingTarget {
-        final AtomicInteger databases = new AtomicInteger();
-
-        CountedH2() {
-            super(new H2Target());
-        }
-
-        @Override
-        public Database freshDatabase() throws SQLException {
-            databases.incrementAndGet();
-            return real.freshDatabase();
-        }
-    }
-
     private static Cases twoWriters() {
         return Cases.on("h2").table("t").setup("CREATE TABLE t (k INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0)")
                 .txn("UPDATE t SET v = v + 1 WHERE k = 1").txn("UPDATE t SET v = v * 10 WHERE k = 1");
@@ -43,19 +25,19 @@ class SerialRunsTest {
 
     @Test
     void aSerialCaseAskedForAgainIsNotRunAgain() throws Exception {
-        CountedH2 h2 = new CountedH2();
+        DatabaseCountingTarget h2 = new DatabaseCountingTarget(new H2Target());
         try (h2; Executor ex = new Executor(h2, ExecutorConfig.defaults())) {
             TestCase serial = twoWriters().order(1, 1, 1, 2, 2, 2);
             Trace first = ex.runSerial(serial);
             assertSame(first, ex.runSerial(twoWriters().order(1, 1, 1, 2, 2, 2)), "an equal case is the same replay");
-            assertEquals(1, h2.databases.get());
+            assertEquals(1, h2.databases());
             assertEquals(List.of(List.of("1", "10")), first.finalState().tables().get("t"));
 
             ex.forgetSerialRuns();
             Trace afresh = ex.runSerial(serial);
             assertNotSame(first, afresh);
             assertEquals(first, afresh);
-            assertEquals(2, h2.databases.get());
+            assertEquals(2, h2.databases());
         }
     }
 

@@ -4,15 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import txfuzz.dbms.Database;
-import txfuzz.dbms.DelegatingTarget;
+import txfuzz.dbms.DatabaseCountingTarget;
 import txfuzz.dbms.h2.H2Target;
 import txfuzz.exec.Cases;
 import txfuzz.exec.StateLoader;
@@ -23,20 +20,6 @@ import txfuzz.model.TestCase;
 /** Simulations share a prepared database only where reloading the tables' rows restores everything a simulation sees. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SimulationDatabasesTest {
-    private static final class CountedH2 extends DelegatingTarget {
-        final AtomicInteger databases = new AtomicInteger();
-
-        CountedH2() {
-            super(new H2Target());
-        }
-
-        @Override
-        public Database freshDatabase() throws SQLException {
-            databases.incrementAndGet();
-            return real.freshDatabase();
-        }
-    }
-
     private static TestCase withSetup(String... setup) {
         return Cases.on("h2").table("t").setup(setup).txn("UPDATE t SET v = v + 1").order(1, 1, 1);
     }
@@ -65,7 +48,7 @@ class SimulationDatabasesTest {
     @Test
     void aReloadableCasesSimulationsShareOnePreparedDatabaseAndSeeOnlyTheirView() throws Exception {
         TestCase c = withSetup("CREATE TABLE t (k INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 0)");
-        CountedH2 h2 = new CountedH2();
+        DatabaseCountingTarget h2 = new DatabaseCountingTarget(new H2Target());
         int[] prepared = {0};
         try (h2; SimulationDatabases sims = new SimulationDatabases(h2, c, true)) {
             for (int v = 1; v <= 3; v++) {
@@ -82,14 +65,14 @@ class SimulationDatabasesTest {
                 }
             }
             assertEquals(1, prepared[0]);
-            assertEquals(1, h2.databases.get());
+            assertEquals(1, h2.databases());
         }
     }
 
     @Test
     void anyOtherCaseGetsAFreshDatabasePerSimulation() throws Exception {
         TestCase c = withSetup("CREATE TABLE t (k INT AUTO_INCREMENT PRIMARY KEY, v INT)");
-        CountedH2 h2 = new CountedH2();
+        DatabaseCountingTarget h2 = new DatabaseCountingTarget(new H2Target());
         try (h2; SimulationDatabases sims = new SimulationDatabases(h2, c, true)) {
             for (int i = 0; i < 3; i++) {
                 try (SimulationDatabases.Session s = sims.open("plain", (conn, st) -> st.execute(c.setup().get(0)))) {
@@ -98,7 +81,7 @@ class SimulationDatabasesTest {
                             "the identity counts from 1 on a fresh database");
                 }
             }
-            assertEquals(3, h2.databases.get());
+            assertEquals(3, h2.databases());
         }
     }
 }
