@@ -18,7 +18,7 @@ import txfuzz.dbms.Targets;
 
 /** A thread's DuckDB instance is emptied and reused only when it is as new (ReusedDatabases). */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class DuckdbReuseTest {
+class DuckdbReuseTest extends txfuzz.dbms.ReusedDatabaseContract {
     private static DuckdbTarget target;
 
     @BeforeAll
@@ -51,24 +51,19 @@ class DuckdbReuseTest {
         }
     }
 
-    @Test
-    void generatedCasesLoadOnReusedDatabases() throws Exception {
-        ReuseChecks.generatedCasesRunOnReusedDatabases(target, 10);
-    }
-
     /** enable_external_access, once off, cannot be switched on again while the instance runs: the reset cannot restore it, the instance is dropped. */
     @Test
     void whatTheResetCannotRestoreDiscardsTheInstance() throws Exception {
         ReuseChecks.afterCaseDiscarded(target, List.of("CREATE TABLE t(id INT)", "SET GLOBAL TimeZone = 'Pacific/Apia'", "SET GLOBAL enable_external_access = false"));
     }
 
-    @Test
-    void aSessionLeftOpenDiscardsTheInstance() throws Exception {
-        ReuseChecks.openSessionDiscards(target);
+    @Override
+    protected txfuzz.dbms.Target target() {
+        return target;
     }
 
-    @Test
-    void aDatabaseOpenedWhileAnotherIsHeldIsAnotherOne() throws Exception {
-        ReuseChecks.nestedDatabasesAreTwo(target);
+    @Override
+    protected int generatedCases() {
+        return 10;
     }
 }

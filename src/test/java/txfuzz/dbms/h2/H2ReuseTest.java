@@ -18,7 +18,7 @@ import txfuzz.dbms.Targets;
 
 /** H2's databases are emptied with DROP ALL OBJECTS and reused only when they are as new (ReusedDatabases). */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class H2ReuseTest {
+class H2ReuseTest extends txfuzz.dbms.ReusedDatabaseContract {
     private static H2Target target;
 
     @BeforeAll
@@ -61,11 +61,6 @@ class H2ReuseTest {
         }
     }
 
-    @Test
-    void generatedCasesLoadOnReusedDatabases() throws Exception {
-        ReuseChecks.generatedCasesRunOnReusedDatabases(target, 20);
-    }
-
     /** A setting the new database did not list cannot be given back (H2 lists it from then on): the database is dropped. */
     @Test
     void aSettingTheResetCannotRestoreDiscardsTheDatabase() throws Exception {
@@ -73,13 +68,8 @@ class H2ReuseTest {
         ReuseChecks.afterCaseDiscarded(target, List.of("SET DEFAULT_LOCK_TIMEOUT 1234"));
     }
 
-    @Test
-    void aSessionLeftOpenDiscardsTheDatabase() throws Exception {
-        ReuseChecks.openSessionDiscards(target);
-    }
-
-    @Test
-    void aDatabaseOpenedWhileAnotherIsHeldIsAnotherOne() throws Exception {
-        ReuseChecks.nestedDatabasesAreTwo(target);
+    @Override
+    protected txfuzz.dbms.Target target() {
+        return target;
     }
 }

@@ -22,7 +22,7 @@ import txfuzz.model.IsolationLevel;
 
 /** HSQLDB's databases are emptied and reused only when they are as new (ReusedDatabases), transaction control included. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class HsqldbReuseTest {
+class HsqldbReuseTest extends txfuzz.dbms.ReusedDatabaseContract {
     private static HsqldbTarget target;
 
     @BeforeAll
@@ -79,11 +79,6 @@ class HsqldbReuseTest {
         }
     }
 
-    @Test
-    void generatedCasesLoadOnReusedDatabases() throws Exception {
-        ReuseChecks.generatedCasesRunOnReusedDatabases(target, 20);
-    }
-
     /** A database property the reset does not restore, and a user it does not drop: the database is dropped. */
     @Test
     void whatTheResetCannotRestoreDiscardsTheDatabase() throws Exception {
@@ -91,13 +86,8 @@ class HsqldbReuseTest {
         ReuseChecks.afterCaseDiscarded(target, List.of("CREATE USER someone PASSWORD 'p'"));
     }
 
-    @Test
-    void aSessionLeftOpenDiscardsTheDatabase() throws Exception {
-        ReuseChecks.openSessionDiscards(target);
-    }
-
-    @Test
-    void aDatabaseOpenedWhileAnotherIsHeldIsAnotherOne() throws Exception {
-        ReuseChecks.nestedDatabasesAreTwo(target);
+    @Override
+    protected txfuzz.dbms.Target target() {
+        return target;
     }
 }

@@ -19,7 +19,7 @@ import txfuzz.model.IsolationLevel;
 
 /** A thread's SQLite file is emptied and reused only when it is as new (ReusedDatabases). */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class SqliteReuseTest {
+class SqliteReuseTest extends txfuzz.dbms.ReusedDatabaseContract {
     private static SqliteTarget target;
 
     @BeforeAll
@@ -46,11 +46,6 @@ class SqliteReuseTest {
         }
     }
 
-    @Test
-    void generatedCasesLoadOnReusedDatabases() throws Exception {
-        ReuseChecks.generatedCasesRunOnReusedDatabases(target, 20);
-    }
-
     /** SQLite's own tables (sqlite_sequence, made by AUTOINCREMENT; sqlite_stat1, made by ANALYZE) are not dropped: the file is. */
     @Test
     void whatTheResetCannotRestoreDiscardsTheFile() throws Exception {
@@ -58,13 +53,8 @@ class SqliteReuseTest {
         ReuseChecks.afterCaseDiscarded(target, List.of("CREATE TABLE t(id INT PRIMARY KEY)", "INSERT INTO t VALUES (1)", "ANALYZE"));
     }
 
-    @Test
-    void aSessionLeftOpenDiscardsTheFile() throws Exception {
-        ReuseChecks.openSessionDiscards(target);
-    }
-
-    @Test
-    void aDatabaseOpenedWhileAnotherIsHeldIsAnotherOne() throws Exception {
-        ReuseChecks.nestedDatabasesAreTwo(target);
+    @Override
+    protected txfuzz.dbms.Target target() {
+        return target;
     }
 }
