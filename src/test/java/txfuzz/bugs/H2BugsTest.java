@@ -527,9 +527,15 @@ class H2BugsTest {
     void h2MultiRowInsertOwnRowDuplicateOnEachVersion() throws Exception {
         EachVersion.run(RELEASES, v -> {
             try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
-                Run r = PrintedSql.of("h2-multi-row-insert-own-row-duplicate").run(h2);
+                // which of T2's rows H2 retries after T1's rollback is a race: a run in which T2's INSERT succeeds shows
+                // no defect (seen once in a full suite on a busy machine), so the block runs up to five times and one
+                // run must show the defect whole
+                Run r = null;
+                for (int attempt = 0; attempt < 5 && (r == null || !r.of("INSERT INTO t0 VALUES (4), (0)").failed()); attempt++) {
+                    r = PrintedSql.of("h2-multi-row-insert-own-row-duplicate").run(h2);
+                }
                 Outcome insert = r.of("INSERT INTO t0 VALUES (4), (0)");
-                assertTrue(insert.failed(), r.toString());
+                assertTrue(insert.failed(), "in five runs T2's INSERT never failed; the last: " + r);
                 assertEquals(DUPLICATE_KEY, insert.error().getErrorCode(), r.toString());
                 assertTrue(insert.error().getMessage().contains("VALUES ( /* 2 */ 4 )"), "names its own row 4: " + r);
                 assertEquals(List.of(), r.last().rows(), r.toString());
