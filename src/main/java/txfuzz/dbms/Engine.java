@@ -105,6 +105,24 @@ public interface Engine {
         };
     }
 
+    /**
+     * How long after a lock wait begins the engine may still end a cycle of waits it can see (its deadlock detection):
+     * the executor calls a run stalled once every transaction has waited this long, and a grace, with no answer. Empty
+     * when unknown or set per server: the executor's stall timeout applies.
+     */
+    default java.util.Optional<java.time.Duration> deadlockDetectionDelay() {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Whether a statement waiting for a lock ignores {@link java.sql.Statement#cancel()} and ends its wait only when
+     * its thread is interrupted (an in-process engine waiting in {@link Object#wait}): the executor then interrupts a
+     * stalled statement it cancels, rather than giving it up seconds later.
+     */
+    default boolean lockWaitEndsOnInterrupt() {
+        return false;
+    }
+
     /** SQL a user runs in the engine's own client to set up a session like ours (for reproduce.sql). */
     List<String> sessionSetupSql(IsolationLevel level, String mode);
 

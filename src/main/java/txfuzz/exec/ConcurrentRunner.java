@@ -390,7 +390,8 @@ public final class ConcurrentRunner implements AutoCloseable {
         private void cancel(Worker w, InFlight f, Victim why, long now) {
             f.victim = why;
             f.cancelledAt = now;
-            w.session.cancel();
+            // a stalled statement waits for a lock; a hung one does not, and is only cancelled (its hang stands)
+            w.session.cancel(why == Victim.STALL && target.engine().lockWaitEndsOnInterrupt());
         }
 
         /** The cancel was ignored: abort the connection; if that is ignored too, give the statement up. */

@@ -182,6 +182,11 @@ public final class Executor implements AutoCloseable {
     static final int MIN_HANG_PROBES = 5;
     /** How long a released blocker's doubtful waits do not count: long enough for a loaded machine to finish a rollback. */
     private static final long RELEASED_BLOCKER_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    /**
+     * After the engine's deadlock detection, how long its victim's error may take to reach the executor: a loaded
+     * machine's scheduling delay, many times over what it is on an idle one.
+     */
+    private static final java.time.Duration DEADLOCK_VICTIM_GRACE = java.time.Duration.ofMillis(250);
     /** How many times over the statement timeout the process list is asked about a statement not seen waiting. */
     static final int ACTIVITY_SAMPLES = 4;
 
@@ -415,7 +420,7 @@ public final class Executor implements AutoCloseable {
          */
         private void breakStall() throws SQLException {
             boolean anyHung = txns.values().stream().anyMatch(t -> t.inFlight != null && t.hung);
-            long deadline = anyHung ? 0 : System.nanoTime() + config.stallTimeout().toNanos();
+            long deadline = anyHung ? 0 : System.nanoTime() + stallWait().toNanos();
             if (deadline > System.nanoTime()) {
                 // wait for whichever statement finishes first, or the stall timeout
                 try {
@@ -436,18 +441,43 @@ public final class Executor implements AutoCloseable {
             TxnState victim = txns.values().stream().filter(t -> t.inFlight != null)
                     .max(Comparator.comparing((TxnState t) -> t.hung).thenComparingInt(t -> t.inFlightSeq)).orElseThrow();
             stalls++;
-            victim.session.cancel();
-            if (!awaitDone(victim, 2_000)) {
+            boolean interrupted = target.engine().lockWaitEndsOnInterrupt();
+            victim.session.cancel(interrupted);
+            victim.interrupted = interrupted;
+            if (interrupted) {
+                // An interrupted wait ends at once; a statement still running spins where the engine checks neither
+                // (closing its connection would not end it either): give it up now, not seconds later.
+                if (!awaitDone(victim, DEADLOCK_VICTIM_GRACE.toMillis())) {
+                    abandon(victim, "abandoned: cancel and interrupt were ignored");
+                }
+            } else if (!awaitDone(victim, 2_000)) {
                 victim.session.abortConnection();
                 if (!awaitDone(victim, 3_000)) {
-                    // The engine ignores both cancel and abort: give the statement up (its thread stays stuck).
-                    victim.inFlight = CompletableFuture.completedFuture(new Session.Completed(
-                            StmtResult.failed(new StmtResult.EngineError(ErrorClass.OTHER, null, 0, "abandoned: cancel and abort were ignored")),
-                            System.nanoTime()));
+                    abandon(victim, "abandoned: cancel and abort were ignored");
                 }
             }
             victim.stallVictim = true;
             resumeBlocked();
+        }
+
+        /** Gives up a statement the engine would not stop: it is recorded as failed with {@code why}; its thread stays stuck. */
+        private void abandon(TxnState victim, String why) {
+            victim.inFlight = CompletableFuture.completedFuture(new Session.Completed(
+                    StmtResult.failed(new StmtResult.EngineError(ErrorClass.OTHER, null, 0, why)), System.nanoTime()));
+        }
+
+        /**
+         * How long every transaction may wait before the run is called stalled: the engine's deadlock detection and a
+         * grace for its victim's error to arrive, where the engine says when it detects (at most the stall timeout);
+         * the stall timeout while a background rollback may still release locks by itself, or when the engine does not say.
+         */
+        private java.time.Duration stallWait() {
+            java.util.Optional<java.time.Duration> detection = target.engine().deadlockDetectionDelay();
+            if (detection.isEmpty() || sessions.values().stream().anyMatch(Session::rollingBackFreely)) {
+                return config.stallTimeout();
+            }
+            java.time.Duration wait = detection.get().plus(DEADLOCK_VICTIM_GRACE);
+            return wait.compareTo(config.stallTimeout()) < 0 ? wait : config.stallTimeout();
         }
 
         private boolean awaitDone(TxnState t, long millis) {
@@ -477,7 +507,9 @@ public final class Executor implements AutoCloseable {
             }
             // A statement cancelled as hung that the engine ends with a deadlock or lock-wait error was
             // waiting (the engine had chosen it as a victim or was still deciding): a deadlock, not a hang.
-            boolean engineEndedIt = result.failed() && result.errorClass() != null && result.errorClass().isConcurrencyConflict();
+            // The lock timeout of a wait txfuzz interrupted is txfuzz's cancel, not the engine's answer.
+            boolean engineEndedIt = result.failed() && result.errorClass() != null && result.errorClass().isConcurrencyConflict()
+                    && !(t.interrupted && result.errorClass() == ErrorClass.LOCK_TIMEOUT);
             if (t.hung && t.stallVictim && engineEndedIt) {
                 t.hung = false;
                 t.stallVictim = false;
@@ -493,6 +525,7 @@ public final class Executor implements AutoCloseable {
             t.blocked = false;
             boolean wasHung = t.hung;
             t.hung = false;
+            t.interrupted = false;
 
             if (t.stallVictim) {
                 t.session.rollbackInBackground();
@@ -544,6 +577,8 @@ public final class Executor implements AutoCloseable {
             boolean blocked;
             boolean ended;
             boolean stallVictim;
+            /** txfuzz interrupted the thread of the statement in flight to end its wait (a stall's victim). */
+            boolean interrupted;
             boolean hung;
             /** When the probe last saw the statement in flight wait on a lock (or when it was submitted). */
             long lastSeenWaiting;

@@ -39,6 +39,14 @@ final class Session implements AutoCloseable {
         return !background.isDone();
     }
 
+    /**
+     * A background rollback that can go on by itself: none waits behind a statement given up on that still runs
+     * (an in-process engine's session runs one call at a time, so such a rollback ends only once that statement does).
+     */
+    boolean rollingBackFreely() {
+        return rollingBack() && !busy;
+    }
+
     /** A statement was submitted and has not returned: closing must not wait for it. */
     private volatile boolean busy;
     /** The thread running the statement in flight (for a hang's evidence: its stack); null between statements. */
@@ -229,14 +237,25 @@ final class Session implements AutoCloseable {
         return background;
     }
 
-    /** Asks the engine to cancel the running statement (to break a stall the engine did not). */
-    void cancel() {
+    /**
+     * Asks the engine to cancel the running statement (to break a stall the engine did not); with
+     * {@code interruptWait}, also interrupts the thread running it, for an in-process engine whose lock waits
+     * ignore a cancel ({@link txfuzz.dbms.Engine#lockWaitEndsOnInterrupt()}).
+     */
+    void cancel(boolean interruptWait) {
         Statement s = running;
         if (s != null) {
             try {
                 s.cancel();
             } catch (SQLException | RuntimeException ignored) {
                 // falls back to closing the connection
+            }
+        }
+        if (interruptWait) {
+            synchronized (runnerLock) {
+                if (runner != null) {
+                    runner.interrupt(); // cleared when the statement ends, see submit
+                }
             }
         }
     }
