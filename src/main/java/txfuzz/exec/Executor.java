@@ -432,7 +432,11 @@ public final class Executor implements AutoCloseable {
                     resumeBlocked(); // it finished, by failing
                     return;
                 } catch (TimeoutException e) {
-                    // nobody finished: the engine did not break the cycle
+                    // nobody finished: the engine did not break the cycle. Unless every statement is still seen
+                    // waiting (asked again now: one released meanwhile runs, and is waited for), the run goes on.
+                    if (resumeBlocked() > 0) {
+                        return;
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
