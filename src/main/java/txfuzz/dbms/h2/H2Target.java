@@ -81,8 +81,8 @@ public final class H2Target implements Target {
      * Off unless -Dtxfuzz.h2.reuse=true: measured, a new in-memory H2 database and its SHUTDOWN cost less than
      * DROP ALL OBJECTS and the check (INFORMATION_SCHEMA.SETTINGS alone is ~1-2 ms), see docs/performance.md.
      */
-    private final ReusedDatabases<H2Database> databases = new ReusedDatabases<>(this::createDatabase,
-            ReusedDatabases.ENABLED && Boolean.getBoolean("txfuzz.h2.reuse"));
+    private final boolean reuse = ReusedDatabases.ENABLED && Boolean.getBoolean("txfuzz.h2.reuse");
+    private final ReusedDatabases<H2Database> databases = new ReusedDatabases<>(this::createDatabase, reuse);
 
     /** A new database, or (with -Dtxfuzz.h2.reuse=true) one of an earlier run of this thread, emptied with DROP ALL OBJECTS and checked. */
     @Override
@@ -92,7 +92,7 @@ public final class H2Target implements Target {
 
     private H2Database createDatabase() throws SQLException {
         String url = "jdbc:h2:mem:txfuzz_" + NEXT_DB.incrementAndGet() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=" + H2Engine.LOCK_TIMEOUT_MS + urlSettings;
-        return new H2Database(jdbc, url);
+        return new H2Database(jdbc, url, reuse);
     }
 
     @Override
@@ -137,15 +137,18 @@ public final class H2Target implements Target {
         /** The database-wide settings as the new database had them, restored by {@link #reset()}. */
         private final java.util.Map<String, String> settingsWhenNew;
 
-        H2Database(Jdbc jdbc, String url) throws SQLException {
+        /** @param reusable whether it will be reset for another run: only then are its settings read when new (~1 ms) */
+        H2Database(Jdbc jdbc, String url, boolean reusable) throws SQLException {
             this.jdbc = jdbc;
             this.url = url;
             this.keeper = jdbc.connect(url);
-            java.util.Map<String, String> settings;
-            try (Statement s = keeper.createStatement()) {
-                settings = settings(s);
-            } catch (SQLException olderCatalog) {
-                settings = java.util.Map.of(); // H2 1.4 names the columns otherwise; its databases are not reused
+            java.util.Map<String, String> settings = java.util.Map.of();
+            if (reusable) {
+                try (Statement s = keeper.createStatement()) {
+                    settings = settings(s);
+                } catch (SQLException olderCatalog) {
+                    // H2 1.4 names the columns otherwise; its databases are not reused
+                }
             }
             this.settingsWhenNew = settings;
         }
