@@ -75,13 +75,13 @@ public final class DuckdbTarget implements Target {
     }
 
     /**
-     * Off unless -Dtxfuzz.duckdb.reuse=true. Measured side by side (bench --tests 300 --seed 1 --jobs 2, docs/performance.md):
-     * reuse was not faster once the machine's load fell (183 s against 106-304 s for the base), and in both rounds
-     * with reuse one finding (i245) had two violations come out flaky on confirmation that the base confirms every
-     * time: a verdict must not depend on whether the instance is new, so DuckDB keeps a new instance per run.
+     * On unless -Dtxfuzz.duckdb.reuse=false (or -Dtxfuzz.reuse=false). A reused instance is emptied and then
+     * checkpointed ({@link DuckdbDatabase#reset()}): without the checkpoint it carried the size of every earlier
+     * run's changes towards the next automatic checkpoint, and a checkpoint in the middle of a case changes what
+     * that case's statements answer (docs/performance.md, "Resetting a database between runs").
      */
     private final ReusedDatabases<DuckdbDatabase> databases = new ReusedDatabases<>(this::createDatabase,
-            ReusedDatabases.ENABLED && Boolean.getBoolean("txfuzz.duckdb.reuse"));
+            ReusedDatabases.ENABLED && !"false".equals(System.getProperty("txfuzz.duckdb.reuse")));
 
     private DuckdbDatabase createDatabase() throws SQLException {
         return new DuckdbDatabase(jdbc);
@@ -169,7 +169,7 @@ public final class DuckdbTarget implements Target {
     private static final java.util.Set<String> COMPARED_SETTINGS = java.util.Set.of("threads", "default_null_order", "default_order",
             "default_collation", "preserve_insertion_order", "integer_division", "immediate_transaction_mode", "search_path", "TimeZone",
             "Calendar", "ieee_floating_point_ops", "scalar_subquery_error_on_multiple_rows", "order_by_non_integer_literal",
-            "max_expression_depth", "enable_external_access");
+            "max_expression_depth", "enable_external_access", "checkpoint_threshold");
 
     /** Schemas every instance has. */
     private static final java.util.Set<String> OWN_SCHEMAS = java.util.Set.of("main", "pg_catalog", "information_schema");
@@ -238,7 +238,20 @@ public final class DuckdbTarget implements Target {
 
         /**
          * Refuses while a session of the last run is open, then drops the schemas a case made, the views,
-         * tables (a table others reference after them), sequences and types of main, and sets changed settings back.
+         * tables (a table others reference after them), sequences and types of main, sets changed settings back,
+         * and checkpoints.
+         *
+         * <p>The checkpoint is what makes the instance new again below the catalog. An in-memory DuckDB adds the
+         * estimated size of every committed change (the undo buffer's size, a new index's size) to a counter, and a
+         * commit that takes it past {@code checkpoint_threshold} (16 MiB) checkpoints the instance, which sets it back
+         * to 0. A new instance starts at 0 and no single case comes near 16 MiB, so a case never sees a checkpoint;
+         * a reused one carried the counter of every earlier run and so, every few hundred runs, checkpointed in the
+         * middle of one: rows committed before the checkpoint stay in their row group and later ones go to a new one,
+         * so an UPDATE of a key column (DuckDB's delete and insert, one scanned chunk at a time) checks the first
+         * group's new keys against the second's old ones: {@code UPDATE t1 SET c0 = c0 + 1} failed with "Duplicate
+         * key" (duckdb-SI-s1-i245) where it succeeds on a new instance. The counter cannot be read with SQL (in
+         * memory, pragma database_size gives no wal_size), so it cannot be compared: CHECKPOINT sets it to 0, last,
+         * after the drops whose own size it counts. It fails while another transaction writes, which drops the instance.
          */
         @Override
         public void reset() throws SQLException {
@@ -264,9 +277,6 @@ public final class DuckdbTarget implements Target {
                 }
             }
             java.util.Map<String, String> now = settings();
-            if (now.equals(settingsWhenNew)) {
-                return;
-            }
             for (var e : settingsWhenNew.entrySet()) {
                 if (!e.getValue().equals(now.get(e.getKey()))) {
                     try (Statement s = first.createStatement()) {
@@ -275,6 +285,9 @@ public final class DuckdbTarget implements Target {
                         // left to the fingerprint check
                     }
                 }
+            }
+            try (Statement s = first.createStatement()) {
+                s.execute("CHECKPOINT");
             }
         }
 
