@@ -22,6 +22,7 @@ import txfuzz.dbms.Feature;
 import txfuzz.dbms.LockProbe;
 import txfuzz.dbms.SqlStates;
 import txfuzz.dbms.Profile;
+import txfuzz.dbms.ReusedDatabases;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.versions.BundledVersions;
@@ -42,6 +43,12 @@ import org.postgresql.PGConnection;
  * {@code txfuzz_case_K}, dropped (CASCADE) and created anew for every fresh database — about 1.3 ms
  * on the started server, against ~30 ms for CREATE DATABASE and ~1.8 ms for listing and dropping the
  * tables. Nothing outside that database is ever created, changed or dropped.
+ *
+ * <p><b>Kept tables.</b> A case schema whose setup's DDL was recorded ({@link Database#madeTablesOf}) is kept for the
+ * thread that closed it, and the next run of a setup with exactly that DDL gets it back ({@link Database#hasTablesOf}):
+ * one {@code TRUNCATE … RESTART IDENTITY} of its tables instead of DROP/CREATE SCHEMA and the DDL, checked against the
+ * catalog as it was right after the DDL ran and for no row left ({@link ReusedDatabases}); a schema of another setup is
+ * dropped as before. {@code -Dtxfuzz.reuse.tables=false} turns it off.
  *
  * <p><b>Sessions</b> are pooled across test cases ({@link SessionPool}): a new PostgreSQL session
  * costs ~4 ms, a pooled one a round trip. Each session is set to the case's level and schema when
@@ -350,8 +357,24 @@ public final class PostgresTarget implements Target {
         return endpoint;
     }
 
+    /**
+     * The case schemas kept with their tables for the next run of the same setup (per thread; see {@link PgDatabase#empty()}).
+     * A schema of another setup is dropped and a new one made, as before.
+     */
+    private final ReusedDatabases<PgDatabase> databases = new ReusedDatabases<>(this::newSchema, ReusedDatabases.KEEP_TABLES, true);
+
+    @Override
+    public ReusedDatabases.Counts databaseReuse() {
+        return databases.counts();
+    }
+
     @Override
     public Database freshDatabase() throws SQLException {
+        ensureClosedNot();
+        return databases.take();
+    }
+
+    private PgDatabase newSchema() throws SQLException {
         synchronized (lock) {
             long start = System.nanoTime();
             String schema = freeSchemas.isEmpty() ? Namespace.SCHEMA_PREFIX + (++nextSchema) : freeSchemas.pop();
@@ -456,6 +479,9 @@ public final class PostgresTarget implements Target {
         if (closed) {
             return;
         }
+        if (Thread.currentThread() != hook) {
+            databases.close(); // drops the kept schemas (a shutdown hook leaves them: the next claim of the database drops them)
+        }
         closed = true;
         // No lock here: a shutdown hook must not wait for a case that holds it.
         SessionPool p = pool;
@@ -487,8 +513,50 @@ public final class PostgresTarget implements Target {
         }
     }
 
+    @FunctionalInterface
+    private interface SqlWork<T> {
+        T on(Connection keeper) throws SQLException;
+    }
+
+    /**
+     * Everything DDL makes in {@code schema}, one line each, sorted: relations (with the planner's statistics pg_class
+     * keeps: pages, tuples, all-visible pages — except of an index without a WHERE: TRUNCATE leaves 0 pages and -1 tuples
+     * where CREATE INDEX left 1 and 0, and the planner reads neither of such an index, only its actual size and the table's
+     * estimate (plancat.c, get_relation_info); a partial index's are read (estimate_rel_size), so a partial index differs
+     * and its schema is not kept), columns (type, NOT NULL, default, identity, generated), indexes,
+     * constraints, sequences with their next values, triggers, functions, types, rules, policies, and the columns
+     * pg_statistic has statistics of.
+     */
+    private static String fingerprintSql(String schema) {
+        String ns = "'" + schema + "'::regnamespace";
+        String name = "'" + schema + "'";
+        return "SELECT line FROM ("
+                + " SELECT concat_ws(' ', 'rel', c.relname, c.relkind, c.relpersistence, CASE WHEN i.indexrelid IS NOT NULL AND i.indpred IS NULL"
+                + " THEN 'whole-index' ELSE concat_ws(' ', c.relpages, c.reltuples, c.relallvisible) END,"
+                + " c.relhasrules, c.relhastriggers, c.relrowsecurity, c.relreplident, coalesce(c.reloptions::text, '-')) AS line"
+                + " FROM pg_class c LEFT JOIN pg_index i ON i.indexrelid = c.oid WHERE c.relnamespace = " + ns
+                + " UNION ALL SELECT concat_ws(' ', 'col', c.relname, a.attnum, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull,"
+                + " a.attidentity, a.attgenerated, a.attisdropped, a.attcollation, coalesce(pg_get_expr(d.adbin, d.adrelid), '-'))"
+                + " FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid"
+                + " AND d.adnum = a.attnum WHERE c.relnamespace = " + ns + " AND a.attnum > 0"
+                + " UNION ALL SELECT concat_ws(' ', 'idx', indexdef) FROM pg_indexes WHERE schemaname = " + name
+                + " UNION ALL SELECT concat_ws(' ', 'con', conname, conrelid::regclass, pg_get_constraintdef(oid), condeferrable, condeferred,"
+                + " convalidated) FROM pg_constraint WHERE connamespace = " + ns
+                + " UNION ALL SELECT concat_ws(' ', 'seq', sequencename, start_value, increment_by, min_value, max_value, cycle, cache_size,"
+                + " coalesce(last_value::text, 'none')) FROM pg_sequences WHERE schemaname = " + name
+                + " UNION ALL SELECT concat_ws(' ', 'trg', t.tgname, t.tgrelid::regclass, t.tgenabled) FROM pg_trigger t"
+                + " JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = " + ns
+                + " UNION ALL SELECT concat_ws(' ', 'fn', p.oid::regprocedure) FROM pg_proc p WHERE p.pronamespace = " + ns
+                + " UNION ALL SELECT concat_ws(' ', 'type', t.typname, t.typtype) FROM pg_type t WHERE t.typnamespace = " + ns
+                + " UNION ALL SELECT concat_ws(' ', 'rule', r.rulename, r.ev_class::regclass) FROM pg_rewrite r"
+                + " JOIN pg_class c ON c.oid = r.ev_class WHERE c.relnamespace = " + ns
+                + " UNION ALL SELECT concat_ws(' ', 'policy', policyname, tablename) FROM pg_policies WHERE schemaname = " + name
+                + " UNION ALL SELECT concat_ws(' ', 'stats', tablename, attname) FROM pg_stats WHERE schemaname = " + name
+                + ") f ORDER BY line";
+    }
+
     /** One test case's namespace: a schema in the target's database. */
-    private final class PgDatabase implements Database {
+    private final class PgDatabase implements ReusedDatabases.Reusable {
         private final String schema;
         private final int gen;
         private final List<Connection> handedOut = new CopyOnWriteArrayList<>();
@@ -637,6 +705,79 @@ public final class PostgresTarget implements Target {
                     session = null;
                 }
             }
+        }
+
+        @Override
+        public void reset() throws SQLException {
+            throw new java.sql.SQLFeatureNotSupportedException("a case schema of another setup is dropped, not reset");
+        }
+
+        @Override
+        public boolean resetsToNew() {
+            return false;
+        }
+
+        @Override
+        public boolean keepsTables() {
+            return true;
+        }
+
+        /** Every session this database handed out must be closed (given back to the pool, where DISCARD ALL ended it). */
+        @Override
+        public void checkNoSessions() throws SQLException {
+            long open = handedOut.stream().filter(c -> !isClosed(c)).count();
+            if (open > 0) {
+                throw new SQLException(open + " of its sessions are still open");
+            }
+        }
+
+        /** Runs {@code work} on the keeper session, on the server this database was made on. */
+        private <T> T onKeeper(SqlWork<T> work) throws SQLException {
+            synchronized (lock) {
+                if (gen != generation || closed) {
+                    throw new SQLException("the PostgreSQL server was restarted, or the target closed, since this test database was made", "08006");
+                }
+                return work.on(namespace.admin());
+            }
+        }
+
+        /**
+         * One {@code TRUNCATE … RESTART IDENTITY} of every table of the schema: each gets a new, empty file (as a new table
+         * has; its indexes too) and the sequences its columns own start again. A sequence of its own (CREATE SEQUENCE) is not
+         * restarted: if a run used it, the fingerprint differs and the schema is dropped.
+         */
+        @Override
+        public void empty() throws SQLException {
+            synchronized (this) {
+                sessions = 0; // the next run's sessions get the deadlock_timeouts a new database's get
+                handedOut.removeIf(this::isClosed);
+            }
+            onKeeper(k -> {
+                try (Statement s = k.createStatement()) {
+                    s.execute("DO $$ DECLARE t text; BEGIN SELECT string_agg(format('%I.%I', schemaname, tablename), ', ') INTO t"
+                            + " FROM pg_tables WHERE schemaname = '" + schema + "'; IF t IS NOT NULL THEN EXECUTE 'TRUNCATE ' || t"
+                            + " || ' RESTART IDENTITY'; END IF; END $$");
+                }
+                return null;
+            });
+        }
+
+        /** The rows of every table and materialized view of the schema (TRUNCATE does not empty the latter). */
+        @Override
+        public long rows() throws SQLException {
+            return onKeeper(k -> {
+                try (Statement s = k.createStatement(); ResultSet rs = s.executeQuery("SELECT coalesce(sum((xpath('/row/n/text()',"
+                        + " query_to_xml(format('SELECT count(*) AS n FROM %I.%I', '" + schema + "', relname), false, true, '')))[1]::text::bigint), 0)"
+                        + " FROM pg_class WHERE relnamespace = '" + schema + "'::regnamespace AND relkind IN ('r', 'm')")) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            });
+        }
+
+        @Override
+        public String fingerprint() throws SQLException {
+            return onKeeper(k -> ReusedDatabases.rows(k, fingerprintSql(schema)));
         }
 
         /** Ends sessions the user of this database left open, then drops the schema. */
