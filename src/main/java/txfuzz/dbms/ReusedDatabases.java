@@ -69,6 +69,19 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
         default long rows() throws SQLException {
             throw new java.sql.SQLFeatureNotSupportedException("this engine does not keep tables");
         }
+
+        /**
+         * {@link #empty()}, then what the check compares: {@link #fingerprint()} and {@link #rows()} as they are then. An
+         * engine on a server does it in one round trip.
+         */
+        default Emptied emptyAndRead() throws SQLException {
+            empty();
+            return new Emptied(fingerprint(), rows());
+        }
+    }
+
+    /** A database's state right after {@link Reusable#empty()}: its fingerprint and the rows left in its tables. */
+    public record Emptied(String fingerprint, long rows) {
     }
 
     /** Opens a new database of the engine. */
@@ -157,7 +170,7 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
 
     /** A database for one run: one the calling thread kept, or a new one. */
     public Database take() throws SQLException {
-        if (onlyWithTables) {
+        if (onlyWithTables && enabled) {
             return new Lease(null); // bound at first use: to the kept tables of its setup, or to a new database
         }
         Kept<D> k = pollIdle(null);
@@ -253,13 +266,11 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
     /** Empties a database holding its setup's tables and checks it is as right after that DDL ran; null when it is, else why not. */
     private String emptied(Kept<D> k) {
         try {
-            k.db().empty();
-            String now = k.db().fingerprint();
-            if (!now.equals(k.fingerprintAfterDdl)) {
-                return "the emptied tables differ from the new ones: " + difference(k.fingerprintAfterDdl, now);
+            Emptied now = k.db().emptyAndRead();
+            if (!now.fingerprint().equals(k.fingerprintAfterDdl)) {
+                return "the emptied tables differ from the new ones: " + difference(k.fingerprintAfterDdl, now.fingerprint());
             }
-            long rows = k.db().rows();
-            return rows == 0 ? null : "the emptied tables still hold " + rows + " rows";
+            return now.rows() == 0 ? null : "the emptied tables still hold " + now.rows() + " rows";
         } catch (SQLException | RuntimeException e) {
             return "emptying the tables failed: " + e.getMessage();
         }
@@ -434,7 +445,7 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
             if (returned.get()) {
                 throw new SQLException("this database was closed", "08003");
             }
-            if (!KEEP_TABLES || settled) {
+            if (!KEEP_TABLES || !enabled || settled) {
                 return false;
             }
             return settle(List.copyOf(ddl));
@@ -443,7 +454,7 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
         @Override
         public synchronized void madeTablesOf(List<String> ddl) throws SQLException {
             D db = db();
-            if (!KEEP_TABLES || !db.keepsTables()) {
+            if (!KEEP_TABLES || !enabled || !db.keepsTables()) {
                 return;
             }
             try {

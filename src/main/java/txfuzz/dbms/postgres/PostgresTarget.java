@@ -48,7 +48,7 @@ import org.postgresql.PGConnection;
  * thread that closed it, and the next run of a setup with exactly that DDL gets it back ({@link Database#hasTablesOf}):
  * one {@code TRUNCATE … RESTART IDENTITY} of its tables instead of DROP/CREATE SCHEMA and the DDL, checked against the
  * catalog as it was right after the DDL ran and for no row left ({@link ReusedDatabases}); a schema of another setup is
- * dropped as before. {@code -Dtxfuzz.reuse.tables=false} turns it off.
+ * dropped as before. Off unless {@code -Dtxfuzz.postgres.keepTables=true}: it is slower here (docs/performance.md).
  *
  * <p><b>Sessions</b> are pooled across test cases ({@link SessionPool}): a new PostgreSQL session
  * costs ~4 ms, a pooled one a round trip. Each session is set to the case's level and schema when
@@ -361,7 +361,15 @@ public final class PostgresTarget implements Target {
      * The case schemas kept with their tables for the next run of the same setup (per thread; see {@link PgDatabase#empty()}).
      * A schema of another setup is dropped and a new one made, as before.
      */
-    private final ReusedDatabases<PgDatabase> databases = new ReusedDatabases<>(this::newSchema, ReusedDatabases.KEEP_TABLES, true);
+    private final ReusedDatabases<PgDatabase> databases = new ReusedDatabases<>(this::newSchema,
+            ReusedDatabases.KEEP_TABLES && "true".equals(System.getProperty(KEEP_TABLES_PROPERTY)), true);
+
+    /**
+     * -Dtxfuzz.postgres.keepTables=true keeps a case's tables between its runs. Off by default: measured, emptying and
+     * checking (TRUNCATE of the tables ~4–5 ms, the catalog fingerprint ~4 ms, both on the kept schema and right after
+     * every new setup's DDL) costs more than the DROP/CREATE SCHEMA and the DDL it saves (docs/performance.md).
+     */
+    static final String KEEP_TABLES_PROPERTY = "txfuzz.postgres.keepTables";
 
     @Override
     public ReusedDatabases.Counts databaseReuse() {
@@ -513,11 +521,6 @@ public final class PostgresTarget implements Target {
         }
     }
 
-    @FunctionalInterface
-    private interface SqlWork<T> {
-        T on(Connection keeper) throws SQLException;
-    }
-
     /**
      * Everything DDL makes in {@code schema}, one line each, sorted: relations (with the planner's statistics pg_class
      * keeps: pages, tuples, all-visible pages — except of an index without a WHERE: TRUNCATE leaves 0 pages and -1 tuples
@@ -529,30 +532,45 @@ public final class PostgresTarget implements Target {
      */
     private static String fingerprintSql(String schema) {
         String ns = "'" + schema + "'::regnamespace";
-        String name = "'" + schema + "'";
         return "SELECT line FROM ("
-                + " SELECT concat_ws(' ', 'rel', c.relname, c.relkind, c.relpersistence, CASE WHEN i.indexrelid IS NOT NULL AND i.indpred IS NULL"
+                + " SELECT concat_ws(' ', 'rel', c.relname, c.relkind, c.relpersistence, CASE WHEN x.indexrelid IS NOT NULL AND x.indpred IS NULL"
                 + " THEN 'whole-index' ELSE concat_ws(' ', c.relpages, c.reltuples, c.relallvisible) END,"
-                + " c.relhasrules, c.relhastriggers, c.relrowsecurity, c.relreplident, coalesce(c.reloptions::text, '-')) AS line"
-                + " FROM pg_class c LEFT JOIN pg_index i ON i.indexrelid = c.oid WHERE c.relnamespace = " + ns
+                + " c.relhasrules, c.relhastriggers, c.relrowsecurity, c.relreplident, coalesce(c.reloptions::text, '-'),"
+                + " CASE WHEN x.indexrelid IS NOT NULL THEN pg_get_indexdef(x.indexrelid) END) AS line"
+                + " FROM pg_class c LEFT JOIN pg_index x ON x.indexrelid = c.oid WHERE c.relnamespace = " + ns
                 + " UNION ALL SELECT concat_ws(' ', 'col', c.relname, a.attnum, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull,"
                 + " a.attidentity, a.attgenerated, a.attisdropped, a.attcollation, coalesce(pg_get_expr(d.adbin, d.adrelid), '-'))"
                 + " FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid"
                 + " AND d.adnum = a.attnum WHERE c.relnamespace = " + ns + " AND a.attnum > 0"
-                + " UNION ALL SELECT concat_ws(' ', 'idx', indexdef) FROM pg_indexes WHERE schemaname = " + name
                 + " UNION ALL SELECT concat_ws(' ', 'con', conname, conrelid::regclass, pg_get_constraintdef(oid), condeferrable, condeferred,"
                 + " convalidated) FROM pg_constraint WHERE connamespace = " + ns
-                + " UNION ALL SELECT concat_ws(' ', 'seq', sequencename, start_value, increment_by, min_value, max_value, cycle, cache_size,"
-                + " coalesce(last_value::text, 'none')) FROM pg_sequences WHERE schemaname = " + name
+                + " UNION ALL SELECT concat_ws(' ', 'seq', c.relname, s.seqstart, s.seqincrement, s.seqmin, s.seqmax, s.seqcycle, s.seqcache,"
+                + " coalesce(pg_sequence_last_value(c.oid)::text, 'none')) FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid"
+                + " WHERE c.relnamespace = " + ns
                 + " UNION ALL SELECT concat_ws(' ', 'trg', t.tgname, t.tgrelid::regclass, t.tgenabled) FROM pg_trigger t"
                 + " JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = " + ns
                 + " UNION ALL SELECT concat_ws(' ', 'fn', p.oid::regprocedure) FROM pg_proc p WHERE p.pronamespace = " + ns
                 + " UNION ALL SELECT concat_ws(' ', 'type', t.typname, t.typtype) FROM pg_type t WHERE t.typnamespace = " + ns
                 + " UNION ALL SELECT concat_ws(' ', 'rule', r.rulename, r.ev_class::regclass) FROM pg_rewrite r"
                 + " JOIN pg_class c ON c.oid = r.ev_class WHERE c.relnamespace = " + ns
-                + " UNION ALL SELECT concat_ws(' ', 'policy', policyname, tablename) FROM pg_policies WHERE schemaname = " + name
-                + " UNION ALL SELECT concat_ws(' ', 'stats', tablename, attname) FROM pg_stats WHERE schemaname = " + name
+                + " UNION ALL SELECT concat_ws(' ', 'policy', p.polname, p.polrelid::regclass) FROM pg_policy p"
+                + " JOIN pg_class c ON c.oid = p.polrelid WHERE c.relnamespace = " + ns
+                + " UNION ALL SELECT concat_ws(' ', 'stats', tablename, attname) FROM pg_stats WHERE schemaname = '" + schema + "'"
                 + ") f ORDER BY line";
+    }
+
+    /** TRUNCATE … RESTART IDENTITY of every table of {@code schema}, in one statement (foreign keys among them allow it). */
+    private static String truncateSql(String schema) {
+        return "DO $$ DECLARE t text; BEGIN SELECT string_agg(format('%I.%I', schemaname, tablename), ', ') INTO t"
+                + " FROM pg_tables WHERE schemaname = '" + schema + "'; IF t IS NOT NULL THEN EXECUTE 'TRUNCATE ' || t"
+                + " || ' RESTART IDENTITY'; END IF; END $$";
+    }
+
+    /** The rows of every table and materialized view of {@code schema} (TRUNCATE does not empty the latter). */
+    private static String rowsSql(String schema) {
+        return "SELECT coalesce(sum((xpath('/row/n/text()', query_to_xml(format('SELECT count(*) AS n FROM %I.%I', '" + schema
+                + "', relname), false, true, '')))[1]::text::bigint), 0) FROM pg_class WHERE relnamespace = '" + schema
+                + "'::regnamespace AND relkind IN ('r', 'm')";
     }
 
     /** One test case's namespace: a schema in the target's database. */
@@ -563,6 +581,8 @@ public final class PostgresTarget implements Target {
         private volatile boolean dbClosed;
         /** Sessions handed out so far: each gets a longer deadlock_timeout than the one before. */
         private int sessions;
+        /** The session that empties and checks this database (see {@link #maintenance()}), or null. */
+        private Connection maintenance;
 
         PgDatabase(String schema, int gen) {
             this.schema = schema;
@@ -731,53 +751,79 @@ public final class PostgresTarget implements Target {
             }
         }
 
-        /** Runs {@code work} on the keeper session, on the server this database was made on. */
-        private <T> T onKeeper(SqlWork<T> work) throws SQLException {
-            synchronized (lock) {
-                if (gen != generation || closed) {
-                    throw new SQLException("the PostgreSQL server was restarted, or the target closed, since this test database was made", "08006");
-                }
-                return work.on(namespace.admin());
+        /**
+         * This database's own session for emptying and checking (from the pool, held while the database lives): not the
+         * keeper, which every worker's schema DDL waits for.
+         */
+        private Connection maintenance() throws SQLException {
+            if (gen != generation || closed) {
+                throw new SQLException("the PostgreSQL server was restarted, or the target closed, since this test database was made", "08006");
             }
+            if (maintenance == null || maintenance.isClosed()) {
+                maintenance = pool.take(session -> {
+                });
+            }
+            return maintenance;
         }
 
         /**
-         * One {@code TRUNCATE … RESTART IDENTITY} of every table of the schema: each gets a new, empty file (as a new table
-         * has; its indexes too) and the sequences its columns own start again. A sequence of its own (CREATE SEQUENCE) is not
+         * {@code TRUNCATE … RESTART IDENTITY} of every table of the schema: each gets a new, empty file (as a new table has;
+         * its indexes too) and the sequences its columns own start again. A sequence of its own (CREATE SEQUENCE) is not
          * restarted: if a run used it, the fingerprint differs and the schema is dropped.
          */
         @Override
         public void empty() throws SQLException {
+            emptyAndRead();
+        }
+
+        /** The TRUNCATE, the fingerprint and the rows left, in one round trip. */
+        @Override
+        public ReusedDatabases.Emptied emptyAndRead() throws SQLException {
             synchronized (this) {
                 sessions = 0; // the next run's sessions get the deadlock_timeouts a new database's get
                 handedOut.removeIf(this::isClosed);
             }
-            onKeeper(k -> {
-                try (Statement s = k.createStatement()) {
-                    s.execute("DO $$ DECLARE t text; BEGIN SELECT string_agg(format('%I.%I', schemaname, tablename), ', ') INTO t"
-                            + " FROM pg_tables WHERE schemaname = '" + schema + "'; IF t IS NOT NULL THEN EXECUTE 'TRUNCATE ' || t"
-                            + " || ' RESTART IDENTITY'; END IF; END $$");
+            try (Statement s = maintenance().createStatement()) {
+                s.execute(truncateSql(schema) + "; " + fingerprintSql(schema) + "; " + rowsSql(schema));
+                while (s.getResultSet() == null) {
+                    if (!s.getMoreResults() && s.getUpdateCount() == -1) {
+                        throw new SQLException("no fingerprint came back");
+                    }
                 }
-                return null;
-            });
+                String fingerprint = text(s.getResultSet());
+                if (!s.getMoreResults()) {
+                    throw new SQLException("no row count came back");
+                }
+                try (ResultSet rs = s.getResultSet()) {
+                    rs.next();
+                    return new ReusedDatabases.Emptied(fingerprint, rs.getLong(1));
+                }
+            }
         }
 
-        /** The rows of every table and materialized view of the schema (TRUNCATE does not empty the latter). */
+        private static String text(ResultSet rs) throws SQLException {
+            StringBuilder out = new StringBuilder();
+            try (rs) {
+                while (rs.next()) {
+                    out.append(rs.getString(1)).append('\n');
+                }
+            }
+            return out.toString();
+        }
+
         @Override
         public long rows() throws SQLException {
-            return onKeeper(k -> {
-                try (Statement s = k.createStatement(); ResultSet rs = s.executeQuery("SELECT coalesce(sum((xpath('/row/n/text()',"
-                        + " query_to_xml(format('SELECT count(*) AS n FROM %I.%I', '" + schema + "', relname), false, true, '')))[1]::text::bigint), 0)"
-                        + " FROM pg_class WHERE relnamespace = '" + schema + "'::regnamespace AND relkind IN ('r', 'm')")) {
-                    rs.next();
-                    return rs.getLong(1);
-                }
-            });
+            try (Statement s = maintenance().createStatement(); ResultSet rs = s.executeQuery(rowsSql(schema))) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
 
         @Override
         public String fingerprint() throws SQLException {
-            return onKeeper(k -> ReusedDatabases.rows(k, fingerprintSql(schema)));
+            try (Statement s = maintenance().createStatement()) {
+                return text(s.executeQuery(fingerprintSql(schema)));
+            }
         }
 
         /** Ends sessions the user of this database left open, then drops the schema. */
@@ -787,6 +833,10 @@ public final class PostgresTarget implements Target {
                 return;
             }
             dbClosed = true;
+            if (maintenance != null) {
+                SessionPool.closeQuietly(maintenance);
+                maintenance = null;
+            }
             for (Connection c : handedOut) {
                 if (!isClosed(c)) {
                     ((SessionPool.Pooled) c).discard();

@@ -2,6 +2,8 @@ package txfuzz.dbms.postgres;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import txfuzz.dbms.ReuseChecks;
@@ -14,9 +16,27 @@ import txfuzz.dbms.Target;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PostgresReuseTest extends ReusedDatabaseContract {
+    private static PostgresTarget target;
+
+    /** A target of its own on the shared server (as one given by URL), with its tables kept (-Dtxfuzz.postgres.keepTables=true). */
+    @BeforeAll
+    static void start() {
+        System.setProperty(PostgresTarget.KEEP_TABLES_PROPERTY, "true");
+        try {
+            target = new PostgresTarget(SharedServer.asExistingServer());
+        } finally {
+            System.clearProperty(PostgresTarget.KEEP_TABLES_PROPERTY);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        target.close();
+    }
+
     @Override
     protected Target target() {
-        return SharedServer.target();
+        return target;
     }
 
     @Override
