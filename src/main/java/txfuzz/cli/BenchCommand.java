@@ -235,6 +235,10 @@ final class BenchCommand implements Callable<Integer> {
             }
         } finally {
             costs.print(System.out); // the DBMSs measured before one that failed to start keep their costs
+            if (!databaseLines.isEmpty()) {
+                System.out.println();
+                databaseLines.forEach(System.out::println);
+            }
         }
         return Main.OK;
     }
@@ -245,13 +249,21 @@ final class BenchCommand implements Callable<Integer> {
                 ExecutorConfig.defaults(), null, CampaignConfig.Execution.PLAIN, reduce, sessions).withGeneration(generation);
     }
 
+    /** Per measured row: how many databases were new, reused, kept with their tables, discarded (printed after the costs). */
+    private final List<String> databaseLines = new java.util.ArrayList<>();
+
     /** Runs one campaign, prints its row of the throughput table and adds its costs to {@code costs}. */
     private void measured(Target target, CampaignConfig config, int workers, String label, CostTable costs) {
         Campaign campaign = new Campaign(target, config, new PrintStream(OutputStream.nullOutputStream())).withJobs(workers)
                 .describedBy(txfuzz.campaign.RunMeta.of(target, targetOptions(), RecordedCommandLine.of(spec.commandLine().getParseResult().originalArgs())));
         long start = System.nanoTime();
+        txfuzz.dbms.ReusedDatabases.Counts before = target.databaseReuse();
         Summary s = campaign.run();
         long wall = System.nanoTime() - start;
+        txfuzz.dbms.ReusedDatabases.Counts after = target.databaseReuse();
+        databaseLines.add(String.format(Locale.ROOT, "databases %s %s: %d new, %d reused (%d with their setup's tables kept), %d discarded by the check",
+                target.name(), label, after.created() - before.created(), after.reused() - before.reused(), after.tablesKept() - before.tablesKept(),
+                after.discarded() - before.discarded()));
         System.out.printf(Locale.ROOT, "| %s | %s | %s | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %d | %d | %d |%n", target.name(), target.version(), label,
                 s.cases(), s.seconds(), s.casesPerSecond(), s.transactionsPerSecond(), 100 * s.blockedShare(), 100 * s.invalidStatementShare(),
                 s.bugCandidates(), s.documented(), s.flaky());

@@ -16,6 +16,22 @@ public interface Database extends AutoCloseable {
     /** The engine's lock-wait probe, or empty where the engine never waits or cannot be asked. */
     Optional<LockProbe> lockProbe() throws SQLException;
 
+    /**
+     * Asked by a case's setup before anything else, with the setup's DDL (every statement before its first INSERT): true
+     * when this database already holds exactly the tables those statements make, emptied and checked to be as right
+     * after they ran on a new database; the setup then adds only its rows. Default: never (the setup runs whole).
+     */
+    default boolean hasTablesOf(java.util.List<String> ddl) throws SQLException {
+        return false;
+    }
+
+    /**
+     * Told by a case's setup right after {@code ddl} ran on this database (and before any row was added), so that a
+     * later run of a setup with the same DDL may get these tables back, emptied ({@link #hasTablesOf}). Default: nothing.
+     */
+    default void madeTablesOf(java.util.List<String> ddl) throws SQLException {
+    }
+
     @Override
     void close();
 }

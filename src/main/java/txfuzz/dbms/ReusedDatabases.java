@@ -35,8 +35,53 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
          */
         void reset() throws SQLException;
 
-        /** The catalog objects of the user's schemas and the database-wide settings a case could change, as text. */
+        /**
+         * The catalog objects of the user's schemas and the database-wide settings a case could change, as text. An engine
+         * that {@link #keepsTables() keeps tables} includes all that DDL makes: tables, columns, indexes, constraints,
+         * identity and sequence next values, and the statistics the planner reads.
+         */
         String fingerprint() throws SQLException;
+
+        /**
+         * Whether {@link #reset()} brings the database back to new, so that it is kept between any runs. False: it is kept
+         * only with the tables of a setup, for the next run of the same setup ({@link #keepsTables()}), and a database
+         * of another setup is dropped and a new one made; databases are then bound to a run when it first uses them.
+         */
+        default boolean resetsToNew() {
+            return true;
+        }
+
+        /** Whether the database can keep its tables between runs of the same setup: {@link #empty()} and {@link #rows()} work. */
+        default boolean keepsTables() {
+            return false;
+        }
+
+        /** Throws when a session of the last run is still open (or holds a lock): the database is then not kept. */
+        default void checkNoSessions() throws SQLException {
+        }
+
+        /** Empties every table of the user's schemas and restarts their identity columns, by the engine's cheapest sound means. */
+        default void empty() throws SQLException {
+            throw new java.sql.SQLFeatureNotSupportedException("this engine does not keep tables");
+        }
+
+        /** The rows in all tables of the user's schemas (0 after {@link #empty()}). */
+        default long rows() throws SQLException {
+            throw new java.sql.SQLFeatureNotSupportedException("this engine does not keep tables");
+        }
+
+        /**
+         * {@link #empty()}, then what the check compares: {@link #fingerprint()} and {@link #rows()} as they are then. An
+         * engine on a server does it in one round trip.
+         */
+        default Emptied emptyAndRead() throws SQLException {
+            empty();
+            return new Emptied(fingerprint(), rows());
+        }
+    }
+
+    /** A database's state right after {@link Reusable#empty()}: its fingerprint and the rows left in its tables. */
+    public record Emptied(String fingerprint, long rows) {
     }
 
     /** Opens a new database of the engine. */
@@ -45,13 +90,26 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
         D create() throws SQLException;
     }
 
-    /** How many databases were created, handed out again after a reset, and dropped because a reset failed its check. */
-    public record Counts(long created, long reused, long discarded) {
-        public static final Counts NONE = new Counts(0, 0, 0);
+    /**
+     * How many databases were created, handed out again after a reset, and dropped because a reset failed its check;
+     * {@code tablesKept}: how many runs found their setup's tables kept (emptied and checked), a subset of reused.
+     */
+    public record Counts(long created, long reused, long discarded, long tablesKept) {
+        public static final Counts NONE = new Counts(0, 0, 0, 0);
+
+        public Counts(long created, long reused, long discarded) {
+            this(created, reused, discarded, 0);
+        }
     }
 
     /** -Dtxfuzz.reuse=false: every run gets a new database, as before reuse (for measurements side by side). */
     public static final boolean ENABLED = !"false".equals(System.getProperty("txfuzz.reuse"));
+
+    /**
+     * -Dtxfuzz.reuse.tables=false: a database never keeps a setup's tables for the next run of the same setup (it is reset
+     * to new, or dropped, as before), for measurements side by side. Off too with -Dtxfuzz.reuse=false.
+     */
+    public static final boolean KEEP_TABLES = ENABLED && !"false".equals(System.getProperty("txfuzz.reuse.tables"));
 
     /** Why the latest discarded database was not reused (for tests and bench). */
     private volatile String lastDiscardReason = "";
@@ -59,11 +117,32 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
     /** Idle databases a thread keeps at most (a run, its nested simulation and a spare). */
     private static final int MAX_IDLE_PER_THREAD = 3;
 
-    private record Kept<D>(D db, String fingerprintWhenNew) {
+    /** A database with what the checks compare it with; {@code ddl} is the setup DDL whose tables it holds, or null. */
+    private static final class Kept<D> {
+        final D db;
+        final String fingerprintWhenNew;
+        List<String> ddl;
+        String fingerprintAfterDdl;
+
+        Kept(D db, String fingerprintWhenNew) {
+            this.db = db;
+            this.fingerprintWhenNew = fingerprintWhenNew;
+        }
+
+        D db() {
+            return db;
+        }
+
+        String fingerprintWhenNew() {
+            return fingerprintWhenNew;
+        }
     }
 
     private final Creator<D> creator;
     private final boolean enabled;
+    /** Databases are kept only with their tables ({@link Reusable#resetsToNew()} false), and bound to a lease when first used. */
+    private final boolean onlyWithTables;
+    private final AtomicLong tablesKept = new AtomicLong();
     private final Map<Thread, Deque<Kept<D>>> idle = new HashMap<>();
     private final AtomicLong created = new AtomicLong();
     private final AtomicLong reused = new AtomicLong();
@@ -75,21 +154,38 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
      *                engine where reuse is not cheaper)
      */
     public ReusedDatabases(Creator<D> creator, boolean enabled) {
+        this(creator, enabled, false);
+    }
+
+    /**
+     * @param onlyWithTables the engine's databases are not reset to new ({@link Reusable#resetsToNew()} false): one is kept
+     *                       only with a setup's tables, for the next run of that setup, and a run's database is chosen
+     *                       (or made) when the run first uses it
+     */
+    public ReusedDatabases(Creator<D> creator, boolean enabled, boolean onlyWithTables) {
         this.creator = creator;
         this.enabled = enabled;
+        this.onlyWithTables = onlyWithTables;
     }
 
     /** A database for one run: one the calling thread kept, or a new one. */
     public Database take() throws SQLException {
-        Kept<D> k = pollIdle();
+        if (onlyWithTables && enabled) {
+            return new Lease(null); // bound at first use: to the kept tables of its setup, or to a new database
+        }
+        Kept<D> k = pollIdle(null);
         if (k != null) {
             reused.incrementAndGet();
             return new Lease(k);
         }
+        return new Lease(newKept());
+    }
+
+    private Kept<D> newKept() throws SQLException {
         D db = creator.create();
         created.incrementAndGet();
-        if (!enabled) {
-            return new Lease(new Kept<>(db, null));
+        if (!enabled || onlyWithTables) {
+            return new Kept<>(db, null);
         }
         String fingerprint;
         try {
@@ -97,7 +193,7 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
         } catch (SQLException | RuntimeException e) {
             fingerprint = null; // an engine version whose catalog reads otherwise: its databases are used once, as before
         }
-        return new Lease(new Kept<>(db, fingerprint));
+        return new Kept<>(db, fingerprint);
     }
 
     /** Every row of {@code sql}, its columns joined by a space, one line per row: a fingerprint's text. */
@@ -116,7 +212,7 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
     }
 
     public Counts counts() {
-        return new Counts(created.get(), reused.get(), discarded.get());
+        return new Counts(created.get(), reused.get(), discarded.get(), tablesKept.get());
     }
 
     public String lastDiscardReason() {
@@ -137,9 +233,70 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
         }
     }
 
-    private synchronized Kept<D> pollIdle() {
+    /** An idle database of the calling thread: the latest kept, or with {@code ddl} the one holding that DDL's tables (or none). */
+    private synchronized Kept<D> pollIdle(List<String> ddl) {
         Deque<Kept<D>> mine = idle.get(Thread.currentThread());
-        return mine == null ? null : mine.pollFirst();
+        if (mine == null) {
+            return null;
+        }
+        if (ddl == null) {
+            return mine.pollFirst();
+        }
+        for (java.util.Iterator<Kept<D>> i = mine.iterator(); i.hasNext(); ) {
+            Kept<D> k = i.next();
+            if (ddl.equals(k.ddl)) {
+                i.remove();
+                return k;
+            }
+        }
+        return null;
+    }
+
+    /** Puts back a database taken from the calling thread's idle ones and not used since (it keeps its place among them). */
+    private synchronized void putBack(Kept<D> k) {
+        idle.computeIfAbsent(Thread.currentThread(), t -> new ArrayDeque<>()).addFirst(k);
+    }
+
+    private void discard(Kept<D> k, String problem) {
+        discarded.incrementAndGet();
+        lastDiscardReason = problem;
+        k.db().close();
+    }
+
+    /** Empties a database holding its setup's tables and checks it is as right after that DDL ran; null when it is, else why not. */
+    private String emptied(Kept<D> k) {
+        try {
+            Emptied now = k.db().emptyAndRead();
+            if (!now.fingerprint().equals(k.fingerprintAfterDdl)) {
+                return "the emptied tables differ from the new ones: " + difference(k.fingerprintAfterDdl, now.fingerprint());
+            }
+            return now.rows() == 0 ? null : "the emptied tables still hold " + now.rows() + " rows";
+        } catch (SQLException | RuntimeException e) {
+            return "emptying the tables failed: " + e.getMessage();
+        }
+    }
+
+    /** The lines of one fingerprint missing from the other, both ways. */
+    static String difference(String before, String now) {
+        List<String> a = new ArrayList<>(List.of(before.split("\n")));
+        List<String> b = new ArrayList<>(List.of(now.split("\n")));
+        List<String> gone = new ArrayList<>(a);
+        b.forEach(gone::remove);
+        List<String> come = new ArrayList<>(b);
+        a.forEach(come::remove);
+        return "only before: " + gone + "; only now: " + come;
+    }
+
+    /** Resets a database to new and checks it; null when it is as new, else why not. */
+    private String resetToNew(Kept<D> k) {
+        try {
+            k.db().reset();
+            String now = k.db().fingerprint();
+            return now.equals(k.fingerprintWhenNew()) ? null
+                    : "the reset database differs from the new one:\nnew:   " + k.fingerprintWhenNew() + "\nreset: " + now;
+        } catch (SQLException | RuntimeException e) {
+            return "the reset failed: " + e.getMessage();
+        }
     }
 
     /** Keeps {@code k} for the calling thread; false when the pool is closed or the thread keeps enough. */
@@ -156,6 +313,9 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
                 return true;
             });
             Deque<Kept<D>> mine = idle.computeIfAbsent(Thread.currentThread(), t -> new ArrayDeque<>());
+            if (!closed && k.ddl != null && mine.size() >= MAX_IDLE_PER_THREAD) {
+                orphans.add(mine.pollLast()); // tables are a case's: the latest case's are the ones its next run wants
+            }
             kept = !closed && mine.size() < MAX_IDLE_PER_THREAD;
             if (kept) {
                 mine.addFirst(k);
@@ -165,21 +325,37 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
         return kept;
     }
 
-    /** Resets {@code k} and keeps it if it is as it was new; drops it otherwise. */
+    /**
+     * Keeps {@code k} with its tables when it holds a setup's (emptied when a run of the same setup takes it; its last run's
+     * sessions must all be closed), or resets it and keeps it if it is as it was new; drops it otherwise.
+     */
     private void giveBack(Kept<D> k) {
+        if (k == null) {
+            return; // never used: nothing was bound
+        }
+        if (k.ddl != null) {
+            String problem;
+            try {
+                k.db().checkNoSessions();
+                problem = null;
+            } catch (SQLException | RuntimeException e) {
+                problem = "a session of the last run is still open: " + e.getMessage();
+            }
+            if (problem == null && keep(k)) {
+                return;
+            }
+            if (problem != null) {
+                discard(k, problem);
+            } else {
+                k.db().close();
+            }
+            return;
+        }
         if (k.fingerprintWhenNew() == null) {
             k.db().close();
             return;
         }
-        String problem;
-        try {
-            k.db().reset();
-            String now = k.db().fingerprint();
-            problem = now.equals(k.fingerprintWhenNew()) ? null
-                    : "the reset database differs from the new one:\nnew:   " + k.fingerprintWhenNew() + "\nreset: " + now;
-        } catch (SQLException | RuntimeException e) {
-            problem = "the reset failed: " + e.getMessage();
-        }
+        String problem = resetToNew(k);
         if (problem == null && keep(k)) {
             return;
         }
@@ -190,20 +366,105 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
         k.db().close();
     }
 
-    /** What a caller holds: the engine's database until close(), which hands it back once. */
+    /**
+     * What a caller holds: the engine's database until close(), which hands it back once. A database that holds the
+     * tables of a former run's setup is settled when the lease is first used: emptied and checked for a setup with the
+     * same DDL ({@link #hasTablesOf}), otherwise reset to new (or dropped, and a new one made).
+     */
     private final class Lease implements Database {
-        private final Kept<D> kept;
+        private Kept<D> kept;
+        private boolean settled;
         private final AtomicBoolean returned = new AtomicBoolean();
 
         Lease(Kept<D> kept) {
             this.kept = kept;
+            this.settled = kept != null && kept.ddl == null;
         }
 
-        private D db() throws SQLException {
+        private synchronized D db() throws SQLException {
             if (returned.get()) {
                 throw new SQLException("this database was closed", "08003");
             }
+            if (!settled) {
+                settle(null);
+            }
             return kept.db();
+        }
+
+        /**
+         * Binds this lease to a database (with {@code ddl}: the calling thread's one holding those tables, if any) and deals
+         * with tables a former run left in it; true when they are exactly {@code ddl}'s, emptied and checked.
+         */
+        private boolean settle(List<String> ddl) throws SQLException {
+            settled = true;
+            if (kept == null) {
+                kept = ddl == null ? null : pollIdle(ddl);
+                if (kept == null) {
+                    kept = newKept();
+                    return false;
+                }
+                reused.incrementAndGet();
+            } else if (ddl != null && !ddl.equals(kept.ddl)) {
+                Kept<D> other = pollIdle(ddl); // a nested run's database may hold them
+                if (other != null) {
+                    putBack(kept);
+                    kept = other;
+                }
+            }
+            if (kept.ddl == null) {
+                return false;
+            }
+            if (ddl != null && ddl.equals(kept.ddl)) {
+                String problem = emptied(kept);
+                if (problem == null) {
+                    tablesKept.incrementAndGet();
+                    return true;
+                }
+                discard(kept, problem);
+                kept = newKept();
+                return false;
+            }
+            // the tables of another setup
+            kept.ddl = null;
+            kept.fingerprintAfterDdl = null;
+            if (kept.fingerprintWhenNew() == null) {
+                kept.db().close();
+                kept = newKept();
+                return false;
+            }
+            String problem = resetToNew(kept);
+            if (problem != null) {
+                discard(kept, problem);
+                kept = newKept();
+            }
+            return false;
+        }
+
+        @Override
+        public synchronized boolean hasTablesOf(List<String> ddl) throws SQLException {
+            if (returned.get()) {
+                throw new SQLException("this database was closed", "08003");
+            }
+            if (!KEEP_TABLES || !enabled || settled) {
+                return false;
+            }
+            return settle(List.copyOf(ddl));
+        }
+
+        @Override
+        public synchronized void madeTablesOf(List<String> ddl) throws SQLException {
+            D db = db();
+            if (!KEEP_TABLES || !enabled || !db.keepsTables()) {
+                return;
+            }
+            try {
+                kept.fingerprintAfterDdl = db.fingerprint();
+                kept.ddl = List.copyOf(ddl);
+            } catch (SQLException | RuntimeException e) {
+                lastDiscardReason = "the catalog after the DDL could not be read: " + e.getMessage();
+                kept.ddl = null; // not kept with its tables: reset or dropped as any other
+                kept.fingerprintAfterDdl = null;
+            }
         }
 
         @Override
@@ -224,7 +485,11 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
         @Override
         public void close() {
             if (returned.compareAndSet(false, true)) {
-                giveBack(kept);
+                Kept<D> k;
+                synchronized (this) {
+                    k = kept;
+                }
+                giveBack(k);
             }
         }
     }

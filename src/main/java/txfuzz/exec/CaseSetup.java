@@ -26,9 +26,18 @@ final class CaseSetup {
      * DDL or maintenance inside a transaction.
      */
     static void load(TestCase testCase, Database db, Target target) throws SetupFailedException, SQLException {
+        java.util.List<String> setup = testCase.setup();
+        int ddl = ddlStatements(setup);
+        java.util.List<String> tables = ddl < 0 ? null : setup.subList(0, ddl);
+        // the same DDL as a former run of this database: its tables are kept, emptied and checked (docs/performance.md)
+        boolean kept = tables != null && !tables.isEmpty() && db.hasTablesOf(tables);
         try (Connection c = db.connect(testCase.isolation(), testCase.mode()); Statement s = c.createStatement()) {
             boolean inTransaction = false;
-            for (String sql : testCase.setup()) {
+            for (int i = kept ? ddl : 0; i < setup.size(); i++) {
+                if (!kept && i == ddl && tables != null && !tables.isEmpty()) {
+                    db.madeTablesOf(tables);
+                }
+                String sql = setup.get(i);
                 boolean addsRows = ADDS_ROWS.matcher(sql).find();
                 if (addsRows != inTransaction) {
                     commitOrBegin(c, addsRows, sql, target);
@@ -39,7 +48,31 @@ final class CaseSetup {
             if (inTransaction) {
                 commitOrBegin(c, false, null, target);
             }
+            if (!kept && ddl == setup.size() && ddl > 0) {
+                db.madeTablesOf(tables); // a setup without rows
+            }
         }
+    }
+
+    /**
+     * How many statements of {@code setup} come before its first INSERT, when every one after it is an INSERT: those
+     * make the tables a database may keep for the next run of the same setup. -1 when a statement other than an INSERT
+     * follows an INSERT (the rows could take part in it: no keeping).
+     */
+    static int ddlStatements(java.util.List<String> setup) {
+        int first = setup.size();
+        for (int i = 0; i < setup.size(); i++) {
+            if (ADDS_ROWS.matcher(setup.get(i)).find()) {
+                first = i;
+                break;
+            }
+        }
+        for (int i = first; i < setup.size(); i++) {
+            if (!ADDS_ROWS.matcher(setup.get(i)).find()) {
+                return -1;
+            }
+        }
+        return first;
     }
 
     private static void run(Statement s, String sql, Target target) throws SetupFailedException, SQLException {

@@ -26,6 +26,7 @@ import txfuzz.dbms.Database;
 import txfuzz.dbms.Engine;
 import txfuzz.dbms.Jdbc;
 import txfuzz.dbms.LockProbe;
+import txfuzz.dbms.ReusedDatabases;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 
@@ -106,7 +107,8 @@ public final class DerbyTarget implements Target {
     public String version() {
         String v = version;
         if (v == null) {
-            try (Database db = freshDatabase()) {
+            try {
+                newDatabase().close();
                 v = version;
             } catch (SQLException e) {
                 throw new IllegalStateException("Derby does not start: " + e.getMessage(), e);
@@ -116,11 +118,27 @@ public final class DerbyTarget implements Target {
     }
 
     /**
+     * Databases kept with a setup's tables for the next run of the same setup (per thread): emptied by DELETE (and identity
+     * columns restarted), checked against the catalog right after the DDL ran (ReusedDatabases). The database keeps what
+     * Derby compiled for it (its statement cache is per database). A database of another setup is dropped, as before.
+     */
+    private final ReusedDatabases<DerbyDatabase> databases = new ReusedDatabases<>(this::newDatabase, ReusedDatabases.KEEP_TABLES, true);
+
+    @Override
+    public Database freshDatabase() throws SQLException {
+        return databases.take();
+    }
+
+    @Override
+    public ReusedDatabases.Counts databaseReuse() {
+        return databases.counts();
+    }
+
+    /**
      * Hands out the database created in the background during the previous test case (Derby spends
      * 50–120 ms creating one), and starts creating the next.
      */
-    @Override
-    public Database freshDatabase() throws SQLException {
+    private DerbyDatabase newDatabase() throws SQLException {
         Future<DerbyDatabase> ready;
         synchronized (this) {
             ready = spare;
@@ -162,6 +180,7 @@ public final class DerbyTarget implements Target {
     /** Drops the spare database and waits (boundedly) for the databases still being dropped. */
     @Override
     public void close() {
+        databases.close();
         Future<DerbyDatabase> unused;
         synchronized (this) {
             closed = true;
@@ -195,7 +214,62 @@ public final class DerbyTarget implements Target {
         };
     }
 
-    private final class DerbyDatabase implements Database {
+    /**
+     * What DDL makes, one query per catalog, each row led by what it is: schemas, tables, columns (type, default, identity),
+     * indexes (by their descriptor; an index backing a constraint by its constraint), constraints, CHECK texts, foreign-key
+     * rules, sequences (identity columns' own included, with their next values as Derby peeks at them: the catalog's
+     * CURRENTVALUE is where preallocation stopped), triggers, views, routines, the index
+     * statistics Derby keeps, and the database properties a case could set.
+     */
+    private static final List<String> FINGERPRINT = List.of(
+            // what reads as text, in one query: Derby compiles each query once per database, and a new database's
+            // fingerprint is taken after every new setup's DDL
+            "SELECT 'schema ' || schemaname FROM SYS.SYSSCHEMAS"
+                    + " UNION ALL SELECT 'table ' || s.schemaname || '.' || t.tablename || ' ' || t.tabletype || ' ' || t.lockgranularity"
+                    + " FROM SYS.SYSTABLES t JOIN SYS.SYSSCHEMAS s ON s.schemaid = t.schemaid WHERE t.tabletype <> 'S'"
+                    + " UNION ALL SELECT 'constraint ' || t.tablename || ' ' || c.constraintname || ' ' || c.type || ' ' || c.state || ' '"
+                    + " || " + num("c.referencecount") + " FROM SYS.SYSCONSTRAINTS c JOIN SYS.SYSTABLES t ON t.tableid = c.tableid"
+                    + " UNION ALL SELECT 'foreign key ' || c.constraintname || ' ' || f.deleterule || ' ' || f.updaterule"
+                    + " FROM SYS.SYSFOREIGNKEYS f JOIN SYS.SYSCONSTRAINTS c ON c.constraintid = f.constraintid"
+                    + " UNION ALL SELECT 'sequence ' || s.schemaname || '.' || q.sequencename || ' '"
+                    + " || " + num("SYSCS_UTIL.SYSCS_PEEK_AT_SEQUENCE(s.schemaname, q.sequencename)") + " || ' ' || " + num("q.startvalue")
+                    + " || ' ' || " + num("q.increment") + " || ' ' || " + num("q.maximumvalue") + " || ' ' || " + num("q.minimumvalue")
+                    + " || ' ' || q.cycleoption FROM SYS.SYSSEQUENCES q JOIN SYS.SYSSCHEMAS s ON s.schemaid = q.schemaid"
+                    + " UNION ALL SELECT 'trigger ' || triggername || ' ' || event || ' ' || firingtime || ' ' || type || ' ' || state"
+                    + " FROM SYS.SYSTRIGGERS"
+                    + " UNION ALL SELECT 'routine ' || alias || ' ' || aliastype FROM SYS.SYSALIASES WHERE systemalias = false"
+                    + " UNION ALL SELECT 'statistics ' || t.tablename || ' ' || s.type FROM SYS.SYSSTATISTICS s"
+                    + " JOIN SYS.SYSTABLES t ON t.tableid = s.referenceid"
+                    + " UNION ALL SELECT 'properties ' || " + property("derby.locks.waitTimeout") + " || ' ' || " + property("derby.locks.deadlockTimeout")
+                    + " || ' ' || " + property("derby.locks.escalationThreshold") + " || ' ' || " + property("derby.database.sqlAuthorization")
+                    + " || ' ' || " + property("derby.language.sequence.preallocator") + " || ' ' || " + property("derby.storage.indexStats.auto")
+                    + " FROM SYS.SYSSCHEMAS WHERE schemaname = 'SYS' ORDER BY 1",
+            // LONG VARCHAR, which Derby does not let a UNION or an ORDER BY take
+            "SELECT 'check', c.constraintname, k.checkdefinition FROM SYS.SYSCHECKS k JOIN SYS.SYSCONSTRAINTS c"
+                    + " ON c.constraintid = k.constraintid ORDER BY 2",
+            "SELECT 'view', t.tablename, v.viewdefinition FROM SYS.SYSVIEWS v JOIN SYS.SYSTABLES t ON t.tableid = v.tableid ORDER BY 2",
+            // what Derby keeps as objects (types, defaults, index descriptors), which no SQL turns into text
+            "SELECT 'column', t.tablename, c.columnnumber, c.columnname, c.columndatatype, c.columndefault, c.autoincrementvalue,"
+                    + " c.autoincrementstart, c.autoincrementinc, c.autoincrementcycle FROM SYS.SYSCOLUMNS c JOIN SYS.SYSTABLES t"
+                    + " ON t.tableid = c.referenceid WHERE t.tabletype <> 'S' ORDER BY 2, 3",
+            "SELECT 'index', t.tablename, CASE WHEN g.isconstraint THEN '' ELSE g.conglomeratename END, g.isconstraint, g.descriptor"
+                    + " FROM SYS.SYSCONGLOMERATES g JOIN SYS.SYSTABLES t ON t.tableid = g.tableid WHERE t.tabletype <> 'S' AND g.isindex"
+                    + " ORDER BY 2, 3");
+
+    private static String num(String expression) {
+        return "COALESCE(TRIM(CAST(" + expression + " AS CHAR(24))), '-')";
+    }
+
+    private static String property(String name) {
+        return "COALESCE(CAST(SYSCS_UTIL.SYSCS_GET_DATABASE_PROPERTY('" + name + "') AS VARCHAR(200)), '-')";
+    }
+
+    /** The user's tables, with the identity column of each (or null) and its start. */
+    private static final String TABLES = "SELECT s.schemaname, t.tablename, c.columnname, c.autoincrementstart FROM SYS.SYSTABLES t"
+            + " JOIN SYS.SYSSCHEMAS s ON s.schemaid = t.schemaid LEFT JOIN SYS.SYSCOLUMNS c ON c.referenceid = t.tableid"
+            + " AND c.autoincrementinc IS NOT NULL WHERE t.tabletype = 'T'";
+
+    private final class DerbyDatabase implements ReusedDatabases.Reusable {
         private final String url;
         private final Connection keeper;
         private final List<Connection> opened = new CopyOnWriteArrayList<>();
@@ -211,6 +285,16 @@ public final class DerbyTarget implements Target {
             } catch (SQLException e) {
                 close();
                 throw e;
+            }
+            if (ReusedDatabases.KEEP_TABLES) {
+                // compiles the catalog queries now, mostly in the background (the spare database): Derby compiles per
+                // database, and the fingerprint taken right after a setup's DDL would otherwise pay it (~40 ms)
+                try {
+                    fingerprint();
+                    tables();
+                } catch (SQLException e) {
+                    // the check will fail the same way and the database is not kept
+                }
             }
         }
 
@@ -292,6 +376,114 @@ public final class DerbyTarget implements Target {
             });
         }
 
+        @Override
+        public void reset() throws SQLException {
+            throw new java.sql.SQLFeatureNotSupportedException("a database of another setup is dropped, not reset");
+        }
+
+        @Override
+        public boolean resetsToNew() {
+            return false;
+        }
+
+        @Override
+        public boolean keepsTables() {
+            return true;
+        }
+
+        /** Every session this database opened (the lock probe's included) must be closed. */
+        @Override
+        public void checkNoSessions() throws SQLException {
+            opened.removeIf(DerbyTarget::isClosed);
+            users.keySet().removeIf(DerbyTarget::isClosed);
+            if (!opened.isEmpty()) {
+                throw new SQLException(opened.size() + " of its sessions are still open");
+            }
+        }
+
+        private record Table(String name, String identity, long start) {
+        }
+
+        private List<Table> tables() throws SQLException {
+            List<Table> out = new ArrayList<>();
+            try (Statement s = keeper.createStatement(); ResultSet rs = s.executeQuery(TABLES)) {
+                while (rs.next()) {
+                    out.add(new Table(quoted(rs.getString(1)) + "." + quoted(rs.getString(2)), rs.getString(3), rs.getLong(4)));
+                }
+            }
+            return out;
+        }
+
+        /**
+         * DELETE of every table, referencing tables before the ones they reference (a DELETE a foreign key refuses is tried
+         * again after the others), and an identity column that moved restarted at its start. Not TRUNCATE TABLE: Derby
+         * refuses it on a table a foreign key references, it does not restart identity, and it gives the table new
+         * conglomerates, so every statement Derby compiled on the table would be compiled again.
+         */
+        @Override
+        public void empty() throws SQLException {
+            List<Table> left = tables();
+            try (Statement s = keeper.createStatement()) {
+                for (int pass = 0; !left.isEmpty(); pass++) {
+                    List<Table> refused = new ArrayList<>();
+                    SQLException last = null;
+                    for (Table t : left) {
+                        try {
+                            s.executeUpdate("DELETE FROM " + t.name());
+                        } catch (SQLException e) {
+                            if (!"23503".equals(e.getSQLState()) || pass > left.size()) {
+                                throw e;
+                            }
+                            refused.add(t);
+                            last = e;
+                        }
+                    }
+                    if (refused.size() == left.size() && last != null) {
+                        throw last; // a cycle of foreign keys
+                    }
+                    left = refused;
+                }
+                for (Table t : tables()) {
+                    if (t.identity() == null) {
+                        continue;
+                    }
+                    String[] name = t.name().split("\\.", 2);
+                    long next;
+                    try (ResultSet rs = s.executeQuery("VALUES SYSCS_UTIL.SYSCS_PEEK_AT_IDENTITY(" + literal(unquoted(name[0])) + ", "
+                            + literal(unquoted(name[1])) + ")")) {
+                        rs.next();
+                        next = rs.getLong(1);
+                    }
+                    if (next != t.start()) {
+                        s.execute("ALTER TABLE " + t.name() + " ALTER COLUMN " + quoted(t.identity()) + " RESTART WITH " + t.start());
+                    }
+                }
+            }
+        }
+
+        @Override
+        public long rows() throws SQLException {
+            long n = 0;
+            try (Statement s = keeper.createStatement()) {
+                for (Table t : tables()) {
+                    try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + t.name())) {
+                        rs.next();
+                        n += rs.getLong(1);
+                    }
+                }
+            }
+            return n;
+        }
+
+        @Override
+        public String fingerprint() throws SQLException {
+            StringBuilder out = new StringBuilder();
+            for (String q : FINGERPRINT) {
+                out.append(ReusedDatabases.rows(keeper, q));
+            }
+            return out.toString();
+        }
+
         /**
          * Drops the database in the background (Derby sleeps 500 ms in every drop). The drop shuts the
          * database down first, which also ends statements still waiting for a lock (08006); only then
@@ -322,6 +514,26 @@ public final class DerbyTarget implements Target {
             opened.clear();
             users.clear();
         }
+    }
+
+    private static boolean isClosed(Connection c) {
+        try {
+            return c.isClosed();
+        } catch (SQLException e) {
+            return true;
+        }
+    }
+
+    private static String quoted(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    private static String unquoted(String quoted) {
+        return quoted.substring(1, quoted.length() - 1).replace("\"\"", "\"");
+    }
+
+    private static String literal(String s) {
+        return "'" + s.replace("'", "''") + "'";
     }
 
     private static void closeQuietly(Connection c) {

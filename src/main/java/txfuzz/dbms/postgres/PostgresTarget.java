@@ -22,6 +22,7 @@ import txfuzz.dbms.Feature;
 import txfuzz.dbms.LockProbe;
 import txfuzz.dbms.SqlStates;
 import txfuzz.dbms.Profile;
+import txfuzz.dbms.ReusedDatabases;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TargetOptions;
 import txfuzz.dbms.versions.BundledVersions;
@@ -42,6 +43,12 @@ import org.postgresql.PGConnection;
  * {@code txfuzz_case_K}, dropped (CASCADE) and created anew for every fresh database — about 1.3 ms
  * on the started server, against ~30 ms for CREATE DATABASE and ~1.8 ms for listing and dropping the
  * tables. Nothing outside that database is ever created, changed or dropped.
+ *
+ * <p><b>Kept tables.</b> A case schema whose setup's DDL was recorded ({@link Database#madeTablesOf}) is kept for the
+ * thread that closed it, and the next run of a setup with exactly that DDL gets it back ({@link Database#hasTablesOf}):
+ * one {@code TRUNCATE … RESTART IDENTITY} of its tables instead of DROP/CREATE SCHEMA and the DDL, checked against the
+ * catalog as it was right after the DDL ran and for no row left ({@link ReusedDatabases}); a schema of another setup is
+ * dropped as before. Off unless {@code -Dtxfuzz.postgres.keepTables=true}: it is slower here (docs/performance.md).
  *
  * <p><b>Sessions</b> are pooled across test cases ({@link SessionPool}): a new PostgreSQL session
  * costs ~4 ms, a pooled one a round trip. Each session is set to the case's level and schema when
@@ -350,8 +357,32 @@ public final class PostgresTarget implements Target {
         return endpoint;
     }
 
+    /**
+     * The case schemas kept with their tables for the next run of the same setup (per thread; see {@link PgDatabase#empty()}).
+     * A schema of another setup is dropped and a new one made, as before.
+     */
+    private final ReusedDatabases<PgDatabase> databases = new ReusedDatabases<>(this::newSchema,
+            ReusedDatabases.KEEP_TABLES && "true".equals(System.getProperty(KEEP_TABLES_PROPERTY)), true);
+
+    /**
+     * -Dtxfuzz.postgres.keepTables=true keeps a case's tables between its runs. Off by default: measured, emptying and
+     * checking (TRUNCATE of the tables ~4–5 ms, the catalog fingerprint ~4 ms, both on the kept schema and right after
+     * every new setup's DDL) costs more than the DROP/CREATE SCHEMA and the DDL it saves (docs/performance.md).
+     */
+    static final String KEEP_TABLES_PROPERTY = "txfuzz.postgres.keepTables";
+
+    @Override
+    public ReusedDatabases.Counts databaseReuse() {
+        return databases.counts();
+    }
+
     @Override
     public Database freshDatabase() throws SQLException {
+        ensureClosedNot();
+        return databases.take();
+    }
+
+    private PgDatabase newSchema() throws SQLException {
         synchronized (lock) {
             long start = System.nanoTime();
             String schema = freeSchemas.isEmpty() ? Namespace.SCHEMA_PREFIX + (++nextSchema) : freeSchemas.pop();
@@ -456,6 +487,9 @@ public final class PostgresTarget implements Target {
         if (closed) {
             return;
         }
+        if (Thread.currentThread() != hook) {
+            databases.close(); // drops the kept schemas (a shutdown hook leaves them: the next claim of the database drops them)
+        }
         closed = true;
         // No lock here: a shutdown hook must not wait for a case that holds it.
         SessionPool p = pool;
@@ -487,14 +521,68 @@ public final class PostgresTarget implements Target {
         }
     }
 
+    /**
+     * Everything DDL makes in {@code schema}, one line each, sorted: relations (with the planner's statistics pg_class
+     * keeps: pages, tuples, all-visible pages — except of an index without a WHERE: TRUNCATE leaves 0 pages and -1 tuples
+     * where CREATE INDEX left 1 and 0, and the planner reads neither of such an index, only its actual size and the table's
+     * estimate (plancat.c, get_relation_info); a partial index's are read (estimate_rel_size), so a partial index differs
+     * and its schema is not kept), columns (type, NOT NULL, default, identity, generated), indexes,
+     * constraints, sequences with their next values, triggers, functions, types, rules, policies, and the columns
+     * pg_statistic has statistics of.
+     */
+    private static String fingerprintSql(String schema) {
+        String ns = "'" + schema + "'::regnamespace";
+        return "SELECT line FROM ("
+                + " SELECT concat_ws(' ', 'rel', c.relname, c.relkind, c.relpersistence, CASE WHEN x.indexrelid IS NOT NULL AND x.indpred IS NULL"
+                + " THEN 'whole-index' ELSE concat_ws(' ', c.relpages, c.reltuples, c.relallvisible) END,"
+                + " c.relhasrules, c.relhastriggers, c.relrowsecurity, c.relreplident, coalesce(c.reloptions::text, '-'),"
+                + " CASE WHEN x.indexrelid IS NOT NULL THEN pg_get_indexdef(x.indexrelid) END) AS line"
+                + " FROM pg_class c LEFT JOIN pg_index x ON x.indexrelid = c.oid WHERE c.relnamespace = " + ns
+                + " UNION ALL SELECT concat_ws(' ', 'col', c.relname, a.attnum, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull,"
+                + " a.attidentity, a.attgenerated, a.attisdropped, a.attcollation, coalesce(pg_get_expr(d.adbin, d.adrelid), '-'))"
+                + " FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid"
+                + " AND d.adnum = a.attnum WHERE c.relnamespace = " + ns + " AND a.attnum > 0"
+                + " UNION ALL SELECT concat_ws(' ', 'con', conname, conrelid::regclass, pg_get_constraintdef(oid), condeferrable, condeferred,"
+                + " convalidated) FROM pg_constraint WHERE connamespace = " + ns
+                + " UNION ALL SELECT concat_ws(' ', 'seq', c.relname, s.seqstart, s.seqincrement, s.seqmin, s.seqmax, s.seqcycle, s.seqcache,"
+                + " coalesce(pg_sequence_last_value(c.oid)::text, 'none')) FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid"
+                + " WHERE c.relnamespace = " + ns
+                + " UNION ALL SELECT concat_ws(' ', 'trg', t.tgname, t.tgrelid::regclass, t.tgenabled) FROM pg_trigger t"
+                + " JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = " + ns
+                + " UNION ALL SELECT concat_ws(' ', 'fn', p.oid::regprocedure) FROM pg_proc p WHERE p.pronamespace = " + ns
+                + " UNION ALL SELECT concat_ws(' ', 'type', t.typname, t.typtype) FROM pg_type t WHERE t.typnamespace = " + ns
+                + " UNION ALL SELECT concat_ws(' ', 'rule', r.rulename, r.ev_class::regclass) FROM pg_rewrite r"
+                + " JOIN pg_class c ON c.oid = r.ev_class WHERE c.relnamespace = " + ns
+                + " UNION ALL SELECT concat_ws(' ', 'policy', p.polname, p.polrelid::regclass) FROM pg_policy p"
+                + " JOIN pg_class c ON c.oid = p.polrelid WHERE c.relnamespace = " + ns
+                + " UNION ALL SELECT concat_ws(' ', 'stats', tablename, attname) FROM pg_stats WHERE schemaname = '" + schema + "'"
+                + ") f ORDER BY line";
+    }
+
+    /** TRUNCATE … RESTART IDENTITY of every table of {@code schema}, in one statement (foreign keys among them allow it). */
+    private static String truncateSql(String schema) {
+        return "DO $$ DECLARE t text; BEGIN SELECT string_agg(format('%I.%I', schemaname, tablename), ', ') INTO t"
+                + " FROM pg_tables WHERE schemaname = '" + schema + "'; IF t IS NOT NULL THEN EXECUTE 'TRUNCATE ' || t"
+                + " || ' RESTART IDENTITY'; END IF; END $$";
+    }
+
+    /** The rows of every table and materialized view of {@code schema} (TRUNCATE does not empty the latter). */
+    private static String rowsSql(String schema) {
+        return "SELECT coalesce(sum((xpath('/row/n/text()', query_to_xml(format('SELECT count(*) AS n FROM %I.%I', '" + schema
+                + "', relname), false, true, '')))[1]::text::bigint), 0) FROM pg_class WHERE relnamespace = '" + schema
+                + "'::regnamespace AND relkind IN ('r', 'm')";
+    }
+
     /** One test case's namespace: a schema in the target's database. */
-    private final class PgDatabase implements Database {
+    private final class PgDatabase implements ReusedDatabases.Reusable {
         private final String schema;
         private final int gen;
         private final List<Connection> handedOut = new CopyOnWriteArrayList<>();
         private volatile boolean dbClosed;
         /** Sessions handed out so far: each gets a longer deadlock_timeout than the one before. */
         private int sessions;
+        /** The session that empties and checks this database (see {@link #maintenance()}), or null. */
+        private Connection maintenance;
 
         PgDatabase(String schema, int gen) {
             this.schema = schema;
@@ -639,6 +727,105 @@ public final class PostgresTarget implements Target {
             }
         }
 
+        @Override
+        public void reset() throws SQLException {
+            throw new java.sql.SQLFeatureNotSupportedException("a case schema of another setup is dropped, not reset");
+        }
+
+        @Override
+        public boolean resetsToNew() {
+            return false;
+        }
+
+        @Override
+        public boolean keepsTables() {
+            return true;
+        }
+
+        /** Every session this database handed out must be closed (given back to the pool, where DISCARD ALL ended it). */
+        @Override
+        public void checkNoSessions() throws SQLException {
+            long open = handedOut.stream().filter(c -> !isClosed(c)).count();
+            if (open > 0) {
+                throw new SQLException(open + " of its sessions are still open");
+            }
+        }
+
+        /**
+         * This database's own session for emptying and checking (from the pool, held while the database lives): not the
+         * keeper, which every worker's schema DDL waits for.
+         */
+        private Connection maintenance() throws SQLException {
+            if (gen != generation || closed) {
+                throw new SQLException("the PostgreSQL server was restarted, or the target closed, since this test database was made", "08006");
+            }
+            if (maintenance == null || maintenance.isClosed()) {
+                maintenance = pool.take(session -> {
+                });
+            }
+            return maintenance;
+        }
+
+        /**
+         * {@code TRUNCATE … RESTART IDENTITY} of every table of the schema: each gets a new, empty file (as a new table has;
+         * its indexes too) and the sequences its columns own start again. A sequence of its own (CREATE SEQUENCE) is not
+         * restarted: if a run used it, the fingerprint differs and the schema is dropped.
+         */
+        @Override
+        public void empty() throws SQLException {
+            emptyAndRead();
+        }
+
+        /** The TRUNCATE, the fingerprint and the rows left, in one round trip. */
+        @Override
+        public ReusedDatabases.Emptied emptyAndRead() throws SQLException {
+            synchronized (this) {
+                sessions = 0; // the next run's sessions get the deadlock_timeouts a new database's get
+                handedOut.removeIf(this::isClosed);
+            }
+            try (Statement s = maintenance().createStatement()) {
+                s.execute(truncateSql(schema) + "; " + fingerprintSql(schema) + "; " + rowsSql(schema));
+                while (s.getResultSet() == null) {
+                    if (!s.getMoreResults() && s.getUpdateCount() == -1) {
+                        throw new SQLException("no fingerprint came back");
+                    }
+                }
+                String fingerprint = text(s.getResultSet());
+                if (!s.getMoreResults()) {
+                    throw new SQLException("no row count came back");
+                }
+                try (ResultSet rs = s.getResultSet()) {
+                    rs.next();
+                    return new ReusedDatabases.Emptied(fingerprint, rs.getLong(1));
+                }
+            }
+        }
+
+        private static String text(ResultSet rs) throws SQLException {
+            StringBuilder out = new StringBuilder();
+            try (rs) {
+                while (rs.next()) {
+                    out.append(rs.getString(1)).append('\n');
+                }
+            }
+            return out.toString();
+        }
+
+        @Override
+        public long rows() throws SQLException {
+            try (Statement s = maintenance().createStatement(); ResultSet rs = s.executeQuery(rowsSql(schema))) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+
+        @Override
+        public String fingerprint() throws SQLException {
+            try (Statement s = maintenance().createStatement()) {
+                return text(s.executeQuery(fingerprintSql(schema)));
+            }
+        }
+
         /** Ends sessions the user of this database left open, then drops the schema. */
         @Override
         public void close() {
@@ -646,6 +833,10 @@ public final class PostgresTarget implements Target {
                 return;
             }
             dbClosed = true;
+            if (maintenance != null) {
+                SessionPool.closeQuietly(maintenance);
+                maintenance = null;
+            }
             for (Connection c : handedOut) {
                 if (!isClosed(c)) {
                     ((SessionPool.Pooled) c).discard();
