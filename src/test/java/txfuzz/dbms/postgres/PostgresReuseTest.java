@@ -7,7 +7,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import txfuzz.dbms.ReuseChecks;
-import txfuzz.dbms.ReusedDatabaseContract;
+import txfuzz.dbms.KeptTablesContract;
 import txfuzz.dbms.Target;
 
 /**
@@ -15,7 +15,7 @@ import txfuzz.dbms.Target;
  * against the catalog right after the DDL ran (ReusedDatabases); a schema of another setup is dropped as before.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class PostgresReuseTest extends ReusedDatabaseContract {
+class PostgresReuseTest extends KeptTablesContract {
     private static PostgresTarget target;
 
     /** A target of its own on the shared server (as one given by URL), with its tables kept (-Dtxfuzz.postgres.keepTables=true). */
@@ -39,14 +39,10 @@ class PostgresReuseTest extends ReusedDatabaseContract {
         return target;
     }
 
-    @Override
-    protected boolean resetsToNew() {
-        return false;
-    }
-
-    @Override
-    protected boolean keepsTables() {
-        return true;
+    /** Generated cases, each run twice: the second run, on kept tables, gives the trace a new database gives. */
+    @Test
+    void generatedCasesRunAgainOnKeptTablesGiveTheSameTraces() throws Exception {
+        ReuseChecks.secondRunsOnKeptTablesGiveTheSameTraces(target, 20);
     }
 
     @Override
