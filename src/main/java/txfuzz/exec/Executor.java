@@ -448,9 +448,10 @@ public final class Executor implements AutoCloseable {
             boolean interrupted = target.engine().lockWaitEndsOnInterrupt();
             victim.session.cancel(interrupted);
             victim.interrupted = interrupted;
-            if (interrupted) {
-                // An interrupted wait ends at once; a statement still running spins where the engine checks neither
-                // (closing its connection would not end it either): give it up now, not seconds later.
+            if (interrupted && !victim.hung) {
+                // An interrupted lock wait ends at once; a waiter still running spins where the engine checks neither
+                // (closing its connection would not end it either): give it up now, not seconds later. A hung
+                // statement (running, not waiting) gets the cancel's and the abort's full time, as before.
                 if (!awaitDone(victim, DEADLOCK_VICTIM_GRACE.toMillis())) {
                     abandon(victim, "abandoned: cancel and interrupt were ignored");
                 }
