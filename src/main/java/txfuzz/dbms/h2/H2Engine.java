@@ -63,7 +63,7 @@ public final class H2Engine implements Engine {
 
     /**
      * H2 waits for a row lock in Object.wait, checking no cancel flag, and neither cancel() nor closing the connection
-     * ends it; an interrupt does, with a lock-timeout error (measured on 2.1.210 – 2.5.252: StallBreakTest).
+     * ends it; an interrupt does, with a lock-timeout error (measured on the bundled 2.5.252: StallBreakTest).
      */
     @Override
     public boolean lockWaitEndsOnInterrupt() {
