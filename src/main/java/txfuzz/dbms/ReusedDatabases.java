@@ -37,38 +37,31 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
 
         /**
          * The catalog objects of the user's schemas and the database-wide settings a case could change, as text. An engine
-         * that {@link #keepsTables() keeps tables} includes all that DDL makes: tables, columns, indexes, constraints,
+         * that {@link KeepsTables keeps tables} includes all that DDL makes: tables, columns, indexes, constraints,
          * identity and sequence next values, and the statistics the planner reads.
          */
         String fingerprint() throws SQLException;
 
-        /**
-         * Whether {@link #reset()} brings the database back to new, so that it is kept between any runs. False: it is kept
-         * only with the tables of a setup, for the next run of the same setup ({@link #keepsTables()}), and a database
-         * of another setup is dropped and a new one made; databases are then bound to a run when it first uses them.
-         */
-        default boolean resetsToNew() {
-            return true;
-        }
-
-        /** Whether the database can keep its tables between runs of the same setup: {@link #empty()} and {@link #rows()} work. */
-        default boolean keepsTables() {
-            return false;
-        }
-
         /** Throws when a session of the last run is still open (or holds a lock): the database is then not kept. */
         default void checkNoSessions() throws SQLException {
         }
+    }
+
+    /**
+     * A database kept only with the tables of a setup, for the next run of the same setup, never reset to new: a database
+     * of another setup is dropped and a new one made (the pool is then made with {@code onlyWithTables}).
+     */
+    public interface KeepsTables extends Reusable {
+        @Override
+        default void reset() throws SQLException {
+            throw new java.sql.SQLFeatureNotSupportedException("a database of another setup is dropped, not reset");
+        }
 
         /** Empties every table of the user's schemas and restarts their identity columns, by the engine's cheapest sound means. */
-        default void empty() throws SQLException {
-            throw new java.sql.SQLFeatureNotSupportedException("this engine does not keep tables");
-        }
+        void empty() throws SQLException;
 
         /** The rows in all tables of the user's schemas (0 after {@link #empty()}). */
-        default long rows() throws SQLException {
-            throw new java.sql.SQLFeatureNotSupportedException("this engine does not keep tables");
-        }
+        long rows() throws SQLException;
 
         /**
          * {@link #empty()}, then what the check compares: {@link #fingerprint()} and {@link #rows()} as they are then. An
@@ -80,7 +73,7 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
         }
     }
 
-    /** A database's state right after {@link Reusable#empty()}: its fingerprint and the rows left in its tables. */
+    /** A database's state right after {@link KeepsTables#empty()}: its fingerprint and the rows left in its tables. */
     public record Emptied(String fingerprint, long rows) {
     }
 
@@ -140,7 +133,7 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
 
     private final Creator<D> creator;
     private final boolean enabled;
-    /** Databases are kept only with their tables ({@link Reusable#resetsToNew()} false), and bound to a lease when first used. */
+    /** Databases are kept only with their tables ({@link KeepsTables}), and bound to a lease when first used. */
     private final boolean onlyWithTables;
     private final AtomicLong tablesKept = new AtomicLong();
     private final Map<Thread, Deque<Kept<D>>> idle = new HashMap<>();
@@ -158,7 +151,7 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
     }
 
     /**
-     * @param onlyWithTables the engine's databases are not reset to new ({@link Reusable#resetsToNew()} false): one is kept
+     * @param onlyWithTables the engine's databases are not reset to new ({@link KeepsTables}): one is kept
      *                       only with a setup's tables, for the next run of that setup, and a run's database is chosen
      *                       (or made) when the run first uses it
      */
@@ -266,7 +259,7 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
     /** Empties a database holding its setup's tables and checks it is as right after that DDL ran; null when it is, else why not. */
     private String emptied(Kept<D> k) {
         try {
-            Emptied now = k.db().emptyAndRead();
+            Emptied now = ((KeepsTables) k.db()).emptyAndRead(); // it holds tables: it keeps them
             if (!now.fingerprint().equals(k.fingerprintAfterDdl)) {
                 return "the emptied tables differ from the new ones: " + difference(k.fingerprintAfterDdl, now.fingerprint());
             }
@@ -454,7 +447,7 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
         @Override
         public synchronized void madeTablesOf(List<String> ddl) throws SQLException {
             D db = db();
-            if (!KEEP_TABLES || !enabled || !db.keepsTables()) {
+            if (!KEEP_TABLES || !enabled || !(db instanceof KeepsTables)) {
                 return;
             }
             try {

@@ -20,6 +20,16 @@ public final class ReuseChecks {
     private ReuseChecks() {
     }
 
+    /** A target made while {@code property} is "true" (an engine's reuse switch, read when the target is made). */
+    public static <T extends Target> T madeWith(String property, java.util.function.Supplier<T> make) {
+        System.setProperty(property, "true");
+        try {
+            return make.get();
+        } finally {
+            System.clearProperty(property);
+        }
+    }
+
     /**
      * Runs {@code sql} in a database of {@code target} and closes it; the next database this thread gets must be
      * that one, reset and reused (not discarded), and {@code asNew} (queries with one value each) must answer as on

@@ -1,8 +1,6 @@
 package txfuzz.history;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -75,22 +73,11 @@ class StreamingHistoryReadTest {
 
     @Test
     void aRowsVersionsShareOneArrayAndAnIncompatibleOneKeepsItsOwn() throws Exception {
-        History h = History.builder()
-                .txn(1).session(1).lockingRead("r1", 0).update("r1", 0).commit()
-                .txn(2).session(2).read("r1", 0).read("r1", 0, 1).lockingRead("r1", 0, 1).update("r1", 0, 1).commit()
-                .txn(3).session(3).read("r1", 0, 3).commit() // T3 never wrote r1 after T0: an incompatible order
-                .build();
+        History h = SharedVersions.history();
         String text = HistoryJson.write(h);
         History back = HistoryJson.read(text, "mem");
         assertEquals(h, back);
-        List<Op> ops = back.transactions().get(1).ops();
-        long[] shared = ((Read) ops.get(0)).wList().raw();
-        for (Op op : ops) {
-            WList w = op instanceof Read r ? r.wList() : ((Write) op).wList();
-            assertSame(shared, w.raw(), "every version of r1 is a view of one array: " + w);
-        }
-        Read incompatible = (Read) back.transactions().get(2).ops().get(0);
-        assertNotSame(shared, incompatible.wList().raw());
+        SharedVersions.assertShared(back);
         Analysis streamed = IsolationChecker.analyze(back);
         assertEquals(IsolationChecker.analyze(HistoryJson.readByDataBinding(text, "mem")).observed(), streamed.observed());
         assertTrue(streamed.observed().contains(Anomaly.INCOMPATIBLE_ORDER), streamed.observed().toString());

@@ -277,7 +277,7 @@ public final class DerbyTarget implements Target {
             + " JOIN SYS.SYSSCHEMAS s ON s.schemaid = t.schemaid LEFT JOIN SYS.SYSCOLUMNS c ON c.referenceid = t.tableid"
             + " AND c.autoincrementinc IS NOT NULL WHERE t.tabletype = 'T'";
 
-    private final class DerbyDatabase implements ReusedDatabases.Reusable {
+    private final class DerbyDatabase implements ReusedDatabases.KeepsTables {
         private final String url;
         private final Connection keeper;
         private final List<Connection> opened = new CopyOnWriteArrayList<>();
@@ -382,21 +382,6 @@ public final class DerbyTarget implements Target {
                     closeQuietly(probe);
                 }
             });
-        }
-
-        @Override
-        public void reset() throws SQLException {
-            throw new java.sql.SQLFeatureNotSupportedException("a database of another setup is dropped, not reset");
-        }
-
-        @Override
-        public boolean resetsToNew() {
-            return false;
-        }
-
-        @Override
-        public boolean keepsTables() {
-            return true;
         }
 
         /** Every session this database opened (the lock probe's included) must be closed. */

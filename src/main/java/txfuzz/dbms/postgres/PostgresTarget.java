@@ -574,7 +574,7 @@ public final class PostgresTarget implements Target {
     }
 
     /** One test case's namespace: a schema in the target's database. */
-    private final class PgDatabase implements ReusedDatabases.Reusable {
+    private final class PgDatabase implements ReusedDatabases.KeepsTables {
         private final String schema;
         private final int gen;
         private final List<Connection> handedOut = new CopyOnWriteArrayList<>();
@@ -725,21 +725,6 @@ public final class PostgresTarget implements Target {
                     session = null;
                 }
             }
-        }
-
-        @Override
-        public void reset() throws SQLException {
-            throw new java.sql.SQLFeatureNotSupportedException("a case schema of another setup is dropped, not reset");
-        }
-
-        @Override
-        public boolean resetsToNew() {
-            return false;
-        }
-
-        @Override
-        public boolean keepsTables() {
-            return true;
         }
 
         /** Every session this database handed out must be closed (given back to the pool, where DISCARD ALL ended it). */

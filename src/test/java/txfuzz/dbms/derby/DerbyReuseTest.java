@@ -24,12 +24,7 @@ class DerbyReuseTest extends KeptTablesContract {
 
     @BeforeAll
     static void start() {
-        System.setProperty(DerbyTarget.KEEP_TABLES_PROPERTY, "true");
-        try {
-            target = (DerbyTarget) Targets.create("derby");
-        } finally {
-            System.clearProperty(DerbyTarget.KEEP_TABLES_PROPERTY);
-        }
+        target = ReuseChecks.madeWith(DerbyTarget.KEEP_TABLES_PROPERTY, () -> (DerbyTarget) Targets.create("derby"));
     }
 
     @AfterAll

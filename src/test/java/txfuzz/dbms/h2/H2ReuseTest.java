@@ -24,12 +24,7 @@ class H2ReuseTest extends txfuzz.dbms.ReusedDatabaseContract {
     @BeforeAll
     static void start() {
         // reuse is off by default on H2 (not cheaper there); the machinery is checked all the same
-        System.setProperty("txfuzz.h2.reuse", "true");
-        try {
-            target = (H2Target) Targets.create("h2");
-        } finally {
-            System.clearProperty("txfuzz.h2.reuse");
-        }
+        target = txfuzz.dbms.ReuseChecks.madeWith("txfuzz.h2.reuse", () -> (H2Target) Targets.create("h2"));
     }
 
     @AfterAll

@@ -21,12 +21,7 @@ class PostgresReuseTest extends KeptTablesContract {
     /** A target of its own on the shared server (as one given by URL), with its tables kept (-Dtxfuzz.postgres.keepTables=true). */
     @BeforeAll
     static void start() {
-        System.setProperty(PostgresTarget.KEEP_TABLES_PROPERTY, "true");
-        try {
-            target = new PostgresTarget(SharedServer.asExistingServer());
-        } finally {
-            System.clearProperty(PostgresTarget.KEEP_TABLES_PROPERTY);
-        }
+        target = ReuseChecks.madeWith(PostgresTarget.KEEP_TABLES_PROPERTY, () -> new PostgresTarget(SharedServer.asExistingServer()));
     }
 
     @AfterAll
