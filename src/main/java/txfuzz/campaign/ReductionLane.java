@@ -48,7 +48,9 @@ final class ReductionLane<T, R> {
     private boolean closed;
     /** The head is being completed (by one thread at a time, so completions keep their order). */
     private boolean completing;
-    /** Set when settling threw: the lane settles and takes nothing more (its findings stay on disk as found). */
+    /** Set when settling threw: the lane settles nothing more; the first failure is being reported. */
+    private boolean failing;
+    /** Set once that failure is reported: the lane takes nothing more (its findings stay on disk as found). */
     private boolean broken;
     /** The queue's length, readable without the lane's lock (the progress line). */
     private volatile int waiting;
@@ -164,7 +166,7 @@ final class ReductionLane<T, R> {
         Entry<T, R> toPrepare = null;
         synchronized (this) {
             while (true) {
-                if (broken || closed && queue.isEmpty()) {
+                if (failing || closed && queue.isEmpty()) {
                     return false;
                 }
                 if (!gated || ownOpen) {
@@ -206,13 +208,21 @@ final class ReductionLane<T, R> {
             }
             return true;
         } catch (RuntimeException | Error e) {
+            boolean first;
+            synchronized (this) {
+                first = !failing;
+                failing = true;
+            }
+            // told before anyone waiting is released, so whoever awaitSettled returns to sees the failure reported
+            if (first) {
+                failed.accept(e instanceof RuntimeException r ? r : new IllegalStateException(e));
+            }
             synchronized (this) {
                 broken = true;
                 queue.clear();
                 waiting = 0;
                 notifyAll();
             }
-            failed.accept(e instanceof RuntimeException r ? r : new IllegalStateException(e));
             return false;
         }
     }

@@ -54,6 +54,14 @@ class ReductionLaneTest {
         }
     }
 
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private static boolean queue(ReductionLane<Integer, String> lane, int item) {
         return lane.offer(item, () -> false, () -> { });
     }
@@ -116,7 +124,11 @@ class ReductionLaneTest {
                 }
                 completed.add(item);
             }
-        }, e -> assertTrue(reported.compareAndSet(null, e), "reported once"));
+        }, e -> {
+            // a report takes time (it writes to disk): whoever awaits the lane must still find it made
+            sleepQuietly(200);
+            assertTrue(reported.compareAndSet(null, e), "reported once");
+        });
         queue(lane, 1);
         queue(lane, 2);
         queue(lane, 3);
