@@ -210,6 +210,7 @@ final class BenchCommand implements Callable<Integer> {
                                   WarmUp warm) throws Exception {
         List<Integer> workerCounts = workerCounts(jobs);
         chooseOut();
+        System.out.printf(Locale.ROOT, "JIT: %s%n", JitMode.current());
         if (!warm.none()) {
             System.out.printf(Locale.ROOT, "Warm-up: %s per DBMS on seed %d, %d worker(s), before its measured rows (not measured)%n%n",
                     warm.text(), WarmUp.seed(seed), java.util.Collections.max(workerCounts));

@@ -41,6 +41,7 @@ class BenchCommandTest {
                 "--seed", "1", "--out", dir.toString());
         assertEquals(0, r.code(), r.toString());
         assertTrue(r.out().contains("Warm-up: 4 cases per DBMS on seed 1000004, 1 worker(s)"), r.out());
+        assertTrue(r.out().contains("JIT: " + JitMode.current() + "\n"), "the table says which compilers ran: " + r.out());
         List<String> throughput = rows(r.out().substring(0, r.out().indexOf("Cost per case:")), "h2");
         assertEquals(2, throughput.size(), r.out());
         assertEquals(List.of("1, warm-up", "4"), cells(throughput.get(0)).subList(2, 4), throughput.get(0));
