@@ -164,27 +164,10 @@ final class EmbeddedMariadb implements StartedServer {
             }
             // MariaDB 10.4 moved accounts into mysql.global_priv (mysql.user became a view of it); older releases keep them in mysql.user
             boolean globalPriv = Files.exists(data.resolve("mysql").resolve("global_priv.frm"));
-            port = freePort();
-            List<String> cmd = new ArrayList<>(List.of(installation.mariadbd().toString(), "--no-defaults", "--console",
-                    "--basedir=" + base, "--datadir=" + data, "--tmpdir=" + tmp, "--port=" + port, "--socket=" + socket,
-                    "--pid-file=" + dir.resolve("mariadbd.pid"), "--init-file=/dev/stdin", "--secure-file-priv=" + files, "--local-infile=0",
-                    "--bind-address=127.0.0.1", "--skip-name-resolve", "--max-allowed-packet=64M", "--innodb-flush-log-at-trx-commit=0",
-                    "--innodb-flush-method=nosync", "--innodb-doublewrite=0", "--innodb-buffer-pool-size=64M", "--innodb-status-output-locks=ON",
-                    "--max-connections=500", "--skip-log-bin"));
-            if (root) {
-                cmd.add("--user=root");
-            }
-            Process p = launch(cmd, initSql(Secrets.password(), runnerPassword, globalPriv));
-            server = p;
-            lease.serverStarted(p.pid());
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MS);
-            while (!ready.await(50, TimeUnit.MILLISECONDS)) {
-                checkStopped();
-                if (!p.isAlive()) {
-                    throw new IllegalStateException("mariadbd exited (exit value " + p.exitValue() + "): " + crashLine(lastWords()));
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("mariadbd did not say it was ready within " + START_TIMEOUT_MS / 1000 + " s: " + lastLine());
+            for (int attempt = 1; !startServer(data, tmp, files, socket, root, globalPriv); attempt++) {
+                if (attempt == PORT_ATTEMPTS) {
+                    throw new IllegalStateException("mariadbd could not bind a free port in " + PORT_ATTEMPTS + " attempts: "
+                            + startFailure(lastWords()));
                 }
             }
             checkStopped();
@@ -200,6 +183,56 @@ final class EmbeddedMariadb implements StartedServer {
             String m = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
             throw new IllegalStateException(m.startsWith("cannot start") ? m : "cannot start " + installation.description() + ": " + m, e);
         }
+    }
+
+    /** How many ports a start tries: another process may take the free port found before mariadbd binds it. */
+    private static final int PORT_ATTEMPTS = 3;
+
+    /**
+     * Starts mariadbd on a free port and waits until it accepts connections. False when it could not bind that port (it
+     * was taken between {@link #freePort()} and the bind: MariaDB then ends with "Aborting", exit value 1, as a crash
+     * restart did in a test suite whose other JVMs started servers at the same moment); throws on any other failure.
+     */
+    private boolean startServer(Path data, Path tmp, Path files, Path socket, boolean root, boolean globalPriv)
+            throws IOException, InterruptedException {
+        port = ports.next();
+        List<String> cmd = new ArrayList<>(List.of(installation.mariadbd().toString(), "--no-defaults", "--console",
+                "--basedir=" + base, "--datadir=" + data, "--tmpdir=" + tmp, "--port=" + port, "--socket=" + socket,
+                "--pid-file=" + dir.resolve("mariadbd.pid"), "--init-file=/dev/stdin", "--secure-file-priv=" + files, "--local-infile=0",
+                "--bind-address=127.0.0.1", "--skip-name-resolve", "--max-allowed-packet=64M", "--innodb-flush-log-at-trx-commit=0",
+                "--innodb-flush-method=nosync", "--innodb-doublewrite=0", "--innodb-buffer-pool-size=64M", "--innodb-status-output-locks=ON",
+                "--max-connections=500", "--skip-log-bin"));
+        if (root) {
+            cmd.add("--user=root");
+        }
+        synchronized (lastLines) {
+            lastLines.clear(); // this attempt's words only: a bind failure is read from them
+        }
+        Process p = launch(cmd, initSql(Secrets.password(), runnerPassword, globalPriv));
+        server = p;
+        lease.serverStarted(p.pid());
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MS);
+        while (!ready.await(50, TimeUnit.MILLISECONDS)) {
+            checkStopped();
+            if (!p.isAlive()) {
+                p.waitFor();
+                String words = lastWords();
+                if (words.contains("Bind on TCP/IP port") && words.contains("Address already in use")) {
+                    return false;
+                }
+                throw new IllegalStateException("mariadbd exited (exit value " + p.exitValue() + "): " + startFailure(words));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("mariadbd did not say it was ready within " + START_TIMEOUT_MS / 1000 + " s: " + lastLine());
+            }
+        }
+        return true;
+    }
+
+    /** Why a start failed: every error line mariadbd wrote ("Aborting" alone says nothing), or its crash report's telling lines. */
+    static String startFailure(String lastWords) {
+        String errors = String.join(" | ", lastWords.lines().map(String::trim).filter(l -> l.contains("[ERROR]")).toList());
+        return errors.isEmpty() ? crashLine(lastWords) : errors;
     }
 
     /**
@@ -289,6 +322,18 @@ final class EmbeddedMariadb implements StartedServer {
         synchronized (lastLines) {
             return lastLines.isEmpty() ? "no output" : lastLines.peekLast();
         }
+    }
+
+    /** Where a start takes its port from: a free one, unless a test says otherwise. */
+    interface PortSource {
+        int next() throws IOException;
+    }
+
+    private PortSource ports = EmbeddedMariadb::freePort;
+
+    /** For a test: the ports the next start tries, in turn (one already taken, then a free one). Call before {@link #start()}. */
+    void choosingPortsWith(PortSource source) {
+        this.ports = source;
     }
 
     private static int freePort() throws IOException {
