@@ -353,10 +353,10 @@ public final class DependencyGraph {
                 for (int k = 0; k < ops.size(); k++) {
                     Op op = ops.get(k);
                     if (op instanceof Read r) {
-                        observe(i, r.table(), r.row(), r.wList(), r.stmt(), RowVersions.READ | (r.locking() ? RowVersions.LOCKING : 0), null);
+                        observe(i, r.table(), r.row(), r.wList(), r.stmt(), RowVersions.READ | (r.locking() ? RowVersions.LOCKING : 0));
                     } else if (op instanceof Write w) {
                         observe(i, w.table(), w.row(), w.wList(), w.stmt(),
-                                RowVersions.WRITE | (w.kind() == WriteKind.DELETE ? RowVersions.DELETE : 0), null);
+                                RowVersions.WRITE | (w.kind() == WriteKind.DELETE ? RowVersions.DELETE : 0));
                     } else if (op instanceof PredicateRead p) {
                         PredGroup g = null;
                         if (p.predicate() != null && status[i] == 1) {
@@ -365,7 +365,7 @@ public final class DependencyGraph {
                         }
                         for (RowVersion rv : p.rows()) {
                             RowVersions row = observe(i, p.table(), rv.row(), rv.wList(), p.stmt(),
-                                    RowVersions.READ | RowVersions.PRED | (p.locking() ? RowVersions.LOCKING : 0), p);
+                                    RowVersions.READ | RowVersions.PRED | (p.locking() ? RowVersions.LOCKING : 0));
                             if (row != null && p.predicate() != null) {
                                 predGroups.computeIfAbsent(new PredKey(p.table(), p.predicate()), key -> new PredGroup()).matched
                                         .computeIfAbsent(row, key -> new HashSet<>()).add(rv.wList().size());
@@ -463,7 +463,7 @@ public final class DependencyGraph {
         }
 
         /** Records one observation; returns the row when it counts towards the version order. */
-        private RowVersions observe(int t, String table, String rowId, WList w, int stmt, int flags, PredicateRead pred) {
+        private RowVersions observe(int t, String table, String rowId, WList w, int stmt, int flags) {
             long[] a = w.raw();
             int an = w.size(); // a may be a longer order shared by the row's versions
             long observer = ids[t];
@@ -530,8 +530,7 @@ public final class DependencyGraph {
                 rows.put(new RowKey(table, rowId), row); // the map keeps the order rows are visited in (hence edges, hence witnesses)
                 rowIndex.put(row);
             }
-            RowVersions.Obs o = new RowVersions.Obs(t, an, stmt, flags, pred);
-            row.observe(o, a, an);
+            row.observe(t, stmt, flags, a, an);
             if ((flags & RowVersions.DELETE) != 0 && observerCommitted) {
                 row.tombstone = row.tombstone < 0 ? an : Math.min(row.tombstone, an);
             }
@@ -570,16 +569,16 @@ public final class DependencyGraph {
                 long[] writers = new long[4];
                 int[] stmts = new int[4];
                 int count = 0;
-                for (RowVersions.Obs o : r.obs) {
-                    if (!o.is(RowVersions.WRITE) || containsId(writers, count, ids[o.txn])) {
+                for (int o = 0; o < r.observations(); o++) {
+                    if (!r.obsIs(o, RowVersions.WRITE) || containsId(writers, count, ids[r.obsTxn(o)])) {
                         continue;
                     }
                     if (count == writers.length) {
                         writers = Arrays.copyOf(writers, count * 2);
                         stmts = Arrays.copyOf(stmts, count * 2);
                     }
-                    writers[count] = ids[o.txn];
-                    stmts[count++] = o.stmt;
+                    writers[count] = ids[r.obsTxn(o)];
+                    stmts[count++] = r.obsStmt(o);
                 }
                 r.writerIds = Arrays.copyOf(writers, count);
                 r.writerStmts = Arrays.copyOf(stmts, count);
@@ -697,13 +696,13 @@ public final class DependencyGraph {
 
         private void rowDependencies(RowVersions r) {
             if (r.conflictOther != null) {
-                long a = r.longestObs == null ? -1 : ids[r.longestObs.txn];
-                long b = ids[r.conflictObs.txn];
+                long a = r.longestObs < 0 ? -1 : ids[r.obsTxn(r.longestObs)];
+                long b = ids[r.obsTxn(r.conflictObs)];
                 String wa = r.versionText(r.length);
                 String wb = WList.text(r.conflictOther, r.conflictOther.length);
                 incompatible(r, r.name() + " was seen as " + wa + " and as " + wb,
-                        Explainer.t(a) + ex.at(a, r.longestObs == null ? -1 : r.longestObs.stmt) + " saw " + r.name() + " with wList " + wa + ", but "
-                                + Explainer.t(b) + ex.at(b, r.conflictObs.stmt) + " saw it with wList " + wb
+                        Explainer.t(a) + ex.at(a, r.longestObs < 0 ? -1 : r.obsStmt(r.longestObs)) + " saw " + r.name() + " with wList " + wa + ", but "
+                                + Explainer.t(b) + ex.at(b, r.obsStmt(r.conflictObs)) + " saw it with wList " + wb
                                 + ". Neither is a prefix of the other, so no single order of writes explains both: a committed write was lost.",
                         a == b || a < 0 ? List.of(b) : List.of(a, b));
                 return;
@@ -713,7 +712,7 @@ public final class DependencyGraph {
                 long after = r.order[r.tombstone];
                 incompatible(r, r.name() + " got a version from " + Explainer.t(after) + " after " + Explainer.t(deleter) + " deleted it",
                         Explainer.t(deleter) + " deleted " + r.name() + " (its version was " + r.versionText(r.tombstone - 1) + "), yet "
-                                + Explainer.t(ids[r.longestObs.txn]) + ex.at(ids[r.longestObs.txn], r.longestObs.stmt) + " saw wList "
+                                + Explainer.t(ids[r.obsTxn(r.longestObs)]) + ex.at(ids[r.obsTxn(r.longestObs)], r.obsStmt(r.longestObs)) + " saw wList "
                                 + r.versionText(r.length) + ": " + Explainer.t(after) + " wrote the row after it was deleted.",
                         List.of(deleter, after));
                 r.conflictOther = Arrays.copyOf(r.order, r.tombstone);
@@ -736,23 +735,26 @@ public final class DependencyGraph {
                 }
             }
             Seen reads = new Seen();
-            for (RowVersions.Obs o : r.obs) {
-                if (!o.is(RowVersions.READ) || status[o.txn] != 1) {
+            for (int o = 0; o < r.observations(); o++) {
+                int reader = r.obsTxn(o);
+                if (!r.obsIs(o, RowVersions.READ) || status[reader] != 1) {
                     continue;
                 }
+                int p = r.obsLen(o);
+                int readerStmt = r.obsStmt(o);
+                boolean locking = r.obsIs(o, RowVersions.LOCKING);
                 // one wr and one rw per (reader, writer's run, locking): later reads of the same run add nothing
-                int runStart = o.len - 1;
-                while (runStart > 0 && order[runStart - 1] == order[o.len - 1]) {
+                int runStart = p - 1;
+                while (runStart > 0 && order[runStart - 1] == order[p - 1]) {
                     runStart--;
                 }
-                if (!reads.add(((long) o.txn << 32) | ((long) runStart << 1) | (o.is(RowVersions.LOCKING) ? 1 : 0))) {
+                if (!reads.add(((long) reader << 32) | ((long) runStart << 1) | (locking ? 1 : 0))) {
                     continue;
                 }
-                long x = ids[o.txn];
-                int p = o.len;
+                long x = ids[reader];
                 if (r.tombstone > 0 && p >= r.tombstone) {
                     incompatible(r, Explainer.t(x) + " read " + r.name() + " after " + Explainer.t(order[r.tombstone - 1]) + " deleted it",
-                            Explainer.t(x) + ex.at(x, o.stmt) + " read " + r.name() + " with wList " + r.versionText(p) + ", but "
+                            Explainer.t(x) + ex.at(x, readerStmt) + " read " + r.name() + " with wList " + r.versionText(p) + ", but "
                                     + Explainer.t(order[r.tombstone - 1]) + "'s delete made that the row's last, invisible version.",
                             List.of(order[r.tombstone - 1], x));
                     continue;
@@ -761,16 +763,15 @@ public final class DependencyGraph {
                 if (w == x) {
                     continue;
                 }
-                boolean locking = o.is(RowVersions.LOCKING);
                 int wStmt = w == History.INITIAL ? -1 : writerStmt(r, w);
                 if (w != History.INITIAL) {
-                    edge(DepType.WR, w, x, r, false, locking, p, 0, o.stmt, wStmt, null);
+                    edge(DepType.WR, w, x, r, false, locking, p, 0, readerStmt, wStmt, null);
                 }
                 int q = r.nextDiff[p - 1];
                 if (q > p && w != History.INITIAL && report(Anomaly.G1B, x + "/" + w + "/" + r.name())) {
                     add(Anomaly.G1B, List.of(w, x), Explainer.t(x) + " read " + r.name() + "'s intermediate version " + r.versionText(p) + " of "
                                     + Explainer.t(w),
-                            Explainer.t(x) + ex.at(x, o.stmt) + " read " + r.name() + "'s version with wList " + r.versionText(p) + ", written by "
+                            Explainer.t(x) + ex.at(x, readerStmt) + " read " + r.name() + "'s version with wList " + r.versionText(p) + ", written by "
                                     + Explainer.t(w) + ex.at(w, wStmt) + "; but " + Explainer.t(w) + " wrote the row again afterwards (wList "
                                     + r.versionText(q) + "), so " + Explainer.t(x) + " saw a state " + Explainer.t(w) + " never committed.",
                             List.of(new Explainer.Arrow(w, x, "wr " + r.name() + " (intermediate)", false)));
@@ -778,7 +779,7 @@ public final class DependencyGraph {
                 if (q < len) {
                     long y = order[q];
                     if (y != x) {
-                        edge(DepType.RW, x, y, r, false, locking, p, q + 1, o.stmt, writerStmt(r, y), null);
+                        edge(DepType.RW, x, y, r, false, locking, p, q + 1, readerStmt, writerStmt(r, y), null);
                     }
                 }
             }
