@@ -306,6 +306,8 @@ public final class DependencyGraph {
         final Map<PredKey, PredGroup> predGroups = new LinkedHashMap<>();
         final Set<Long> abortedIds = new HashSet<>();
         final Set<String> reported = new HashSet<>();
+        /** Scratch of {@link #internal()}, one transaction at a time. */
+        final OwnVersions ownVersions = new OwnVersions();
 
         record PredKey(String table, String predicate) {
         }
@@ -468,8 +470,12 @@ public final class DependencyGraph {
             int an = w.size(); // a may be a longer order shared by the row's versions
             long observer = ids[t];
             boolean observerCommitted = status[t] == 1;
+            RowVersions row = rowIndex.get(table, rowId);
+            // entries already known to name committed transactions need no look-up: most lists are prefixes of one
+            // shared array per row, and looking every entry of every list up again was most of the inference
+            int checked = row != null && row.checkedIds == a ? Math.min(an, row.checkedLength) : 0;
             // garbage: unknown transactions, or the initial state anywhere but first
-            for (int i = 0; i < an; i++) {
+            for (int i = checked; i < an; i++) {
                 long id = a[i];
                 boolean bad = id == History.INITIAL ? i != 0 : idx(id) < 0;
                 if (bad) {
@@ -486,7 +492,7 @@ public final class DependencyGraph {
             }
             // versions that contain writes of transactions that did not commit
             int firstAborted = -1;
-            for (int i = 0; i < an; i++) {
+            for (int i = checked; i < an; i++) {
                 if (!isCommittedId(a[i]) && a[i] != observer) {
                     firstAborted = i;
                     break;
@@ -524,13 +530,16 @@ public final class DependencyGraph {
                 }
                 return null;
             }
-            RowVersions row = rowIndex.get(table, rowId);
             if (row == null) {
                 row = new RowVersions(table, rowId);
                 rows.put(new RowKey(table, rowId), row); // the map keeps the order rows are visited in (hence edges, hence witnesses)
                 rowIndex.put(row);
             }
             row.observe(t, stmt, flags, a, an);
+            if (observerCommitted && (row.checkedIds != a || row.checkedLength < an)) {
+                row.checkedIds = a; // every entry names a committed transaction (or is T0, first)
+                row.checkedLength = an;
+            }
             if ((flags & RowVersions.DELETE) != 0 && observerCommitted) {
                 row.tombstone = row.tombstone < 0 ? an : Math.min(row.tombstone, an);
             }
@@ -600,44 +609,45 @@ public final class DependencyGraph {
         }
 
         /**
-         * The rows again, for the look-up of every operation's row: open addressing over the rows and their hashes
-         * in arrays, compared by identity first (readers share one String per row id), where the map's look-up went
+         * The rows again, for the look-up of every operation's row: open addressing over the rows and their ids in one
+         * array, compared by identity first (readers share one String per row id), where the map's look-up went
          * through a node, a key object and both strings per operation — a quarter of the check at a million
-         * transactions.
+         * transactions. A row id beside its row keeps a probe to one cache line: the inference waits on memory.
          */
         private static final class RowIndex {
-            private RowVersions[] slots = new RowVersions[1024];
-            private int[] hashes = new int[1024];
+            /** Slot i is entries 2i (the row id) and 2i + 1 (the row). */
+            private Object[] slots = new Object[2 * 1024];
             private int size;
 
-            private static int hash(String table, String rowId) {
+            private static int slot(String table, String rowId, int mask) {
                 int h = table.hashCode() * 0x9E3779B9 + rowId.hashCode();
                 h *= 0x85EBCA6B;
-                return h ^ (h >>> 15);
+                return (h ^ (h >>> 15)) & mask;
             }
 
             RowVersions get(String table, String rowId) {
-                int h = hash(table, rowId);
-                int mask = slots.length - 1;
-                for (int i = h & mask; ; i = (i + 1) & mask) {
-                    RowVersions r = slots[i];
-                    if (r == null) {
+                int mask = slots.length / 2 - 1;
+                for (int i = slot(table, rowId, mask); ; i = (i + 1) & mask) {
+                    Object id = slots[2 * i];
+                    if (id == null) {
                         return null;
                     }
-                    if (hashes[i] == h && (r.rowId() == rowId || r.rowId().equals(rowId)) && (r.table() == table || r.table().equals(table))) {
-                        return r;
+                    if (id == rowId || id.equals(rowId)) {
+                        RowVersions r = (RowVersions) slots[2 * i + 1];
+                        if (r.table() == table || r.table().equals(table)) {
+                            return r;
+                        }
                     }
                 }
             }
 
             void put(RowVersions r) {
-                if (2 * (size + 1) > slots.length) {
-                    RowVersions[] old = slots;
-                    slots = new RowVersions[old.length * 2];
-                    hashes = new int[old.length * 2];
-                    for (RowVersions o : old) {
-                        if (o != null) {
-                            insert(o);
+                if (4 * (size + 1) > slots.length) {
+                    Object[] old = slots;
+                    slots = new Object[old.length * 2];
+                    for (int i = 1; i < old.length; i += 2) {
+                        if (old[i] != null) {
+                            insert((RowVersions) old[i]);
                         }
                     }
                 }
@@ -646,41 +656,137 @@ public final class DependencyGraph {
             }
 
             private void insert(RowVersions r) {
-                int h = hash(r.table(), r.rowId());
-                int mask = slots.length - 1;
-                int i = h & mask;
-                while (slots[i] != null) {
+                int mask = slots.length / 2 - 1;
+                int i = slot(r.table(), r.rowId(), mask);
+                while (slots[2 * i] != null) {
                     i = (i + 1) & mask;
                 }
-                slots[i] = r;
-                hashes[i] = h;
+                slots[2 * i] = r.rowId();
+                slots[2 * i + 1] = r;
             }
         }
 
-        /** Row-local de-duplication keys: a small array, a set once it grows. */
+        /** Row-local de-duplication keys: open addressing over longs (a HashSet of boxed keys was a fifth of the inference's garbage). */
         private static final class Seen {
-            long[] keys = new long[8];
-            int n;
-            Set<Long> set;
+            private static final long FREE = Long.MIN_VALUE;
+            private long[] keys = free(8);
+            private int size;
+            private boolean hasFree;
+
+            private static long[] free(int n) {
+                long[] a = new long[n];
+                Arrays.fill(a, FREE);
+                return a;
+            }
 
             boolean add(long k) {
-                if (set != null) {
-                    return set.add(k);
+                if (k == FREE) {
+                    boolean had = hasFree;
+                    hasFree = true;
+                    return !had;
                 }
-                for (int i = 0; i < n; i++) {
+                if (2 * (size + 1) > keys.length) {
+                    long[] old = keys;
+                    keys = free(old.length * 2);
+                    for (long o : old) {
+                        if (o != FREE) {
+                            insert(o);
+                        }
+                    }
+                }
+                return insert(k);
+            }
+
+            private boolean insert(long k) {
+                int mask = keys.length - 1;
+                long h = k * 0x9E3779B97F4A7C15L;
+                for (int i = (int) (h >>> 40) & mask; ; i = (i + 1) & mask) {
                     if (keys[i] == k) {
                         return false;
                     }
-                }
-                if (n == keys.length) {
-                    set = new HashSet<>();
-                    for (long x : keys) {
-                        set.add(x);
+                    if (keys[i] == FREE) {
+                        keys[i] = k;
+                        size++;
+                        return true;
                     }
-                    return set.add(k);
                 }
-                keys[n++] = k;
-                return true;
+            }
+        }
+
+        /**
+         * The rows a transaction wrote (or matched) so far, each with its latest own version: a short list scanned in
+         * place, since most transactions touch a few rows (a map and a key object per operation were a fifth of the
+         * inference's garbage), indexed by a map only once it grows long.
+         */
+        private static final class OwnVersions {
+            private static final int SCAN = 16;
+            private String[] tables = new String[8];
+            private String[] rowIds = new String[8];
+            private WList[] versions = new WList[8];
+            private boolean[] matched = new boolean[8];
+            private int size;
+            private Map<RowKey, Integer> index;
+
+            void clear() {
+                Arrays.fill(tables, 0, size, null);
+                Arrays.fill(rowIds, 0, size, null);
+                Arrays.fill(versions, 0, size, null);
+                size = 0;
+                index = null;
+            }
+
+            boolean isEmpty() {
+                return size == 0;
+            }
+
+            private int find(String table, String rowId) {
+                if (index != null) {
+                    Integer at = index.get(new RowKey(table, rowId));
+                    return at == null ? -1 : at;
+                }
+                for (int i = 0; i < size; i++) {
+                    if ((rowIds[i] == rowId || rowIds[i].equals(rowId)) && (tables[i] == table || tables[i].equals(table))) {
+                        return i;
+                    }
+                }
+                return -1;
+            }
+
+            /** The latest own version of the row, or null. */
+            WList version(String table, String rowId) {
+                int i = find(table, rowId);
+                return i < 0 ? null : versions[i];
+            }
+
+            /** Whether the row's latest own version is one the transaction's DML matched without changing it. */
+            boolean matched(String table, String rowId) {
+                int i = find(table, rowId);
+                return i >= 0 && matched[i];
+            }
+
+            void put(String table, String rowId, WList version, boolean matchedOnly) {
+                int i = find(table, rowId);
+                if (i < 0) {
+                    if (size == tables.length) {
+                        tables = Arrays.copyOf(tables, size * 2);
+                        rowIds = Arrays.copyOf(rowIds, size * 2);
+                        versions = Arrays.copyOf(versions, size * 2);
+                        matched = Arrays.copyOf(matched, size * 2);
+                    }
+                    i = size++;
+                    tables[i] = table;
+                    rowIds[i] = rowId;
+                    if (index != null) {
+                        index.put(new RowKey(table, rowId), i);
+                    } else if (size > SCAN) {
+                        index = new HashMap<>();
+                        for (int k = 0; k < size; k++) {
+                            index.put(new RowKey(tables[k], rowIds[k]), k);
+                        }
+                    }
+                }
+                versions[i] = version;
+                matched[i] = matchedOnly;
             }
         }
 
@@ -797,38 +903,30 @@ public final class DependencyGraph {
                     continue;
                 }
                 long x = ids[i];
-                Map<RowKey, WList> own = null;
-                Set<RowKey> matched = new HashSet<>(); // rows whose latest entry in own is a version the transaction's DML matched
+                OwnVersions own = ownVersions;
+                own.clear();
                 for (Op op : txns[i].ops()) {
                     if (op instanceof Write w) {
-                        RowKey k = new RowKey(w.table(), w.row());
-                        if (own == null) {
-                            own = new HashMap<>();
-                        }
-                        WList before = own.get(k);
+                        WList before = own.version(w.table(), w.row());
                         if (before != null && w.kind() != WriteKind.INSERT && !w.wList().startsWith(before)) {
-                            internalFinding(x, k, before, w.wList(), w.stmt(), "wrote", matched.contains(k), null);
+                            internalFinding(x, new RowKey(w.table(), w.row()), before, w.wList(), w.stmt(), "wrote", own.matched(w.table(), w.row()), null);
                         }
-                        own.put(k, w.wList());
-                        matched.remove(k);
-                    } else if (op instanceof Read r && (own != null || r.matched())) {
-                        RowKey k = new RowKey(r.table(), r.row());
-                        if (own == null) {
-                            own = new HashMap<>();
-                        }
-                        WList before = own.get(k);
+                        own.put(w.table(), w.row(), w.wList(), false);
+                    } else if (op instanceof Read r && (!own.isEmpty() || r.matched())) {
+                        WList before = own.version(r.table(), r.row());
                         if (before != null && !r.wList().startsWith(before)) {
-                            internalFinding(x, k, before, r.wList(), r.stmt(), "read", matched.contains(k), ownVersionReadToo(txns[i], r.stmt(), k, before));
+                            RowKey k = new RowKey(r.table(), r.row());
+                            internalFinding(x, k, before, r.wList(), r.stmt(), "read", own.matched(r.table(), r.row()),
+                                    ownVersionReadToo(txns[i], r.stmt(), k, before));
                         } else if (r.matched()) {
-                            own.put(k, r.wList());
-                            matched.add(k);
+                            own.put(r.table(), r.row(), r.wList(), true);
                         }
-                    } else if (own != null && op instanceof PredicateRead p) {
+                    } else if (!own.isEmpty() && op instanceof PredicateRead p) {
                         for (RowVersion rv : p.rows()) {
-                            RowKey k = new RowKey(p.table(), rv.row());
-                            WList before = own.get(k);
+                            WList before = own.version(p.table(), rv.row());
                             if (before != null && !rv.wList().startsWith(before)) {
-                                internalFinding(x, k, before, rv.wList(), p.stmt(), "read", matched.contains(k),
+                                RowKey k = new RowKey(p.table(), rv.row());
+                                internalFinding(x, k, before, rv.wList(), p.stmt(), "read", own.matched(p.table(), rv.row()),
                                         ownVersionReadToo(txns[i], p.stmt(), k, before));
                             }
                         }

@@ -26,19 +26,21 @@ public final class RowVersions {
     long[] conflictOther;
     int conflictObs = -1;
     /**
-     * The observations, as columns (observation k is entry k of each): the transaction's index in the inference's
-     * table, the version's length, the statement and the flags above. An object each was most of the check's garbage.
+     * The observations, four ints each, side by side: the transaction's index in the inference's table, the
+     * version's length, the statement and the flags above. An object each was most of the check's garbage, and
+     * one array rather than a column each keeps an observation in one cache line (the inference waits on memory).
      */
+    private static final int TXN = 0, LEN = 1, STMT = 2, FLAGS = 3, FIELDS = 4;
     private int observations;
-    private int[] obsTxn = new int[2];
-    private int[] obsLen = new int[2];
-    private int[] obsStmt = new int[2];
-    private byte[] obsFlags = new byte[2];
+    private int[] obs = new int[2 * FIELDS];
     /** The transactions with a recorded write of the row, each once, and the statement of its first; filled in once the observations are complete. */
     long[] writerIds;
     int[] writerStmts;
         /** run[i] = index of the first entry after i with a different writer (or length). */
     int[] nextDiff;
+    /** The first {@code checkedLength} entries of {@code checkedIds} name committed transactions (T0 only first): the inference's cache. */
+    long[] checkedIds;
+    int checkedLength;
     /** This row's number among the rows of the graph's dependencies ({@link Edges}), -1 before its first. */
     int edgeIndex = -1;
 
@@ -125,17 +127,14 @@ public final class RowVersions {
     }
 
     private int addObservation(int txn, int len, int stmt, int flags) {
-        if (observations == obsTxn.length) {
-            int grown = observations * 2;
-            obsTxn = Arrays.copyOf(obsTxn, grown);
-            obsLen = Arrays.copyOf(obsLen, grown);
-            obsStmt = Arrays.copyOf(obsStmt, grown);
-            obsFlags = Arrays.copyOf(obsFlags, grown);
+        int at = observations * FIELDS;
+        if (at == obs.length) {
+            obs = Arrays.copyOf(obs, at * 2);
         }
-        obsTxn[observations] = txn;
-        obsLen[observations] = len;
-        obsStmt[observations] = stmt;
-        obsFlags[observations] = (byte) flags;
+        obs[at + TXN] = txn;
+        obs[at + LEN] = len;
+        obs[at + STMT] = stmt;
+        obs[at + FLAGS] = flags;
         return observations++;
     }
 
@@ -144,19 +143,19 @@ public final class RowVersions {
     }
 
     int obsTxn(int k) {
-        return obsTxn[k];
+        return obs[k * FIELDS + TXN];
     }
 
     int obsLen(int k) {
-        return obsLen[k];
+        return obs[k * FIELDS + LEN];
     }
 
     int obsStmt(int k) {
-        return obsStmt[k];
+        return obs[k * FIELDS + STMT];
     }
 
     boolean obsIs(int k, int flag) {
-        return (obsFlags[k] & flag) != 0;
+        return (obs[k * FIELDS + FLAGS] & flag) != 0;
     }
 
     private static boolean prefixOf(long[] p, int n, long[] of) {
