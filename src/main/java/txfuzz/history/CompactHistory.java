@@ -67,6 +67,8 @@ public final class CompactHistory {
          */
         long[] shared;
         int sharedLength;
+        /** The views of {@code shared} handed out so far, by length - 1: a version read again is the same (immutable) WList. */
+        WList[] sharedViews;
     }
 
     /** Rows by (table, row) string numbers: both are numbered by the string table, so no per-op hashing of text. */
@@ -433,19 +435,20 @@ public final class CompactHistory {
             int head = Math.min(common, m);
             boolean agrees = (o.ids == s || Arrays.equals(o.ids, 0, head, s, 0, head)) && Arrays.equals(fresh, head, m, s, head, m);
             if (agrees && n <= sl) {
-                return WList.sharedPrefix(s, n);
+                return sharedView(o, n);
             }
             if (agrees && !aborted) {
                 if (n > s.length) {
                     s = Arrays.copyOf(s, Math.max(4, Math.max(n, s.length * 2))); // views of the old array keep it; theirs never changes
                     o.shared = s;
+                    o.sharedViews = null;
                 }
                 if (sl < common) {
                     System.arraycopy(o.ids, sl, s, sl, common - sl);
                 }
                 System.arraycopy(fresh, Math.max(sl, common), s, Math.max(sl, common), n - Math.max(sl, common));
                 o.sharedLength = n;
-                return WList.sharedPrefix(s, n);
+                return sharedView(o, n);
             }
             if (common == n) {
                 return WList.sharedPrefix(o.ids, n); // a prefix of the format's order
@@ -453,6 +456,19 @@ public final class CompactHistory {
             long[] own = Arrays.copyOf(o.ids, n);
             System.arraycopy(fresh, common, own, common, n - common);
             return WList.owning(own);
+        }
+
+        /** The first {@code n} entries of the row's shared versions, one WList per version (most operations read a version another one did). */
+        private static WList sharedView(RowOrder o, int n) {
+            if (o.sharedViews == null) {
+                o.sharedViews = new WList[o.shared.length];
+            }
+            WList w = o.sharedViews[n - 1];
+            if (w == null) {
+                w = WList.sharedPrefix(o.shared, n);
+                o.sharedViews[n - 1] = w;
+            }
+            return w;
         }
 
         private int ref() throws IOException, HistoryFormatException {

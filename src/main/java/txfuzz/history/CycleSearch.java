@@ -132,6 +132,8 @@ final class CycleSearch {
     private final DependencyGraph.Limits limits;
     final List<String> warnings = new ArrayList<>();
     private final Map<Integer, int[]> componentCache = new HashMap<>();
+    /** The edge types the graph has, as bits. */
+    private final int presentTypes;
     /** Distinct two-transaction cycles IsoRel §3.4 exempts. */
     final Set<String> exempted = new HashSet<>();
 
@@ -191,6 +193,11 @@ final class CycleSearch {
             orig[k] = e;
             type[k] = (byte) typeOf(edges.type(e), edges.predicate(e));
         }
+        int present = 0;
+        for (int k = 0; k < m; k++) {
+            present |= 1 << type[k];
+        }
+        presentTypes = present;
         stamp = new int[nV];
         reachedStates = new byte[nV];
     }
@@ -206,6 +213,15 @@ final class CycleSearch {
 
     private Dep dep(int k) {
         return edges.dep(orig[k]);
+    }
+
+    /**
+     * The components of {@link #components}, computed once per set of edge types the graph has: types it has no edge
+     * of change nothing (a history without predicate dependencies has the same G2 and G-single components), and
+     * each computation walks every edge.
+     */
+    private int[] componentsOf(int mask) {
+        return componentCache.computeIfAbsent(mask & presentTypes, this::components);
     }
 
     /** Strongly connected components of the subgraph of the edge types in {@code mask} (iterative Tarjan). comp[v] = -1 for singletons. */
@@ -293,7 +309,7 @@ final class CycleSearch {
         List<Witness> out = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         boolean cyclic = false;
-        for (int c : components(bits(WW, WR, RW, RWP, SO))) {
+        for (int c : componentsOf(bits(WW, WR, RW, RWP, SO))) {
             cyclic |= c >= 0;
         }
         if (!cyclic) {
@@ -331,7 +347,7 @@ final class CycleSearch {
         }
         int mask = spec.cycleMask() | (session ? 1 << SO : 0);
         int pathMask = spec.pathMask | (session ? 1 << SO : 0);
-        int[] comp = componentCache.computeIfAbsent(mask, this::components);
+        int[] comp = componentsOf(mask);
         // anchors grouped by component, in the order they are met; past the limit only the fact that there are more
         int keep = limits.anchorsPerComponent() + 1;
         Map<Integer, Anchors> anchors = new HashMap<>();
