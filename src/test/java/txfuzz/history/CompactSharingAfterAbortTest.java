@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An aborted write extends the compact form's order of a row, and the committed writes after it contradict that order:
- * the reader must still give every committed version of the row a view of one array (and a version read twice one
- * WList), and the history and its verdicts must be those of the history as written.
+ * An aborted write extends the order a reader follows for a row, and the committed writes after it contradict that
+ * order: either file form's reader must still give every committed version of the row a view of one array (the compact
+ * one a version read twice one WList), and the history and its verdicts must be those of the history as written.
  */
 @Tag("unit")
 @Timeout(value = 1, unit = TimeUnit.MINUTES)
@@ -43,6 +43,19 @@ class CompactSharingAfterAbortTest {
         History h = history();
         Path f = dir.resolve("h.txh");
         CompactHistory.write(h, f);
+        History back = assertSharedAfterAbort(h, f);
+        assertSame(wList(back, 2, 0), wList(back, 3, 1), "the version [0, 1] read twice is one WList");
+    }
+
+    @Test
+    void soTheyDoInJsonLines() throws Exception {
+        History h = history();
+        Path f = dir.resolve("h.jsonl");
+        HistoryJson.write(h, f);
+        assertSharedAfterAbort(h, f);
+    }
+
+    private static History assertSharedAfterAbort(History h, Path f) throws Exception {
         History back = HistoryFiles.read(f);
         assertEquals(h, back);
         long[] shared = wList(back, 0, 0).raw();
@@ -50,9 +63,9 @@ class CompactSharingAfterAbortTest {
             assertSame(shared, wList(back, at[0], at[1]).raw(), "a committed version of r1 is a view of the row's array: " + wList(back, at[0], at[1]));
         }
         assertNotSame(shared, wList(back, 1, 1).raw(), "the aborted write's version is not on the committed row's array");
-        assertSame(wList(back, 2, 0), wList(back, 3, 1), "the version [0, 1] read twice is one WList");
         assertEquals(IsolationChecker.analyze(h).observed(), IsolationChecker.analyze(back).observed());
         assertEquals(summaries(h), summaries(back));
+        return back;
     }
 
     private static List<String> summaries(History h) {
