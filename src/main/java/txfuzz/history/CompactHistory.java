@@ -69,6 +69,14 @@ public final class CompactHistory {
         int sharedLength;
         /** The views of {@code shared} handed out so far, by length - 1: a version read again is the same (immutable) WList. */
         WList[] sharedViews;
+        /**
+         * How many leading entries {@code agreedIds} (the format's order) and {@code agreedShared} are known to share: an
+         * aborted write leaves the format's order on the aborted list for good, and comparing the two arrays again on
+         * every later operation of the row was a tenth of the read. Both arrays only grow past their valid entries.
+         */
+        long[] agreedIds;
+        long[] agreedShared;
+        int agreed;
     }
 
     /** Rows by (table, row) string numbers: both are numbered by the string table, so no per-op hashing of text. */
@@ -433,7 +441,7 @@ public final class CompactHistory {
             int sl = o.sharedLength;
             int m = Math.min(n, sl);
             int head = Math.min(common, m);
-            boolean agrees = (o.ids == s || Arrays.equals(o.ids, 0, head, s, 0, head)) && Arrays.equals(fresh, head, m, s, head, m);
+            boolean agrees = agreeOn(o, head) && Arrays.equals(fresh, head, m, s, head, m);
             if (agrees && n <= sl) {
                 return sharedView(o, n);
             }
@@ -456,6 +464,24 @@ public final class CompactHistory {
             long[] own = Arrays.copyOf(o.ids, n);
             System.arraycopy(fresh, common, own, common, n - common);
             return WList.owning(own);
+        }
+
+        /** Whether the format's order and the row's shared versions agree on their first {@code head} entries (at most both lengths). */
+        private static boolean agreeOn(RowOrder o, int head) {
+            if (o.ids == o.shared) {
+                return true;
+            }
+            if (o.agreedIds != o.ids || o.agreedShared != o.shared) {
+                o.agreedIds = o.ids;
+                o.agreedShared = o.shared;
+                o.agreed = 0;
+            }
+            if (head > o.agreed) {
+                int limit = Math.min(o.length, o.sharedLength);
+                int k = Arrays.mismatch(o.ids, o.agreed, limit, o.shared, o.agreed, limit);
+                o.agreed = k < 0 ? limit : o.agreed + k;
+            }
+            return head <= o.agreed;
         }
 
         /** The first {@code n} entries of the row's shared versions, one WList per version (most operations read a version another one did). */
