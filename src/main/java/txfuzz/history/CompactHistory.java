@@ -67,8 +67,6 @@ public final class CompactHistory {
          */
         long[] shared;
         int sharedLength;
-        /** The views of {@code shared} handed out so far, by length - 1: a version read again is the same (immutable) WList. */
-        WList[] sharedViews;
         /**
          * How many leading entries {@code agreedIds} (the format's order) and {@code agreedShared} are known to share: an
          * aborted write leaves the format's order on the aborted list for good, and comparing the two arrays again on
@@ -443,20 +441,19 @@ public final class CompactHistory {
             int head = Math.min(common, m);
             boolean agrees = agreeOn(o, head) && Arrays.equals(fresh, head, m, s, head, m);
             if (agrees && n <= sl) {
-                return sharedView(o, n);
+                return WList.sharedPrefix(s, n);
             }
             if (agrees && !aborted) {
                 if (n > s.length) {
                     s = Arrays.copyOf(s, Math.max(4, Math.max(n, s.length * 2))); // views of the old array keep it; theirs never changes
                     o.shared = s;
-                    o.sharedViews = null;
                 }
                 if (sl < common) {
                     System.arraycopy(o.ids, sl, s, sl, common - sl);
                 }
                 System.arraycopy(fresh, Math.max(sl, common), s, Math.max(sl, common), n - Math.max(sl, common));
                 o.sharedLength = n;
-                return sharedView(o, n);
+                return WList.sharedPrefix(s, n);
             }
             if (common == n) {
                 return WList.sharedPrefix(o.ids, n); // a prefix of the format's order
@@ -482,19 +479,6 @@ public final class CompactHistory {
                 o.agreed = k < 0 ? limit : o.agreed + k;
             }
             return head <= o.agreed;
-        }
-
-        /** The first {@code n} entries of the row's shared versions, one WList per version (most operations read a version another one did). */
-        private static WList sharedView(RowOrder o, int n) {
-            if (o.sharedViews == null) {
-                o.sharedViews = new WList[o.shared.length];
-            }
-            WList w = o.sharedViews[n - 1];
-            if (w == null) {
-                w = WList.sharedPrefix(o.shared, n);
-                o.sharedViews[n - 1] = w;
-            }
-            return w;
         }
 
         private int ref() throws IOException, HistoryFormatException {
