@@ -70,7 +70,7 @@ public final class CompactHistory {
         /**
          * How many leading entries {@code agreedIds} (the format's order) and {@code agreedShared} are known to share: an
          * aborted write leaves the format's order on the aborted list for good, and comparing the two arrays again on
-         * every later operation of the row was a tenth of the read. Both arrays only grow past their valid entries.
+         * every later operation of the row was 7% of the read. Both arrays only grow past their valid entries.
          */
         long[] agreedIds;
         long[] agreedShared;
