@@ -37,8 +37,8 @@ import java.util.Set;
  */
 final class CycleSearch {
     static final int WW = 0, WR = 1, RW = 2, RWP = 3, SO = 4;
-    /** Four state bits (see {@link Spec#start}): 1, 2, 4 and 8 (G-single's "last edge ww"); a state of 8 or more must not spill into the next vertex's keys. */
-    private static final int STATES = 16;
+    /** The automaton's states are below 8 (three bits, see {@link Spec#start}): a vertex's visited states fit a byte. */
+    private static final int STATES = 8;
 
     /** What one kind of cycle looks like. */
     enum Spec {
@@ -73,7 +73,10 @@ final class CycleSearch {
             return pathMask | (1 << anchor);
         }
 
-        /** State after the anchor. Bits: 1 = previous edge rw, 2 = an rw in the path, 4 = two rw adjacent, 8 = last edge ww. */
+        /**
+         * State after the anchor. Bits: 1 = previous edge rw, 2 = an rw in the path, 4 = two rw adjacent; for the
+         * single anti-dependency kinds, which use no other bit, 4 = last edge ww.
+         */
         int start() {
             return 1;
         }
@@ -84,7 +87,7 @@ final class CycleSearch {
                 case G_NONADJACENT -> rw ? ((s & 1) != 0 ? -1 : 1 | 2) : (s & 2);
                 case G2_ITEM -> rw ? (1 | 2 | (s & 4) | ((s & 1) << 2)) : (s & 6);
                 case G2 -> rw ? 1 | 2 : (s & 2);
-                case G_SINGLE_WW, G_SINGLE_WR, G_SINGLE_ANY -> type == WW ? 8 : 0;
+                case G_SINGLE_WW, G_SINGLE_WR, G_SINGLE_ANY -> type == WW ? 4 : 0;
                 default -> 0;
             };
         }
@@ -94,8 +97,8 @@ final class CycleSearch {
                 case G_NONADJACENT -> (s & 2) != 0 && (s & 1) == 0;
                 case G2_ITEM -> (s & 2) != 0 && ((s & 4) != 0 || (s & 1) != 0);
                 case G2 -> (s & 2) != 0;
-                case G_SINGLE_WW -> (s & 8) != 0;
-                case G_SINGLE_WR -> (s & 8) == 0;
+                case G_SINGLE_WW -> (s & 4) != 0;
+                case G_SINGLE_WR -> (s & 4) == 0;
                 default -> true;
             };
         }
@@ -129,14 +132,22 @@ final class CycleSearch {
     private final DependencyGraph.Limits limits;
     final List<String> warnings = new ArrayList<>();
     private final Map<Integer, int[]> componentCache = new HashMap<>();
+    /** The edge types the graph has, as bits. */
+    private final int presentTypes;
     /** Distinct two-transaction cycles IsoRel §3.4 exempts. */
     final Set<String> exempted = new HashSet<>();
 
-    // BFS scratch, sized once
+    /**
+     * BFS scratch. Per vertex only a stamp (the search that last reached it) and the states it was reached in; the
+     * queue holds each reached (vertex, state) with the queue position it was reached from and by which edge, which
+     * is the search tree, so it grows with what a search visits. Four arrays of 16 ints per vertex and state were
+     * 256 MB at a million transactions.
+     */
     private final int[] stamp;
-    private final int[] parEdge;
-    private final int[] parKey;
-    private final int[] queue;
+    private final byte[] reachedStates;
+    private int[] queueKey = new int[1024];
+    private int[] queueParent = new int[1024];
+    private int[] queueEdge = new int[1024];
     private int cur;
 
     CycleSearch(DependencyGraph g, DependencyGraph.Limits limits) {
@@ -182,10 +193,13 @@ final class CycleSearch {
             orig[k] = e;
             type[k] = (byte) typeOf(edges.type(e), edges.predicate(e));
         }
-        stamp = new int[nV * STATES];
-        parEdge = new int[nV * STATES];
-        parKey = new int[nV * STATES];
-        queue = new int[nV * STATES];
+        int present = 0;
+        for (int k = 0; k < m; k++) {
+            present |= 1 << type[k];
+        }
+        presentTypes = present;
+        stamp = new int[nV];
+        reachedStates = new byte[nV];
     }
 
     static int typeOf(DepType t, boolean predicate) {
@@ -201,13 +215,24 @@ final class CycleSearch {
         return edges.dep(orig[k]);
     }
 
+    /**
+     * The components of {@link #components}, computed once per set of edge types the graph has: types it has no edge
+     * of change nothing (a history without predicate dependencies has the same G2 and G-single components), and
+     * each computation walks every edge.
+     */
+    private int[] componentsOf(int mask) {
+        return componentCache.computeIfAbsent(mask & presentTypes, this::components);
+    }
+
     /** Strongly connected components of the subgraph of the edge types in {@code mask} (iterative Tarjan). comp[v] = -1 for singletons. */
     int[] components(int mask) {
         int[] index = new int[nV];
         int[] low = new int[nV];
         int[] comp = new int[nV];
         Arrays.fill(index, -1);
-        boolean[] onStack = new boolean[nV];
+        // a vertex off the stack (its component done) gets the largest index, so an edge to it lowers nothing: one
+        // array read per edge instead of two (the pass waits on memory)
+        final int done = Integer.MAX_VALUE;
         int[] stack = new int[nV];
         int sp = 0;
         int[] callV = new int[nV];
@@ -224,7 +249,6 @@ final class CycleSearch {
             csp++;
             index[root] = low[root] = counter++;
             stack[sp++] = root;
-            onStack[root] = true;
             while (csp > 0) {
                 int v = callV[csp - 1];
                 int e = callE[csp - 1];
@@ -236,18 +260,18 @@ final class CycleSearch {
                     if ((mask & (1 << t)) == 0) {
                         continue;
                     }
-                    if (index[w] < 0) {
+                    int iw = index[w];
+                    if (iw < 0) {
                         callE[csp - 1] = e;
                         index[w] = low[w] = counter++;
                         stack[sp++] = w;
-                        onStack[w] = true;
                         callV[csp] = w;
                         callE[csp] = off[w];
                         csp++;
                         pushed = true;
                         break;
-                    } else if (onStack[w]) {
-                        low[v] = Math.min(low[v], index[w]);
+                    } else if (iw < low[v]) {
+                        low[v] = iw; // w is on the stack: a finished one has index `done`
                     }
                 }
                 if (pushed) {
@@ -259,7 +283,7 @@ final class CycleSearch {
                     int w;
                     do {
                         w = stack[--sp];
-                        onStack[w] = false;
+                        index[w] = done;
                         comp[w] = comps;
                         size++;
                     } while (w != v);
@@ -286,7 +310,7 @@ final class CycleSearch {
         List<Witness> out = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         boolean cyclic = false;
-        for (int c : components(bits(WW, WR, RW, RWP, SO))) {
+        for (int c : componentsOf(bits(WW, WR, RW, RWP, SO))) {
             cyclic |= c >= 0;
         }
         if (!cyclic) {
@@ -324,30 +348,31 @@ final class CycleSearch {
         }
         int mask = spec.cycleMask() | (session ? 1 << SO : 0);
         int pathMask = spec.pathMask | (session ? 1 << SO : 0);
-        int[] comp = componentCache.computeIfAbsent(mask, this::components);
-        // anchors grouped by component
-        Map<Integer, List<Integer>> anchors = new HashMap<>();
+        int[] comp = componentsOf(mask);
+        // anchors grouped by component, in the order they are met; past the limit only the fact that there are more
+        int keep = limits.anchorsPerComponent() + 1;
+        Map<Integer, Anchors> anchors = new HashMap<>();
         for (int v = 0; v < nV; v++) {
             if (comp[v] < 0) {
                 continue;
             }
             for (int e = off[v]; e < off[v + 1]; e++) {
                 if (type[e] == spec.anchor && comp[to[e]] == comp[v]) {
-                    anchors.computeIfAbsent(comp[v], k -> new ArrayList<>()).add(e);
+                    anchors.computeIfAbsent(comp[v], k -> new Anchors()).add(e, keep);
                 }
             }
         }
         long[] steps = {0};
         int capped = 0;
         boolean exhausted = false;
-        for (Map.Entry<Integer, List<Integer>> c : anchors.entrySet()) {
+        for (Anchors as : anchors.values()) {
             if (saturated(spec, found) || exhausted) {
                 return;
             }
             Map<Anomaly, Witness> best = new EnumMap<>(Anomaly.class);
-            List<Integer> as = c.getValue();
             int tried = 0;
-            for (int a : as) {
+            for (int i = 0; i < as.count; i++) {
+                int a = as.edges[i];
                 if (tried++ >= limits.anchorsPerComponent()) {
                     capped++;
                     break;
@@ -377,6 +402,22 @@ final class CycleSearch {
                     out.add(w);
                 }
             }
+        }
+    }
+
+    /** One component's anchor edges, the first few only: a component is searched from at most the limit's. */
+    private static final class Anchors {
+        int[] edges = new int[4];
+        int count;
+
+        void add(int edge, int keep) {
+            if (count == keep) {
+                return;
+            }
+            if (count == edges.length) {
+                edges = Arrays.copyOf(edges, Math.min(keep, count * 2));
+            }
+            edges[count++] = edge;
         }
     }
 
@@ -413,10 +454,9 @@ final class CycleSearch {
         int head = 0;
         int tail = 0;
         int s0 = spec.start();
-        int startKey = v * STATES + s0;
-        stamp[startKey] = cur;
-        parEdge[startKey] = -1;
-        queue[tail++] = startKey;
+        stamp[v] = cur;
+        reachedStates[v] = (byte) (1 << s0);
+        tail = enqueue(tail, v * STATES + s0, -1, -1);
         int depth = 0;
         int levelEnd = tail;
         int bound = longestUseful(spec, best); // longest path (cycle minus the anchor) still worth finding
@@ -428,7 +468,8 @@ final class CycleSearch {
             if (depth + 2 > bound) {
                 break;
             }
-            int key = queue[head++];
+            int at = head++;
+            int key = queueKey[at];
             int x = key / STATES;
             int s = key % STATES;
             for (int e = off[x]; e < off[x + 1]; e++) {
@@ -453,7 +494,7 @@ final class CycleSearch {
                         exempted.add(anchor + "|" + dep(e));
                         continue;
                     }
-                    List<Dep> cycle = reconstruct(anchor, key, e);
+                    List<Dep> cycle = reconstruct(anchor, at, e);
                     if (cycle == null) {
                         continue; // repeats a transaction
                     }
@@ -468,15 +509,30 @@ final class CycleSearch {
                     bound = longestUseful(spec, best);
                     continue;
                 }
-                int nk = y * STATES + ns;
-                if (stamp[nk] != cur) {
-                    stamp[nk] = cur;
-                    parEdge[nk] = e;
-                    parKey[nk] = key;
-                    queue[tail++] = nk;
+                if (stamp[y] != cur) {
+                    stamp[y] = cur;
+                    reachedStates[y] = 0;
+                }
+                if ((reachedStates[y] & (1 << ns)) == 0) {
+                    reachedStates[y] |= (byte) (1 << ns);
+                    tail = enqueue(tail, y * STATES + ns, at, e);
                 }
             }
         }
+    }
+
+    /** Appends a reached (vertex, state) key, reached from queue position {@code parent} by edge {@code edge}; returns the new tail. */
+    private int enqueue(int tail, int key, int parent, int edge) {
+        if (tail == queueKey.length) {
+            int grown = tail * 2;
+            queueKey = Arrays.copyOf(queueKey, grown);
+            queueParent = Arrays.copyOf(queueParent, grown);
+            queueEdge = Arrays.copyOf(queueEdge, grown);
+        }
+        queueKey[tail] = key;
+        queueParent[tail] = parent;
+        queueEdge[tail] = edge;
+        return tail + 1;
     }
 
     private static int longestUseful(Spec spec, Map<Anomaly, Witness> best) {
@@ -497,14 +553,12 @@ final class CycleSearch {
                 && wr.from() == rw.to();
     }
 
-    private List<Dep> reconstruct(Dep anchor, int lastKey, int closing) {
+    /** The cycle: the anchor, the search tree's path to queue position {@code last}, and the closing edge. */
+    private List<Dep> reconstruct(Dep anchor, int last, int closing) {
         List<Dep> rev = new ArrayList<>();
         rev.add(dep(closing));
-        int key = lastKey;
-        while (parEdge[key] >= 0) {
-            int e = parEdge[key];
-            rev.add(dep(e));
-            key = parKey[key];
+        for (int at = last; queueParent[at] >= 0; at = queueParent[at]) {
+            rev.add(dep(queueEdge[at]));
         }
         List<Dep> cycle = new ArrayList<>(rev.size() + 1);
         cycle.add(anchor);

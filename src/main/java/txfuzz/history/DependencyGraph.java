@@ -306,6 +306,8 @@ public final class DependencyGraph {
         final Map<PredKey, PredGroup> predGroups = new LinkedHashMap<>();
         final Set<Long> abortedIds = new HashSet<>();
         final Set<String> reported = new HashSet<>();
+        /** Scratch of {@link #internal()}, one transaction at a time. */
+        final OwnVersions ownVersions = new OwnVersions();
 
         record PredKey(String table, String predicate) {
         }
@@ -353,10 +355,10 @@ public final class DependencyGraph {
                 for (int k = 0; k < ops.size(); k++) {
                     Op op = ops.get(k);
                     if (op instanceof Read r) {
-                        observe(i, r.table(), r.row(), r.wList(), r.stmt(), RowVersions.READ | (r.locking() ? RowVersions.LOCKING : 0), null);
+                        observe(i, r.table(), r.row(), r.wList(), r.stmt(), RowVersions.READ | (r.locking() ? RowVersions.LOCKING : 0));
                     } else if (op instanceof Write w) {
                         observe(i, w.table(), w.row(), w.wList(), w.stmt(),
-                                RowVersions.WRITE | (w.kind() == WriteKind.DELETE ? RowVersions.DELETE : 0), null);
+                                RowVersions.WRITE | (w.kind() == WriteKind.DELETE ? RowVersions.DELETE : 0));
                     } else if (op instanceof PredicateRead p) {
                         PredGroup g = null;
                         if (p.predicate() != null && status[i] == 1) {
@@ -365,7 +367,7 @@ public final class DependencyGraph {
                         }
                         for (RowVersion rv : p.rows()) {
                             RowVersions row = observe(i, p.table(), rv.row(), rv.wList(), p.stmt(),
-                                    RowVersions.READ | RowVersions.PRED | (p.locking() ? RowVersions.LOCKING : 0), p);
+                                    RowVersions.READ | RowVersions.PRED | (p.locking() ? RowVersions.LOCKING : 0));
                             if (row != null && p.predicate() != null) {
                                 predGroups.computeIfAbsent(new PredKey(p.table(), p.predicate()), key -> new PredGroup()).matched
                                         .computeIfAbsent(row, key -> new HashSet<>()).add(rv.wList().size());
@@ -463,13 +465,17 @@ public final class DependencyGraph {
         }
 
         /** Records one observation; returns the row when it counts towards the version order. */
-        private RowVersions observe(int t, String table, String rowId, WList w, int stmt, int flags, PredicateRead pred) {
+        private RowVersions observe(int t, String table, String rowId, WList w, int stmt, int flags) {
             long[] a = w.raw();
             int an = w.size(); // a may be a longer order shared by the row's versions
             long observer = ids[t];
             boolean observerCommitted = status[t] == 1;
+            RowVersions row = rowIndex.get(table, rowId);
+            // entries already known to name committed transactions need no look-up: most lists are prefixes of one
+            // shared array per row, and looking every entry of every list up again was most of the inference
+            int checked = row != null && row.checkedIds == a ? Math.min(an, row.checkedLength) : 0;
             // garbage: unknown transactions, or the initial state anywhere but first
-            for (int i = 0; i < an; i++) {
+            for (int i = checked; i < an; i++) {
                 long id = a[i];
                 boolean bad = id == History.INITIAL ? i != 0 : idx(id) < 0;
                 if (bad) {
@@ -486,7 +492,7 @@ public final class DependencyGraph {
             }
             // versions that contain writes of transactions that did not commit
             int firstAborted = -1;
-            for (int i = 0; i < an; i++) {
+            for (int i = checked; i < an; i++) {
                 if (!isCommittedId(a[i]) && a[i] != observer) {
                     firstAborted = i;
                     break;
@@ -524,14 +530,16 @@ public final class DependencyGraph {
                 }
                 return null;
             }
-            RowVersions row = rowIndex.get(table, rowId);
             if (row == null) {
                 row = new RowVersions(table, rowId);
                 rows.put(new RowKey(table, rowId), row); // the map keeps the order rows are visited in (hence edges, hence witnesses)
                 rowIndex.put(row);
             }
-            RowVersions.Obs o = new RowVersions.Obs(t, an, stmt, flags, pred);
-            row.observe(o, a, an);
+            row.observe(t, stmt, flags, a, an);
+            if (observerCommitted && (row.checkedIds != a || row.checkedLength < an)) {
+                row.checkedIds = a; // every entry names a committed transaction (or is T0, first)
+                row.checkedLength = an;
+            }
             if ((flags & RowVersions.DELETE) != 0 && observerCommitted) {
                 row.tombstone = row.tombstone < 0 ? an : Math.min(row.tombstone, an);
             }
@@ -570,16 +578,16 @@ public final class DependencyGraph {
                 long[] writers = new long[4];
                 int[] stmts = new int[4];
                 int count = 0;
-                for (RowVersions.Obs o : r.obs) {
-                    if (!o.is(RowVersions.WRITE) || containsId(writers, count, ids[o.txn])) {
+                for (int o = 0; o < r.observations(); o++) {
+                    if (!r.obsIs(o, RowVersions.WRITE) || containsId(writers, count, ids[r.obsTxn(o)])) {
                         continue;
                     }
                     if (count == writers.length) {
                         writers = Arrays.copyOf(writers, count * 2);
                         stmts = Arrays.copyOf(stmts, count * 2);
                     }
-                    writers[count] = ids[o.txn];
-                    stmts[count++] = o.stmt;
+                    writers[count] = ids[r.obsTxn(o)];
+                    stmts[count++] = r.obsStmt(o);
                 }
                 r.writerIds = Arrays.copyOf(writers, count);
                 r.writerStmts = Arrays.copyOf(stmts, count);
@@ -601,44 +609,45 @@ public final class DependencyGraph {
         }
 
         /**
-         * The rows again, for the look-up of every operation's row: open addressing over the rows and their hashes
-         * in arrays, compared by identity first (readers share one String per row id), where the map's look-up went
+         * The rows again, for the look-up of every operation's row: open addressing over the rows and their ids in one
+         * array, compared by identity first (readers share one String per row id), where the map's look-up went
          * through a node, a key object and both strings per operation — a quarter of the check at a million
-         * transactions.
+         * transactions. A row id beside its row keeps a probe to one cache line: the inference waits on memory.
          */
         private static final class RowIndex {
-            private RowVersions[] slots = new RowVersions[1024];
-            private int[] hashes = new int[1024];
+            /** Slot i is entries 2i (the row id) and 2i + 1 (the row). */
+            private Object[] slots = new Object[2 * 1024];
             private int size;
 
-            private static int hash(String table, String rowId) {
+            private static int slot(String table, String rowId, int mask) {
                 int h = table.hashCode() * 0x9E3779B9 + rowId.hashCode();
                 h *= 0x85EBCA6B;
-                return h ^ (h >>> 15);
+                return (h ^ (h >>> 15)) & mask;
             }
 
             RowVersions get(String table, String rowId) {
-                int h = hash(table, rowId);
-                int mask = slots.length - 1;
-                for (int i = h & mask; ; i = (i + 1) & mask) {
-                    RowVersions r = slots[i];
-                    if (r == null) {
+                int mask = slots.length / 2 - 1;
+                for (int i = slot(table, rowId, mask); ; i = (i + 1) & mask) {
+                    Object id = slots[2 * i];
+                    if (id == null) {
                         return null;
                     }
-                    if (hashes[i] == h && (r.rowId() == rowId || r.rowId().equals(rowId)) && (r.table() == table || r.table().equals(table))) {
-                        return r;
+                    if (id == rowId || id.equals(rowId)) {
+                        RowVersions r = (RowVersions) slots[2 * i + 1];
+                        if (r.table() == table || r.table().equals(table)) {
+                            return r;
+                        }
                     }
                 }
             }
 
             void put(RowVersions r) {
-                if (2 * (size + 1) > slots.length) {
-                    RowVersions[] old = slots;
-                    slots = new RowVersions[old.length * 2];
-                    hashes = new int[old.length * 2];
-                    for (RowVersions o : old) {
-                        if (o != null) {
-                            insert(o);
+                if (4 * (size + 1) > slots.length) {
+                    Object[] old = slots;
+                    slots = new Object[old.length * 2];
+                    for (int i = 1; i < old.length; i += 2) {
+                        if (old[i] != null) {
+                            insert((RowVersions) old[i]);
                         }
                     }
                 }
@@ -647,41 +656,137 @@ public final class DependencyGraph {
             }
 
             private void insert(RowVersions r) {
-                int h = hash(r.table(), r.rowId());
-                int mask = slots.length - 1;
-                int i = h & mask;
-                while (slots[i] != null) {
+                int mask = slots.length / 2 - 1;
+                int i = slot(r.table(), r.rowId(), mask);
+                while (slots[2 * i] != null) {
                     i = (i + 1) & mask;
                 }
-                slots[i] = r;
-                hashes[i] = h;
+                slots[2 * i] = r.rowId();
+                slots[2 * i + 1] = r;
             }
         }
 
-        /** Row-local de-duplication keys: a small array, a set once it grows. */
+        /** Row-local de-duplication keys: open addressing over longs (a HashSet of boxed keys was a fifth of the inference's garbage). */
         private static final class Seen {
-            long[] keys = new long[8];
-            int n;
-            Set<Long> set;
+            private static final long FREE = Long.MIN_VALUE;
+            private long[] keys = free(8);
+            private int size;
+            private boolean hasFree;
+
+            private static long[] free(int n) {
+                long[] a = new long[n];
+                Arrays.fill(a, FREE);
+                return a;
+            }
 
             boolean add(long k) {
-                if (set != null) {
-                    return set.add(k);
+                if (k == FREE) {
+                    boolean had = hasFree;
+                    hasFree = true;
+                    return !had;
                 }
-                for (int i = 0; i < n; i++) {
+                if (2 * (size + 1) > keys.length) {
+                    long[] old = keys;
+                    keys = free(old.length * 2);
+                    for (long o : old) {
+                        if (o != FREE) {
+                            insert(o);
+                        }
+                    }
+                }
+                return insert(k);
+            }
+
+            private boolean insert(long k) {
+                int mask = keys.length - 1;
+                long h = k * 0x9E3779B97F4A7C15L;
+                for (int i = (int) (h >>> 40) & mask; ; i = (i + 1) & mask) {
                     if (keys[i] == k) {
                         return false;
                     }
-                }
-                if (n == keys.length) {
-                    set = new HashSet<>();
-                    for (long x : keys) {
-                        set.add(x);
+                    if (keys[i] == FREE) {
+                        keys[i] = k;
+                        size++;
+                        return true;
                     }
-                    return set.add(k);
                 }
-                keys[n++] = k;
-                return true;
+            }
+        }
+
+        /**
+         * The rows a transaction wrote (or matched) so far, each with its latest own version: a short list scanned in
+         * place, since most transactions touch a few rows (a map and a key object per operation were a fifth of the
+         * inference's garbage), indexed by a map only once it grows long.
+         */
+        private static final class OwnVersions {
+            private static final int SCAN = 16;
+            private String[] tables = new String[8];
+            private String[] rowIds = new String[8];
+            private WList[] versions = new WList[8];
+            private boolean[] matched = new boolean[8];
+            private int size;
+            private Map<RowKey, Integer> index;
+
+            void clear() {
+                Arrays.fill(tables, 0, size, null);
+                Arrays.fill(rowIds, 0, size, null);
+                Arrays.fill(versions, 0, size, null);
+                size = 0;
+                index = null;
+            }
+
+            boolean isEmpty() {
+                return size == 0;
+            }
+
+            private int find(String table, String rowId) {
+                if (index != null) {
+                    Integer at = index.get(new RowKey(table, rowId));
+                    return at == null ? -1 : at;
+                }
+                for (int i = 0; i < size; i++) {
+                    if ((rowIds[i] == rowId || rowIds[i].equals(rowId)) && (tables[i] == table || tables[i].equals(table))) {
+                        return i;
+                    }
+                }
+                return -1;
+            }
+
+            /** The latest own version of the row, or null. */
+            WList version(String table, String rowId) {
+                int i = find(table, rowId);
+                return i < 0 ? null : versions[i];
+            }
+
+            /** Whether the row's latest own version is one the transaction's DML matched without changing it. */
+            boolean matched(String table, String rowId) {
+                int i = find(table, rowId);
+                return i >= 0 && matched[i];
+            }
+
+            void put(String table, String rowId, WList version, boolean matchedOnly) {
+                int i = find(table, rowId);
+                if (i < 0) {
+                    if (size == tables.length) {
+                        tables = Arrays.copyOf(tables, size * 2);
+                        rowIds = Arrays.copyOf(rowIds, size * 2);
+                        versions = Arrays.copyOf(versions, size * 2);
+                        matched = Arrays.copyOf(matched, size * 2);
+                    }
+                    i = size++;
+                    tables[i] = table;
+                    rowIds[i] = rowId;
+                    if (index != null) {
+                        index.put(new RowKey(table, rowId), i);
+                    } else if (size > SCAN) {
+                        index = new HashMap<>();
+                        for (int k = 0; k < size; k++) {
+                            index.put(new RowKey(tables[k], rowIds[k]), k);
+                        }
+                    }
+                }
+                versions[i] = version;
+                matched[i] = matchedOnly;
             }
         }
 
@@ -697,13 +802,13 @@ public final class DependencyGraph {
 
         private void rowDependencies(RowVersions r) {
             if (r.conflictOther != null) {
-                long a = r.longestObs == null ? -1 : ids[r.longestObs.txn];
-                long b = ids[r.conflictObs.txn];
+                long a = r.longestObs < 0 ? -1 : ids[r.obsTxn(r.longestObs)];
+                long b = ids[r.obsTxn(r.conflictObs)];
                 String wa = r.versionText(r.length);
                 String wb = WList.text(r.conflictOther, r.conflictOther.length);
                 incompatible(r, r.name() + " was seen as " + wa + " and as " + wb,
-                        Explainer.t(a) + ex.at(a, r.longestObs == null ? -1 : r.longestObs.stmt) + " saw " + r.name() + " with wList " + wa + ", but "
-                                + Explainer.t(b) + ex.at(b, r.conflictObs.stmt) + " saw it with wList " + wb
+                        Explainer.t(a) + ex.at(a, r.longestObs < 0 ? -1 : r.obsStmt(r.longestObs)) + " saw " + r.name() + " with wList " + wa + ", but "
+                                + Explainer.t(b) + ex.at(b, r.obsStmt(r.conflictObs)) + " saw it with wList " + wb
                                 + ". Neither is a prefix of the other, so no single order of writes explains both: a committed write was lost.",
                         a == b || a < 0 ? List.of(b) : List.of(a, b));
                 return;
@@ -713,7 +818,7 @@ public final class DependencyGraph {
                 long after = r.order[r.tombstone];
                 incompatible(r, r.name() + " got a version from " + Explainer.t(after) + " after " + Explainer.t(deleter) + " deleted it",
                         Explainer.t(deleter) + " deleted " + r.name() + " (its version was " + r.versionText(r.tombstone - 1) + "), yet "
-                                + Explainer.t(ids[r.longestObs.txn]) + ex.at(ids[r.longestObs.txn], r.longestObs.stmt) + " saw wList "
+                                + Explainer.t(ids[r.obsTxn(r.longestObs)]) + ex.at(ids[r.obsTxn(r.longestObs)], r.obsStmt(r.longestObs)) + " saw wList "
                                 + r.versionText(r.length) + ": " + Explainer.t(after) + " wrote the row after it was deleted.",
                         List.of(deleter, after));
                 r.conflictOther = Arrays.copyOf(r.order, r.tombstone);
@@ -736,23 +841,26 @@ public final class DependencyGraph {
                 }
             }
             Seen reads = new Seen();
-            for (RowVersions.Obs o : r.obs) {
-                if (!o.is(RowVersions.READ) || status[o.txn] != 1) {
+            for (int o = 0; o < r.observations(); o++) {
+                int reader = r.obsTxn(o);
+                if (!r.obsIs(o, RowVersions.READ) || status[reader] != 1) {
                     continue;
                 }
+                int p = r.obsLen(o);
+                int readerStmt = r.obsStmt(o);
+                boolean locking = r.obsIs(o, RowVersions.LOCKING);
                 // one wr and one rw per (reader, writer's run, locking): later reads of the same run add nothing
-                int runStart = o.len - 1;
-                while (runStart > 0 && order[runStart - 1] == order[o.len - 1]) {
+                int runStart = p - 1;
+                while (runStart > 0 && order[runStart - 1] == order[p - 1]) {
                     runStart--;
                 }
-                if (!reads.add(((long) o.txn << 32) | ((long) runStart << 1) | (o.is(RowVersions.LOCKING) ? 1 : 0))) {
+                if (!reads.add(((long) reader << 32) | ((long) runStart << 1) | (locking ? 1 : 0))) {
                     continue;
                 }
-                long x = ids[o.txn];
-                int p = o.len;
+                long x = ids[reader];
                 if (r.tombstone > 0 && p >= r.tombstone) {
                     incompatible(r, Explainer.t(x) + " read " + r.name() + " after " + Explainer.t(order[r.tombstone - 1]) + " deleted it",
-                            Explainer.t(x) + ex.at(x, o.stmt) + " read " + r.name() + " with wList " + r.versionText(p) + ", but "
+                            Explainer.t(x) + ex.at(x, readerStmt) + " read " + r.name() + " with wList " + r.versionText(p) + ", but "
                                     + Explainer.t(order[r.tombstone - 1]) + "'s delete made that the row's last, invisible version.",
                             List.of(order[r.tombstone - 1], x));
                     continue;
@@ -761,16 +869,15 @@ public final class DependencyGraph {
                 if (w == x) {
                     continue;
                 }
-                boolean locking = o.is(RowVersions.LOCKING);
                 int wStmt = w == History.INITIAL ? -1 : writerStmt(r, w);
                 if (w != History.INITIAL) {
-                    edge(DepType.WR, w, x, r, false, locking, p, 0, o.stmt, wStmt, null);
+                    edge(DepType.WR, w, x, r, false, locking, p, 0, readerStmt, wStmt, null);
                 }
                 int q = r.nextDiff[p - 1];
                 if (q > p && w != History.INITIAL && report(Anomaly.G1B, x + "/" + w + "/" + r.name())) {
                     add(Anomaly.G1B, List.of(w, x), Explainer.t(x) + " read " + r.name() + "'s intermediate version " + r.versionText(p) + " of "
                                     + Explainer.t(w),
-                            Explainer.t(x) + ex.at(x, o.stmt) + " read " + r.name() + "'s version with wList " + r.versionText(p) + ", written by "
+                            Explainer.t(x) + ex.at(x, readerStmt) + " read " + r.name() + "'s version with wList " + r.versionText(p) + ", written by "
                                     + Explainer.t(w) + ex.at(w, wStmt) + "; but " + Explainer.t(w) + " wrote the row again afterwards (wList "
                                     + r.versionText(q) + "), so " + Explainer.t(x) + " saw a state " + Explainer.t(w) + " never committed.",
                             List.of(new Explainer.Arrow(w, x, "wr " + r.name() + " (intermediate)", false)));
@@ -778,7 +885,7 @@ public final class DependencyGraph {
                 if (q < len) {
                     long y = order[q];
                     if (y != x) {
-                        edge(DepType.RW, x, y, r, false, locking, p, q + 1, o.stmt, writerStmt(r, y), null);
+                        edge(DepType.RW, x, y, r, false, locking, p, q + 1, readerStmt, writerStmt(r, y), null);
                     }
                 }
             }
@@ -796,38 +903,30 @@ public final class DependencyGraph {
                     continue;
                 }
                 long x = ids[i];
-                Map<RowKey, WList> own = null;
-                Set<RowKey> matched = new HashSet<>(); // rows whose latest entry in own is a version the transaction's DML matched
+                OwnVersions own = ownVersions;
+                own.clear();
                 for (Op op : txns[i].ops()) {
                     if (op instanceof Write w) {
-                        RowKey k = new RowKey(w.table(), w.row());
-                        if (own == null) {
-                            own = new HashMap<>();
-                        }
-                        WList before = own.get(k);
+                        WList before = own.version(w.table(), w.row());
                         if (before != null && w.kind() != WriteKind.INSERT && !w.wList().startsWith(before)) {
-                            internalFinding(x, k, before, w.wList(), w.stmt(), "wrote", matched.contains(k), null);
+                            internalFinding(x, new RowKey(w.table(), w.row()), before, w.wList(), w.stmt(), "wrote", own.matched(w.table(), w.row()), null);
                         }
-                        own.put(k, w.wList());
-                        matched.remove(k);
-                    } else if (op instanceof Read r && (own != null || r.matched())) {
-                        RowKey k = new RowKey(r.table(), r.row());
-                        if (own == null) {
-                            own = new HashMap<>();
-                        }
-                        WList before = own.get(k);
+                        own.put(w.table(), w.row(), w.wList(), false);
+                    } else if (op instanceof Read r && (!own.isEmpty() || r.matched())) {
+                        WList before = own.version(r.table(), r.row());
                         if (before != null && !r.wList().startsWith(before)) {
-                            internalFinding(x, k, before, r.wList(), r.stmt(), "read", matched.contains(k), ownVersionReadToo(txns[i], r.stmt(), k, before));
+                            RowKey k = new RowKey(r.table(), r.row());
+                            internalFinding(x, k, before, r.wList(), r.stmt(), "read", own.matched(r.table(), r.row()),
+                                    ownVersionReadToo(txns[i], r.stmt(), k, before));
                         } else if (r.matched()) {
-                            own.put(k, r.wList());
-                            matched.add(k);
+                            own.put(r.table(), r.row(), r.wList(), true);
                         }
-                    } else if (own != null && op instanceof PredicateRead p) {
+                    } else if (!own.isEmpty() && op instanceof PredicateRead p) {
                         for (RowVersion rv : p.rows()) {
-                            RowKey k = new RowKey(p.table(), rv.row());
-                            WList before = own.get(k);
+                            WList before = own.version(p.table(), rv.row());
                             if (before != null && !rv.wList().startsWith(before)) {
-                                internalFinding(x, k, before, rv.wList(), p.stmt(), "read", matched.contains(k),
+                                RowKey k = new RowKey(p.table(), rv.row());
+                                internalFinding(x, k, before, rv.wList(), p.stmt(), "read", own.matched(p.table(), rv.row()),
                                         ownVersionReadToo(txns[i], p.stmt(), k, before));
                             }
                         }

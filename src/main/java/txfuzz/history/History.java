@@ -1,6 +1,7 @@
 package txfuzz.history;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -22,16 +23,50 @@ public record History(Map<String, String> meta, List<Transaction> transactions) 
     public History {
         meta = meta == null ? Map.of() : Map.copyOf(meta);
         transactions = List.copyOf(transactions);
+        if (anyRepeated(transactions)) {
+            throw firstRepeat(transactions);
+        }
+    }
+
+    /** The first transaction, in the history's order, whose id or session and seq an earlier one has. */
+    private static IllegalArgumentException firstRepeat(List<Transaction> transactions) {
         Set<Long> ids = new HashSet<>();
         Map<Integer, Set<Integer>> seqs = new HashMap<>();
         for (Transaction t : transactions) {
             if (!ids.add(t.id())) {
-                throw new IllegalArgumentException("two transactions with id " + t.id());
+                return new IllegalArgumentException("two transactions with id " + t.id());
             }
             if (!seqs.computeIfAbsent(t.session(), s -> new HashSet<>()).add(t.seq())) {
-                throw new IllegalArgumentException("T" + t.id() + ": session " + t.session() + " already has a transaction at seq " + t.seq());
+                return new IllegalArgumentException("T" + t.id() + ": session " + t.session() + " already has a transaction at seq " + t.seq());
             }
         }
+        throw new IllegalStateException("a repeat was found, then not");
+    }
+
+    /**
+     * Whether two transactions share an id, or a session and a seq: sorted primitive keys, since sets of a million
+     * boxed ids and seqs were a tenth of reading a history.
+     */
+    private static boolean anyRepeated(List<Transaction> transactions) {
+        int n = transactions.size();
+        long[] ids = new long[n];
+        long[] slots = new long[n];
+        for (int i = 0; i < n; i++) {
+            Transaction t = transactions.get(i);
+            ids[i] = t.id();
+            slots[i] = (long) t.session() << 32 | t.seq(); // both are >= 0
+        }
+        return repeats(ids) || repeats(slots);
+    }
+
+    private static boolean repeats(long[] keys) {
+        Arrays.sort(keys);
+        for (int i = 1; i < keys.length; i++) {
+            if (keys[i] == keys[i - 1]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static History of(List<Transaction> transactions) {

@@ -1,8 +1,6 @@
 package txfuzz.history;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * What the history reveals about one row: its version order (the longest observed wList; every
@@ -13,27 +11,6 @@ import java.util.List;
 public final class RowVersions {
     static final int READ = 1, WRITE = 2, LOCKING = 4, DELETE = 8, PRED = 16;
 
-    /** One observation of a version by a transaction. */
-    static final class Obs {
-        final int txn; // index into the inference's transaction table
-        final int len;
-        final int stmt;
-        final int flags;
-        final PredicateRead pred;
-
-        Obs(int txn, int len, int stmt, int flags, PredicateRead pred) {
-            this.txn = txn;
-            this.len = len;
-            this.stmt = stmt;
-            this.flags = flags;
-            this.pred = pred;
-        }
-
-        boolean is(int flag) {
-            return (flags & flag) != 0;
-        }
-    }
-
     private final String table;
     private final String rowId;
     long[] order = new long[0];
@@ -41,18 +18,29 @@ public final class RowVersions {
     /** An array other than {@code order} whose first {@code knownPrefixLength} entries are known to be the order's. */
     private long[] knownPrefix;
     private int knownPrefixLength;
-    Obs longestObs;
+    /** The observation of the order's longest version (the one that set it), or -1. */
+    int longestObs = -1;
     /** Length of the committed tombstone (the delete's version), or -1 when the row was not deleted. */
     int tombstone = -1;
     /** Set when two observations contradict each other; the row then yields no dependencies. */
     long[] conflictOther;
-    Obs conflictObs;
-    final List<Obs> obs = new ArrayList<>(4);
+    int conflictObs = -1;
+    /**
+     * The observations, four ints each, side by side: the transaction's index in the inference's table, the
+     * version's length, the statement and the flags above. An object each was most of the check's garbage, and
+     * one array rather than a column each keeps an observation in one cache line (the inference waits on memory).
+     */
+    private static final int TXN = 0, LEN = 1, STMT = 2, FLAGS = 3, FIELDS = 4;
+    private int observations;
+    private int[] obs = new int[2 * FIELDS];
     /** The transactions with a recorded write of the row, each once, and the statement of its first; filled in once the observations are complete. */
     long[] writerIds;
     int[] writerStmts;
         /** run[i] = index of the first entry after i with a different writer (or length). */
     int[] nextDiff;
+    /** The first {@code checkedLength} entries of {@code checkedIds} name committed transactions (T0 only first): the inference's cache. */
+    long[] checkedIds;
+    int checkedLength;
     /** This row's number among the rows of the graph's dependencies ({@link Edges}), -1 before its first. */
     int edgeIndex = -1;
 
@@ -109,8 +97,8 @@ public final class RowVersions {
      * array, or the one it had before it grew: both are known prefixes, and comparing their entries again was a
      * third of the check.
      */
-    void observe(Obs o, long[] ids, int n) {
-        obs.add(o);
+    void observe(int txn, int stmt, int flags, long[] ids, int n) {
+        int o = addObservation(txn, n, stmt, flags);
         if (conflictOther != null) {
             return;
         }
@@ -136,6 +124,38 @@ public final class RowVersions {
             length = n;
             longestObs = o;
         }
+    }
+
+    private int addObservation(int txn, int len, int stmt, int flags) {
+        int at = observations * FIELDS;
+        if (at == obs.length) {
+            obs = Arrays.copyOf(obs, at * 2);
+        }
+        obs[at + TXN] = txn;
+        obs[at + LEN] = len;
+        obs[at + STMT] = stmt;
+        obs[at + FLAGS] = flags;
+        return observations++;
+    }
+
+    int observations() {
+        return observations;
+    }
+
+    int obsTxn(int k) {
+        return obs[k * FIELDS + TXN];
+    }
+
+    int obsLen(int k) {
+        return obs[k * FIELDS + LEN];
+    }
+
+    int obsStmt(int k) {
+        return obs[k * FIELDS + STMT];
+    }
+
+    boolean obsIs(int k, int flag) {
+        return (obs[k * FIELDS + FLAGS] & flag) != 0;
     }
 
     private static boolean prefixOf(long[] p, int n, long[] of) {

@@ -26,6 +26,11 @@ final class TransactionLineParser {
     private final Map<String, String> shared = new HashMap<>();
     private final Map<String, Map<String, RowOrder>> orders = new HashMap<>();
     private long[] idScratch = new long[64];
+    /**
+     * The line's transaction aborted (known when its outcome comes before its ops, as the writer puts it): its lists
+     * do not extend a row's shared order, or every committed list of the row after it would get its own copy.
+     */
+    private boolean aborted;
 
     /**
      * The longest wList read so far of one row, in an array with room to grow. Every wList of the row
@@ -58,6 +63,7 @@ final class TransactionLineParser {
             return null;
         }
         long id = -1;
+        aborted = false;
         int session = -1;
         int seq = -1;
         Outcome outcome = null;
@@ -84,6 +90,7 @@ final class TransactionLineParser {
                 case "outcome" -> {
                     bit = 8;
                     outcome = Outcome.parse(string(p, v));
+                    aborted = outcome == Outcome.ABORTED;
                 }
                 case "sql" -> {
                     bit = 16;
@@ -257,6 +264,9 @@ final class TransactionLineParser {
         int common = Math.min(n, order.length);
         if (!Arrays.equals(ids, 0, common, order.ids, 0, common)) {
             return w; // an incompatible order: the checker reports it, from this list's own copy
+        }
+        if (n > order.length && aborted) {
+            return w; // an aborted writer's version: its own copy, the row's order left to the committed ones
         }
         if (n > order.length) {
             if (n > order.ids.length) {
