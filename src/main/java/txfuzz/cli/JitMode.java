@@ -30,7 +30,7 @@ final class JitMode {
         if (stopAtLevel <= 0) {
             return "interpreter alone (-XX:TieredStopAtLevel=0)";
         }
-        return stopAtLevel < 4 ? "C1 alone (-XX:TieredStopAtLevel=" + stopAtLevel + ", as ./txfuzz starts Java)"
-                : "C1 and C2 (Java's default; ./txfuzz starts Java with C1 alone)";
+        return stopAtLevel < 4 ? "C1 alone (-XX:TieredStopAtLevel=" + stopAtLevel + ", as ./txfuzz starts campaigns)"
+                : "C1 and C2 (Java's default, as ./txfuzz starts check and bench --checker; campaigns run C1 alone)";
     }
 }

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Timeout;
 class JitModeTest {
     @Test
     void eachCompilerSettingIsNamed() {
-        assertEquals("C1 alone (-XX:TieredStopAtLevel=1, as ./txfuzz starts Java)", JitMode.describe(true, 1));
-        assertEquals("C1 and C2 (Java's default; ./txfuzz starts Java with C1 alone)", JitMode.describe(true, 4));
+        assertEquals("C1 alone (-XX:TieredStopAtLevel=1, as ./txfuzz starts campaigns)", JitMode.describe(true, 1));
+        assertEquals("C1 and C2 (Java's default, as ./txfuzz starts check and bench --checker; campaigns run C1 alone)",
+                JitMode.describe(true, 4));
         assertEquals("C2 alone (-XX:-TieredCompilation)", JitMode.describe(false, 4));
         assertEquals("interpreter alone (-XX:TieredStopAtLevel=0)", JitMode.describe(true, 0));
     }
