@@ -18,22 +18,22 @@ import txfuzz.dbms.Targets;
 
 /**
  * {@code targets} and {@code check --dbms} answer from the DBMSs' descriptions: in a real txfuzz
- * process with a private home, they finish quickly and leave no server, no unpacked binaries and no
- * lease behind (a server txfuzz starts lives under that home, and its command line names it).
+ * process with a private home, they leave no server, no unpacked binaries and no lease behind (a server txfuzz starts
+ * lives under that home, and its command line names it). How long they take is not asserted: a loaded machine's JVM
+ * start alone took 4.7 s once, and the home and the process list are what show that nothing was started.
  */
 class DescriptionsStartNothingTest {
 
-    private record Run(int code, String out, long millis) {
+    private record Run(int code, String out) {
     }
 
     private static Run txfuzz(Path home, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(ChildJvm.command("-Dtxfuzz.home=" + home, "txfuzz.cli.Main"));
         cmd.addAll(List.of(args));
-        long start = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "txfuzz " + String.join(" ", args) + " did not end");
-        return new Run(p.exitValue(), out, (System.nanoTime() - start) / 1_000_000);
+        return new Run(p.exitValue(), out);
     }
 
     private static void assertNothingStarted(Path home) throws Exception {
@@ -47,7 +47,7 @@ class DescriptionsStartNothingTest {
     }
 
     @Test
-    void targetsListsEveryDbmsFromItsDescriptionWithinSecondsAndStartsNothing(@TempDir Path home) throws Exception {
+    void targetsListsEveryDbmsFromItsDescriptionAndStartsNothing(@TempDir Path home) throws Exception {
         Run r = txfuzz(home, "targets");
         assertEquals(0, r.code(), r.out());
         for (String name : Targets.names()) {
@@ -55,7 +55,6 @@ class DescriptionsStartNothingTest {
         }
         assertTrue(r.out().contains("PostgreSQL " + BundledVersions.of("postgres").replaceAll("\\.0$", ""))
                 && r.out().contains("MariaDB " + BundledVersions.of("mariadb")) && r.out().contains("H2 2."), r.out());
-        assertTrue(r.millis() < 3_000, "targets took " + r.millis() + " ms (JVM start included)");
         assertNothingStarted(home);
     }
 
