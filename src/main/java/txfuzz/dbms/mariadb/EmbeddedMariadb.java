@@ -84,6 +84,8 @@ final class EmbeddedMariadb implements StartedServer {
     private boolean stopped;
     private Process current;
     private volatile Process server;
+    /** The thread reading the last process's output: joined once it ended, so its last words are all read. */
+    private volatile Thread outputReader;
     private volatile int port;
     private volatile Thread starter;
     private final CountDownLatch startEnded = new CountDownLatch(1);
@@ -216,6 +218,7 @@ final class EmbeddedMariadb implements StartedServer {
             checkStopped();
             if (!p.isAlive()) {
                 p.waitFor();
+                outputReader.join(2_000); // the output still in the pipe: the bind's error comes last
                 String words = lastWords();
                 if (words.contains("Bind on TCP/IP port") && words.contains("Address already in use")) {
                     return false;
@@ -289,6 +292,7 @@ final class EmbeddedMariadb implements StartedServer {
         Thread reader = new Thread(() -> read(p.getInputStream()), "txfuzz-mariadb-output-" + p.pid());
         reader.setDaemon(true);
         reader.start();
+        outputReader = reader;
         return p;
     }
 
