@@ -165,6 +165,31 @@ public abstract class DelegatingTarget implements Target {
                 }));
     }
 
+    /** What a marked statement does instead of running (see {@link #marked}). */
+    @FunctionalInterface
+    protected interface MarkedExecution {
+        Object run() throws Throwable;
+    }
+
+    /**
+     * {@code s}, except that an execute of SQL containing {@code mark} runs {@code instead} rather than the engine's
+     * statement, and {@code cancel()} runs {@code onCancel} rather than reaching the engine: one statement of a case that
+     * hangs, or ends, in a way a test chooses.
+     */
+    protected static java.sql.Statement marked(java.sql.Statement s, String mark, Runnable onCancel, MarkedExecution instead) {
+        return (java.sql.Statement) java.lang.reflect.Proxy.newProxyInstance(DelegatingTarget.class.getClassLoader(),
+                new Class<?>[] {java.sql.Statement.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("cancel")) {
+                        onCancel.run();
+                        return null;
+                    }
+                    if (method.getName().startsWith("execute") && args != null && String.valueOf(args[0]).contains(mark)) {
+                        return instead.run();
+                    }
+                    return invoke(s, method, args);
+                });
+    }
+
     /** {@code method} on {@code target}, throwing what it threw (not the reflection wrapper): for the proxies of fault injection. */
     protected static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
         try {

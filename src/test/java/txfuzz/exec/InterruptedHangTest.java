@@ -3,7 +3,6 @@ package txfuzz.exec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Proxy;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -45,21 +44,14 @@ class InterruptedHangTest {
         }
 
         private static Statement hanging(Statement s) {
-            return (Statement) Proxy.newProxyInstance(InterruptedHangTest.class.getClassLoader(), new Class<?>[] {Statement.class},
-                    (proxy, m, args) -> {
-                        if (m.getName().equals("cancel")) {
-                            return null; // ignored, as H2 ignores it in a lock wait
-                        }
-                        if (m.getName().startsWith("execute") && args != null && String.valueOf(args[0]).contains(MARK)) {
-                            try {
-                                Thread.sleep(30_000);
-                                throw new SQLException("never interrupted");
-                            } catch (InterruptedException e) {
-                                throw new SQLException("Timeout trying to lock table", "HYT00", 50200);
-                            }
-                        }
-                        return invoke(s, m, args);
-                    });
+            return marked(s, MARK, () -> { }, () -> { // cancel() is ignored, as H2 ignores it in a lock wait
+                try {
+                    Thread.sleep(30_000);
+                    throw new SQLException("never interrupted");
+                } catch (InterruptedException e) {
+                    throw new SQLException("Timeout trying to lock table", "HYT00", 50200);
+                }
+            });
         }
     }
 

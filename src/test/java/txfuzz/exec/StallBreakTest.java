@@ -3,7 +3,6 @@ package txfuzz.exec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -102,16 +101,8 @@ class StallBreakTest {
         InterruptIgnoringTarget(Target real) {
             super(real);
             Engine realEngine = real.engine();
-            this.engine = (Engine) Proxy.newProxyInstance(Engine.class.getClassLoader(), new Class<?>[] {Engine.class}, (proxy, m, args) -> {
-                if (m.getName().equals("lockWaitEndsOnInterrupt")) {
-                    return false;
-                }
-                try {
-                    return m.invoke(realEngine, args);
-                } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                }
-            });
+            this.engine = (Engine) Proxy.newProxyInstance(Engine.class.getClassLoader(), new Class<?>[] {Engine.class},
+                    (proxy, m, args) -> m.getName().equals("lockWaitEndsOnInterrupt") ? Boolean.FALSE : invoke(realEngine, m, args));
         }
 
         @Override

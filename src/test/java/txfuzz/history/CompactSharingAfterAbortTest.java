@@ -54,7 +54,7 @@ class CompactSharingAfterAbortTest {
         assertSharedAfterAbort(h, f);
     }
 
-    private static History assertSharedAfterAbort(History h, Path f) throws Exception {
+    private static void assertSharedAfterAbort(History h, Path f) throws Exception {
         History back = HistoryFiles.read(f);
         assertEquals(h, back);
         long[] shared = wList(back, 0, 0).raw();
@@ -64,7 +64,6 @@ class CompactSharingAfterAbortTest {
         assertNotSame(shared, wList(back, 1, 1).raw(), "the aborted write's version is not on the committed row's array");
         assertEquals(IsolationChecker.analyze(h).observed(), IsolationChecker.analyze(back).observed());
         assertEquals(summaries(h), summaries(back));
-        return back;
     }
 
     private static List<String> summaries(History h) {

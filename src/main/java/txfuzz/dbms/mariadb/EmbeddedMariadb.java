@@ -340,7 +340,8 @@ final class EmbeddedMariadb implements StartedServer {
         this.ports = source;
     }
 
-    private static int freePort() throws IOException {
+    /** A port nothing listens on now; another process may take it before mariadbd binds it ({@link #startServer}). */
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }

@@ -581,8 +581,8 @@ public final class PostgresTarget implements Target {
         private volatile boolean dbClosed;
         /** Sessions handed out so far: each gets a longer deadlock_timeout than the one before. */
         private int sessions;
-        /** The session that empties and checks this database (see {@link #maintenance()}), or null. */
-        private Connection maintenance;
+        /** The session that empties and checks this database (see {@link #checkingSession()}), or null. */
+        private Connection checking;
 
         PgDatabase(String schema, int gen) {
             this.schema = schema;
@@ -740,15 +740,15 @@ public final class PostgresTarget implements Target {
          * This database's own session for emptying and checking (from the pool, held while the database lives): not the
          * keeper, which every worker's schema DDL waits for.
          */
-        private Connection maintenance() throws SQLException {
+        private Connection checkingSession() throws SQLException {
             if (gen != generation || closed) {
                 throw new SQLException("the PostgreSQL server was restarted, or the target closed, since this test database was made", "08006");
             }
-            if (maintenance == null || maintenance.isClosed()) {
-                maintenance = pool.take(session -> {
+            if (checking == null || checking.isClosed()) {
+                checking = pool.take(session -> {
                 });
             }
-            return maintenance;
+            return checking;
         }
 
         /**
@@ -768,7 +768,7 @@ public final class PostgresTarget implements Target {
                 sessions = 0; // the next run's sessions get the deadlock_timeouts a new database's get
                 handedOut.removeIf(this::isClosed);
             }
-            try (Statement s = maintenance().createStatement()) {
+            try (Statement s = checkingSession().createStatement()) {
                 s.execute(truncateSql(schema) + "; " + fingerprintSql(schema) + "; " + rowsSql(schema));
                 while (s.getResultSet() == null) {
                     if (!s.getMoreResults() && s.getUpdateCount() == -1) {
@@ -798,7 +798,7 @@ public final class PostgresTarget implements Target {
 
         @Override
         public long rows() throws SQLException {
-            try (Statement s = maintenance().createStatement(); ResultSet rs = s.executeQuery(rowsSql(schema))) {
+            try (Statement s = checkingSession().createStatement(); ResultSet rs = s.executeQuery(rowsSql(schema))) {
                 rs.next();
                 return rs.getLong(1);
             }
@@ -806,7 +806,7 @@ public final class PostgresTarget implements Target {
 
         @Override
         public String fingerprint() throws SQLException {
-            try (Statement s = maintenance().createStatement()) {
+            try (Statement s = checkingSession().createStatement()) {
                 return text(s.executeQuery(fingerprintSql(schema)));
             }
         }
@@ -818,9 +818,9 @@ public final class PostgresTarget implements Target {
                 return;
             }
             dbClosed = true;
-            if (maintenance != null) {
-                SessionPool.closeQuietly(maintenance);
-                maintenance = null;
+            if (checking != null) {
+                SessionPool.closeQuietly(checking);
+                checking = null;
             }
             for (Connection c : handedOut) {
                 if (!isClosed(c)) {

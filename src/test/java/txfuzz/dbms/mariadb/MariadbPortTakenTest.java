@@ -23,7 +23,7 @@ class MariadbPortTakenTest {
             AtomicInteger asked = new AtomicInteger();
             EmbeddedMariadb s = EmbeddedMariadb.prepare(MariadbInstallation.binaries(null));
             try {
-                s.choosingPortsWith(() -> asked.getAndIncrement() == 0 ? taken.getLocalPort() : freePort());
+                s.choosingPortsWith(() -> asked.getAndIncrement() == 0 ? taken.getLocalPort() : EmbeddedMariadb.freePort());
                 s.start();
                 assertEquals(2, asked.get(), "the taken port, then another");
                 assertNotEquals(taken.getLocalPort(), s.port());
@@ -44,11 +44,5 @@ class MariadbPortTakenTest {
         String why = EmbeddedMariadb.startFailure(words);
         assertTrue(why.contains("Address already in use") && why.endsWith("[ERROR] Aborting") && !why.contains("[Note]"), why);
         assertEquals("no error line", EmbeddedMariadb.startFailure("exit value 1; its last lines:\nno error line"));
-    }
-
-    private static int freePort() throws java.io.IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -3,7 +3,6 @@ package txfuzz.oracle.wss;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -49,20 +48,13 @@ class SerialReplayHangTest {
             return wrappingStatements(real.freshDatabase(), (c, s) -> replay ? hanging(s) : s);
         }
 
-        private Statement hanging(Statement s) {
+        private static Statement hanging(Statement s) {
             CountDownLatch cancelled = new CountDownLatch(1);
-            return (Statement) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Statement.class}, (proxy, m, args) -> {
-                if (m.getName().equals("cancel")) {
-                    cancelled.countDown();
-                    return null;
+            return marked(s, MARK, cancelled::countDown, () -> {
+                if (!cancelled.await(30, TimeUnit.SECONDS)) {
+                    throw new SQLException("never cancelled");
                 }
-                if (m.getName().startsWith("execute") && args != null && String.valueOf(args[0]).contains(MARK)) {
-                    if (!cancelled.await(30, TimeUnit.SECONDS)) {
-                        throw new SQLException("never cancelled");
-                    }
-                    throw new SQLException("Statement was canceled", "57014");
-                }
-                return invoke(s, m, args);
+                throw new SQLException("Statement was canceled", "57014");
             });
         }
     }
