@@ -17,7 +17,6 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * A record, in the private directory, of one server this process started and the data directory it
@@ -283,21 +282,43 @@ public final class Lease implements AutoCloseable {
         }
     }
 
-    /** Deletes a directory tree, not following links out of it. */
+    /**
+     * Deletes a directory tree, not following links out of it. An entry that vanishes meanwhile (a server's last
+     * process removing its socket or pid file as it ends) is passed over instead of ending the pass, and a second and
+     * third pass take what appeared during the first: one aborted walk once left a swept server's data directory.
+     */
     public static void deleteTree(Path root) {
-        if (root == null || !Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return;
+        for (int pass = 0; pass < 3 && root != null && Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS); pass++) {
+            try {
+                Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
+                    @Override
+                    public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                        deleteQuietly(file);
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) {
+                        return java.nio.file.FileVisitResult.CONTINUE; // gone meanwhile, or unreadable: the next pass sees
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult postVisitDirectory(Path dir, IOException e) {
+                        deleteQuietly(dir);
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+                });
+            } catch (IOException | UncheckedIOException ignored) {
+                // best effort: reported by what is left
+            }
         }
-        try (Stream<Path> walk = Files.walk(root)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(q -> {
-                try {
-                    Files.deleteIfExists(q);
-                } catch (IOException ignored) {
-                    // best effort: reported by what is left
-                }
-            });
-        } catch (IOException | UncheckedIOException ignored) {
-            // best effort
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // a directory something wrote into meanwhile: the next pass
         }
     }
 }
