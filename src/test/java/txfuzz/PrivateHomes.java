@@ -58,6 +58,14 @@ public final class PrivateHomes {
         return home;
     }
 
+    /**
+     * Where runs with {@code home} put the data directories of their servers, named {@code name} ("postgres",
+     * "mariadb-runs"): in the home's twin in memory where the machine gives one, else in the home. Either may not exist.
+     */
+    public static List<Path> dataDirs(Path home, String name) {
+        return List.of(txfuzz.dbms.server.MemoryDirectory.location(home.toAbsolutePath().normalize()).resolve(name), home.resolve(name));
+    }
+
     private static final java.nio.file.attribute.FileAttribute<?> OWNER_ONLY =
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
 

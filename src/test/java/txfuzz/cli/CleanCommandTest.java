@@ -25,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import txfuzz.ChildJvm;
 import txfuzz.PrivateHomes;
+import txfuzz.dbms.server.MemoryDirectory;
 
 /**
  * What txfuzz leaves in its private directory when it is killed (SIGKILL while unpacking the server
@@ -147,7 +148,8 @@ class CleanCommandTest {
         assertEquals(List.of(), matching(home.resolve("postgres"), ".*\\.pw"), "no password file exists while initdb runs");
         p.destroyForcibly(); // SIGKILL, while initdb runs
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-        List<Path> left = matching(home.resolve("postgres"), "data-\\d+-\\d+(\\.log)?");
+        List<Path> left = new ArrayList<>(data(home, "data-\\d+-\\d+"));
+        left.addAll(matching(home.resolve("postgres"), "data-\\d+-\\d+\\.log"));
         assertEquals(2, left.size(), "the killed run left its data directory and log (precondition): " + left);
         for (Path lease : matching(home.resolve("leases"), ".*\\.lease")) {
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(lease)), lease.toString());
@@ -162,6 +164,7 @@ class CleanCommandTest {
         assertTrue(next.err().lines().anyMatch(l -> l.startsWith("txfuzz: ") && l.contains(line)
                 && l.contains("removed " + left.get(0) + " and " + left.get(1))), "the next run says what it removed: " + next.err());
         assertEquals(List.of(), matching(home.resolve("postgres"), ".*(\\.pw|\\.log|\\.tmp-.*)|data-.*"), "nothing of either run is left");
+        assertEquals(List.of(), data(home, "data-.*"), "no data directory of either run is left");
         assertEquals(List.of(), r.processes(""), "no process runs from the private directory");
         assertEquals(List.of(), matching(home.resolve("leases"), ".*"), "no lease is left");
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(bin)), "an old 0755 directory is narrowed");
@@ -208,6 +211,7 @@ class CleanCommandTest {
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         waitFor(() -> r.processes("").isEmpty(), 30, "initdb ends", null);
         assertEquals(List.of(), matching(home.resolve("postgres"), ".*(\\.pw|\\.log|\\.tmp-.*)|data-.*"), "nothing of the run is left");
+        assertEquals(List.of(), data(home, "data-.*"), "no data directory of the run is left");
         assertEquals(List.of(), matching(home.resolve("leases"), ".*"), "no lease is left");
     }
 
@@ -261,6 +265,7 @@ class CleanCommandTest {
         waitFor(() -> r.processes("").isEmpty(), 30, "the server's processes end", null);
         assertEquals(List.of(home.resolve("in-use.lock"), home.resolve("leases")), r.tree(Integer.MAX_VALUE),
                 "only the lock file and the empty lease folder are left");
+        assertFalse(Files.exists(MemoryDirectory.location(home)), "nor anything of the home in memory");
     }
 
     private static void cleanLeavesALiveRun(Runs r) throws Exception {
@@ -269,7 +274,7 @@ class CleanCommandTest {
         try {
             waitFor(() -> r.stdout("live").contains("txfuzz: testing"), 300, "the server is up", p);
             List<String> servers = r.processes("");
-            List<Path> data = matching(home.resolve("postgres"), "data-\\d+-\\d+");
+            List<Path> data = data(home, "data-\\d+-\\d+");
             assertEquals(1, data.size(), "the live run's data directory");
 
             Run clean = r.run("clean", "clean");
@@ -329,11 +334,14 @@ class CleanCommandTest {
 
         void assertEveryDirectoryTxfuzzMadeIsPrivate() throws IOException {
             List<String> open = new ArrayList<>();
-            try (Stream<Path> s = Files.walk(home)) {
-                for (Path d : (Iterable<Path>) s.filter(f -> Files.isDirectory(f, LinkOption.NOFOLLOW_LINKS))::iterator) {
-                    String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(d, LinkOption.NOFOLLOW_LINKS));
-                    if (!mode.equals("rwx------") && !madeByTheServer(d)) {
-                        open.add(d + " " + mode);
+            Path twin = MemoryDirectory.location(home);
+            for (Path root : Files.isDirectory(twin) ? List.of(home, twin.getParent()) : List.of(home)) {
+                try (Stream<Path> s = Files.walk(root)) {
+                    for (Path d : (Iterable<Path>) s.filter(f -> Files.isDirectory(f, LinkOption.NOFOLLOW_LINKS))::iterator) {
+                        String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(d, LinkOption.NOFOLLOW_LINKS));
+                        if (!mode.equals("rwx------") && !madeByTheServer(d.startsWith(twin) ? twin.relativize(d) : home.relativize(d))) {
+                            open.add(d + " " + mode);
+                        }
                     }
                 }
             }
@@ -341,8 +349,7 @@ class CleanCommandTest {
         }
 
         /** Inside a data directory, the server decides (PostgreSQL makes its own 0700; MariaDB's are in its 0700 run directory). */
-        private boolean madeByTheServer(Path d) {
-            Path rel = home.relativize(d);
+        private static boolean madeByTheServer(Path rel) {
             return rel.getNameCount() > 2 && (rel.getName(0).toString().equals("postgres") && rel.getName(1).toString().startsWith("data-")
                     || rel.getName(0).toString().equals("mariadb-runs") && rel.getNameCount() > 3 && rel.getName(2).toString().equals("data"));
         }
@@ -417,6 +424,15 @@ class CleanCommandTest {
                 return "";
             }
         }
+    }
+
+    /** The PostgreSQL data directories of runs with {@code home} whose names match {@code regex}, wherever the runs put them. */
+    private static List<Path> data(Path home, String regex) {
+        List<Path> found = new ArrayList<>();
+        for (Path dir : PrivateHomes.dataDirs(home, "postgres")) {
+            found.addAll(matching(dir, regex));
+        }
+        return found;
     }
 
     private static List<Path> matching(Path dir, String regex) {

@@ -389,13 +389,21 @@ class SignalExitTest {
     }
 
     /** Data directories under the home: PostgreSQL's hold PG_VERSION, MariaDB's aria_log_control. */
+    /** The data directories of servers runs with {@code home} started, in the home or in its twin in memory. */
     private static List<Path> dataDirectories(Path home) throws IOException {
-        try (Stream<Path> s = Files.walk(home, 4)) {
-            return s.filter(f -> {
-                String n = f.getFileName().toString();
-                return n.equals("PG_VERSION") && !f.getParent().getFileName().toString().matches("\\d+") || n.equals("aria_log_control");
-            }).map(Path::getParent).toList();
+        List<Path> found = new java.util.ArrayList<>();
+        for (Path root : List.of(home, txfuzz.dbms.server.MemoryDirectory.location(home))) {
+            if (!Files.isDirectory(root)) {
+                continue;
+            }
+            try (Stream<Path> s = Files.walk(root, 4)) {
+                s.filter(f -> {
+                    String n = f.getFileName().toString();
+                    return n.equals("PG_VERSION") && !f.getParent().getFileName().toString().matches("\\d+") || n.equals("aria_log_control");
+                }).map(Path::getParent).forEach(found::add);
+            }
         }
+        return found;
     }
 
     private static List<Path> leases(Path home) {

