@@ -87,8 +87,12 @@ import org.postgresql.PGConnection;
 public final class PostgresTarget implements Target {
     static final int DEADLOCK_FIRST_MS = 100;
     static final int DEADLOCK_STEP_MS = 100;
-    /** Idle sessions the pool keeps. */
-    private static final int MAX_IDLE_SESSIONS = 12;
+    /**
+     * Idle sessions the pool keeps. The pool only keeps sessions a peak of demand opened, so the limit costs no backend
+     * that was not needed once; with 12, two workers' peaks (a run's sessions, its probe, a simulation's database beside
+     * it) closed a session every third case and opened another, each a SCRAM login.
+     */
+    private static final int MAX_IDLE_SESSIONS = 48;
     /** How long a fresh database waits for a server that is recovering from a crashed backend. */
     private static final long RECOVERY_WAIT_MS = 30_000;
 
