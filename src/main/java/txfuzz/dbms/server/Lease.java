@@ -237,6 +237,7 @@ public final class Lease implements AutoCloseable {
      * directory and files. Each removal is reported to {@code say} in one line. Returns how many leases were swept.
      */
     public static int sweep(Consumer<String> say) {
+        MemoryDirectory.removeOrphans(); // what deleted homes left in memory: nothing of theirs can run any more
         List<Abandoned> found = abandoned();
         for (Abandoned a : found) {
             a.remove();

@@ -25,11 +25,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * made) a directory of the current user's that no one else may write, as {@link PrivateDirectory} demands of the root;
  * otherwise, and with {@code -Dtxfuzz.memory=false} or {@code TXFUZZ_MEMORY=false}, data stay under the root. Leases may
  * name paths in the twin, so a killed run's data there are swept like those under the root, and {@code txfuzz clean}
- * removes the twin with the rest.
+ * removes the twin with the rest. A twin names its home in a file, so that the sweep removes the twins of homes that no
+ * longer exist (every test's temporary home has one).
  */
 public final class MemoryDirectory {
     static final Path SHM = Path.of("/dev/shm");
     static final int MIN_FREE_GIB = 2;
+    /** The file in a twin that names its home, by which a twin whose home was deleted is known and removed. */
+    static final String HOME = "home";
     /** The twin chosen per root in this process (the choice is made once: a server's data must not move between runs). */
     private static final Map<Path, Optional<Path>> CHOSEN = new ConcurrentHashMap<>();
 
@@ -92,10 +95,48 @@ public final class MemoryDirectory {
             Path twin = location(root, shm);
             PrivateDirectory.checkAncestors(twin);
             PrivateDirectory.ensure(twin.getParent());
-            return Optional.of(PrivateDirectory.ensure(twin));
+            PrivateDirectory.ensure(twin);
+            Path home = twin.resolve(HOME);
+            if (!Files.exists(home, LinkOption.NOFOLLOW_LINKS)) {
+                PrivateDirectory.writeSecret(home, root.toAbsolutePath().normalize().toString());
+            }
+            return Optional.of(twin);
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * Removes the twins, under {@code shm}, of homes that no longer exist (a test's temporary home, a home the user
+     * deleted): nothing can use them any more, and their leases went with the home. Only the current user's twins that
+     * name their home in {@value #HOME} are considered; returns how many were removed.
+     */
+    static int removeOrphans(Path shm) {
+        Path users = shm.resolve("txfuzz-" + PrivateDirectory.currentUid());
+        int removed = 0;
+        try {
+            if (!Files.isDirectory(users, LinkOption.NOFOLLOW_LINKS)) {
+                return 0;
+            }
+            PrivateDirectory.check(users);
+            try (java.nio.file.DirectoryStream<Path> twins = Files.newDirectoryStream(users)) {
+                for (Path twin : twins) {
+                    Path home = twin.resolve(HOME);
+                    if (Files.isRegularFile(home, LinkOption.NOFOLLOW_LINKS) && !Files.exists(Path.of(Files.readString(home).strip()))) {
+                        Lease.deleteTree(twin);
+                        removed++;
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // tried again at the next server's start
+        }
+        return removed;
+    }
+
+    /** Removes the twins of homes that no longer exist under /dev/shm (see {@link #removeOrphans(Path)}). */
+    public static int removeOrphans() {
+        return removeOrphans(SHM);
     }
 
     private static boolean wanted() {

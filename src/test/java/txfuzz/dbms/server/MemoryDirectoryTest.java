@@ -68,6 +68,23 @@ class MemoryDirectoryTest {
     }
 
     @Test
+    void theTwinsOfHomesThatNoLongerExistAreRemovedAndNoOthers() throws Exception {
+        Path gone = Files.createDirectories(disk.resolve("gone"));
+        Path kept = Files.createDirectories(disk.resolve("kept"));
+        Path goneTwin = MemoryDirectory.choose(gone, shm, 1).orElseThrow();
+        Path keptTwin = MemoryDirectory.choose(kept, shm, 1).orElseThrow();
+        Files.createDirectories(goneTwin.resolve("postgres/data-1"));
+        Files.createDirectories(keptTwin.resolve("postgres/data-2"));
+        Path unnamed = Files.createDirectory(goneTwin.resolveSibling("not-a-twin"));
+        assertEquals(gone.toString(), Files.readString(goneTwin.resolve(MemoryDirectory.HOME)), "a twin names its home");
+        Files.delete(gone);
+        assertEquals(1, MemoryDirectory.removeOrphans(shm));
+        assertFalse(Files.exists(goneTwin), "the deleted home's twin is removed");
+        assertTrue(Files.exists(keptTwin.resolve("postgres/data-2")), "a live home's twin is not touched");
+        assertTrue(Files.exists(unnamed), "nor is what names no home");
+    }
+
+    @Test
     void withoutRoomOrWithoutATmpfsTheDataStayOnDisk() {
         assertEquals(Optional.empty(), MemoryDirectory.choose(disk.resolve("a"), shm, Long.MAX_VALUE));
         assertEquals(Optional.empty(), MemoryDirectory.choose(disk.resolve("a"), disk, 1), "the test's @TempDir is no tmpfs here");
