@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * output is built on each call (~0.4 ms for a few transactions).
  */
 final class InnodbStatus {
-    private static final Pattern THREAD = Pattern.compile("(?:MySQL|MariaDB) thread id (\\d+)");
+    private static final String THREAD_ID = " thread id ";
     private static final Pattern RECORD_LOCKS = Pattern.compile("^RECORD LOCKS space id (\\d+) page no (\\d+) .*$");
     private static final Pattern HEAP = Pattern.compile("^Record lock, heap no (\\d+)\\b.*$");
 
@@ -63,15 +63,18 @@ final class InnodbStatus {
         }
         int end = status.indexOf("\n--------\nFILE I/O", start);
         String section = status.substring(start + 1, end < 0 ? status.length() : end);
-        for (String block : section.split("\n(?=---TRANSACTION )")) {
-            out.add(parseBlock(block));
+        // the lock probe parses this for most statements of a campaign: plain searches, a regular expression only on
+        // the lines that can match one (the record dumps under every lock are most of the lines)
+        for (int from = 0; from < section.length(); ) {
+            int next = section.indexOf("\n---TRANSACTION ", from);
+            out.add(parseBlock(section.substring(from, next < 0 ? section.length() : next)));
+            from = next < 0 ? section.length() : next + 1;
         }
         return new InnodbStatus(out);
     }
 
     private static Trx parseBlock(String block) {
-        Matcher m = THREAD.matcher(block);
-        String thread = m.find() ? m.group(1) : null;
+        String thread = threadOf(block);
         boolean waiting = false;
         Set<String> waitingFor = new LinkedHashSet<>();
         Set<String> holds = new LinkedHashSet<>();
@@ -94,8 +97,8 @@ final class InnodbStatus {
                 page = null;
                 continue;
             }
-            Matcher r = RECORD_LOCKS.matcher(line);
-            if (r.matches()) {
+            Matcher r = line.startsWith("RECORD LOCKS ") ? RECORD_LOCKS.matcher(line) : null;
+            if (r != null && r.matches()) {
                 String key = r.group(1) + ":" + r.group(2);
                 if (mode == 1) {
                     page = key;
@@ -112,12 +115,32 @@ final class InnodbStatus {
                 }
                 continue;
             }
+            if (page == null || !line.startsWith("Record lock, heap no ")) {
+                continue;
+            }
             Matcher h = HEAP.matcher(line);
-            if (h.matches() && page != null) {
+            if (h.matches()) {
                 (mode == 1 ? waitingFor : holds).add(page + ":" + h.group(1));
             }
         }
         return new Trx(thread, waiting, waitingFor, holds);
+    }
+
+    /** The number after the block's first "MySQL thread id " or "MariaDB thread id ", or null. */
+    private static String threadOf(String block) {
+        for (int at = block.indexOf(THREAD_ID); at >= 0; at = block.indexOf(THREAD_ID, at + 1)) {
+            if (block.startsWith("MySQL", at - 5) || block.startsWith("MariaDB", at - 7)) {
+                int from = at + THREAD_ID.length();
+                int to = from;
+                while (to < block.length() && block.charAt(to) >= '0' && block.charAt(to) <= '9') {
+                    to++;
+                }
+                if (to > from) {
+                    return block.substring(from, to);
+                }
+            }
+        }
+        return null;
     }
 
     /**

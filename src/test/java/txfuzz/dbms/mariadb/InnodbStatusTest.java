@@ -116,6 +116,14 @@ class InnodbStatusTest {
     }
 
     @Test
+    void onlyAServersOwnThreadIdNamesTheSession() {
+        // a query text in the block may say "thread id" too; the session is the number after the server's own words
+        InnodbStatus s = InnodbStatus.parse(SAMPLE.replace("MariaDB thread id 500", "my thread id 7 MariaDB thread id x MariaDB thread id 500"));
+        assertEquals(Optional.of(Set.of("499")), s.waitsFor("500"));
+        assertFalse(s.lists("7"));
+    }
+
+    @Test
     void mysqlSpellsTheThreadIdItsOwnWay() {
         InnodbStatus s = InnodbStatus.parse(SAMPLE.replace("MariaDB thread id", "MySQL thread id"));
         assertEquals(Optional.of(Set.of("499")), s.waitsFor("500"));
