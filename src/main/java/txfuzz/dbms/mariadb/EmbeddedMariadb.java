@@ -39,7 +39,8 @@ import txfuzz.dbms.server.StartedServer;
  *     another user owns it or others may write it) and checked before the first start in each JVM
  *     ({@link MariadbBinaries}). Unpacking costs ~2 s, the check ~0.3 s, a start ~1 s.</li>
  * <li><b>Data</b>: each start gets a new directory {@code mariadb-runs/<pid>-<random>} (0700) in the private root's
- *     twin in memory where the machine has one, else in the private root ({@link MemoryDirectory}), holding the data directory, tmpdir, pid file, Unix socket and an empty
+ *     twin in memory where the machine has one, else in the private root ({@link MemoryDirectory}), holding the data
+ *     directory, tmpdir, pid file, Unix socket and an empty
  *     {@code secure_file_priv} directory; {@link #stop()} kills the server and deletes it. A
  *     {@link Lease} records it, so a run killed with SIGKILL is cleaned up by the next run's sweep. Nothing
  *     goes to {@code /tmp}.</li>

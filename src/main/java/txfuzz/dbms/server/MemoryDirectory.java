@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code /dev/shm/txfuzz-UID/HASH}, where HASH names the root, so each home has a twin of its own. Those servers create and
  * delete files for every case (PostgreSQL a file per table, index and TOAST table; MariaDB one per table), and on ext4
  * allocating an inode among many recently deleted ones took a tenth of all the CPU of a PostgreSQL campaign; with the data
- * in memory a campaign ran 1.4× (PostgreSQL) and 2.2× (MariaDB) as fast. What a server writes there is thrown away when it
+ * in memory a campaign ran 1.1-1.2× (PostgreSQL) and 1.5-2× (MariaDB) as fast (docs/performance.md). What a server writes there is thrown away when it
  * stops, and where its files lie is no part of what a case tests.
  *
  * <p>The twin is used only where {@code /dev/shm} is a tmpfs with {@value #MIN_FREE_GIB} GiB free, and where it is (or can be
@@ -122,9 +122,13 @@ public final class MemoryDirectory {
             try (java.nio.file.DirectoryStream<Path> twins = Files.newDirectoryStream(users)) {
                 for (Path twin : twins) {
                     Path home = twin.resolve(HOME);
-                    if (Files.isRegularFile(home, LinkOption.NOFOLLOW_LINKS) && !Files.exists(Path.of(Files.readString(home).strip()))) {
-                        Lease.deleteTree(twin);
-                        removed++;
+                    try {
+                        if (Files.isRegularFile(home, LinkOption.NOFOLLOW_LINKS) && !Files.exists(Path.of(Files.readString(home).strip()))) {
+                            Lease.deleteTree(twin);
+                            removed++;
+                        }
+                    } catch (IOException | RuntimeException unreadable) {
+                        // names no home we can judge: left alone
                     }
                 }
             }
