@@ -218,31 +218,32 @@ public final class DependencyGraph {
      * 200 MB at a million transactions.
      */
     private static final class TxnLookup {
-        final Transaction[] txns;
+        final HistoryColumns columns;
         /** id → index + 1 when ids are small, else null and {@link #sparse} is used. */
         final int[] dense;
         final Map<Long, Integer> sparse;
         /** 1 committed (or unknown and observed), 2 aborted, 3 unknown and unobserved; filled in by the inference. */
         final byte[] status;
 
-        TxnLookup(Transaction[] txns) {
-            this.txns = txns;
-            int n = txns.length;
+        TxnLookup(HistoryColumns columns) {
+            this.columns = columns;
+            int n = columns.size;
+            long[] ids = columns.ids;
             long max = 0;
-            for (Transaction t : txns) {
-                max = Math.max(max, t.id());
+            for (int i = 0; i < n; i++) {
+                max = Math.max(max, ids[i]);
             }
             if (max < 8L * n + 1024) {
                 dense = new int[(int) max + 1];
                 sparse = null;
                 for (int i = 0; i < n; i++) {
-                    dense[(int) txns[i].id()] = i + 1;
+                    dense[(int) ids[i]] = i + 1;
                 }
             } else {
                 dense = null;
                 sparse = new HashMap<>(n * 2);
                 for (int i = 0; i < n; i++) {
-                    sparse.put(txns[i].id(), i);
+                    sparse.put(ids[i], i);
                 }
             }
             status = new byte[n];
@@ -256,9 +257,10 @@ public final class DependencyGraph {
             return i == null ? -1 : i;
         }
 
+        /** Made from the columns on each call: only explanations ask. */
         Transaction transaction(long id) {
             int i = idx(id);
-            return i < 0 ? null : txns[i];
+            return i < 0 ? null : columns.transaction(i);
         }
 
         boolean committed(long id) {
@@ -271,8 +273,9 @@ public final class DependencyGraph {
         return infer(h, Limits.DEFAULT);
     }
 
+    /** One inference for every history: on its columns, read as such or made from its objects ({@link HistoryColumns#of}). */
     static DependencyGraph infer(History h, Limits limits) {
-        return new Builder(h, limits).build();
+        return new Builder(h, HistoryColumns.of(h), limits).build();
     }
 
     /** Bounds that keep pathological histories from taking forever; reaching one adds a warning. */
@@ -284,14 +287,15 @@ public final class DependencyGraph {
 
     private static final class Builder {
         final History h;
+        final HistoryColumns c;
         final Limits limits;
         final int n;
-        final Transaction[] txns;
         final long[] ids;
         final TxnLookup lookup;
         final byte[] status; // 1 committed (effective), 2 aborted, 3 unknown & unobserved
         final Map<RowKey, RowVersions> rows = new HashMap<>();
-        final RowIndex rowIndex = new RowIndex();
+        /** The rows by their column number: the look-up of every operation's row is an array read. */
+        final RowVersions[] byRow;
         /**
          * The distinct dependencies. Duplicates can only come from one row (a transaction reading
          * versions of the same writer's run twice, a writer pair adjacent twice in an order) or from
@@ -313,21 +317,20 @@ public final class DependencyGraph {
         }
 
         static final class PredGroup {
-            final List<int[]> readRefs = new ArrayList<>(); // {txnIndex, opIndex}
+            /** The predicate reads' header operations (committed readers only). */
+            final List<Integer> readRefs = new ArrayList<>();
             final Map<RowVersions, Set<Integer>> matched = new HashMap<>();
         }
 
-        Builder(History h, Limits limits) {
+        Builder(History h, HistoryColumns c, Limits limits) {
             this.h = h;
+            this.c = c;
             this.limits = limits;
-            this.n = h.transactions().size();
-            this.txns = h.transactions().toArray(new Transaction[0]);
-            this.ids = new long[n];
-            for (int i = 0; i < n; i++) {
-                ids[i] = txns[i].id();
-            }
-            this.lookup = new TxnLookup(txns);
+            this.n = c.size;
+            this.ids = c.ids;
+            this.lookup = new TxnLookup(c);
             this.status = lookup.status;
+            this.byRow = new RowVersions[c.rows];
             this.ex = new Explainer(lookup::transaction);
         }
 
@@ -346,32 +349,39 @@ public final class DependencyGraph {
         DependencyGraph build() {
             resolveOutcomes();
             for (int i = 0; i < n; i++) {
-                if (status[i] != 1 && txns[i].outcome() == Outcome.ABORTED) {
+                if (status[i] != 1 && c.outcome(i) == Outcome.ABORTED) {
                     abortedIds.add(ids[i]);
                 }
             }
-            for (int i = 0; i < n; i++) {
-                List<Op> ops = txns[i].ops();
-                for (int k = 0; k < ops.size(); k++) {
-                    Op op = ops.get(k);
-                    if (op instanceof Read r) {
-                        observe(i, r.table(), r.row(), r.wList(), r.stmt(), RowVersions.READ | (r.locking() ? RowVersions.LOCKING : 0));
-                    } else if (op instanceof Write w) {
-                        observe(i, w.table(), w.row(), w.wList(), w.stmt(),
-                                RowVersions.WRITE | (w.kind() == WriteKind.DELETE ? RowVersions.DELETE : 0));
-                    } else if (op instanceof PredicateRead p) {
-                        PredGroup g = null;
-                        if (p.predicate() != null && status[i] == 1) {
-                            g = predGroups.computeIfAbsent(new PredKey(p.table(), p.predicate()), key -> new PredGroup());
-                            g.readRefs.add(new int[] {i, k});
+            byte[] code = c.opCode;
+            int[] txnOf = c.opTxn;
+            int[] stmt = c.opStmt;
+            PredKey groupKey = null; // of the predicate read whose rows follow, when it has a predicate
+            PredGroup group = null;
+            int predFlags = 0;
+            for (int o = 0; o < c.ops; o++) {
+                int op = code[o];
+                int i = txnOf[o];
+                switch (HistoryColumns.kind(op)) {
+                    case HistoryColumns.READ -> observe(i, o, stmt[o], RowVersions.READ | ((op & HistoryColumns.LOCKING) != 0 ? RowVersions.LOCKING : 0));
+                    case HistoryColumns.WRITE -> observe(i, o, stmt[o],
+                            RowVersions.WRITE | (((op >>> HistoryColumns.WRITE_KIND_SHIFT) & 3) == WriteKind.DELETE.ordinal() ? RowVersions.DELETE : 0));
+                    case HistoryColumns.PRED -> {
+                        predFlags = RowVersions.READ | RowVersions.PRED | ((op & HistoryColumns.LOCKING) != 0 ? RowVersions.LOCKING : 0);
+                        groupKey = c.opLen[o] < 0 ? null : new PredKey(c.strings[c.opRow[o]], c.strings[c.opLen[o]]);
+                        group = null;
+                        if (groupKey != null && status[i] == 1) {
+                            group = predGroups.computeIfAbsent(groupKey, key -> new PredGroup());
+                            group.readRefs.add(o);
                         }
-                        for (RowVersion rv : p.rows()) {
-                            RowVersions row = observe(i, p.table(), rv.row(), rv.wList(), p.stmt(),
-                                    RowVersions.READ | RowVersions.PRED | (p.locking() ? RowVersions.LOCKING : 0));
-                            if (row != null && p.predicate() != null) {
-                                predGroups.computeIfAbsent(new PredKey(p.table(), p.predicate()), key -> new PredGroup()).matched
-                                        .computeIfAbsent(row, key -> new HashSet<>()).add(rv.wList().size());
+                    }
+                    default -> {
+                        RowVersions row = observe(i, o, stmt[o], predFlags);
+                        if (row != null && groupKey != null) {
+                            if (group == null) {
+                                group = predGroups.computeIfAbsent(groupKey, key -> new PredGroup()); // a reader that did not commit: its rows still match
                             }
+                            group.matched.computeIfAbsent(row, key -> new HashSet<>()).add(c.listLength(o));
                         }
                     }
                 }
@@ -399,49 +409,37 @@ public final class DependencyGraph {
         private void resolveOutcomes() {
             List<Integer> work = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                Outcome o = txns[i].outcome();
+                Outcome o = c.outcome(i);
                 status[i] = o == Outcome.COMMITTED ? (byte) 1 : o == Outcome.ABORTED ? (byte) 2 : (byte) 3;
                 if (status[i] == 1) {
                     work.add(i);
                 }
             }
             boolean anyUnknown = false;
-            for (byte st : status) {
-                anyUnknown |= st == 3;
+            for (int i = 0; i < n; i++) {
+                anyUnknown |= status[i] == 3;
             }
             if (!anyUnknown) {
                 return; // nothing to resolve: walking every wList of every committed transaction would find nothing
             }
             while (!work.isEmpty()) {
                 int i = work.remove(work.size() - 1);
-                for (Op op : txns[i].ops()) {
-                    for (WList w : wLists(op)) {
-                        long[] a = w.raw();
-                        for (int k = 0; k < w.size(); k++) {
-                            long id = a[k];
-                            int j = id == History.INITIAL ? -1 : idx(id);
-                            if (j >= 0 && j != i && status[j] == 3) {
-                                status[j] = 1;
-                                work.add(j);
-                            }
+                for (int o = c.opStart[i]; o < c.opStart[i + 1]; o++) {
+                    if (HistoryColumns.kind(c.opCode[o]) == HistoryColumns.PRED) {
+                        continue;
+                    }
+                    long[] a = c.listArray(o);
+                    int an = c.listLength(o);
+                    for (int k = 0; k < an; k++) {
+                        long id = a[k];
+                        int j = id == History.INITIAL ? -1 : idx(id);
+                        if (j >= 0 && j != i && status[j] == 3) {
+                            status[j] = 1;
+                            work.add(j);
                         }
                     }
                 }
             }
-        }
-
-        private static List<WList> wLists(Op op) {
-            if (op instanceof Read r) {
-                return List.of(r.wList());
-            }
-            if (op instanceof Write w) {
-                return List.of(w.wList());
-            }
-            List<WList> out = new ArrayList<>();
-            for (RowVersion rv : ((PredicateRead) op).rows()) {
-                out.add(rv.wList());
-            }
-            return out;
         }
 
         private boolean report(Anomaly a, String dedupeKey) {
@@ -464,22 +462,24 @@ public final class DependencyGraph {
                     Explainer.dot(a.label(), arrows, ab), null, false, false));
         }
 
-        /** Records one observation; returns the row when it counts towards the version order. */
-        private RowVersions observe(int t, String table, String rowId, WList w, int stmt, int flags) {
-            long[] a = w.raw();
-            int an = w.size(); // a may be a longer order shared by the row's versions
+        /** Records operation {@code o} (of transaction {@code t}) as an observation; returns the row when it counts towards the version order. */
+        private RowVersions observe(int t, int o, int stmt, int flags) {
+            long[] a = c.listArray(o);
+            int an = c.listLength(o); // a is the row's whole order, or a list of its own
+            int column = c.opRow[o];
             long observer = ids[t];
             boolean observerCommitted = status[t] == 1;
-            RowVersions row = rowIndex.get(table, rowId);
+            RowVersions row = byRow[column];
             // entries already known to name committed transactions need no look-up: most lists are prefixes of one
-            // shared array per row, and looking every entry of every list up again was most of the inference
+            // array per row, and looking every entry of every list up again was most of the inference
             int checked = row != null && row.checkedIds == a ? Math.min(an, row.checkedLength) : 0;
             // garbage: unknown transactions, or the initial state anywhere but first
             for (int i = checked; i < an; i++) {
                 long id = a[i];
                 boolean bad = id == History.INITIAL ? i != 0 : idx(id) < 0;
                 if (bad) {
-                    String where = table + "." + rowId;
+                    String where = c.table(column) + "." + c.rowId(column);
+                    String w = WList.text(a, an);
                     if (observerCommitted && report(Anomaly.GARBAGE_READ, observer + "/" + where)) {
                         add(Anomaly.GARBAGE_READ, List.of(observer), Explainer.t(observer) + " observed " + where + " with wList " + w,
                                 Explainer.t(observer) + " observed " + where + " with wList " + w + ex.at(observer, stmt) + ", but "
@@ -500,10 +500,11 @@ public final class DependencyGraph {
             }
             // an uncommitted transaction's own writes are no evidence of the committed version order
             if (firstAborted >= 0 || (!observerCommitted && containsId(a, an, observer))) {
-                String where = table + "." + rowId;
+                String where = c.table(column) + "." + c.rowId(column);
                 if (firstAborted >= 0) {
+                    String w = WList.text(a, an);
                     long writer = a[firstAborted];
-                    boolean reallyAborted = txns[idx(writer)].outcome() == Outcome.ABORTED;
+                    boolean reallyAborted = c.outcome(idx(writer)) == Outcome.ABORTED;
                     if (reallyAborted && observerCommitted && (flags & RowVersions.READ) != 0
                             && report(Anomaly.G1A, observer + "/" + writer)) {
                         add(Anomaly.G1A, List.of(writer, observer), Explainer.t(observer) + " read " + where + " written by aborted "
@@ -531,9 +532,10 @@ public final class DependencyGraph {
                 return null;
             }
             if (row == null) {
-                row = new RowVersions(table, rowId);
-                rows.put(new RowKey(table, rowId), row); // the map keeps the order rows are visited in (hence edges, hence witnesses)
-                rowIndex.put(row);
+                row = new RowVersions(c.table(column), c.rowId(column));
+                row.column = column;
+                rows.put(new RowKey(row.table(), row.rowId()), row); // the map's order is the rows' (hence edges', hence witnesses') order
+                byRow[column] = row;
             }
             row.observe(t, stmt, flags, a, an);
             if (observerCommitted && (row.checkedIds != a || row.checkedLength < an)) {
@@ -608,64 +610,6 @@ public final class DependencyGraph {
             }
         }
 
-        /**
-         * The rows again, for the look-up of every operation's row: open addressing over the rows and their ids in one
-         * array, compared by identity first (readers share one String per row id), where the map's look-up went
-         * through a node, a key object and both strings per operation — a quarter of the check at a million
-         * transactions. A row id beside its row keeps a probe to one cache line: the inference waits on memory.
-         */
-        private static final class RowIndex {
-            /** Slot i is entries 2i (the row id) and 2i + 1 (the row). */
-            private Object[] slots = new Object[2 * 1024];
-            private int size;
-
-            private static int slot(String table, String rowId, int mask) {
-                int h = table.hashCode() * 0x9E3779B9 + rowId.hashCode();
-                h *= 0x85EBCA6B;
-                return (h ^ (h >>> 15)) & mask;
-            }
-
-            RowVersions get(String table, String rowId) {
-                int mask = slots.length / 2 - 1;
-                for (int i = slot(table, rowId, mask); ; i = (i + 1) & mask) {
-                    Object id = slots[2 * i];
-                    if (id == null) {
-                        return null;
-                    }
-                    if (id == rowId || id.equals(rowId)) {
-                        RowVersions r = (RowVersions) slots[2 * i + 1];
-                        if (r.table() == table || r.table().equals(table)) {
-                            return r;
-                        }
-                    }
-                }
-            }
-
-            void put(RowVersions r) {
-                if (4 * (size + 1) > slots.length) {
-                    Object[] old = slots;
-                    slots = new Object[old.length * 2];
-                    for (int i = 1; i < old.length; i += 2) {
-                        if (old[i] != null) {
-                            insert((RowVersions) old[i]);
-                        }
-                    }
-                }
-                insert(r);
-                size++;
-            }
-
-            private void insert(RowVersions r) {
-                int mask = slots.length / 2 - 1;
-                int i = slot(r.table(), r.rowId(), mask);
-                while (slots[2 * i] != null) {
-                    i = (i + 1) & mask;
-                }
-                slots[2 * i] = r.rowId();
-                slots[2 * i + 1] = r;
-            }
-        }
-
         /** Row-local de-duplication keys: open addressing over longs (a HashSet of boxed keys was a fifth of the inference's garbage). */
         private static final class Seen {
             private static final long FREE = Long.MIN_VALUE;
@@ -714,23 +658,18 @@ public final class DependencyGraph {
         }
 
         /**
-         * The rows a transaction wrote (or matched) so far, each with its latest own version: a short list scanned in
-         * place, since most transactions touch a few rows (a map and a key object per operation were a fifth of the
-         * inference's garbage), indexed by a map only once it grows long.
+         * The rows a transaction wrote (or matched) so far, each with its latest own version (an operation): a short list
+         * scanned in place, since most transactions touch a few rows, indexed by a map only once it grows long.
          */
         private static final class OwnVersions {
             private static final int SCAN = 16;
-            private String[] tables = new String[8];
-            private String[] rowIds = new String[8];
-            private WList[] versions = new WList[8];
+            private int[] rows = new int[8];
+            private int[] versions = new int[8];
             private boolean[] matched = new boolean[8];
             private int size;
-            private Map<RowKey, Integer> index;
+            private Map<Integer, Integer> index;
 
             void clear() {
-                Arrays.fill(tables, 0, size, null);
-                Arrays.fill(rowIds, 0, size, null);
-                Arrays.fill(versions, 0, size, null);
                 size = 0;
                 index = null;
             }
@@ -739,53 +678,51 @@ public final class DependencyGraph {
                 return size == 0;
             }
 
-            private int find(String table, String rowId) {
+            private int find(int row) {
                 if (index != null) {
-                    Integer at = index.get(new RowKey(table, rowId));
+                    Integer at = index.get(row);
                     return at == null ? -1 : at;
                 }
                 for (int i = 0; i < size; i++) {
-                    if ((rowIds[i] == rowId || rowIds[i].equals(rowId)) && (tables[i] == table || tables[i].equals(table))) {
+                    if (rows[i] == row) {
                         return i;
                     }
                 }
                 return -1;
             }
 
-            /** The latest own version of the row, or null. */
-            WList version(String table, String rowId) {
-                int i = find(table, rowId);
-                return i < 0 ? null : versions[i];
+            /** The operation with the row's latest own version, or -1. */
+            int version(int row) {
+                int i = find(row);
+                return i < 0 ? -1 : versions[i];
             }
 
             /** Whether the row's latest own version is one the transaction's DML matched without changing it. */
-            boolean matched(String table, String rowId) {
-                int i = find(table, rowId);
+            boolean matched(int row) {
+                int i = find(row);
                 return i >= 0 && matched[i];
             }
 
-            void put(String table, String rowId, WList version, boolean matchedOnly) {
-                int i = find(table, rowId);
+            void put(int row, int op, boolean matchedOnly) {
+                int i = find(row);
                 if (i < 0) {
-                    if (size == tables.length) {
-                        tables = Arrays.copyOf(tables, size * 2);
-                        rowIds = Arrays.copyOf(rowIds, size * 2);
+                    if (size == rows.length) {
+                        rows = Arrays.copyOf(rows, size * 2);
                         versions = Arrays.copyOf(versions, size * 2);
                         matched = Arrays.copyOf(matched, size * 2);
                     }
                     i = size++;
-                    tables[i] = table;
-                    rowIds[i] = rowId;
+                    rows[i] = row;
                     if (index != null) {
-                        index.put(new RowKey(table, rowId), i);
+                        index.put(row, i);
                     } else if (size > SCAN) {
                         index = new HashMap<>();
                         for (int k = 0; k < size; k++) {
-                            index.put(new RowKey(tables[k], rowIds[k]), k);
+                            index.put(rows[k], k);
                         }
                     }
                 }
-                versions[i] = version;
+                versions[i] = op;
                 matched[i] = matchedOnly;
             }
         }
@@ -905,65 +842,85 @@ public final class DependencyGraph {
                 long x = ids[i];
                 OwnVersions own = ownVersions;
                 own.clear();
-                for (Op op : txns[i].ops()) {
-                    if (op instanceof Write w) {
-                        WList before = own.version(w.table(), w.row());
-                        if (before != null && w.kind() != WriteKind.INSERT && !w.wList().startsWith(before)) {
-                            internalFinding(x, new RowKey(w.table(), w.row()), before, w.wList(), w.stmt(), "wrote", own.matched(w.table(), w.row()), null);
+                for (int o = c.opStart[i]; o < c.opStart[i + 1]; o++) {
+                    int code = c.opCode[o];
+                    int row = c.opRow[o];
+                    switch (HistoryColumns.kind(code)) {
+                        case HistoryColumns.WRITE -> {
+                            int before = own.version(row);
+                            boolean insert = ((code >>> HistoryColumns.WRITE_KIND_SHIFT) & 3) == WriteKind.INSERT.ordinal();
+                            if (before >= 0 && !insert && !startsWith(o, before)) {
+                                internalFinding(x, row, before, o, "wrote", own.matched(row), -1);
+                            }
+                            own.put(row, o, false);
                         }
-                        own.put(w.table(), w.row(), w.wList(), false);
-                    } else if (op instanceof Read r && (!own.isEmpty() || r.matched())) {
-                        WList before = own.version(r.table(), r.row());
-                        if (before != null && !r.wList().startsWith(before)) {
-                            RowKey k = new RowKey(r.table(), r.row());
-                            internalFinding(x, k, before, r.wList(), r.stmt(), "read", own.matched(r.table(), r.row()),
-                                    ownVersionReadToo(txns[i], r.stmt(), k, before));
-                        } else if (r.matched()) {
-                            own.put(r.table(), r.row(), r.wList(), true);
-                        }
-                    } else if (!own.isEmpty() && op instanceof PredicateRead p) {
-                        for (RowVersion rv : p.rows()) {
-                            WList before = own.version(p.table(), rv.row());
-                            if (before != null && !rv.wList().startsWith(before)) {
-                                RowKey k = new RowKey(p.table(), rv.row());
-                                internalFinding(x, k, before, rv.wList(), p.stmt(), "read", own.matched(p.table(), rv.row()),
-                                        ownVersionReadToo(txns[i], p.stmt(), k, before));
+                        case HistoryColumns.READ -> {
+                            boolean matched = (code & HistoryColumns.MATCHED) != 0;
+                            if (own.isEmpty() && !matched) {
+                                continue;
+                            }
+                            int before = own.version(row);
+                            if (before >= 0 && !startsWith(o, before)) {
+                                internalFinding(x, row, before, o, "read", own.matched(row), ownVersionReadToo(i, c.opStmt[o], row, before));
+                            } else if (matched) {
+                                own.put(row, o, true);
                             }
                         }
-                    }
-                }
-            }
-        }
-
-        /**
-         * The version of row {@code k} with {@code tx}'s own write ({@code mine} or later) that statement {@code stmt} read
-         * too, beside one without it; null when it read none: then the statement saw only the other version.
-         */
-        private WList ownVersionReadToo(Transaction tx, int stmt, RowKey k, WList mine) {
-            for (Op op : tx.ops()) {
-                if (op instanceof Read r && r.stmt() == stmt && k.equals(new RowKey(r.table(), r.row())) && r.wList().startsWith(mine)) {
-                    return r.wList();
-                }
-                if (op instanceof PredicateRead p && p.stmt() == stmt && p.table().equals(k.table())) {
-                    for (RowVersion rv : p.rows()) {
-                        if (k.equals(new RowKey(p.table(), rv.row())) && rv.wList().startsWith(mine)) {
-                            return rv.wList();
+                        case HistoryColumns.PRED_ROW -> {
+                            if (own.isEmpty()) {
+                                continue;
+                            }
+                            int before = own.version(row);
+                            if (before >= 0 && !startsWith(o, before)) {
+                                internalFinding(x, row, before, o, "read", own.matched(row), ownVersionReadToo(i, c.opStmt[o], row, before));
+                            }
+                        }
+                        default -> {
                         }
                     }
                 }
             }
-            return null;
+        }
+
+        /** Whether operation {@code o}'s wList starts with operation {@code p}'s. */
+        private boolean startsWith(int o, int p) {
+            long[] a = c.listArray(o);
+            long[] b = c.listArray(p);
+            int pn = c.listLength(p);
+            if (pn > c.listLength(o)) {
+                return false;
+            }
+            return a == b || Arrays.equals(a, 0, pn, b, 0, pn);
         }
 
         /**
-         * A transaction that did not see its own earlier write of a row ({@code seen} lacks {@code mine}); {@code alsoOwn}:
-         * the version with its write that the same statement read as well (null: none), for then it did see its write —
-         * and the row's old version beside it, which is what went wrong.
+         * The operation with the version of {@code row} with transaction {@code t}'s own write ({@code mine} or later) that
+         * statement {@code stmt} read too, beside one without it; -1 when it read none: then the statement saw only the other version.
          */
-        private void internalFinding(long x, RowKey k, WList mine, WList seen, int stmt, String verb, boolean matchedOnly, WList alsoOwn) {
-            String where = k.table() + "." + k.rowId();
+        private int ownVersionReadToo(int t, int stmt, int row, int mine) {
+            for (int o = c.opStart[t]; o < c.opStart[t + 1]; o++) {
+                int kind = HistoryColumns.kind(c.opCode[o]);
+                if ((kind == HistoryColumns.READ || kind == HistoryColumns.PRED_ROW) && c.opStmt[o] == stmt && c.opRow[o] == row
+                        && startsWith(o, mine)) {
+                    return o;
+                }
+            }
+            return -1;
+        }
+
+        /**
+         * A transaction that did not see its own earlier write of a row (operation {@code seen} lacks {@code mine}); {@code alsoOwn}:
+         * the operation with the version with its write that the same statement read as well (-1: none), for then it did see its
+         * write — and the row's old version beside it, which is what went wrong.
+         */
+        private void internalFinding(long x, int row, int mineOp, int seenOp, String verb, boolean matchedOnly, int alsoOwnOp) {
+            String where = c.table(row) + "." + c.rowId(row);
+            int stmt = c.opStmt[seenOp];
+            String mine = WList.text(c.listArray(mineOp), c.listLength(mineOp));
+            String seen = WList.text(c.listArray(seenOp), c.listLength(seenOp));
             if (report(Anomaly.INTERNAL, x + "/" + where)) {
-                if (alsoOwn != null) {
+                if (alsoOwnOp >= 0) {
+                    String alsoOwn = WList.text(c.listArray(alsoOwnOp), c.listLength(alsoOwnOp));
                     String summary = Explainer.t(x) + "." + stmt + " read both the old and the new version of row " + where + ": wList " + seen
                             + " and its own wList " + alsoOwn;
                     String text = Explainer.t(x) + " wrote " + where + " (wList " + mine + "), then" + ex.at(x, stmt) + " read the row twice: as"
@@ -986,16 +943,30 @@ public final class DependencyGraph {
         }
 
         private void sessionOrder() {
-            Map<Integer, List<Transaction>> sessions = new HashMap<>();
+            // by session in the map's order (as before: the order edges are found in decides the witnesses), then by seq
+            Map<Integer, int[]> sessions = new HashMap<>();
+            Map<Integer, Integer> sizes = new HashMap<>();
             for (int i = 0; i < n; i++) {
                 if (status[i] == 1) {
-                    sessions.computeIfAbsent(txns[i].session(), s -> new ArrayList<>()).add(txns[i]);
+                    int at = sizes.merge(c.sessions[i], 1, Integer::sum) - 1;
+                    int[] members = sessions.get(c.sessions[i]);
+                    if (members == null || at == members.length) {
+                        members = members == null ? new int[8] : Arrays.copyOf(members, at * 2);
+                        sessions.put(c.sessions[i], members);
+                    }
+                    members[at] = i;
                 }
             }
-            for (List<Transaction> s : sessions.values()) {
-                s.sort((a, b) -> Integer.compare(a.seq(), b.seq()));
-                for (int i = 0; i + 1 < s.size(); i++) {
-                    edge(DepType.SO, s.get(i).id(), s.get(i + 1).id(), null, false, false, 0, 0, -1, -1, null);
+            for (Map.Entry<Integer, int[]> e : sessions.entrySet()) {
+                int size = sizes.get(e.getKey());
+                long[] bySeq = new long[size];
+                for (int k = 0; k < size; k++) {
+                    int t = e.getValue()[k];
+                    bySeq[k] = (long) c.seqs[t] << 32 | t; // seqs are unique in a session
+                }
+                Arrays.sort(bySeq);
+                for (int k = 0; k + 1 < size; k++) {
+                    edge(DepType.SO, ids[(int) bySeq[k]], ids[(int) bySeq[k + 1]], null, false, false, 0, 0, -1, -1, null);
                 }
             }
         }
@@ -1053,20 +1024,20 @@ public final class DependencyGraph {
                 if (cand.isEmpty()) {
                     continue;
                 }
-                for (int[] ref : g.readRefs) {
-                    int t = ref[0];
+                for (int ref : g.readRefs) {
+                    int t = c.opTxn[ref];
                     long x = ids[t];
-                    PredicateRead p = (PredicateRead) txns[t].ops().get(ref[1]);
-                    Set<String> seen = new HashSet<>();
-                    for (RowVersion rv : p.rows()) {
-                        seen.add(rv.row());
+                    PredicateRead p = c.predicateRead(ref);
+                    Set<Integer> seen = new HashSet<>();
+                    for (int o = ref + 1, end = c.predEnd(ref); o < end; o++) {
+                        seen.add(c.opRow[o]);
                     }
-                    for (int c = 0; c < cand.size(); c++) {
-                        RowVersions r = cand.get(c);
-                        if (seen.contains(r.rowId()) || containsId(r.order, r.length, x)) {
+                    for (int k = 0; k < cand.size(); k++) {
+                        RowVersions r = cand.get(k);
+                        if (seen.contains(r.column) || containsId(r.order, r.length, x)) {
                             continue;
                         }
-                        int[] hw = how.get(c);
+                        int[] hw = how.get(k);
                         if (hw[0] == 1) {
                             if (report(Anomaly.PREDICATE_READ_MISS, x + "/" + r.name())) {
                                 add(Anomaly.PREDICATE_READ_MISS, List.of(x), Explainer.t(x) + "'s predicate read of " + r.table() + " missed "

@@ -41,6 +41,8 @@ public final class RowVersions {
     /** The first {@code checkedLength} entries of {@code checkedIds} name committed transactions (T0 only first): the inference's cache. */
     long[] checkedIds;
     int checkedLength;
+    /** This row's number among the history's columns' rows ({@link HistoryColumns}), -1 for a row made by hand. */
+    int column = -1;
     /** This row's number among the rows of the graph's dependencies ({@link Edges}), -1 before its first. */
     int edgeIndex = -1;
 

@@ -1,0 +1,370 @@
+package txfuzz.history;
+
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.RandomAccess;
+
+/**
+ * A history as primitive columns, which is what the checker infers from: transactions and operations as
+ * indices, rows numbered, and a wList as a length on its row's committed order. The compact reader fills them
+ * straight from the file; a history made of objects (the isolation oracle's, JSON lines) goes through
+ * {@link #of(History)}, so there is one inference for both. A history of ten million transactions as
+ * {@code Transaction}/{@code Op}/{@code WList} objects does not fit the default heap; as columns it is a few
+ * ints per operation. {@link Transaction}s are made one at a time, when asked for (a finding's explanation,
+ * a caller of {@link History#transactions()}).
+ *
+ * <p>An operation's wList is the first {@code len} entries of its row's order ({@link #rowOrder}), the
+ * versions committed (and unknown) transactions were seen with, which every consistent observation is a
+ * prefix of; a list that is not (an aborted writer's version, a contradiction) is kept apart, its {@code len}
+ * then {@code -(k + 1)} for {@link #ownLists}' entry k.
+ */
+final class HistoryColumns {
+    /** An operation's kind, bits 0–1. A predicate read is its header (stmt, table, predicate) followed by a {@code PRED_ROW} per row. */
+    static final int READ = 0, WRITE = 1, PRED = 2, PRED_ROW = 3;
+    /** Read and predicate flags. */
+    static final int LOCKING = 4, MATCHED = 8;
+    /** A write's kind ({@link WriteKind#ordinal()}) is bits 2–3. */
+    static final int WRITE_KIND_SHIFT = 2;
+    private static final Outcome[] OUTCOMES = Outcome.values();
+    private static final WriteKind[] WRITE_KINDS = WriteKind.values();
+
+    final Map<String, String> meta;
+    /** Transactions. */
+    final int size;
+    final long[] ids;
+    final int[] sessions;
+    final int[] seqs;
+    final byte[] outcomes;
+    final List<String>[] sql;
+    /** Transaction i's operations are {@code opStart[i]} up to {@code opStart[i + 1]}. */
+    final int[] opStart;
+    /** Operations: kind and flags, statement, transaction, row (a predicate header: its table's string), wList length (a header: its predicate's string, or -1). */
+    final int ops;
+    final byte[] opCode;
+    final int[] opStmt;
+    final int[] opTxn;
+    final int[] opRow;
+    final int[] opLen;
+    /** Rows: table and row id (string numbers), and the row's order. */
+    final int rows;
+    final int[] rowTable;
+    final int[] rowName;
+    final long[][] rowOrder;
+    final long[][] ownLists;
+    final String[] strings;
+
+    private HistoryColumns(Builder b, Map<String, String> meta) {
+        this.meta = meta;
+        size = b.size;
+        ids = b.ids;
+        sessions = b.sessions;
+        seqs = b.seqs;
+        outcomes = b.outcomes;
+        sql = b.sql;
+        opStart = b.opStart;
+        ops = b.ops;
+        opCode = b.opCode;
+        opStmt = b.opStmt;
+        opTxn = b.opTxn;
+        opRow = b.opRow;
+        opLen = b.opLen;
+        rows = b.rows;
+        rowTable = b.rowTable;
+        rowName = b.rowName;
+        rowOrder = b.rowOrder;
+        ownLists = b.ownLists.toArray(new long[0][]);
+        strings = b.strings.toArray(new String[0]);
+    }
+
+    /** The columns of {@code h}: read from its file when it was, else made from its objects. */
+    static HistoryColumns of(History h) {
+        if (h.transactions() instanceof Transactions view) {
+            return view.columns;
+        }
+        return fromObjects(h);
+    }
+
+    static int kind(int code) {
+        return code & 3;
+    }
+
+    Outcome outcome(int txn) {
+        return OUTCOMES[outcomes[txn]];
+    }
+
+    /** The entries of operation {@code o}'s wList: the first {@link #listLength} of this array. */
+    long[] listArray(int o) {
+        int len = opLen[o];
+        return len >= 0 ? rowOrder[opRow[o]] : ownLists[-len - 1];
+    }
+
+    int listLength(int o) {
+        int len = opLen[o];
+        return len >= 0 ? len : ownLists[-len - 1].length;
+    }
+
+    String table(int row) {
+        return strings[rowTable[row]];
+    }
+
+    String rowId(int row) {
+        return strings[rowName[row]];
+    }
+
+    /** The end of the predicate read whose header is {@code o}: the first operation after its rows. */
+    int predEnd(int o) {
+        int end = o + 1;
+        int limit = opStart[opTxn[o] + 1];
+        while (end < limit && kind(opCode[end]) == PRED_ROW) {
+            end++;
+        }
+        return end;
+    }
+
+    WList wList(int o) {
+        return WList.sharedPrefix(listArray(o), listLength(o));
+    }
+
+    /** The predicate read whose header is operation {@code o}, as an object. */
+    PredicateRead predicateRead(int o) {
+        int end = predEnd(o);
+        List<RowVersion> rowsRead = new ArrayList<>(end - o - 1);
+        for (int k = o + 1; k < end; k++) {
+            rowsRead.add(new RowVersion(rowId(opRow[k]), wList(k)));
+        }
+        int code = opCode[o];
+        return new PredicateRead(opStmt[o], strings[opRow[o]], opLen[o] < 0 ? null : strings[opLen[o]], (code & LOCKING) != 0, rowsRead);
+    }
+
+    /** Transaction {@code i} as an object (made anew on each call; the wLists are views of the rows' orders). */
+    Transaction transaction(int i) {
+        List<Op> list = new ArrayList<>(opStart[i + 1] - opStart[i]);
+        for (int o = opStart[i]; o < opStart[i + 1]; o++) {
+            int code = opCode[o];
+            switch (kind(code)) {
+                case READ -> list.add(new Read(opStmt[o], table(opRow[o]), rowId(opRow[o]), wList(o), (code & LOCKING) != 0, (code & MATCHED) != 0));
+                case WRITE -> list.add(new Write(opStmt[o], table(opRow[o]), rowId(opRow[o]), WRITE_KINDS[(code >>> WRITE_KIND_SHIFT) & 3], wList(o)));
+                case PRED -> {
+                    list.add(predicateRead(o));
+                    o = predEnd(o) - 1;
+                }
+                default -> throw new IllegalStateException("a predicate read's row outside a predicate read");
+            }
+        }
+        return new Transaction(ids[i], sessions[i], seqs[i], outcome(i), sql[i], list);
+    }
+
+    /** The transactions as a list that makes each one when it is asked for. */
+    static final class Transactions extends AbstractList<Transaction> implements RandomAccess {
+        final HistoryColumns columns;
+
+        Transactions(HistoryColumns columns) {
+            this.columns = columns;
+        }
+
+        @Override
+        public Transaction get(int index) {
+            return columns.transaction(java.util.Objects.checkIndex(index, columns.size));
+        }
+
+        @Override
+        public int size() {
+            return columns.size;
+        }
+    }
+
+    /** The history these columns hold, its transactions made on demand. */
+    History history() {
+        return new History(meta, new Transactions(this));
+    }
+
+    /** The adapter for histories made of objects: the same columns the compact reader fills. */
+    private static HistoryColumns fromObjects(History h) {
+        Builder b = new Builder();
+        Map<DependencyGraph.RowKey, Integer> rowNumbers = new HashMap<>();
+        long[][] shared = new long[16][];
+        int[] sharedLength = new int[16];
+        for (Transaction t : h.transactions()) {
+            b.transaction(t.id(), t.session(), t.seq(), t.outcome(), t.sql());
+            boolean aborted = t.outcome() == Outcome.ABORTED;
+            for (Op op : t.ops()) {
+                int code;
+                if (op instanceof PredicateRead p) {
+                    b.op(PRED | (p.locking() ? LOCKING : 0), p.stmt(), b.string(p.table()), p.predicate() == null ? -1 : b.string(p.predicate()));
+                    for (RowVersion rv : p.rows()) {
+                        int row = rowNumbers.computeIfAbsent(new DependencyGraph.RowKey(p.table(), rv.row()), k -> b.row(k.table(), k.rowId()));
+                        if (row >= shared.length) {
+                            shared = Arrays.copyOf(shared, shared.length * 2);
+                            sharedLength = Arrays.copyOf(sharedLength, shared.length);
+                        }
+                        b.op(PRED_ROW, p.stmt(), row, b.list(row, shared, sharedLength, rv.wList(), aborted));
+                    }
+                    continue;
+                }
+                String table;
+                String rowId;
+                WList w;
+                if (op instanceof Read r) {
+                    code = READ | (r.locking() ? LOCKING : 0) | (r.matched() ? MATCHED : 0);
+                    table = r.table();
+                    rowId = r.row();
+                    w = r.wList();
+                } else {
+                    Write wr = (Write) op;
+                    code = WRITE | wr.kind().ordinal() << WRITE_KIND_SHIFT;
+                    table = wr.table();
+                    rowId = wr.row();
+                    w = wr.wList();
+                }
+                int row = rowNumbers.computeIfAbsent(new DependencyGraph.RowKey(table, rowId), k -> b.row(k.table(), k.rowId()));
+                if (row >= shared.length) {
+                    shared = Arrays.copyOf(shared, shared.length * 2);
+                    sharedLength = Arrays.copyOf(sharedLength, shared.length);
+                }
+                b.op(code, op.stmt(), row, b.list(row, shared, sharedLength, w, aborted));
+            }
+        }
+        for (int r = 0; r < b.rows; r++) {
+            b.rowOrder[r] = shared[r];
+        }
+        return b.build(h.meta());
+    }
+
+    /** Fills the columns one transaction and operation at a time. */
+    static final class Builder {
+        int size;
+        long[] ids = new long[1024];
+        int[] sessions = new int[1024];
+        int[] seqs = new int[1024];
+        byte[] outcomes = new byte[1024];
+        @SuppressWarnings("unchecked")
+        List<String>[] sql = new List[1024];
+        int[] opStart = new int[1025];
+        int ops;
+        byte[] opCode = new byte[4096];
+        int[] opStmt = new int[4096];
+        int[] opTxn = new int[4096];
+        int[] opRow = new int[4096];
+        int[] opLen = new int[4096];
+        int rows;
+        int[] rowTable = new int[1024];
+        int[] rowName = new int[1024];
+        long[][] rowOrder = new long[1024][];
+        final List<long[]> ownLists = new ArrayList<>();
+        final List<String> strings = new ArrayList<>();
+        /** Strings by value: a row is its table's and row id's numbers, so equal texts must get one number. */
+        private final Map<String, Integer> stringNumbers = new HashMap<>();
+
+        /** The number of {@code s}, given it if new. */
+        int string(String s) {
+            Integer k = stringNumbers.get(s);
+            if (k != null) {
+                return k;
+            }
+            strings.add(s);
+            stringNumbers.put(s, strings.size() - 1);
+            return strings.size() - 1;
+        }
+
+        /** A new row, numbered; its order is set by the reader when it is complete. */
+        int row(String table, String rowId) {
+            if (rows == rowTable.length) {
+                int n = grow(rows);
+                rowTable = Arrays.copyOf(rowTable, n);
+                rowName = Arrays.copyOf(rowName, n);
+                rowOrder = Arrays.copyOf(rowOrder, n);
+            }
+            rowTable[rows] = string(table);
+            rowName[rows] = string(rowId);
+            return rows++;
+        }
+
+        private static int grow(int n) {
+            return n + Math.max(16, n >> 1);
+        }
+
+        void transaction(long id, int session, int seq, Outcome outcome, List<String> statements) {
+            if (size == ids.length) {
+                int n = grow(size);
+                ids = Arrays.copyOf(ids, n);
+                sessions = Arrays.copyOf(sessions, n);
+                seqs = Arrays.copyOf(seqs, n);
+                outcomes = Arrays.copyOf(outcomes, n);
+                sql = Arrays.copyOf(sql, n);
+                opStart = Arrays.copyOf(opStart, n + 1);
+            }
+            ids[size] = id;
+            sessions[size] = session;
+            seqs[size] = seq;
+            outcomes[size] = (byte) outcome.ordinal();
+            sql[size] = statements.isEmpty() ? List.of() : List.copyOf(statements);
+            opStart[size] = ops;
+            size++;
+            opStart[size] = ops;
+        }
+
+        /** An operation of the last transaction begun. */
+        void op(int code, int stmt, int row, int len) {
+            if (ops == opCode.length) {
+                int n = grow(ops);
+                opCode = Arrays.copyOf(opCode, n);
+                opStmt = Arrays.copyOf(opStmt, n);
+                opTxn = Arrays.copyOf(opTxn, n);
+                opRow = Arrays.copyOf(opRow, n);
+                opLen = Arrays.copyOf(opLen, n);
+            }
+            opCode[ops] = (byte) code;
+            opStmt[ops] = stmt;
+            opTxn[ops] = size - 1;
+            opRow[ops] = row;
+            opLen[ops] = len;
+            ops++;
+            opStart[size] = ops;
+        }
+
+        /** A list that is not a prefix of its row's order: its length column is {@code -(k + 1)} for the k-th such list. */
+        int ownList(long[] entries) {
+            ownLists.add(entries);
+            return -ownLists.size();
+        }
+
+        /**
+         * The length column of {@code w} on {@code row}: a prefix of the row's committed versions so far, or their next
+         * versions (a transaction that did not abort extends them), else a list of its own.
+         */
+        int list(int row, long[][] shared, int[] sharedLength, WList w, boolean aborted) {
+            long[] a = w.raw();
+            int n = w.size();
+            long[] s = shared[row];
+            int sl = sharedLength[row];
+            int m = Math.min(n, sl);
+            boolean agrees = s != null && Arrays.equals(a, 0, m, s, 0, m);
+            if (agrees && n <= sl) {
+                return n;
+            }
+            if ((agrees || s == null) && !aborted) {
+                if (s == null || n > s.length) {
+                    s = s == null ? new long[Math.max(4, n)] : Arrays.copyOf(s, Math.max(n, s.length * 2));
+                    shared[row] = s;
+                }
+                System.arraycopy(a, sl, s, sl, n - sl);
+                sharedLength[row] = n;
+                return n;
+            }
+            return ownList(Arrays.copyOf(a, n));
+        }
+
+        HistoryColumns build(Map<String, String> meta) {
+            for (int r = 0; r < rows; r++) {
+                if (rowOrder[r] == null) {
+                    rowOrder[r] = new long[0];
+                }
+            }
+            return new HistoryColumns(this, meta);
+        }
+    }
+}
