@@ -64,6 +64,16 @@ public final class CompactHistory {
         /** The reader's own: the row's number among the columns' rows, -1 before its first operation. */
         int row = -1;
         /**
+         * The reader's own: the row's versions as committed transactions saw them, which its lists are lengths on
+         * (entries are only appended past the longest one's end), kept by the row's {@code owner}: itself, unless the
+         * file named the same row with a second string of the same text. The format's order follows any longest list,
+         * an aborted writer's too: sharing that one gave every committed list after an aborted write its own copy. Here,
+         * beside the format's order, rather than in arrays by row: the read waits on memory, a cache miss per row look-up.
+         */
+        RowOrder owner;
+        long[] shared;
+        int sharedLength;
+        /**
          * How many leading entries {@code agreedIds} (the format's order) and {@code agreedShared} (the reader's shared
          * versions of the row) are known to share: an aborted write leaves the format's order on the aborted list for
          * good, and comparing the two arrays again on every later operation of the row was 7% of the read. Both arrays
@@ -286,15 +296,9 @@ public final class CompactHistory {
         private int[] canonical = new int[64];
         private final RowOrders orders = new RowOrders();
         private final HistoryColumns.Builder columns = new HistoryColumns.Builder();
-        /** The columns' rows by (table, row id) string numbers. */
+        /** The columns' rows by (table, row id) string numbers, and each one's owner of its shared versions. */
         private final Map<Long, Integer> rowNumbers = new HashMap<>();
-        /**
-         * Per column row, the row's versions as committed transactions saw them, which its lists are lengths on
-         * (entries are only appended past the longest one's end). The format's order follows any longest list, an
-         * aborted writer's too: sharing that one gave every committed list after an aborted write its own copy.
-         */
-        private long[][] shared = new long[1024][];
-        private int[] sharedLength = new int[1024];
+        private final List<RowOrder> owners = new ArrayList<>();
         private long txnNo;
         /** The transaction being read aborted: its lists do not extend a row's shared versions. */
         private boolean aborted;
@@ -332,7 +336,7 @@ public final class CompactHistory {
                     transaction();
                 }
                 for (int r = 0; r < columns.rows; r++) {
-                    columns.rowOrder[r] = shared[r];
+                    columns.rowOrder[r] = owners.get(r).shared;
                 }
                 try {
                     return columns.build(meta).history();
@@ -418,7 +422,7 @@ public final class CompactHistory {
 
         private long[] listArray(int o) {
             int len = columns.opLen[o];
-            return len >= 0 ? shared[columns.opRow[o]] : columns.ownLists.get(-len - 1);
+            return len >= 0 ? owners.get(columns.opRow[o]).shared : columns.ownLists.get(-len - 1);
         }
 
         private int listLength(int o) {
@@ -438,7 +442,7 @@ public final class CompactHistory {
                     }
                     int row = ref();
                     RowOrder o = orders.of(table, row);
-                    int len = wList(o, rowNumber(o, table, row));
+                    int len = wList(o, owner(o, table, row));
                     Op.checkCommon(stmt, strings.get(table));
                     Op.checkRow(strings.get(row));
                     columns.op(HistoryColumns.READ | (code & LOCKING) | (code & MATCHED), stmt, o.row, len);
@@ -450,7 +454,7 @@ public final class CompactHistory {
                     }
                     int row = ref();
                     RowOrder o = orders.of(table, row);
-                    int len = wList(o, rowNumber(o, table, row));
+                    int len = wList(o, owner(o, table, row));
                     Op.checkCommon(stmt, strings.get(table));
                     Op.checkRow(strings.get(row));
                     columns.op(HistoryColumns.WRITE | wk << HistoryColumns.WRITE_KIND_SHIFT, stmt, o.row, len);
@@ -470,7 +474,7 @@ public final class CompactHistory {
                     for (int i = 0; i < n; i++) {
                         int row = ref();
                         RowOrder o = orders.of(table, row);
-                        int len = wList(o, rowNumber(o, table, row));
+                        int len = wList(o, owner(o, table, row));
                         Op.checkRow(strings.get(row));
                         columns.op(HistoryColumns.PRED_ROW, stmt, o.row, len);
                     }
@@ -480,55 +484,55 @@ public final class CompactHistory {
             }
         }
 
-        /** The column row of a format row, numbered on its first operation (by the texts: equal ones are one row). */
-        private int rowNumber(RowOrder o, int table, int row) {
-            if (o.row < 0) {
+        /** The owner of the row's shared versions, the row numbered on its first operation (by the texts: equal ones are one row). */
+        private RowOrder owner(RowOrder o, int table, int row) {
+            if (o.owner == null) {
                 long key = (long) canonical[table] << 32 | canonical[row];
                 Integer known = rowNumbers.get(key);
                 if (known == null) {
                     known = columns.row(strings.get(table), strings.get(row));
                     rowNumbers.put(key, known);
-                    if (known >= shared.length) {
-                        shared = Arrays.copyOf(shared, shared.length * 2);
-                        sharedLength = Arrays.copyOf(sharedLength, shared.length);
-                    }
-                    shared[known] = EMPTY_ORDER;
+                    owners.add(o);
+                    o.shared = EMPTY_ORDER;
                 }
                 o.row = known;
+                o.owner = owners.get(known);
             }
-            return o.row;
+            return o.owner;
         }
 
         /** Reads a wList of the row; returns its length column (see {@link HistoryColumns}). */
-        private int wList(RowOrder o, int row) throws IOException, HistoryFormatException {
+        private int wList(RowOrder o, RowOrder owner) throws IOException, HistoryFormatException {
             int n = count("wList length");
             int freshCount = count("new wList entries");
             int common = n - freshCount;
             if (n == 0 || freshCount > n || common > o.length) {
                 throw corrupt("a wList of " + n + " entries with " + freshCount + " new ones, on a row of " + o.length + " known");
             }
-            // the list is the format's order up to `common`, then the new entries (kept at their own positions)
             if (n > fresh.length) {
                 fresh = Arrays.copyOf(fresh, Math.max(n, fresh.length * 2));
             }
-            long prev = common == 0 ? 0 : o.ids[common - 1];
-            for (int i = common; i < n; i++) {
-                prev += unzigzag(varlong());
-                fresh[i] = prev;
+            if (freshCount > 0) {
+                // the list is the format's order up to `common`, then the new entries (kept at their own positions)
+                long prev = common == 0 ? 0 : o.ids[common - 1];
+                for (int i = common; i < n; i++) {
+                    prev += unzigzag(varlong());
+                    fresh[i] = prev;
+                }
             }
-            int len = view(o, row, common, n);
+            int len = view(o, owner, common, n);
             if (common == o.length && n > o.length) {
                 // the format's order: the first n entries of the list's array never change
-                o.ids = len >= 0 ? shared[row] : columns.ownLists.get(-len - 1);
+                o.ids = len >= 0 ? owner.shared : columns.ownLists.get(-len - 1);
                 o.length = n;
             }
             return len;
         }
 
         /** The list as a length on the row's shared versions when it agrees with them, else a list of its own. */
-        private int view(RowOrder o, int row, int common, int n) {
-            long[] s = shared[row];
-            int sl = sharedLength[row];
+        private int view(RowOrder o, RowOrder owner, int common, int n) {
+            long[] s = owner.shared;
+            int sl = owner.sharedLength;
             int m = Math.min(n, sl);
             int head = Math.min(common, m);
             boolean agrees = agreeOn(o, s, sl, head) && Arrays.equals(fresh, head, m, s, head, m);
@@ -538,13 +542,13 @@ public final class CompactHistory {
             if (agrees && !aborted) {
                 if (n > s.length) {
                     s = Arrays.copyOf(s, Math.max(4, Math.max(n, s.length * 2))); // lists are lengths: only the last array is kept
-                    shared[row] = s;
+                    owner.shared = s;
                 }
                 if (sl < common) {
                     System.arraycopy(o.ids, sl, s, sl, common - sl);
                 }
                 System.arraycopy(fresh, Math.max(sl, common), s, Math.max(sl, common), n - Math.max(sl, common));
-                sharedLength[row] = n;
+                owner.sharedLength = n;
                 return n;
             }
             long[] own = Arrays.copyOf(o.ids, n);
@@ -614,6 +618,22 @@ public final class CompactHistory {
         }
 
         private long varlong() throws IOException, HistoryFormatException {
+            if (end - pos >= 10) {
+                // the buffer holds any number: decode without a refill check per byte
+                byte[] b = buf;
+                int p = pos;
+                long v = 0;
+                for (int shift = 0; shift < 64; shift += 7) {
+                    int x = b[p++];
+                    v |= (long) (x & 0x7f) << shift;
+                    if (x >= 0) {
+                        pos = p;
+                        return v;
+                    }
+                }
+                pos = p;
+                throw corrupt("a number longer than 64 bits");
+            }
             long v = 0;
             for (int shift = 0; shift < 64; shift += 7) {
                 int b = byte1();

@@ -69,6 +69,9 @@ public record History(Map<String, String> meta, List<Transaction> transactions) 
     }
 
     private static boolean repeats(long[] keys) {
+        if (increasing(keys)) {
+            return false; // as a generator or a serial run writes them: no sort needed
+        }
         Arrays.sort(keys);
         for (int i = 1; i < keys.length; i++) {
             if (keys[i] == keys[i - 1]) {
@@ -76,6 +79,15 @@ public record History(Map<String, String> meta, List<Transaction> transactions) 
             }
         }
         return false;
+    }
+
+    private static boolean increasing(long[] keys) {
+        for (int i = 1; i < keys.length; i++) {
+            if (keys[i] <= keys[i - 1]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public static History of(List<Transaction> transactions) {
