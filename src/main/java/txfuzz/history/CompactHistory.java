@@ -476,7 +476,7 @@ public final class CompactHistory {
                         RowOrder o = orders.of(table, row);
                         int len = wList(o, owner(o, table, row));
                         Op.checkRow(strings.get(row));
-                        columns.op(HistoryColumns.PRED_ROW, stmt, o.row, len);
+                        columns.op(HistoryColumns.PRED_ROW | (code & LOCKING), stmt, o.row, len);
                     }
                     Op.checkCommon(stmt, strings.get(table));
                 }

@@ -312,6 +312,12 @@ public final class DependencyGraph {
         final Set<String> reported = new HashSet<>();
         /** Scratch of {@link #internal()}, one transaction at a time. */
         final OwnVersions ownVersions = new OwnVersions();
+        /** The graph's vertices (committed transactions, in history order): each one's id, and each transaction's vertex or -1. */
+        long[] vertexIds;
+        int[] vertexOfTxn;
+        /** The rows with dependencies, in the order their versions are numbered for ww edges ({@link RowVersions#base}). */
+        final List<RowVersions> byBase = new ArrayList<>();
+        int nextBase;
 
         record PredKey(String table, String predicate) {
         }
@@ -348,6 +354,17 @@ public final class DependencyGraph {
 
         DependencyGraph build() {
             resolveOutcomes();
+            vertexOfTxn = new int[n];
+            int nv = 0;
+            for (int i = 0; i < n; i++) {
+                vertexOfTxn[i] = status[i] == 1 ? nv++ : -1;
+            }
+            vertexIds = new long[nv];
+            for (int i = 0; i < n; i++) {
+                if (vertexOfTxn[i] >= 0) {
+                    vertexIds[vertexOfTxn[i]] = ids[i];
+                }
+            }
             for (int i = 0; i < n; i++) {
                 if (status[i] != 1 && c.outcome(i) == Outcome.ABORTED) {
                     abortedIds.add(ids[i]);
@@ -392,15 +409,9 @@ public final class DependencyGraph {
             internal();
             sessionOrder();
             predicates();
-            int nv = 0;
-            long[] vertexIds = new long[n];
-            for (int i = 0; i < n; i++) {
-                if (status[i] == 1) {
-                    vertexIds[nv++] = ids[i];
-                }
-            }
+            edges.finish(vertexIds, c, byRow, byBase);
             DependencyGraph g = new DependencyGraph(h, lookup, abortedIds, rows, findings, counts, warnings);
-            g.vertexIds = Arrays.copyOf(vertexIds, nv);
+            g.vertexIds = vertexIds;
             g.edges = edges;
             return g;
         }
@@ -532,12 +543,12 @@ public final class DependencyGraph {
                 return null;
             }
             if (row == null) {
-                row = new RowVersions(c.table(column), c.rowId(column));
+                row = new RowVersions(c.table(column), c.rowId(column), c);
                 row.column = column;
                 rows.put(new RowKey(row.table(), row.rowId()), row); // the map's order is the rows' (hence edges', hence witnesses') order
                 byRow[column] = row;
             }
-            row.observe(t, stmt, flags, a, an);
+            row.observe(o, a, an);
             if (observerCommitted && (row.checkedIds != a || row.checkedLength < an)) {
                 row.checkedIds = a; // every entry names a committed transaction (or is T0, first)
                 row.checkedLength = an;
@@ -557,56 +568,23 @@ public final class DependencyGraph {
             return false;
         }
 
-        /** Whether a ww edge from → to on this row was already added (the rare case of a writer pair adjacent twice). */
-        private boolean hasWw(RowVersions r, long from, long to) {
-            for (int k = edges.size() - 1; k >= 0; k--) {
-                if (!edges.onRow(k, r)) {
-                    return false;
-                }
-                if (edges.isWw(k, r, from, to)) {
-                    return true;
-                }
-            }
-            return false;
+        /** The vertex of committed transaction {@code id}. */
+        private int vertex(long id) {
+            return vertexOfTxn[idx(id)];
         }
 
-        /**
-         * The statement of {@code writer}'s first recorded write of the row, or -1. Asked for every edge of the
-         * row: the row's writers are collected once (in observation order, first write each) rather than all
-         * its observations scanned per edge, which was quadratic in a row's observations.
-         */
-        private int writerStmt(RowVersions r, long writer) {
-            if (r.writerIds == null) {
-                long[] writers = new long[4];
-                int[] stmts = new int[4];
-                int count = 0;
-                for (int o = 0; o < r.observations(); o++) {
-                    if (!r.obsIs(o, RowVersions.WRITE) || containsId(writers, count, ids[r.obsTxn(o)])) {
-                        continue;
-                    }
-                    if (count == writers.length) {
-                        writers = Arrays.copyOf(writers, count * 2);
-                        stmts = Arrays.copyOf(stmts, count * 2);
-                    }
-                    writers[count] = ids[r.obsTxn(o)];
-                    stmts[count++] = r.obsStmt(o);
-                }
-                r.writerIds = Arrays.copyOf(writers, count);
-                r.writerStmts = Arrays.copyOf(stmts, count);
-            }
-            for (int i = 0; i < r.writerIds.length; i++) {
-                if (r.writerIds[i] == writer) {
-                    return r.writerStmts[i];
-                }
-            }
-            return -1;
+        /** An item dependency (ww, wr, rw) or session order, named by its source (see {@link Edges}). */
+        private void edge(DepType type, long from, long to, boolean locking, int source) {
+            edges.add(vertex(from), vertex(to), Edges.code(type, false, locking), source);
         }
 
-        /** A dependency, as {@link Dep}'s fields: only predicate ones are made as objects, to find repeats. */
-        private void edge(DepType type, long from, long to, RowVersions r, boolean predicate, boolean locking, int version, int nextVersion,
-                          int readerStmt, int writerStmt, PredicateRead pred) {
-            if (!predicate || predicateEdges.add(new Dep(type, from, to, r, true, locking, version, nextVersion, readerStmt, writerStmt, pred))) {
-                edges.add(type, from, to, r, predicate, locking, version, nextVersion, readerStmt, writerStmt, pred);
+        /** A predicate dependency: made as an object, to find repeats (and kept: they are few). */
+        private void predicateEdge(DepType type, long from, long to, RowVersions r, boolean locking, int version, int nextVersion, int readerStmt,
+                                   PredicateRead pred) {
+            int writer = type == DepType.WR ? 0 : 1;
+            Dep d = new Dep(type, from, to, r, true, locking, version, nextVersion, readerStmt, r.writerStmt(writer == 0 ? from : to, ids), pred);
+            if (predicateEdges.add(d)) {
+                edges.addPredicate(vertex(from), vertex(to), d);
             }
         }
 
@@ -762,6 +740,10 @@ public final class DependencyGraph {
                 return;
             }
             r.computeRuns();
+            r.base = nextBase;
+            nextBase += r.length;
+            byBase.add(r);
+            int rowEdges = edges.size();
             int len = r.length;
             long[] order = r.order;
             Seen ww = null;
@@ -772,20 +754,22 @@ public final class DependencyGraph {
                     if (ww == null) {
                         ww = new Seen();
                     }
-                    if (ww.add(from * 31 + to) || !hasWw(r, from, to)) {
-                        edge(DepType.WW, from, to, r, false, false, i + 1, i + 2, -1, writerStmt(r, to), null);
+                    if (ww.add(from * 31 + to) || !edges.hasWw(rowEdges, vertex(from), vertex(to))) {
+                        edge(DepType.WW, from, to, false, r.base + i);
                     }
                 }
             }
             Seen reads = new Seen();
             for (int o = 0; o < r.observations(); o++) {
-                int reader = r.obsTxn(o);
-                if (!r.obsIs(o, RowVersions.READ) || status[reader] != 1) {
+                int op = r.obsOp(o);
+                int reader = c.opTxn[op];
+                int flags = c.flags(op);
+                if ((flags & RowVersions.READ) == 0 || status[reader] != 1) {
                     continue;
                 }
-                int p = r.obsLen(o);
-                int readerStmt = r.obsStmt(o);
-                boolean locking = r.obsIs(o, RowVersions.LOCKING);
+                int p = c.listLength(op);
+                int readerStmt = c.opStmt[op];
+                boolean locking = (flags & RowVersions.LOCKING) != 0;
                 // one wr and one rw per (reader, writer's run, locking): later reads of the same run add nothing
                 int runStart = p - 1;
                 while (runStart > 0 && order[runStart - 1] == order[p - 1]) {
@@ -806,12 +790,12 @@ public final class DependencyGraph {
                 if (w == x) {
                     continue;
                 }
-                int wStmt = w == History.INITIAL ? -1 : writerStmt(r, w);
                 if (w != History.INITIAL) {
-                    edge(DepType.WR, w, x, r, false, locking, p, 0, readerStmt, wStmt, null);
+                    edge(DepType.WR, w, x, locking, op);
                 }
                 int q = r.nextDiff[p - 1];
                 if (q > p && w != History.INITIAL && report(Anomaly.G1B, x + "/" + w + "/" + r.name())) {
+                    int wStmt = r.writerStmt(w, ids);
                     add(Anomaly.G1B, List.of(w, x), Explainer.t(x) + " read " + r.name() + "'s intermediate version " + r.versionText(p) + " of "
                                     + Explainer.t(w),
                             Explainer.t(x) + ex.at(x, readerStmt) + " read " + r.name() + "'s version with wList " + r.versionText(p) + ", written by "
@@ -822,7 +806,7 @@ public final class DependencyGraph {
                 if (q < len) {
                     long y = order[q];
                     if (y != x) {
-                        edge(DepType.RW, x, y, r, false, locking, p, q + 1, readerStmt, writerStmt(r, y), null);
+                        edge(DepType.RW, x, y, locking, op);
                     }
                 }
             }
@@ -966,7 +950,7 @@ public final class DependencyGraph {
                 }
                 Arrays.sort(bySeq);
                 for (int k = 0; k + 1 < size; k++) {
-                    edge(DepType.SO, ids[(int) bySeq[k]], ids[(int) bySeq[k + 1]], null, false, false, 0, 0, -1, -1, null);
+                    edge(DepType.SO, ids[(int) bySeq[k]], ids[(int) bySeq[k + 1]], false, -1);
                 }
             }
         }
@@ -1056,11 +1040,11 @@ public final class DependencyGraph {
                         if (hw[0] == 2) {
                             long d = r.order[r.length - 1];
                             if (d != x) {
-                                edge(DepType.WR, d, x, r, true, p.locking(), r.length, 0, p.stmt(), writerStmt(r, d), p);
+                                predicateEdge(DepType.WR, d, x, r, p.locking(), r.length, 0, p.stmt(), p);
                             }
                         } else {
                             long w = r.order[hw[1]];
-                            edge(DepType.RW, x, w, r, true, p.locking(), hw[1], hw[2], p.stmt(), writerStmt(r, w), p);
+                            predicateEdge(DepType.RW, x, w, r, p.locking(), hw[1], hw[2], p.stmt(), p);
                         }
                     }
                 }

@@ -115,6 +115,17 @@ final class HistoryColumns {
         return strings[rowName[row]];
     }
 
+    /** Operation {@code o} as an observation: {@link RowVersions}' flags (a predicate read's row carries its header's locking). */
+    int flags(int o) {
+        int code = opCode[o];
+        return switch (kind(code)) {
+            case READ -> RowVersions.READ | ((code & LOCKING) != 0 ? RowVersions.LOCKING : 0);
+            case WRITE -> RowVersions.WRITE | (((code >>> WRITE_KIND_SHIFT) & 3) == WriteKind.DELETE.ordinal() ? RowVersions.DELETE : 0);
+            case PRED_ROW -> RowVersions.READ | RowVersions.PRED | ((code & LOCKING) != 0 ? RowVersions.LOCKING : 0);
+            default -> 0;
+        };
+    }
+
     /** The end of the predicate read whose header is {@code o}: the first operation after its rows. */
     int predEnd(int o) {
         int end = o + 1;
@@ -201,7 +212,7 @@ final class HistoryColumns {
                             shared = Arrays.copyOf(shared, shared.length * 2);
                             sharedLength = Arrays.copyOf(sharedLength, shared.length);
                         }
-                        b.op(PRED_ROW, p.stmt(), row, b.list(row, shared, sharedLength, rv.wList(), aborted));
+                        b.op(PRED_ROW | (p.locking() ? LOCKING : 0), p.stmt(), row, b.list(row, shared, sharedLength, rv.wList(), aborted));
                     }
                     continue;
                 }
