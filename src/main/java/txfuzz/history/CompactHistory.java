@@ -336,7 +336,9 @@ public final class CompactHistory {
                     transaction();
                 }
                 for (int r = 0; r < columns.rows; r++) {
-                    columns.rowOrder[r] = owners.get(r).shared;
+                    RowOrder o = owners.get(r);
+                    // a row's array grows by doubling; its lists are lengths on it, so the slack can go
+                    columns.rowOrder[r] = o.shared.length > o.sharedLength ? Arrays.copyOf(o.shared, o.sharedLength) : o.shared;
                 }
                 try {
                     return columns.build(meta).history();
@@ -378,6 +380,10 @@ public final class CompactHistory {
                 sql.add(raw());
             }
             int opCount = count("operations");
+            if (columns.size == HistoryColumns.MAX_TRANSACTIONS) {
+                throw new HistoryFormatException(source + ": more than " + HistoryColumns.MAX_TRANSACTIONS
+                        + " transactions, more than txfuzz checks at once", null);
+            }
             columns.transaction(id, session, seq, Outcome.values()[outcome], sql);
             int first = columns.ops;
             try {
@@ -396,13 +402,13 @@ public final class CompactHistory {
                 throw new IllegalArgumentException("transaction ids are >= 1 (0 is the initial state), not " + id);
             }
             for (int o = first; o < columns.ops; o++) {
-                int code = columns.opCode[o];
+                int code = columns.code(o);
                 int kind = HistoryColumns.kind(code);
                 if (kind == HistoryColumns.PRED_ROW) {
                     continue;
                 }
-                if (statements > 0 && columns.opStmt[o] >= statements) {
-                    throw new IllegalArgumentException("T" + id + ": an op names statement " + columns.opStmt[o] + " but the transaction has "
+                if (statements > 0 && columns.stmt(o) >= statements) {
+                    throw new IllegalArgumentException("T" + id + ": an op names statement " + columns.stmt(o) + " but the transaction has "
                             + statements + " statements");
                 }
                 if (kind == HistoryColumns.WRITE) {
@@ -410,7 +416,7 @@ public final class CompactHistory {
                     int n = listLength(o);
                     if (a[n - 1] != id) {
                         throw new IllegalArgumentException("T" + id + ": a write's wlist must end with its writer T" + id + ", not "
-                                + WList.text(a, n) + " (row " + strings(columns.rowName[columns.opRow[o]]) + ")");
+                                + WList.text(a, n) + " (row " + strings(columns.rowName[columns.row(o)]) + ")");
                     }
                 }
             }
@@ -421,12 +427,12 @@ public final class CompactHistory {
         }
 
         private long[] listArray(int o) {
-            int len = columns.opLen[o];
-            return len >= 0 ? owners.get(columns.opRow[o]).shared : columns.ownLists.get(-len - 1);
+            int len = columns.len(o);
+            return len >= 0 ? owners.get(columns.row(o)).shared : columns.ownLists.get(-len - 1);
         }
 
         private int listLength(int o) {
-            int len = columns.opLen[o];
+            int len = columns.len(o);
             return len >= 0 ? len : columns.ownLists.get(-len - 1).length;
         }
 

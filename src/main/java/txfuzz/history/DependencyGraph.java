@@ -315,6 +315,7 @@ public final class DependencyGraph {
         /** The graph's vertices (committed transactions, in history order): each one's id, and each transaction's vertex or -1. */
         long[] vertexIds;
         int[] vertexOfTxn;
+        int[] vertexById;
         /** The rows with dependencies, in the order their versions are numbered for ww edges ({@link RowVersions#base}). */
         final List<RowVersions> byBase = new ArrayList<>();
         int nextBase;
@@ -360,9 +361,14 @@ public final class DependencyGraph {
                 vertexOfTxn[i] = status[i] == 1 ? nv++ : -1;
             }
             vertexIds = new long[nv];
+            // by id directly when ids are dense: two look-ups per end of every edge were a tenth of the inference
+            vertexById = lookup.dense == null ? null : new int[lookup.dense.length];
             for (int i = 0; i < n; i++) {
                 if (vertexOfTxn[i] >= 0) {
                     vertexIds[vertexOfTxn[i]] = ids[i];
+                }
+                if (vertexById != null) {
+                    vertexById[(int) ids[i]] = vertexOfTxn[i];
                 }
             }
             for (int i = 0; i < n; i++) {
@@ -370,22 +376,19 @@ public final class DependencyGraph {
                     abortedIds.add(ids[i]);
                 }
             }
-            byte[] code = c.opCode;
-            int[] txnOf = c.opTxn;
-            int[] stmt = c.opStmt;
             PredKey groupKey = null; // of the predicate read whose rows follow, when it has a predicate
             PredGroup group = null;
             int predFlags = 0;
             for (int o = 0; o < c.ops; o++) {
-                int op = code[o];
-                int i = txnOf[o];
+                int op = c.code(o);
+                int i = c.txn(o);
                 switch (HistoryColumns.kind(op)) {
-                    case HistoryColumns.READ -> observe(i, o, stmt[o], RowVersions.READ | ((op & HistoryColumns.LOCKING) != 0 ? RowVersions.LOCKING : 0));
-                    case HistoryColumns.WRITE -> observe(i, o, stmt[o],
+                    case HistoryColumns.READ -> observe(i, o, c.stmt(o), RowVersions.READ | ((op & HistoryColumns.LOCKING) != 0 ? RowVersions.LOCKING : 0));
+                    case HistoryColumns.WRITE -> observe(i, o, c.stmt(o),
                             RowVersions.WRITE | (((op >>> HistoryColumns.WRITE_KIND_SHIFT) & 3) == WriteKind.DELETE.ordinal() ? RowVersions.DELETE : 0));
                     case HistoryColumns.PRED -> {
                         predFlags = RowVersions.READ | RowVersions.PRED | ((op & HistoryColumns.LOCKING) != 0 ? RowVersions.LOCKING : 0);
-                        groupKey = c.opLen[o] < 0 ? null : new PredKey(c.strings[c.opRow[o]], c.strings[c.opLen[o]]);
+                        groupKey = c.len(o) < 0 ? null : new PredKey(c.strings[c.row(o)], c.strings[c.len(o)]);
                         group = null;
                         if (groupKey != null && status[i] == 1) {
                             group = predGroups.computeIfAbsent(groupKey, key -> new PredGroup());
@@ -393,7 +396,7 @@ public final class DependencyGraph {
                         }
                     }
                     default -> {
-                        RowVersions row = observe(i, o, stmt[o], predFlags);
+                        RowVersions row = observe(i, o, c.stmt(o), predFlags);
                         if (row != null && groupKey != null) {
                             if (group == null) {
                                 group = predGroups.computeIfAbsent(groupKey, key -> new PredGroup()); // a reader that did not commit: its rows still match
@@ -436,7 +439,7 @@ public final class DependencyGraph {
             while (!work.isEmpty()) {
                 int i = work.remove(work.size() - 1);
                 for (int o = c.opStart[i]; o < c.opStart[i + 1]; o++) {
-                    if (HistoryColumns.kind(c.opCode[o]) == HistoryColumns.PRED) {
+                    if (HistoryColumns.kind(c.code(o)) == HistoryColumns.PRED) {
                         continue;
                     }
                     long[] a = c.listArray(o);
@@ -477,7 +480,7 @@ public final class DependencyGraph {
         private RowVersions observe(int t, int o, int stmt, int flags) {
             long[] a = c.listArray(o);
             int an = c.listLength(o); // a is the row's whole order, or a list of its own
-            int column = c.opRow[o];
+            int column = c.row(o);
             long observer = ids[t];
             boolean observerCommitted = status[t] == 1;
             RowVersions row = byRow[column];
@@ -570,7 +573,7 @@ public final class DependencyGraph {
 
         /** The vertex of committed transaction {@code id}. */
         private int vertex(long id) {
-            return vertexOfTxn[idx(id)];
+            return vertexById != null ? vertexById[(int) id] : vertexOfTxn[idx(id)];
         }
 
         /** An item dependency (ww, wr, rw) or session order, named by its source (see {@link Edges}). */
@@ -762,13 +765,13 @@ public final class DependencyGraph {
             Seen reads = new Seen();
             for (int o = 0; o < r.observations(); o++) {
                 int op = r.obsOp(o);
-                int reader = c.opTxn[op];
+                int reader = c.txn(op);
                 int flags = c.flags(op);
                 if ((flags & RowVersions.READ) == 0 || status[reader] != 1) {
                     continue;
                 }
                 int p = c.listLength(op);
-                int readerStmt = c.opStmt[op];
+                int readerStmt = c.stmt(op);
                 boolean locking = (flags & RowVersions.LOCKING) != 0;
                 // one wr and one rw per (reader, writer's run, locking): later reads of the same run add nothing
                 int runStart = p - 1;
@@ -827,8 +830,8 @@ public final class DependencyGraph {
                 OwnVersions own = ownVersions;
                 own.clear();
                 for (int o = c.opStart[i]; o < c.opStart[i + 1]; o++) {
-                    int code = c.opCode[o];
-                    int row = c.opRow[o];
+                    int code = c.code(o);
+                    int row = c.row(o);
                     switch (HistoryColumns.kind(code)) {
                         case HistoryColumns.WRITE -> {
                             int before = own.version(row);
@@ -845,7 +848,7 @@ public final class DependencyGraph {
                             }
                             int before = own.version(row);
                             if (before >= 0 && !startsWith(o, before)) {
-                                internalFinding(x, row, before, o, "read", own.matched(row), ownVersionReadToo(i, c.opStmt[o], row, before));
+                                internalFinding(x, row, before, o, "read", own.matched(row), ownVersionReadToo(i, c.stmt(o), row, before));
                             } else if (matched) {
                                 own.put(row, o, true);
                             }
@@ -856,7 +859,7 @@ public final class DependencyGraph {
                             }
                             int before = own.version(row);
                             if (before >= 0 && !startsWith(o, before)) {
-                                internalFinding(x, row, before, o, "read", own.matched(row), ownVersionReadToo(i, c.opStmt[o], row, before));
+                                internalFinding(x, row, before, o, "read", own.matched(row), ownVersionReadToo(i, c.stmt(o), row, before));
                             }
                         }
                         default -> {
@@ -883,8 +886,8 @@ public final class DependencyGraph {
          */
         private int ownVersionReadToo(int t, int stmt, int row, int mine) {
             for (int o = c.opStart[t]; o < c.opStart[t + 1]; o++) {
-                int kind = HistoryColumns.kind(c.opCode[o]);
-                if ((kind == HistoryColumns.READ || kind == HistoryColumns.PRED_ROW) && c.opStmt[o] == stmt && c.opRow[o] == row
+                int kind = HistoryColumns.kind(c.code(o));
+                if ((kind == HistoryColumns.READ || kind == HistoryColumns.PRED_ROW) && c.stmt(o) == stmt && c.row(o) == row
                         && startsWith(o, mine)) {
                     return o;
                 }
@@ -899,7 +902,7 @@ public final class DependencyGraph {
          */
         private void internalFinding(long x, int row, int mineOp, int seenOp, String verb, boolean matchedOnly, int alsoOwnOp) {
             String where = c.table(row) + "." + c.rowId(row);
-            int stmt = c.opStmt[seenOp];
+            int stmt = c.stmt(seenOp);
             String mine = WList.text(c.listArray(mineOp), c.listLength(mineOp));
             String seen = WList.text(c.listArray(seenOp), c.listLength(seenOp));
             if (report(Anomaly.INTERNAL, x + "/" + where)) {
@@ -1009,12 +1012,12 @@ public final class DependencyGraph {
                     continue;
                 }
                 for (int ref : g.readRefs) {
-                    int t = c.opTxn[ref];
+                    int t = c.txn(ref);
                     long x = ids[t];
                     PredicateRead p = c.predicateRead(ref);
                     Set<Integer> seen = new HashSet<>();
                     for (int o = ref + 1, end = c.predEnd(ref); o < end; o++) {
-                        seen.add(c.opRow[o]);
+                        seen.add(c.row(o));
                     }
                     for (int k = 0; k < cand.size(); k++) {
                         RowVersions r = cand.get(k);

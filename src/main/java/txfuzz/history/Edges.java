@@ -22,7 +22,8 @@ import java.util.List;
 final class Edges {
     /** The code: bits 0–2 the search's type ({@link CycleSearch#WW} ...), then these. */
     static final int TYPE_BITS = 7, PREDICATE = 8, LOCKING = 16;
-    private static final int BLOCK_BITS = 20, BLOCK = 1 << BLOCK_BITS;
+    /** 512 KB blocks: under the collector's large-object size (half a region; 2 MB regions at the default heap), which would waste up to half of each. */
+    private static final int BLOCK_BITS = 17, BLOCK = 1 << BLOCK_BITS;
 
     private int size;
     private int[][] fromBlocks = new int[4][];
@@ -123,24 +124,39 @@ final class Edges {
         for (int v = 0; v < nV; v++) {
             off[v + 1] += off[v];
         }
+        // one column at a time, each block's dropped once placed: the blocks and the grouped form are each more than a
+        // gigabyte at ten million transactions, and the default heap does not hold both whole
         to = new int[size];
-        code = new byte[size];
+        place(toBlocks, to);
+        toBlocks = null;
         source = new int[size];
+        place(sourceBlocks, source);
+        sourceBlocks = null;
+        code = new byte[size];
         int[] fill = Arrays.copyOf(off, nV);
         for (int b = 0; b * (long) BLOCK < size; b++) {
             int[] f = fromBlocks[b];
-            int[] t = toBlocks[b];
-            int[] s = sourceBlocks[b];
             byte[] c = codeBlocks[b];
             int n = Math.min(f.length, size - b * BLOCK);
             for (int i = 0; i < n; i++) {
-                int k = fill[f[i]]++;
-                to[k] = t[i];
-                code[k] = c[i];
-                source[k] = s[i];
+                code[fill[f[i]]++] = c[i];
             }
-            fromBlocks[b] = toBlocks[b] = sourceBlocks[b] = null;
+            fromBlocks[b] = null;
             codeBlocks[b] = null;
+        }
+    }
+
+    /** Puts a column's values at their grouped places, dropping its blocks as it goes. */
+    private void place(int[][] blocks, int[] into) {
+        int[] fill = Arrays.copyOf(off, off.length - 1);
+        for (int b = 0; b * (long) BLOCK < size; b++) {
+            int[] f = fromBlocks[b];
+            int[] v = blocks[b];
+            int n = Math.min(f.length, size - b * BLOCK);
+            for (int i = 0; i < n; i++) {
+                into[fill[f[i]]++] = v[i];
+            }
+            blocks[b] = null;
         }
     }
 
@@ -195,13 +211,13 @@ final class Edges {
                 return new Dep(type, from, toId, r, false, false, i + 1, i + 2, -1, r.writerStmt(toId, ids), null);
             }
             case WR: {
-                RowVersions r = byRow[columns.opRow[s]];
-                return new Dep(type, from, toId, r, false, locking, columns.listLength(s), 0, columns.opStmt[s], r.writerStmt(from, ids), null);
+                RowVersions r = byRow[columns.row(s)];
+                return new Dep(type, from, toId, r, false, locking, columns.listLength(s), 0, columns.stmt(s), r.writerStmt(from, ids), null);
             }
             default: {
-                RowVersions r = byRow[columns.opRow[s]];
+                RowVersions r = byRow[columns.row(s)];
                 int p = columns.listLength(s);
-                return new Dep(type, from, toId, r, false, locking, p, r.nextDiff[p - 1] + 1, columns.opStmt[s], r.writerStmt(toId, ids), null);
+                return new Dep(type, from, toId, r, false, locking, p, r.nextDiff[p - 1] + 1, columns.stmt(s), r.writerStmt(toId, ids), null);
             }
         }
     }

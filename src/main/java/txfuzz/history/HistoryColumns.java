@@ -42,13 +42,14 @@ final class HistoryColumns {
     final List<String>[] sql;
     /** Transaction i's operations are {@code opStart[i]} up to {@code opStart[i + 1]}. */
     final int[] opStart;
-    /** Operations: kind and flags, statement, transaction, row (a predicate header: its table's string), wList length (a header: its predicate's string, or -1). */
+    /**
+     * Operations, four ints each in blocks: transaction and code (kind and flags), statement, row (a predicate header:
+     * its table's string), wList length (a header: its predicate's string, or -1). Side by side because the inference
+     * visits a row's operations, scattered over the history, and waits on memory: one cache line per operation, not
+     * one per column; in blocks under the collector's large-object size, so that growing never copies them all.
+     */
     final int ops;
-    final byte[] opCode;
-    final int[] opStmt;
-    final int[] opTxn;
-    final int[] opRow;
-    final int[] opLen;
+    private final int[][] opBlocks;
     /** Rows: table and row id (string numbers), and the row's order. */
     final int rows;
     final int[] rowTable;
@@ -67,11 +68,7 @@ final class HistoryColumns {
         sql = b.sql;
         opStart = b.opStart;
         ops = b.ops;
-        opCode = b.opCode;
-        opStmt = b.opStmt;
-        opTxn = b.opTxn;
-        opRow = b.opRow;
-        opLen = b.opLen;
+        opBlocks = b.opBlocks;
         rows = b.rows;
         rowTable = b.rowTable;
         rowName = b.rowName;
@@ -92,18 +89,44 @@ final class HistoryColumns {
         return code & 3;
     }
 
+    /** Operations per block (4 ints each: 512 KB, under the large-object size of a heap's 2 MB regions). */
+    static final int OP_BLOCK_BITS = 15;
+    private static final int OP_MASK = (1 << OP_BLOCK_BITS) - 1;
+    /** Transactions an operation can name: its index shares an int with the code. */
+    static final int MAX_TRANSACTIONS = (1 << 27) - 1;
+
+    int code(int o) {
+        return opBlocks[o >>> OP_BLOCK_BITS][(o & OP_MASK) << 2] & 15;
+    }
+
+    int txn(int o) {
+        return opBlocks[o >>> OP_BLOCK_BITS][(o & OP_MASK) << 2] >>> 4;
+    }
+
+    int stmt(int o) {
+        return opBlocks[o >>> OP_BLOCK_BITS][((o & OP_MASK) << 2) + 1];
+    }
+
+    int row(int o) {
+        return opBlocks[o >>> OP_BLOCK_BITS][((o & OP_MASK) << 2) + 2];
+    }
+
+    int len(int o) {
+        return opBlocks[o >>> OP_BLOCK_BITS][((o & OP_MASK) << 2) + 3];
+    }
+
     Outcome outcome(int txn) {
         return OUTCOMES[outcomes[txn]];
     }
 
     /** The entries of operation {@code o}'s wList: the first {@link #listLength} of this array. */
     long[] listArray(int o) {
-        int len = opLen[o];
-        return len >= 0 ? rowOrder[opRow[o]] : ownLists[-len - 1];
+        int len = len(o);
+        return len >= 0 ? rowOrder[row(o)] : ownLists[-len - 1];
     }
 
     int listLength(int o) {
-        int len = opLen[o];
+        int len = len(o);
         return len >= 0 ? len : ownLists[-len - 1].length;
     }
 
@@ -117,7 +140,7 @@ final class HistoryColumns {
 
     /** Operation {@code o} as an observation: {@link RowVersions}' flags (a predicate read's row carries its header's locking). */
     int flags(int o) {
-        int code = opCode[o];
+        int code = code(o);
         return switch (kind(code)) {
             case READ -> RowVersions.READ | ((code & LOCKING) != 0 ? RowVersions.LOCKING : 0);
             case WRITE -> RowVersions.WRITE | (((code >>> WRITE_KIND_SHIFT) & 3) == WriteKind.DELETE.ordinal() ? RowVersions.DELETE : 0);
@@ -129,8 +152,8 @@ final class HistoryColumns {
     /** The end of the predicate read whose header is {@code o}: the first operation after its rows. */
     int predEnd(int o) {
         int end = o + 1;
-        int limit = opStart[opTxn[o] + 1];
-        while (end < limit && kind(opCode[end]) == PRED_ROW) {
+        int limit = opStart[txn(o) + 1];
+        while (end < limit && kind(code(end)) == PRED_ROW) {
             end++;
         }
         return end;
@@ -145,20 +168,20 @@ final class HistoryColumns {
         int end = predEnd(o);
         List<RowVersion> rowsRead = new ArrayList<>(end - o - 1);
         for (int k = o + 1; k < end; k++) {
-            rowsRead.add(new RowVersion(rowId(opRow[k]), wList(k)));
+            rowsRead.add(new RowVersion(rowId(row(k)), wList(k)));
         }
-        int code = opCode[o];
-        return new PredicateRead(opStmt[o], strings[opRow[o]], opLen[o] < 0 ? null : strings[opLen[o]], (code & LOCKING) != 0, rowsRead);
+        int code = code(o);
+        return new PredicateRead(stmt(o), strings[row(o)], len(o) < 0 ? null : strings[len(o)], (code & LOCKING) != 0, rowsRead);
     }
 
     /** Transaction {@code i} as an object (made anew on each call; the wLists are views of the rows' orders). */
     Transaction transaction(int i) {
         List<Op> list = new ArrayList<>(opStart[i + 1] - opStart[i]);
         for (int o = opStart[i]; o < opStart[i + 1]; o++) {
-            int code = opCode[o];
+            int code = code(o);
             switch (kind(code)) {
-                case READ -> list.add(new Read(opStmt[o], table(opRow[o]), rowId(opRow[o]), wList(o), (code & LOCKING) != 0, (code & MATCHED) != 0));
-                case WRITE -> list.add(new Write(opStmt[o], table(opRow[o]), rowId(opRow[o]), WRITE_KINDS[(code >>> WRITE_KIND_SHIFT) & 3], wList(o)));
+                case READ -> list.add(new Read(stmt(o), table(row(o)), rowId(row(o)), wList(o), (code & LOCKING) != 0, (code & MATCHED) != 0));
+                case WRITE -> list.add(new Write(stmt(o), table(row(o)), rowId(row(o)), WRITE_KINDS[(code >>> WRITE_KIND_SHIFT) & 3], wList(o)));
                 case PRED -> {
                     list.add(predicateRead(o));
                     o = predEnd(o) - 1;
@@ -256,11 +279,7 @@ final class HistoryColumns {
         List<String>[] sql = new List[1024];
         int[] opStart = new int[1025];
         int ops;
-        byte[] opCode = new byte[4096];
-        int[] opStmt = new int[4096];
-        int[] opTxn = new int[4096];
-        int[] opRow = new int[4096];
-        int[] opLen = new int[4096];
+        int[][] opBlocks = new int[16][];
         int rows;
         int[] rowTable = new int[1024];
         int[] rowName = new int[1024];
@@ -299,6 +318,9 @@ final class HistoryColumns {
         }
 
         void transaction(long id, int session, int seq, Outcome outcome, List<String> statements) {
+            if (size == MAX_TRANSACTIONS) {
+                throw new IllegalStateException("more than " + MAX_TRANSACTIONS + " transactions: txfuzz checks at most that many at once");
+            }
             if (size == ids.length) {
                 int n = grow(size);
                 ids = Arrays.copyOf(ids, n);
@@ -320,21 +342,39 @@ final class HistoryColumns {
 
         /** An operation of the last transaction begun. */
         void op(int code, int stmt, int row, int len) {
-            if (ops == opCode.length) {
-                int n = grow(ops);
-                opCode = Arrays.copyOf(opCode, n);
-                opStmt = Arrays.copyOf(opStmt, n);
-                opTxn = Arrays.copyOf(opTxn, n);
-                opRow = Arrays.copyOf(opRow, n);
-                opLen = Arrays.copyOf(opLen, n);
+            int b = ops >>> OP_BLOCK_BITS;
+            int i = (ops & OP_MASK) << 2;
+            if (i == 0) {
+                if (b == opBlocks.length) {
+                    opBlocks = Arrays.copyOf(opBlocks, b * 2);
+                }
+                opBlocks[b] = new int[b == 0 ? 256 : 4 << OP_BLOCK_BITS]; // the first small: most histories are a test case's
+            } else if (b == 0 && i == opBlocks[0].length) {
+                opBlocks[0] = Arrays.copyOf(opBlocks[0], Math.min(4 << OP_BLOCK_BITS, i * 4));
             }
-            opCode[ops] = (byte) code;
-            opStmt[ops] = stmt;
-            opTxn[ops] = size - 1;
-            opRow[ops] = row;
-            opLen[ops] = len;
+            int[] block = opBlocks[b];
+            block[i] = (size - 1) << 4 | code;
+            block[i + 1] = stmt;
+            block[i + 2] = row;
+            block[i + 3] = len;
             ops++;
             opStart[size] = ops;
+        }
+
+        int code(int o) {
+            return opBlocks[o >>> OP_BLOCK_BITS][(o & OP_MASK) << 2] & 15;
+        }
+
+        int stmt(int o) {
+            return opBlocks[o >>> OP_BLOCK_BITS][((o & OP_MASK) << 2) + 1];
+        }
+
+        int row(int o) {
+            return opBlocks[o >>> OP_BLOCK_BITS][((o & OP_MASK) << 2) + 2];
+        }
+
+        int len(int o) {
+            return opBlocks[o >>> OP_BLOCK_BITS][((o & OP_MASK) << 2) + 3];
         }
 
         /** A list that is not a prefix of its row's order: its length column is {@code -(k + 1)} for the k-th such list. */
@@ -374,6 +414,15 @@ final class HistoryColumns {
                 if (rowOrder[r] == null) {
                     rowOrder[r] = new long[0];
                 }
+            }
+            // the growth's slack off (the operations' blocks have none to speak of)
+            if (size < ids.length) {
+                ids = Arrays.copyOf(ids, size);
+                sessions = Arrays.copyOf(sessions, size);
+                seqs = Arrays.copyOf(seqs, size);
+                outcomes = Arrays.copyOf(outcomes, size);
+                sql = Arrays.copyOf(sql, size);
+                opStart = Arrays.copyOf(opStart, size + 1);
             }
             return new HistoryColumns(this, meta);
         }

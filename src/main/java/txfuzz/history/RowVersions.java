@@ -151,7 +151,7 @@ public final class RowVersions {
     }
 
     int obsTxn(int k) {
-        return columns.opTxn[obs[k]];
+        return columns.txn(obs[k]);
     }
 
     int obsLen(int k) {
@@ -159,7 +159,7 @@ public final class RowVersions {
     }
 
     int obsStmt(int k) {
-        return columns.opStmt[obs[k]];
+        return columns.stmt(obs[k]);
     }
 
     boolean obsIs(int k, int flag) {
