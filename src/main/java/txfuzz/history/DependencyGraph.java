@@ -299,9 +299,14 @@ public final class DependencyGraph {
         /**
          * The distinct dependencies. Duplicates can only come from one row (a transaction reading
          * versions of the same writer's run twice, a writer pair adjacent twice in an order) or from
-         * predicate reads, so they are removed there, with compact keys.
+         * predicate reads, so they are removed there, with compact keys. Found twice: once to count each
+         * vertex's, then to place them grouped by vertex ({@link Edges}); the second pass reports nothing.
          */
-        final Edges edges = new Edges();
+        Edges edges;
+        boolean placing;
+        /** The current row's ww edges (from and to vertex, side by side), for the rare writer pair adjacent twice. */
+        private long[] rowWw = new long[8];
+        private int rowWwCount;
         final Set<Dep> predicateEdges = new HashSet<>();
         final List<AnomalyFinding> findings = new ArrayList<>();
         final Map<Anomaly, Integer> counts = new EnumMap<>(Anomaly.class);
@@ -361,6 +366,7 @@ public final class DependencyGraph {
                 vertexOfTxn[i] = status[i] == 1 ? nv++ : -1;
             }
             vertexIds = new long[nv];
+            edges = new Edges(nv);
             // by id directly when ids are dense: two look-ups per end of every edge were a tenth of the inference
             vertexById = lookup.dense == null ? null : new int[lookup.dense.length];
             for (int i = 0; i < n; i++) {
@@ -412,6 +418,17 @@ public final class DependencyGraph {
             internal();
             sessionOrder();
             predicates();
+            // again, placing each dependency among its source vertex's: the same rows, sessions and predicates in the
+            // same order give the same dependencies (and found order), and keeping them meanwhile in found order as well
+            // did not fit the default heap at ten million transactions
+            placing = true;
+            edges.startPlacing();
+            predicateEdges.clear();
+            for (RowVersions r : rows.values()) {
+                rowDependencies(r);
+            }
+            sessionOrder();
+            predicates();
             edges.finish(vertexIds, c, byRow, byBase);
             DependencyGraph g = new DependencyGraph(h, lookup, abortedIds, rows, findings, counts, warnings);
             g.vertexIds = vertexIds;
@@ -457,6 +474,9 @@ public final class DependencyGraph {
         }
 
         private boolean report(Anomaly a, String dedupeKey) {
+            if (placing) {
+                return false; // the second pass over the dependencies: reported in the first
+            }
             if (dedupeKey != null && !reported.add(a + "\u0000" + dedupeKey)) {
                 return false;
             }
@@ -565,6 +585,17 @@ public final class DependencyGraph {
         private static boolean containsId(long[] a, int n, long id) {
             for (int i = 0; i < n; i++) {
                 if (a[i] == id) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Whether the current row already has a ww edge between these vertices. */
+        private boolean rowHasWw(int from, int to) {
+            long key = (long) from << 32 | to;
+            for (int k = 0; k < rowWwCount; k++) {
+                if (rowWw[k] == key) {
                     return true;
                 }
             }
@@ -719,6 +750,9 @@ public final class DependencyGraph {
         }
 
         private void rowDependencies(RowVersions r) {
+            if (placing && r.nextDiff == null) {
+                return; // an incompatible order: no dependencies (and reported in the first pass)
+            }
             if (r.conflictOther != null) {
                 long a = r.longestObs < 0 ? -1 : ids[r.obsTxn(r.longestObs)];
                 long b = ids[r.obsTxn(r.conflictObs)];
@@ -742,11 +776,13 @@ public final class DependencyGraph {
                 r.conflictOther = Arrays.copyOf(r.order, r.tombstone);
                 return;
             }
-            r.computeRuns();
-            r.base = nextBase;
-            nextBase += r.length;
-            byBase.add(r);
-            int rowEdges = edges.size();
+            if (!placing) {
+                r.computeRuns();
+                r.base = nextBase;
+                nextBase += r.length;
+                byBase.add(r);
+            }
+            rowWwCount = 0;
             int len = r.length;
             long[] order = r.order;
             Seen ww = null;
@@ -757,8 +793,12 @@ public final class DependencyGraph {
                     if (ww == null) {
                         ww = new Seen();
                     }
-                    if (ww.add(from * 31 + to) || !edges.hasWw(rowEdges, vertex(from), vertex(to))) {
+                    if (ww.add(from * 31 + to) || !rowHasWw(vertex(from), vertex(to))) {
                         edge(DepType.WW, from, to, false, r.base + i);
+                        if (rowWwCount == rowWw.length) {
+                            rowWw = Arrays.copyOf(rowWw, rowWwCount * 2);
+                        }
+                        rowWw[rowWwCount++] = (long) vertex(from) << 32 | vertex(to);
                     }
                 }
             }
@@ -1037,7 +1077,9 @@ public final class DependencyGraph {
                             continue;
                         }
                         if (budget-- <= 0) {
-                            warnings.add("predicate dependencies truncated at " + limits.predicateEdges() + " edges");
+                            if (!placing) {
+                                warnings.add("predicate dependencies truncated at " + limits.predicateEdges() + " edges");
+                            }
                             return;
                         }
                         if (hw[0] == 2) {

@@ -6,12 +6,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The dependencies of a graph as columns: while the inference finds them, appended in blocks (from and to as
- * vertex indices, a code, and a source); then {@link #finish grouped by their source vertex} (compressed
- * rows: vertex v's edges are {@code off[v]} up to {@code off[v + 1]}, in the order they were found), which is
- * the form the cycle search walks. A history of a million transactions has about 13 million dependencies: as
- * objects they were a gigabyte, as eight columns in found order plus the search's own copy about 800 MB; now
- * 9 bytes each once grouped, and never two copies of the whole.
+ * The dependencies of a graph as columns grouped by their source vertex (compressed rows: vertex v's edges are
+ * {@code off[v]} up to {@code off[v + 1]}, in the order they were found), which is the form the cycle search
+ * walks. The inference finds them twice: first each vertex's are counted, then they are placed. A history of a
+ * million transactions has about 13 million dependencies: as objects they were a gigabyte, as eight columns in
+ * found order plus the search's own copy about 800 MB; now 9 bytes each, and never a second copy (at ten
+ * million transactions, holding them in found order as well did not fit the default heap).
  *
  * <p>An edge's evidence is not stored but named by its source: for a wr or rw edge the observation
  * (operation) of the reader, which has the row, the version read and the statement; for a ww edge the place
@@ -22,19 +22,17 @@ import java.util.List;
 final class Edges {
     /** The code: bits 0–2 the search's type ({@link CycleSearch#WW} ...), then these. */
     static final int TYPE_BITS = 7, PREDICATE = 8, LOCKING = 16;
-    /** 512 KB blocks: under the collector's large-object size (half a region; 2 MB regions at the default heap), which would waste up to half of each. */
-    private static final int BLOCK_BITS = 17, BLOCK = 1 << BLOCK_BITS;
 
+    private final int vertices;
     private int size;
-    private int[][] fromBlocks = new int[4][];
-    private int[][] toBlocks = new int[4][];
-    private int[][] sourceBlocks = new int[4][];
-    private byte[][] codeBlocks = new byte[4][];
+    /** Placing (the second pass): the next free place of each vertex's edges. */
+    private int[] fill;
+    private int placed;
     /** Predicate dependencies, by their source. */
     private final List<Dep> predicateDeps = new ArrayList<>();
 
-    /** Grouped by source vertex, once {@link #finish}ed. */
-    private int[] off;
+    /** Grouped by source vertex: vertex v's edges are off[v] up to off[v + 1]. */
+    private final int[] off;
     private int[] to;
     private byte[] code;
     private int[] source;
@@ -45,40 +43,27 @@ final class Edges {
     private RowVersions[] byBase;
     private int[] bases;
 
+    Edges(int vertices) {
+        this.vertices = vertices;
+        off = new int[vertices + 1];
+    }
+
     static int code(DepType type, boolean predicate, boolean locking) {
         return CycleSearch.typeOf(type, predicate) | (predicate ? PREDICATE : 0) | (locking ? LOCKING : 0);
     }
 
     /** An edge between vertices {@code from} and {@code to}: {@code source} as the class comment says, -1 for session order. */
     void add(int from, int to, int code, int source) {
-        int b = size >>> BLOCK_BITS;
-        int i = size & (BLOCK - 1);
-        if (i == 0) {
-            if (b == fromBlocks.length) {
-                int n = b * 2;
-                fromBlocks = Arrays.copyOf(fromBlocks, n);
-                toBlocks = Arrays.copyOf(toBlocks, n);
-                sourceBlocks = Arrays.copyOf(sourceBlocks, n);
-                codeBlocks = Arrays.copyOf(codeBlocks, n);
-            }
-            // the first block small: most graphs (a test case's) have a few dozen edges
-            int length = b == 0 ? 64 : BLOCK;
-            fromBlocks[b] = new int[length];
-            toBlocks[b] = new int[length];
-            sourceBlocks[b] = new int[length];
-            codeBlocks[b] = new byte[length];
-        } else if (b == 0 && i == fromBlocks[0].length) {
-            int n = Math.min(BLOCK, i * 4);
-            fromBlocks[0] = Arrays.copyOf(fromBlocks[0], n);
-            toBlocks[0] = Arrays.copyOf(toBlocks[0], n);
-            sourceBlocks[0] = Arrays.copyOf(sourceBlocks[0], n);
-            codeBlocks[0] = Arrays.copyOf(codeBlocks[0], n);
+        if (fill == null) {
+            off[from + 1]++; // counting
+            size++;
+            return;
         }
-        fromBlocks[b][i] = from;
-        toBlocks[b][i] = to;
-        sourceBlocks[b][i] = source;
-        codeBlocks[b][i] = (byte) code;
-        size++;
+        int k = fill[from]++;
+        this.to[k] = to;
+        this.code[k] = (byte) code;
+        this.source[k] = source;
+        placed++;
     }
 
     /** A predicate edge, with its evidence. */
@@ -91,23 +76,24 @@ final class Edges {
         return size;
     }
 
-    /** Whether an edge from {@code first} on (in found order, before {@link #finish}) is a ww edge {@code from → to}. */
-    boolean hasWw(int first, int from, int to) {
-        for (int e = first; e < size; e++) {
-            int b = e >>> BLOCK_BITS;
-            int i = e & (BLOCK - 1);
-            if ((codeBlocks[b][i] & TYPE_BITS) == CycleSearch.WW && fromBlocks[b][i] == from && toBlocks[b][i] == to) {
-                return true;
-            }
+    /** The edges are counted: the same ones, found again in the same order, are now placed. */
+    void startPlacing() {
+        for (int v = 0; v < vertices; v++) {
+            off[v + 1] += off[v];
         }
-        return false;
+        to = new int[size];
+        code = new byte[size];
+        source = new int[size];
+        fill = Arrays.copyOf(off, vertices);
+        predicateDeps.clear();
     }
 
-    /**
-     * Groups the edges by source vertex, keeping their found order within each, and drops the blocks as it goes (at ten
-     * million transactions the edges are more than a gigabyte: the two forms must not be held whole at once).
-     */
+    /** The edges are placed; {@link Dep}s are made from these. */
     void finish(long[] vertexIds, HistoryColumns columns, RowVersions[] byRow, List<RowVersions> byBase) {
+        if (placed != size) {
+            throw new IllegalStateException("the second pass found " + placed + " dependencies, the first " + size);
+        }
+        fill = null;
         this.vertexIds = vertexIds;
         this.columns = columns;
         this.byRow = byRow;
@@ -115,48 +101,6 @@ final class Edges {
         this.bases = new int[this.byBase.length];
         for (int k = 0; k < bases.length; k++) {
             bases[k] = this.byBase[k].base;
-        }
-        int nV = vertexIds.length;
-        off = new int[nV + 1];
-        for (int e = 0; e < size; e++) {
-            off[fromBlocks[e >>> BLOCK_BITS][e & (BLOCK - 1)] + 1]++;
-        }
-        for (int v = 0; v < nV; v++) {
-            off[v + 1] += off[v];
-        }
-        // one column at a time, each block's dropped once placed: the blocks and the grouped form are each more than a
-        // gigabyte at ten million transactions, and the default heap does not hold both whole
-        to = new int[size];
-        place(toBlocks, to);
-        toBlocks = null;
-        source = new int[size];
-        place(sourceBlocks, source);
-        sourceBlocks = null;
-        code = new byte[size];
-        int[] fill = Arrays.copyOf(off, nV);
-        for (int b = 0; b * (long) BLOCK < size; b++) {
-            int[] f = fromBlocks[b];
-            byte[] c = codeBlocks[b];
-            int n = Math.min(f.length, size - b * BLOCK);
-            for (int i = 0; i < n; i++) {
-                code[fill[f[i]]++] = c[i];
-            }
-            fromBlocks[b] = null;
-            codeBlocks[b] = null;
-        }
-    }
-
-    /** Puts a column's values at their grouped places, dropping its blocks as it goes. */
-    private void place(int[][] blocks, int[] into) {
-        int[] fill = Arrays.copyOf(off, off.length - 1);
-        for (int b = 0; b * (long) BLOCK < size; b++) {
-            int[] f = fromBlocks[b];
-            int[] v = blocks[b];
-            int n = Math.min(f.length, size - b * BLOCK);
-            for (int i = 0; i < n; i++) {
-                into[fill[f[i]]++] = v[i];
-            }
-            blocks[b] = null;
         }
     }
 
