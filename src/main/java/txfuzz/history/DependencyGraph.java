@@ -279,8 +279,12 @@ public final class DependencyGraph {
     }
 
     /** Bounds that keep pathological histories from taking forever; reaching one adds a warning. */
-    record Limits(int findingsPerKind, long predicateEdges, int anchorsPerComponent, long bfsStepsPerSpec) {
-        static final Limits DEFAULT = new Limits(20, 2_000_000, 200, 50_000_000);
+    record Limits(int findingsPerKind, long predicateEdges, int anchorsPerComponent, long bfsStepsPerSpec, long onePassOps) {
+        /**
+         * Dependencies are found once for histories of up to {@code onePassOps} operations, twice beyond ({@link Edges}): about
+         * two dependencies per operation, 13 bytes each in found order and 9 grouped, with room to spare for the rest.
+         */
+        static final Limits DEFAULT = new Limits(20, 2_000_000, 200, 50_000_000, Runtime.getRuntime().maxMemory() / 176);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -331,7 +335,8 @@ public final class DependencyGraph {
         static final class PredGroup {
             /** The predicate reads' header operations (committed readers only). */
             final List<Integer> readRefs = new ArrayList<>();
-            final Map<RowVersions, Set<Integer>> matched = new HashMap<>();
+            /** In the order rows were first seen: an identity-hashed map ordered the predicate dependencies differently from run to run. */
+            final Map<RowVersions, Set<Integer>> matched = new LinkedHashMap<>();
         }
 
         Builder(History h, HistoryColumns c, Limits limits) {
@@ -366,7 +371,7 @@ public final class DependencyGraph {
                 vertexOfTxn[i] = status[i] == 1 ? nv++ : -1;
             }
             vertexIds = new long[nv];
-            edges = new Edges(nv);
+            edges = new Edges(nv, c.ops <= limits.onePassOps());
             // by id directly when ids are dense: two look-ups per end of every edge were a tenth of the inference
             vertexById = lookup.dense == null ? null : new int[lookup.dense.length];
             for (int i = 0; i < n; i++) {
@@ -418,17 +423,21 @@ public final class DependencyGraph {
             internal();
             sessionOrder();
             predicates();
-            // again, placing each dependency among its source vertex's: the same rows, sessions and predicates in the
-            // same order give the same dependencies (and found order), and keeping them meanwhile in found order as well
-            // did not fit the default heap at ten million transactions
-            placing = true;
-            edges.startPlacing();
-            predicateEdges.clear();
-            for (RowVersions r : rows.values()) {
-                rowDependencies(r);
+            if (c.ops <= limits.onePassOps()) {
+                edges.group();
+            } else {
+                // again, placing each dependency among its source vertex's: the same rows, sessions and predicates in the
+                // same order give the same dependencies (and found order), and keeping them meanwhile in found order as
+                // well did not fit the default heap at ten million transactions
+                placing = true;
+                edges.startPlacing();
+                predicateEdges.clear();
+                for (RowVersions r : rows.values()) {
+                    rowDependencies(r);
+                }
+                sessionOrder();
+                predicates();
             }
-            sessionOrder();
-            predicates();
             edges.finish(vertexIds, c, byRow, byBase);
             DependencyGraph g = new DependencyGraph(h, lookup, abortedIds, rows, findings, counts, warnings);
             g.vertexIds = vertexIds;

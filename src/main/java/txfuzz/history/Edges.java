@@ -8,10 +8,11 @@ import java.util.List;
 /**
  * The dependencies of a graph as columns grouped by their source vertex (compressed rows: vertex v's edges are
  * {@code off[v]} up to {@code off[v + 1]}, in the order they were found), which is the form the cycle search
- * walks. The inference finds them twice: first each vertex's are counted, then they are placed. A history of a
- * million transactions has about 13 million dependencies: as objects they were a gigabyte, as eight columns in
- * found order plus the search's own copy about 800 MB; now 9 bytes each, and never a second copy (at ten
- * million transactions, holding them in found order as well did not fit the default heap).
+ * walks. A history of a million transactions has about 13 million dependencies: as objects they were a gigabyte,
+ * as eight columns in found order plus the search's own copy about 800 MB; now 9 bytes each. The inference
+ * finds them once, held in found order in blocks and then grouped, when the heap has room for both forms;
+ * otherwise twice: first each vertex's are counted, then they are placed (at ten million transactions both
+ * forms did not fit the default heap; finding them again costs about a third of the check).
  *
  * <p>An edge's evidence is not stored but named by its source: for a wr or rw edge the observation
  * (operation) of the reader, which has the row, the version read and the statement; for a ww edge the place
@@ -25,6 +26,12 @@ final class Edges {
 
     private final int vertices;
     private int size;
+    /** Found once: in found order in these blocks (from and to vertex, source, code), grouped at the end. */
+    private static final int BLOCK_BITS = 17, BLOCK = 1 << BLOCK_BITS; // 512 KB: under the collector's large-object size
+    private int[][] fromBlocks;
+    private int[][] toBlocks;
+    private int[][] sourceBlocks;
+    private byte[][] codeBlocks;
     /** Placing (the second pass): the next free place of each vertex's edges. */
     private int[] fill;
     private int placed;
@@ -43,9 +50,16 @@ final class Edges {
     private RowVersions[] byBase;
     private int[] bases;
 
-    Edges(int vertices) {
+    /** {@code onePass}: the dependencies are found once, and kept in found order until {@link #group}ed. */
+    Edges(int vertices, boolean onePass) {
         this.vertices = vertices;
         off = new int[vertices + 1];
+        if (onePass) {
+            fromBlocks = new int[4][];
+            toBlocks = new int[4][];
+            sourceBlocks = new int[4][];
+            codeBlocks = new byte[4][];
+        }
     }
 
     static int code(DepType type, boolean predicate, boolean locking) {
@@ -54,6 +68,12 @@ final class Edges {
 
     /** An edge between vertices {@code from} and {@code to}: {@code source} as the class comment says, -1 for session order. */
     void add(int from, int to, int code, int source) {
+        if (fromBlocks != null) {
+            append(from, to, code, source);
+            off[from + 1]++;
+            size++;
+            return;
+        }
         if (fill == null) {
             off[from + 1]++; // counting
             size++;
@@ -76,6 +96,71 @@ final class Edges {
         return size;
     }
 
+    private void append(int from, int to, int code, int source) {
+        int b = size >>> BLOCK_BITS;
+        int i = size & (BLOCK - 1);
+        if (i == 0) {
+            if (b == fromBlocks.length) {
+                int n = b * 2;
+                fromBlocks = Arrays.copyOf(fromBlocks, n);
+                toBlocks = Arrays.copyOf(toBlocks, n);
+                sourceBlocks = Arrays.copyOf(sourceBlocks, n);
+                codeBlocks = Arrays.copyOf(codeBlocks, n);
+            }
+            int length = b == 0 ? 64 : BLOCK; // the first small: most graphs (a test case's) have a few dozen edges
+            fromBlocks[b] = new int[length];
+            toBlocks[b] = new int[length];
+            sourceBlocks[b] = new int[length];
+            codeBlocks[b] = new byte[length];
+        } else if (b == 0 && i == fromBlocks[0].length) {
+            int n = Math.min(BLOCK, i * 4);
+            fromBlocks[0] = Arrays.copyOf(fromBlocks[0], n);
+            toBlocks[0] = Arrays.copyOf(toBlocks[0], n);
+            sourceBlocks[0] = Arrays.copyOf(sourceBlocks[0], n);
+            codeBlocks[0] = Arrays.copyOf(codeBlocks[0], n);
+        }
+        fromBlocks[b][i] = from;
+        toBlocks[b][i] = to;
+        sourceBlocks[b][i] = source;
+        codeBlocks[b][i] = (byte) code;
+    }
+
+    /** Found once: groups the blocks by source vertex, one column at a time, dropping each block once placed. */
+    void group() {
+        startPlacing();
+        placeColumn(toBlocks, to);
+        toBlocks = null;
+        placeColumn(sourceBlocks, source);
+        sourceBlocks = null;
+        int[] at = Arrays.copyOf(off, vertices);
+        for (int b = 0; b * (long) BLOCK < size; b++) {
+            int[] f = fromBlocks[b];
+            byte[] c = codeBlocks[b];
+            int n = Math.min(f.length, size - b * BLOCK);
+            for (int i = 0; i < n; i++) {
+                code[at[f[i]]++] = c[i];
+            }
+            fromBlocks[b] = null;
+            codeBlocks[b] = null;
+        }
+        fromBlocks = null;
+        codeBlocks = null;
+        placed = size;
+    }
+
+    private void placeColumn(int[][] blocks, int[] into) {
+        int[] at = Arrays.copyOf(off, vertices);
+        for (int b = 0; b * (long) BLOCK < size; b++) {
+            int[] f = fromBlocks[b];
+            int[] v = blocks[b];
+            int n = Math.min(f.length, size - b * BLOCK);
+            for (int i = 0; i < n; i++) {
+                into[at[f[i]]++] = v[i];
+            }
+            blocks[b] = null;
+        }
+    }
+
     /** The edges are counted: the same ones, found again in the same order, are now placed. */
     void startPlacing() {
         for (int v = 0; v < vertices; v++) {
@@ -84,8 +169,10 @@ final class Edges {
         to = new int[size];
         code = new byte[size];
         source = new int[size];
-        fill = Arrays.copyOf(off, vertices);
-        predicateDeps.clear();
+        if (fromBlocks == null) {
+            fill = Arrays.copyOf(off, vertices);
+            predicateDeps.clear();
+        }
     }
 
     /** The edges are placed; {@link Dep}s are made from these. */
