@@ -474,7 +474,11 @@ public final class CompactHistory {
                     if ((code & ~(3 | LOCKING | HAS_PREDICATE)) != 0) {
                         throw corrupt("a predicate read with flags " + code);
                     }
-                    int predicate = (code & HAS_PREDICATE) != 0 ? canonical[ref()] : -1;
+                    int predicate = -1;
+                    if ((code & HAS_PREDICATE) != 0) {
+                        int reference = ref(); // before indexing: a new string may grow the array
+                        predicate = canonical[reference];
+                    }
                     int n = count("rows of a predicate read");
                     columns.op(HistoryColumns.PRED | (code & LOCKING), stmt, canonical[table], predicate);
                     for (int i = 0; i < n; i++) {
