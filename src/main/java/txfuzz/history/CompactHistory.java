@@ -35,6 +35,8 @@ public final class CompactHistory {
     private static final int LOCKING = 4, MATCHED = 8, HAS_PREDICATE = 8;
     /** Longer than any name or statement txfuzz records: a length beyond it means the bytes are not what they claim. */
     private static final int MAX_STRING = 1 << 26;
+    /** A row's order before its first list, and the reader's shared versions of it: one array, so they agree from the start. */
+    private static final long[] EMPTY_ORDER = new long[0];
 
     private CompactHistory() {
     }
@@ -59,18 +61,23 @@ public final class CompactHistory {
     private static final class RowOrder {
         long[] ids;
         int length;
+        /** The reader's own: the row's number among the columns' rows, -1 before its first operation. */
+        int row = -1;
         /**
-         * The reader's own: the row's versions as committed transactions saw them, which its lists share as views
-         * (entries are only appended past the longest view's end). The format's order above follows any longest
-         * list, an aborted writer's too; sharing that one gave every committed list after an aborted write its own
-         * copy, and the checker compared each of them entry by entry.
+         * The reader's own: the row's versions as committed transactions saw them, which its lists are lengths on
+         * (entries are only appended past the longest one's end), kept by the row's {@code owner}: itself, unless the
+         * file named the same row with a second string of the same text. The format's order follows any longest list,
+         * an aborted writer's too: sharing that one gave every committed list after an aborted write its own copy. Here,
+         * beside the format's order, rather than in arrays by row: the read waits on memory, a cache miss per row look-up.
          */
+        RowOrder owner;
         long[] shared;
         int sharedLength;
         /**
-         * How many leading entries {@code agreedIds} (the format's order) and {@code agreedShared} are known to share: an
-         * aborted write leaves the format's order on the aborted list for good, and comparing the two arrays again on
-         * every later operation of the row was 7% of the read. Both arrays only grow past their valid entries.
+         * How many leading entries {@code agreedIds} (the format's order) and {@code agreedShared} (the reader's shared
+         * versions of the row) are known to share: an aborted write leaves the format's order on the aborted list for
+         * good, and comparing the two arrays again on every later operation of the row was 7% of the read. Both arrays
+         * only grow past their valid entries.
          */
         long[] agreedIds;
         long[] agreedShared;
@@ -93,8 +100,7 @@ public final class CompactHistory {
             RowOrder o = rows[row];
             if (o == null) {
                 o = new RowOrder();
-                o.ids = new long[0];
-                o.shared = o.ids;
+                o.ids = EMPTY_ORDER;
                 rows[row] = o;
             }
             return o;
@@ -273,6 +279,11 @@ public final class CompactHistory {
         }
     }
 
+    /**
+     * Reads straight into {@link HistoryColumns}: no {@code Transaction}, {@code Op} or {@code WList} per operation
+     * (fourteen million objects at a million transactions, all live, were most of the read: the collector copying
+     * them), rows numbered by the format's string table, and a wList as a length on its row's committed order.
+     */
     private static final class Reader {
         private final InputStream in;
         private final String source;
@@ -280,8 +291,14 @@ public final class CompactHistory {
         private int pos;
         private int end;
         private long consumed;
+        /** The format's strings, and each one's number among the columns' (equal texts share one). */
         private final List<String> strings = new ArrayList<>();
+        private int[] canonical = new int[64];
         private final RowOrders orders = new RowOrders();
+        private final HistoryColumns.Builder columns = new HistoryColumns.Builder();
+        /** The columns' rows by (table, row id) string numbers, and each one's owner of its shared versions. */
+        private final Map<Long, Integer> rowNumbers = new HashMap<>();
+        private final List<RowOrder> owners = new ArrayList<>();
         private long txnNo;
         /** The transaction being read aborted: its lists do not extend a row's shared versions. */
         private boolean aborted;
@@ -300,7 +317,6 @@ public final class CompactHistory {
                 for (int i = 0; i < metaCount; i++) {
                     meta.put(raw(), raw());
                 }
-                List<Transaction> txns = new ArrayList<>();
                 while (true) {
                     int tag = byte1();
                     if (tag == TAG_END) {
@@ -317,10 +333,15 @@ public final class CompactHistory {
                         throw corrupt("a record of unknown kind " + tag);
                     }
                     txnNo++;
-                    txns.add(transaction());
+                    transaction();
+                }
+                for (int r = 0; r < columns.rows; r++) {
+                    RowOrder o = owners.get(r);
+                    // a row's array grows by doubling; its lists are lengths on it, so the slack can go
+                    columns.rowOrder[r] = o.shared.length > o.sharedLength ? Arrays.copyOf(o.shared, o.sharedLength) : o.shared;
                 }
                 try {
-                    return new History(meta, txns);
+                    return columns.build(meta).history();
                 } catch (IllegalArgumentException e) {
                     throw new HistoryFormatException(source + ": " + e.getMessage(), e);
                 }
@@ -344,7 +365,7 @@ public final class CompactHistory {
             }
         }
 
-        private Transaction transaction() throws IOException, HistoryFormatException {
+        private void transaction() throws IOException, HistoryFormatException {
             long id = varlong();
             int session = count("session");
             int seq = count("seq");
@@ -359,18 +380,63 @@ public final class CompactHistory {
                 sql.add(raw());
             }
             int opCount = count("operations");
-            List<Op> ops = new ArrayList<>(Math.min(opCount, 1024));
+            if (columns.size == HistoryColumns.MAX_TRANSACTIONS) {
+                throw new HistoryFormatException(source + ": more than " + HistoryColumns.MAX_TRANSACTIONS
+                        + " transactions, more than txfuzz checks at once", null);
+            }
+            columns.transaction(id, session, seq, Outcome.values()[outcome], sql);
+            int first = columns.ops;
             try {
                 for (int i = 0; i < opCount; i++) {
-                    ops.add(op());
+                    op();
                 }
-                return new Transaction(id, session, seq, Outcome.values()[outcome], sql, ops);
+                validate(id, sql.size(), first);
             } catch (IllegalArgumentException e) {
                 throw new HistoryFormatException(source + ": transaction " + txnNo + " (T" + id + "): " + e.getMessage(), e);
             }
         }
 
-        private Op op() throws IOException, HistoryFormatException {
+        /** What {@link Transaction}'s constructor refuses, in its order and words, on the columns just read. */
+        private void validate(long id, int statements, int first) {
+            if (id < 1) {
+                throw new IllegalArgumentException("transaction ids are >= 1 (0 is the initial state), not " + id);
+            }
+            for (int o = first; o < columns.ops; o++) {
+                int code = columns.code(o);
+                int kind = HistoryColumns.kind(code);
+                if (kind == HistoryColumns.PRED_ROW) {
+                    continue;
+                }
+                if (statements > 0 && columns.stmt(o) >= statements) {
+                    throw new IllegalArgumentException("T" + id + ": an op names statement " + columns.stmt(o) + " but the transaction has "
+                            + statements + " statements");
+                }
+                if (kind == HistoryColumns.WRITE) {
+                    long[] a = listArray(o);
+                    int n = listLength(o);
+                    if (a[n - 1] != id) {
+                        throw new IllegalArgumentException("T" + id + ": a write's wlist must end with its writer T" + id + ", not "
+                                + WList.text(a, n) + " (row " + strings(columns.rowName[columns.row(o)]) + ")");
+                    }
+                }
+            }
+        }
+
+        private String strings(int canonicalNumber) {
+            return columns.strings.get(canonicalNumber);
+        }
+
+        private long[] listArray(int o) {
+            int len = columns.len(o);
+            return len >= 0 ? owners.get(columns.row(o)).shared : columns.ownLists.get(-len - 1);
+        }
+
+        private int listLength(int o) {
+            int len = columns.len(o);
+            return len >= 0 ? len : columns.ownLists.get(-len - 1).length;
+        }
+
+        private void op() throws IOException, HistoryFormatException {
             int code = byte1();
             int kind = code & 3;
             int stmt = count("stmt");
@@ -381,7 +447,11 @@ public final class CompactHistory {
                         throw corrupt("a read with flags " + code);
                     }
                     int row = ref();
-                    return new Read(stmt, strings.get(table), strings.get(row), wList(table, row), (code & LOCKING) != 0, (code & MATCHED) != 0);
+                    RowOrder o = orders.of(table, row);
+                    int len = wList(o, owner(o, table, row));
+                    Op.checkCommon(stmt, strings.get(table));
+                    Op.checkRow(strings.get(row));
+                    columns.op(HistoryColumns.READ | (code & LOCKING) | (code & MATCHED), stmt, o.row, len);
                 }
                 case OP_WRITE -> {
                     int wk = code >>> 2;
@@ -389,93 +459,126 @@ public final class CompactHistory {
                         throw corrupt("a write of kind code " + wk);
                     }
                     int row = ref();
-                    return new Write(stmt, strings.get(table), strings.get(row), WriteKind.values()[wk], wList(table, row));
+                    RowOrder o = orders.of(table, row);
+                    int len = wList(o, owner(o, table, row));
+                    Op.checkCommon(stmt, strings.get(table));
+                    Op.checkRow(strings.get(row));
+                    columns.op(HistoryColumns.WRITE | wk << HistoryColumns.WRITE_KIND_SHIFT, stmt, o.row, len);
+                    int n = listLength(columns.ops - 1);
+                    if (wk == WriteKind.INSERT.ordinal() && n != 1) {
+                        throw new IllegalArgumentException("an insert creates a row with a one-entry wlist, not "
+                                + WList.text(listArray(columns.ops - 1), n));
+                    }
                 }
                 case OP_PRED -> {
                     if ((code & ~(3 | LOCKING | HAS_PREDICATE)) != 0) {
                         throw corrupt("a predicate read with flags " + code);
                     }
-                    String predicate = (code & HAS_PREDICATE) != 0 ? strings.get(ref()) : null;
+                    int predicate = -1;
+                    if ((code & HAS_PREDICATE) != 0) {
+                        int reference = ref(); // before indexing: a new string may grow the array
+                        predicate = canonical[reference];
+                    }
                     int n = count("rows of a predicate read");
-                    List<RowVersion> rows = new ArrayList<>(Math.min(n, 1024));
+                    columns.op(HistoryColumns.PRED | (code & LOCKING), stmt, canonical[table], predicate);
                     for (int i = 0; i < n; i++) {
                         int row = ref();
-                        rows.add(new RowVersion(strings.get(row), wList(table, row)));
+                        RowOrder o = orders.of(table, row);
+                        int len = wList(o, owner(o, table, row));
+                        Op.checkRow(strings.get(row));
+                        columns.op(HistoryColumns.PRED_ROW | (code & LOCKING), stmt, o.row, len);
                     }
-                    return new PredicateRead(stmt, strings.get(table), predicate, (code & LOCKING) != 0, rows);
+                    Op.checkCommon(stmt, strings.get(table));
                 }
                 default -> throw corrupt("an operation of unknown kind " + kind);
             }
         }
 
-        private WList wList(int table, int row) throws IOException, HistoryFormatException {
+        /** The owner of the row's shared versions, the row numbered on its first operation (by the texts: equal ones are one row). */
+        private RowOrder owner(RowOrder o, int table, int row) {
+            if (o.owner == null) {
+                long key = (long) canonical[table] << 32 | canonical[row];
+                Integer known = rowNumbers.get(key);
+                if (known == null) {
+                    known = columns.row(strings.get(table), strings.get(row));
+                    rowNumbers.put(key, known);
+                    owners.add(o);
+                    o.shared = EMPTY_ORDER;
+                }
+                o.row = known;
+                o.owner = owners.get(known);
+            }
+            return o.owner;
+        }
+
+        /** Reads a wList of the row; returns its length column (see {@link HistoryColumns}). */
+        private int wList(RowOrder o, RowOrder owner) throws IOException, HistoryFormatException {
             int n = count("wList length");
             int freshCount = count("new wList entries");
             int common = n - freshCount;
-            RowOrder o = orders.of(table, row);
             if (n == 0 || freshCount > n || common > o.length) {
                 throw corrupt("a wList of " + n + " entries with " + freshCount + " new ones, on a row of " + o.length + " known");
             }
-            // the list is the format's order up to `common`, then the new entries (kept at their own positions)
             if (n > fresh.length) {
                 fresh = Arrays.copyOf(fresh, Math.max(n, fresh.length * 2));
             }
-            long prev = common == 0 ? 0 : o.ids[common - 1];
-            for (int i = common; i < n; i++) {
-                prev += unzigzag(varlong());
-                fresh[i] = prev;
+            if (freshCount > 0) {
+                // the list is the format's order up to `common`, then the new entries (kept at their own positions)
+                long prev = common == 0 ? 0 : o.ids[common - 1];
+                for (int i = common; i < n; i++) {
+                    prev += unzigzag(varlong());
+                    fresh[i] = prev;
+                }
             }
-            WList w = view(o, common, n);
+            int len = view(o, owner, common, n);
             if (common == o.length && n > o.length) {
-                o.ids = w.raw(); // the format's order: the first n entries of w's array never change
+                // the format's order: the first n entries of the list's array never change
+                o.ids = len >= 0 ? owner.shared : columns.ownLists.get(-len - 1);
                 o.length = n;
             }
-            return w;
+            return len;
         }
 
-        /** The list as a view of the row's shared versions when it agrees with them, else of the format's order, else its own copy. */
-        private WList view(RowOrder o, int common, int n) {
-            long[] s = o.shared;
-            int sl = o.sharedLength;
+        /** The list as a length on the row's shared versions when it agrees with them, else a list of its own. */
+        private int view(RowOrder o, RowOrder owner, int common, int n) {
+            long[] s = owner.shared;
+            int sl = owner.sharedLength;
             int m = Math.min(n, sl);
             int head = Math.min(common, m);
-            boolean agrees = agreeOn(o, head) && Arrays.equals(fresh, head, m, s, head, m);
+            boolean agrees = agreeOn(o, s, sl, head) && Arrays.equals(fresh, head, m, s, head, m);
             if (agrees && n <= sl) {
-                return WList.sharedPrefix(s, n);
+                return n;
             }
             if (agrees && !aborted) {
                 if (n > s.length) {
-                    s = Arrays.copyOf(s, Math.max(4, Math.max(n, s.length * 2))); // views of the old array keep it; theirs never changes
-                    o.shared = s;
+                    s = Arrays.copyOf(s, Math.max(4, Math.max(n, s.length * 2))); // lists are lengths: only the last array is kept
+                    owner.shared = s;
                 }
                 if (sl < common) {
                     System.arraycopy(o.ids, sl, s, sl, common - sl);
                 }
                 System.arraycopy(fresh, Math.max(sl, common), s, Math.max(sl, common), n - Math.max(sl, common));
-                o.sharedLength = n;
-                return WList.sharedPrefix(s, n);
-            }
-            if (common == n) {
-                return WList.sharedPrefix(o.ids, n); // a prefix of the format's order
+                owner.sharedLength = n;
+                return n;
             }
             long[] own = Arrays.copyOf(o.ids, n);
             System.arraycopy(fresh, common, own, common, n - common);
-            return WList.owning(own);
+            return columns.ownList(own);
         }
 
         /** Whether the format's order and the row's shared versions agree on their first {@code head} entries (at most both lengths). */
-        private static boolean agreeOn(RowOrder o, int head) {
-            if (o.ids == o.shared) {
+        private static boolean agreeOn(RowOrder o, long[] s, int sl, int head) {
+            if (o.ids == s) {
                 return true;
             }
-            if (o.agreedIds != o.ids || o.agreedShared != o.shared) {
+            if (o.agreedIds != o.ids || o.agreedShared != s) {
                 o.agreedIds = o.ids;
-                o.agreedShared = o.shared;
+                o.agreedShared = s;
                 o.agreed = 0;
             }
             if (head > o.agreed) {
-                int limit = Math.min(o.length, o.sharedLength);
-                int k = Arrays.mismatch(o.ids, o.agreed, limit, o.shared, o.agreed, limit);
+                int limit = Math.min(o.length, sl);
+                int k = Arrays.mismatch(o.ids, o.agreed, limit, s, o.agreed, limit);
                 o.agreed = k < 0 ? limit : o.agreed + k;
             }
             return head <= o.agreed;
@@ -484,8 +587,14 @@ public final class CompactHistory {
         private int ref() throws IOException, HistoryFormatException {
             int k = count("string reference");
             if (k == 0) {
-                strings.add(raw());
-                return strings.size() - 1;
+                String text = raw();
+                strings.add(text);
+                int at = strings.size() - 1;
+                if (at == canonical.length) {
+                    canonical = Arrays.copyOf(canonical, at * 2);
+                }
+                canonical[at] = columns.string(text);
+                return at;
             }
             if (k > strings.size()) {
                 throw corrupt("a reference to string " + k + " of " + strings.size());
@@ -519,6 +628,22 @@ public final class CompactHistory {
         }
 
         private long varlong() throws IOException, HistoryFormatException {
+            if (end - pos >= 10) {
+                // the buffer holds any number: decode without a refill check per byte
+                byte[] b = buf;
+                int p = pos;
+                long v = 0;
+                for (int shift = 0; shift < 64; shift += 7) {
+                    int x = b[p++];
+                    v |= (long) (x & 0x7f) << shift;
+                    if (x >= 0) {
+                        pos = p;
+                        return v;
+                    }
+                }
+                pos = p;
+                throw corrupt("a number longer than 64 bits");
+            }
             long v = 0;
             for (int shift = 0; shift < 64; shift += 7) {
                 int b = byte1();

@@ -121,13 +121,11 @@ final class CycleSearch {
     }
 
     private final int nV;
-    private final long[] vid;
+    /** The graph's edges grouped by source vertex ({@link Edges#finish}): vertex v's are off[v] up to off[v + 1]. */
     private final int[] off;
     private final int[] to;
-    private final int[] from;
+    /** Each edge's code: its search type in bits 0–2 ({@link Edges#TYPE_BITS}). */
     private final byte[] type;
-    /** The search's edge k is the graph's edge orig[k]: its {@link Dep} is made only for a witness. */
-    private final int[] orig;
     private final Edges edges;
     private final DependencyGraph.Limits limits;
     final List<String> warnings = new ArrayList<>();
@@ -150,52 +148,20 @@ final class CycleSearch {
     private int[] queueEdge = new int[1024];
     private int cur;
 
+    /** Searches the graph's own grouped edges: no copy of them (at ten million transactions they are more than a gigabyte). */
     CycleSearch(DependencyGraph g, DependencyGraph.Limits limits) {
         this.limits = limits;
-        vid = g.vertexIds;
-        nV = vid.length;
-        long max = 0;
-        for (long v : vid) {
-            max = Math.max(max, v);
-        }
-        // vertex index by id: an array when ids are dense, else a map
-        int[] dense = max < 8L * nV + 1024 ? new int[(int) max + 1] : null;
-        Map<Long, Integer> vi = dense == null ? new HashMap<>(nV * 2) : null;
-        for (int i = 0; i < nV; i++) {
-            if (dense != null) {
-                dense[(int) vid[i]] = i;
-            } else {
-                vi.put(vid[i], i);
-            }
-        }
+        nV = g.vertexIds.length;
         edges = g.edges;
-        int m = edges.size();
-        off = new int[nV + 1];
-        to = new int[m];
-        from = new int[m];
-        type = new byte[m];
-        orig = new int[m];
-        int[] src = new int[m];
-        int[] dst = new int[m];
-        for (int e = 0; e < m; e++) {
-            src[e] = dense != null ? dense[(int) edges.from(e)] : vi.get(edges.from(e));
-            dst[e] = dense != null ? dense[(int) edges.to(e)] : vi.get(edges.to(e));
-            off[src[e] + 1]++;
-        }
-        for (int v = 0; v < nV; v++) {
-            off[v + 1] += off[v];
-        }
-        int[] fill = Arrays.copyOf(off, nV);
-        for (int e = 0; e < m; e++) {
-            int k = fill[src[e]]++;
-            to[k] = dst[e];
-            from[k] = src[e];
-            orig[k] = e;
-            type[k] = (byte) typeOf(edges.type(e), edges.predicate(e));
-        }
+        off = edges.offsets();
+        to = edges.targets();
+        type = edges.codes();
         int present = 0;
-        for (int k = 0; k < m; k++) {
-            present |= 1 << type[k];
+        for (byte c : type) {
+            present |= 1 << (c & Edges.TYPE_BITS);
+            if (present == 0b11111) {
+                break;
+            }
         }
         presentTypes = present;
         stamp = new int[nV];
@@ -212,7 +178,7 @@ final class CycleSearch {
     }
 
     private Dep dep(int k) {
-        return edges.dep(orig[k]);
+        return edges.dep(k);
     }
 
     /**
@@ -255,7 +221,7 @@ final class CycleSearch {
                 boolean pushed = false;
                 while (e < off[v + 1]) {
                     int w = to[e];
-                    int t = type[e];
+                    int t = type[e] & Edges.TYPE_BITS;
                     e++;
                     if ((mask & (1 << t)) == 0) {
                         continue;
@@ -357,7 +323,7 @@ final class CycleSearch {
                 continue;
             }
             for (int e = off[v]; e < off[v + 1]; e++) {
-                if (type[e] == spec.anchor && comp[to[e]] == comp[v]) {
+                if ((type[e] & Edges.TYPE_BITS) == spec.anchor && comp[to[e]] == comp[v]) {
                     anchors.computeIfAbsent(comp[v], k -> new Anchors()).add(e, keep);
                 }
             }
@@ -443,7 +409,7 @@ final class CycleSearch {
     /** BFS from the anchor's target back to its source; records the shortest witness per produced anomaly. */
     private void bfs(Spec spec, int anchorEdge, int[] comp, int pathMask, Map<Anomaly, Witness> best, long[] steps) {
         Dep anchor = dep(anchorEdge);
-        int u = from[anchorEdge];
+        int u = edges.fromVertex(anchorEdge);
         int v = to[anchorEdge];
         int c = comp[u];
         cur++;
@@ -473,7 +439,7 @@ final class CycleSearch {
             int x = key / STATES;
             int s = key % STATES;
             for (int e = off[x]; e < off[x + 1]; e++) {
-                int t = type[e];
+                int t = type[e] & Edges.TYPE_BITS;
                 if ((pathMask & (1 << t)) == 0) {
                     continue;
                 }

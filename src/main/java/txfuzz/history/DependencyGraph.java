@@ -218,31 +218,32 @@ public final class DependencyGraph {
      * 200 MB at a million transactions.
      */
     private static final class TxnLookup {
-        final Transaction[] txns;
+        final HistoryColumns columns;
         /** id → index + 1 when ids are small, else null and {@link #sparse} is used. */
         final int[] dense;
         final Map<Long, Integer> sparse;
         /** 1 committed (or unknown and observed), 2 aborted, 3 unknown and unobserved; filled in by the inference. */
         final byte[] status;
 
-        TxnLookup(Transaction[] txns) {
-            this.txns = txns;
-            int n = txns.length;
+        TxnLookup(HistoryColumns columns) {
+            this.columns = columns;
+            int n = columns.size;
+            long[] ids = columns.ids;
             long max = 0;
-            for (Transaction t : txns) {
-                max = Math.max(max, t.id());
+            for (int i = 0; i < n; i++) {
+                max = Math.max(max, ids[i]);
             }
             if (max < 8L * n + 1024) {
                 dense = new int[(int) max + 1];
                 sparse = null;
                 for (int i = 0; i < n; i++) {
-                    dense[(int) txns[i].id()] = i + 1;
+                    dense[(int) ids[i]] = i + 1;
                 }
             } else {
                 dense = null;
                 sparse = new HashMap<>(n * 2);
                 for (int i = 0; i < n; i++) {
-                    sparse.put(txns[i].id(), i);
+                    sparse.put(ids[i], i);
                 }
             }
             status = new byte[n];
@@ -256,9 +257,10 @@ public final class DependencyGraph {
             return i == null ? -1 : i;
         }
 
+        /** Made from the columns on each call: only explanations ask. */
         Transaction transaction(long id) {
             int i = idx(id);
-            return i < 0 ? null : txns[i];
+            return i < 0 ? null : columns.transaction(i);
         }
 
         boolean committed(long id) {
@@ -271,33 +273,44 @@ public final class DependencyGraph {
         return infer(h, Limits.DEFAULT);
     }
 
+    /** One inference for every history: on its columns, read as such or made from its objects ({@link HistoryColumns#of}). */
     static DependencyGraph infer(History h, Limits limits) {
-        return new Builder(h, limits).build();
+        return new Builder(h, HistoryColumns.of(h), limits).build();
     }
 
     /** Bounds that keep pathological histories from taking forever; reaching one adds a warning. */
-    record Limits(int findingsPerKind, long predicateEdges, int anchorsPerComponent, long bfsStepsPerSpec) {
-        static final Limits DEFAULT = new Limits(20, 2_000_000, 200, 50_000_000);
+    record Limits(int findingsPerKind, long predicateEdges, int anchorsPerComponent, long bfsStepsPerSpec, long onePassOps) {
+        /**
+         * Dependencies are found once for histories of up to {@code onePassOps} operations, twice beyond ({@link Edges}): about
+         * two dependencies per operation, 13 bytes each in found order and 9 grouped, with room to spare for the rest.
+         */
+        static final Limits DEFAULT = new Limits(20, 2_000_000, 200, 50_000_000, Runtime.getRuntime().maxMemory() / 176);
     }
 
     // ------------------------------------------------------------------------------------------
 
     private static final class Builder {
         final History h;
+        final HistoryColumns c;
         final Limits limits;
         final int n;
-        final Transaction[] txns;
         final long[] ids;
         final TxnLookup lookup;
         final byte[] status; // 1 committed (effective), 2 aborted, 3 unknown & unobserved
         final Map<RowKey, RowVersions> rows = new HashMap<>();
-        final RowIndex rowIndex = new RowIndex();
+        /** The rows by their column number: the look-up of every operation's row is an array read. */
+        final RowVersions[] byRow;
         /**
          * The distinct dependencies. Duplicates can only come from one row (a transaction reading
          * versions of the same writer's run twice, a writer pair adjacent twice in an order) or from
-         * predicate reads, so they are removed there, with compact keys.
+         * predicate reads, so they are removed there, with compact keys. Found twice: once to count each
+         * vertex's, then to place them grouped by vertex ({@link Edges}); the second pass reports nothing.
          */
-        final Edges edges = new Edges();
+        Edges edges;
+        boolean placing;
+        /** The current row's ww edges (from and to vertex, side by side), for the rare writer pair adjacent twice. */
+        private long[] rowWw = new long[8];
+        private int rowWwCount;
         final Set<Dep> predicateEdges = new HashSet<>();
         final List<AnomalyFinding> findings = new ArrayList<>();
         final Map<Anomaly, Integer> counts = new EnumMap<>(Anomaly.class);
@@ -308,26 +321,33 @@ public final class DependencyGraph {
         final Set<String> reported = new HashSet<>();
         /** Scratch of {@link #internal()}, one transaction at a time. */
         final OwnVersions ownVersions = new OwnVersions();
+        /** The graph's vertices (committed transactions, in history order): each one's id, and each transaction's vertex or -1. */
+        long[] vertexIds;
+        int[] vertexOfTxn;
+        int[] vertexById;
+        /** The rows with dependencies, in the order their versions are numbered for ww edges ({@link RowVersions#base}). */
+        final List<RowVersions> byBase = new ArrayList<>();
+        int nextBase;
 
         record PredKey(String table, String predicate) {
         }
 
         static final class PredGroup {
-            final List<int[]> readRefs = new ArrayList<>(); // {txnIndex, opIndex}
-            final Map<RowVersions, Set<Integer>> matched = new HashMap<>();
+            /** The predicate reads' header operations (committed readers only). */
+            final List<Integer> readRefs = new ArrayList<>();
+            /** In the order rows were first seen: an identity-hashed map ordered the predicate dependencies differently from run to run. */
+            final Map<RowVersions, Set<Integer>> matched = new LinkedHashMap<>();
         }
 
-        Builder(History h, Limits limits) {
+        Builder(History h, HistoryColumns c, Limits limits) {
             this.h = h;
+            this.c = c;
             this.limits = limits;
-            this.n = h.transactions().size();
-            this.txns = h.transactions().toArray(new Transaction[0]);
-            this.ids = new long[n];
-            for (int i = 0; i < n; i++) {
-                ids[i] = txns[i].id();
-            }
-            this.lookup = new TxnLookup(txns);
+            this.n = c.size;
+            this.ids = c.ids;
+            this.lookup = new TxnLookup(c);
             this.status = lookup.status;
+            this.byRow = new RowVersions[c.rows];
             this.ex = new Explainer(lookup::transaction);
         }
 
@@ -345,33 +365,54 @@ public final class DependencyGraph {
 
         DependencyGraph build() {
             resolveOutcomes();
+            vertexOfTxn = new int[n];
+            int nv = 0;
             for (int i = 0; i < n; i++) {
-                if (status[i] != 1 && txns[i].outcome() == Outcome.ABORTED) {
-                    abortedIds.add(ids[i]);
+                vertexOfTxn[i] = status[i] == 1 ? nv++ : -1;
+            }
+            vertexIds = new long[nv];
+            edges = new Edges(nv, c.ops <= limits.onePassOps());
+            // by id directly when ids are dense: two look-ups per end of every edge were a tenth of the inference
+            vertexById = lookup.dense == null ? null : new int[lookup.dense.length];
+            for (int i = 0; i < n; i++) {
+                if (vertexOfTxn[i] >= 0) {
+                    vertexIds[vertexOfTxn[i]] = ids[i];
+                }
+                if (vertexById != null) {
+                    vertexById[(int) ids[i]] = vertexOfTxn[i];
                 }
             }
             for (int i = 0; i < n; i++) {
-                List<Op> ops = txns[i].ops();
-                for (int k = 0; k < ops.size(); k++) {
-                    Op op = ops.get(k);
-                    if (op instanceof Read r) {
-                        observe(i, r.table(), r.row(), r.wList(), r.stmt(), RowVersions.READ | (r.locking() ? RowVersions.LOCKING : 0));
-                    } else if (op instanceof Write w) {
-                        observe(i, w.table(), w.row(), w.wList(), w.stmt(),
-                                RowVersions.WRITE | (w.kind() == WriteKind.DELETE ? RowVersions.DELETE : 0));
-                    } else if (op instanceof PredicateRead p) {
-                        PredGroup g = null;
-                        if (p.predicate() != null && status[i] == 1) {
-                            g = predGroups.computeIfAbsent(new PredKey(p.table(), p.predicate()), key -> new PredGroup());
-                            g.readRefs.add(new int[] {i, k});
+                if (status[i] != 1 && c.outcome(i) == Outcome.ABORTED) {
+                    abortedIds.add(ids[i]);
+                }
+            }
+            PredKey groupKey = null; // of the predicate read whose rows follow, when it has a predicate
+            PredGroup group = null;
+            int predFlags = 0;
+            for (int o = 0; o < c.ops; o++) {
+                int op = c.code(o);
+                int i = c.txn(o);
+                switch (HistoryColumns.kind(op)) {
+                    case HistoryColumns.READ -> observe(i, o, c.stmt(o), RowVersions.READ | ((op & HistoryColumns.LOCKING) != 0 ? RowVersions.LOCKING : 0));
+                    case HistoryColumns.WRITE -> observe(i, o, c.stmt(o),
+                            RowVersions.WRITE | (((op >>> HistoryColumns.WRITE_KIND_SHIFT) & 3) == WriteKind.DELETE.ordinal() ? RowVersions.DELETE : 0));
+                    case HistoryColumns.PRED -> {
+                        predFlags = RowVersions.READ | RowVersions.PRED | ((op & HistoryColumns.LOCKING) != 0 ? RowVersions.LOCKING : 0);
+                        groupKey = c.len(o) < 0 ? null : new PredKey(c.strings[c.row(o)], c.strings[c.len(o)]);
+                        group = null;
+                        if (groupKey != null && status[i] == 1) {
+                            group = predGroups.computeIfAbsent(groupKey, key -> new PredGroup());
+                            group.readRefs.add(o);
                         }
-                        for (RowVersion rv : p.rows()) {
-                            RowVersions row = observe(i, p.table(), rv.row(), rv.wList(), p.stmt(),
-                                    RowVersions.READ | RowVersions.PRED | (p.locking() ? RowVersions.LOCKING : 0));
-                            if (row != null && p.predicate() != null) {
-                                predGroups.computeIfAbsent(new PredKey(p.table(), p.predicate()), key -> new PredGroup()).matched
-                                        .computeIfAbsent(row, key -> new HashSet<>()).add(rv.wList().size());
+                    }
+                    default -> {
+                        RowVersions row = observe(i, o, c.stmt(o), predFlags);
+                        if (row != null && groupKey != null) {
+                            if (group == null) {
+                                group = predGroups.computeIfAbsent(groupKey, key -> new PredGroup()); // a reader that did not commit: its rows still match
                             }
+                            group.matched.computeIfAbsent(row, key -> new HashSet<>()).add(c.listLength(o));
                         }
                     }
                 }
@@ -382,15 +423,24 @@ public final class DependencyGraph {
             internal();
             sessionOrder();
             predicates();
-            int nv = 0;
-            long[] vertexIds = new long[n];
-            for (int i = 0; i < n; i++) {
-                if (status[i] == 1) {
-                    vertexIds[nv++] = ids[i];
+            if (c.ops <= limits.onePassOps()) {
+                edges.group();
+            } else {
+                // again, placing each dependency among its source vertex's: the same rows, sessions and predicates in the
+                // same order give the same dependencies (and found order), and keeping them meanwhile in found order as
+                // well did not fit the default heap at ten million transactions
+                placing = true;
+                edges.startPlacing();
+                predicateEdges.clear();
+                for (RowVersions r : rows.values()) {
+                    rowDependencies(r);
                 }
+                sessionOrder();
+                predicates();
             }
+            edges.finish(vertexIds, c, byRow, byBase);
             DependencyGraph g = new DependencyGraph(h, lookup, abortedIds, rows, findings, counts, warnings);
-            g.vertexIds = Arrays.copyOf(vertexIds, nv);
+            g.vertexIds = vertexIds;
             g.edges = edges;
             return g;
         }
@@ -399,52 +449,43 @@ public final class DependencyGraph {
         private void resolveOutcomes() {
             List<Integer> work = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                Outcome o = txns[i].outcome();
+                Outcome o = c.outcome(i);
                 status[i] = o == Outcome.COMMITTED ? (byte) 1 : o == Outcome.ABORTED ? (byte) 2 : (byte) 3;
                 if (status[i] == 1) {
                     work.add(i);
                 }
             }
             boolean anyUnknown = false;
-            for (byte st : status) {
-                anyUnknown |= st == 3;
+            for (int i = 0; i < n; i++) {
+                anyUnknown |= status[i] == 3;
             }
             if (!anyUnknown) {
                 return; // nothing to resolve: walking every wList of every committed transaction would find nothing
             }
             while (!work.isEmpty()) {
                 int i = work.remove(work.size() - 1);
-                for (Op op : txns[i].ops()) {
-                    for (WList w : wLists(op)) {
-                        long[] a = w.raw();
-                        for (int k = 0; k < w.size(); k++) {
-                            long id = a[k];
-                            int j = id == History.INITIAL ? -1 : idx(id);
-                            if (j >= 0 && j != i && status[j] == 3) {
-                                status[j] = 1;
-                                work.add(j);
-                            }
+                for (int o = c.opStart[i]; o < c.opStart[i + 1]; o++) {
+                    if (HistoryColumns.kind(c.code(o)) == HistoryColumns.PRED) {
+                        continue;
+                    }
+                    long[] a = c.listArray(o);
+                    int an = c.listLength(o);
+                    for (int k = 0; k < an; k++) {
+                        long id = a[k];
+                        int j = id == History.INITIAL ? -1 : idx(id);
+                        if (j >= 0 && j != i && status[j] == 3) {
+                            status[j] = 1;
+                            work.add(j);
                         }
                     }
                 }
             }
         }
 
-        private static List<WList> wLists(Op op) {
-            if (op instanceof Read r) {
-                return List.of(r.wList());
-            }
-            if (op instanceof Write w) {
-                return List.of(w.wList());
-            }
-            List<WList> out = new ArrayList<>();
-            for (RowVersion rv : ((PredicateRead) op).rows()) {
-                out.add(rv.wList());
-            }
-            return out;
-        }
-
         private boolean report(Anomaly a, String dedupeKey) {
+            if (placing) {
+                return false; // the second pass over the dependencies: reported in the first
+            }
             if (dedupeKey != null && !reported.add(a + "\u0000" + dedupeKey)) {
                 return false;
             }
@@ -464,22 +505,24 @@ public final class DependencyGraph {
                     Explainer.dot(a.label(), arrows, ab), null, false, false));
         }
 
-        /** Records one observation; returns the row when it counts towards the version order. */
-        private RowVersions observe(int t, String table, String rowId, WList w, int stmt, int flags) {
-            long[] a = w.raw();
-            int an = w.size(); // a may be a longer order shared by the row's versions
+        /** Records operation {@code o} (of transaction {@code t}) as an observation; returns the row when it counts towards the version order. */
+        private RowVersions observe(int t, int o, int stmt, int flags) {
+            long[] a = c.listArray(o);
+            int an = c.listLength(o); // a is the row's whole order, or a list of its own
+            int column = c.row(o);
             long observer = ids[t];
             boolean observerCommitted = status[t] == 1;
-            RowVersions row = rowIndex.get(table, rowId);
+            RowVersions row = byRow[column];
             // entries already known to name committed transactions need no look-up: most lists are prefixes of one
-            // shared array per row, and looking every entry of every list up again was most of the inference
+            // array per row, and looking every entry of every list up again was most of the inference
             int checked = row != null && row.checkedIds == a ? Math.min(an, row.checkedLength) : 0;
             // garbage: unknown transactions, or the initial state anywhere but first
             for (int i = checked; i < an; i++) {
                 long id = a[i];
                 boolean bad = id == History.INITIAL ? i != 0 : idx(id) < 0;
                 if (bad) {
-                    String where = table + "." + rowId;
+                    String where = c.table(column) + "." + c.rowId(column);
+                    String w = WList.text(a, an);
                     if (observerCommitted && report(Anomaly.GARBAGE_READ, observer + "/" + where)) {
                         add(Anomaly.GARBAGE_READ, List.of(observer), Explainer.t(observer) + " observed " + where + " with wList " + w,
                                 Explainer.t(observer) + " observed " + where + " with wList " + w + ex.at(observer, stmt) + ", but "
@@ -500,10 +543,11 @@ public final class DependencyGraph {
             }
             // an uncommitted transaction's own writes are no evidence of the committed version order
             if (firstAborted >= 0 || (!observerCommitted && containsId(a, an, observer))) {
-                String where = table + "." + rowId;
+                String where = c.table(column) + "." + c.rowId(column);
                 if (firstAborted >= 0) {
+                    String w = WList.text(a, an);
                     long writer = a[firstAborted];
-                    boolean reallyAborted = txns[idx(writer)].outcome() == Outcome.ABORTED;
+                    boolean reallyAborted = c.outcome(idx(writer)) == Outcome.ABORTED;
                     if (reallyAborted && observerCommitted && (flags & RowVersions.READ) != 0
                             && report(Anomaly.G1A, observer + "/" + writer)) {
                         add(Anomaly.G1A, List.of(writer, observer), Explainer.t(observer) + " read " + where + " written by aborted "
@@ -531,11 +575,12 @@ public final class DependencyGraph {
                 return null;
             }
             if (row == null) {
-                row = new RowVersions(table, rowId);
-                rows.put(new RowKey(table, rowId), row); // the map keeps the order rows are visited in (hence edges, hence witnesses)
-                rowIndex.put(row);
+                row = new RowVersions(c.table(column), c.rowId(column), c);
+                row.column = column;
+                rows.put(new RowKey(row.table(), row.rowId()), row); // the map's order is the rows' (hence edges', hence witnesses') order
+                byRow[column] = row;
             }
-            row.observe(t, stmt, flags, a, an);
+            row.observe(o, a, an);
             if (observerCommitted && (row.checkedIds != a || row.checkedLength < an)) {
                 row.checkedIds = a; // every entry names a committed transaction (or is T0, first)
                 row.checkedLength = an;
@@ -555,114 +600,34 @@ public final class DependencyGraph {
             return false;
         }
 
-        /** Whether a ww edge from → to on this row was already added (the rare case of a writer pair adjacent twice). */
-        private boolean hasWw(RowVersions r, long from, long to) {
-            for (int k = edges.size() - 1; k >= 0; k--) {
-                if (!edges.onRow(k, r)) {
-                    return false;
-                }
-                if (edges.isWw(k, r, from, to)) {
+        /** Whether the current row already has a ww edge between these vertices. */
+        private boolean rowHasWw(int from, int to) {
+            long key = (long) from << 32 | to;
+            for (int k = 0; k < rowWwCount; k++) {
+                if (rowWw[k] == key) {
                     return true;
                 }
             }
             return false;
         }
 
-        /**
-         * The statement of {@code writer}'s first recorded write of the row, or -1. Asked for every edge of the
-         * row: the row's writers are collected once (in observation order, first write each) rather than all
-         * its observations scanned per edge, which was quadratic in a row's observations.
-         */
-        private int writerStmt(RowVersions r, long writer) {
-            if (r.writerIds == null) {
-                long[] writers = new long[4];
-                int[] stmts = new int[4];
-                int count = 0;
-                for (int o = 0; o < r.observations(); o++) {
-                    if (!r.obsIs(o, RowVersions.WRITE) || containsId(writers, count, ids[r.obsTxn(o)])) {
-                        continue;
-                    }
-                    if (count == writers.length) {
-                        writers = Arrays.copyOf(writers, count * 2);
-                        stmts = Arrays.copyOf(stmts, count * 2);
-                    }
-                    writers[count] = ids[r.obsTxn(o)];
-                    stmts[count++] = r.obsStmt(o);
-                }
-                r.writerIds = Arrays.copyOf(writers, count);
-                r.writerStmts = Arrays.copyOf(stmts, count);
-            }
-            for (int i = 0; i < r.writerIds.length; i++) {
-                if (r.writerIds[i] == writer) {
-                    return r.writerStmts[i];
-                }
-            }
-            return -1;
+        /** The vertex of committed transaction {@code id}. */
+        private int vertex(long id) {
+            return vertexById != null ? vertexById[(int) id] : vertexOfTxn[idx(id)];
         }
 
-        /** A dependency, as {@link Dep}'s fields: only predicate ones are made as objects, to find repeats. */
-        private void edge(DepType type, long from, long to, RowVersions r, boolean predicate, boolean locking, int version, int nextVersion,
-                          int readerStmt, int writerStmt, PredicateRead pred) {
-            if (!predicate || predicateEdges.add(new Dep(type, from, to, r, true, locking, version, nextVersion, readerStmt, writerStmt, pred))) {
-                edges.add(type, from, to, r, predicate, locking, version, nextVersion, readerStmt, writerStmt, pred);
-            }
+        /** An item dependency (ww, wr, rw) or session order, named by its source (see {@link Edges}). */
+        private void edge(DepType type, long from, long to, boolean locking, int source) {
+            edges.add(vertex(from), vertex(to), Edges.code(type, false, locking), source);
         }
 
-        /**
-         * The rows again, for the look-up of every operation's row: open addressing over the rows and their ids in one
-         * array, compared by identity first (readers share one String per row id), where the map's look-up went
-         * through a node, a key object and both strings per operation — a quarter of the check at a million
-         * transactions. A row id beside its row keeps a probe to one cache line: the inference waits on memory.
-         */
-        private static final class RowIndex {
-            /** Slot i is entries 2i (the row id) and 2i + 1 (the row). */
-            private Object[] slots = new Object[2 * 1024];
-            private int size;
-
-            private static int slot(String table, String rowId, int mask) {
-                int h = table.hashCode() * 0x9E3779B9 + rowId.hashCode();
-                h *= 0x85EBCA6B;
-                return (h ^ (h >>> 15)) & mask;
-            }
-
-            RowVersions get(String table, String rowId) {
-                int mask = slots.length / 2 - 1;
-                for (int i = slot(table, rowId, mask); ; i = (i + 1) & mask) {
-                    Object id = slots[2 * i];
-                    if (id == null) {
-                        return null;
-                    }
-                    if (id == rowId || id.equals(rowId)) {
-                        RowVersions r = (RowVersions) slots[2 * i + 1];
-                        if (r.table() == table || r.table().equals(table)) {
-                            return r;
-                        }
-                    }
-                }
-            }
-
-            void put(RowVersions r) {
-                if (4 * (size + 1) > slots.length) {
-                    Object[] old = slots;
-                    slots = new Object[old.length * 2];
-                    for (int i = 1; i < old.length; i += 2) {
-                        if (old[i] != null) {
-                            insert((RowVersions) old[i]);
-                        }
-                    }
-                }
-                insert(r);
-                size++;
-            }
-
-            private void insert(RowVersions r) {
-                int mask = slots.length / 2 - 1;
-                int i = slot(r.table(), r.rowId(), mask);
-                while (slots[2 * i] != null) {
-                    i = (i + 1) & mask;
-                }
-                slots[2 * i] = r.rowId();
-                slots[2 * i + 1] = r;
+        /** A predicate dependency: made as an object, to find repeats (and kept: they are few). */
+        private void predicateEdge(DepType type, long from, long to, RowVersions r, boolean locking, int version, int nextVersion, int readerStmt,
+                                   PredicateRead pred) {
+            int writer = type == DepType.WR ? 0 : 1;
+            Dep d = new Dep(type, from, to, r, true, locking, version, nextVersion, readerStmt, r.writerStmt(writer == 0 ? from : to, ids), pred);
+            if (predicateEdges.add(d)) {
+                edges.addPredicate(vertex(from), vertex(to), d);
             }
         }
 
@@ -714,23 +679,18 @@ public final class DependencyGraph {
         }
 
         /**
-         * The rows a transaction wrote (or matched) so far, each with its latest own version: a short list scanned in
-         * place, since most transactions touch a few rows (a map and a key object per operation were a fifth of the
-         * inference's garbage), indexed by a map only once it grows long.
+         * The rows a transaction wrote (or matched) so far, each with its latest own version (an operation): a short list
+         * scanned in place, since most transactions touch a few rows, indexed by a map only once it grows long.
          */
         private static final class OwnVersions {
             private static final int SCAN = 16;
-            private String[] tables = new String[8];
-            private String[] rowIds = new String[8];
-            private WList[] versions = new WList[8];
+            private int[] rows = new int[8];
+            private int[] versions = new int[8];
             private boolean[] matched = new boolean[8];
             private int size;
-            private Map<RowKey, Integer> index;
+            private Map<Integer, Integer> index;
 
             void clear() {
-                Arrays.fill(tables, 0, size, null);
-                Arrays.fill(rowIds, 0, size, null);
-                Arrays.fill(versions, 0, size, null);
                 size = 0;
                 index = null;
             }
@@ -739,53 +699,51 @@ public final class DependencyGraph {
                 return size == 0;
             }
 
-            private int find(String table, String rowId) {
+            private int find(int row) {
                 if (index != null) {
-                    Integer at = index.get(new RowKey(table, rowId));
+                    Integer at = index.get(row);
                     return at == null ? -1 : at;
                 }
                 for (int i = 0; i < size; i++) {
-                    if ((rowIds[i] == rowId || rowIds[i].equals(rowId)) && (tables[i] == table || tables[i].equals(table))) {
+                    if (rows[i] == row) {
                         return i;
                     }
                 }
                 return -1;
             }
 
-            /** The latest own version of the row, or null. */
-            WList version(String table, String rowId) {
-                int i = find(table, rowId);
-                return i < 0 ? null : versions[i];
+            /** The operation with the row's latest own version, or -1. */
+            int version(int row) {
+                int i = find(row);
+                return i < 0 ? -1 : versions[i];
             }
 
             /** Whether the row's latest own version is one the transaction's DML matched without changing it. */
-            boolean matched(String table, String rowId) {
-                int i = find(table, rowId);
+            boolean matched(int row) {
+                int i = find(row);
                 return i >= 0 && matched[i];
             }
 
-            void put(String table, String rowId, WList version, boolean matchedOnly) {
-                int i = find(table, rowId);
+            void put(int row, int op, boolean matchedOnly) {
+                int i = find(row);
                 if (i < 0) {
-                    if (size == tables.length) {
-                        tables = Arrays.copyOf(tables, size * 2);
-                        rowIds = Arrays.copyOf(rowIds, size * 2);
+                    if (size == rows.length) {
+                        rows = Arrays.copyOf(rows, size * 2);
                         versions = Arrays.copyOf(versions, size * 2);
                         matched = Arrays.copyOf(matched, size * 2);
                     }
                     i = size++;
-                    tables[i] = table;
-                    rowIds[i] = rowId;
+                    rows[i] = row;
                     if (index != null) {
-                        index.put(new RowKey(table, rowId), i);
+                        index.put(row, i);
                     } else if (size > SCAN) {
                         index = new HashMap<>();
                         for (int k = 0; k < size; k++) {
-                            index.put(new RowKey(tables[k], rowIds[k]), k);
+                            index.put(rows[k], k);
                         }
                     }
                 }
-                versions[i] = version;
+                versions[i] = op;
                 matched[i] = matchedOnly;
             }
         }
@@ -801,6 +759,9 @@ public final class DependencyGraph {
         }
 
         private void rowDependencies(RowVersions r) {
+            if (placing && r.nextDiff == null) {
+                return; // an incompatible order: no dependencies (and reported in the first pass)
+            }
             if (r.conflictOther != null) {
                 long a = r.longestObs < 0 ? -1 : ids[r.obsTxn(r.longestObs)];
                 long b = ids[r.obsTxn(r.conflictObs)];
@@ -824,7 +785,13 @@ public final class DependencyGraph {
                 r.conflictOther = Arrays.copyOf(r.order, r.tombstone);
                 return;
             }
-            r.computeRuns();
+            if (!placing) {
+                r.computeRuns();
+                r.base = nextBase;
+                nextBase += r.length;
+                byBase.add(r);
+            }
+            rowWwCount = 0;
             int len = r.length;
             long[] order = r.order;
             Seen ww = null;
@@ -835,20 +802,26 @@ public final class DependencyGraph {
                     if (ww == null) {
                         ww = new Seen();
                     }
-                    if (ww.add(from * 31 + to) || !hasWw(r, from, to)) {
-                        edge(DepType.WW, from, to, r, false, false, i + 1, i + 2, -1, writerStmt(r, to), null);
+                    if (ww.add(from * 31 + to) || !rowHasWw(vertex(from), vertex(to))) {
+                        edge(DepType.WW, from, to, false, r.base + i);
+                        if (rowWwCount == rowWw.length) {
+                            rowWw = Arrays.copyOf(rowWw, rowWwCount * 2);
+                        }
+                        rowWw[rowWwCount++] = (long) vertex(from) << 32 | vertex(to);
                     }
                 }
             }
             Seen reads = new Seen();
             for (int o = 0; o < r.observations(); o++) {
-                int reader = r.obsTxn(o);
-                if (!r.obsIs(o, RowVersions.READ) || status[reader] != 1) {
+                int op = r.obsOp(o);
+                int reader = c.txn(op);
+                int flags = c.flags(op);
+                if ((flags & RowVersions.READ) == 0 || status[reader] != 1) {
                     continue;
                 }
-                int p = r.obsLen(o);
-                int readerStmt = r.obsStmt(o);
-                boolean locking = r.obsIs(o, RowVersions.LOCKING);
+                int p = c.listLength(op);
+                int readerStmt = c.stmt(op);
+                boolean locking = (flags & RowVersions.LOCKING) != 0;
                 // one wr and one rw per (reader, writer's run, locking): later reads of the same run add nothing
                 int runStart = p - 1;
                 while (runStart > 0 && order[runStart - 1] == order[p - 1]) {
@@ -869,12 +842,12 @@ public final class DependencyGraph {
                 if (w == x) {
                     continue;
                 }
-                int wStmt = w == History.INITIAL ? -1 : writerStmt(r, w);
                 if (w != History.INITIAL) {
-                    edge(DepType.WR, w, x, r, false, locking, p, 0, readerStmt, wStmt, null);
+                    edge(DepType.WR, w, x, locking, op);
                 }
                 int q = r.nextDiff[p - 1];
                 if (q > p && w != History.INITIAL && report(Anomaly.G1B, x + "/" + w + "/" + r.name())) {
+                    int wStmt = r.writerStmt(w, ids);
                     add(Anomaly.G1B, List.of(w, x), Explainer.t(x) + " read " + r.name() + "'s intermediate version " + r.versionText(p) + " of "
                                     + Explainer.t(w),
                             Explainer.t(x) + ex.at(x, readerStmt) + " read " + r.name() + "'s version with wList " + r.versionText(p) + ", written by "
@@ -885,7 +858,7 @@ public final class DependencyGraph {
                 if (q < len) {
                     long y = order[q];
                     if (y != x) {
-                        edge(DepType.RW, x, y, r, false, locking, p, q + 1, readerStmt, writerStmt(r, y), null);
+                        edge(DepType.RW, x, y, locking, op);
                     }
                 }
             }
@@ -905,65 +878,85 @@ public final class DependencyGraph {
                 long x = ids[i];
                 OwnVersions own = ownVersions;
                 own.clear();
-                for (Op op : txns[i].ops()) {
-                    if (op instanceof Write w) {
-                        WList before = own.version(w.table(), w.row());
-                        if (before != null && w.kind() != WriteKind.INSERT && !w.wList().startsWith(before)) {
-                            internalFinding(x, new RowKey(w.table(), w.row()), before, w.wList(), w.stmt(), "wrote", own.matched(w.table(), w.row()), null);
+                for (int o = c.opStart[i]; o < c.opStart[i + 1]; o++) {
+                    int code = c.code(o);
+                    int row = c.row(o);
+                    switch (HistoryColumns.kind(code)) {
+                        case HistoryColumns.WRITE -> {
+                            int before = own.version(row);
+                            boolean insert = ((code >>> HistoryColumns.WRITE_KIND_SHIFT) & 3) == WriteKind.INSERT.ordinal();
+                            if (before >= 0 && !insert && !startsWith(o, before)) {
+                                internalFinding(x, row, before, o, "wrote", own.matched(row), -1);
+                            }
+                            own.put(row, o, false);
                         }
-                        own.put(w.table(), w.row(), w.wList(), false);
-                    } else if (op instanceof Read r && (!own.isEmpty() || r.matched())) {
-                        WList before = own.version(r.table(), r.row());
-                        if (before != null && !r.wList().startsWith(before)) {
-                            RowKey k = new RowKey(r.table(), r.row());
-                            internalFinding(x, k, before, r.wList(), r.stmt(), "read", own.matched(r.table(), r.row()),
-                                    ownVersionReadToo(txns[i], r.stmt(), k, before));
-                        } else if (r.matched()) {
-                            own.put(r.table(), r.row(), r.wList(), true);
-                        }
-                    } else if (!own.isEmpty() && op instanceof PredicateRead p) {
-                        for (RowVersion rv : p.rows()) {
-                            WList before = own.version(p.table(), rv.row());
-                            if (before != null && !rv.wList().startsWith(before)) {
-                                RowKey k = new RowKey(p.table(), rv.row());
-                                internalFinding(x, k, before, rv.wList(), p.stmt(), "read", own.matched(p.table(), rv.row()),
-                                        ownVersionReadToo(txns[i], p.stmt(), k, before));
+                        case HistoryColumns.READ -> {
+                            boolean matched = (code & HistoryColumns.MATCHED) != 0;
+                            if (own.isEmpty() && !matched) {
+                                continue;
+                            }
+                            int before = own.version(row);
+                            if (before >= 0 && !startsWith(o, before)) {
+                                internalFinding(x, row, before, o, "read", own.matched(row), ownVersionReadToo(i, c.stmt(o), row, before));
+                            } else if (matched) {
+                                own.put(row, o, true);
                             }
                         }
-                    }
-                }
-            }
-        }
-
-        /**
-         * The version of row {@code k} with {@code tx}'s own write ({@code mine} or later) that statement {@code stmt} read
-         * too, beside one without it; null when it read none: then the statement saw only the other version.
-         */
-        private WList ownVersionReadToo(Transaction tx, int stmt, RowKey k, WList mine) {
-            for (Op op : tx.ops()) {
-                if (op instanceof Read r && r.stmt() == stmt && k.equals(new RowKey(r.table(), r.row())) && r.wList().startsWith(mine)) {
-                    return r.wList();
-                }
-                if (op instanceof PredicateRead p && p.stmt() == stmt && p.table().equals(k.table())) {
-                    for (RowVersion rv : p.rows()) {
-                        if (k.equals(new RowKey(p.table(), rv.row())) && rv.wList().startsWith(mine)) {
-                            return rv.wList();
+                        case HistoryColumns.PRED_ROW -> {
+                            if (own.isEmpty()) {
+                                continue;
+                            }
+                            int before = own.version(row);
+                            if (before >= 0 && !startsWith(o, before)) {
+                                internalFinding(x, row, before, o, "read", own.matched(row), ownVersionReadToo(i, c.stmt(o), row, before));
+                            }
+                        }
+                        default -> {
                         }
                     }
                 }
             }
-            return null;
+        }
+
+        /** Whether operation {@code o}'s wList starts with operation {@code p}'s. */
+        private boolean startsWith(int o, int p) {
+            long[] a = c.listArray(o);
+            long[] b = c.listArray(p);
+            int pn = c.listLength(p);
+            if (pn > c.listLength(o)) {
+                return false;
+            }
+            return a == b || Arrays.equals(a, 0, pn, b, 0, pn);
         }
 
         /**
-         * A transaction that did not see its own earlier write of a row ({@code seen} lacks {@code mine}); {@code alsoOwn}:
-         * the version with its write that the same statement read as well (null: none), for then it did see its write —
-         * and the row's old version beside it, which is what went wrong.
+         * The operation with the version of {@code row} with transaction {@code t}'s own write ({@code mine} or later) that
+         * statement {@code stmt} read too, beside one without it; -1 when it read none: then the statement saw only the other version.
          */
-        private void internalFinding(long x, RowKey k, WList mine, WList seen, int stmt, String verb, boolean matchedOnly, WList alsoOwn) {
-            String where = k.table() + "." + k.rowId();
+        private int ownVersionReadToo(int t, int stmt, int row, int mine) {
+            for (int o = c.opStart[t]; o < c.opStart[t + 1]; o++) {
+                int kind = HistoryColumns.kind(c.code(o));
+                if ((kind == HistoryColumns.READ || kind == HistoryColumns.PRED_ROW) && c.stmt(o) == stmt && c.row(o) == row
+                        && startsWith(o, mine)) {
+                    return o;
+                }
+            }
+            return -1;
+        }
+
+        /**
+         * A transaction that did not see its own earlier write of a row (operation {@code seen} lacks {@code mine}); {@code alsoOwn}:
+         * the operation with the version with its write that the same statement read as well (-1: none), for then it did see its
+         * write — and the row's old version beside it, which is what went wrong.
+         */
+        private void internalFinding(long x, int row, int mineOp, int seenOp, String verb, boolean matchedOnly, int alsoOwnOp) {
+            String where = c.table(row) + "." + c.rowId(row);
+            int stmt = c.stmt(seenOp);
+            String mine = WList.text(c.listArray(mineOp), c.listLength(mineOp));
+            String seen = WList.text(c.listArray(seenOp), c.listLength(seenOp));
             if (report(Anomaly.INTERNAL, x + "/" + where)) {
-                if (alsoOwn != null) {
+                if (alsoOwnOp >= 0) {
+                    String alsoOwn = WList.text(c.listArray(alsoOwnOp), c.listLength(alsoOwnOp));
                     String summary = Explainer.t(x) + "." + stmt + " read both the old and the new version of row " + where + ": wList " + seen
                             + " and its own wList " + alsoOwn;
                     String text = Explainer.t(x) + " wrote " + where + " (wList " + mine + "), then" + ex.at(x, stmt) + " read the row twice: as"
@@ -986,16 +979,30 @@ public final class DependencyGraph {
         }
 
         private void sessionOrder() {
-            Map<Integer, List<Transaction>> sessions = new HashMap<>();
+            // by session in the map's order (as before: the order edges are found in decides the witnesses), then by seq
+            Map<Integer, int[]> sessions = new HashMap<>();
+            Map<Integer, Integer> sizes = new HashMap<>();
             for (int i = 0; i < n; i++) {
                 if (status[i] == 1) {
-                    sessions.computeIfAbsent(txns[i].session(), s -> new ArrayList<>()).add(txns[i]);
+                    int at = sizes.merge(c.sessions[i], 1, Integer::sum) - 1;
+                    int[] members = sessions.get(c.sessions[i]);
+                    if (members == null || at == members.length) {
+                        members = members == null ? new int[8] : Arrays.copyOf(members, at * 2);
+                        sessions.put(c.sessions[i], members);
+                    }
+                    members[at] = i;
                 }
             }
-            for (List<Transaction> s : sessions.values()) {
-                s.sort((a, b) -> Integer.compare(a.seq(), b.seq()));
-                for (int i = 0; i + 1 < s.size(); i++) {
-                    edge(DepType.SO, s.get(i).id(), s.get(i + 1).id(), null, false, false, 0, 0, -1, -1, null);
+            for (Map.Entry<Integer, int[]> e : sessions.entrySet()) {
+                int size = sizes.get(e.getKey());
+                long[] bySeq = new long[size];
+                for (int k = 0; k < size; k++) {
+                    int t = e.getValue()[k];
+                    bySeq[k] = (long) c.seqs[t] << 32 | t; // seqs are unique in a session
+                }
+                Arrays.sort(bySeq);
+                for (int k = 0; k + 1 < size; k++) {
+                    edge(DepType.SO, ids[(int) bySeq[k]], ids[(int) bySeq[k + 1]], false, -1);
                 }
             }
         }
@@ -1053,20 +1060,20 @@ public final class DependencyGraph {
                 if (cand.isEmpty()) {
                     continue;
                 }
-                for (int[] ref : g.readRefs) {
-                    int t = ref[0];
+                for (int ref : g.readRefs) {
+                    int t = c.txn(ref);
                     long x = ids[t];
-                    PredicateRead p = (PredicateRead) txns[t].ops().get(ref[1]);
-                    Set<String> seen = new HashSet<>();
-                    for (RowVersion rv : p.rows()) {
-                        seen.add(rv.row());
+                    PredicateRead p = c.predicateRead(ref);
+                    Set<Integer> seen = new HashSet<>();
+                    for (int o = ref + 1, end = c.predEnd(ref); o < end; o++) {
+                        seen.add(c.row(o));
                     }
-                    for (int c = 0; c < cand.size(); c++) {
-                        RowVersions r = cand.get(c);
-                        if (seen.contains(r.rowId()) || containsId(r.order, r.length, x)) {
+                    for (int k = 0; k < cand.size(); k++) {
+                        RowVersions r = cand.get(k);
+                        if (seen.contains(r.column) || containsId(r.order, r.length, x)) {
                             continue;
                         }
-                        int[] hw = how.get(c);
+                        int[] hw = how.get(k);
                         if (hw[0] == 1) {
                             if (report(Anomaly.PREDICATE_READ_MISS, x + "/" + r.name())) {
                                 add(Anomaly.PREDICATE_READ_MISS, List.of(x), Explainer.t(x) + "'s predicate read of " + r.table() + " missed "
@@ -1079,17 +1086,19 @@ public final class DependencyGraph {
                             continue;
                         }
                         if (budget-- <= 0) {
-                            warnings.add("predicate dependencies truncated at " + limits.predicateEdges() + " edges");
+                            if (!placing) {
+                                warnings.add("predicate dependencies truncated at " + limits.predicateEdges() + " edges");
+                            }
                             return;
                         }
                         if (hw[0] == 2) {
                             long d = r.order[r.length - 1];
                             if (d != x) {
-                                edge(DepType.WR, d, x, r, true, p.locking(), r.length, 0, p.stmt(), writerStmt(r, d), p);
+                                predicateEdge(DepType.WR, d, x, r, p.locking(), r.length, 0, p.stmt(), p);
                             }
                         } else {
                             long w = r.order[hw[1]];
-                            edge(DepType.RW, x, w, r, true, p.locking(), hw[1], hw[2], p.stmt(), writerStmt(r, w), p);
+                            predicateEdge(DepType.RW, x, w, r, p.locking(), hw[1], hw[2], p.stmt(), p);
                         }
                     }
                 }

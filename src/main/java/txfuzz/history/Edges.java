@@ -6,110 +6,254 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The dependencies of a graph as columns, one entry per distinct {@link Dep}, in the order they were
- * found. A history of a million transactions has about 13 million dependencies: as objects they were a
- * gigabyte and most of the collector's work, and the cycle search read them back one object at a time.
- * A {@link Dep} is made only when asked for: for a witness cycle's edges, or for callers of the list view.
+ * The dependencies of a graph as columns grouped by their source vertex (compressed rows: vertex v's edges are
+ * {@code off[v]} up to {@code off[v + 1]}, in the order they were found), which is the form the cycle search
+ * walks. A history of a million transactions has about 13 million dependencies: as objects they were a gigabyte,
+ * as eight columns in found order plus the search's own copy about 800 MB; now 9 bytes each. The inference
+ * finds them once, held in found order in blocks and then grouped, when the heap has room for both forms;
+ * otherwise twice: first each vertex's are counted, then they are placed (at ten million transactions both
+ * forms did not fit the default heap; finding them again costs about a third of the check).
+ *
+ * <p>An edge's evidence is not stored but named by its source: for a wr or rw edge the observation
+ * (operation) of the reader, which has the row, the version read and the statement; for a ww edge the place
+ * of the overwritten version among all rows' versions ({@link RowVersions#base}); for a predicate edge its
+ * {@link Dep}, kept (they are few). A {@link Dep} is made only when asked for: for a witness's edges, or for
+ * callers of the list view.
  */
 final class Edges {
-    private static final int PREDICATE = 4, LOCKING = 8;
-    /** values() copies its array on every call, which was a sixth of the cycle search's set-up. */
-    private static final DepType[] TYPES = DepType.values();
+    /** The code: bits 0–2 the search's type ({@link CycleSearch#WW} ...), then these. */
+    static final int TYPE_BITS = 7, PREDICATE = 8, LOCKING = 16;
 
+    private final int vertices;
     private int size;
-    private byte[] kind = new byte[1024];
-    private long[] from = new long[1024];
-    private long[] to = new long[1024];
-    private int[] row = new int[1024];
-    private int[] version = new int[1024];
-    private int[] nextVersion = new int[1024];
-    private int[] readerStmt = new int[1024];
-    private int[] writerStmt = new int[1024];
-    /** The edges' rows, numbered as they first appear here ({@link RowVersions#edgeIndex}). */
-    private final List<RowVersions> rows = new ArrayList<>();
-    /** Predicate reads of predicate dependencies, few: by edge index, only for those edges. */
-    private final java.util.Map<Integer, PredicateRead> preds = new java.util.HashMap<>();
+    /** Found once: in found order in these blocks (from and to vertex, source, code), grouped at the end. */
+    private static final int BLOCK_BITS = 17, BLOCK = 1 << BLOCK_BITS; // 512 KB: under the collector's large-object size
+    private int[][] fromBlocks;
+    private int[][] toBlocks;
+    private int[][] sourceBlocks;
+    private byte[][] codeBlocks;
+    /** Placing (the second pass): the next free place of each vertex's edges. */
+    private int[] fill;
+    private int placed;
+    /** Predicate dependencies, by their source. */
+    private final List<Dep> predicateDeps = new ArrayList<>();
 
-    void add(DepType type, long from, long to, RowVersions r, boolean predicate, boolean locking, int version, int nextVersion,
-             int readerStmt, int writerStmt, PredicateRead pred) {
-        if (size == kind.length) {
-            int n = size * 2;
-            kind = Arrays.copyOf(kind, n);
-            this.from = Arrays.copyOf(this.from, n);
-            this.to = Arrays.copyOf(this.to, n);
-            row = Arrays.copyOf(row, n);
-            this.version = Arrays.copyOf(this.version, n);
-            this.nextVersion = Arrays.copyOf(this.nextVersion, n);
-            this.readerStmt = Arrays.copyOf(this.readerStmt, n);
-            this.writerStmt = Arrays.copyOf(this.writerStmt, n);
+    /** Grouped by source vertex: vertex v's edges are off[v] up to off[v + 1]. */
+    private final int[] off;
+    private int[] to;
+    private byte[] code;
+    private int[] source;
+    /** What a {@link Dep} is made from. */
+    private long[] vertexIds;
+    private HistoryColumns columns;
+    private RowVersions[] byRow;
+    private RowVersions[] byBase;
+    private int[] bases;
+
+    /** {@code onePass}: the dependencies are found once, and kept in found order until {@link #group}ed. */
+    Edges(int vertices, boolean onePass) {
+        this.vertices = vertices;
+        off = new int[vertices + 1];
+        if (onePass) {
+            fromBlocks = new int[4][];
+            toBlocks = new int[4][];
+            sourceBlocks = new int[4][];
+            codeBlocks = new byte[4][];
         }
-        int e = size++;
-        kind[e] = (byte) (type.ordinal() | (predicate ? PREDICATE : 0) | (locking ? LOCKING : 0));
-        this.from[e] = from;
-        this.to[e] = to;
-        if (r == null) {
-            row[e] = -1;
-        } else {
-            if (r.edgeIndex < 0) {
-                r.edgeIndex = rows.size();
-                rows.add(r);
-            }
-            row[e] = r.edgeIndex;
+    }
+
+    static int code(DepType type, boolean predicate, boolean locking) {
+        return CycleSearch.typeOf(type, predicate) | (predicate ? PREDICATE : 0) | (locking ? LOCKING : 0);
+    }
+
+    /** An edge between vertices {@code from} and {@code to}: {@code source} as the class comment says, -1 for session order. */
+    void add(int from, int to, int code, int source) {
+        if (fromBlocks != null) {
+            append(from, to, code, source);
+            off[from + 1]++;
+            size++;
+            return;
         }
-        this.version[e] = version;
-        this.nextVersion[e] = nextVersion;
-        this.readerStmt[e] = readerStmt;
-        this.writerStmt[e] = writerStmt;
-        if (pred != null) {
-            preds.put(e, pred);
+        if (fill == null) {
+            off[from + 1]++; // counting
+            size++;
+            return;
         }
+        int k = fill[from]++;
+        this.to[k] = to;
+        this.code[k] = (byte) code;
+        this.source[k] = source;
+        placed++;
+    }
+
+    /** A predicate edge, with its evidence. */
+    void addPredicate(int from, int to, Dep d) {
+        predicateDeps.add(d);
+        add(from, to, code(d.type(), true, d.locking()), predicateDeps.size() - 1);
     }
 
     int size() {
         return size;
     }
 
-    long from(int e) {
-        return from[e];
+    private void append(int from, int to, int code, int source) {
+        int b = size >>> BLOCK_BITS;
+        int i = size & (BLOCK - 1);
+        if (i == 0) {
+            if (b == fromBlocks.length) {
+                int n = b * 2;
+                fromBlocks = Arrays.copyOf(fromBlocks, n);
+                toBlocks = Arrays.copyOf(toBlocks, n);
+                sourceBlocks = Arrays.copyOf(sourceBlocks, n);
+                codeBlocks = Arrays.copyOf(codeBlocks, n);
+            }
+            int length = b == 0 ? 64 : BLOCK; // the first small: most graphs (a test case's) have a few dozen edges
+            fromBlocks[b] = new int[length];
+            toBlocks[b] = new int[length];
+            sourceBlocks[b] = new int[length];
+            codeBlocks[b] = new byte[length];
+        } else if (b == 0 && i == fromBlocks[0].length) {
+            int n = Math.min(BLOCK, i * 4);
+            fromBlocks[0] = Arrays.copyOf(fromBlocks[0], n);
+            toBlocks[0] = Arrays.copyOf(toBlocks[0], n);
+            sourceBlocks[0] = Arrays.copyOf(sourceBlocks[0], n);
+            codeBlocks[0] = Arrays.copyOf(codeBlocks[0], n);
+        }
+        fromBlocks[b][i] = from;
+        toBlocks[b][i] = to;
+        sourceBlocks[b][i] = source;
+        codeBlocks[b][i] = (byte) code;
     }
 
-    long to(int e) {
-        return to[e];
+    /** Found once: groups the blocks by source vertex, one column at a time, dropping each block once placed. */
+    void group() {
+        startPlacing();
+        placeColumn(toBlocks, to);
+        toBlocks = null;
+        placeColumn(sourceBlocks, source);
+        sourceBlocks = null;
+        int[] at = Arrays.copyOf(off, vertices);
+        for (int b = 0; b * (long) BLOCK < size; b++) {
+            int[] f = fromBlocks[b];
+            byte[] c = codeBlocks[b];
+            int n = Math.min(f.length, size - b * BLOCK);
+            for (int i = 0; i < n; i++) {
+                code[at[f[i]]++] = c[i];
+            }
+            fromBlocks[b] = null;
+            codeBlocks[b] = null;
+        }
+        fromBlocks = null;
+        codeBlocks = null;
+        placed = size;
     }
 
-    DepType type(int e) {
-        return TYPES[kind[e] & 3];
+    private void placeColumn(int[][] blocks, int[] into) {
+        int[] at = Arrays.copyOf(off, vertices);
+        for (int b = 0; b * (long) BLOCK < size; b++) {
+            int[] f = fromBlocks[b];
+            int[] v = blocks[b];
+            int n = Math.min(f.length, size - b * BLOCK);
+            for (int i = 0; i < n; i++) {
+                into[at[f[i]]++] = v[i];
+            }
+            blocks[b] = null;
+        }
     }
 
-    boolean predicate(int e) {
-        return (kind[e] & PREDICATE) != 0;
+    /** The edges are counted: the same ones, found again in the same order, are now placed. */
+    void startPlacing() {
+        for (int v = 0; v < vertices; v++) {
+            off[v + 1] += off[v];
+        }
+        to = new int[size];
+        code = new byte[size];
+        source = new int[size];
+        if (fromBlocks == null) {
+            fill = Arrays.copyOf(off, vertices);
+            predicateDeps.clear();
+        }
     }
 
-    boolean locking(int e) {
-        return (kind[e] & LOCKING) != 0;
+    /** The edges are placed; {@link Dep}s are made from these. */
+    void finish(long[] vertexIds, HistoryColumns columns, RowVersions[] byRow, List<RowVersions> byBase) {
+        if (placed != size) {
+            throw new IllegalStateException("the second pass found " + placed + " dependencies, the first " + size);
+        }
+        fill = null;
+        this.vertexIds = vertexIds;
+        this.columns = columns;
+        this.byRow = byRow;
+        this.byBase = byBase.toArray(new RowVersions[0]);
+        this.bases = new int[this.byBase.length];
+        for (int k = 0; k < bases.length; k++) {
+            bases[k] = this.byBase[k].base;
+        }
     }
 
-    /** The edge's row, or null for session order. */
-    RowVersions row(int e) {
-        return row[e] < 0 ? null : rows.get(row[e]);
+    int[] offsets() {
+        return off;
     }
 
-    /** Whether edge {@code e} is a ww edge {@code from → to} on row {@code r}. */
-    boolean isWw(int e, RowVersions r, long from, long to) {
-        return row[e] == r.edgeIndex && (kind[e] & 3) == DepType.WW.ordinal() && this.from[e] == from && this.to[e] == to;
+    int[] targets() {
+        return to;
     }
 
-    boolean onRow(int e, RowVersions r) {
-        return r.edgeIndex >= 0 && row[e] == r.edgeIndex;
+    byte[] codes() {
+        return code;
     }
 
-    /** Edge {@code e} as a {@link Dep} (a new object each time; equal to any other for the same edge). */
-    Dep dep(int e) {
-        return new Dep(type(e), from[e], to[e], row(e), predicate(e), locking(e), version[e], nextVersion[e], readerStmt[e], writerStmt[e],
-                preds.get(e));
+    /** The source vertex of grouped edge {@code k}. */
+    int fromVertex(int k) {
+        int lo = 0;
+        int hi = off.length - 2;
+        while (lo < hi) { // the last v with off[v] <= k
+            int mid = (lo + hi + 1) >>> 1;
+            if (off[mid] <= k) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
     }
 
-    /** The edges as {@link Dep}s, made as they are read. */
+    private static final DepType[] BY_SEARCH_TYPE = {DepType.WW, DepType.WR, DepType.RW, DepType.RW, DepType.SO};
+
+    /** Grouped edge {@code k} as a {@link Dep} (a new object each time; equal to any other for the same edge). */
+    Dep dep(int k) {
+        int c = code[k];
+        long from = vertexIds[fromVertex(k)];
+        long toId = vertexIds[to[k]];
+        DepType type = BY_SEARCH_TYPE[c & TYPE_BITS];
+        int s = source[k];
+        if ((c & PREDICATE) != 0) {
+            return predicateDeps.get(s);
+        }
+        boolean locking = (c & LOCKING) != 0;
+        long[] ids = columns.ids;
+        switch (type) {
+            case SO:
+                return Dep.so(from, toId);
+            case WW: {
+                int at = Arrays.binarySearch(bases, s);
+                RowVersions r = byBase[at >= 0 ? at : -at - 2];
+                int i = s - r.base;
+                return new Dep(type, from, toId, r, false, false, i + 1, i + 2, -1, r.writerStmt(toId, ids), null);
+            }
+            case WR: {
+                RowVersions r = byRow[columns.row(s)];
+                return new Dep(type, from, toId, r, false, locking, columns.listLength(s), 0, columns.stmt(s), r.writerStmt(from, ids), null);
+            }
+            default: {
+                RowVersions r = byRow[columns.row(s)];
+                int p = columns.listLength(s);
+                return new Dep(type, from, toId, r, false, locking, p, r.nextDiff[p - 1] + 1, columns.stmt(s), r.writerStmt(toId, ids), null);
+            }
+        }
+    }
+
+    /** The edges as {@link Dep}s, made as they are read, grouped by source vertex (in history order), each vertex's in found order. */
     List<Dep> asList() {
         return new AbstractList<>() {
             @Override

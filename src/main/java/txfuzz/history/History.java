@@ -22,7 +22,8 @@ public record History(Map<String, String> meta, List<Transaction> transactions) 
 
     public History {
         meta = meta == null ? Map.of() : Map.copyOf(meta);
-        transactions = List.copyOf(transactions);
+        // a history read as columns keeps them, and makes a transaction only when one is asked for
+        transactions = transactions instanceof HistoryColumns.Transactions ? transactions : List.copyOf(transactions);
         if (anyRepeated(transactions)) {
             throw firstRepeat(transactions);
         }
@@ -48,6 +49,14 @@ public record History(Map<String, String> meta, List<Transaction> transactions) 
      * boxed ids and seqs were a tenth of reading a history.
      */
     private static boolean anyRepeated(List<Transaction> transactions) {
+        if (transactions instanceof HistoryColumns.Transactions view) {
+            HistoryColumns c = view.columns;
+            long[] slots = new long[c.size];
+            for (int i = 0; i < c.size; i++) {
+                slots[i] = (long) c.sessions[i] << 32 | c.seqs[i];
+            }
+            return repeats(Arrays.copyOf(c.ids, c.size)) || repeats(slots);
+        }
         int n = transactions.size();
         long[] ids = new long[n];
         long[] slots = new long[n];
@@ -60,6 +69,9 @@ public record History(Map<String, String> meta, List<Transaction> transactions) 
     }
 
     private static boolean repeats(long[] keys) {
+        if (increasing(keys)) {
+            return false; // as a generator or a serial run writes them: no sort needed
+        }
         Arrays.sort(keys);
         for (int i = 1; i < keys.length; i++) {
             if (keys[i] == keys[i - 1]) {
@@ -67,6 +79,15 @@ public record History(Map<String, String> meta, List<Transaction> transactions) 
             }
         }
         return false;
+    }
+
+    private static boolean increasing(long[] keys) {
+        for (int i = 1; i < keys.length; i++) {
+            if (keys[i] <= keys[i - 1]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public static History of(List<Transaction> transactions) {

@@ -26,27 +26,34 @@ public final class RowVersions {
     long[] conflictOther;
     int conflictObs = -1;
     /**
-     * The observations, four ints each, side by side: the transaction's index in the inference's table, the
-     * version's length, the statement and the flags above. An object each was most of the check's garbage, and
-     * one array rather than a column each keeps an observation in one cache line (the inference waits on memory).
+     * The observations, as the history's operations ({@link HistoryColumns}): their transaction, version length,
+     * statement and flags are the operation's columns. An int each rather than four (or an object each, before):
+     * at ten million transactions they are 80 million.
      */
-    private static final int TXN = 0, LEN = 1, STMT = 2, FLAGS = 3, FIELDS = 4;
+    private final HistoryColumns columns;
     private int observations;
-    private int[] obs = new int[2 * FIELDS];
+    private int[] obs = new int[2];
     /** The transactions with a recorded write of the row, each once, and the statement of its first; filled in once the observations are complete. */
-    long[] writerIds;
-    int[] writerStmts;
+    private long[] writerIds;
+    private int[] writerStmts;
         /** run[i] = index of the first entry after i with a different writer (or length). */
     int[] nextDiff;
     /** The first {@code checkedLength} entries of {@code checkedIds} name committed transactions (T0 only first): the inference's cache. */
     long[] checkedIds;
     int checkedLength;
-    /** This row's number among the rows of the graph's dependencies ({@link Edges}), -1 before its first. */
-    int edgeIndex = -1;
+    /** This row's number among the history's columns' rows ({@link HistoryColumns}), -1 for a row made by hand. */
+    int column = -1;
+    /** Where this row's versions begin among all rows' ({@link Edges} names a ww dependency by its version's place there), -1 before. */
+    int base = -1;
 
     RowVersions(String table, String rowId) {
+        this(table, rowId, null);
+    }
+
+    RowVersions(String table, String rowId, HistoryColumns columns) {
         this.table = table;
         this.rowId = rowId;
+        this.columns = columns;
     }
 
     public String table() {
@@ -97,8 +104,8 @@ public final class RowVersions {
      * array, or the one it had before it grew: both are known prefixes, and comparing their entries again was a
      * third of the check.
      */
-    void observe(int txn, int stmt, int flags, long[] ids, int n) {
-        int o = addObservation(txn, n, stmt, flags);
+    void observe(int op, long[] ids, int n) {
+        int o = addObservation(op);
         if (conflictOther != null) {
             return;
         }
@@ -126,15 +133,11 @@ public final class RowVersions {
         }
     }
 
-    private int addObservation(int txn, int len, int stmt, int flags) {
-        int at = observations * FIELDS;
-        if (at == obs.length) {
-            obs = Arrays.copyOf(obs, at * 2);
+    private int addObservation(int op) {
+        if (observations == obs.length) {
+            obs = Arrays.copyOf(obs, observations + Math.max(2, observations >> 1));
         }
-        obs[at + TXN] = txn;
-        obs[at + LEN] = len;
-        obs[at + STMT] = stmt;
-        obs[at + FLAGS] = flags;
+        obs[observations] = op;
         return observations++;
     }
 
@@ -142,20 +145,65 @@ public final class RowVersions {
         return observations;
     }
 
+    /** Observation k's operation. */
+    int obsOp(int k) {
+        return obs[k];
+    }
+
     int obsTxn(int k) {
-        return obs[k * FIELDS + TXN];
+        return columns.txn(obs[k]);
     }
 
     int obsLen(int k) {
-        return obs[k * FIELDS + LEN];
+        return columns.listLength(obs[k]);
     }
 
     int obsStmt(int k) {
-        return obs[k * FIELDS + STMT];
+        return columns.stmt(obs[k]);
     }
 
     boolean obsIs(int k, int flag) {
-        return (obs[k * FIELDS + FLAGS] & flag) != 0;
+        return (columns.flags(obs[k]) & flag) != 0;
+    }
+
+    /**
+     * The statement of {@code writer}'s first recorded write of the row, or -1 ({@code ids}: transaction ids by index).
+     * Asked for every dependency of the row: its writers are collected once (in observation order, first write each)
+     * rather than all its observations scanned per dependency, which was quadratic in a row's observations.
+     */
+    int writerStmt(long writer, long[] ids) {
+        if (writerIds == null) {
+            long[] writers = new long[4];
+            int[] stmts = new int[4];
+            int count = 0;
+            for (int o = 0; o < observations; o++) {
+                if (!obsIs(o, WRITE)) {
+                    continue;
+                }
+                long id = ids[obsTxn(o)];
+                boolean known = false;
+                for (int i = 0; i < count && !known; i++) {
+                    known = writers[i] == id;
+                }
+                if (known) {
+                    continue;
+                }
+                if (count == writers.length) {
+                    writers = Arrays.copyOf(writers, count * 2);
+                    stmts = Arrays.copyOf(stmts, count * 2);
+                }
+                writers[count] = id;
+                stmts[count++] = obsStmt(o);
+            }
+            writerIds = Arrays.copyOf(writers, count);
+            writerStmts = Arrays.copyOf(stmts, count);
+        }
+        for (int i = 0; i < writerIds.length; i++) {
+            if (writerIds[i] == writer) {
+                return writerStmts[i];
+            }
+        }
+        return -1;
     }
 
     private static boolean prefixOf(long[] p, int n, long[] of) {

@@ -8,10 +8,14 @@
  *       says what the instrumentation must record per statement kind); the same content in a compact binary
  *       form via {@link txfuzz.history.CompactHistory} (delta-coded wLists, written one transaction at a
  *       time), and {@link txfuzz.history.HistoryFiles} reads either.</li>
+ *   <li>{@code HistoryColumns}: a history as primitive columns (operations four ints each, rows numbered, a wList
+ *       a length on its row's order), what the inference runs on. The compact reader fills them straight from the
+ *       file, and its {@code History}'s transactions are made from them on demand; a history of objects goes
+ *       through {@code HistoryColumns.of}, so there is one inference.</li>
  *   <li>{@link txfuzz.history.DependencyGraph}: IsoRel Algorithm 1 with the prefix rule for version
- *       orders, ww/wr/rw/so edges ({@link txfuzz.history.Dep}, kept as columns in {@code Edges} and made as objects only for
- *       witnesses and the JGraphT view), plus the anomalies that
- *       are not cycles (G1a, G1b, dirty update, incompatible order, garbage read, internal,
+ *       orders, ww/wr/rw/so edges ({@link txfuzz.history.Dep}, kept in {@code Edges} as vertex indices grouped by
+ *       source vertex and named by their source, made as objects only for witnesses and the JGraphT view), plus the
+ *       anomalies that are not cycles (G1a, G1b, dirty update, incompatible order, garbage read, internal,
  *       predicate read miss).</li>
  *   <li>{@code CycleSearch}: SCCs, then the shortest witness cycle per anomaly kind by BFS over
  *       the allowed edge types, honouring IsoRel §3.4's locking-read exemption.</li>
