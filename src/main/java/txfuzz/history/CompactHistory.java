@@ -398,25 +398,18 @@ public final class CompactHistory {
 
         /** What {@link Transaction}'s constructor refuses, in its order and words, on the columns just read. */
         private void validate(long id, int statements, int first) {
-            if (id < 1) {
-                throw new IllegalArgumentException("transaction ids are >= 1 (0 is the initial state), not " + id);
-            }
+            Transaction.checkId(id);
             for (int o = first; o < columns.ops; o++) {
-                int code = columns.code(o);
-                int kind = HistoryColumns.kind(code);
+                int kind = HistoryColumns.kind(columns.code(o));
                 if (kind == HistoryColumns.PRED_ROW) {
                     continue;
                 }
-                if (statements > 0 && columns.stmt(o) >= statements) {
-                    throw new IllegalArgumentException("T" + id + ": an op names statement " + columns.stmt(o) + " but the transaction has "
-                            + statements + " statements");
-                }
+                Transaction.checkStatement(id, columns.stmt(o), statements);
                 if (kind == HistoryColumns.WRITE) {
                     long[] a = listArray(o);
                     int n = listLength(o);
                     if (a[n - 1] != id) {
-                        throw new IllegalArgumentException("T" + id + ": a write's wlist must end with its writer T" + id + ", not "
-                                + WList.text(a, n) + " (row " + strings(columns.rowName[columns.row(o)]) + ")");
+                        throw Transaction.notItsWriter(id, WList.text(a, n), strings(columns.rowName[columns.row(o)]));
                     }
                 }
             }

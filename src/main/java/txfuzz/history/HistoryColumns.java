@@ -96,23 +96,28 @@ final class HistoryColumns {
     static final int MAX_TRANSACTIONS = (1 << 27) - 1;
 
     int code(int o) {
-        return opBlocks[o >>> OP_BLOCK_BITS][(o & OP_MASK) << 2] & 15;
+        return field(opBlocks, o, 0) & 15;
     }
 
     int txn(int o) {
-        return opBlocks[o >>> OP_BLOCK_BITS][(o & OP_MASK) << 2] >>> 4;
+        return field(opBlocks, o, 0) >>> 4;
     }
 
     int stmt(int o) {
-        return opBlocks[o >>> OP_BLOCK_BITS][((o & OP_MASK) << 2) + 1];
+        return field(opBlocks, o, 1);
     }
 
     int row(int o) {
-        return opBlocks[o >>> OP_BLOCK_BITS][((o & OP_MASK) << 2) + 2];
+        return field(opBlocks, o, 2);
     }
 
     int len(int o) {
-        return opBlocks[o >>> OP_BLOCK_BITS][((o & OP_MASK) << 2) + 3];
+        return field(opBlocks, o, 3);
+    }
+
+    /** Int {@code k} of operation {@code o}'s four (transaction and code, statement, row, length), for the columns and their builder. */
+    private static int field(int[][] blocks, int o, int k) {
+        return blocks[o >>> OP_BLOCK_BITS][((o & OP_MASK) << 2) + k];
     }
 
     Outcome outcome(int txn) {
@@ -362,19 +367,19 @@ final class HistoryColumns {
         }
 
         int code(int o) {
-            return opBlocks[o >>> OP_BLOCK_BITS][(o & OP_MASK) << 2] & 15;
+            return field(opBlocks, o, 0) & 15;
         }
 
         int stmt(int o) {
-            return opBlocks[o >>> OP_BLOCK_BITS][((o & OP_MASK) << 2) + 1];
+            return field(opBlocks, o, 1);
         }
 
         int row(int o) {
-            return opBlocks[o >>> OP_BLOCK_BITS][((o & OP_MASK) << 2) + 2];
+            return field(opBlocks, o, 2);
         }
 
         int len(int o) {
-            return opBlocks[o >>> OP_BLOCK_BITS][((o & OP_MASK) << 2) + 3];
+            return field(opBlocks, o, 3);
         }
 
         /** A list that is not a prefix of its row's order: its length column is {@code -(k + 1)} for the k-th such list. */

@@ -22,9 +22,7 @@ import java.util.Objects;
 public record Transaction(long id, int session, int seq, Outcome outcome,
                           @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> sql, List<Op> ops) {
     public Transaction {
-        if (id < 1) {
-            throw new IllegalArgumentException("transaction ids are >= 1 (0 is the initial state), not " + id);
-        }
+        checkId(id);
         if (session < 0 || seq < 0) {
             throw new IllegalArgumentException("T" + id + ": session and seq must be >= 0");
         }
@@ -35,15 +33,35 @@ public record Transaction(long id, int session, int seq, Outcome outcome,
             if (op == null) {
                 throw new IllegalArgumentException("T" + id + ": null op");
             }
-            if (!sql.isEmpty() && op.stmt() >= sql.size()) {
-                throw new IllegalArgumentException("T" + id + ": an op names statement " + op.stmt() + " but the transaction has "
-                        + sql.size() + " statements");
-            }
+            checkStatement(id, op.stmt(), sql.size());
             if (op instanceof Write w && w.wList().last() != id) {
-                throw new IllegalArgumentException("T" + id + ": a write's wlist must end with its writer T" + id + ", not " + w.wList()
-                        + " (row " + w.row() + ")");
+                throw notItsWriter(id, w.wList().toString(), w.row());
             }
         }
+    }
+
+    /*
+     * What a transaction must be, also for the compact reader, which checks its columns without making a Transaction:
+     * one rule and one message for both.
+     */
+
+    static void checkId(long id) {
+        if (id < 1) {
+            throw new IllegalArgumentException("transaction ids are >= 1 (0 is the initial state), not " + id);
+        }
+    }
+
+    /** An op's statement must be one of the transaction's {@code statements} (when it has any). */
+    static void checkStatement(long id, int stmt, int statements) {
+        if (statements > 0 && stmt >= statements) {
+            throw new IllegalArgumentException("T" + id + ": an op names statement " + stmt + " but the transaction has " + statements
+                    + " statements");
+        }
+    }
+
+    /** A write's wlist that does not end with its writer {@code id}. */
+    static IllegalArgumentException notItsWriter(long id, String wList, String row) {
+        return new IllegalArgumentException("T" + id + ": a write's wlist must end with its writer T" + id + ", not " + wList + " (row " + row + ")");
     }
 
     @JsonCreator

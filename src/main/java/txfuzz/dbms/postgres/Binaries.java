@@ -196,15 +196,17 @@ final class Binaries implements Installation {
                 }
             }
             PrivateDirectory.check(dir);
+            boolean listed = false;
             if (m == null || !m.md5().equals(md5)) {
                 m = readListing(dir, md5).orElse(null);
+                listed = m != null;
             }
             if (m == null) {
                 m = scan(null);
             }
             manifest = m;
             verify(m, dir);
-            if (readListing(dir, md5).isEmpty()) {
+            if (!listed && readListing(dir, md5).isEmpty()) {
                 writeListing(dir, m); // none kept (an older txfuzz unpacked it), or unreadable: kept once the copy checks
             }
             PrivateDirectory.narrowDirectories(dir); // copies unpacked before every directory was made 0700

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import txfuzz.PrivateHomes;
 import txfuzz.dbms.Database;
+import txfuzz.dbms.server.KilledOwner;
 import txfuzz.dbms.server.Lease;
 import txfuzz.dbms.server.MemoryDirectory;
 import txfuzz.dbms.server.PrivateDirectory;
@@ -324,18 +325,7 @@ class MariadbSecurityTest {
             Path dir = s.directory();
             long pid = s.pid();
             Path lease = leaseFor(dir).orElseThrow();
-            // the owner becomes a process that has ended: as if this JVM had been killed
-            Process gone = new ProcessBuilder("true").start();
-            gone.waitFor();
-            Properties p = new Properties();
-            try (InputStream in = Files.newInputStream(lease)) {
-                p.load(in);
-            }
-            p.setProperty("ownerPid", String.valueOf(gone.pid()));
-            p.setProperty("ownerStart", "");
-            try (OutputStream out = Files.newOutputStream(lease)) {
-                p.store(out, null);
-            }
+            KilledOwner.of(lease); // as if this JVM had been killed
             List<String> said = new ArrayList<>();
             Lease.sweep(said::add);
             assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "mariadbd still runs");

@@ -36,12 +36,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import txfuzz.dbms.Database;
+import txfuzz.dbms.server.KilledOwner;
 import txfuzz.dbms.server.Lease;
 import txfuzz.dbms.server.MemoryDirectory;
 import txfuzz.dbms.server.PrivateDirectory;
@@ -157,7 +157,10 @@ class PostgresSecurityTest {
     void inMemoryTheDynamicSharedMemoryLivesInTheDataDirectory() throws Exception {
         // posix segments would be /dev/shm/PostgreSQL.<n>, left there for good when the postmaster is killed
         boolean inMemory = MemoryDirectory.holds(server.dataDir());
-        assertEquals(inMemory, server.dataDir().startsWith(MemoryDirectory.location(PrivateDirectory.root())));
+        java.nio.file.FileStore shm = Files.getFileStore(Path.of("/dev/shm"));
+        if ("tmpfs".equals(shm.type()) && shm.getUsableSpace() > 4L << 30 && System.getenv("TXFUZZ_MEMORY") == null) {
+            assertTrue(inMemory, "where /dev/shm is a tmpfs with room, the data directory is there: " + server.dataDir());
+        }
         try (Connection admin = SharedServer.admin()) {
             assertEquals(inMemory ? "mmap" : "posix", value(admin, "SHOW dynamic_shared_memory_type"));
         }
@@ -394,11 +397,7 @@ class PostgresSecurityTest {
         Path data = s.dataDir();
         long pid = s.postmasterPid();
         try {
-            Process dead = new ProcessBuilder("true").start();
-            dead.waitFor(5, TimeUnit.SECONDS);
-            Path lease = leasesNaming(data).get(0);
-            String text = Files.readString(lease).replaceAll("ownerPid=\\d+", "ownerPid=" + dead.pid());
-            Files.writeString(lease, text);
+            KilledOwner.of(leasesNaming(data).get(0));
             List<String> said = new ArrayList<>();
             assertTrue(Lease.sweep(said::add) >= 1);
             assertTrue(gone(pid, 15_000), "the postmaster of the killed run is stopped");

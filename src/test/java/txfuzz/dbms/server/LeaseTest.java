@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,23 +56,10 @@ class LeaseTest {
         Path data = Files.createDirectories(PrivateDirectory.root().resolve("data-2"));
         Files.writeString(data.resolve("PG_VERSION"), "15\n");
         Process server = new ProcessBuilder("sleep", "300").start(); // stands in for a postmaster
-        Process owner = new ProcessBuilder("true").start();
-        owner.waitFor(10, TimeUnit.SECONDS); // a txfuzz process that has ended (as after SIGKILL)
         Lease lease = Lease.take("TestServer", data);
         lease.serverStarted(server.pid());
-        Path file;
-        try (var leases = Files.list(Lease.folder())) {
-            file = leases.filter(p -> p.toString().endsWith(".lease")).findFirst().orElseThrow();
-        }
-        Properties p = new Properties();
-        try (InputStream in = Files.newInputStream(file)) {
-            p.load(in);
-        }
-        p.setProperty("ownerPid", String.valueOf(owner.pid()));
-        p.setProperty("ownerStart", "");
-        try (OutputStream out = Files.newOutputStream(file)) {
-            p.store(out, null);
-        }
+        Path file = KilledOwner.onlyLease();
+        KilledOwner.of(file);
         List<String> said = new ArrayList<>();
         assertEquals(1, Lease.sweep(said::add));
         assertTrue(server.waitFor(15, TimeUnit.SECONDS), "the orphaned server was stopped");
@@ -92,19 +77,8 @@ class LeaseTest {
         try {
             Lease lease = Lease.take("TestServer", data);
             lease.serverStarted(bystander.pid());
-            Path file;
-            try (var leases = Files.list(Lease.folder())) {
-                file = leases.filter(q -> q.toString().endsWith(".lease")).findFirst().orElseThrow();
-            }
-            Properties p = new Properties();
-            try (InputStream in = Files.newInputStream(file)) {
-                p.load(in);
-            }
-            p.setProperty("ownerPid", "999999999");
-            p.setProperty("serverStart", "2001-01-01T00:00:00Z"); // the pid now belongs to another process
-            try (OutputStream out = Files.newOutputStream(file)) {
-                p.store(out, null);
-            }
+            // the pid now belongs to another process
+            KilledOwner.rewrite(KilledOwner.onlyLease(), Map.of("ownerPid", "999999999", "serverStart", "2001-01-01T00:00:00Z"));
             Lease.sweep(s -> { });
             assertTrue(bystander.isAlive(), "a process that merely has the recorded pid is not ours to stop");
             assertFalse(Files.exists(data));
@@ -117,30 +91,17 @@ class LeaseTest {
     void theFilesBesideADataDirectoryAreRemovedWithItAndAreOnlyNamedBeforehand() throws Exception {
         Path data = Files.createDirectories(PrivateDirectory.root().resolve("data-4"));
         Path log = Files.writeString(PrivateDirectory.root().resolve("data-4.log"), "LOG: ...\n");
-        Process owner = new ProcessBuilder("true").start();
-        owner.waitFor(10, TimeUnit.SECONDS);
         Lease.take("TestServer", data, log);
-        Path file;
-        try (var leases = Files.list(Lease.folder())) {
-            file = leases.filter(p -> p.toString().endsWith(".lease")).findFirst().orElseThrow();
-        }
-        Properties p = new Properties();
-        try (InputStream in = Files.newInputStream(file)) {
-            p.load(in);
-        }
-        p.setProperty("ownerPid", String.valueOf(owner.pid()));
-        p.setProperty("ownerStart", "");
-        try (OutputStream out = Files.newOutputStream(file)) {
-            p.store(out, null);
-        }
+        Path file = KilledOwner.onlyLease();
+        long owner = KilledOwner.of(file);
         List<Lease.Abandoned> found = Lease.abandoned();
         assertEquals(1, found.size());
-        assertEquals("txfuzz: would remove " + data + " and " + log + " left by txfuzz process " + owner.pid() + ", which was killed",
+        assertEquals("txfuzz: would remove " + data + " and " + log + " left by txfuzz process " + owner + ", which was killed",
                 found.get(0).describe(false));
         assertTrue(Files.exists(data) && Files.exists(log) && Files.exists(file), "naming removes nothing");
         List<String> said = new ArrayList<>();
         assertEquals(1, Lease.sweep(said::add));
-        assertEquals(List.of("txfuzz: removed " + data + " and " + log + " left by txfuzz process " + owner.pid() + ", which was killed"), said);
+        assertEquals(List.of("txfuzz: removed " + data + " and " + log + " left by txfuzz process " + owner + ", which was killed"), said);
         assertFalse(Files.exists(data) || Files.exists(log) || Files.exists(file));
     }
 

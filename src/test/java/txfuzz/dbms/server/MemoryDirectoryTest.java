@@ -7,16 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -47,10 +43,14 @@ class MemoryDirectoryTest {
             Lease.deleteTree(shm);
             MemoryDirectory.existing(PrivateDirectory.location()).ifPresent(Lease::deleteTree);
         }
-        if (homeBefore == null) {
-            System.clearProperty("txfuzz.home");
+        restore("txfuzz.home", homeBefore);
+    }
+
+    private static void restore(String property, String before) {
+        if (before == null) {
+            System.clearProperty(property);
         } else {
-            System.setProperty("txfuzz.home", homeBefore);
+            System.setProperty(property, before);
         }
     }
 
@@ -109,11 +109,7 @@ class MemoryDirectoryTest {
             System.setProperty("txfuzz.home", disk.resolve("off").toString());
             assertEquals(PrivateDirectory.root().resolve("postgres"), MemoryDirectory.data("postgres"));
         } finally {
-            if (before == null) {
-                System.clearProperty("txfuzz.memory");
-            } else {
-                System.setProperty("txfuzz.memory", before);
-            }
+            restore("txfuzz.memory", before);
         }
     }
 
@@ -124,26 +120,12 @@ class MemoryDirectoryTest {
         assertTrue(runs.startsWith(twin) && MemoryDirectory.holds(runs), runs + " lies in the memory twin " + twin);
         Path data = Files.createDirectories(runs.resolve("data-1"));
         Files.writeString(data.resolve("PG_VERSION"), "18\n");
-        Process owner = new ProcessBuilder("true").start();
-        owner.waitFor(10, TimeUnit.SECONDS); // a txfuzz process that has ended (as after SIGKILL)
         Lease.take("TestServer", data);
-        Path file;
-        try (var leases = Files.list(Lease.folder())) {
-            file = leases.filter(p -> p.toString().endsWith(".lease")).findFirst().orElseThrow();
-        }
-        Properties p = new Properties();
-        try (InputStream in = Files.newInputStream(file)) {
-            p.load(in);
-        }
-        p.setProperty("ownerPid", String.valueOf(owner.pid()));
-        p.setProperty("ownerStart", "");
-        try (OutputStream out = Files.newOutputStream(file)) {
-            p.store(out, null);
-        }
+        long owner = KilledOwner.of(KilledOwner.onlyLease());
         List<String> said = new ArrayList<>();
         assertEquals(1, Lease.sweep(said::add));
         assertFalse(Files.exists(data), "the killed run's data directory in memory was removed");
-        assertEquals(List.of("txfuzz: removed " + data + " left by txfuzz process " + owner.pid() + ", which was killed"), said);
+        assertEquals(List.of("txfuzz: removed " + data + " left by txfuzz process " + owner + ", which was killed"), said);
 
         said.clear();
         Leftovers.clean(false, said::add);
