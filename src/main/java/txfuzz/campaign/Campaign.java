@@ -1100,6 +1100,7 @@ public final class Campaign {
         return !reducible ? ReductionRecord.NOT_APPLICABLE
                 : !config.reduces() ? ReductionRecord.OFF
                 : index.covering(found.signature()).isPresent() ? ReductionRecord.SKIPPED_DUPLICATE
+                : !reducedWhateverTheTime(found) && !config.reduceDocumented() ? ReductionRecord.ON_REQUEST
                 : stopRequested || (!reducedWhateverTheTime(found) && System.nanoTime() >= deadline) ? ReductionRecord.TIME_UP
                 : ReductionRecord.PENDING;
     }

@@ -24,10 +24,12 @@ import txfuzz.reduce.ReduceConfig;
  *                  case also runs its plain twin to measure how often row tracking changes the engine's
  *                  behaviour (0: only cases with a violation)
  * @param generation how cases are made: at random, from anomaly patterns, or both in turn
+ * @param reduceDocumented whether findings other than bug candidates (documented, not promised) are reduced too, once no
+ *                  case waits for a core; when false they are filed as found, status {@code on-request}, for {@code txfuzz reduce}
  */
 public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
                             Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution,
-                            Duration reduceTime, int sessions, int selfCheckEvery, Generation generation) {
+                            Duration reduceTime, int sessions, int selfCheckEvery, Generation generation, boolean reduceDocumented) {
     /** Every tenth case: the disagreement rate at a tenth of the extra runs. */
     public static final int DEFAULT_SELF_CHECK_EVERY = 10;
 
@@ -52,6 +54,14 @@ public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, Li
         if (selfCheckEvery < 0) {
             throw new IllegalArgumentException("the self-check interval must not be negative");
         }
+    }
+
+    /** Every finding reducible is reduced (documented ones once no case waits for a core). */
+    public CampaignConfig(List<IsolationLevel> levels, List<String> modes, List<String> oracles, Integer tests, Duration time, long seed,
+                          Path out, GenConfig gen, ExecutorConfig executor, Duration progressEvery, Execution execution, Duration reduceTime,
+                          int sessions, int selfCheckEvery, Generation generation) {
+        this(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, selfCheckEvery, generation,
+                true);
     }
 
     /** Random cases. */
@@ -85,19 +95,24 @@ public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, Li
     }
 
     public CampaignConfig withReduceTime(Duration d) {
-        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, d, sessions, selfCheckEvery, generation);
+        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, d, sessions, selfCheckEvery, generation, reduceDocumented);
     }
 
     public CampaignConfig withSessions(int n) {
-        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, n, selfCheckEvery, generation);
+        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, n, selfCheckEvery, generation, reduceDocumented);
     }
 
     public CampaignConfig withSelfCheckEvery(int n) {
-        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, n, generation);
+        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, n, generation, reduceDocumented);
     }
 
     public CampaignConfig withGeneration(Generation g) {
-        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, selfCheckEvery, g);
+        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, selfCheckEvery, g, reduceDocumented);
+    }
+
+    public CampaignConfig withReduceDocumented(boolean on) {
+        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, selfCheckEvery,
+                generation, on);
     }
 
     public boolean concurrent() {

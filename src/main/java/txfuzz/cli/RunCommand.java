@@ -89,6 +89,11 @@ final class RunCommand implements Callable<Integer> {
             description = "How long reducing one finding may take, e.g. 30s, 2m; 0 turns reduction off. Default: ${DEFAULT-VALUE}.")
     String reduceTime;
 
+    @Option(names = "--reduce-documented", description = "Also reduce the findings that are not bug candidates (documented, not promised),"
+            + " once no case waits for a core. By default they are filed as found, and `txfuzz reduce` shrinks one on request: the run ends"
+            + " when its cases and its bug candidates' reductions are done.")
+    boolean reduceDocumented;
+
     @Option(names = "--sessions", defaultValue = "0",
             description = "0: each case runs in its submitted order (reproducible). 2-5: the isolation oracle's concurrent mode (IsoRel):"
                     + " that many sessions run larger cases' transactions truly concurrently. Default: ${DEFAULT-VALUE}.")
@@ -330,7 +335,7 @@ final class RunCommand implements Callable<Integer> {
                 System.out.printf("txfuzz: %s generation from %d anomaly patterns%n", generation.kind().word(), generation.patterns().size());
             }
             CampaignConfig config = new CampaignConfig(levels, m, oracleNames, count, budget, s, out, GenConfig.defaults(),
-                    ExecutorConfig.defaults(), progress, exec, reduce, sessions, selfCheckEvery, generation);
+                    ExecutorConfig.defaults(), progress, exec, reduce, sessions, selfCheckEvery, generation, reduceDocumented);
             RunMeta meta = RunMeta.of(target, targetOptions, RecordedCommandLine.of(spec.commandLine().getParseResult().originalArgs()));
             Campaign campaign = new Campaign(opened.context(config.executor()), config, System.out)
                     .describedBy(subjectList == null ? meta : meta.withSubjects(opened.labels()));

@@ -372,6 +372,8 @@ public final class BugReport {
                             + " candidates are reduced."
                     : "Not reduced (" + r.statementsBefore() + " data statements): the reduction's time budget ran out after " + r.runs()
                             + " runs in " + r.seconds() + " s, before a smaller case was confirmed.";
+            case ReductionRecord.ON_REQUEST -> "Not reduced (" + r.statementsBefore() + " data statements): the campaign reduced only bug"
+                    + " candidates (`run --reduce-documented` reduces the others too); `txfuzz reduce` on its `case.json` shrinks it.";
             case ReductionRecord.INTERRUPTED -> "Not reduced (" + r.statementsBefore() + " data statements): the reduction was interrupted.";
             case ReductionRecord.MINIMAL -> "Not reduced (" + r.statementsBefore() + " data statements): the reducer could remove nothing ("
                     + r.runs() + " runs in " + r.seconds() + " s).";

@@ -9,7 +9,8 @@ import txfuzz.reduce.Reduction;
  *                         the case as found), {@code pending} (being reduced), {@code skipped-duplicate} (an earlier reduced finding
  *                         already explains it), {@code off} (reduction disabled), {@code not-applicable} (flaky, or a failure
  *                         outside the oracles' reach), {@code time-up} (the campaign's time ran out first, or the reduction's own
- *                         budget ran out before a smaller case was confirmed), {@code interrupted} (stopped by Ctrl-C),
+ *                         budget ran out before a smaller case was confirmed), {@code on-request} (not a bug candidate, and the
+ *                         campaign reduces only those: {@code txfuzz reduce} shrinks it), {@code interrupted} (stopped by Ctrl-C),
  *                         {@code minimal} (the reducer removed nothing), {@code not-reproduced} (the reducer's runs of the case did
  *                         not show the violation again), {@code violation-lost} (they showed only other violations of its kind:
  *                         another statement, or the other direction; reducing those would report another behaviour), {@code failed}
@@ -37,6 +38,7 @@ public record ReductionRecord(String status, int statementsBefore, Integer state
     public static final String OFF = "off";
     public static final String NOT_APPLICABLE = "not-applicable";
     public static final String TIME_UP = "time-up";
+    public static final String ON_REQUEST = "on-request";
     public static final String FAILED = "failed";
     public static final String INTERRUPTED = "interrupted";
     public static final String MINIMAL = "minimal";
