@@ -147,6 +147,53 @@ class HsqldbBugsTest {
         });
     }
 
+    /**
+     * hsqldb-mvcc-fk-check-ignores-uncommitted-child, printed: in MVCC mode T2's DELETE of the parent runs at once, both commit,
+     * and the child is left without its parent. Control (printed too): in LOCKS mode the DELETE fails at once on the
+     * uncommitted child.
+     */
+    @Test
+    void hsqldbMvccFkCheckIgnoresUncommittedChildOnEachVersion() throws Exception {
+        EachVersion.run(RELEASES, v -> {
+            try (Target hsqldb = Targets.create("hsqldb", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("hsqldb-mvcc-fk-check-ignores-uncommitted-child").run(hsqldb);
+                Outcome delete = r.of("DELETE FROM t0");
+                assertFalse(delete.waited(), "T2's DELETE does not wait for T1's child: " + r);
+                assertEquals(1, delete.updateCount(), r.toString());
+                assertFalse(r.of("COMMIT", 2).failed(), "T1 commits its child: " + r);
+                assertEquals(PrintedSql.rows("(7, 5)"), r.of("SELECT * FROM t1").rows(), r.toString());
+                assertEquals(PrintedSql.rows(""), r.of("SELECT * FROM t0").rows(), "the parent is gone: " + r);
+
+                Run control = PrintedSql.of("hsqldb-locks-fk-check-refuses-uncommitted-child").run(hsqldb);
+                Outcome refused = control.of("DELETE FROM t0");
+                assertTrue(refused.failed(), "in LOCKS mode the DELETE sees T1's child: " + control);
+                assertEquals("23504", refused.error().getSQLState(), control.toString());
+                assertEquals(PrintedSql.rows("(5)"), control.of("SELECT * FROM t0").rows(), control.toString());
+            }
+        });
+    }
+
+    /**
+     * hsqldb-mvcc-fk-check-ignores-uncommitted-child through the oracles: T1's INSERT of a child, T2's autocommit DELETE of
+     * its parent, T1's COMMIT, at READ COMMITTED in MVCC mode, is a wss bug candidate (the final state breaks the declared
+     * key); the same case without the FOREIGN KEY, where the engine does the same and the orphan breaks nothing, is clean.
+     */
+    @Test
+    void hsqldbMvccFkCheckIgnoresUncommittedChildStillShowsOnTheBundledHsqldb() throws Exception {
+        try (Target hsqldb = Targets.create("hsqldb")) {
+            Result orphan = BugReplay.replay(hsqldb, parentDeletedUnderChild("FOREIGN KEY (c1) REFERENCES t0 (c0)"), "wss", "explicit");
+            assertTrue(orphan.labels().contains("wss/tx-wss/bug-candidate"), orphan.toString());
+            Result control = BugReplay.replay(hsqldb, parentDeletedUnderChild("CHECK (c1 IS NOT NULL)"), "wss", "explicit");
+            assertEquals(Set.of(), control.labels(), control.toString());
+        }
+    }
+
+    private static TestCase parentDeletedUnderChild(String constraint) {
+        return Cases.on("hsqldb").mode("mvcc").level(IsolationLevel.READ_COMMITTED).table("t0").table("t1")
+                .setup("CREATE TABLE t0 (c0 INT PRIMARY KEY)", "CREATE TABLE t1 (c0 INT, c1 INT, " + constraint + ")", "INSERT INTO t0 VALUES (5)")
+                .txn("INSERT INTO t1 VALUES (7, 5)").autocommit("DELETE FROM t0").order(1, 1, 2, 1);
+    }
+
     private static final String[] TWO_TABLES = {"CREATE TABLE t0 (k INT)", "CREATE TABLE t1 (k INT, v INT)", "INSERT INTO t0 VALUES (1)",
         "INSERT INTO t1 VALUES (1, 0)"};
 
