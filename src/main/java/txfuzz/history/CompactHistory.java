@@ -526,7 +526,10 @@ public final class CompactHistory {
             int len = view(o, owner, common, n);
             if (common == o.length && n > o.length) {
                 // the format's order: the first n entries of the list's array never change
-                o.ids = len >= 0 ? owner.shared : columns.ownLists.get(-len - 1);
+                long[] ids = len >= 0 ? owner.shared : columns.ownLists.get(-len - 1);
+                if (o.ids != ids) {
+                    o.ids = ids; // stored only when it changes: each store into an old object costs the collector (see RowVersions#observe)
+                }
                 o.length = n;
             }
             return len;

@@ -584,8 +584,10 @@ public final class DependencyGraph {
                 byRow[column] = row;
             }
             row.observe(o, a, an);
-            if (observerCommitted && (row.checkedIds != a || row.checkedLength < an)) {
-                row.checkedIds = a; // every entry names a committed transaction (or is T0, first)
+            if (observerCommitted && row.checkedIds != a) {
+                row.checkedIds = a; // every entry names a committed transaction (or is T0, first); stored only when it changes (see RowVersions#observe)
+                row.checkedLength = an;
+            } else if (observerCommitted && row.checkedLength < an) {
                 row.checkedLength = an;
             }
             if ((flags & RowVersions.DELETE) != 0 && observerCommitted) {
