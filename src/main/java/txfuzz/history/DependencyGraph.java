@@ -300,6 +300,8 @@ public final class DependencyGraph {
         final Map<RowKey, RowVersions> rows = new HashMap<>();
         /** The rows by their column number: the look-up of every operation's row is an array read. */
         final RowVersions[] byRow;
+        /** Each row's operations (reads, writes, predicate reads' rows), counted before the observations are recorded. */
+        int[] rowOps;
         /**
          * The distinct dependencies. Duplicates can only come from one row (a transaction reading
          * versions of the same writer's run twice, a writer pair adjacent twice in an order) or from
@@ -390,6 +392,14 @@ public final class DependencyGraph {
                     abortedIds.add(ids[i]);
                 }
             }
+            // each row's operations, the most observations it can get: its array made once at that size instead of grown by
+            // copying, whose new arrays stored into rows already promoted to the old generation cost the collector card scans
+            rowOps = new int[c.rows];
+            for (int o = 0; o < c.ops; o++) {
+                if (HistoryColumns.kind(c.code(o)) != HistoryColumns.PRED) {
+                    rowOps[c.row(o)]++;
+                }
+            }
             PredKey groupKey = null; // of the predicate read whose rows follow, when it has a predicate
             PredGroup group = null;
             int predFlags = 0;
@@ -420,6 +430,7 @@ public final class DependencyGraph {
                     }
                 }
             }
+            rowOps = null;
             for (RowVersions r : rows.values()) {
                 rowDependencies(r);
             }
@@ -578,7 +589,7 @@ public final class DependencyGraph {
                 return null;
             }
             if (row == null) {
-                row = new RowVersions(c.table(column), c.rowId(column), c);
+                row = new RowVersions(c.table(column), c.rowId(column), c, rowOps[column]);
                 row.column = column;
                 rows.put(new RowKey(row.table(), row.rowId()), row); // the map's order is the rows' (hence edges', hence witnesses') order
                 byRow[column] = row;

@@ -32,7 +32,7 @@ public final class RowVersions {
      */
     private final HistoryColumns columns;
     private int observations;
-    private int[] obs = new int[2];
+    private int[] obs;
     /** The transactions with a recorded write of the row, each once, and the statement of its first; filled in once the observations are complete. */
     private long[] writerIds;
     private int[] writerStmts;
@@ -51,9 +51,15 @@ public final class RowVersions {
     }
 
     RowVersions(String table, String rowId, HistoryColumns columns) {
+        this(table, rowId, columns, 2);
+    }
+
+    /** {@code capacity}: how many observations the row may get (its operations), so that its array is made once. */
+    RowVersions(String table, String rowId, HistoryColumns columns, int capacity) {
         this.table = table;
         this.rowId = rowId;
         this.columns = columns;
+        this.obs = new int[Math.max(2, capacity)];
     }
 
     public String table() {
