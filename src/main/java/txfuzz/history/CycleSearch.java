@@ -142,6 +142,15 @@ final class CycleSearch {
      * 256 MB at a million transactions.
      */
     private final int[] stamp;
+    /**
+     * Tarjan's scratch, made once and kept for every set of edge types: each computation wrote only what it reads back, and
+     * five new arrays of a vertex each per computation (about nine computations) were fresh memory for the collector to zero.
+     */
+    private int[] tarjanIndex;
+    private int[] tarjanLow;
+    private int[] tarjanStack;
+    private int[] tarjanCallV;
+    private int[] tarjanCallE;
     private final byte[] reachedStates;
     private int[] queueKey = new int[1024];
     private int[] queueParent = new int[1024];
@@ -192,17 +201,24 @@ final class CycleSearch {
 
     /** Strongly connected components of the subgraph of the edge types in {@code mask} (iterative Tarjan). comp[v] = -1 for singletons. */
     int[] components(int mask) {
-        int[] index = new int[nV];
-        int[] low = new int[nV];
+        if (tarjanIndex == null) {
+            tarjanIndex = new int[nV];
+            tarjanLow = new int[nV];
+            tarjanStack = new int[nV];
+            tarjanCallV = new int[nV];
+            tarjanCallE = new int[nV];
+        }
+        int[] index = tarjanIndex;
+        int[] low = tarjanLow;
         int[] comp = new int[nV];
         Arrays.fill(index, -1);
         // a vertex off the stack (its component done) gets the largest index, so an edge to it lowers nothing: one
         // array read per edge instead of two (the pass waits on memory)
         final int done = Integer.MAX_VALUE;
-        int[] stack = new int[nV];
+        int[] stack = tarjanStack;
         int sp = 0;
-        int[] callV = new int[nV];
-        int[] callE = new int[nV];
+        int[] callV = tarjanCallV;
+        int[] callE = tarjanCallE;
         int counter = 0;
         int comps = 0;
         for (int root = 0; root < nV; root++) {
