@@ -130,6 +130,9 @@ final class CycleSearch {
     private final DependencyGraph.Limits limits;
     final List<String> warnings = new ArrayList<>();
     private final Map<Integer, int[]> componentCache = new HashMap<>();
+    /** The sets of edge types found acyclic, and the components they and every subset of them have (none but singletons). */
+    private final List<Integer> acyclicMasks = new ArrayList<>();
+    private int[] allSingletons;
     /** The edge types the graph has, as bits. */
     private final int presentTypes;
     /** Distinct two-transaction cycles IsoRel §3.4 exempts. */
@@ -196,7 +199,35 @@ final class CycleSearch {
      * each computation walks every edge.
      */
     private int[] componentsOf(int mask) {
-        return componentCache.computeIfAbsent(mask & presentTypes, this::components);
+        int m = mask & presentTypes;
+        int[] known = componentCache.get(m);
+        if (known != null) {
+            return known;
+        }
+        // fewer edge types than an acyclic set's are acyclic too: every vertex its own component, as Tarjan would find
+        for (int a : acyclicMasks) {
+            if ((a & m) == m) {
+                if (allSingletons == null) {
+                    allSingletons = new int[nV];
+                    Arrays.fill(allSingletons, -1);
+                }
+                componentCache.put(m, allSingletons);
+                return allSingletons;
+            }
+        }
+        int[] comp = components(m);
+        boolean cyclic = false;
+        for (int c : comp) {
+            if (c >= 0) {
+                cyclic = true;
+                break;
+            }
+        }
+        if (!cyclic) {
+            acyclicMasks.add(m);
+        }
+        componentCache.put(m, comp);
+        return comp;
     }
 
     /** Strongly connected components of the subgraph of the edge types in {@code mask} (iterative Tarjan). comp[v] = -1 for singletons. */
@@ -298,6 +329,10 @@ final class CycleSearch {
         if (!cyclic) {
             return out; // the whole graph is acyclic: nothing to find
         }
+        // ww, wr and session order first: without a G1c cycle that set is acyclic, and so are the G0 and G1c searches' sets
+        // with and without session order, which then need no walk over the edges (the session pass needs this set anyway
+        // unless a G1c is found without it). Only which sets are computed changes, not what any search sees.
+        componentsOf(bits(WW, WR, SO));
         for (Spec spec : new Spec[] {Spec.G0, Spec.G1C, Spec.G_SINGLE_WW, Spec.G_SINGLE_WR, Spec.PHANTOM, Spec.G_NONADJACENT, Spec.G2_ITEM,
                 Spec.G2}) {
             search(spec, false, found, out, seen);
