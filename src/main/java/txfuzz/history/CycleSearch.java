@@ -130,7 +130,7 @@ final class CycleSearch {
     private final DependencyGraph.Limits limits;
     final List<String> warnings = new ArrayList<>();
     private final Map<Integer, int[]> componentCache = new HashMap<>();
-    /** The sets of edge types found acyclic, and the components they and every subset of them have (none but singletons). */
+    /** The sets of edge types found acyclic, and the components they and every subset of them have (only singletons: all -1). */
     private final List<Integer> acyclicMasks = new ArrayList<>();
     private int[] allSingletons;
     /** The edge types the graph has, as bits. */
@@ -205,26 +205,27 @@ final class CycleSearch {
             return known;
         }
         // fewer edge types than an acyclic set's are acyclic too: every vertex its own component, as Tarjan would find
+        boolean acyclic = false;
         for (int a : acyclicMasks) {
-            if ((a & m) == m) {
-                if (allSingletons == null) {
-                    allSingletons = new int[nV];
-                    Arrays.fill(allSingletons, -1);
+            acyclic |= (a & m) == m;
+        }
+        int[] comp = acyclic ? null : components(m);
+        if (!acyclic) {
+            acyclic = true;
+            for (int c : comp) {
+                if (c >= 0) {
+                    acyclic = false;
+                    break;
                 }
-                componentCache.put(m, allSingletons);
-                return allSingletons;
             }
         }
-        int[] comp = components(m);
-        boolean cyclic = false;
-        for (int c : comp) {
-            if (c >= 0) {
-                cyclic = true;
-                break;
-            }
-        }
-        if (!cyclic) {
+        if (acyclic) {
             acyclicMasks.add(m);
+            if (allSingletons == null) {
+                allSingletons = comp != null ? comp : new int[nV];
+                Arrays.fill(allSingletons, -1);
+            }
+            comp = allSingletons; // the same values: one array for every acyclic set
         }
         componentCache.put(m, comp);
         return comp;
@@ -329,10 +330,13 @@ final class CycleSearch {
         if (!cyclic) {
             return out; // the whole graph is acyclic: nothing to find
         }
-        // ww, wr and session order first: without a G1c cycle that set is acyclic, and so are the G0 and G1c searches' sets
-        // with and without session order, which then need no walk over the edges (the session pass needs this set anyway
-        // unless a G1c is found without it). Only which sets are computed changes, not what any search sees.
-        componentsOf(bits(WW, WR, SO));
+        // ww, wr, predicate rw and session order first: without a G1c or phantom cycle that set is acyclic, and so are the
+        // G0, G1c and phantom searches' sets with and without session order, which then need no walk over the edges (the
+        // session pass needs this set anyway unless a phantom is found without it); else ww, wr and session order, for G0
+        // and G1c. Only which sets are computed changes, not what any search sees.
+        if (componentsOf(bits(WW, WR, RWP, SO)) != allSingletons) {
+            componentsOf(bits(WW, WR, SO));
+        }
         for (Spec spec : new Spec[] {Spec.G0, Spec.G1C, Spec.G_SINGLE_WW, Spec.G_SINGLE_WR, Spec.PHANTOM, Spec.G_NONADJACENT, Spec.G2_ITEM,
                 Spec.G2}) {
             search(spec, false, found, out, seen);
