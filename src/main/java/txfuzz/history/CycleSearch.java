@@ -133,6 +133,12 @@ final class CycleSearch {
     /** The sets of edge types found acyclic, and the components they and every subset of them have (only singletons: all -1). */
     private final List<Integer> acyclicMasks = new ArrayList<>();
     private int[] allSingletons;
+    /** How many times Tarjan's walk ran, and for how many sets of edge types components are known (for tests). */
+    int walks;
+
+    int setsKnown() {
+        return componentCache.size();
+    }
     /** The edge types the graph has, as bits. */
     private final int presentTypes;
     /** Distinct two-transaction cycles IsoRel §3.4 exempts. */
@@ -198,7 +204,7 @@ final class CycleSearch {
      * of change nothing (a history without predicate dependencies has the same G2 and G-single components), and
      * each computation walks every edge.
      */
-    private int[] componentsOf(int mask) {
+    int[] componentsOf(int mask) {
         int m = mask & presentTypes;
         int[] known = componentCache.get(m);
         if (known != null) {
@@ -233,6 +239,7 @@ final class CycleSearch {
 
     /** Strongly connected components of the subgraph of the edge types in {@code mask} (iterative Tarjan). comp[v] = -1 for singletons. */
     int[] components(int mask) {
+        walks++;
         if (tarjanIndex == null) {
             tarjanIndex = new int[nV];
             tarjanLow = new int[nV];
