@@ -294,6 +294,8 @@ public final class CompactHistory {
         /** The format's strings, and each one's number among the columns' (equal texts share one). */
         private final List<String> strings = new ArrayList<>();
         private int[] canonical = new int[64];
+        /** Whether string k is empty, for {@link #checkRow}. */
+        private boolean[] emptyText = new boolean[64];
         private final RowOrders orders = new RowOrders();
         private final HistoryColumns.Builder columns = new HistoryColumns.Builder();
         /** The columns' rows by (table, row id) string numbers, and each one's owner of its shared versions. */
@@ -443,7 +445,7 @@ public final class CompactHistory {
                     RowOrder o = orders.of(table, row);
                     int len = wList(o, owner(o, table, row));
                     Op.checkCommon(stmt, strings.get(table));
-                    Op.checkRow(strings.get(row));
+                    checkRow(row);
                     columns.op(HistoryColumns.READ | (code & LOCKING) | (code & MATCHED), stmt, o.row, len);
                 }
                 case OP_WRITE -> {
@@ -455,7 +457,7 @@ public final class CompactHistory {
                     RowOrder o = orders.of(table, row);
                     int len = wList(o, owner(o, table, row));
                     Op.checkCommon(stmt, strings.get(table));
-                    Op.checkRow(strings.get(row));
+                    checkRow(row);
                     columns.op(HistoryColumns.WRITE | wk << HistoryColumns.WRITE_KIND_SHIFT, stmt, o.row, len);
                     int n = listLength(columns.ops - 1);
                     if (wk == WriteKind.INSERT.ordinal() && n != 1) {
@@ -478,12 +480,22 @@ public final class CompactHistory {
                         int row = ref();
                         RowOrder o = orders.of(table, row);
                         int len = wList(o, owner(o, table, row));
-                        Op.checkRow(strings.get(row));
+                        checkRow(row);
                         columns.op(HistoryColumns.PRED_ROW | (code & LOCKING), stmt, o.row, len);
                     }
                     Op.checkCommon(stmt, strings.get(table));
                 }
                 default -> throw corrupt("an operation of unknown kind " + kind);
+            }
+        }
+
+        /**
+         * {@link Op#checkRow} of string {@code k}, which only refuses an empty row id: its text is looked at only then, since
+         * loading every operation's row id text (a million distinct ones and more) was a cache miss or two each.
+         */
+        private void checkRow(int k) {
+            if (emptyText[k]) {
+                Op.checkRow(strings.get(k));
             }
         }
 
@@ -526,7 +538,10 @@ public final class CompactHistory {
             int len = view(o, owner, common, n);
             if (common == o.length && n > o.length) {
                 // the format's order: the first n entries of the list's array never change
-                o.ids = len >= 0 ? owner.shared : columns.ownLists.get(-len - 1);
+                long[] ids = len >= 0 ? owner.shared : columns.ownLists.get(-len - 1);
+                if (o.ids != ids) {
+                    o.ids = ids; // stored only when it changes: each store into an old object costs the collector (see RowVersions#observe)
+                }
                 o.length = n;
             }
             return len;
@@ -585,8 +600,10 @@ public final class CompactHistory {
                 int at = strings.size() - 1;
                 if (at == canonical.length) {
                     canonical = Arrays.copyOf(canonical, at * 2);
+                    emptyText = Arrays.copyOf(emptyText, at * 2);
                 }
                 canonical[at] = columns.string(text);
+                emptyText[at] = text.isEmpty();
                 return at;
             }
             if (k > strings.size()) {

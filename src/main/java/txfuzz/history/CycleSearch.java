@@ -130,6 +130,15 @@ final class CycleSearch {
     private final DependencyGraph.Limits limits;
     final List<String> warnings = new ArrayList<>();
     private final Map<Integer, int[]> componentCache = new HashMap<>();
+    /** The sets of edge types found acyclic, and the components they and every subset of them have (only singletons: all -1). */
+    private final List<Integer> acyclicMasks = new ArrayList<>();
+    private int[] allSingletons;
+    /** How many times Tarjan's walk ran, and for how many sets of edge types components are known (for tests). */
+    int walks;
+
+    int setsKnown() {
+        return componentCache.size();
+    }
     /** The edge types the graph has, as bits. */
     private final int presentTypes;
     /** Distinct two-transaction cycles IsoRel §3.4 exempts. */
@@ -142,6 +151,15 @@ final class CycleSearch {
      * 256 MB at a million transactions.
      */
     private final int[] stamp;
+    /**
+     * Tarjan's scratch, made once and kept for every set of edge types: each computation wrote only what it reads back, and
+     * five new arrays of a vertex each per computation (about nine computations) were fresh memory for the collector to zero.
+     */
+    private int[] tarjanIndex;
+    private int[] tarjanLow;
+    private int[] tarjanStack;
+    private int[] tarjanCallV;
+    private int[] tarjanCallE;
     private final byte[] reachedStates;
     private int[] queueKey = new int[1024];
     private int[] queueParent = new int[1024];
@@ -186,23 +204,60 @@ final class CycleSearch {
      * of change nothing (a history without predicate dependencies has the same G2 and G-single components), and
      * each computation walks every edge.
      */
-    private int[] componentsOf(int mask) {
-        return componentCache.computeIfAbsent(mask & presentTypes, this::components);
+    int[] componentsOf(int mask) {
+        int m = mask & presentTypes;
+        int[] known = componentCache.get(m);
+        if (known != null) {
+            return known;
+        }
+        // fewer edge types than an acyclic set's are acyclic too: every vertex its own component, as Tarjan would find
+        boolean acyclic = false;
+        for (int a : acyclicMasks) {
+            acyclic |= (a & m) == m;
+        }
+        int[] comp = acyclic ? null : components(m);
+        if (!acyclic) {
+            acyclic = true;
+            for (int c : comp) {
+                if (c >= 0) {
+                    acyclic = false;
+                    break;
+                }
+            }
+        }
+        if (acyclic) {
+            acyclicMasks.add(m);
+            if (allSingletons == null) {
+                allSingletons = comp != null ? comp : new int[nV];
+                Arrays.fill(allSingletons, -1);
+            }
+            comp = allSingletons; // the same values: one array for every acyclic set
+        }
+        componentCache.put(m, comp);
+        return comp;
     }
 
     /** Strongly connected components of the subgraph of the edge types in {@code mask} (iterative Tarjan). comp[v] = -1 for singletons. */
     int[] components(int mask) {
-        int[] index = new int[nV];
-        int[] low = new int[nV];
+        walks++;
+        if (tarjanIndex == null) {
+            tarjanIndex = new int[nV];
+            tarjanLow = new int[nV];
+            tarjanStack = new int[nV];
+            tarjanCallV = new int[nV];
+            tarjanCallE = new int[nV];
+        }
+        int[] index = tarjanIndex;
+        int[] low = tarjanLow;
         int[] comp = new int[nV];
         Arrays.fill(index, -1);
         // a vertex off the stack (its component done) gets the largest index, so an edge to it lowers nothing: one
         // array read per edge instead of two (the pass waits on memory)
         final int done = Integer.MAX_VALUE;
-        int[] stack = new int[nV];
+        int[] stack = tarjanStack;
         int sp = 0;
-        int[] callV = new int[nV];
-        int[] callE = new int[nV];
+        int[] callV = tarjanCallV;
+        int[] callE = tarjanCallE;
         int counter = 0;
         int comps = 0;
         for (int root = 0; root < nV; root++) {
@@ -281,6 +336,13 @@ final class CycleSearch {
         }
         if (!cyclic) {
             return out; // the whole graph is acyclic: nothing to find
+        }
+        // ww, wr, predicate rw and session order first: without a G1c or phantom cycle that set is acyclic, and so are the
+        // G0, G1c and phantom searches' sets with and without session order, which then need no walk over the edges (the
+        // session pass needs this set anyway unless a phantom is found without it); else ww, wr and session order, for G0
+        // and G1c. Only which sets are computed changes, not what any search sees.
+        if (componentsOf(bits(WW, WR, RWP, SO)) != allSingletons) {
+            componentsOf(bits(WW, WR, SO));
         }
         for (Spec spec : new Spec[] {Spec.G0, Spec.G1C, Spec.G_SINGLE_WW, Spec.G_SINGLE_WR, Spec.PHANTOM, Spec.G_NONADJACENT, Spec.G2_ITEM,
                 Spec.G2}) {

@@ -300,6 +300,8 @@ public final class DependencyGraph {
         final Map<RowKey, RowVersions> rows = new HashMap<>();
         /** The rows by their column number: the look-up of every operation's row is an array read. */
         final RowVersions[] byRow;
+        /** Each row's operations (reads, writes, predicate reads' rows), counted before the observations are recorded. */
+        int[] rowOps;
         /**
          * The distinct dependencies. Duplicates can only come from one row (a transaction reading
          * versions of the same writer's run twice, a writer pair adjacent twice in an order) or from
@@ -311,6 +313,9 @@ public final class DependencyGraph {
         /** The current row's ww edges (from and to vertex, side by side), for the rare writer pair adjacent twice. */
         private long[] rowWw = new long[8];
         private int rowWwCount;
+        /** The current row's de-duplication keys (see {@link #rowDependencies}). */
+        private final Seen rowWwSeen = new Seen();
+        private final Seen rowReadsSeen = new Seen();
         final Set<Dep> predicateEdges = new HashSet<>();
         final List<AnomalyFinding> findings = new ArrayList<>();
         final Map<Anomaly, Integer> counts = new EnumMap<>(Anomaly.class);
@@ -387,6 +392,14 @@ public final class DependencyGraph {
                     abortedIds.add(ids[i]);
                 }
             }
+            // each row's operations, the most observations it can get: its array made once at that size instead of grown by
+            // copying, whose new arrays stored into rows already promoted to the old generation cost the collector card scans
+            rowOps = new int[c.rows];
+            for (int o = 0; o < c.ops; o++) {
+                if (HistoryColumns.kind(c.code(o)) != HistoryColumns.PRED) {
+                    rowOps[c.row(o)]++;
+                }
+            }
             PredKey groupKey = null; // of the predicate read whose rows follow, when it has a predicate
             PredGroup group = null;
             int predFlags = 0;
@@ -417,6 +430,7 @@ public final class DependencyGraph {
                     }
                 }
             }
+            rowOps = null;
             for (RowVersions r : rows.values()) {
                 rowDependencies(r);
             }
@@ -575,14 +589,16 @@ public final class DependencyGraph {
                 return null;
             }
             if (row == null) {
-                row = new RowVersions(c.table(column), c.rowId(column), c);
+                row = new RowVersions(c.table(column), c.rowId(column), c, rowOps[column]);
                 row.column = column;
                 rows.put(new RowKey(row.table(), row.rowId()), row); // the map's order is the rows' (hence edges', hence witnesses') order
                 byRow[column] = row;
             }
             row.observe(o, a, an);
-            if (observerCommitted && (row.checkedIds != a || row.checkedLength < an)) {
-                row.checkedIds = a; // every entry names a committed transaction (or is T0, first)
+            if (observerCommitted && row.checkedIds != a) {
+                row.checkedIds = a; // every entry names a committed transaction (or is T0, first); stored only when it changes (see RowVersions#observe)
+                row.checkedLength = an;
+            } else if (observerCommitted && row.checkedLength < an) {
                 row.checkedLength = an;
             }
             if ((flags & RowVersions.DELETE) != 0 && observerCommitted) {
@@ -631,9 +647,14 @@ public final class DependencyGraph {
             }
         }
 
-        /** Row-local de-duplication keys: open addressing over longs (a HashSet of boxed keys was a fifth of the inference's garbage). */
+        /**
+         * Row-local de-duplication keys: open addressing over longs (a HashSet of boxed keys was a fifth of the inference's garbage).
+         * One per builder, cleared per row: a new one per row, grown by doubling, was 7% of the check (fresh memory each time).
+         */
         private static final class Seen {
             private static final long FREE = Long.MIN_VALUE;
+            /** Past this many slots a clear drops the array instead of filling it: one row with many keys does not make every later clear long. */
+            private static final int KEEP = 256;
             private long[] keys = free(8);
             private int size;
             private boolean hasFree;
@@ -642,6 +663,18 @@ public final class DependencyGraph {
                 long[] a = new long[n];
                 Arrays.fill(a, FREE);
                 return a;
+            }
+
+            void clear() {
+                if (size > 0) {
+                    if (keys.length > KEEP) {
+                        keys = free(8);
+                    } else {
+                        Arrays.fill(keys, FREE);
+                    }
+                    size = 0;
+                }
+                hasFree = false;
             }
 
             boolean add(long k) {
@@ -794,33 +827,39 @@ public final class DependencyGraph {
             rowWwCount = 0;
             int len = r.length;
             long[] order = r.order;
-            Seen ww = null;
+            // each version's writer's vertex, looked up once per row rather than per dependency
+            int[] writerV = rowWriterVertices(order, len);
+            Seen ww = rowWwSeen;
+            ww.clear();
             for (int i = 0; i + 1 < len; i++) {
                 long from = order[i];
                 long to = order[i + 1];
                 if (from != to && from != History.INITIAL) {
-                    if (ww == null) {
-                        ww = new Seen();
-                    }
-                    if (ww.add(from * 31 + to) || !rowHasWw(vertex(from), vertex(to))) {
-                        edge(DepType.WW, from, to, false, r.base + i);
+                    if (ww.add(from * 31 + to) || !rowHasWw(writerV[i], writerV[i + 1])) {
+                        edges.add(writerV[i], writerV[i + 1], WW_CODE, r.base + i);
                         if (rowWwCount == rowWw.length) {
                             rowWw = Arrays.copyOf(rowWw, rowWwCount * 2);
                         }
-                        rowWw[rowWwCount++] = (long) vertex(from) << 32 | vertex(to);
+                        rowWw[rowWwCount++] = (long) writerV[i] << 32 | writerV[i + 1];
                     }
                 }
             }
-            Seen reads = new Seen();
-            for (int o = 0; o < r.observations(); o++) {
-                int op = r.obsOp(o);
-                int reader = c.txn(op);
-                int flags = c.flags(op);
-                if ((flags & RowVersions.READ) == 0 || status[reader] != 1) {
+            int nObs = r.observations();
+            gatherObservations(r, nObs);
+            int[] gHead = obsHead;
+            int[] gLen = obsLen;
+            byte[] gStatus = obsStatus;
+            Seen reads = rowReadsSeen;
+            reads.clear();
+            for (int o = 0; o < nObs; o++) {
+                int head = gHead[o];
+                int flags = HistoryColumns.flagsOf(head & 15);
+                if ((flags & RowVersions.READ) == 0 || gStatus[o] != 1) {
                     continue;
                 }
-                int p = c.listLength(op);
-                int readerStmt = c.stmt(op);
+                int op = r.obsOp(o);
+                int reader = head >>> 4;
+                int p = c.lengthOf(gLen[o]);
                 boolean locking = (flags & RowVersions.LOCKING) != 0;
                 // one wr and one rw per (reader, writer's run, locking): later reads of the same run add nothing
                 int runStart = p - 1;
@@ -830,8 +869,9 @@ public final class DependencyGraph {
                 if (!reads.add(((long) reader << 32) | ((long) runStart << 1) | (locking ? 1 : 0))) {
                     continue;
                 }
-                long x = ids[reader];
+                long x = obsId[o];
                 if (r.tombstone > 0 && p >= r.tombstone) {
+                    int readerStmt = c.stmt(op);
                     incompatible(r, Explainer.t(x) + " read " + r.name() + " after " + Explainer.t(order[r.tombstone - 1]) + " deleted it",
                             Explainer.t(x) + ex.at(x, readerStmt) + " read " + r.name() + " with wList " + r.versionText(p) + ", but "
                                     + Explainer.t(order[r.tombstone - 1]) + "'s delete made that the row's last, invisible version.",
@@ -842,11 +882,14 @@ public final class DependencyGraph {
                 if (w == x) {
                     continue;
                 }
+                int xv = obsVertex[o];
+                int code = locking ? WR_LOCKING_CODE : WR_CODE;
                 if (w != History.INITIAL) {
-                    edge(DepType.WR, w, x, locking, op);
+                    edges.add(writerV[p - 1], xv, code, op);
                 }
                 int q = r.nextDiff[p - 1];
                 if (q > p && w != History.INITIAL && report(Anomaly.G1B, x + "/" + w + "/" + r.name())) {
+                    int readerStmt = c.stmt(op);
                     int wStmt = r.writerStmt(w, ids);
                     add(Anomaly.G1B, List.of(w, x), Explainer.t(x) + " read " + r.name() + "'s intermediate version " + r.versionText(p) + " of "
                                     + Explainer.t(w),
@@ -858,9 +901,75 @@ public final class DependencyGraph {
                 if (q < len) {
                     long y = order[q];
                     if (y != x) {
-                        edge(DepType.RW, x, y, locking, op);
+                        edges.add(xv, writerV[q], locking ? RW_LOCKING_CODE : RW_CODE, op);
                     }
                 }
+            }
+        }
+
+        private static final int WW_CODE = Edges.code(DepType.WW, false, false);
+        private static final int WR_CODE = Edges.code(DepType.WR, false, false);
+        private static final int WR_LOCKING_CODE = Edges.code(DepType.WR, false, true);
+        private static final int RW_CODE = Edges.code(DepType.RW, false, false);
+        private static final int RW_LOCKING_CODE = Edges.code(DepType.RW, false, true);
+
+        /** Scratch of {@link #rowDependencies}: each version's writer's vertex (-1 for T0), and the observations' fields gathered. */
+        private int[] rowWriterV = new int[64];
+        private int[] obsHead = new int[64];
+        private int[] obsLen = new int[64];
+        private byte[] obsStatus = new byte[64];
+        private long[] obsId = new long[64];
+        private int[] obsVertex = new int[64];
+
+        private int[] rowWriterVertices(long[] order, int len) {
+            if (rowWriterV.length < len) {
+                rowWriterV = new int[Math.max(len, rowWriterV.length * 2)];
+            }
+            int[] v = rowWriterV;
+            for (int i = 0; i < len; i++) {
+                long id = order[i];
+                if (id == History.INITIAL) {
+                    v[i] = -1;
+                } else if (vertexById != null) {
+                    v[i] = id > 0 && id < vertexById.length ? vertexById[(int) id] : -1;
+                } else {
+                    int t = idx(id);
+                    v[i] = t < 0 ? -1 : vertexOfTxn[t];
+                }
+            }
+            return v;
+        }
+
+        /**
+         * Copies the row's observations' operation fields (transaction and code, wList length) and their transactions' status, id and
+         * vertex into the scratch arrays, each in a loop of its own: the operations and transactions are scattered over the history,
+         * and a short loop of independent loads keeps many cache misses in flight, where the dependency loop, long and branching,
+         * waited on them one at a time (the pass's cost was memory latency). Reads the same values as before, so finds the same.
+         */
+        private void gatherObservations(RowVersions r, int nObs) {
+            if (obsHead.length < nObs) {
+                int size = Math.max(nObs, obsHead.length * 2);
+                obsHead = new int[size];
+                obsLen = new int[size];
+                obsStatus = new byte[size];
+                obsId = new long[size];
+                obsVertex = new int[size];
+            }
+            int[] head = obsHead;
+            int[] lens = obsLen;
+            for (int o = 0; o < nObs; o++) {
+                int op = r.obsOp(o);
+                head[o] = c.head(op);
+                lens[o] = c.len(op);
+            }
+            byte[] st = obsStatus;
+            long[] xs = obsId;
+            int[] vs = obsVertex;
+            for (int o = 0; o < nObs; o++) {
+                int t = head[o] >>> 4;
+                st[o] = status[t];
+                xs[o] = ids[t];
+                vs[o] = vertexOfTxn[t];
             }
         }
 

@@ -103,6 +103,11 @@ final class HistoryColumns {
         return field(opBlocks, o, 0) >>> 4;
     }
 
+    /** Operation {@code o}'s first int: its transaction ({@code >>> 4}) and code ({@code & 15}). */
+    int head(int o) {
+        return field(opBlocks, o, 0);
+    }
+
     int stmt(int o) {
         return field(opBlocks, o, 1);
     }
@@ -131,7 +136,11 @@ final class HistoryColumns {
     }
 
     int listLength(int o) {
-        int len = len(o);
+        return lengthOf(len(o));
+    }
+
+    /** The wList length an operation's length column {@code len} stands for. */
+    int lengthOf(int len) {
         return len >= 0 ? len : ownLists[-len - 1].length;
     }
 
@@ -145,7 +154,11 @@ final class HistoryColumns {
 
     /** Operation {@code o} as an observation: {@link RowVersions}' flags (a predicate read's row carries its header's locking). */
     int flags(int o) {
-        int code = code(o);
+        return flagsOf(code(o));
+    }
+
+    /** {@link #flags} of an operation's code. */
+    static int flagsOf(int code) {
         return switch (kind(code)) {
             case READ -> RowVersions.READ | ((code & LOCKING) != 0 ? RowVersions.LOCKING : 0);
             case WRITE -> RowVersions.WRITE | (((code >>> WRITE_KIND_SHIFT) & 3) == WriteKind.DELETE.ordinal() ? RowVersions.DELETE : 0);
