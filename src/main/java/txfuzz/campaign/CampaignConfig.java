@@ -110,11 +110,6 @@ public record CampaignConfig(List<IsolationLevel> levels, List<String> modes, Li
         return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, selfCheckEvery, g, reduceDocumented);
     }
 
-    public CampaignConfig withReduceDocumented(boolean on) {
-        return new CampaignConfig(levels, modes, oracles, tests, time, seed, out, gen, executor, progressEvery, execution, reduceTime, sessions, selfCheckEvery,
-                generation, on);
-    }
-
     public boolean concurrent() {
         return sessions > 0;
     }
