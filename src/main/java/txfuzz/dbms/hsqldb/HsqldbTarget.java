@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +15,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import txfuzz.model.IsolationLevel;
 import txfuzz.dbms.Database;
 import txfuzz.dbms.Engine;
@@ -300,7 +303,7 @@ public final class HsqldbTarget implements Target {
          * INFORMATION_SCHEMA.SYSTEM_TABLES, which HSQLDB builds anew for every query.
          */
         private void dropPublicObjects(Statement s) throws SQLException {
-            List<String> drops = new java.util.ArrayList<>();
+            List<String> drops = new ArrayList<>();
             try (ResultSet rs = s.executeQuery("SCRIPT")) {
                 while (rs.next()) {
                     publicObjectDrop(rs.getString(1)).ifPresent(drops::add);
@@ -343,7 +346,7 @@ public final class HsqldbTarget implements Target {
     }
 
     /** A table, view or sequence of PUBLIC as SCRIPT creates it, e.g. {@code CREATE MEMORY TABLE PUBLIC."odd ""name"(A INTEGER)}. */
-    private static final java.util.regex.Pattern PUBLIC_OBJECT = java.util.regex.Pattern.compile(
+    private static final Pattern PUBLIC_OBJECT = Pattern.compile(
             "^CREATE (?:(?:MEMORY |CACHED |TEXT |GLOBAL TEMPORARY )?(TABLE)|(VIEW)|(SEQUENCE)) (PUBLIC\\.(?:\"(?:[^\"]|\"\")*\"|[^ (.\"]+))[ (]");
 
     /**
@@ -352,7 +355,7 @@ public final class HsqldbTarget implements Target {
      * the drops then finds what is left.
      */
     static Optional<String> publicObjectDrop(String scriptLine) {
-        java.util.regex.Matcher m = PUBLIC_OBJECT.matcher(scriptLine);
+        Matcher m = PUBLIC_OBJECT.matcher(scriptLine);
         if (!m.find()) {
             return Optional.empty();
         }
