@@ -194,6 +194,50 @@ class HsqldbBugsTest {
                 .txn("INSERT INTO t1 VALUES (7, 5)").autocommit("DELETE FROM t0").order(1, 1, 2, 1);
     }
 
+    /**
+     * hsqldb-left-join-range-and-like-general-error, printed: the lone SELECT fails with S1000 / -458 on every release.
+     * Control (printed too): without the index on t0.c1 it returns its row.
+     */
+    @Test
+    void hsqldbLeftJoinRangeAndLikeGeneralErrorOnEachVersion() throws Exception {
+        String select = "SELECT x0.c2 FROM t1 x0 LEFT JOIN t0 x1 ON (x0.c1 BETWEEN 0 AND 0 AND x1.c1 LIKE 'a%')";
+        EachVersion.run(RELEASES, v -> {
+            try (Target hsqldb = Targets.create("hsqldb", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("hsqldb-left-join-range-and-like-general-error").run(hsqldb);
+                Outcome failed = r.of(select);
+                assertTrue(failed.failed(), r.toString());
+                assertEquals("S1000", failed.error().getSQLState(), r.toString());
+                assertEquals(-458, failed.error().getErrorCode(), r.toString());
+                Run control = PrintedSql.of("hsqldb-left-join-range-and-like-without-index").run(hsqldb);
+                assertEquals(PrintedSql.rows("()"), control.of(select).rows(), control.toString());
+            }
+        });
+    }
+
+    /**
+     * hsqldb-left-join-range-and-like-general-error through the oracles: the reduced case (one autocommit SELECT) is an
+     * explicit engine-error bug candidate; the same case without the index is clean.
+     */
+    @Test
+    void hsqldbLeftJoinRangeAndLikeGeneralErrorStillShowsOnTheBundledHsqldb() throws Exception {
+        try (Target hsqldb = Targets.create("hsqldb")) {
+            Result failed = BugReplay.replay(hsqldb, leftJoinRangeAndLike(true), "explicit");
+            assertTrue(failed.labels().contains("explicit/engine-error/bug-candidate"), failed.toString());
+            Result control = BugReplay.replay(hsqldb, leftJoinRangeAndLike(false), "explicit");
+            assertEquals(Set.of(), control.labels(), control.toString());
+        }
+    }
+
+    private static TestCase leftJoinRangeAndLike(boolean index) {
+        List<String> setup = new java.util.ArrayList<>(List.of("CREATE TABLE t0 (c1 VARCHAR(10))"));
+        if (index) {
+            setup.add("CREATE INDEX i1 ON t0 (c1)");
+        }
+        setup.addAll(List.of("CREATE TABLE t1 (c1 DOUBLE PRECISION, c2 VARCHAR(10))", "INSERT INTO t0 VALUES ('')", "INSERT INTO t1 VALUES (0, '')"));
+        return Cases.on("hsqldb").mode("mvcc").level(IsolationLevel.REPEATABLE_READ).table("t0").table("t1").setup(setup.toArray(String[]::new))
+                .autocommit("SELECT x0.c2 FROM t1 x0 LEFT JOIN t0 x1 ON (x0.c1 BETWEEN 0 AND 0 AND x1.c1 LIKE 'a%')").order(1);
+    }
+
     private static final String[] TWO_TABLES = {"CREATE TABLE t0 (k INT)", "CREATE TABLE t1 (k INT, v INT)", "INSERT INTO t0 VALUES (1)",
         "INSERT INTO t1 VALUES (1, 0)"};
 
