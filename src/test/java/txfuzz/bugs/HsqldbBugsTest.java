@@ -238,6 +238,51 @@ class HsqldbBugsTest {
                 .autocommit("SELECT x0.c2 FROM t1 x0 LEFT JOIN t0 x1 ON (x0.c1 BETWEEN 0 AND 0 AND x1.c1 LIKE 'a%')").order(1);
     }
 
+    /** The releases before the one that brought hsqldb-mvcc-fk-rewritten-parent-key-refuses-child. */
+    private static final Set<String> BEFORE_2_5_0 = Set.of("2.3.6", "2.4.0", "2.4.1");
+
+    /**
+     * hsqldb-mvcc-fk-rewritten-parent-key-refuses-child, printed: T2's autocommit INSERT of a child fails at once with 23503
+     * while T1 has set the parent's key to itself, from 2.5.0 on; before 2.5.0 (the control) it inserts the row.
+     */
+    @Test
+    void hsqldbMvccFkRewrittenParentKeyRefusesChildOnEachVersion() throws Exception {
+        EachVersion.run(RELEASES, v -> {
+            try (Target hsqldb = Targets.create("hsqldb", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("hsqldb-mvcc-fk-rewritten-parent-key-refuses-child").run(hsqldb);
+                Outcome insert = r.of("INSERT INTO t1 VALUES (0, 0)");
+                assertFalse(insert.waited(), r.toString());
+                if (BEFORE_2_5_0.contains(v)) {
+                    assertEquals(1, insert.updateCount(), "before 2.5.0 the child is inserted: " + r);
+                } else {
+                    assertEquals("23503", insert.failed() ? insert.error().getSQLState() : null, "the INSERT finds no parent: " + r);
+                }
+                assertEquals(PrintedSql.rows("(0, 0)"), r.of("SELECT * FROM t0").rows(), "the parent was there all along: " + r);
+            }
+        });
+    }
+
+    /**
+     * hsqldb-mvcc-fk-rewritten-parent-key-refuses-child through the oracles: a wss write-outcome bug candidate; the same
+     * schedule updating the parent's other column, where the INSERT succeeds, is clean.
+     */
+    @Test
+    void hsqldbMvccFkRewrittenParentKeyRefusesChildStillShowsOnTheBundledHsqldb() throws Exception {
+        try (Target hsqldb = Targets.create("hsqldb")) {
+            Result refused = BugReplay.replay(hsqldb, childInsertedUnder("UPDATE t0 SET c0 = t0.c0 + 0"), "wss", "explicit");
+            assertTrue(refused.labels().contains("wss/write-outcome/bug-candidate"), refused.toString());
+            Result control = BugReplay.replay(hsqldb, childInsertedUnder("UPDATE t0 SET c2 = 1"), "wss", "explicit");
+            assertEquals(Set.of(), control.labels(), control.toString());
+        }
+    }
+
+    private static TestCase childInsertedUnder(String parentUpdate) {
+        return Cases.on("hsqldb").mode("mvcc").level(IsolationLevel.REPEATABLE_READ).table("t0").table("t1")
+                .setup("CREATE TABLE t0 (c0 INT PRIMARY KEY, c2 INT)", "CREATE TABLE t1 (c0 INT, c2 INT, FOREIGN KEY (c2) REFERENCES t0 (c0))",
+                        "INSERT INTO t0 VALUES (0, 0)")
+                .txn(parentUpdate).autocommit("INSERT INTO t1 VALUES (0, 0)").order(1, 1, 2, 1);
+    }
+
     private static final String[] TWO_TABLES = {"CREATE TABLE t0 (k INT)", "CREATE TABLE t1 (k INT, v INT)", "INSERT INTO t0 VALUES (1)",
         "INSERT INTO t1 VALUES (1, 0)"};
 
