@@ -180,11 +180,17 @@ class HsqldbBugsTest {
      */
     @Test
     void hsqldbMvccFkCheckIgnoresUncommittedChildStillShowsOnTheBundledHsqldb() throws Exception {
+        candidateAndCleanControl("wss/tx-wss/bug-candidate", parentDeletedUnderChild("FOREIGN KEY (c1) REFERENCES t0 (c0)"),
+                parentDeletedUnderChild("CHECK (c1 IS NOT NULL)"), "wss", "explicit");
+    }
+
+    /** On the bundled HSQLDB, {@code bug} is judged with {@code label} among its violations and {@code control} is clean. */
+    private static void candidateAndCleanControl(String label, TestCase bug, TestCase control, String... oracles) throws Exception {
         try (Target hsqldb = Targets.create("hsqldb")) {
-            Result orphan = BugReplay.replay(hsqldb, parentDeletedUnderChild("FOREIGN KEY (c1) REFERENCES t0 (c0)"), "wss", "explicit");
-            assertTrue(orphan.labels().contains("wss/tx-wss/bug-candidate"), orphan.toString());
-            Result control = BugReplay.replay(hsqldb, parentDeletedUnderChild("CHECK (c1 IS NOT NULL)"), "wss", "explicit");
-            assertEquals(Set.of(), control.labels(), control.toString());
+            Result shown = BugReplay.replay(hsqldb, bug, oracles);
+            assertTrue(shown.labels().contains(label), shown.toString());
+            Result clean = BugReplay.replay(hsqldb, control, oracles);
+            assertEquals(Set.of(), clean.labels(), clean.toString());
         }
     }
 
@@ -220,12 +226,7 @@ class HsqldbBugsTest {
      */
     @Test
     void hsqldbLeftJoinRangeAndLikeGeneralErrorStillShowsOnTheBundledHsqldb() throws Exception {
-        try (Target hsqldb = Targets.create("hsqldb")) {
-            Result failed = BugReplay.replay(hsqldb, leftJoinRangeAndLike(true), "explicit");
-            assertTrue(failed.labels().contains("explicit/engine-error/bug-candidate"), failed.toString());
-            Result control = BugReplay.replay(hsqldb, leftJoinRangeAndLike(false), "explicit");
-            assertEquals(Set.of(), control.labels(), control.toString());
-        }
+        candidateAndCleanControl("explicit/engine-error/bug-candidate", leftJoinRangeAndLike(true), leftJoinRangeAndLike(false), "explicit");
     }
 
     private static TestCase leftJoinRangeAndLike(boolean index) {
@@ -268,12 +269,8 @@ class HsqldbBugsTest {
      */
     @Test
     void hsqldbMvccFkRewrittenParentKeyRefusesChildStillShowsOnTheBundledHsqldb() throws Exception {
-        try (Target hsqldb = Targets.create("hsqldb")) {
-            Result refused = BugReplay.replay(hsqldb, childInsertedUnder("UPDATE t0 SET c0 = t0.c0 + 0"), "wss", "explicit");
-            assertTrue(refused.labels().contains("wss/write-outcome/bug-candidate"), refused.toString());
-            Result control = BugReplay.replay(hsqldb, childInsertedUnder("UPDATE t0 SET c2 = 1"), "wss", "explicit");
-            assertEquals(Set.of(), control.labels(), control.toString());
-        }
+        candidateAndCleanControl("wss/write-outcome/bug-candidate", childInsertedUnder("UPDATE t0 SET c0 = t0.c0 + 0"),
+                childInsertedUnder("UPDATE t0 SET c2 = 1"), "wss", "explicit");
     }
 
     private static TestCase childInsertedUnder(String parentUpdate) {

