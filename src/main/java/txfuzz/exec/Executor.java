@@ -36,6 +36,8 @@ public final class Executor implements AutoCloseable {
     private final Target target;
     private final ExecutorConfig config;
     private final ExecutorService pool;
+    /** False for a view made by {@link #withConfig}: the pool is its maker's to shut down. */
+    private final boolean ownsPool;
 
     /** The settings it runs with. */
     public ExecutorConfig config() {
@@ -43,20 +45,38 @@ public final class Executor implements AutoCloseable {
     }
 
     public Executor(Target target, ExecutorConfig config) {
-        this.target = target;
-        this.config = config;
         // A session thread a statement held (a lock wait the engine never ends, cancelled and given up) goes back to
         // the pool once the statement ends; idle ones leave after a few seconds rather than a cached pool's minute, so
         // the thread count follows the threads in use (bench --soak reads it).
-        this.pool = new java.util.concurrent.ThreadPoolExecutor(0, Integer.MAX_VALUE, IDLE_SESSION_THREAD_SECONDS, TimeUnit.SECONDS,
-                new java.util.concurrent.SynchronousQueue<>(), r -> {
+        this(target, config, new java.util.concurrent.ThreadPoolExecutor(0, Integer.MAX_VALUE, IDLE_SESSION_THREAD_SECONDS,
+                TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), r -> {
             Thread t = new Thread(r, "txfuzz-session");
             t.setDaemon(true);
             return t;
-        });
+        }), true);
+    }
+
+    private Executor(Target target, ExecutorConfig config, ExecutorService pool, boolean ownsPool) {
+        this.target = target;
+        this.config = config;
+        this.pool = pool;
+        this.ownsPool = ownsPool;
+    }
+
+    /**
+     * This executor with other settings, sharing its session threads (closing the view leaves them to this one) but not
+     * its kept serial runs, which were judged with these settings.
+     */
+    public Executor withConfig(ExecutorConfig other) {
+        return new Executor(target, other, pool, false);
     }
 
     private static final long IDLE_SESSION_THREAD_SECONDS = 5;
+
+    /** "2 s", or "250 ms" under a second. */
+    static String shortText(java.time.Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+    }
 
     public Target target() {
         return target;
@@ -173,7 +193,9 @@ public final class Executor implements AutoCloseable {
 
     @Override
     public void close() {
-        pool.shutdownNow();
+        if (ownsPool) {
+            pool.shutdownNow();
+        }
     }
 
     private enum Settled { DONE, BLOCKED }
@@ -535,7 +557,7 @@ public final class Executor implements AutoCloseable {
             if (t.stallVictim) {
                 t.session.rollbackInBackground();
                 end(t, TxnStatus.ABORTED, ref, wasHung
-                        ? "cancelled by txfuzz at " + ref + ": the statement ran for over " + config.statementTimeout().toSeconds() + " s without waiting on a lock"
+                        ? "cancelled by txfuzz at " + ref + ": the statement ran for over " + shortText(config.statementTimeout()) + " without waiting on a lock"
                         : "cancelled by txfuzz at " + ref + ": every transaction waited and the engine did not break the cycle");
                 t.stallVictim = false;
                 return;

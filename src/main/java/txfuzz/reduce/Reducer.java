@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.function.Function;
 import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.Executor;
+import txfuzz.exec.ExecutorConfig;
 import txfuzz.exec.Trace;
 import txfuzz.model.CaseJson;
 import txfuzz.model.Stmt;
@@ -40,6 +41,12 @@ import txfuzz.dbms.ErrorClass;
  * Results are cached by content. Because findings can be nondeterministic, every pass that changed
  * the case is confirmed by two more fresh runs; when they do not both fail, reduction falls back
  * to the last confirmed case (the original at worst), so the result always reproduces.
+ *
+ * <p>A run that hangs lasts the executor's statement timeout, which is long (a verdict must not call a slow statement
+ * hung), so a hang took a whole budget to reduce. The search therefore judges its candidates with a short statement
+ * timeout, and the result is then run with the executor's own settings: only a violation shown there is the result.
+ * When it is not shown (on a loaded machine a slow statement can pass for hung in the short time), or the case as given
+ * did not fail in the search, the search runs again with the executor's own settings, in what is left of the budget.
  */
 public final class Reducer {
     private final Executor executor;
@@ -50,6 +57,12 @@ public final class Reducer {
     static final int CONFIRMATIONS = 2;
     /** Runs of the original before it is declared not failing. */
     static final int ORIGINAL_TRIES = 3;
+    /**
+     * The statement timeout of the search's runs: the generated databases hold a few rows and every statement takes
+     * milliseconds, so a statement neither finished nor waiting after this long is hung in all but a loaded machine's
+     * pauses, and those the run with the executor's own timeout catches.
+     */
+    static final java.time.Duration SEARCH_STATEMENT_TIMEOUT = java.time.Duration.ofMillis(250);
 
     public Reducer(Executor executor, List<Oracle> oracles, ReduceConfig config) {
         this.executor = executor;
@@ -59,8 +72,43 @@ public final class Reducer {
 
     /** Never throws for an engine failure during a candidate run: such a candidate just does not count as failing. */
     public Reduction reduce(TestCase c, Violation v) {
-        return new Search(c, v).run();
+        long start = System.nanoTime();
+        long budgetEnd = start + config.budget().toNanos();
+        ExecutorConfig full = executor.config();
+        if (full.statementTimeout().compareTo(SEARCH_STATEMENT_TIMEOUT) <= 0) {
+            return new Search(c, v, executor, start, budgetEnd).run();
+        }
+        Search quick = new Search(c, v, executor.withConfig(
+                new ExecutorConfig(full.blockTimeout(), full.stallTimeout(), SEARCH_STATEMENT_TIMEOUT)), start, budgetEnd);
+        Reduction found = quick.run();
+        if (found.end() == Reduction.End.INTERRUPTED
+                || !found.changed() && (found.end() == Reduction.End.FIXED_POINT || found.end() == Reduction.End.TIME_UP)) {
+            return withViolation(found, v); // nothing to verify: the case as given stays, with the verdict it was found with
+        }
+        if (found.changed()) {
+            Optional<Reduction> held = quick.underOwnSettings(found);
+            if (held.isPresent()) {
+                return held.get();
+            }
+        } else if (!quick.anyRunHung) {
+            return withViolation(found, v); // the short timeout called nothing hung: the executor's own settings would have run the same
+        }
+        // the case as given not failing, or showing only another violation of its kind, while the short timeout called a
+        // statement hung; or the result not failing under the executor's own settings: search again with those, in what
+        // is left of the budget
+        Search again = new Search(c, v, executor, start, budgetEnd);
+        again.runs = quick.runs;
+        again.refused = quick.refused;
+        return again.run();
     }
+
+    private static Reduction withViolation(Reduction r, Violation v) {
+        return new Reduction(r.original(), r.reduced(), r.origin(), v, r.statementsBefore(), r.statementsAfter(), r.runs(), r.refused(),
+                r.seconds(), r.end(), r.otherOfKind());
+    }
+
+    /** Runs of the search's result with the executor's own settings, of which one must show the violation. */
+    static final int VERIFICATIONS = 2;
 
     /** Statements other than BEGIN/COMMIT/ROLLBACK. */
     public static int dataStatements(TestCase c) {
@@ -82,10 +130,18 @@ public final class Reducer {
         private final Lineage original;
         private final Violation wanted;
         private final List<Oracle> judges;
-        private final long start = System.nanoTime();
+        /** Runs the candidates: the reducer's executor, or a view of it with a short statement timeout. */
+        private final Executor runner;
+        private final long start;
         private final long budgetEnd;
         /** What a run that shows the violation typically costs (a confirmation run). */
         private long typicalFailingRun;
+        /** Whether the last run that showed the violation had a statement called hung: such a run lasts its statement timeout. */
+        private boolean failingRunHung;
+        /** Whether the last run had a statement called hung. */
+        private boolean lastRunHung;
+        /** Whether any run had a statement called hung. */
+        private boolean anyRunHung;
         /** What a run of any kind typically costs (a hang is cancelled only after a while): a candidate run. */
         private long typicalRun;
         private final java.util.ArrayDeque<Long> recentRuns = new java.util.ArrayDeque<>();
@@ -101,12 +157,14 @@ public final class Reducer {
         private Lineage confirmed;
         private Violation confirmedViolation;
 
-        Search(TestCase original, Violation wanted) {
+        Search(TestCase original, Violation wanted, Executor runner, long start, long budgetEnd) {
             this.original = Lineage.original(original);
             this.wanted = wanted;
             List<Oracle> same = oracles.stream().filter(o -> o.name().equals(wanted.oracle())).toList();
             this.judges = same.isEmpty() ? oracles : same;
-            this.budgetEnd = start + config.budget().toNanos();
+            this.runner = runner;
+            this.start = start;
+            this.budgetEnd = budgetEnd;
             for (Txn t : original.transactions()) {
                 t.statements().forEach(s -> originalSql.add(s.sql()));
             }
@@ -262,6 +320,7 @@ public final class Reducer {
             typicalRun = typical(recentRuns, took);
             if (v.isPresent()) {
                 typicalFailingRun = typical(recentFailingRuns, took);
+                failingRunHung = lastRunHung;
             }
             return v;
         }
@@ -282,7 +341,13 @@ public final class Reducer {
 
         /** Time kept back for confirming the final case. */
         private long reserve() {
-            return CONFIRMATIONS * typicalFailingRun;
+            return CONFIRMATIONS * typicalFailingRun + (runner == executor ? 0 : verification());
+        }
+
+        /** What the run of the result under the executor's own settings will cost: longer by the timeouts' difference if it hangs. */
+        private long verification() {
+            return typicalFailingRun + (failingRunHung
+                    ? executor.config().statementTimeout().minus(runner.config().statementTimeout()).toNanos() : 0);
         }
 
         /** Candidates start only before this. */
@@ -290,11 +355,33 @@ public final class Reducer {
             return budgetEnd - reserve();
         }
 
+        /**
+         * {@code found}, this search's result, with the violation one of a few runs of it shows under the reducer's
+         * executor's own settings (the report's verdict); empty when none shows it.
+         */
+        Optional<Reduction> underOwnSettings(Reduction found) {
+            for (int i = 0; i < VERIFICATIONS && !config.stop().getAsBoolean(); i++) {
+                Optional<Violation> shown = executeOnce(confirmed, executor);
+                if (shown.isPresent()) {
+                    return Optional.of(new Reduction(found.original(), found.reduced(), found.origin(), shown.get(),
+                            found.statementsBefore(), found.statementsAfter(), runs, refused, seconds(), found.end(), null));
+                }
+            }
+            return Optional.empty();
+        }
+
         private Optional<Violation> executeOnce(Lineage candidate) {
+            return executeOnce(candidate, runner);
+        }
+
+        private Optional<Violation> executeOnce(Lineage candidate, Executor executor) {
             runs++;
             TestCase c = candidate.testCase();
             try {
+                lastRunHung = false;
                 Trace trace = executor.run(c);
+                lastRunHung = !trace.hung().isEmpty();
+                anyRunHung |= lastRunHung;
                 for (ExecutedStmt e : trace.schedule()) {
                     if (e.result().failed() && e.result().errorClass() == ErrorClass.INVALID_STATEMENT
                             && !originalSql.contains(c.stmt(e.ref()).sql())) {
