@@ -405,10 +405,23 @@ public final class Executor implements AutoCloseable {
                 if (finished.isEmpty()) {
                     return completed;
                 }
-                finished.sort(Comparator.comparingLong(TxnState::finishedNanos));
-                currentSweep = finished.size() > 1 ? ++sweeps : -1;
                 for (TxnState t : finished) {
                     doubtWaitsOfBlockersOf(t);
+                }
+                // A blocker a finished statement waited for may be the deadlock victim whose rollback released it, its error
+                // still on the way: asked now (as the next sweep would), it joins this sweep, and SweepOrder puts it first.
+                for (TxnState x : txns.values()) {
+                    if (x.inFlight != null && !finished.contains(x) && System.nanoTime() < x.waitsDoubtedUntil && settle(x) == Settled.DONE) {
+                        finished.add(x);
+                    }
+                }
+                finished.sort(Comparator.comparingLong(TxnState::finishedNanos));
+                if (finished.size() > 1) {
+                    finished = SweepOrder.of(finished, this::endsItsTransaction,
+                            (waiter, ender) -> waiter.lastNamedBlockers.contains(ender.session.engineId()));
+                }
+                currentSweep = finished.size() > 1 ? ++sweeps : -1;
+                for (TxnState t : finished) {
                     complete(t);
                 }
                 currentSweep = -1;
@@ -519,6 +532,20 @@ public final class Executor implements AutoCloseable {
             } catch (ExecutionException e) {
                 return true;
             }
+        }
+
+        /** Whether {@code t}'s finished statement ends its transaction, and so releases its locks ({@link #complete}'s cases). */
+        private boolean endsItsTransaction(TxnState t) {
+            StmtResult result = t.result().result();
+            StmtKind kind = testCase.stmt(t.inFlightRef).kind();
+            if (t.stallVictim && result.failed() || kind == StmtKind.COMMIT || kind == StmtKind.ROLLBACK) {
+                return true;
+            }
+            if (!result.failed() || result.errorClass() == null) {
+                return false;
+            }
+            return t.txn.explicit() ? target.abortScope(result.errorClass()) == AbortScope.TRANSACTION
+                    : result.errorClass().isConcurrencyConflict() || result.errorClass().isEngineFailure();
         }
 
         /** Records the finished statement and what it did to its transaction. */
