@@ -374,12 +374,12 @@ public final class Reducer {
             return executeOnce(candidate, runner);
         }
 
-        private Optional<Violation> executeOnce(Lineage candidate, Executor executor) {
+        private Optional<Violation> executeOnce(Lineage candidate, Executor by) {
             runs++;
             TestCase c = candidate.testCase();
             try {
                 lastRunHung = false;
-                Trace trace = executor.run(c);
+                Trace trace = by.run(c);
                 lastRunHung = !trace.hung().isEmpty();
                 anyRunHung |= lastRunHung;
                 for (ExecutedStmt e : trace.schedule()) {
@@ -390,7 +390,7 @@ public final class Reducer {
                 }
                 Violation sameKind = null;
                 for (Oracle o : judges) {
-                    for (Violation v : o.judge(c, trace, executor).violations()) {
+                    for (Violation v : o.judge(c, trace, by).violations()) {
                         if (!sameClassification(v)) {
                             continue;
                         }
