@@ -327,6 +327,8 @@ public final class DependencyGraph {
         /** The current row's de-duplication keys (see {@link #rowDependencies}). */
         private final Seen rowWwSeen = new Seen();
         private final Seen rowReadsSeen = new Seen();
+        /** The rows one predicate read returned ({@link #predicates}). */
+        private final Seen predicateRowsSeen = new Seen();
         final Set<Dep> predicateEdges = new HashSet<>();
         final List<AnomalyFinding> findings = new ArrayList<>();
         final Map<Anomaly, Integer> counts = new EnumMap<>(Anomaly.class);
@@ -352,7 +354,7 @@ public final class DependencyGraph {
             /** The predicate reads' header operations (committed readers only). */
             final List<Integer> readRefs = new ArrayList<>();
             /** In the order rows were first seen: an identity-hashed map ordered the predicate dependencies differently from run to run. */
-            final Map<RowVersions, Set<Integer>> matched = new LinkedHashMap<>();
+            final Map<RowVersions, Seen> matched = new LinkedHashMap<>();
         }
 
         Builder(History h, HistoryColumns c, Limits limits) {
@@ -535,7 +537,7 @@ public final class DependencyGraph {
                     if (group == null) {
                         group = predGroups.computeIfAbsent(groupKey, key -> new PredGroup()); // a reader that did not commit: its rows still match
                     }
-                    group.matched.computeIfAbsent(byRow[c.row(o)], key -> new HashSet<>()).add(c.listLength(o));
+                    group.matched.computeIfAbsent(byRow[c.row(o)], key -> new Seen()).add(c.listLength(o));
                 }
             }
             observed = null;
@@ -749,8 +751,9 @@ public final class DependencyGraph {
         }
 
         /**
-         * Row-local de-duplication keys: open addressing over longs (a HashSet of boxed keys was a fifth of the inference's garbage).
-         * One per builder, cleared per row: a new one per row, grown by doubling, was 7% of the check (fresh memory each time).
+         * A set of longs by open addressing: row-local de-duplication keys (a HashSet of boxed keys was a fifth of the inference's
+         * garbage; one per builder, cleared per row: a new one per row, grown by doubling, was 7% of the check), and the rows and
+         * versions predicate reads returned (boxed sets, an Integer made per look-up of a row number above 127).
          */
         private static final class Seen {
             private static final long FREE = Long.MIN_VALUE;
@@ -776,6 +779,22 @@ public final class DependencyGraph {
                     size = 0;
                 }
                 hasFree = false;
+            }
+
+            boolean contains(long k) {
+                if (k == FREE) {
+                    return hasFree;
+                }
+                int mask = keys.length - 1;
+                long h = k * 0x9E3779B97F4A7C15L;
+                for (int i = (int) (h >>> 40) & mask; ; i = (i + 1) & mask) {
+                    if (keys[i] == k) {
+                        return true;
+                    }
+                    if (keys[i] == FREE) {
+                        return false;
+                    }
+                }
             }
 
             boolean add(long k) {
@@ -1224,12 +1243,12 @@ public final class DependencyGraph {
                 // rows whose versions match the predicate from some point on (see class comment)
                 List<RowVersions> cand = new ArrayList<>();
                 List<int[]> how = new ArrayList<>(); // {kind 0=rw 1=miss 2=deleted-wr, runStart, runFinalLen}
-                for (Map.Entry<RowVersions, Set<Integer>> m : g.matched.entrySet()) {
+                for (Map.Entry<RowVersions, Seen> m : g.matched.entrySet()) {
                     RowVersions r = m.getKey();
                     if (r.conflictOther != null || r.nextDiff == null) {
                         continue;
                     }
-                    Set<Integer> lens = m.getValue();
+                    Seen lens = m.getValue();
                     boolean deleted = r.tombstone > 0;
                     int live = deleted ? r.length - 1 : r.length;
                     if (live <= 0) {
@@ -1274,7 +1293,8 @@ public final class DependencyGraph {
                     int t = c.txn(ref);
                     long x = ids[t];
                     PredicateRead p = c.predicateRead(ref);
-                    Set<Integer> seen = new HashSet<>();
+                    Seen seen = predicateRowsSeen;
+                    seen.clear();
                     for (int o = ref + 1, end = c.predEnd(ref); o < end; o++) {
                         seen.add(c.row(o));
                     }
