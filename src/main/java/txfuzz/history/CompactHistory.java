@@ -446,6 +446,7 @@ public final class CompactHistory {
                 }
                 for (int r = 0; r < rowsHere; r++) {
                     if (end - p < 40) {
+                        touched += sum;
                         return;
                     }
                     long row = scanVarint(b, p);

@@ -25,7 +25,7 @@ class CompactLookAheadTest {
 
     @Test
     void aDamagedFileIsReadOrNamedAsDamagedNeverAnotherError() throws Exception {
-        History h = SyntheticHistory.stale(4_000, 4, 3).generate(); // some 200 KB: the reader's 64 KB buffer refills mid-transaction
+        History h = SyntheticHistory.stale(4_000, 4, 3).generate(); // some 330 KB: the reader's 64 KB buffer refills mid-transaction
         Path f = dir.resolve("h.txh");
         CompactHistory.write(h, f);
         byte[] all = Files.readAllBytes(f);
