@@ -88,6 +88,15 @@ public final class CompactHistory {
     private static final class RowOrders {
         private RowOrder[][] byTable = new RowOrder[8][];
 
+        /** The row's order if it has one yet, else null; never grows anything (for {@link Reader#touchRows}). */
+        RowOrder known(int table, int row) {
+            if (table >= byTable.length) {
+                return null;
+            }
+            RowOrder[] rows = byTable[table];
+            return rows == null || row >= rows.length ? null : rows[row];
+        }
+
         RowOrder of(int table, int row) {
             if (table >= byTable.length) {
                 byTable = Arrays.copyOf(byTable, Math.max(table + 1, byTable.length * 2));
@@ -387,6 +396,7 @@ public final class CompactHistory {
                         + " transactions, more than txfuzz checks at once", null);
             }
             columns.transaction(id, session, seq, Outcome.values()[outcome], sql);
+            touchRows(opCount);
             int first = columns.ops;
             try {
                 for (int i = 0; i < opCount; i++) {
@@ -396,6 +406,96 @@ public final class CompactHistory {
             } catch (IllegalArgumentException e) {
                 throw new HistoryFormatException(source + ": transaction " + txnNo + " (T" + id + "): " + e.getMessage(), e);
             }
+        }
+
+        /** Sum of what {@link #touchRows} loaded, so that the loads are not dropped as unused. */
+        private long touched;
+
+        /**
+         * Loads the rows' state of the transaction's next operations before they are read, scanning ahead in the buffer: the read
+         * waits on memory, a cache miss or two per operation on its row's state, one after another; a short loop of independent
+         * loads keeps them in flight together. Only a look: it stops at anything unusual (a new string, the buffer's end) and
+         * what is read afterwards decides everything, checks included.
+         */
+        private void touchRows(int opCount) {
+            byte[] b = buf;
+            int p = pos;
+            long sum = 0;
+            for (int i = 0; i < opCount; i++) {
+                if (end - p < 40) {
+                    break;
+                }
+                int code = b[p++] & 0xff;
+                p = skipVarint(b, p); // statement
+                long table = scanVarint(b, p);
+                p = scanPos;
+                if (table == 0 || table > strings.size()) {
+                    break; // a new string (its bytes follow), or a defect the read proper will name
+                }
+                int rowsHere = 1;
+                if ((code & 3) == OP_PRED) {
+                    if ((code & HAS_PREDICATE) != 0) {
+                        if (scanVarint(b, p) == 0) {
+                            break;
+                        }
+                        p = scanPos;
+                    }
+                    rowsHere = (int) scanVarint(b, p);
+                    p = scanPos;
+                    i = opCount; // the predicate read's rows are the last looked at
+                }
+                for (int r = 0; r < rowsHere; r++) {
+                    if (end - p < 40) {
+                        touched += sum;
+                        return;
+                    }
+                    long row = scanVarint(b, p);
+                    p = scanPos;
+                    long n = scanVarint(b, p);
+                    p = scanPos;
+                    long freshCount = scanVarint(b, p);
+                    p = scanPos;
+                    if (row == 0 || row > strings.size() || freshCount > 16) {
+                        touched += sum;
+                        return;
+                    }
+                    RowOrder o = orders.known((int) table - 1, (int) row - 1);
+                    if (o != null) {
+                        long[] ids = o.ids;
+                        long common = n - freshCount;
+                        sum += freshCount > 0 && common > 0 && common <= ids.length ? ids[(int) common - 1] : o.length;
+                    }
+                    for (long f = 0; f < freshCount; f++) {
+                        p = skipVarint(b, p);
+                    }
+                }
+            }
+            touched += sum;
+        }
+
+        /** Where {@link #scanVarint} stopped. */
+        private int scanPos;
+
+        /** A number at {@code p} of the buffer (a look ahead: past the buffer's valid bytes it reads old ones, never past its end). */
+        private long scanVarint(byte[] b, int p) {
+            long v = 0;
+            for (int shift = 0; shift < 64 && p < b.length; shift += 7) {
+                int x = b[p++];
+                v |= (long) (x & 0x7f) << shift;
+                if (x >= 0) {
+                    break;
+                }
+            }
+            scanPos = p;
+            return v;
+        }
+
+        private static int skipVarint(byte[] b, int p) {
+            int limit = Math.min(b.length, p + 10);
+            while (p < limit && b[p++] < 0) {
+                // continuation bytes
+            }
+            return p;
         }
 
         /** What {@link Transaction}'s constructor refuses, in its order and words, on the columns just read. */
@@ -553,7 +653,9 @@ public final class CompactHistory {
             int sl = owner.sharedLength;
             int m = Math.min(n, sl);
             int head = Math.min(common, m);
-            boolean agrees = agreeOn(o, s, sl, head) && Arrays.equals(fresh, head, m, s, head, m);
+            // a list with no new entries inside the shared versions (most are reads) is decided without touching the array: its
+            // header alone, for the bounds check of an empty comparison, was a cache miss per operation
+            boolean agrees = agreeOn(o, s, sl, head) && (head >= m || Arrays.equals(fresh, head, m, s, head, m));
             if (agrees && n <= sl) {
                 return n;
             }

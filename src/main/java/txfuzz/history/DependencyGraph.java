@@ -300,8 +300,19 @@ public final class DependencyGraph {
         final Map<RowKey, RowVersions> rows = new HashMap<>();
         /** The rows by their column number: the look-up of every operation's row is an array read. */
         final RowVersions[] byRow;
-        /** Each row's operations (reads, writes, predicate reads' rows), counted before the observations are recorded. */
-        int[] rowOps;
+        /**
+         * The operations grouped by row (reads, writes, predicate reads' rows; each row's in history order): row r's are
+         * {@code byRowOps[rowOpStart[r]]} up to {@code rowOpStart[r + 1]}. A row's observations are then recorded over its stretch.
+         */
+        int[] byRowOps;
+        int[] rowOpStart;
+        /** Set during the observation pass, which goes row by row: what it would report is reported afterwards, in history order. */
+        private boolean deferring;
+        private int[] deferredOps = new int[16];
+        private int deferredCount;
+        /** The rows made in the observation pass, each as (its first observation's operation, its number), to be keyed in that order. */
+        private long[] madeRows = new long[16];
+        private int madeCount;
         /**
          * The distinct dependencies. Duplicates can only come from one row (a transaction reading
          * versions of the same writer's run twice, a writer pair adjacent twice in an order) or from
@@ -316,6 +327,8 @@ public final class DependencyGraph {
         /** The current row's de-duplication keys (see {@link #rowDependencies}). */
         private final Seen rowWwSeen = new Seen();
         private final Seen rowReadsSeen = new Seen();
+        /** The rows one predicate read returned ({@link #predicates}). */
+        private final Seen predicateRowsSeen = new Seen();
         final Set<Dep> predicateEdges = new HashSet<>();
         final List<AnomalyFinding> findings = new ArrayList<>();
         final Map<Anomaly, Integer> counts = new EnumMap<>(Anomaly.class);
@@ -341,7 +354,7 @@ public final class DependencyGraph {
             /** The predicate reads' header operations (committed readers only). */
             final List<Integer> readRefs = new ArrayList<>();
             /** In the order rows were first seen: an identity-hashed map ordered the predicate dependencies differently from run to run. */
-            final Map<RowVersions, Set<Integer>> matched = new LinkedHashMap<>();
+            final Map<RowVersions, Seen> matched = new LinkedHashMap<>();
         }
 
         Builder(History h, HistoryColumns c, Limits limits) {
@@ -392,45 +405,10 @@ public final class DependencyGraph {
                     abortedIds.add(ids[i]);
                 }
             }
-            // each row's operations, the most observations it can get: its array made once at that size instead of grown by
-            // copying, whose new arrays stored into rows already promoted to the old generation cost the collector card scans
-            rowOps = new int[c.rows];
-            for (int o = 0; o < c.ops; o++) {
-                if (HistoryColumns.kind(c.code(o)) != HistoryColumns.PRED) {
-                    rowOps[c.row(o)]++;
-                }
-            }
-            PredKey groupKey = null; // of the predicate read whose rows follow, when it has a predicate
-            PredGroup group = null;
-            int predFlags = 0;
-            for (int o = 0; o < c.ops; o++) {
-                int op = c.code(o);
-                int i = c.txn(o);
-                switch (HistoryColumns.kind(op)) {
-                    case HistoryColumns.READ -> observe(i, o, c.stmt(o), RowVersions.READ | ((op & HistoryColumns.LOCKING) != 0 ? RowVersions.LOCKING : 0));
-                    case HistoryColumns.WRITE -> observe(i, o, c.stmt(o),
-                            RowVersions.WRITE | (((op >>> HistoryColumns.WRITE_KIND_SHIFT) & 3) == WriteKind.DELETE.ordinal() ? RowVersions.DELETE : 0));
-                    case HistoryColumns.PRED -> {
-                        predFlags = RowVersions.READ | RowVersions.PRED | ((op & HistoryColumns.LOCKING) != 0 ? RowVersions.LOCKING : 0);
-                        groupKey = c.len(o) < 0 ? null : new PredKey(c.strings[c.row(o)], c.strings[c.len(o)]);
-                        group = null;
-                        if (groupKey != null && status[i] == 1) {
-                            group = predGroups.computeIfAbsent(groupKey, key -> new PredGroup());
-                            group.readRefs.add(o);
-                        }
-                    }
-                    default -> {
-                        RowVersions row = observe(i, o, c.stmt(o), predFlags);
-                        if (row != null && groupKey != null) {
-                            if (group == null) {
-                                group = predGroups.computeIfAbsent(groupKey, key -> new PredGroup()); // a reader that did not commit: its rows still match
-                            }
-                            group.matched.computeIfAbsent(row, key -> new HashSet<>()).add(c.listLength(o));
-                        }
-                    }
-                }
-            }
-            rowOps = null;
+            observeRowByRow();
+            predicateGroups();
+            byRowOps = null;
+            rowOpStart = null;
             for (RowVersions r : rows.values()) {
                 rowDependencies(r);
             }
@@ -457,6 +435,112 @@ public final class DependencyGraph {
             g.vertexIds = vertexIds;
             g.edges = edges;
             return g;
+        }
+
+        /**
+         * Records every operation's observation, a row at a time: each row's state (its version order, observations, the
+         * committed prefix) stays in cache while its operations are recorded, where going through the operations in history
+         * order waited on a random row's state per operation. A row's operations are in history order, so its state evolves as
+         * before; the rest of what was done in history order is restored: what observations report (garbage reads, G1a, dirty
+         * updates) is reported afterwards in history order, rows are keyed in the order their first observation came
+         * (the map's order is the dependencies' found order), and predicate reads are grouped in a pass of their own.
+         */
+        private void observeRowByRow() {
+            int[] start = new int[c.rows + 1];
+            for (int o = 0; o < c.ops; o++) {
+                if (HistoryColumns.kind(c.code(o)) != HistoryColumns.PRED) {
+                    start[c.row(o) + 1]++;
+                }
+            }
+            for (int r = 0; r < c.rows; r++) {
+                start[r + 1] += start[r];
+            }
+            int[] grouped = new int[start[c.rows]];
+            int[] fill = Arrays.copyOf(start, c.rows);
+            for (int o = 0; o < c.ops; o++) {
+                if (HistoryColumns.kind(c.code(o)) != HistoryColumns.PRED) {
+                    grouped[fill[c.row(o)]++] = o;
+                }
+            }
+            fill = null;
+            byRowOps = grouped;
+            rowOpStart = start;
+            observed = new long[(c.ops + 63) >>> 6];
+            deferring = true;
+            for (int r = 0; r < c.rows; r++) {
+                int from = start[r];
+                int to = start[r + 1];
+                touchOperations(grouped, from, to);
+                for (int k = from; k < to; k++) {
+                    int o = grouped[k]; // read before the row's observations may overwrite its slot (they stay at or before k)
+                    int head = c.head(o);
+                    if (observe(head >>> 4, o, c.stmt(o), HistoryColumns.flagsOf(head & 15)) != null) {
+                        observed[o >>> 6] |= 1L << o;
+                    }
+                }
+            }
+            deferring = false;
+            // the reports, in history order (an observation's fate does not depend on the others': a row's committed prefix only
+            // spares looking up entries already found committed, which no list reaching them reports)
+            Arrays.sort(deferredOps, 0, deferredCount);
+            for (int k = 0; k < deferredCount; k++) {
+                int o = deferredOps[k];
+                int head = c.head(o);
+                if (observe(head >>> 4, o, c.stmt(o), HistoryColumns.flagsOf(head & 15)) != null) {
+                    throw new IllegalStateException("operation " + o + " was set aside as not an observation, and is one");
+                }
+            }
+            deferredOps = null;
+            Arrays.sort(madeRows, 0, madeCount);
+            for (int k = 0; k < madeCount; k++) {
+                RowVersions row = byRow[(int) madeRows[k]];
+                rows.put(new RowKey(row.table(), row.rowId()), row); // the map's order is the rows' (hence edges', hence witnesses') order
+            }
+            madeRows = null;
+        }
+
+        /** Which operations were recorded as observations (of the observation pass; for {@link #predicateGroups}). */
+        private long[] observed;
+
+        /** Sum of what {@link #touchOperations} loaded, so that the loads are not dropped as unused. */
+        private long touched;
+
+        /**
+         * Loads a row's operations (scattered over the history) in a short loop of independent loads before they are recorded, so
+         * that their cache misses are in flight together rather than one after another in the long loop that records them.
+         */
+        private void touchOperations(int[] grouped, int from, int to) {
+            long sum = 0;
+            for (int k = from; k < to; k++) {
+                sum += c.head(grouped[k]);
+            }
+            touched += sum;
+        }
+
+        /** The predicate reads by (table, predicate), in history order: their committed readers and the rows' versions they returned. */
+        private void predicateGroups() {
+            PredKey groupKey = null; // of the predicate read whose rows follow, when it has a predicate
+            PredGroup group = null;
+            long[] seen = observed;
+            for (int o = 0; o < c.ops; o++) {
+                int op = c.code(o);
+                int kind = HistoryColumns.kind(op);
+                if (kind == HistoryColumns.PRED) {
+                    int i = c.txn(o);
+                    groupKey = c.len(o) < 0 ? null : new PredKey(c.strings[c.row(o)], c.strings[c.len(o)]);
+                    group = null;
+                    if (groupKey != null && status[i] == 1) {
+                        group = predGroups.computeIfAbsent(groupKey, key -> new PredGroup());
+                        group.readRefs.add(o);
+                    }
+                } else if (kind == HistoryColumns.PRED_ROW && groupKey != null && (seen[o >>> 6] & 1L << o) != 0) {
+                    if (group == null) {
+                        group = predGroups.computeIfAbsent(groupKey, key -> new PredGroup()); // a reader that did not commit: its rows still match
+                    }
+                    group.matched.computeIfAbsent(byRow[c.row(o)], key -> new Seen()).add(c.listLength(o));
+                }
+            }
+            observed = null;
         }
 
         /** Committed stays committed; unknown becomes committed when a committed transaction observed its writes. */
@@ -535,6 +619,9 @@ public final class DependencyGraph {
                 long id = a[i];
                 boolean bad = id == History.INITIAL ? i != 0 : idx(id) < 0;
                 if (bad) {
+                    if (deferring) {
+                        return setAside(o);
+                    }
                     String where = c.table(column) + "." + c.rowId(column);
                     String w = WList.text(a, an);
                     if (observerCommitted && report(Anomaly.GARBAGE_READ, observer + "/" + where)) {
@@ -557,6 +644,9 @@ public final class DependencyGraph {
             }
             // an uncommitted transaction's own writes are no evidence of the committed version order
             if (firstAborted >= 0 || (!observerCommitted && containsId(a, an, observer))) {
+                if (deferring) {
+                    return setAside(o);
+                }
                 String where = c.table(column) + "." + c.rowId(column);
                 if (firstAborted >= 0) {
                     String w = WList.text(a, an);
@@ -589,9 +679,13 @@ public final class DependencyGraph {
                 return null;
             }
             if (row == null) {
-                row = new RowVersions(c.table(column), c.rowId(column), c, rowOps[column]);
+                int from = rowOpStart[column];
+                row = new RowVersions(c.table(column), c.rowId(column), c, byRowOps, from, rowOpStart[column + 1] - from);
                 row.column = column;
-                rows.put(new RowKey(row.table(), row.rowId()), row); // the map's order is the rows' (hence edges', hence witnesses') order
+                if (madeCount == madeRows.length) {
+                    madeRows = Arrays.copyOf(madeRows, madeCount * 2);
+                }
+                madeRows[madeCount++] = (long) o << 32 | column; // keyed in this order once all are made
                 byRow[column] = row;
             }
             row.observe(o, a, an);
@@ -605,6 +699,15 @@ public final class DependencyGraph {
                 row.tombstone = row.tombstone < 0 ? an : Math.min(row.tombstone, an);
             }
             return row;
+        }
+
+        /** Operation {@code o} is no observation, and what it shows is reported later, in history order ({@link #observeRowByRow}). */
+        private RowVersions setAside(int o) {
+            if (deferredCount == deferredOps.length) {
+                deferredOps = Arrays.copyOf(deferredOps, deferredCount * 2);
+            }
+            deferredOps[deferredCount++] = o;
+            return null;
         }
 
         private static boolean containsId(long[] a, int n, long id) {
@@ -648,8 +751,9 @@ public final class DependencyGraph {
         }
 
         /**
-         * Row-local de-duplication keys: open addressing over longs (a HashSet of boxed keys was a fifth of the inference's garbage).
-         * One per builder, cleared per row: a new one per row, grown by doubling, was 7% of the check (fresh memory each time).
+         * A set of longs by open addressing: row-local de-duplication keys (a HashSet of boxed keys was a fifth of the inference's
+         * garbage; one per builder, cleared per row: a new one per row, grown by doubling, was 7% of the check), and the rows and
+         * versions predicate reads returned (boxed sets, an Integer made per look-up of a row number above 127).
          */
         private static final class Seen {
             private static final long FREE = Long.MIN_VALUE;
@@ -675,6 +779,22 @@ public final class DependencyGraph {
                     size = 0;
                 }
                 hasFree = false;
+            }
+
+            boolean contains(long k) {
+                if (k == FREE) {
+                    return hasFree;
+                }
+                int mask = keys.length - 1;
+                long h = k * 0x9E3779B97F4A7C15L;
+                for (int i = (int) (h >>> 40) & mask; ; i = (i + 1) & mask) {
+                    if (keys[i] == k) {
+                        return true;
+                    }
+                    if (keys[i] == FREE) {
+                        return false;
+                    }
+                }
             }
 
             boolean add(long k) {
@@ -1123,12 +1243,12 @@ public final class DependencyGraph {
                 // rows whose versions match the predicate from some point on (see class comment)
                 List<RowVersions> cand = new ArrayList<>();
                 List<int[]> how = new ArrayList<>(); // {kind 0=rw 1=miss 2=deleted-wr, runStart, runFinalLen}
-                for (Map.Entry<RowVersions, Set<Integer>> m : g.matched.entrySet()) {
+                for (Map.Entry<RowVersions, Seen> m : g.matched.entrySet()) {
                     RowVersions r = m.getKey();
                     if (r.conflictOther != null || r.nextDiff == null) {
                         continue;
                     }
-                    Set<Integer> lens = m.getValue();
+                    Seen lens = m.getValue();
                     boolean deleted = r.tombstone > 0;
                     int live = deleted ? r.length - 1 : r.length;
                     if (live <= 0) {
@@ -1173,7 +1293,8 @@ public final class DependencyGraph {
                     int t = c.txn(ref);
                     long x = ids[t];
                     PredicateRead p = c.predicateRead(ref);
-                    Set<Integer> seen = new HashSet<>();
+                    Seen seen = predicateRowsSeen;
+                    seen.clear();
                     for (int o = ref + 1, end = c.predEnd(ref); o < end; o++) {
                         seen.add(c.row(o));
                     }

@@ -32,7 +32,14 @@ public final class RowVersions {
      */
     private final HistoryColumns columns;
     private int observations;
+    /**
+     * Observation k's operation is {@code obs[obsStart + k]}, for k below {@code capacity}: the inference records a row's
+     * observations in its stretch of the array that groups all operations by row (see DependencyGraph's observation pass);
+     * a row made by hand has an array of its own.
+     */
     private int[] obs;
+    private int obsStart;
+    private int capacity;
     /** The transactions with a recorded write of the row, each once, and the statement of its first; filled in once the observations are complete. */
     private long[] writerIds;
     private int[] writerStmts;
@@ -60,6 +67,17 @@ public final class RowVersions {
         this.rowId = rowId;
         this.columns = columns;
         this.obs = new int[Math.max(2, capacity)];
+        this.capacity = obs.length;
+    }
+
+    /** A row whose observations go to {@code store} from {@code start} on, {@code capacity} of them at most (its operations). */
+    RowVersions(String table, String rowId, HistoryColumns columns, int[] store, int start, int capacity) {
+        this.table = table;
+        this.rowId = rowId;
+        this.columns = columns;
+        this.obs = store;
+        this.obsStart = start;
+        this.capacity = capacity;
     }
 
     public String table() {
@@ -142,10 +160,13 @@ public final class RowVersions {
     }
 
     private int addObservation(int op) {
-        if (observations == obs.length) {
-            obs = Arrays.copyOf(obs, observations + Math.max(2, observations >> 1));
+        if (observations == capacity) {
+            // a row made by hand grows (an array of its own); one of the inference's never does, its stretch is its operations
+            capacity = observations + Math.max(2, observations >> 1);
+            obs = Arrays.copyOfRange(obs, obsStart, obsStart + capacity);
+            obsStart = 0;
         }
-        obs[observations] = op;
+        obs[obsStart + observations] = op;
         return observations++;
     }
 
@@ -155,23 +176,23 @@ public final class RowVersions {
 
     /** Observation k's operation. */
     int obsOp(int k) {
-        return obs[k];
+        return obs[obsStart + k];
     }
 
     int obsTxn(int k) {
-        return columns.txn(obs[k]);
+        return columns.txn(obsOp(k));
     }
 
     int obsLen(int k) {
-        return columns.listLength(obs[k]);
+        return columns.listLength(obsOp(k));
     }
 
     int obsStmt(int k) {
-        return columns.stmt(obs[k]);
+        return columns.stmt(obsOp(k));
     }
 
     boolean obsIs(int k, int flag) {
-        return (columns.flags(obs[k]) & flag) != 0;
+        return (columns.flags(obsOp(k)) & flag) != 0;
     }
 
     /**
