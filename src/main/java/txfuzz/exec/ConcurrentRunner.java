@@ -506,8 +506,8 @@ public final class ConcurrentRunner implements AutoCloseable {
                 }
                 run.recordAndEnd(f, result, TxnStatus.ABORTED, victim == Victim.HUNG
                         ? "cancelled by txfuzz at " + f.ref + ": the statement ran for over "
-                                + seconds(config.statementTimeout()) + " without waiting on a lock"
-                        : "cancelled by txfuzz at " + f.ref + ": it waited over " + seconds(config.stallTimeout())
+                                + ExecutorConfig.shortText(config.statementTimeout()) + " without waiting on a lock"
+                        : "cancelled by txfuzz at " + f.ref + ": it waited over " + ExecutorConfig.shortText(config.stallTimeout())
                                 + " and the engine did not break the cycle");
                 if (t.explicit()) {
                     session.rollbackQuietly();
@@ -608,9 +608,5 @@ public final class ConcurrentRunner implements AutoCloseable {
                 s.close();
             }
         }
-    }
-
-    private static String seconds(Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 }

@@ -73,11 +73,6 @@ public final class Executor implements AutoCloseable {
 
     private static final long IDLE_SESSION_THREAD_SECONDS = 5;
 
-    /** "2 s", or "250 ms" under a second. */
-    static String shortText(java.time.Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
-    }
-
     public Target target() {
         return target;
     }
@@ -417,7 +412,7 @@ public final class Executor implements AutoCloseable {
                 }
                 finished.sort(Comparator.comparingLong(TxnState::finishedNanos));
                 if (finished.size() > 1) {
-                    finished = SweepOrder.of(finished, this::endsItsTransaction,
+                    finished = SweepOrder.of(finished, x -> ending(x) != null,
                             (waiter, ender) -> waiter.lastNamedBlockers.contains(ender.session.engineId()));
                 }
                 currentSweep = finished.size() > 1 ? ++sweeps : -1;
@@ -534,37 +529,58 @@ public final class Executor implements AutoCloseable {
             }
         }
 
-        /** Whether {@code t}'s finished statement ends its transaction, and so releases its locks ({@link #complete}'s cases). */
-        private boolean endsItsTransaction(TxnState t) {
+        /**
+         * How the statement {@code t} finished ends its transaction, or null when the transaction goes on. One answer for
+         * {@link #complete}, which records it, and for the sweep's order, which asks before the statement is recorded.
+         */
+        private TxnOutcome ending(TxnState t) {
+            StmtRef ref = t.inFlightRef;
             StmtResult result = t.result().result();
-            StmtKind kind = testCase.stmt(t.inFlightRef).kind();
-            if (t.stallVictim && result.failed() || kind == StmtKind.COMMIT || kind == StmtKind.ROLLBACK) {
-                return true;
+            if (t.stallVictim && result.failed() && !(t.hung && engineEnded(t, result))) {
+                return new TxnOutcome(TxnStatus.ABORTED, ref, t.hung
+                        ? "cancelled by txfuzz at " + ref + ": the statement ran for over " + ExecutorConfig.shortText(config.statementTimeout())
+                                + " without waiting on a lock"
+                        : "cancelled by txfuzz at " + ref + ": every transaction waited and the engine did not break the cycle");
             }
-            if (!result.failed() || result.errorClass() == null) {
-                return false;
+            if (!t.txn.explicit()) {
+                boolean aborted = result.failed() && (result.errorClass().isConcurrencyConflict() || result.errorClass().isEngineFailure());
+                return new TxnOutcome(aborted ? TxnStatus.ABORTED : TxnStatus.COMMITTED, ref, aborted ? result.errorClass() + " at " + ref : "autocommit");
             }
-            return t.txn.explicit() ? target.abortScope(result.errorClass()) == AbortScope.TRANSACTION
-                    : result.errorClass().isConcurrencyConflict() || result.errorClass().isEngineFailure();
+            StmtKind kind = testCase.stmt(ref).kind();
+            if (kind == StmtKind.COMMIT) {
+                return result.failed() ? new TxnOutcome(TxnStatus.ABORTED, ref, "COMMIT failed: " + result.errorClass())
+                        : new TxnOutcome(TxnStatus.COMMITTED, ref, "COMMIT");
+            }
+            if (kind == StmtKind.ROLLBACK) {
+                return new TxnOutcome(TxnStatus.ROLLED_BACK, ref, "ROLLBACK");
+            }
+            if (result.failed() && target.abortScope(result.errorClass()) == AbortScope.TRANSACTION) {
+                return new TxnOutcome(TxnStatus.ABORTED, ref, result.errorClass() + " at " + ref);
+            }
+            return null;
+        }
+
+        /**
+         * A statement cancelled as hung that the engine ends with a deadlock or lock-wait error was waiting (the engine had
+         * chosen it as a victim or was still deciding): a deadlock, not a hang. The lock timeout of a wait txfuzz interrupted
+         * is txfuzz's cancel, not the engine's answer.
+         */
+        private static boolean engineEnded(TxnState t, StmtResult result) {
+            return result.failed() && result.errorClass() != null && result.errorClass().isConcurrencyConflict()
+                    && !(t.interrupted && result.errorClass() == ErrorClass.LOCK_TIMEOUT);
         }
 
         /** Records the finished statement and what it did to its transaction. */
         private void complete(TxnState t) {
-            Session.Completed done = t.result();
             StmtRef ref = t.inFlightRef;
-            Stmt stmt = testCase.stmt(ref);
-            StmtResult result = done.result();
+            StmtResult result = t.result().result();
+            TxnOutcome ending = ending(t); // before the flags it reads change below
             if (t.stallVictim && !result.failed()) {
                 // The cancel came too late: the statement had finished (an autocommit write is even
                 // committed). It is recorded as it happened.
                 t.stallVictim = false;
             }
-            // A statement cancelled as hung that the engine ends with a deadlock or lock-wait error was
-            // waiting (the engine had chosen it as a victim or was still deciding): a deadlock, not a hang.
-            // The lock timeout of a wait txfuzz interrupted is txfuzz's cancel, not the engine's answer.
-            boolean engineEndedIt = result.failed() && result.errorClass() != null && result.errorClass().isConcurrencyConflict()
-                    && !(t.interrupted && result.errorClass() == ErrorClass.LOCK_TIMEOUT);
-            if (t.hung && t.stallVictim && engineEndedIt) {
+            if (t.hung && t.stallVictim && engineEnded(t, result)) {
                 t.hung = false;
                 t.stallVictim = false;
             }
@@ -577,47 +593,23 @@ public final class Executor implements AutoCloseable {
             schedule.add(new ExecutedStmt(ref, result, t.blocked, t.inFlightSeq, t.inFlightCompletedBefore, currentSweep));
             t.inFlight = null;
             t.blocked = false;
-            boolean wasHung = t.hung;
             t.hung = false;
             t.interrupted = false;
-
+            if (ending == null) {
+                return;
+            }
             if (t.stallVictim) {
                 t.session.rollbackInBackground();
-                end(t, TxnStatus.ABORTED, ref, wasHung
-                        ? "cancelled by txfuzz at " + ref + ": the statement ran for over " + shortText(config.statementTimeout()) + " without waiting on a lock"
-                        : "cancelled by txfuzz at " + ref + ": every transaction waited and the engine did not break the cycle");
                 t.stallVictim = false;
-                return;
-            }
-            if (!t.txn.explicit()) {
-                boolean aborted = result.failed() && (result.errorClass().isConcurrencyConflict()
-                        || result.errorClass().isEngineFailure());
-                end(t, aborted ? TxnStatus.ABORTED : TxnStatus.COMMITTED, ref,
-                        aborted ? result.errorClass() + " at " + ref : "autocommit");
-                return;
-            }
-            if (stmt.kind() == StmtKind.COMMIT) {
-                if (result.failed()) {
-                    t.session.rollbackQuietly();
-                    end(t, TxnStatus.ABORTED, ref, "COMMIT failed: " + result.errorClass());
-                } else {
-                    end(t, TxnStatus.COMMITTED, ref, "COMMIT");
-                }
-                return;
-            }
-            if (stmt.kind() == StmtKind.ROLLBACK) {
-                end(t, TxnStatus.ROLLED_BACK, ref, "ROLLBACK");
-                return;
-            }
-            if (result.failed() && target.abortScope(result.errorClass()) == AbortScope.TRANSACTION) {
+            } else if (t.txn.explicit() && ending.status() == TxnStatus.ABORTED) {
                 t.session.rollbackQuietly();
-                end(t, TxnStatus.ABORTED, ref, result.errorClass() + " at " + ref);
             }
+            end(t, ending);
         }
 
-        private void end(TxnState t, TxnStatus status, StmtRef cause, String reason) {
+        private void end(TxnState t, TxnOutcome outcome) {
             t.ended = true;
-            outcomes.put(t.txn.id(), new TxnOutcome(status, cause, reason));
+            outcomes.put(t.txn.id(), outcome);
             endOrder.add(t.txn.id());
         }
 

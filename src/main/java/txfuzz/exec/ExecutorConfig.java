@@ -14,4 +14,9 @@ public record ExecutorConfig(Duration blockTimeout, Duration stallTimeout, Durat
     public static ExecutorConfig defaults() {
         return new ExecutorConfig(Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(2));
     }
+
+    /** A timeout as a report gives it: "2 s", or "250 ms" under a second. */
+    static String shortText(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+    }
 }

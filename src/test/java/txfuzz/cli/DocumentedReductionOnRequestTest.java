@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,9 +38,9 @@ class DocumentedReductionOnRequestTest {
     }
 
     private static Path run(Path out, String... more) {
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(RUN));
-        args.addAll(java.util.List.of(more));
-        args.addAll(java.util.List.of("--out", out.toString()));
+        List<String> args = new ArrayList<>(List.of(RUN));
+        args.addAll(List.of(more));
+        args.addAll(List.of("--out", out.toString()));
         CliTest.Result r = CliTest.run(args.toArray(String[]::new));
         assertTrue(r.code() == Main.OK || r.code() == Main.FOUND, r.toString());
         return out;

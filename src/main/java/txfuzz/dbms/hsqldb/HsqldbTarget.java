@@ -109,12 +109,12 @@ public final class HsqldbTarget implements Target {
         return version;
     }
 
+    /** Resets that found PUBLIC not empty after dropping its tables, views and sequences, and fell back to the cascade. */
+    private final AtomicLong publicCascades = new AtomicLong();
     /**
      * Building an in-memory database (its LOB schema, its information schema) was most of an HSQLDB case's CPU:
      * a database is emptied and reused instead, and only when it is as new (ReusedDatabases).
      */
-    /** Resets that found PUBLIC not empty after dropping its tables, views and sequences, and fell back to the cascade. */
-    private final AtomicLong publicCascades = new AtomicLong();
     private final ReusedDatabases<HsqldbDatabase> databases = new ReusedDatabases<>(
             () -> new HsqldbDatabase("txfuzz_" + NEXT_DB.incrementAndGet()), ReusedDatabases.ENABLED);
 
