@@ -403,10 +403,11 @@ public final class Executor implements AutoCloseable {
                 for (TxnState t : finished) {
                     doubtWaitsOfBlockersOf(t);
                 }
-                // A blocker a finished statement waited for may be the deadlock victim whose rollback released it, its error
-                // still on the way: asked now (as the next sweep would), it joins this sweep, and SweepOrder puts it first.
+                // A blocker a finished statement waited for, and that was itself seen waiting for that statement's transaction,
+                // closed a cycle: it is the deadlock victim whose rollback released the other, its error still on the way. Asked
+                // now (as the next sweep would), it joins this sweep, and SweepOrder puts it first.
                 for (TxnState x : txns.values()) {
-                    if (x.inFlight != null && !finished.contains(x) && System.nanoTime() < x.waitsDoubtedUntil && settle(x) == Settled.DONE) {
+                    if (x.inFlight != null && !finished.contains(x) && closedACycleWith(x, finished) && settle(x) == Settled.DONE) {
                         finished.add(x);
                     }
                 }
@@ -422,6 +423,16 @@ public final class Executor implements AutoCloseable {
                 currentSweep = -1;
                 completed += finished.size();
             }
+        }
+
+        /** Whether {@code x} waited for a finished statement's transaction that waited for {@code x}. */
+        private boolean closedACycleWith(TxnState x, List<TxnState> finished) {
+            for (TxnState t : finished) {
+                if (t.lastNamedBlockers.contains(x.session.engineId()) && x.lastNamedBlockers.contains(t.session.engineId())) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /**
