@@ -182,7 +182,40 @@ public final class DerbyTarget implements Target {
     }
 
     private DerbyDatabase create() throws SQLException {
+        bootOnce(jdbc);
         return new DerbyDatabase("txfuzz_" + NEXT_DB.incrementAndGet());
+    }
+
+    /** The Derby engines (one per loaded version) this JVM has booted. */
+    private static final Set<Jdbc> BOOTED = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Boots {@code jdbc}'s engine if it has not booted yet: one engine at a time in this JVM, and never two in one
+     * clock millisecond. A booting Derby registers a JMX bean named after a UUID made of its system directory's hash
+     * (the same for every version in one JVM) and the boot's millisecond; of two engines booting in one millisecond
+     * (two releases side by side) one gets InstanceAlreadyExistsException, ends its boot half done (reported to
+     * derby.log only), and every later connect of that release fails with a NullPointerException in
+     * AutoloadedDriver (seen with 10.11.1.1 beside the other releases; reproduced with two 10.11 loaders).
+     */
+    private static void bootOnce(Jdbc jdbc) {
+        if (BOOTED.contains(jdbc)) {
+            return;
+        }
+        synchronized (BOOTED) {
+            if (BOOTED.contains(jdbc)) {
+                return;
+            }
+            try {
+                jdbc.connect("jdbc:derby:memory:txfuzz_boot").close();
+            } catch (SQLException expected) {
+                // XJ004 "Database not found": the engine is up, no database was created
+            }
+            long bootedAt = System.currentTimeMillis();
+            while (System.currentTimeMillis() <= bootedAt) {
+                Thread.onSpinWait(); // at most a millisecond: the next engine's UUIDs start in a later one
+            }
+            BOOTED.add(jdbc);
+        }
     }
 
     /** Drops the spare database and waits (boundedly) for the databases still being dropped. */
