@@ -383,7 +383,18 @@ final class DeviationExplainer implements AutoCloseable {
     }
 
     boolean transactionSnapshot(SnapshotPoints.Rule rule) throws SQLException, SetupFailedException {
-        Optional<List<SnapshotTxn>> run = snapshotRun(snapshotPoints(rule));
+        SnapshotPoints points = snapshotPoints(rule);
+        return snapshotRunReproduces(points) || aWaitingFirstStatementCommitted() && snapshotRunReproduces(points.withWaitingFirstStatementsRestarted());
+    }
+
+    /** Whether a committed transaction's first effective statement waited, with nothing but a BEGIN before it. */
+    private boolean aWaitingFirstStatementCommitted() {
+        return committed.stream().map(t -> SerialSchedule.effective(testCase, trace, t))
+                .anyMatch(body -> !body.isEmpty() && SnapshotPoints.restartable(trace, testCase, body.get(0)));
+    }
+
+    private boolean snapshotRunReproduces(SnapshotPoints points) throws SQLException, SetupFailedException {
+        Optional<List<SnapshotTxn>> run = snapshotRun(points);
         if (run.isEmpty()) {
             return false;
         }

@@ -40,18 +40,41 @@ final class SnapshotPoints {
     private final Rule rule;
     /** Per table (lower case), the other tables whose snapshot the engine takes when a statement reads it. */
     private final Map<String, Set<String>> takenWith;
+    /** Whether a waiting first statement takes its snapshot as of its resumption ({@link #withWaitingFirstStatementsRestarted}). */
+    private final boolean restartWaitingFirst;
     /** Per executed statement, the tables (lower case) whose snapshot it takes; empty: cannot tell, go by the names. */
-    private final Map<StmtRef, Optional<Set<String>>> pinned = new HashMap<>();
+    private final Map<StmtRef, Optional<Set<String>>> pinned;
 
     SnapshotPoints(TestCase testCase, Trace trace, Rule rule) {
         this(testCase, trace, rule, Map.of());
     }
 
     SnapshotPoints(TestCase testCase, Trace trace, Rule rule, Map<String, Set<String>> takenWith) {
+        this(testCase, trace, rule, takenWith, false, new HashMap<>(), new HashMap<>());
+    }
+
+    private SnapshotPoints(TestCase testCase, Trace trace, Rule rule, Map<String, Set<String>> takenWith, boolean restartWaitingFirst,
+                           Map<StmtRef, Optional<Set<String>>> pinned, Map<String, Pattern> namePatterns) {
         this.testCase = testCase;
         this.trace = trace;
         this.rule = rule;
         this.takenWith = takenWith;
+        this.restartWaitingFirst = restartWaitingFirst;
+        this.pinned = pinned;
+        this.namePatterns = namePatterns;
+    }
+
+    /**
+     * The same rule, but a transaction's first effective statement that waited for a lock, with nothing but its BEGIN
+     * before it, takes its snapshot (and its BEGIN's) as of its resumption: it may have been restarted on a snapshot taken
+     * after the wait, since nothing the transaction did before could tell — the run is then that of a transaction begun
+     * when the statement resumed (H2 at REPEATABLE READ: an autocommit DELETE FROM t that waited for a writer of t's row
+     * deletes the version that writer committed). An alternative to the rule's own points, not a replacement: at
+     * SNAPSHOT, H2's waiting statement reads the snapshot from before its wait. DeviationExplainer's first-committer-wins
+     * check takes the transactions that committed before the resumption as not concurrent either way.
+     */
+    SnapshotPoints withWaitingFirstStatementsRestarted() {
+        return new SnapshotPoints(testCase, trace, rule, takenWith, true, pinned, namePatterns);
     }
 
     /**
@@ -61,10 +84,39 @@ final class SnapshotPoints {
      */
     int point(StmtRef at, String table, StmtRef firstBodyStatement) {
         return switch (rule) {
-            case AT_BEGIN -> submitted(testCase.txn(at.txn()).explicit() ? new StmtRef(at.txn(), 0) : firstBodyStatement);
-            case AT_FIRST_STATEMENT -> submitted(firstBodyStatement);
-            case PER_TABLE_AT_FIRST_READ -> firstRead(at, table).map(this::submitted).orElseGet(() -> submitted(at));
+            case AT_BEGIN -> takenBy(testCase.txn(at.txn()).explicit() ? new StmtRef(at.txn(), 0) : firstBodyStatement, firstBodyStatement);
+            case AT_FIRST_STATEMENT -> takenBy(firstBodyStatement, firstBodyStatement);
+            case PER_TABLE_AT_FIRST_READ -> takenBy(firstRead(at, table).orElse(at), firstBodyStatement);
         };
+    }
+
+    /** The position of the snapshot statement {@code by} takes (see {@link #withWaitingFirstStatementsRestarted}). */
+    private int takenBy(StmtRef by, StmtRef firstBodyStatement) {
+        boolean beganThere = by.equals(firstBodyStatement) || by.txn() == firstBodyStatement.txn() && by.index() < firstBodyStatement.index();
+        if (restartWaitingFirst && beganThere && restartable(firstBodyStatement)) {
+            return trace.position(firstBodyStatement);
+        }
+        return submitted(by);
+    }
+
+    /** Whether {@code firstBodyStatement}, its transaction's first effective statement, waited with nothing but a BEGIN before it. */
+    static boolean restartable(Trace trace, TestCase testCase, StmtRef firstBodyStatement) {
+        return trace.executed(firstBodyStatement).map(ExecutedStmt::blocked).orElse(false) && onlyBeginBefore(trace, testCase, firstBodyStatement);
+    }
+
+    private boolean restartable(StmtRef firstBodyStatement) {
+        return restartable(trace, testCase, firstBodyStatement);
+    }
+
+    /** Whether every statement of {@code ref}'s transaction that ran before it is a BEGIN (a failed one could have read). */
+    private static boolean onlyBeginBefore(Trace trace, TestCase testCase, StmtRef ref) {
+        for (int i = 0; i < ref.index(); i++) {
+            StmtRef before = new StmtRef(ref.txn(), i);
+            if (trace.executed(before).isPresent() && testCase.stmt(before).kind() != StmtKind.BEGIN) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The first executed statement of {@code at}'s transaction, up to {@code at}, that takes {@code table}'s snapshot. */
@@ -110,7 +162,7 @@ final class SnapshotPoints {
     }
 
     /** Per table, the pattern of its name as a statement's text writes it: compiled once per case, not per statement. */
-    private final Map<String, Pattern> namePatterns = new HashMap<>();
+    private final Map<String, Pattern> namePatterns;
 
     /** Whether {@code ref}'s text names {@code table}. */
     private boolean names(StmtRef ref, String table) {

@@ -171,6 +171,43 @@ class SnapshotRulesTest {
         }
     }
 
+    /**
+     * h2-RR-s1795965722168-i252 (a newcomer's `./txfuzz run`, 2026-11-29), reduced: T3 reads t0, T2 inserts a row into t0
+     * and commits, and T3's UPDATE of t0 misses it (H2's per-table snapshots, measured). Meanwhile T1's autocommit
+     * {@code t1Write} on t2 waits for T2's update of t2's row. The serial replays differ from the run, so the run is
+     * simulated: T1's DELETE deleted the version T2 committed, as a transaction begun after T2's commit would.
+     */
+    static TestCase writeWaitingBesideATableSnapshot(String t1Write) {
+        return Cases.on("h2").table("t0").table("t2").level(IsolationLevel.REPEATABLE_READ)
+                .setup("CREATE TABLE t0 (c1 VARCHAR(10))", "CREATE TABLE t2 (c3 DOUBLE PRECISION)", "INSERT INTO t2 (c3) VALUES (1)")
+                .autocommit(t1Write)
+                .txn("UPDATE t2 SET c3 = 0", "INSERT INTO t0 (c1) VALUES ('')")
+                .txn("SELECT c1 FROM t0", "UPDATE t0 SET c1 = 'e'")
+                .order(2, 2, 3, 3, 1, 2, 2, 3, 3);
+    }
+
+    @Test
+    void aWaitingFirstStatementIsSimulatedOnTheSnapshotOfItsResumption() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            WssRun run = judge(h2, writeWaitingBesideATableSnapshot("DELETE FROM t2"));
+            assertTrue(run.trace().executed(new StmtRef(1, 0)).orElseThrow().blocked(), run.trace().toString());
+            assertEquals(1, run.trace().executed(new StmtRef(1, 0)).orElseThrow().result().updateCount(), run.trace().toString());
+            assertEquals(0, run.trace().executed(new StmtRef(3, 2)).orElseThrow().result().updateCount(), run.trace().toString());
+            assertTrue(run.verdict().violations().stream().anyMatch(x -> x.kind() == WssKind.WRITE_OUTCOME
+                    && x.classification() == Classification.NOT_PROMISED && x.reference().contains("per-table snapshots")), run.verdict().toString());
+            assertNoBugCandidate(run.verdict());
+            // the control: H2 fails T1's UPDATE computed from the row (40001); made to land on the value it had before its
+            // wait, it loses T2's committed 0, and that stays a bug candidate
+            String increment = "UPDATE t2 SET c3 = c3 + 1";
+            WssRun real = judge(h2, writeWaitingBesideATableSnapshot(increment));
+            assertTrue(real.trace().executed(new StmtRef(1, 0)).orElseThrow().result().failed(), real.trace().toString());
+            assertNoBugCandidate(real.verdict());
+            WssRun lost = judge(new StaleRetryTarget(h2, increment, "UPDATE t2 SET c3 = 2"), writeWaitingBesideATableSnapshot(increment));
+            assertEquals(List.of(List.of("2")), lost.trace().finalState().tables().get("t2"), lost.trace().toString());
+            assertTrue(lost.verdict().violations().stream().anyMatch(x -> x.classification() == Classification.BUG_CANDIDATE), lost.verdict().toString());
+        }
+    }
+
     /** DuckDB #17223, delete first: T1 deletes a row, T2 updates it before T1 commits; both commit, T2's update is lost. */
     static TestCase deleteThenConcurrentUpdate(String dbms, String t2Where) {
         return Cases.on(dbms).table("test").level(IsolationLevel.SNAPSHOT)
