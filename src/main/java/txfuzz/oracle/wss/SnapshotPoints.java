@@ -119,6 +119,14 @@ final class SnapshotPoints {
         return true;
     }
 
+    /**
+     * Whether, by the per-table rule, {@code at}'s transaction has taken no snapshot of {@code table} up to and including
+     * {@code at}: the table is then read as of {@code at}'s submission, and {@code at} only writes it.
+     */
+    boolean noSnapshotTakenOf(StmtRef at, String table) {
+        return rule == Rule.PER_TABLE_AT_FIRST_READ && firstRead(at, table).isEmpty();
+    }
+
     /** The first executed statement of {@code at}'s transaction, up to {@code at}, that takes {@code table}'s snapshot. */
     private Optional<StmtRef> firstRead(StmtRef at, String table) {
         String key = table.toLowerCase(Locale.ROOT);

@@ -208,6 +208,37 @@ class SnapshotRulesTest {
         }
     }
 
+    /**
+     * h2-RR-s105-i167 (a run of seed 105, 2026-11-29), reduced: T1 copies t0's one row (INSERT ... SELECT) and updates both
+     * rows' c2; T2's autocommit UPDATE t0 SET c3 = 'd', sent meanwhile, waits for T1, and once T1 commits updates T1's
+     * version of the old row (c2 = 0 kept) but not T1's new row, which its snapshot of t0, taken when it was sent, does not
+     * show. The run is the serial order T2 → T1, not the commit order; H2's manual says nothing of it (measured).
+     */
+    static TestCase waitingConstantUpdateBesideACopiedRow() {
+        return Cases.on("h2").table("t0").level(IsolationLevel.REPEATABLE_READ)
+                .setup("CREATE TABLE t0 (c0 INT, c1 INT, c2 DOUBLE PRECISION, c3 VARCHAR(10))", "INSERT INTO t0 (c0, c1, c2, c3) VALUES (0, 0, 1, '')")
+                .txn("INSERT INTO t0 (c0, c1, c2, c3) SELECT (x0.c1 + 0), x0.c0, 0, '' FROM t0 x0", "UPDATE t0 SET c2 = 0")
+                .autocommit("UPDATE t0 SET c3 = 'd'")
+                .order(1, 1, 1, 2, 1);
+    }
+
+    @Test
+    void aWaitingWriteOfATableItTookNoSnapshotOfWritesTheNewestVersionsOfTheRowsItsSnapshotShows() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            WssRun run = judge(h2, waitingConstantUpdateBesideACopiedRow());
+            assertTrue(run.trace().executed(new StmtRef(2, 0)).orElseThrow().blocked(), run.trace().toString());
+            assertEquals(1, run.trace().executed(new StmtRef(2, 0)).orElseThrow().result().updateCount(), run.trace().toString());
+            assertTrue(run.verdict().violations().stream().anyMatch(x -> x.kind() == WssKind.WRITE_OUTCOME
+                    && x.classification() == Classification.NOT_PROMISED && x.reference().contains("per-table snapshots")), run.verdict().toString());
+            assertNoBugCandidate(run.verdict());
+            // the control: the waiting UPDATE also writes back the c2 its snapshot shows (1), losing T1's committed 0
+            WssRun lost = judge(new ReplacedBesideUncommittedWriteTarget(h2, "UPDATE t0 SET c3 = 'd'", "UPDATE t0 SET c3 = 'd', c2 = 1"),
+                    waitingConstantUpdateBesideACopiedRow());
+            assertTrue(lost.trace().finalState().tables().get("t0").contains(List.of("0", "0", "1", "d")), lost.trace().toString());
+            assertTrue(lost.verdict().violations().stream().anyMatch(x -> x.classification() == Classification.BUG_CANDIDATE), lost.verdict().toString());
+        }
+    }
+
     /** DuckDB #17223, delete first: T1 deletes a row, T2 updates it before T1 commits; both commit, T2's update is lost. */
     static TestCase deleteThenConcurrentUpdate(String dbms, String t2Where) {
         return Cases.on(dbms).table("test").level(IsolationLevel.SNAPSHOT)
