@@ -51,6 +51,15 @@ public final class H2Engine implements Engine {
             "every statement reads committed data only, so the manual's READ COMMITTED promise holds (" + DOCS + ": \"Dirty reads aren't"
                     + " possible; non-repeatable reads and phantom reads are possible\"), as does Adya's PL-2");
 
+    /** The same at READ UNCOMMITTED, where a statement's data include other transactions' uncommitted writes. */
+    private static final txfuzz.dbms.Basis.Measured DIRTY_RECHECK_MEASURED = new txfuzz.dbms.Basis.Measured(
+            "a statement reads the data as they are when it begins, uncommitted writes included; an UPDATE, DELETE or MERGE that"
+                    + " waited for a row lock re-checks that row on what is left of it once the holder ended (a row the holder"
+                    + " inserted and rolled back is gone), its subqueries still reading what the statement began with",
+            "H2ReadCommittedRecheckTest, SnapshotRulesTest",
+            "READ UNCOMMITTED promises no more than its writes waiting for each other (" + DOCS + ": \"Dirty reads, non-repeatable"
+                    + " reads, and phantom reads are possible\"), and Adya's PL-1 proscribes only dirty writes");
+
     /**
      * H2 looks for a cycle when a wait begins (Transaction.waitFor checks isDeadlocked before it waits), so a cycle of
      * row-lock waits ends at once. A cycle through a wait H2 does not track (an INSERT waiting for another
@@ -137,6 +146,7 @@ public final class H2Engine implements Engine {
         Map<IsolationLevel, LevelSemantics> m = new EnumMap<>(IsolationLevel.class);
         m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY)
                 .basedOn(Deviation.DIRTY_VISIBILITY, new txfuzz.dbms.Basis.Documented("Dirty reads, non-repeatable reads, and phantom reads are possible.", DOCS))
+                .basedOn(Deviation.STATEMENT_SNAPSHOT_WITH_RECHECK, DIRTY_RECHECK_MEASURED)
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
         // Statement visibility is what the standard level permits (no basis needed); the re-check is measured.
         m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY)

@@ -372,8 +372,10 @@ final class DeviationExplainer implements AutoCloseable {
     Optional<DbState> view(List<Effect> done, int txn, int point, boolean dirty) throws SQLException, SetupFailedException {
         Optional<DbState> view = Optional.of(initial());
         for (Effect e : done) {
+            // an uncommitted write is seen until its transaction ends: one that ended at position p had not ended for a reader
+            // submitted when p statements had completed (p itself had not), so it is seen at point p
             boolean visible = e.txn == txn || (dirty
-                    ? e.position < point && (committed.contains(e.txn) || endPosition(e.txn) > point)
+                    ? e.position < point && (committed.contains(e.txn) || endPosition(e.txn) >= point)
                     : committed.contains(e.txn) && endOf.get(e.txn) < point);
             if (visible) {
                 view = view.flatMap(e.delta::applyTo);

@@ -25,7 +25,8 @@ final class StatementSnapshotWithRecheck extends Mechanism {
 
     @Override
     String describe(DeviationExplainer sim, Deviation.ReadPoint readPoint) {
-        return "statement snapshot with re-check: each write read the data committed before it began;"
+        return "statement snapshot with re-check: each write read the data " + (dirty ? "as it was when it began, writes not committed"
+                + " yet included (dirty reads);" : "committed before it began;")
                 + " a row it chose (UPDATE, DELETE, MERGE) that a concurrent transaction changed meanwhile was re-checked on its newest"
                 + " version after the wait (EvalPlanQual)"
                 + (sim.semantics.recheckedSubqueries() == Deviation.RecheckedSubqueries.JOINED_ROWS_KEPT
@@ -77,8 +78,23 @@ final class StatementSnapshotWithRecheck extends Mechanism {
             }
         }, sim.semantics.recheckedSubqueries() == Deviation.RecheckedSubqueries.JOINED_ROWS_KEPT);
         statementsLeftToSimulate = MAX_RECHECK_STATEMENTS;
-        return recheckedFrom(sim, parts, writes, 0, new ArrayList<>());
+        dirty = false;
+        if (recheckedFrom(sim, parts, writes, 0, new ArrayList<>())) {
+            return true;
+        }
+        if (!sim.semantics.deviations().contains(Deviation.DIRTY_VISIBILITY)) {
+            return false;
+        }
+        // Where the level also reads uncommitted data, a statement's snapshot holds the writes in flight when it began,
+        // those of transactions that later rolled back too, and a row it waited for is re-checked on what is left of it once
+        // the holder ended (a row the holder inserted and rolled back is gone): H2 at READ UNCOMMITTED, h2-RU-s105-i15
+        statementsLeftToSimulate = MAX_RECHECK_STATEMENTS;
+        dirty = true;
+        return recheckedFrom(sim, parts, sim.writesInCompletionOrder(true), 0, new ArrayList<>());
     }
+
+    /** Whether the views of the current simulation hold uncommitted writes. */
+    private boolean dirty;
 
     /** The choices of re-checked rows multiply: at most this many statements are simulated per explanation. */
     private static final int MAX_RECHECK_STATEMENTS = 64;
@@ -87,7 +103,7 @@ final class StatementSnapshotWithRecheck extends Mechanism {
     /** Whether some choice of effects for {@code writes} from {@code i} on, after {@code done}, reproduces the final state. */
     private boolean recheckedFrom(DeviationExplainer sim, StatementParts parts, List<StmtRef> writes, int i, List<Effect> done) throws SQLException, SetupFailedException {
         if (i == writes.size()) {
-            return sim.accepted(sim.reproducesActual(done.stream().map(Effect::delta).toList()));
+            return sim.accepted(sim.reproducesActual(done.stream().filter(d -> sim.committed.contains(d.txn())).map(Effect::delta).toList()));
         }
         StmtRef ref = writes.get(i);
         ExecutedStmt e = sim.trace.executed(ref).orElseThrow();
@@ -99,8 +115,8 @@ final class StatementSnapshotWithRecheck extends Mechanism {
         } else if (sim.failedInActualRun(ref)) {
             candidates = List.of(new StatementParts.Candidate(StateDelta.between(sim.initial(), sim.initial()), null));
         } else {
-            Optional<DbState> snapshot = sim.view(done, ref.txn(), submitted, false);
-            Optional<DbState> newest = sim.view(done, ref.txn(), resumed, false);
+            Optional<DbState> snapshot = sim.view(done, ref.txn(), submitted, dirty);
+            Optional<DbState> newest = sim.view(done, ref.txn(), resumed, dirty);
             if (snapshot.isEmpty() || newest.isEmpty()) {
                 return false;
             }
