@@ -474,7 +474,7 @@ public final class DependencyGraph {
                 for (int k = from; k < to; k++) {
                     int o = grouped[k]; // read before the row's observations may overwrite its slot (they stay at or before k)
                     int head = c.head(o);
-                    if (observe(head >>> 4, o, c.stmt(o), HistoryColumns.flagsOf(head & 15)) != null) {
+                    if (observe(head >>> 4, o, HistoryColumns.flagsOf(head & 15)) != null) {
                         observed[o >>> 6] |= 1L << o;
                     }
                 }
@@ -486,7 +486,7 @@ public final class DependencyGraph {
             for (int k = 0; k < deferredCount; k++) {
                 int o = deferredOps[k];
                 int head = c.head(o);
-                if (observe(head >>> 4, o, c.stmt(o), HistoryColumns.flagsOf(head & 15)) != null) {
+                if (observe(head >>> 4, o, HistoryColumns.flagsOf(head & 15)) != null) {
                     throw new IllegalStateException("operation " + o + " was set aside as not an observation, and is one");
                 }
             }
@@ -604,7 +604,7 @@ public final class DependencyGraph {
         }
 
         /** Records operation {@code o} (of transaction {@code t}) as an observation; returns the row when it counts towards the version order. */
-        private RowVersions observe(int t, int o, int stmt, int flags) {
+        private RowVersions observe(int t, int o, int flags) {
             long[] a = c.listArray(o);
             int an = c.listLength(o); // a is the row's whole order, or a list of its own
             int column = c.row(o);
@@ -624,6 +624,7 @@ public final class DependencyGraph {
                     }
                     String where = c.table(column) + "." + c.rowId(column);
                     String w = WList.text(a, an);
+                    int stmt = c.stmt(o); // read only for a report: a column of its own, not loaded per observation
                     if (observerCommitted && report(Anomaly.GARBAGE_READ, observer + "/" + where)) {
                         add(Anomaly.GARBAGE_READ, List.of(observer), Explainer.t(observer) + " observed " + where + " with wList " + w,
                                 Explainer.t(observer) + " observed " + where + " with wList " + w + ex.at(observer, stmt) + ", but "
@@ -648,6 +649,7 @@ public final class DependencyGraph {
                     return setAside(o);
                 }
                 String where = c.table(column) + "." + c.rowId(column);
+                int stmt = c.stmt(o);
                 if (firstAborted >= 0) {
                     String w = WList.text(a, an);
                     long writer = a[firstAborted];
