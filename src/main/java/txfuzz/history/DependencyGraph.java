@@ -53,7 +53,10 @@ public final class DependencyGraph {
     private final History history;
     private final TxnLookup byId;
     private final Set<Long> aborted;
-    private final Map<RowKey, RowVersions> rows;
+    /** The rows, in the order the inference visited them (see {@link Builder#rows}). */
+    private final List<RowVersions> rows;
+    /** The rows by key, made on the first {@link #row} call: only explanations and tests look a row up by name. */
+    private Map<RowKey, RowVersions> rowsByKey;
     private Graph<Long, Dep> graph;
     private final List<AnomalyFinding> findings;
     private final Map<Anomaly, Integer> counts;
@@ -74,7 +77,7 @@ public final class DependencyGraph {
         }
     }
 
-    private DependencyGraph(History history, TxnLookup byId, Set<Long> aborted, Map<RowKey, RowVersions> rows,
+    private DependencyGraph(History history, TxnLookup byId, Set<Long> aborted, List<RowVersions> rows,
                             List<AnomalyFinding> findings, Map<Anomaly, Integer> counts, List<String> warnings) {
         this.history = history;
         this.byId = byId;
@@ -182,12 +185,19 @@ public final class DependencyGraph {
         return Collections.unmodifiableSet(aborted);
     }
 
-    public RowVersions row(String table, String rowId) {
-        return rows.get(new RowKey(table, rowId));
+    public synchronized RowVersions row(String table, String rowId) {
+        if (rowsByKey == null) {
+            Map<RowKey, RowVersions> byKey = new HashMap<>();
+            for (RowVersions r : rows) {
+                byKey.put(new RowKey(r.table(), r.rowId()), r);
+            }
+            rowsByKey = byKey;
+        }
+        return rowsByKey.get(new RowKey(table, rowId));
     }
 
     public Collection<RowVersions> rows() {
-        return Collections.unmodifiableCollection(rows.values());
+        return Collections.unmodifiableList(rows);
     }
 
     /** The anomalies found without looking for cycles, capped per kind (see {@link #count}). */
@@ -297,7 +307,12 @@ public final class DependencyGraph {
         final long[] ids;
         final TxnLookup lookup;
         final byte[] status; // 1 committed (effective), 2 aborted, 3 unknown & unobserved
-        final Map<RowKey, RowVersions> rows = new HashMap<>();
+        /**
+         * The rows in a {@link HashMap}'s order by {@link RowKey}, keyed in the order of their first observation: the order in
+         * which their dependencies are found, hence the witnesses'. The map itself is dropped once its order is taken: a key and
+         * a node per row were 150 MB at ten million transactions, beside the graph being built.
+         */
+        List<RowVersions> rows;
         /** The rows by their column number: the look-up of every operation's row is an array read. */
         final RowVersions[] byRow;
         /**
@@ -409,7 +424,7 @@ public final class DependencyGraph {
             predicateGroups();
             byRowOps = null;
             rowOpStart = null;
-            for (RowVersions r : rows.values()) {
+            for (RowVersions r : rows) {
                 rowDependencies(r);
             }
             internal();
@@ -424,7 +439,7 @@ public final class DependencyGraph {
                 placing = true;
                 edges.startPlacing();
                 predicateEdges.clear();
-                for (RowVersions r : rows.values()) {
+                for (RowVersions r : rows) {
                     rowDependencies(r);
                 }
                 sessionOrder();
@@ -492,11 +507,13 @@ public final class DependencyGraph {
             }
             deferredOps = null;
             Arrays.sort(madeRows, 0, madeCount);
+            Map<RowKey, RowVersions> keyed = new HashMap<>();
             for (int k = 0; k < madeCount; k++) {
                 RowVersions row = byRow[(int) madeRows[k]];
-                rows.put(new RowKey(row.table(), row.rowId()), row); // the map's order is the rows' (hence edges', hence witnesses') order
+                keyed.put(new RowKey(row.table(), row.rowId()), row);
             }
             madeRows = null;
+            rows = Arrays.asList(keyed.values().toArray(new RowVersions[0]));
         }
 
         /** Which operations were recorded as observations (of the observation pass; for {@link #predicateGroups}). */
