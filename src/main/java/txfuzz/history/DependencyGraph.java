@@ -368,8 +368,75 @@ public final class DependencyGraph {
         static final class PredGroup {
             /** The predicate reads' header operations (committed readers only). */
             final List<Integer> readRefs = new ArrayList<>();
-            /** In the order rows were first seen: an identity-hashed map ordered the predicate dependencies differently from run to run. */
-            final Map<RowVersions, Seen> matched = new LinkedHashMap<>();
+            /**
+             * The rows the reads returned, as (row number, wList length) in history order, until {@link #groupByRow}. A map of
+             * rows to a set of lengths each (ordered as first seen: an identity-hashed map ordered the predicate dependencies
+             * differently from run to run) was an entry, a set and its array per row and group: 180 MB at ten million transactions.
+             */
+            private long[] returned = new long[8];
+            private int returnedCount;
+            /** The rows returned, in the order first returned; row {@code rowsInOrder[m]}'s lengths are {@code lengths[lengthStart[m]]} up to {@code lengthStart[m + 1]}, ascending. */
+            int[] rowsInOrder;
+            private int[] lengthStart;
+            private int[] lengths;
+
+            void add(int row, int length) {
+                if (returnedCount == returned.length) {
+                    returned = Arrays.copyOf(returned, returnedCount * 2);
+                }
+                returned[returnedCount++] = (long) row << 32 | length;
+            }
+
+            /** Groups what was returned by row, once: the rows in the order first returned, each one's distinct lengths ascending. */
+            void groupByRow() {
+                if (rowsInOrder != null) {
+                    return;
+                }
+                int n = returnedCount;
+                long[] byRow = new long[n]; // row, then the place returned: a row's first place leads its run
+                for (int k = 0; k < n; k++) {
+                    byRow[k] = (returned[k] >>> 32) << 32 | k;
+                }
+                Arrays.sort(byRow);
+                long[] runs = new long[n]; // (first place, the run's start in byRow)
+                int runCount = 0;
+                for (int k = 0; k < n; k++) {
+                    if (k == 0 || byRow[k] >>> 32 != byRow[k - 1] >>> 32) {
+                        runs[runCount++] = (byRow[k] & 0xFFFFFFFFL) << 32 | k;
+                    }
+                }
+                Arrays.sort(runs, 0, runCount);
+                rowsInOrder = new int[runCount];
+                lengthStart = new int[runCount + 1];
+                int[] lens = new int[n];
+                int at = 0;
+                for (int m = 0; m < runCount; m++) {
+                    int from = (int) runs[m];
+                    int row = (int) (byRow[from] >>> 32);
+                    rowsInOrder[m] = row;
+                    lengthStart[m] = at;
+                    int first = at;
+                    for (int k = from; k < n && (int) (byRow[k] >>> 32) == row; k++) {
+                        lens[at++] = (int) returned[(int) byRow[k]];
+                    }
+                    Arrays.sort(lens, first, at);
+                    int distinct = first;
+                    for (int k = first; k < at; k++) {
+                        if (k == first || lens[k] != lens[k - 1]) {
+                            lens[distinct++] = lens[k];
+                        }
+                    }
+                    at = distinct;
+                }
+                lengthStart[runCount] = at;
+                lengths = Arrays.copyOf(lens, at);
+                returned = null;
+            }
+
+            /** Whether the m-th row in {@link #rowsInOrder} was returned in its version of wList length {@code length}. */
+            boolean returnedAt(int m, int length) {
+                return Arrays.binarySearch(lengths, lengthStart[m], lengthStart[m + 1], length) >= 0;
+            }
         }
 
         Builder(History h, HistoryColumns c, Limits limits) {
@@ -554,7 +621,7 @@ public final class DependencyGraph {
                     if (group == null) {
                         group = predGroups.computeIfAbsent(groupKey, key -> new PredGroup()); // a reader that did not commit: its rows still match
                     }
-                    group.matched.computeIfAbsent(byRow[c.row(o)], key -> new Seen()).add(c.listLength(o));
+                    group.add(c.row(o), c.listLength(o));
                 }
             }
             observed = null;
@@ -1262,12 +1329,12 @@ public final class DependencyGraph {
                 // rows whose versions match the predicate from some point on (see class comment)
                 List<RowVersions> cand = new ArrayList<>();
                 List<int[]> how = new ArrayList<>(); // {kind 0=rw 1=miss 2=deleted-wr, runStart, runFinalLen}
-                for (Map.Entry<RowVersions, Seen> m : g.matched.entrySet()) {
-                    RowVersions r = m.getKey();
+                g.groupByRow();
+                for (int m = 0; m < g.rowsInOrder.length; m++) {
+                    RowVersions r = byRow[g.rowsInOrder[m]];
                     if (r.conflictOther != null || r.nextDiff == null) {
                         continue;
                     }
-                    Seen lens = m.getValue();
                     boolean deleted = r.tombstone > 0;
                     int live = deleted ? r.length - 1 : r.length;
                     if (live <= 0) {
@@ -1281,7 +1348,7 @@ public final class DependencyGraph {
                         while (start > 0 && r.order[start - 1] == r.order[end - 1]) {
                             start--;
                         }
-                        if (!lens.contains(end)) {
+                        if (!g.returnedAt(m, end)) {
                             break;
                         }
                         k = start;
