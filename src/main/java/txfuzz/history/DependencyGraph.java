@@ -53,7 +53,10 @@ public final class DependencyGraph {
     private final History history;
     private final TxnLookup byId;
     private final Set<Long> aborted;
-    private final Map<RowKey, RowVersions> rows;
+    /** The rows, in the order the inference visited them (see {@link Builder#rows}). */
+    private final List<RowVersions> rows;
+    /** The rows by key, made on the first {@link #row} call: only explanations and tests look a row up by name. */
+    private Map<RowKey, RowVersions> rowsByKey;
     private Graph<Long, Dep> graph;
     private final List<AnomalyFinding> findings;
     private final Map<Anomaly, Integer> counts;
@@ -74,7 +77,7 @@ public final class DependencyGraph {
         }
     }
 
-    private DependencyGraph(History history, TxnLookup byId, Set<Long> aborted, Map<RowKey, RowVersions> rows,
+    private DependencyGraph(History history, TxnLookup byId, Set<Long> aborted, List<RowVersions> rows,
                             List<AnomalyFinding> findings, Map<Anomaly, Integer> counts, List<String> warnings) {
         this.history = history;
         this.byId = byId;
@@ -182,12 +185,19 @@ public final class DependencyGraph {
         return Collections.unmodifiableSet(aborted);
     }
 
-    public RowVersions row(String table, String rowId) {
-        return rows.get(new RowKey(table, rowId));
+    public synchronized RowVersions row(String table, String rowId) {
+        if (rowsByKey == null) {
+            Map<RowKey, RowVersions> byKey = new HashMap<>();
+            for (RowVersions r : rows) {
+                byKey.put(new RowKey(r.table(), r.rowId()), r);
+            }
+            rowsByKey = byKey;
+        }
+        return rowsByKey.get(new RowKey(table, rowId));
     }
 
     public Collection<RowVersions> rows() {
-        return Collections.unmodifiableCollection(rows.values());
+        return Collections.unmodifiableList(rows);
     }
 
     /** The anomalies found without looking for cycles, capped per kind (see {@link #count}). */
@@ -297,7 +307,12 @@ public final class DependencyGraph {
         final long[] ids;
         final TxnLookup lookup;
         final byte[] status; // 1 committed (effective), 2 aborted, 3 unknown & unobserved
-        final Map<RowKey, RowVersions> rows = new HashMap<>();
+        /**
+         * The rows in a {@link HashMap}'s order by {@link RowKey}, keyed in the order of their first observation: the order in
+         * which their dependencies are found, hence the witnesses'. The map itself is dropped once its order is taken: a key and
+         * a node per row were 150 MB at ten million transactions, beside the graph being built.
+         */
+        List<RowVersions> rows;
         /** The rows by their column number: the look-up of every operation's row is an array read. */
         final RowVersions[] byRow;
         /**
@@ -353,8 +368,75 @@ public final class DependencyGraph {
         static final class PredGroup {
             /** The predicate reads' header operations (committed readers only). */
             final List<Integer> readRefs = new ArrayList<>();
-            /** In the order rows were first seen: an identity-hashed map ordered the predicate dependencies differently from run to run. */
-            final Map<RowVersions, Seen> matched = new LinkedHashMap<>();
+            /**
+             * The rows the reads returned, as (row number, wList length) in history order, until {@link #groupByRow}. A map of
+             * rows to a set of lengths each (ordered as first seen: an identity-hashed map ordered the predicate dependencies
+             * differently from run to run) was an entry, a set and its array per row and group: 180 MB at ten million transactions.
+             */
+            private long[] returned = new long[8];
+            private int returnedCount;
+            /** The rows returned, in the order first returned; row {@code rowsInOrder[m]}'s lengths are {@code lengths[lengthStart[m]]} up to {@code lengthStart[m + 1]}, ascending. */
+            int[] rowsInOrder;
+            private int[] lengthStart;
+            private int[] lengths;
+
+            void add(int row, int length) {
+                if (returnedCount == returned.length) {
+                    returned = Arrays.copyOf(returned, returnedCount * 2);
+                }
+                returned[returnedCount++] = (long) row << 32 | length;
+            }
+
+            /** Groups what was returned by row, once: the rows in the order first returned, each one's distinct lengths ascending. */
+            void groupByRow() {
+                if (rowsInOrder != null) {
+                    return;
+                }
+                int n = returnedCount;
+                long[] byRow = new long[n]; // row, then the place returned: a row's first place leads its run
+                for (int k = 0; k < n; k++) {
+                    byRow[k] = (returned[k] >>> 32) << 32 | k;
+                }
+                Arrays.sort(byRow);
+                long[] runs = new long[n]; // (first place, the run's start in byRow)
+                int runCount = 0;
+                for (int k = 0; k < n; k++) {
+                    if (k == 0 || byRow[k] >>> 32 != byRow[k - 1] >>> 32) {
+                        runs[runCount++] = (byRow[k] & 0xFFFFFFFFL) << 32 | k;
+                    }
+                }
+                Arrays.sort(runs, 0, runCount);
+                rowsInOrder = new int[runCount];
+                lengthStart = new int[runCount + 1];
+                int[] lens = new int[n];
+                int at = 0;
+                for (int m = 0; m < runCount; m++) {
+                    int from = (int) runs[m];
+                    int row = (int) (byRow[from] >>> 32);
+                    rowsInOrder[m] = row;
+                    lengthStart[m] = at;
+                    int first = at;
+                    for (int k = from; k < n && (int) (byRow[k] >>> 32) == row; k++) {
+                        lens[at++] = (int) returned[(int) byRow[k]];
+                    }
+                    Arrays.sort(lens, first, at);
+                    int distinct = first;
+                    for (int k = first; k < at; k++) {
+                        if (k == first || lens[k] != lens[k - 1]) {
+                            lens[distinct++] = lens[k];
+                        }
+                    }
+                    at = distinct;
+                }
+                lengthStart[runCount] = at;
+                lengths = Arrays.copyOf(lens, at);
+                returned = null;
+            }
+
+            /** Whether the m-th row in {@link #rowsInOrder} was returned in its version of wList length {@code length}. */
+            boolean returnedAt(int m, int length) {
+                return Arrays.binarySearch(lengths, lengthStart[m], lengthStart[m + 1], length) >= 0;
+            }
         }
 
         Builder(History h, HistoryColumns c, Limits limits) {
@@ -409,7 +491,7 @@ public final class DependencyGraph {
             predicateGroups();
             byRowOps = null;
             rowOpStart = null;
-            for (RowVersions r : rows.values()) {
+            for (RowVersions r : rows) {
                 rowDependencies(r);
             }
             internal();
@@ -424,7 +506,7 @@ public final class DependencyGraph {
                 placing = true;
                 edges.startPlacing();
                 predicateEdges.clear();
-                for (RowVersions r : rows.values()) {
+                for (RowVersions r : rows) {
                     rowDependencies(r);
                 }
                 sessionOrder();
@@ -474,7 +556,7 @@ public final class DependencyGraph {
                 for (int k = from; k < to; k++) {
                     int o = grouped[k]; // read before the row's observations may overwrite its slot (they stay at or before k)
                     int head = c.head(o);
-                    if (observe(head >>> 4, o, c.stmt(o), HistoryColumns.flagsOf(head & 15)) != null) {
+                    if (observe(head >>> 4, o, HistoryColumns.flagsOf(head & 15)) != null) {
                         observed[o >>> 6] |= 1L << o;
                     }
                 }
@@ -486,17 +568,19 @@ public final class DependencyGraph {
             for (int k = 0; k < deferredCount; k++) {
                 int o = deferredOps[k];
                 int head = c.head(o);
-                if (observe(head >>> 4, o, c.stmt(o), HistoryColumns.flagsOf(head & 15)) != null) {
+                if (observe(head >>> 4, o, HistoryColumns.flagsOf(head & 15)) != null) {
                     throw new IllegalStateException("operation " + o + " was set aside as not an observation, and is one");
                 }
             }
             deferredOps = null;
             Arrays.sort(madeRows, 0, madeCount);
+            Map<RowKey, RowVersions> keyed = new HashMap<>();
             for (int k = 0; k < madeCount; k++) {
                 RowVersions row = byRow[(int) madeRows[k]];
-                rows.put(new RowKey(row.table(), row.rowId()), row); // the map's order is the rows' (hence edges', hence witnesses') order
+                keyed.put(new RowKey(row.table(), row.rowId()), row);
             }
             madeRows = null;
+            rows = Arrays.asList(keyed.values().toArray(new RowVersions[0]));
         }
 
         /** Which operations were recorded as observations (of the observation pass; for {@link #predicateGroups}). */
@@ -537,7 +621,7 @@ public final class DependencyGraph {
                     if (group == null) {
                         group = predGroups.computeIfAbsent(groupKey, key -> new PredGroup()); // a reader that did not commit: its rows still match
                     }
-                    group.matched.computeIfAbsent(byRow[c.row(o)], key -> new Seen()).add(c.listLength(o));
+                    group.add(c.row(o), c.listLength(o));
                 }
             }
             observed = null;
@@ -604,7 +688,7 @@ public final class DependencyGraph {
         }
 
         /** Records operation {@code o} (of transaction {@code t}) as an observation; returns the row when it counts towards the version order. */
-        private RowVersions observe(int t, int o, int stmt, int flags) {
+        private RowVersions observe(int t, int o, int flags) {
             long[] a = c.listArray(o);
             int an = c.listLength(o); // a is the row's whole order, or a list of its own
             int column = c.row(o);
@@ -624,6 +708,7 @@ public final class DependencyGraph {
                     }
                     String where = c.table(column) + "." + c.rowId(column);
                     String w = WList.text(a, an);
+                    int stmt = c.stmt(o); // read only for a report: a column of its own, not loaded per observation
                     if (observerCommitted && report(Anomaly.GARBAGE_READ, observer + "/" + where)) {
                         add(Anomaly.GARBAGE_READ, List.of(observer), Explainer.t(observer) + " observed " + where + " with wList " + w,
                                 Explainer.t(observer) + " observed " + where + " with wList " + w + ex.at(observer, stmt) + ", but "
@@ -648,6 +733,7 @@ public final class DependencyGraph {
                     return setAside(o);
                 }
                 String where = c.table(column) + "." + c.rowId(column);
+                int stmt = c.stmt(o);
                 if (firstAborted >= 0) {
                     String w = WList.text(a, an);
                     long writer = a[firstAborted];
@@ -741,12 +827,17 @@ public final class DependencyGraph {
         }
 
         /** A predicate dependency: made as an object, to find repeats (and kept: they are few). */
+        /**
+         * A predicate dependency found by the predicate read whose header is operation {@code read}. Its {@link Dep} is kept without
+         * the read as an object and the writer's statement, which {@link Edges#dep} adds when the dependency is asked for: made
+         * for every dependency, they held every predicate read's rows as objects (about 5 million at ten million transactions)
+         * and each row's writers.
+         */
         private void predicateEdge(DepType type, long from, long to, RowVersions r, boolean locking, int version, int nextVersion, int readerStmt,
-                                   PredicateRead pred) {
-            int writer = type == DepType.WR ? 0 : 1;
-            Dep d = new Dep(type, from, to, r, true, locking, version, nextVersion, readerStmt, r.writerStmt(writer == 0 ? from : to, ids), pred);
+                                   int read) {
+            Dep d = new Dep(type, from, to, r, true, locking, version, nextVersion, readerStmt, -1, null);
             if (predicateEdges.add(d)) {
-                edges.addPredicate(vertex(from), vertex(to), d);
+                edges.addPredicate(vertex(from), vertex(to), d, read);
             }
         }
 
@@ -1243,12 +1334,12 @@ public final class DependencyGraph {
                 // rows whose versions match the predicate from some point on (see class comment)
                 List<RowVersions> cand = new ArrayList<>();
                 List<int[]> how = new ArrayList<>(); // {kind 0=rw 1=miss 2=deleted-wr, runStart, runFinalLen}
-                for (Map.Entry<RowVersions, Seen> m : g.matched.entrySet()) {
-                    RowVersions r = m.getKey();
+                g.groupByRow();
+                for (int m = 0; m < g.rowsInOrder.length; m++) {
+                    RowVersions r = byRow[g.rowsInOrder[m]];
                     if (r.conflictOther != null || r.nextDiff == null) {
                         continue;
                     }
-                    Seen lens = m.getValue();
                     boolean deleted = r.tombstone > 0;
                     int live = deleted ? r.length - 1 : r.length;
                     if (live <= 0) {
@@ -1262,7 +1353,7 @@ public final class DependencyGraph {
                         while (start > 0 && r.order[start - 1] == r.order[end - 1]) {
                             start--;
                         }
-                        if (!lens.contains(end)) {
+                        if (!g.returnedAt(m, end)) {
                             break;
                         }
                         k = start;
@@ -1292,7 +1383,8 @@ public final class DependencyGraph {
                 for (int ref : g.readRefs) {
                     int t = c.txn(ref);
                     long x = ids[t];
-                    PredicateRead p = c.predicateRead(ref);
+                    boolean locking = (c.code(ref) & HistoryColumns.LOCKING) != 0;
+                    int stmt = c.stmt(ref);
                     Seen seen = predicateRowsSeen;
                     seen.clear();
                     for (int o = ref + 1, end = c.predEnd(ref); o < end; o++) {
@@ -1308,7 +1400,7 @@ public final class DependencyGraph {
                             if (report(Anomaly.PREDICATE_READ_MISS, x + "/" + r.name())) {
                                 add(Anomaly.PREDICATE_READ_MISS, List.of(x), Explainer.t(x) + "'s predicate read of " + r.table() + " missed "
                                                 + r.name(),
-                                        Explainer.t(x) + "'s predicate read of " + r.table() + " (`" + p.predicate() + "`)" + ex.at(x, p.stmt())
+                                        Explainer.t(x) + "'s predicate read of " + r.table() + " (`" + c.strings[c.len(ref)] + "`)" + ex.at(x, stmt)
                                                 + " did not return " + r.name() + ", which existed from the start, was never deleted, and matched the "
                                                 + "predicate in every version (" + r.versionText(r.length) + ").",
                                         List.of(new Explainer.Arrow(History.INITIAL, x, "missed " + r.name(), true)));
@@ -1324,11 +1416,11 @@ public final class DependencyGraph {
                         if (hw[0] == 2) {
                             long d = r.order[r.length - 1];
                             if (d != x) {
-                                predicateEdge(DepType.WR, d, x, r, p.locking(), r.length, 0, p.stmt(), p);
+                                predicateEdge(DepType.WR, d, x, r, locking, r.length, 0, stmt, ref);
                             }
                         } else {
                             long w = r.order[hw[1]];
-                            predicateEdge(DepType.RW, x, w, r, p.locking(), hw[1], hw[2], p.stmt(), p);
+                            predicateEdge(DepType.RW, x, w, r, locking, hw[1], hw[2], stmt, ref);
                         }
                     }
                 }

@@ -35,8 +35,12 @@ final class Edges {
     /** Placing (the second pass): the next free place of each vertex's edges. */
     private int[] fill;
     private int placed;
-    /** Predicate dependencies, by their source. */
+    /**
+     * Predicate dependencies, by their source: each one's {@link Dep} without its read and writer's statement, and its read (the
+     * predicate read's header operation), from which {@link #dep} completes it.
+     */
     private final List<Dep> predicateDeps = new ArrayList<>();
+    private int[] predicateReads = new int[16];
 
     /** Grouped by source vertex: vertex v's edges are off[v] up to off[v + 1]. */
     private final int[] off;
@@ -85,10 +89,15 @@ final class Edges {
         placed++;
     }
 
-    /** A predicate edge, with its evidence. */
-    void addPredicate(int from, int to, Dep d) {
+    /** A predicate edge, with its evidence: {@code d} but for its read, which is operation {@code read}, and its writer's statement. */
+    void addPredicate(int from, int to, Dep d, int read) {
+        int k = predicateDeps.size();
+        if (k == predicateReads.length) {
+            predicateReads = Arrays.copyOf(predicateReads, k * 2);
+        }
+        predicateReads[k] = read;
         predicateDeps.add(d);
-        add(from, to, code(d.type(), true, d.locking()), predicateDeps.size() - 1);
+        add(from, to, code(d.type(), true, d.locking()), k);
     }
 
     int size() {
@@ -237,7 +246,10 @@ final class Edges {
         DepType type = BY_SEARCH_TYPE[c & TYPE_BITS];
         int s = source[k];
         if ((c & PREDICATE) != 0) {
-            return predicateDeps.get(s);
+            Dep d = predicateDeps.get(s);
+            long writer = d.type() == DepType.WR ? d.from() : d.to();
+            return new Dep(d.type(), d.from(), d.to(), d.row(), true, d.locking(), d.version(), d.nextVersion(), d.readerStmt(),
+                    d.row().writerStmt(writer, columns.ids), columns.predicateRead(predicateReads[s]));
         }
         boolean locking = (c & LOCKING) != 0;
         long[] ids = columns.ids;

@@ -39,17 +39,27 @@ final class HistoryColumns {
     final int[] sessions;
     final int[] seqs;
     final byte[] outcomes;
-    final List<String>[] sql;
+    /** Each transaction's statements; null while none has any (a synthetic history's: 40 MB of references to one empty list at ten million). */
+    private final List<String>[] sql;
     /** Transaction i's operations are {@code opStart[i]} up to {@code opStart[i + 1]}. */
     final int[] opStart;
     /**
-     * Operations, four ints each in blocks: transaction and code (kind and flags), statement, row (a predicate header:
-     * its table's string), wList length (a header: its predicate's string, or -1). Side by side because the inference
-     * visits a row's operations, scattered over the history, and waits on memory: one cache line per operation, not
-     * one per column; in blocks under the collector's large-object size, so that growing never copies them all.
+     * Operations, three ints each in blocks: transaction and code (kind and flags), row (a predicate header: its table's
+     * string), wList length (a header: its predicate's string, or -1). Side by side because the inference visits a row's
+     * operations, scattered over the history, and waits on memory: one cache line per operation, not one per column; in
+     * blocks under the collector's large-object size, so that growing never copies them all.
      */
     final int ops;
     private final int[][] opBlocks;
+    /**
+     * The operations' statements, a byte each beside the blocks ({@link #STMT_ESCAPE} for one of {@link #bigStmtOps}): only
+     * explanations and validation read them, and as a fourth int they were 360 MB of the 2 GB a history of ten million
+     * transactions holds.
+     */
+    private final byte[][] stmtBlocks;
+    /** The operations whose statement is {@link #STMT_ESCAPE} or more, ascending, and their statements. */
+    private final int[] bigStmtOps;
+    private final int[] bigStmts;
     /** Rows: table and row id (string numbers), and the row's order. */
     final int rows;
     final int[] rowTable;
@@ -69,6 +79,9 @@ final class HistoryColumns {
         opStart = b.opStart;
         ops = b.ops;
         opBlocks = b.opBlocks;
+        stmtBlocks = b.stmtBlocks;
+        bigStmtOps = Arrays.copyOf(b.bigStmtOps, b.bigStmtCount);
+        bigStmts = Arrays.copyOf(b.bigStmts, b.bigStmtCount);
         rows = b.rows;
         rowTable = b.rowTable;
         rowName = b.rowName;
@@ -89,9 +102,13 @@ final class HistoryColumns {
         return code & 3;
     }
 
-    /** Operations per block (4 ints each: 512 KB, under the large-object size of a heap's 2 MB regions). */
+    /** Operations per block (3 ints each: 384 KB, under the large-object size of a heap's 2 MB regions). */
     static final int OP_BLOCK_BITS = 15;
     private static final int OP_MASK = (1 << OP_BLOCK_BITS) - 1;
+    /** Ints per operation in {@link #opBlocks}. */
+    private static final int OP_INTS = 3;
+    /** A statement byte that stands for one of {@link #bigStmtOps}' (statements are small: a transaction's index). */
+    static final int STMT_ESCAPE = 255;
     /** Transactions an operation can name: its index shares an int with the code. */
     static final int MAX_TRANSACTIONS = (1 << 27) - 1;
 
@@ -109,20 +126,26 @@ final class HistoryColumns {
     }
 
     int stmt(int o) {
-        return field(opBlocks, o, 1);
+        return stmtOf(stmtBlocks, bigStmtOps, bigStmts, bigStmtOps.length, o);
     }
 
     int row(int o) {
-        return field(opBlocks, o, 2);
+        return field(opBlocks, o, 1);
     }
 
     int len(int o) {
-        return field(opBlocks, o, 3);
+        return field(opBlocks, o, 2);
     }
 
-    /** Int {@code k} of operation {@code o}'s four (transaction and code, statement, row, length), for the columns and their builder. */
+    /** Int {@code k} of operation {@code o}'s three (transaction and code, row, length), for the columns and their builder. */
     private static int field(int[][] blocks, int o, int k) {
-        return blocks[o >>> OP_BLOCK_BITS][((o & OP_MASK) << 2) + k];
+        return blocks[o >>> OP_BLOCK_BITS][(o & OP_MASK) * OP_INTS + k];
+    }
+
+    /** Operation {@code o}'s statement: its byte, or past the escape, its entry among the first {@code bigCount} big ones. */
+    private static int stmtOf(byte[][] blocks, int[] bigOps, int[] bigStmts, int bigCount, int o) {
+        int b = blocks[o >>> OP_BLOCK_BITS][o & OP_MASK] & 0xFF;
+        return b != STMT_ESCAPE ? b : bigStmts[Arrays.binarySearch(bigOps, 0, bigCount, o)];
     }
 
     Outcome outcome(int txn) {
@@ -207,7 +230,7 @@ final class HistoryColumns {
                 default -> throw new IllegalStateException("a predicate read's row outside a predicate read");
             }
         }
-        return new Transaction(ids[i], sessions[i], seqs[i], outcome(i), sql[i], list);
+        return new Transaction(ids[i], sessions[i], seqs[i], outcome(i), sql == null ? List.of() : sql[i], list);
     }
 
     /** The transactions as a list that makes each one when it is asked for. */
@@ -293,11 +316,15 @@ final class HistoryColumns {
         int[] sessions = new int[1024];
         int[] seqs = new int[1024];
         byte[] outcomes = new byte[1024];
-        @SuppressWarnings("unchecked")
-        List<String>[] sql = new List[1024];
+        /** Made at the first transaction with statements. */
+        List<String>[] sql;
         int[] opStart = new int[1025];
         int ops;
         int[][] opBlocks = new int[16][];
+        byte[][] stmtBlocks = new byte[16][];
+        int[] bigStmtOps = new int[0];
+        int[] bigStmts = new int[0];
+        int bigStmtCount;
         int rows;
         int[] rowTable = new int[1024];
         int[] rowName = new int[1024];
@@ -345,14 +372,24 @@ final class HistoryColumns {
                 sessions = Arrays.copyOf(sessions, n);
                 seqs = Arrays.copyOf(seqs, n);
                 outcomes = Arrays.copyOf(outcomes, n);
-                sql = Arrays.copyOf(sql, n);
+                sql = sql == null ? null : Arrays.copyOf(sql, n);
                 opStart = Arrays.copyOf(opStart, n + 1);
             }
             ids[size] = id;
             sessions[size] = session;
             seqs[size] = seq;
             outcomes[size] = (byte) outcome.ordinal();
-            sql[size] = statements.isEmpty() ? List.of() : List.copyOf(statements);
+            if (!statements.isEmpty()) {
+                if (sql == null) {
+                    @SuppressWarnings("unchecked")
+                    List<String>[] made = new List[ids.length];
+                    Arrays.fill(made, 0, size, List.of());
+                    sql = made;
+                }
+                sql[size] = List.copyOf(statements);
+            } else if (sql != null) {
+                sql[size] = List.of();
+            }
             opStart[size] = ops;
             size++;
             opStart[size] = ops;
@@ -361,20 +398,36 @@ final class HistoryColumns {
         /** An operation of the last transaction begun. */
         void op(int code, int stmt, int row, int len) {
             int b = ops >>> OP_BLOCK_BITS;
-            int i = (ops & OP_MASK) << 2;
-            if (i == 0) {
+            int k = ops & OP_MASK;
+            if (k == 0) {
                 if (b == opBlocks.length) {
                     opBlocks = Arrays.copyOf(opBlocks, b * 2);
+                    stmtBlocks = Arrays.copyOf(stmtBlocks, b * 2);
                 }
-                opBlocks[b] = new int[b == 0 ? 256 : 4 << OP_BLOCK_BITS]; // the first small: most histories are a test case's
-            } else if (b == 0 && i == opBlocks[0].length) {
-                opBlocks[0] = Arrays.copyOf(opBlocks[0], Math.min(4 << OP_BLOCK_BITS, i * 4));
+                int capacity = b == 0 ? 64 : 1 << OP_BLOCK_BITS; // the first small: most histories are a test case's
+                opBlocks[b] = new int[capacity * OP_INTS];
+                stmtBlocks[b] = new byte[capacity];
+            } else if (b == 0 && k == stmtBlocks[0].length) {
+                int capacity = Math.min(1 << OP_BLOCK_BITS, k * 4);
+                opBlocks[0] = Arrays.copyOf(opBlocks[0], capacity * OP_INTS);
+                stmtBlocks[0] = Arrays.copyOf(stmtBlocks[0], capacity);
             }
             int[] block = opBlocks[b];
+            int i = k * OP_INTS;
             block[i] = (size - 1) << 4 | code;
-            block[i + 1] = stmt;
-            block[i + 2] = row;
-            block[i + 3] = len;
+            block[i + 1] = row;
+            block[i + 2] = len;
+            if (stmt >= 0 && stmt < STMT_ESCAPE) {
+                stmtBlocks[b][k] = (byte) stmt;
+            } else {
+                stmtBlocks[b][k] = (byte) STMT_ESCAPE;
+                if (bigStmtCount == bigStmtOps.length) {
+                    bigStmtOps = Arrays.copyOf(bigStmtOps, Math.max(8, bigStmtCount * 2));
+                    bigStmts = Arrays.copyOf(bigStmts, bigStmtOps.length);
+                }
+                bigStmtOps[bigStmtCount] = ops;
+                bigStmts[bigStmtCount++] = stmt;
+            }
             ops++;
             opStart[size] = ops;
         }
@@ -384,15 +437,15 @@ final class HistoryColumns {
         }
 
         int stmt(int o) {
-            return field(opBlocks, o, 1);
+            return stmtOf(stmtBlocks, bigStmtOps, bigStmts, bigStmtCount, o);
         }
 
         int row(int o) {
-            return field(opBlocks, o, 2);
+            return field(opBlocks, o, 1);
         }
 
         int len(int o) {
-            return field(opBlocks, o, 3);
+            return field(opBlocks, o, 2);
         }
 
         /** A list that is not a prefix of its row's order: its length column is {@code -(k + 1)} for the k-th such list. */
@@ -439,7 +492,7 @@ final class HistoryColumns {
                 sessions = Arrays.copyOf(sessions, size);
                 seqs = Arrays.copyOf(seqs, size);
                 outcomes = Arrays.copyOf(outcomes, size);
-                sql = Arrays.copyOf(sql, size);
+                sql = sql == null ? null : Arrays.copyOf(sql, size);
                 opStart = Arrays.copyOf(opStart, size + 1);
             }
             return new HistoryColumns(this, meta);

@@ -2,6 +2,8 @@ package txfuzz.history;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -74,6 +76,12 @@ class RowByRowObservationTest {
         // compared whole, reported short: the lists are 2,000 names
         assertTrue(names(byFirstObservation).equals(keyed), "rows keyed in another order, beginning " + keyed.subList(0, 10));
         assertFalse(names(byNumber).equals(keyed), "the map's order must depend on the keys' order for this test to say anything");
+        // the inference keeps the rows in that order only; looking one up by name makes the map when asked
+        for (RowVersions r : g.rows()) {
+            assertSame(r, g.row("t", r.rowId()));
+        }
+        assertNull(g.row("t", "r" + rows));
+        assertNull(g.row("u", "r0"));
     }
 
     private static List<String> names(Map<DependencyGraph.RowKey, Integer> map) {
