@@ -93,7 +93,7 @@ final class SnapshotPoints {
     /** The position of the snapshot statement {@code by} takes (see {@link #withWaitingFirstStatementsRestarted}). */
     private int takenBy(StmtRef by, StmtRef firstBodyStatement) {
         boolean beganThere = by.equals(firstBodyStatement) || by.txn() == firstBodyStatement.txn() && by.index() < firstBodyStatement.index();
-        if (restartWaitingFirst && beganThere && restartable(firstBodyStatement)) {
+        if (restartWaitingFirst && beganThere && restartable(trace, testCase, firstBodyStatement)) {
             return trace.position(firstBodyStatement);
         }
         return submitted(by);
@@ -102,10 +102,6 @@ final class SnapshotPoints {
     /** Whether {@code firstBodyStatement}, its transaction's first effective statement, waited with nothing but a BEGIN before it. */
     static boolean restartable(Trace trace, TestCase testCase, StmtRef firstBodyStatement) {
         return trace.executed(firstBodyStatement).map(ExecutedStmt::blocked).orElse(false) && onlyBeginBefore(trace, testCase, firstBodyStatement);
-    }
-
-    private boolean restartable(StmtRef firstBodyStatement) {
-        return restartable(trace, testCase, firstBodyStatement);
     }
 
     /** Whether every statement of {@code ref}'s transaction that ran before it is a BEGIN (a failed one could have read). */
