@@ -11,7 +11,15 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import java.sql.SQLException;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import txfuzz.dbms.Database;
 import txfuzz.dbms.DatabaseCountingTarget;
+import txfuzz.dbms.DelegatingTarget;
+import txfuzz.dbms.LockProbe;
+import txfuzz.dbms.Target;
+import txfuzz.model.IsolationLevel;
 import txfuzz.dbms.h2.H2Target;
 import txfuzz.model.TestCase;
 
@@ -56,5 +64,67 @@ class SerialRunsTest {
         assertTrue(Executor.isSerial(List.of()));
         assertFalse(Executor.isSerial(List.of(1, 2, 1)));
         assertFalse(Executor.isSerial(List.of(1, 1, 2, 3, 2)));
+    }
+
+    @Test
+    void aSlowStatementOfASerialRunOpensNoLockProbe() throws Exception {
+        ProbeCountingTarget h2 = new ProbeCountingTarget(new H2Target());
+        try (h2; Executor ex = new Executor(h2, ExecutorConfig.defaults())) {
+            int runs = 5;
+            for (int i = 0; i < runs; i++) {
+                ex.forgetSerialRuns();
+                ex.runSerial(twoWriters().order(1, 1, 1, 2, 2, 2));
+            }
+            // every statement took 3 ms and none waited: without the grace each run opens one; with it, only a run that a
+            // loaded machine held up for the whole grace could
+            assertTrue(h2.probes.get() <= 1, h2.probes.get() + " of " + runs + " serial runs opened a lock probe");
+
+            // the counter sees a probe where one is needed: T2's update waits for T1's row lock
+            Trace blocked = ex.run(twoWriters().order(1, 2, 1, 2, 1, 2));
+            assertTrue(blocked.schedule().stream().anyMatch(ExecutedStmt::blocked), "T2's update waited");
+            assertTrue(h2.probes.get() > 0, "a statement that waits is probed");
+        }
+    }
+
+    /** A real engine whose statements each take 3 ms longer (well over the first poll), counting the lock probes asked for. */
+    private static final class ProbeCountingTarget extends DelegatingTarget {
+        final AtomicInteger probes = new AtomicInteger();
+
+        ProbeCountingTarget(Target real) {
+            super(real);
+        }
+
+        @Override
+        public Database freshDatabase() throws SQLException {
+            Database slowed = wrappingStatements(real.freshDatabase(), (c, s) -> (java.sql.Statement) java.lang.reflect.Proxy.newProxyInstance(
+                    getClass().getClassLoader(), new Class<?>[] {java.sql.Statement.class}, (proxy, method, args) -> {
+                        if (method.getName().startsWith("execute")) {
+                            Thread.sleep(3);
+                        }
+                        return invoke(s, method, args);
+                    }));
+            return new Database() {
+                @Override
+                public java.sql.Connection connect(IsolationLevel level, String mode) throws SQLException {
+                    return slowed.connect(level, mode);
+                }
+
+                @Override
+                public String sessionId(java.sql.Connection c) throws SQLException {
+                    return slowed.sessionId(c);
+                }
+
+                @Override
+                public Optional<LockProbe> lockProbe() throws SQLException {
+                    probes.incrementAndGet();
+                    return slowed.lockProbe();
+                }
+
+                @Override
+                public void close() {
+                    slowed.close();
+                }
+            };
+        }
     }
 }
