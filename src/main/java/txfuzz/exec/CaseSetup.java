@@ -22,8 +22,8 @@ final class CaseSetup {
      * the engine lost (its server died under the setup) is the engine failing, not the case: thrown as it came, so a
      * campaign files it as a finding rather than counting an invalid case. Each run of consecutive INSERTs is one
      * transaction: in autocommit every row was a commit of its own (on a server, a round trip and a log flush each,
-     * a third of a MariaDB worker's time); every other statement runs as it did, on its own, since some engines refuse
-     * DDL or maintenance inside a transaction.
+     * a third of a MariaDB worker's time), and on a server one batch ({@link #runBatch}); every other statement runs as
+     * it did, on its own, since some engines refuse DDL or maintenance inside a transaction.
      */
     static void load(TestCase testCase, Database db, Target target) throws SetupFailedException, SQLException {
         java.util.List<String> setup = testCase.setup();
@@ -31,8 +31,10 @@ final class CaseSetup {
         java.util.List<String> tables = ddl < 0 ? null : setup.subList(0, ddl);
         // the same DDL as a former run of this database: its tables are kept, emptied and checked (docs/performance.md)
         boolean kept = tables != null && !tables.isEmpty() && db.hasTablesOf(tables);
+        boolean batched = target.engine().server();
         try (Connection c = db.connect(testCase.isolation(), testCase.mode()); Statement s = c.createStatement()) {
             boolean inTransaction = false;
+            java.util.List<String> rows = new java.util.ArrayList<>();
             for (int i = kept ? ddl : 0; i < setup.size(); i++) {
                 if (!kept && i == ddl && tables != null && !tables.isEmpty()) {
                     db.madeTablesOf(tables);
@@ -40,12 +42,20 @@ final class CaseSetup {
                 String sql = setup.get(i);
                 boolean addsRows = ADDS_ROWS.matcher(sql).find();
                 if (addsRows != inTransaction) {
+                    if (inTransaction) {
+                        runBatch(c, s, rows, target);
+                    }
                     commitOrBegin(c, addsRows, sql, target);
                     inTransaction = addsRows;
                 }
-                run(s, sql, target);
+                if (addsRows && batched) {
+                    rows.add(sql);
+                } else {
+                    run(s, sql, target);
+                }
             }
             if (inTransaction) {
+                runBatch(c, s, rows, target);
                 commitOrBegin(c, false, null, target);
             }
             if (!kept && ddl == setup.size() && ddl > 0) {
@@ -80,6 +90,41 @@ final class CaseSetup {
             s.execute(sql);
         } catch (SQLException e) {
             throw failed(e, "setup failed at: " + sql, target);
+        }
+    }
+
+    /**
+     * A server's INSERTs as one JDBC batch, which the drivers send without waiting for each answer (PostgreSQL's and
+     * MariaDB's pipeline a batch): one round trip instead of one per row. The statements, their order and the
+     * transaction are the same. When the batch fails, its rows are rolled back and sent again one by one, as without
+     * a batch, so a refused row is named (drivers report a batch's failure each in their own way) and a lost session
+     * is thrown as it came.
+     */
+    private static void runBatch(Connection c, Statement s, java.util.List<String> rows, Target target) throws SetupFailedException, SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        try {
+            for (String sql : rows) {
+                s.addBatch(sql);
+            }
+            s.executeBatch();
+        } catch (SQLException e) {
+            SQLException cause = e.getNextException() != null ? e.getNextException() : e;
+            if (target.classify(cause) == ErrorClass.CONNECTION_LOST || target.classify(e) == ErrorClass.CONNECTION_LOST) {
+                throw cause;
+            }
+            try {
+                s.clearBatch();
+                c.rollback();
+            } catch (SQLException second) {
+                throw failed(second, "setup could not undo its rows after the engine refused one of them (" + cause.getMessage() + ")", target);
+            }
+            for (String sql : rows) {
+                run(s, sql, target);
+            }
+        } finally {
+            rows.clear();
         }
     }
 
