@@ -252,6 +252,13 @@ class H2BugsTest {
                     }
                 }
 
+                // READ UNCOMMITTED: a child takes a parent another transaction has not committed, without waiting for it
+                Run uncommittedParent = PrintedSql.of("h2-fk-child-of-uncommitted-parent").run(h2);
+                Outcome update = uncommittedParent.of("UPDATE t1 SET c1 = 5 WHERE c0 = 1");
+                assertFalse(update.waited() || update.failed(), uncommittedParent.toString());
+                assertEquals(1, update.updateCount(), uncommittedParent.toString());
+                assertEquals(rows("(1, 5)"), uncommittedParent.last().rows(), "an orphan: " + uncommittedParent);
+
                 Run control = PrintedSql.of("h2-fk-uncommitted-child-read-uncommitted").run(h2);
                 Outcome refused = control.of("DELETE FROM t0 WHERE c0 = -2");
                 assertTrue(refused.failed(), control.toString());
