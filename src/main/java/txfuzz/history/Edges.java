@@ -133,23 +133,65 @@ final class Edges {
         codeBlocks[b][i] = (byte) code;
     }
 
-    /**
-     * Found once: groups the blocks by source vertex, one column at a time, dropping each block once placed. Each vertex's
-     * edges are counted here rather than as they are found: a short loop keeps many of its scattered increments in flight.
-     */
-    void group() {
-        for (int b = 0; b * (long) BLOCK < size; b++) {
-            int[] f = fromBlocks[b];
-            int n = Math.min(f.length, size - b * BLOCK);
+    /** Found once: appends {@code later}'s edges (found once, no predicate ones), in their order, after these. */
+    void appendAll(Edges later) {
+        if (!later.predicateDeps.isEmpty()) {
+            throw new IllegalStateException("predicate dependencies are found on one thread, after the rows'");
+        }
+        for (int b = 0; b * (long) BLOCK < later.size; b++) {
+            int[] f = later.fromBlocks[b];
+            int[] t = later.toBlocks[b];
+            int[] s = later.sourceBlocks[b];
+            byte[] c = later.codeBlocks[b];
+            int n = Math.min(f.length, later.size - b * BLOCK);
             for (int i = 0; i < n; i++) {
-                off[f[i] + 1]++;
+                append(f[i], t[i], c[i], s[i]);
+                size++;
+            }
+        }
+    }
+
+    /**
+     * Found once: groups the blocks by source vertex, one column at a time, dropping each column's blocks once placed. Each
+     * vertex's edges are counted here rather than as they are found: a short loop keeps many of its scattered increments in
+     * flight. {@code together}: the blocks are counted in two halves, and the columns placed, on two threads ({@link TwoThreads}):
+     * each placement is a scattered write per edge, and a second core keeps as many more misses in flight. Each column's
+     * entries land where the counts say, whichever thread places them: the same arrays either way.
+     */
+    void group(boolean together) {
+        int blocks = (int) ((size + (long) BLOCK - 1) >>> BLOCK_BITS);
+        int half = blocks / 2;
+        int[] secondHalf = together ? new int[vertices + 1] : off;
+        TwoThreads.run(together, () -> count(0, half, off), () -> count(half, blocks, secondHalf));
+        if (secondHalf != off) {
+            for (int v = 0; v <= vertices; v++) {
+                off[v] += secondHalf[v];
             }
         }
         startPlacing();
-        placeColumn(toBlocks, to);
+        TwoThreads.run(together, () -> {
+            placeColumn(toBlocks, to);
+            placeCodes();
+        }, () -> placeColumn(sourceBlocks, source));
         toBlocks = null;
-        placeColumn(sourceBlocks, source);
         sourceBlocks = null;
+        codeBlocks = null;
+        fromBlocks = null;
+        placed = size;
+    }
+
+    /** Counts blocks {@code from} up to {@code until}'s edges per source vertex into {@code counts} (vertex v's at v + 1). */
+    private void count(int from, int until, int[] counts) {
+        for (int b = from; b < until; b++) {
+            int[] f = fromBlocks[b];
+            int n = Math.min(f.length, size - b * BLOCK);
+            for (int i = 0; i < n; i++) {
+                counts[f[i] + 1]++;
+            }
+        }
+    }
+
+    private void placeCodes() {
         int[] at = Arrays.copyOf(off, vertices);
         for (int b = 0; b * (long) BLOCK < size; b++) {
             int[] f = fromBlocks[b];
@@ -158,12 +200,8 @@ final class Edges {
             for (int i = 0; i < n; i++) {
                 code[at[f[i]]++] = c[i];
             }
-            fromBlocks[b] = null;
             codeBlocks[b] = null;
         }
-        fromBlocks = null;
-        codeBlocks = null;
-        placed = size;
     }
 
     private void placeColumn(int[][] blocks, int[] into) {
