@@ -532,23 +532,26 @@ public final class DependencyGraph {
          * (the map's order is the dependencies' found order), and predicate reads are grouped in a pass of their own.
          */
         private void observeRowByRow() {
+            // a counting sort, in two halves of the history on two threads when it is large: each row's operations of the first
+            // half, then those of the second, in history order either way
+            int half = together ? c.ops / 2 : c.ops;
             int[] start = new int[c.rows + 1];
-            for (int o = 0; o < c.ops; o++) {
-                if (HistoryColumns.kind(c.code(o)) != HistoryColumns.PRED) {
-                    start[c.row(o) + 1]++;
-                }
-            }
+            int[] secondCounts = together ? new int[c.rows + 1] : start;
+            TwoThreads.run(together, () -> countByRow(0, half, start), () -> countByRow(half, c.ops, secondCounts));
+            int[] secondFill = together ? new int[c.rows] : null;
             for (int r = 0; r < c.rows; r++) {
+                if (together) {
+                    secondFill[r] = start[r + 1]; // the row's first-half count: its second half begins past it
+                    start[r + 1] += secondCounts[r + 1];
+                }
                 start[r + 1] += start[r];
+                if (together) {
+                    secondFill[r] += start[r];
+                }
             }
             int[] grouped = new int[start[c.rows]];
-            int[] fill = Arrays.copyOf(start, c.rows);
-            for (int o = 0; o < c.ops; o++) {
-                if (HistoryColumns.kind(c.code(o)) != HistoryColumns.PRED) {
-                    grouped[fill[c.row(o)]++] = o;
-                }
-            }
-            fill = null;
+            TwoThreads.run(together, () -> groupByRow(0, half, Arrays.copyOf(start, c.rows), grouped),
+                    () -> groupByRow(half, c.ops, secondFill, grouped));
             byRowOps = grouped;
             rowOpStart = start;
             deferring = true;
@@ -586,6 +589,24 @@ public final class DependencyGraph {
                 keyed.put(new RowKey(row.table(), row.rowId()), row);
             }
             rows = Arrays.asList(keyed.values().toArray(new RowVersions[0]));
+        }
+
+        /** Counts operations {@code from} up to {@code until} by row, into {@code counts} (row r's at r + 1); predicate headers have none. */
+        private void countByRow(int from, int until, int[] counts) {
+            for (int o = from; o < until; o++) {
+                if (HistoryColumns.kind(c.code(o)) != HistoryColumns.PRED) {
+                    counts[c.row(o) + 1]++;
+                }
+            }
+        }
+
+        /** Places operations {@code from} up to {@code until} in {@code grouped}, each at its row's next place in {@code fill}. */
+        private void groupByRow(int from, int until, int[] fill, int[] grouped) {
+            for (int o = from; o < until; o++) {
+                if (HistoryColumns.kind(c.code(o)) != HistoryColumns.PRED) {
+                    grouped[fill[c.row(o)]++] = o;
+                }
+            }
         }
 
         /** The first row of the second of two stretches of rows with about as many operations each ({@code start}: each row's first). */
@@ -778,12 +799,13 @@ public final class DependencyGraph {
             long[] a = c.listArray(o);
             int an = c.listLength(o); // a is the row's whole order, or a list of its own
             int column = c.row(o);
-            long observer = ids[t];
             boolean observerCommitted = status[t] == 1;
             RowVersions row = byRow[column];
             // entries already known to name committed transactions need no look-up: most lists are prefixes of one
             // array per row, and looking every entry of every list up again was most of the inference
             int checked = row != null && row.checkedIds == a ? Math.min(an, row.checkedLength) : 0;
+            // the observer's id only when an entry is looked at or it did not commit (a load from a far place per operation)
+            long observer = checked < an || !observerCommitted ? ids[t] : History.INITIAL;
             // garbage: unknown transactions, or the initial state anywhere but first
             for (int i = checked; i < an; i++) {
                 long id = a[i];
@@ -1141,8 +1163,6 @@ public final class DependencyGraph {
             int[] rowWriterV = new int[64];
             int[] obsHead = new int[64];
             int[] obsLen = new int[64];
-            byte[] obsStatus = new byte[64];
-            long[] obsId = new long[64];
             int[] obsVertex = new int[64];
 
             RowScratch(Edges edges, List<Runnable> reports) {
@@ -1213,15 +1233,14 @@ public final class DependencyGraph {
             gatherObservations(s, r, nObs);
             int[] gHead = s.obsHead;
             int[] gLen = s.obsLen;
-            byte[] gStatus = s.obsStatus;
-            long[] gId = s.obsId;
             int[] gVertex = s.obsVertex;
             Seen reads = s.rowReadsSeen;
             reads.clear();
             for (int o = 0; o < nObs; o++) {
                 int head = gHead[o];
                 int flags = HistoryColumns.flagsOf(head & 15);
-                if ((flags & RowVersions.READ) == 0 || gStatus[o] != 1) {
+                int xv = gVertex[o]; // the reader's vertex: -1 unless it committed
+                if ((flags & RowVersions.READ) == 0 || xv < 0) {
                     continue;
                 }
                 int op = r.obsOp(o);
@@ -1236,8 +1255,8 @@ public final class DependencyGraph {
                 if (!reads.add(((long) reader << 32) | ((long) runStart << 1) | (locking ? 1 : 0))) {
                     continue;
                 }
-                long x = gId[o];
                 if (r.tombstone > 0 && p >= r.tombstone) {
+                    long x = ids[reader];
                     int readerStmt = c.stmt(op);
                     String summary = Explainer.t(x) + " read " + r.name() + " after " + Explainer.t(order[r.tombstone - 1]) + " deleted it";
                     String explanation = Explainer.t(x) + ex.at(x, readerStmt) + " read " + r.name() + " with wList " + r.versionText(p) + ", but "
@@ -1246,11 +1265,11 @@ public final class DependencyGraph {
                     s.report(() -> incompatible(r, summary, explanation, who));
                     continue;
                 }
-                long w = order[p - 1];
-                if (w == x) {
+                // the order's writers are committed (or T0, vertex -1) and so is the reader: the same transaction iff the same vertex
+                if (writerV[p - 1] == xv) {
                     continue;
                 }
-                int xv = gVertex[o];
+                long w = order[p - 1];
                 int code = locking ? WR_LOCKING_CODE : WR_CODE;
                 if (w != History.INITIAL) {
                     s.edges.add(writerV[p - 1], xv, code, op);
@@ -1258,11 +1277,11 @@ public final class DependencyGraph {
                 int q = r.nextDiff[p - 1];
                 if (q > p && w != History.INITIAL) {
                     int version = p;
+                    long x = ids[reader];
                     s.report(() -> intermediateRead(r, op, x, w, version, q));
                 }
                 if (q < len) {
-                    long y = order[q];
-                    if (y != x) {
+                    if (writerV[q] != xv) {
                         s.edges.add(xv, writerV[q], locking ? RW_LOCKING_CODE : RW_CODE, op);
                     }
                 }
@@ -1309,8 +1328,8 @@ public final class DependencyGraph {
         }
 
         /**
-         * Copies the row's observations' operation fields (transaction and code, wList length) and their transactions' status, id and
-         * vertex into the scratch arrays, each in a loop of its own: the operations and transactions are scattered over the history,
+         * Copies the row's observations' operation fields (transaction and code, wList length) and their transactions' vertex (which
+         * says whether they committed: the id is loaded only for a report) into the scratch arrays, each in a loop of its own: the operations and transactions are scattered over the history,
          * and a short loop of independent loads keeps many cache misses in flight, where the dependency loop, long and branching,
          * waited on them one at a time (the pass's cost was memory latency). Reads the same values as before, so finds the same.
          */
@@ -1319,8 +1338,6 @@ public final class DependencyGraph {
                 int size = Math.max(nObs, s.obsHead.length * 2);
                 s.obsHead = new int[size];
                 s.obsLen = new int[size];
-                s.obsStatus = new byte[size];
-                s.obsId = new long[size];
                 s.obsVertex = new int[size];
             }
             int[] head = s.obsHead;
@@ -1330,14 +1347,9 @@ public final class DependencyGraph {
                 head[o] = c.head(op);
                 lens[o] = c.len(op);
             }
-            byte[] st = s.obsStatus;
-            long[] xs = s.obsId;
             int[] vs = s.obsVertex;
             for (int o = 0; o < nObs; o++) {
-                int t = head[o] >>> 4;
-                st[o] = status[t];
-                xs[o] = ids[t];
-                vs[o] = vertexOfTxn[t];
+                vs[o] = vertexOfTxn[head[o] >>> 4];
             }
         }
 

@@ -152,27 +152,32 @@ final class Edges {
     }
 
     /**
-     * Found once: groups the blocks by source vertex, one column at a time, dropping each column's blocks once placed. Each
-     * vertex's edges are counted here rather than as they are found: a short loop keeps many of its scattered increments in
-     * flight. {@code together}: the blocks are counted in two halves, and the columns placed, on two threads ({@link TwoThreads}):
-     * each placement is a scattered write per edge, and a second core keeps as many more misses in flight. Each column's
-     * entries land where the counts say, whichever thread places them: the same arrays either way.
+     * Found once: groups the blocks by source vertex. Each vertex's edges are counted here rather than as they are found: a
+     * short loop keeps many of its scattered increments in flight. {@code together}: the first and second halves of the blocks
+     * are counted, then placed, on two threads ({@link TwoThreads}): placing is a scattered write per edge and column, and a
+     * second core keeps as many more misses in flight. A vertex's edges of the second half are placed after those of the first,
+     * so each lands where it would on one thread. The blocks are dropped once all are placed.
      */
     void group(boolean together) {
         int blocks = (int) ((size + (long) BLOCK - 1) >>> BLOCK_BITS);
-        int half = blocks / 2;
-        int[] secondHalf = together ? new int[vertices + 1] : off;
-        TwoThreads.run(together, () -> count(0, half, off), () -> count(half, blocks, secondHalf));
-        if (secondHalf != off) {
-            for (int v = 0; v <= vertices; v++) {
-                off[v] += secondHalf[v];
+        int half = together ? blocks / 2 : blocks;
+        int[] secondCounts = together ? new int[vertices + 1] : off;
+        TwoThreads.run(together, () -> count(0, half, off), () -> count(half, blocks, secondCounts));
+        int[] secondAt = together ? new int[vertices] : null;
+        for (int v = 0; v < vertices; v++) {
+            if (together) {
+                secondAt[v] = off[v + 1]; // the vertex's edges in the first half: those of the second are placed past them
+                off[v + 1] += secondCounts[v + 1];
+            }
+            off[v + 1] += off[v];
+            if (together) {
+                secondAt[v] += off[v];
             }
         }
-        startPlacing();
-        TwoThreads.run(together, () -> {
-            placeColumn(toBlocks, to);
-            placeCodes();
-        }, () -> placeColumn(sourceBlocks, source));
+        to = new int[size];
+        code = new byte[size];
+        source = new int[size];
+        TwoThreads.run(together, () -> place(0, half, Arrays.copyOf(off, vertices)), () -> place(half, blocks, secondAt));
         toBlocks = null;
         sourceBlocks = null;
         codeBlocks = null;
@@ -191,29 +196,20 @@ final class Edges {
         }
     }
 
-    private void placeCodes() {
-        int[] at = Arrays.copyOf(off, vertices);
-        for (int b = 0; b * (long) BLOCK < size; b++) {
+    /** Places blocks {@code from} up to {@code until}'s edges, each at its source vertex's next place in {@code at}. */
+    private void place(int from, int until, int[] at) {
+        for (int b = from; b < until; b++) {
             int[] f = fromBlocks[b];
+            int[] t = toBlocks[b];
+            int[] s = sourceBlocks[b];
             byte[] c = codeBlocks[b];
             int n = Math.min(f.length, size - b * BLOCK);
             for (int i = 0; i < n; i++) {
-                code[at[f[i]]++] = c[i];
+                int k = at[f[i]]++;
+                to[k] = t[i];
+                source[k] = s[i];
+                code[k] = c[i];
             }
-            codeBlocks[b] = null;
-        }
-    }
-
-    private void placeColumn(int[][] blocks, int[] into) {
-        int[] at = Arrays.copyOf(off, vertices);
-        for (int b = 0; b * (long) BLOCK < size; b++) {
-            int[] f = fromBlocks[b];
-            int[] v = blocks[b];
-            int n = Math.min(f.length, size - b * BLOCK);
-            for (int i = 0; i < n; i++) {
-                into[at[f[i]]++] = v[i];
-            }
-            blocks[b] = null;
         }
     }
 
