@@ -19,6 +19,9 @@ import org.junit.jupiter.api.Timeout;
 class TwoThreadPassesTest {
     private static final DependencyGraph.Limits ONE = DependencyGraph.Limits.DEFAULT.withTwoThreadOps(Long.MAX_VALUE);
     private static final DependencyGraph.Limits TWO = DependencyGraph.Limits.DEFAULT.withTwoThreadOps(0);
+    /** Found twice (as at ten million transactions): only the observation pass is split. */
+    private static final DependencyGraph.Limits TWO_FOUND_TWICE = new DependencyGraph.Limits(TWO.findingsPerKind(), TWO.predicateEdges(),
+            TWO.anchorsPerComponent(), TWO.bfsStepsPerSpec(), 0, 0);
     private static final int ROWS = 40;
 
     private static List<String> edges(DependencyGraph g) {
@@ -39,13 +42,17 @@ class TwoThreadPassesTest {
         DependencyGraph two = DependencyGraph.infer(h, TWO);
         assertEquals(0, one.passesOnTwoThreads);
         assertEquals(3, two.passesOnTwoThreads, "the observations, the rows' dependencies and their grouping on two threads");
+        DependencyGraph twice = DependencyGraph.infer(h, TWO_FOUND_TWICE);
+        assertEquals(1, twice.passesOnTwoThreads);
         assertEquals(rows(one), rows(two));
         assertEquals(edges(one), edges(two));
+        assertEquals(edges(one), edges(twice));
         Analysis a = IsolationChecker.analyze(h, ONE);
-        Analysis b = IsolationChecker.analyze(h, TWO);
-        assertEquals(findings(a), findings(b));
-        for (Anomaly k : Anomaly.values()) {
-            assertEquals(a.count(k), b.count(k), k.toString());
+        for (Analysis b : List.of(IsolationChecker.analyze(h, TWO), IsolationChecker.analyze(h, TWO_FOUND_TWICE))) {
+            assertEquals(findings(a), findings(b));
+            for (Anomaly k : Anomaly.values()) {
+                assertEquals(a.count(k), b.count(k), k.toString());
+            }
         }
     }
 
