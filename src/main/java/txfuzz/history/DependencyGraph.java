@@ -64,6 +64,8 @@ public final class DependencyGraph {
     /** The vertices and edges again, as arrays, for {@link CycleSearch}. */
     long[] vertexIds;
     Edges edges;
+    /** How many of the inference's passes ran on two threads ({@link Limits#twoThreadOps}; for tests). */
+    int passesOnTwoThreads;
 
     record RowKey(String table, String rowId) {
         /** Mixed: the record default (31·h(table) + h(rowId)) clusters for rowIds like "r12345". */
@@ -289,12 +291,20 @@ public final class DependencyGraph {
     }
 
     /** Bounds that keep pathological histories from taking forever; reaching one adds a warning. */
-    record Limits(int findingsPerKind, long predicateEdges, int anchorsPerComponent, long bfsStepsPerSpec, long onePassOps) {
+    record Limits(int findingsPerKind, long predicateEdges, int anchorsPerComponent, long bfsStepsPerSpec, long onePassOps, long twoThreadOps) {
         /**
          * Dependencies are found once for histories of up to {@code onePassOps} operations, twice beyond ({@link Edges}): about
-         * two dependencies per operation, 13 bytes each in found order and 9 grouped, with room to spare for the rest.
+         * two dependencies per operation, 13 bytes each in found order and 9 grouped, with room to spare for the rest. Passes
+         * are split over two threads ({@link TwoThreads}) for histories of more than {@code twoThreadOps} operations, when
+         * there is a second core: a test case's few hundred operations are not worth a thread.
          */
-        static final Limits DEFAULT = new Limits(20, 2_000_000, 200, 50_000_000, Runtime.getRuntime().maxMemory() / 176);
+        static final Limits DEFAULT = new Limits(20, 2_000_000, 200, 50_000_000, Runtime.getRuntime().maxMemory() / 176,
+                TwoThreads.AVAILABLE ? 100_000 : Long.MAX_VALUE);
+
+        /** These limits with passes split over two threads from {@code ops} operations on ({@link Long#MAX_VALUE}: never). */
+        Limits withTwoThreadOps(long ops) {
+            return new Limits(findingsPerKind, predicateEdges, anchorsPerComponent, bfsStepsPerSpec, onePassOps, ops);
+        }
     }
 
     // ------------------------------------------------------------------------------------------
@@ -303,6 +313,9 @@ public final class DependencyGraph {
         final History h;
         final HistoryColumns c;
         final Limits limits;
+        /** Whether passes are split over two threads ({@link Limits#twoThreadOps}). */
+        final boolean together;
+        int passesOnTwoThreads;
         final int n;
         final long[] ids;
         final TxnLookup lookup;
@@ -323,11 +336,6 @@ public final class DependencyGraph {
         int[] rowOpStart;
         /** Set during the observation pass, which goes row by row: what it would report is reported afterwards, in history order. */
         private boolean deferring;
-        private int[] deferredOps = new int[16];
-        private int deferredCount;
-        /** The rows made in the observation pass, each as (its first observation's operation, its number), to be keyed in that order. */
-        private long[] madeRows = new long[16];
-        private int madeCount;
         /**
          * The distinct dependencies. Duplicates can only come from one row (a transaction reading
          * versions of the same writer's run twice, a writer pair adjacent twice in an order) or from
@@ -336,12 +344,6 @@ public final class DependencyGraph {
          */
         Edges edges;
         boolean placing;
-        /** The current row's ww edges (from and to vertex, side by side), for the rare writer pair adjacent twice. */
-        private long[] rowWw = new long[8];
-        private int rowWwCount;
-        /** The current row's de-duplication keys (see {@link #rowDependencies}). */
-        private final Seen rowWwSeen = new Seen();
-        private final Seen rowReadsSeen = new Seen();
         /** The rows one predicate read returned ({@link #predicates}). */
         private final Seen predicateRowsSeen = new Seen();
         final Set<Dep> predicateEdges = new HashSet<>();
@@ -443,6 +445,7 @@ public final class DependencyGraph {
             this.h = h;
             this.c = c;
             this.limits = limits;
+            this.together = c.ops > limits.twoThreadOps();
             this.n = c.size;
             this.ids = c.ids;
             this.lookup = new TxnLookup(c);
@@ -491,14 +494,13 @@ public final class DependencyGraph {
             predicateGroups();
             byRowOps = null;
             rowOpStart = null;
-            for (RowVersions r : rows) {
-                rowDependencies(r);
-            }
+            findRowDependencies();
             internal();
             sessionOrder();
             predicates();
             if (c.ops <= limits.onePassOps()) {
-                edges.group();
+                edges.group(together);
+                passesOnTwoThreads += together ? 1 : 0;
             } else {
                 // again, placing each dependency among its source vertex's: the same rows, sessions and predicates in the
                 // same order give the same dependencies (and found order), and keeping them meanwhile in found order as
@@ -506,8 +508,9 @@ public final class DependencyGraph {
                 placing = true;
                 edges.startPlacing();
                 predicateEdges.clear();
+                RowScratch scratch = new RowScratch(edges, null);
                 for (RowVersions r : rows) {
-                    rowDependencies(r);
+                    rowDependencies(scratch, r);
                 }
                 sessionOrder();
                 predicates();
@@ -516,6 +519,7 @@ public final class DependencyGraph {
             DependencyGraph g = new DependencyGraph(h, lookup, abortedIds, rows, findings, counts, warnings);
             g.vertexIds = vertexIds;
             g.edges = edges;
+            g.passesOnTwoThreads = passesOnTwoThreads;
             return g;
         }
 
@@ -528,59 +532,162 @@ public final class DependencyGraph {
          * (the map's order is the dependencies' found order), and predicate reads are grouped in a pass of their own.
          */
         private void observeRowByRow() {
+            // a counting sort, in two halves of the history on two threads when it is large: each row's operations of the first
+            // half, then those of the second, in history order either way
+            int half = together ? c.ops / 2 : c.ops;
             int[] start = new int[c.rows + 1];
-            for (int o = 0; o < c.ops; o++) {
-                if (HistoryColumns.kind(c.code(o)) != HistoryColumns.PRED) {
-                    start[c.row(o) + 1]++;
+            int[] secondCounts = together ? new int[c.rows + 1] : start;
+            TwoThreads.run(together, () -> countByRow(0, half, start), () -> countByRow(half, c.ops, secondCounts));
+            int[] secondFill = together ? new int[c.rows] : null;
+            for (int r = 0; r < c.rows; r++) {
+                if (together) {
+                    secondFill[r] = start[r + 1]; // the row's first-half count: its second half begins past it
+                    start[r + 1] += secondCounts[r + 1];
+                }
+                start[r + 1] += start[r];
+                if (together) {
+                    secondFill[r] += start[r];
                 }
             }
-            for (int r = 0; r < c.rows; r++) {
-                start[r + 1] += start[r];
-            }
             int[] grouped = new int[start[c.rows]];
-            int[] fill = Arrays.copyOf(start, c.rows);
-            for (int o = 0; o < c.ops; o++) {
+            TwoThreads.run(together, () -> groupByRow(0, half, Arrays.copyOf(start, c.rows), grouped),
+                    () -> groupByRow(half, c.ops, secondFill, grouped));
+            byRowOps = grouped;
+            rowOpStart = start;
+            deferring = true;
+            // two stretches of rows with about as many operations each, on two threads when the history is large: a row's
+            // observations touch its own state only, and what each part made is merged below in an order of its own
+            int mid = together ? rowSplittingOperations(start, c.rows) : c.rows;
+            ObservationPart first = new ObservationPart(c.ops);
+            ObservationPart second = new ObservationPart(together ? c.ops : 0);
+            TwoThreads.run(together, () -> observeRows(first, 0, mid), () -> observeRows(second, mid, c.rows));
+            passesOnTwoThreads += together ? 1 : 0;
+            deferring = false;
+            observed = first.observed;
+            touched = first.touched + second.touched;
+            if (together) {
+                for (int w = 0; w < observed.length; w++) {
+                    observed[w] |= second.observed[w];
+                }
+            }
+            // the reports, in history order (an observation's fate does not depend on the others': a row's committed prefix only
+            // spares looking up entries already found committed, which no list reaching them reports)
+            int[] deferred = ObservationPart.concat(first.deferredOps, first.deferredCount, second.deferredOps, second.deferredCount);
+            Arrays.sort(deferred);
+            ObservationPart replay = new ObservationPart(0);
+            for (int o : deferred) {
+                int head = c.head(o);
+                if (observe(replay, head >>> 4, o, HistoryColumns.flagsOf(head & 15)) != null) {
+                    throw new IllegalStateException("operation " + o + " was set aside as not an observation, and is one");
+                }
+            }
+            long[] made = ObservationPart.concat(first.madeRows, first.madeCount, second.madeRows, second.madeCount);
+            Arrays.sort(made);
+            Map<RowKey, RowVersions> keyed = new HashMap<>();
+            for (long m : made) {
+                RowVersions row = byRow[(int) m];
+                keyed.put(new RowKey(row.table(), row.rowId()), row);
+            }
+            rows = Arrays.asList(keyed.values().toArray(new RowVersions[0]));
+        }
+
+        /** Counts operations {@code from} up to {@code until} by row, into {@code counts} (row r's at r + 1); predicate headers have none. */
+        private void countByRow(int from, int until, int[] counts) {
+            for (int o = from; o < until; o++) {
+                if (HistoryColumns.kind(c.code(o)) != HistoryColumns.PRED) {
+                    counts[c.row(o) + 1]++;
+                }
+            }
+        }
+
+        /** Places operations {@code from} up to {@code until} in {@code grouped}, each at its row's next place in {@code fill}. */
+        private void groupByRow(int from, int until, int[] fill, int[] grouped) {
+            for (int o = from; o < until; o++) {
                 if (HistoryColumns.kind(c.code(o)) != HistoryColumns.PRED) {
                     grouped[fill[c.row(o)]++] = o;
                 }
             }
-            fill = null;
-            byRowOps = grouped;
-            rowOpStart = start;
-            observed = new long[(c.ops + 63) >>> 6];
-            deferring = true;
-            for (int r = 0; r < c.rows; r++) {
-                int from = start[r];
-                int to = start[r + 1];
-                touchOperations(grouped, from, to);
-                for (int k = from; k < to; k++) {
+        }
+
+        /** The first row of the second of two stretches of rows with about as many operations each ({@code start}: each row's first). */
+        private static int rowSplittingOperations(int[] start, int rowCount) {
+            int half = start[rowCount] / 2;
+            int lo = 0;
+            int hi = rowCount;
+            while (lo < hi) { // the first row whose operations begin at or past the half
+                int m = (lo + hi) >>> 1;
+                if (start[m] < half) {
+                    lo = m + 1;
+                } else {
+                    hi = m;
+                }
+            }
+            return lo;
+        }
+
+        /** Records the observations of rows {@code from} up to {@code until}, into {@code part} what is not the rows' own. */
+        private void observeRows(ObservationPart part, int from, int until) {
+            int[] grouped = byRowOps;
+            int[] start = rowOpStart;
+            long[] observedHere = part.observed;
+            for (int r = from; r < until; r++) {
+                int first = start[r];
+                int end = start[r + 1];
+                part.touched += touchOperations(grouped, first, end);
+                for (int k = first; k < end; k++) {
                     int o = grouped[k]; // read before the row's observations may overwrite its slot (they stay at or before k)
                     int head = c.head(o);
-                    if (observe(head >>> 4, o, HistoryColumns.flagsOf(head & 15)) != null) {
-                        observed[o >>> 6] |= 1L << o;
+                    if (observe(part, head >>> 4, o, HistoryColumns.flagsOf(head & 15)) != null) {
+                        observedHere[o >>> 6] |= 1L << o;
                     }
                 }
             }
-            deferring = false;
-            // the reports, in history order (an observation's fate does not depend on the others': a row's committed prefix only
-            // spares looking up entries already found committed, which no list reaching them reports)
-            Arrays.sort(deferredOps, 0, deferredCount);
-            for (int k = 0; k < deferredCount; k++) {
-                int o = deferredOps[k];
-                int head = c.head(o);
-                if (observe(head >>> 4, o, HistoryColumns.flagsOf(head & 15)) != null) {
-                    throw new IllegalStateException("operation " + o + " was set aside as not an observation, and is one");
+        }
+
+        /**
+         * What one part of the observation pass makes besides the rows' own state (which is the rows' alone): the operations set
+         * aside to be reported in history order, the rows made, as (their first observation's operation, their number) to be keyed
+         * in that order, and which operations were observations (a word holds 64 operations of any rows: one set per part).
+         */
+        private static final class ObservationPart {
+            int[] deferredOps = new int[16];
+            int deferredCount;
+            long[] madeRows = new long[16];
+            int madeCount;
+            final long[] observed;
+            long touched;
+
+            ObservationPart(int ops) {
+                observed = new long[(ops + 63) >>> 6];
+            }
+
+            /** Operation {@code o} is no observation, and what it shows is reported later, in history order ({@link #observeRowByRow}). */
+            RowVersions setAside(int o) {
+                if (deferredCount == deferredOps.length) {
+                    deferredOps = Arrays.copyOf(deferredOps, deferredCount * 2);
                 }
+                deferredOps[deferredCount++] = o;
+                return null;
             }
-            deferredOps = null;
-            Arrays.sort(madeRows, 0, madeCount);
-            Map<RowKey, RowVersions> keyed = new HashMap<>();
-            for (int k = 0; k < madeCount; k++) {
-                RowVersions row = byRow[(int) madeRows[k]];
-                keyed.put(new RowKey(row.table(), row.rowId()), row);
+
+            void made(int o, int column) {
+                if (madeCount == madeRows.length) {
+                    madeRows = Arrays.copyOf(madeRows, madeCount * 2);
+                }
+                madeRows[madeCount++] = (long) o << 32 | column;
             }
-            madeRows = null;
-            rows = Arrays.asList(keyed.values().toArray(new RowVersions[0]));
+
+            static int[] concat(int[] a, int an, int[] b, int bn) {
+                int[] all = Arrays.copyOf(a, an + bn);
+                System.arraycopy(b, 0, all, an, bn);
+                return all;
+            }
+
+            static long[] concat(long[] a, int an, long[] b, int bn) {
+                long[] all = Arrays.copyOf(a, an + bn);
+                System.arraycopy(b, 0, all, an, bn);
+                return all;
+            }
         }
 
         /** Which operations were recorded as observations (of the observation pass; for {@link #predicateGroups}). */
@@ -593,12 +700,12 @@ public final class DependencyGraph {
          * Loads a row's operations (scattered over the history) in a short loop of independent loads before they are recorded, so
          * that their cache misses are in flight together rather than one after another in the long loop that records them.
          */
-        private void touchOperations(int[] grouped, int from, int to) {
+        private long touchOperations(int[] grouped, int from, int to) {
             long sum = 0;
             for (int k = from; k < to; k++) {
                 sum += c.head(grouped[k]);
             }
-            touched += sum;
+            return sum;
         }
 
         /** The predicate reads by (table, predicate), in history order: their committed readers and the rows' versions they returned. */
@@ -688,23 +795,24 @@ public final class DependencyGraph {
         }
 
         /** Records operation {@code o} (of transaction {@code t}) as an observation; returns the row when it counts towards the version order. */
-        private RowVersions observe(int t, int o, int flags) {
+        private RowVersions observe(ObservationPart part, int t, int o, int flags) {
             long[] a = c.listArray(o);
             int an = c.listLength(o); // a is the row's whole order, or a list of its own
             int column = c.row(o);
-            long observer = ids[t];
             boolean observerCommitted = status[t] == 1;
             RowVersions row = byRow[column];
             // entries already known to name committed transactions need no look-up: most lists are prefixes of one
             // array per row, and looking every entry of every list up again was most of the inference
             int checked = row != null && row.checkedIds == a ? Math.min(an, row.checkedLength) : 0;
+            // the observer's id only when an entry is looked at or it did not commit (a load from a far place per operation)
+            long observer = checked < an || !observerCommitted ? ids[t] : History.INITIAL;
             // garbage: unknown transactions, or the initial state anywhere but first
             for (int i = checked; i < an; i++) {
                 long id = a[i];
                 boolean bad = id == History.INITIAL ? i != 0 : idx(id) < 0;
                 if (bad) {
                     if (deferring) {
-                        return setAside(o);
+                        return part.setAside(o);
                     }
                     String where = c.table(column) + "." + c.rowId(column);
                     String w = WList.text(a, an);
@@ -730,7 +838,7 @@ public final class DependencyGraph {
             // an uncommitted transaction's own writes are no evidence of the committed version order
             if (firstAborted >= 0 || (!observerCommitted && containsId(a, an, observer))) {
                 if (deferring) {
-                    return setAside(o);
+                    return part.setAside(o);
                 }
                 String where = c.table(column) + "." + c.rowId(column);
                 int stmt = c.stmt(o);
@@ -768,10 +876,7 @@ public final class DependencyGraph {
                 int from = rowOpStart[column];
                 row = new RowVersions(c.table(column), c.rowId(column), c, byRowOps, from, rowOpStart[column + 1] - from);
                 row.column = column;
-                if (madeCount == madeRows.length) {
-                    madeRows = Arrays.copyOf(madeRows, madeCount * 2);
-                }
-                madeRows[madeCount++] = (long) o << 32 | column; // keyed in this order once all are made
+                part.made(o, column); // keyed in this order once all are made
                 byRow[column] = row;
             }
             row.observe(o, a, an);
@@ -787,14 +892,6 @@ public final class DependencyGraph {
             return row;
         }
 
-        /** Operation {@code o} is no observation, and what it shows is reported later, in history order ({@link #observeRowByRow}). */
-        private RowVersions setAside(int o) {
-            if (deferredCount == deferredOps.length) {
-                deferredOps = Arrays.copyOf(deferredOps, deferredCount * 2);
-            }
-            deferredOps[deferredCount++] = o;
-            return null;
-        }
 
         private static boolean containsId(long[] a, int n, long id) {
             for (int i = 0; i < n; i++) {
@@ -806,10 +903,10 @@ public final class DependencyGraph {
         }
 
         /** Whether the current row already has a ww edge between these vertices. */
-        private boolean rowHasWw(int from, int to) {
+        private static boolean rowHasWw(RowScratch s, int from, int to) {
             long key = (long) from << 32 | to;
-            for (int k = 0; k < rowWwCount; k++) {
-                if (rowWw[k] == key) {
+            for (int k = 0; k < s.rowWwCount; k++) {
+                if (s.rowWw[k] == key) {
                     return true;
                 }
             }
@@ -1002,7 +1099,87 @@ public final class DependencyGraph {
             }
         }
 
-        private void rowDependencies(RowVersions r) {
+        /**
+         * The rows' dependencies, in the rows' order (their found order). Each row's versions are numbered first, in that order
+         * (a ww dependency names its version by its place among all rows'); then, for a large history found once, the rows are
+         * split in two stretches with about as many observations each, found on two threads ({@link TwoThreads}) into two lists
+         * of dependencies, the second appended to the first, and what they report is reported afterwards, the first's first:
+         * the same dependencies in the same order, the same reports in the same order.
+         */
+        private void findRowDependencies() {
+            long observations = 0;
+            for (RowVersions r : rows) {
+                if (r.conflictOther == null && !(r.tombstone > 0 && r.length > r.tombstone)) {
+                    r.base = nextBase;
+                    nextBase += r.length;
+                    byBase.add(r);
+                }
+                observations += r.observations();
+            }
+            if (!together || c.ops > limits.onePassOps()) {
+                RowScratch scratch = new RowScratch(edges, null);
+                for (RowVersions r : rows) {
+                    rowDependencies(scratch, r);
+                }
+                return;
+            }
+            int mid = 0;
+            for (long before = 0; mid < rows.size() && 2 * before < observations; mid++) {
+                before += rows.get(mid).observations();
+            }
+            RowScratch first = new RowScratch(edges, new ArrayList<>());
+            RowScratch second = new RowScratch(new Edges(vertexIds.length, true), new ArrayList<>());
+            List<RowVersions> firstRows = rows.subList(0, mid);
+            List<RowVersions> secondRows = rows.subList(mid, rows.size());
+            TwoThreads.run(true, () -> {
+                for (RowVersions r : firstRows) {
+                    rowDependencies(first, r);
+                }
+            }, () -> {
+                for (RowVersions r : secondRows) {
+                    rowDependencies(second, r);
+                }
+            });
+            passesOnTwoThreads++;
+            edges.appendAll(second.edges);
+            first.reports.forEach(Runnable::run);
+            second.reports.forEach(Runnable::run);
+        }
+
+        /**
+         * What finding a stretch of rows' dependencies uses besides the rows: where the dependencies go, what the rows report (null:
+         * reported at once; else kept to be reported in order once both stretches are done), and the scratch of one row at a time.
+         */
+        private static final class RowScratch {
+            final Edges edges;
+            final List<Runnable> reports;
+            /** The current row's ww edges (from and to vertex, side by side), for the rare writer pair adjacent twice. */
+            long[] rowWw = new long[8];
+            int rowWwCount;
+            /** The current row's de-duplication keys (see {@link #rowDependencies}). */
+            final Seen rowWwSeen = new Seen();
+            final Seen rowReadsSeen = new Seen();
+            /** Each version's writer's vertex (-1 for T0), and the observations' fields gathered. */
+            int[] rowWriterV = new int[64];
+            int[] obsHead = new int[64];
+            int[] obsLen = new int[64];
+            int[] obsVertex = new int[64];
+
+            RowScratch(Edges edges, List<Runnable> reports) {
+                this.edges = edges;
+                this.reports = reports;
+            }
+
+            void report(Runnable r) {
+                if (reports == null) {
+                    r.run();
+                } else {
+                    reports.add(r);
+                }
+            }
+        }
+
+        private void rowDependencies(RowScratch s, RowVersions r) {
             if (placing && r.nextDiff == null) {
                 return; // an incompatible order: no dependencies (and reported in the first pass)
             }
@@ -1011,61 +1188,59 @@ public final class DependencyGraph {
                 long b = ids[r.obsTxn(r.conflictObs)];
                 String wa = r.versionText(r.length);
                 String wb = WList.text(r.conflictOther, r.conflictOther.length);
-                incompatible(r, r.name() + " was seen as " + wa + " and as " + wb,
+                s.report(() -> incompatible(r, r.name() + " was seen as " + wa + " and as " + wb,
                         Explainer.t(a) + ex.at(a, r.longestObs < 0 ? -1 : r.obsStmt(r.longestObs)) + " saw " + r.name() + " with wList " + wa + ", but "
                                 + Explainer.t(b) + ex.at(b, r.obsStmt(r.conflictObs)) + " saw it with wList " + wb
                                 + ". Neither is a prefix of the other, so no single order of writes explains both: a committed write was lost.",
-                        a == b || a < 0 ? List.of(b) : List.of(a, b));
+                        a == b || a < 0 ? List.of(b) : List.of(a, b)));
                 return;
             }
             if (r.tombstone > 0 && r.length > r.tombstone) {
                 long deleter = r.order[r.tombstone - 1];
                 long after = r.order[r.tombstone];
-                incompatible(r, r.name() + " got a version from " + Explainer.t(after) + " after " + Explainer.t(deleter) + " deleted it",
-                        Explainer.t(deleter) + " deleted " + r.name() + " (its version was " + r.versionText(r.tombstone - 1) + "), yet "
-                                + Explainer.t(ids[r.obsTxn(r.longestObs)]) + ex.at(ids[r.obsTxn(r.longestObs)], r.obsStmt(r.longestObs)) + " saw wList "
-                                + r.versionText(r.length) + ": " + Explainer.t(after) + " wrote the row after it was deleted.",
-                        List.of(deleter, after));
+                String summary = r.name() + " got a version from " + Explainer.t(after) + " after " + Explainer.t(deleter) + " deleted it";
+                String explanation = Explainer.t(deleter) + " deleted " + r.name() + " (its version was " + r.versionText(r.tombstone - 1) + "), yet "
+                        + Explainer.t(ids[r.obsTxn(r.longestObs)]) + ex.at(ids[r.obsTxn(r.longestObs)], r.obsStmt(r.longestObs)) + " saw wList "
+                        + r.versionText(r.length) + ": " + Explainer.t(after) + " wrote the row after it was deleted.";
+                s.report(() -> incompatible(r, summary, explanation, List.of(deleter, after)));
                 r.conflictOther = Arrays.copyOf(r.order, r.tombstone);
                 return;
             }
             if (!placing) {
-                r.computeRuns();
-                r.base = nextBase;
-                nextBase += r.length;
-                byBase.add(r);
+                r.computeRuns(); // numbered already (findRowDependencies)
             }
-            rowWwCount = 0;
+            s.rowWwCount = 0;
             int len = r.length;
             long[] order = r.order;
             // each version's writer's vertex, looked up once per row rather than per dependency
-            int[] writerV = rowWriterVertices(order, len);
-            Seen ww = rowWwSeen;
+            int[] writerV = rowWriterVertices(s, order, len);
+            Seen ww = s.rowWwSeen;
             ww.clear();
             for (int i = 0; i + 1 < len; i++) {
                 long from = order[i];
                 long to = order[i + 1];
                 if (from != to && from != History.INITIAL) {
-                    if (ww.add(from * 31 + to) || !rowHasWw(writerV[i], writerV[i + 1])) {
-                        edges.add(writerV[i], writerV[i + 1], WW_CODE, r.base + i);
-                        if (rowWwCount == rowWw.length) {
-                            rowWw = Arrays.copyOf(rowWw, rowWwCount * 2);
+                    if (ww.add(from * 31 + to) || !rowHasWw(s, writerV[i], writerV[i + 1])) {
+                        s.edges.add(writerV[i], writerV[i + 1], WW_CODE, r.base + i);
+                        if (s.rowWwCount == s.rowWw.length) {
+                            s.rowWw = Arrays.copyOf(s.rowWw, s.rowWwCount * 2);
                         }
-                        rowWw[rowWwCount++] = (long) writerV[i] << 32 | writerV[i + 1];
+                        s.rowWw[s.rowWwCount++] = (long) writerV[i] << 32 | writerV[i + 1];
                     }
                 }
             }
             int nObs = r.observations();
-            gatherObservations(r, nObs);
-            int[] gHead = obsHead;
-            int[] gLen = obsLen;
-            byte[] gStatus = obsStatus;
-            Seen reads = rowReadsSeen;
+            gatherObservations(s, r, nObs);
+            int[] gHead = s.obsHead;
+            int[] gLen = s.obsLen;
+            int[] gVertex = s.obsVertex;
+            Seen reads = s.rowReadsSeen;
             reads.clear();
             for (int o = 0; o < nObs; o++) {
                 int head = gHead[o];
                 int flags = HistoryColumns.flagsOf(head & 15);
-                if ((flags & RowVersions.READ) == 0 || gStatus[o] != 1) {
+                int xv = gVertex[o]; // the reader's vertex: -1 unless it committed
+                if ((flags & RowVersions.READ) == 0 || xv < 0) {
                     continue;
                 }
                 int op = r.obsOp(o);
@@ -1080,41 +1255,50 @@ public final class DependencyGraph {
                 if (!reads.add(((long) reader << 32) | ((long) runStart << 1) | (locking ? 1 : 0))) {
                     continue;
                 }
-                long x = obsId[o];
                 if (r.tombstone > 0 && p >= r.tombstone) {
+                    long x = ids[reader];
                     int readerStmt = c.stmt(op);
-                    incompatible(r, Explainer.t(x) + " read " + r.name() + " after " + Explainer.t(order[r.tombstone - 1]) + " deleted it",
-                            Explainer.t(x) + ex.at(x, readerStmt) + " read " + r.name() + " with wList " + r.versionText(p) + ", but "
-                                    + Explainer.t(order[r.tombstone - 1]) + "'s delete made that the row's last, invisible version.",
-                            List.of(order[r.tombstone - 1], x));
+                    String summary = Explainer.t(x) + " read " + r.name() + " after " + Explainer.t(order[r.tombstone - 1]) + " deleted it";
+                    String explanation = Explainer.t(x) + ex.at(x, readerStmt) + " read " + r.name() + " with wList " + r.versionText(p) + ", but "
+                            + Explainer.t(order[r.tombstone - 1]) + "'s delete made that the row's last, invisible version.";
+                    List<Long> who = List.of(order[r.tombstone - 1], x);
+                    s.report(() -> incompatible(r, summary, explanation, who));
+                    continue;
+                }
+                // the order's writers are committed (or T0, vertex -1) and so is the reader: the same transaction iff the same vertex
+                if (writerV[p - 1] == xv) {
                     continue;
                 }
                 long w = order[p - 1];
-                if (w == x) {
-                    continue;
-                }
-                int xv = obsVertex[o];
                 int code = locking ? WR_LOCKING_CODE : WR_CODE;
                 if (w != History.INITIAL) {
-                    edges.add(writerV[p - 1], xv, code, op);
+                    s.edges.add(writerV[p - 1], xv, code, op);
                 }
                 int q = r.nextDiff[p - 1];
-                if (q > p && w != History.INITIAL && report(Anomaly.G1B, x + "/" + w + "/" + r.name())) {
-                    int readerStmt = c.stmt(op);
-                    int wStmt = r.writerStmt(w, ids);
-                    add(Anomaly.G1B, List.of(w, x), Explainer.t(x) + " read " + r.name() + "'s intermediate version " + r.versionText(p) + " of "
-                                    + Explainer.t(w),
-                            Explainer.t(x) + ex.at(x, readerStmt) + " read " + r.name() + "'s version with wList " + r.versionText(p) + ", written by "
-                                    + Explainer.t(w) + ex.at(w, wStmt) + "; but " + Explainer.t(w) + " wrote the row again afterwards (wList "
-                                    + r.versionText(q) + "), so " + Explainer.t(x) + " saw a state " + Explainer.t(w) + " never committed.",
-                            List.of(new Explainer.Arrow(w, x, "wr " + r.name() + " (intermediate)", false)));
+                if (q > p && w != History.INITIAL) {
+                    int version = p;
+                    long x = ids[reader];
+                    s.report(() -> intermediateRead(r, op, x, w, version, q));
                 }
                 if (q < len) {
-                    long y = order[q];
-                    if (y != x) {
-                        edges.add(xv, writerV[q], locking ? RW_LOCKING_CODE : RW_CODE, op);
+                    if (writerV[q] != xv) {
+                        s.edges.add(xv, writerV[q], locking ? RW_LOCKING_CODE : RW_CODE, op);
                     }
                 }
+            }
+        }
+
+        /** G1b: reader {@code x} (its operation {@code op}) read version {@code p} of the row, which {@code w} wrote again up to {@code q}. */
+        private void intermediateRead(RowVersions r, int op, long x, long w, int p, int q) {
+            if (report(Anomaly.G1B, x + "/" + w + "/" + r.name())) {
+                int readerStmt = c.stmt(op);
+                int wStmt = r.writerStmt(w, ids);
+                add(Anomaly.G1B, List.of(w, x), Explainer.t(x) + " read " + r.name() + "'s intermediate version " + r.versionText(p) + " of "
+                                + Explainer.t(w),
+                        Explainer.t(x) + ex.at(x, readerStmt) + " read " + r.name() + "'s version with wList " + r.versionText(p) + ", written by "
+                                + Explainer.t(w) + ex.at(w, wStmt) + "; but " + Explainer.t(w) + " wrote the row again afterwards (wList "
+                                + r.versionText(q) + "), so " + Explainer.t(x) + " saw a state " + Explainer.t(w) + " never committed.",
+                        List.of(new Explainer.Arrow(w, x, "wr " + r.name() + " (intermediate)", false)));
             }
         }
 
@@ -1124,19 +1308,11 @@ public final class DependencyGraph {
         private static final int RW_CODE = Edges.code(DepType.RW, false, false);
         private static final int RW_LOCKING_CODE = Edges.code(DepType.RW, false, true);
 
-        /** Scratch of {@link #rowDependencies}: each version's writer's vertex (-1 for T0), and the observations' fields gathered. */
-        private int[] rowWriterV = new int[64];
-        private int[] obsHead = new int[64];
-        private int[] obsLen = new int[64];
-        private byte[] obsStatus = new byte[64];
-        private long[] obsId = new long[64];
-        private int[] obsVertex = new int[64];
-
-        private int[] rowWriterVertices(long[] order, int len) {
-            if (rowWriterV.length < len) {
-                rowWriterV = new int[Math.max(len, rowWriterV.length * 2)];
+        private int[] rowWriterVertices(RowScratch s, long[] order, int len) {
+            if (s.rowWriterV.length < len) {
+                s.rowWriterV = new int[Math.max(len, s.rowWriterV.length * 2)];
             }
-            int[] v = rowWriterV;
+            int[] v = s.rowWriterV;
             for (int i = 0; i < len; i++) {
                 long id = order[i];
                 if (id == History.INITIAL) {
@@ -1152,35 +1328,28 @@ public final class DependencyGraph {
         }
 
         /**
-         * Copies the row's observations' operation fields (transaction and code, wList length) and their transactions' status, id and
-         * vertex into the scratch arrays, each in a loop of its own: the operations and transactions are scattered over the history,
+         * Copies the row's observations' operation fields (transaction and code, wList length) and their transactions' vertex (which
+         * says whether they committed: the id is loaded only for a report) into the scratch arrays, each in a loop of its own: the operations and transactions are scattered over the history,
          * and a short loop of independent loads keeps many cache misses in flight, where the dependency loop, long and branching,
          * waited on them one at a time (the pass's cost was memory latency). Reads the same values as before, so finds the same.
          */
-        private void gatherObservations(RowVersions r, int nObs) {
-            if (obsHead.length < nObs) {
-                int size = Math.max(nObs, obsHead.length * 2);
-                obsHead = new int[size];
-                obsLen = new int[size];
-                obsStatus = new byte[size];
-                obsId = new long[size];
-                obsVertex = new int[size];
+        private void gatherObservations(RowScratch s, RowVersions r, int nObs) {
+            if (s.obsHead.length < nObs) {
+                int size = Math.max(nObs, s.obsHead.length * 2);
+                s.obsHead = new int[size];
+                s.obsLen = new int[size];
+                s.obsVertex = new int[size];
             }
-            int[] head = obsHead;
-            int[] lens = obsLen;
+            int[] head = s.obsHead;
+            int[] lens = s.obsLen;
             for (int o = 0; o < nObs; o++) {
                 int op = r.obsOp(o);
                 head[o] = c.head(op);
                 lens[o] = c.len(op);
             }
-            byte[] st = obsStatus;
-            long[] xs = obsId;
-            int[] vs = obsVertex;
+            int[] vs = s.obsVertex;
             for (int o = 0; o < nObs; o++) {
-                int t = head[o] >>> 4;
-                st[o] = status[t];
-                xs[o] = ids[t];
-                vs[o] = vertexOfTxn[t];
+                vs[o] = vertexOfTxn[head[o] >>> 4];
             }
         }
 

@@ -133,49 +133,83 @@ final class Edges {
         codeBlocks[b][i] = (byte) code;
     }
 
+    /** Found once: appends {@code later}'s edges (found once, no predicate ones), in their order, after these. */
+    void appendAll(Edges later) {
+        if (!later.predicateDeps.isEmpty()) {
+            throw new IllegalStateException("predicate dependencies are found on one thread, after the rows'");
+        }
+        for (int b = 0; b * (long) BLOCK < later.size; b++) {
+            int[] f = later.fromBlocks[b];
+            int[] t = later.toBlocks[b];
+            int[] s = later.sourceBlocks[b];
+            byte[] c = later.codeBlocks[b];
+            int n = Math.min(f.length, later.size - b * BLOCK);
+            for (int i = 0; i < n; i++) {
+                append(f[i], t[i], c[i], s[i]);
+                size++;
+            }
+        }
+    }
+
     /**
-     * Found once: groups the blocks by source vertex, one column at a time, dropping each block once placed. Each vertex's
-     * edges are counted here rather than as they are found: a short loop keeps many of its scattered increments in flight.
+     * Found once: groups the blocks by source vertex. Each vertex's edges are counted here rather than as they are found: a
+     * short loop keeps many of its scattered increments in flight. {@code together}: the first and second halves of the blocks
+     * are counted, then placed, on two threads ({@link TwoThreads}): placing is a scattered write per edge and column, and a
+     * second core keeps as many more misses in flight. A vertex's edges of the second half are placed after those of the first,
+     * so each lands where it would on one thread. The blocks are dropped once all are placed.
      */
-    void group() {
-        for (int b = 0; b * (long) BLOCK < size; b++) {
-            int[] f = fromBlocks[b];
-            int n = Math.min(f.length, size - b * BLOCK);
-            for (int i = 0; i < n; i++) {
-                off[f[i] + 1]++;
+    void group(boolean together) {
+        int blocks = (int) ((size + (long) BLOCK - 1) >>> BLOCK_BITS);
+        int half = together ? blocks / 2 : blocks;
+        int[] secondCounts = together ? new int[vertices + 1] : off;
+        TwoThreads.run(together, () -> count(0, half, off), () -> count(half, blocks, secondCounts));
+        int[] secondAt = together ? new int[vertices] : null;
+        for (int v = 0; v < vertices; v++) {
+            if (together) {
+                secondAt[v] = off[v + 1]; // the vertex's edges in the first half: those of the second are placed past them
+                off[v + 1] += secondCounts[v + 1];
+            }
+            off[v + 1] += off[v];
+            if (together) {
+                secondAt[v] += off[v];
             }
         }
-        startPlacing();
-        placeColumn(toBlocks, to);
+        to = new int[size];
+        code = new byte[size];
+        source = new int[size];
+        TwoThreads.run(together, () -> place(0, half, Arrays.copyOf(off, vertices)), () -> place(half, blocks, secondAt));
         toBlocks = null;
-        placeColumn(sourceBlocks, source);
         sourceBlocks = null;
-        int[] at = Arrays.copyOf(off, vertices);
-        for (int b = 0; b * (long) BLOCK < size; b++) {
-            int[] f = fromBlocks[b];
-            byte[] c = codeBlocks[b];
-            int n = Math.min(f.length, size - b * BLOCK);
-            for (int i = 0; i < n; i++) {
-                code[at[f[i]]++] = c[i];
-            }
-            fromBlocks[b] = null;
-            codeBlocks[b] = null;
-        }
-        fromBlocks = null;
         codeBlocks = null;
+        fromBlocks = null;
         placed = size;
     }
 
-    private void placeColumn(int[][] blocks, int[] into) {
-        int[] at = Arrays.copyOf(off, vertices);
-        for (int b = 0; b * (long) BLOCK < size; b++) {
+    /** Counts blocks {@code from} up to {@code until}'s edges per source vertex into {@code counts} (vertex v's at v + 1). */
+    private void count(int from, int until, int[] counts) {
+        for (int b = from; b < until; b++) {
             int[] f = fromBlocks[b];
-            int[] v = blocks[b];
             int n = Math.min(f.length, size - b * BLOCK);
             for (int i = 0; i < n; i++) {
-                into[at[f[i]]++] = v[i];
+                counts[f[i] + 1]++;
             }
-            blocks[b] = null;
+        }
+    }
+
+    /** Places blocks {@code from} up to {@code until}'s edges, each at its source vertex's next place in {@code at}. */
+    private void place(int from, int until, int[] at) {
+        for (int b = from; b < until; b++) {
+            int[] f = fromBlocks[b];
+            int[] t = toBlocks[b];
+            int[] s = sourceBlocks[b];
+            byte[] c = codeBlocks[b];
+            int n = Math.min(f.length, size - b * BLOCK);
+            for (int i = 0; i < n; i++) {
+                int k = at[f[i]]++;
+                to[k] = t[i];
+                source[k] = s[i];
+                code[k] = c[i];
+            }
         }
     }
 

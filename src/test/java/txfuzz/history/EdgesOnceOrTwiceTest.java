@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Timeout;
 class EdgesOnceOrTwiceTest {
     private static final DependencyGraph.Limits ONCE = DependencyGraph.Limits.DEFAULT;
     private static final DependencyGraph.Limits TWICE = new DependencyGraph.Limits(ONCE.findingsPerKind(), ONCE.predicateEdges(),
-            ONCE.anchorsPerComponent(), ONCE.bfsStepsPerSpec(), 0);
+            ONCE.anchorsPerComponent(), ONCE.bfsStepsPerSpec(), 0, ONCE.twoThreadOps());
 
     private static List<String> edges(DependencyGraph g) {
         return g.edges.asList().stream().map(d -> d + " " + d.version() + "/" + d.nextVersion() + " " + d.readerStmt() + "/" + d.writerStmt()
