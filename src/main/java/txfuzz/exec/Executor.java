@@ -206,7 +206,7 @@ public final class Executor implements AutoCloseable {
     private static final java.time.Duration DEADLOCK_VICTIM_GRACE = java.time.Duration.ofMillis(250);
     /**
      * How long a statement of a serial run may take before the lock probe is opened: opening it costs a connection and a
-     * prepared query (a sixth of an H2 serial replay's cost), and a statement slower than the first poll is common
+     * prepared query (a sixth of an H2 serial replay's CPU samples in a profile), and a statement slower than the first poll is common
      * there, a wait never expected. A statement that does wait is seen this much later, as on any run.
      */
     static final long SERIAL_PROBE_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
