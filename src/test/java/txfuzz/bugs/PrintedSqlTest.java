@@ -22,6 +22,7 @@ class PrintedSqlTest {
             "h2-rr-descending-index-row-twice", "h2-rr-descending-scan-deleted-row", "h2-rc-waiting-update-skips-rekeyed-row", "h2-rc-waiting-update-numeric-key", "h2-rc-waiting-update-reinserted-key",
             "h2-rr-max-after-key-change-never-returns", "h2-rc-waiting-delete-skips-rekeyed-row", "h2-rc-waiting-delete-numeric-key",
             "h2-fk-check-does-not-lock-parent", "h2-fk-check-does-not-lock-deleted-parent", "h2-fk-uncommitted-child-read-uncommitted",
+            "h2-fk-child-of-uncommitted-parent",
             "h2-rr-rewritten-key-row-twice", "h2-merge-hang-read-uncommitted", "h2-for-update-deadlock-victim-keeps-waiters",
             "h2-deadlock-update-victim-releases-waiters", "h2-multi-row-insert-own-row-duplicate", "h2-multi-row-insert-committed-key",
             "h2-savepoint-undo-strands-waiter", "h2-savepoint-undo-earlier-write-wakes-waiter",
