@@ -718,7 +718,7 @@ public final class DependencyGraph {
                 int kind = HistoryColumns.kind(op);
                 if (kind == HistoryColumns.PRED) {
                     int i = c.txn(o);
-                    groupKey = c.len(o) < 0 ? null : new PredKey(c.strings[c.row(o)], c.strings[c.len(o)]);
+                    groupKey = c.len(o) < 0 ? null : new PredKey(c.strings[c.row(o)], c.predicateText(o));
                     group = null;
                     if (groupKey != null && status[i] == 1) {
                         group = predGroups.computeIfAbsent(groupKey, key -> new PredGroup());
@@ -892,7 +892,6 @@ public final class DependencyGraph {
             return row;
         }
 
-
         private static boolean containsId(long[] a, int n, long id) {
             for (int i = 0; i < n; i++) {
                 if (a[i] == id) {
@@ -923,7 +922,6 @@ public final class DependencyGraph {
             edges.add(vertex(from), vertex(to), Edges.code(type, false, locking), source);
         }
 
-        /** A predicate dependency: made as an object, to find repeats (and kept: they are few). */
         /**
          * A predicate dependency found by the predicate read whose header is operation {@code read}. Its {@link Dep} is kept without
          * the read as an object and the writer's statement, which {@link Edges#dep} adds when the dependency is asked for: made
@@ -1569,7 +1567,7 @@ public final class DependencyGraph {
                             if (report(Anomaly.PREDICATE_READ_MISS, x + "/" + r.name())) {
                                 add(Anomaly.PREDICATE_READ_MISS, List.of(x), Explainer.t(x) + "'s predicate read of " + r.table() + " missed "
                                                 + r.name(),
-                                        Explainer.t(x) + "'s predicate read of " + r.table() + " (`" + c.strings[c.len(ref)] + "`)" + ex.at(x, stmt)
+                                        Explainer.t(x) + "'s predicate read of " + r.table() + " (`" + c.predicateText(ref) + "`)" + ex.at(x, stmt)
                                                 + " did not return " + r.name() + ", which existed from the start, was never deleted, and matched the "
                                                 + "predicate in every version (" + r.versionText(r.length) + ").",
                                         List.of(new Explainer.Arrow(History.INITIAL, x, "missed " + r.name(), true)));

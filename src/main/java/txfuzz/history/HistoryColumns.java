@@ -204,6 +204,11 @@ final class HistoryColumns {
         return WList.sharedPrefix(listArray(o), listLength(o));
     }
 
+    /** A predicate read's predicate as text ({@code o} its header operation), or null when the history gave none. */
+    String predicateText(int o) {
+        return len(o) < 0 ? null : strings[len(o)];
+    }
+
     /** The predicate read whose header is operation {@code o}, as an object. */
     PredicateRead predicateRead(int o) {
         int end = predEnd(o);
@@ -212,7 +217,7 @@ final class HistoryColumns {
             rowsRead.add(new RowVersion(rowId(row(k)), wList(k)));
         }
         int code = code(o);
-        return new PredicateRead(stmt(o), strings[row(o)], len(o) < 0 ? null : strings[len(o)], (code & LOCKING) != 0, rowsRead);
+        return new PredicateRead(stmt(o), strings[row(o)], predicateText(o), (code & LOCKING) != 0, rowsRead);
     }
 
     /** Transaction {@code i} as an object (made anew on each call; the wLists are views of the rows' orders). */
