@@ -42,6 +42,16 @@ public enum Deviation {
      */
     LOCKING_SCAN_IN_KEY_ORDER,
     /**
+     * {@link #DIRTY_VISIBILITY} for an engine whose UPDATE or DELETE reads each row, and runs that row's subqueries, when its
+     * scan reaches the row (H2 at READ UNCOMMITTED): a write that waited for a row lock read the rows ordered before the
+     * waited-for row, with everything their subqueries read, as the data were when it was submitted, and the waited-for row
+     * and those after it, with their subqueries, as the data were when it resumed; uncommitted writes included both times.
+     * The waited-for row is the first, in scan order, of the rows it matched that a transaction which ended while it waited
+     * held, even one that transaction matched and left as it was. Applied only where the scan order is known, as for
+     * {@link #LOCKING_SCAN_IN_KEY_ORDER} ({@link Engine#scansInClusteredKeyOrder}, {@link Engine#insertionOrderRead}).
+     */
+    DIRTY_SCAN_IN_KEY_ORDER,
+    /**
      * Every statement of a transaction sees one snapshot taken at its first statement; concurrent
      * transactions may commit writes computed from stale reads as long as they change different
      * rows (snapshot isolation: write skew, phantom writes).

@@ -200,8 +200,9 @@ public interface Engine {
     /**
      * The columns, in order, of the key {@code table}'s rows are stored in, as the engine itself reports it on
      * {@code c} (InnoDB's clustered index: the PRIMARY KEY, else a UNIQUE index whose columns are all NOT NULL);
-     * empty when the engine cannot tell or orders the rows by no column (InnoDB's hidden row id). Default:
-     * cannot tell (the PRIMARY KEY from JDBC metadata is used).
+     * an empty list when it orders them by a hidden row id even though the table has a PRIMARY KEY (H2's composite or
+     * non-integer keys); empty when the engine cannot tell, or orders the rows by no column and the table has no
+     * PRIMARY KEY (InnoDB's hidden row id). Default: cannot tell (the PRIMARY KEY from JDBC metadata is used).
      */
     default java.util.Optional<List<String>> clusteredKey(Connection c, String table) throws SQLException {
         return java.util.Optional.empty();
@@ -217,10 +218,11 @@ public interface Engine {
     }
 
     /**
-     * A query that reads every row of {@code quotedTable}, a table with no {@link #clusteredKey} and no PRIMARY KEY,
-     * in the order the engine stores and scans such a table in, when that order is insertion order (InnoDB: a
-     * hidden row id that grows with each insert); empty when the engine documents no such order. Then a locking
-     * scan of such a table walks its rows in insertion order ({@link Deviation#LOCKING_SCAN_IN_KEY_ORDER}).
+     * A query that reads every row of {@code quotedTable}, a table with no clustered key (no {@link #clusteredKey}
+     * columns, or none reported and no PRIMARY KEY), in the order the engine stores and scans such a table in, when that
+     * order is insertion order (InnoDB, H2: a hidden row id that grows with each insert); empty when the engine has no such
+     * order. Then a scan of such a table walks its rows in insertion order ({@link Deviation#LOCKING_SCAN_IN_KEY_ORDER},
+     * {@link Deviation#DIRTY_SCAN_IN_KEY_ORDER}).
      */
     default java.util.Optional<String> insertionOrderRead(String quotedTable) {
         return java.util.Optional.empty();

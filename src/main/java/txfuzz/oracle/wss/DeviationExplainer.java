@@ -322,13 +322,18 @@ final class DeviationExplainer implements AutoCloseable {
      * plain statement's).
      */
     Optional<Set<String>> matchedRows(Optional<DbState> view, StmtRef ref) throws SQLException, SetupFailedException {
+        return matchedRows(view, ref, Keys.IF_UPSERTS);
+    }
+
+    /** {@link #matchedRows(Optional, StmtRef)}, keys as {@code keys} says. */
+    Optional<Set<String>> matchedRows(Optional<DbState> view, StmtRef ref, Keys keys) throws SQLException, SetupFailedException {
         Optional<String> marked = KeyOrderScan.markingEveryMatch(testCase.stmt(ref).sql(), ROW_ID);
         if (!withRowIds || marked.isEmpty()) {
             return Optional.empty();
         }
         Long count = simulatedCounts.get(ref);
         try {
-            return effectOn(view, List.of(ref), Keys.IF_UPSERTS, sql -> marked.get()).map(DeviationExplainer::rowIds);
+            return effectOn(view, List.of(ref), keys, sql -> marked.get()).map(DeviationExplainer::rowIds);
         } finally {
             if (count == null) {
                 simulatedCounts.remove(ref);
@@ -1007,8 +1012,9 @@ final class DeviationExplainer implements AutoCloseable {
     private Map<String, List<List<String>>> insertionOrder(DbState state) {
         insertionOrdered.clear();
         Map<String, List<List<String>>> out = new HashMap<>();
-        if (target.engine().insertionOrderRead(target.quote("t")).isEmpty()) {
-            return out; // an engine with no such order answers no table: it costs no fresh database
+        if (target.engine().insertionOrderRead(target.quote("t")).isEmpty()
+                || !semantics.deviations().contains(Deviation.LOCKING_SCAN_IN_KEY_ORDER) && !semantics.deviations().contains(Deviation.DIRTY_SCAN_IN_KEY_ORDER)) {
+            return out; // only the scan-order rules follow it: elsewhere it costs no fresh database
         }
         try (Database db = target.freshDatabase(); Connection c = db.connect(testCase.isolation(), testCase.mode());
              Statement s = c.createStatement()) {

@@ -218,12 +218,22 @@ final class KeyOrderScan {
     }
 
     /**
-     * {@code table} read up to {@code waitedOn} (exclusive) from {@code submitted} and from {@code waitedOn}
-     * on from {@code resumed}; every other table from {@code resumed}. A row (by its identity, the last
-     * column) met in both parts, moved forward past the scan position, is read once, at its new place.
-     * Empty when some key cannot be placed.
+     * The rows of {@code table} a scan that waited on {@code waitedOn} read: those ordered before it as they were in
+     * {@code submitted}, and it and those after it as they are in {@code resumed}. A row (by its identity, the last column)
+     * met in both parts, moved forward past the scan position, is read once, at its new place. Empty when some key cannot
+     * be placed.
      */
-    static Optional<DbState> splitView(DbState submitted, DbState resumed, String table, ClusteredKey key, List<String> waitedOn) {
+    record Split(List<List<String>> before, List<List<String>> fromWaitedOn) {
+        /** Both parts, in scan order. */
+        List<List<String>> rows() {
+            List<List<String>> all = new ArrayList<>(before);
+            all.addAll(fromWaitedOn);
+            return all;
+        }
+    }
+
+    /** See {@link Split}. */
+    static Optional<Split> split(DbState submitted, DbState resumed, String table, ClusteredKey key, List<String> waitedOn) {
         List<List<String>> after = new ArrayList<>();
         Set<String> seenAfter = new HashSet<>();
         for (List<String> row : resumed.tables().getOrDefault(table, List.of())) {
@@ -236,19 +246,25 @@ final class KeyOrderScan {
                 seenAfter.add(row.get(row.size() - 1));
             }
         }
-        List<List<String>> rows = new ArrayList<>();
+        List<List<String>> before = new ArrayList<>();
         for (List<String> row : submitted.tables().getOrDefault(table, List.of())) {
             Optional<Integer> c = key.compare(row, waitedOn);
             if (c.isEmpty()) {
                 return Optional.empty();
             }
             if (c.get() < 0 && !seenAfter.contains(row.get(row.size() - 1))) {
-                rows.add(row);
+                before.add(row);
             }
         }
-        rows.addAll(after);
-        Map<String, List<List<String>>> tables = new LinkedHashMap<>(resumed.tables());
-        tables.put(table, rows);
-        return Optional.of(new DbState(tables));
+        return Optional.of(new Split(before, after));
+    }
+
+    /** {@code resumed} with {@code table} read as {@link #split} says: every other table as it is in {@code resumed}. */
+    static Optional<DbState> splitView(DbState submitted, DbState resumed, String table, ClusteredKey key, List<String> waitedOn) {
+        return split(submitted, resumed, table, key, waitedOn).map(split -> {
+            Map<String, List<List<String>>> tables = new LinkedHashMap<>(resumed.tables());
+            tables.put(table, split.rows());
+            return new DbState(tables);
+        });
     }
 }

@@ -2,9 +2,7 @@ package txfuzz.oracle.wss;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import txfuzz.dbms.Deviation;
@@ -15,10 +13,6 @@ import txfuzz.model.DbState;
 import txfuzz.model.StmtKind;
 import txfuzz.model.StmtRef;
 import txfuzz.oracle.wss.DeviationExplainer.Effect;
-import java.sql.Connection;
-import java.sql.Statement;
-import txfuzz.dbms.Database;
-import txfuzz.exec.StateLoader;
 
 /**
  * {@link Deviation#LOCKING_SCAN_IN_KEY_ORDER}: InnoDB's locking scan at READ COMMITTED and below, without gap locks, in the
@@ -41,8 +35,8 @@ final class LockingScanInKeyOrder extends Mechanism {
 
     /** Where each write the last key-order simulation split waited, in words ("T2.1 waited on t2 row (0, 1)"). */
     private final List<String> keyOrderSplits = new ArrayList<>();
-    /** Per statement: its table's clustered key when the engine's plan scans it first, in key order; empty otherwise. */
-    private final Map<StmtRef, Optional<KeyOrderScan.ClusteredKey>> keyOrderScans = new HashMap<>();
+    /** The blockers' rows and the plans of the writes that waited. */
+    private final ScanWaits scanWaits = new ScanWaits();
 
     /**
      * {@link Deviation#LOCKING_SCAN_IN_KEY_ORDER}: each committed write, in the order they completed, reads
@@ -108,29 +102,20 @@ final class LockingScanInKeyOrder extends Mechanism {
             }
             matchedOnSubmitted = sim.matchedRows(before, ref).orElse(DeviationExplainer.rowIds(onSubmitted.get()));
         }
+        ScanWaits.Held holders = scanWaits.held(sim, done, ref, table.get(), submitted, resumed);
         List<List<String>> held = new ArrayList<>();
-        for (Effect o : done) {
-            int end = sim.endPosition(o.txn());
-            if (o.txn() != ref.txn() && o.position() < submitted && end >= submitted && end < resumed) {
-                List<List<String>> locked = new ArrayList<>(o.delta().removed().getOrDefault(table.get(), List.of()));
-                locked.addAll(matchedUnchanged(sim, o, table.get()));
-                for (List<String> row : locked) {
-                    if (matchedOnSubmitted == null || matchedOnSubmitted.contains(row.get(row.size() - 1))) {
-                        held.add(row);
-                    }
-                }
-                if (matchedOnSubmitted == null) {
-                    held.addAll(o.delta().added().getOrDefault(table.get(), List.of()));
-                }
+        for (List<String> row : holders.oldVersions()) {
+            if (matchedOnSubmitted == null || matchedOnSubmitted.contains(row.get(row.size() - 1))) {
+                held.add(row);
             }
+        }
+        if (matchedOnSubmitted == null) {
+            held.addAll(holders.newVersions());
         }
         if (held.isEmpty()) {
             return Optional.empty();
         }
-        if (!keyOrderScans.containsKey(ref)) {
-            keyOrderScans.put(ref, keyOrderScan(sim, ref, target.get(), before.get()));
-        }
-        Optional<KeyOrderScan.ClusteredKey> key = keyOrderScans.get(ref);
+        Optional<KeyOrderScan.ClusteredKey> key = scanWaits.key(sim, ref, target.get(), before.get());
         if (key.isEmpty()) {
             return Optional.empty();
         }
@@ -142,59 +127,5 @@ final class LockingScanInKeyOrder extends Mechanism {
                     .map(String::valueOf).toList()) + ")");
         }
         return split;
-    }
-
-    /** Per single-table UPDATE: the identities of the rows it matched on the view it was simulated on (see {@link #matchedRows}). */
-    private final Map<StmtRef, Optional<Set<String>>> matchedByHolder = new HashMap<>();
-
-    /** The rows of {@code table} that {@code o}'s UPDATE matched and left as they were, as it saw them. */
-    private List<List<String>> matchedUnchanged(DeviationExplainer sim, Effect o, String table) throws SQLException, SetupFailedException {
-        if (o.ref() == null || o.view().isEmpty() || sim.testCase.stmt(o.ref()).kind() != StmtKind.UPDATE) {
-            return List.of();
-        }
-        if (!matchedByHolder.containsKey(o.ref())) {
-            matchedByHolder.put(o.ref(), sim.matchedRows(o.view(), o.ref()));
-        }
-        Optional<Set<String>> matched = matchedByHolder.get(o.ref());
-        if (matched.isEmpty()) {
-            return List.of();
-        }
-        Set<String> changed = DeviationExplainer.rowIds(o.delta());
-        List<List<String>> out = new ArrayList<>();
-        for (List<String> row : o.view().get().tables().getOrDefault(table, List.of())) {
-            String id = row.get(row.size() - 1);
-            if (matched.get().contains(id) && !changed.contains(id)) {
-                out.add(row);
-            }
-        }
-        return out;
-    }
-
-    /** {@code target}'s clustered key, on a database holding {@code view}, when the engine's plan for {@code ref} scans it first in key order. */
-    private Optional<KeyOrderScan.ClusteredKey> keyOrderScan(DeviationExplainer sim, StmtRef ref, KeyOrderScan.Target target, DbState view)
-            throws SQLException, SetupFailedException {
-        try (Database db = sim.target.freshDatabase(); Connection c = db.connect(sim.testCase.isolation(), sim.testCase.mode());
-             Statement s = c.createStatement()) {
-            for (String sql : sim.testCase.setup()) {
-                s.execute(sql);
-            }
-            sim.addRowIdColumns(s);
-            try {
-                StateLoader.load(sim.target, c, sim.testCase.tables(), view);
-            } catch (SQLException | RuntimeException e) {
-                return Optional.empty();
-            }
-            Optional<KeyOrderScan.ClusteredKey> key = KeyOrderScan.clusteredKey(sim.target.engine(), c, target.table());
-            if (key.isEmpty() && sim.insertionOrdered.contains(target.table().toLowerCase(java.util.Locale.ROOT))
-                    && KeyOrderScan.keyColumns(sim.target.engine(), c, target.table()).isEmpty()) {
-                key = KeyOrderScan.byColumns(c, target.table(), List.of(DeviationExplainer.ROW_ID)); // the hidden row id's order: insertion order
-            }
-            if (key.isEmpty() || !KeyOrderScan.scansInKeyOrder(sim.target.engine(), c, sim.testCase.stmt(ref).sql(), target)) {
-                return Optional.empty();
-            }
-            return key;
-        } catch (SQLException e) {
-            return Optional.empty(); // the plan cannot be asked for: the order is not known
-        }
     }
 }

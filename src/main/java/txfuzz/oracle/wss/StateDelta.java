@@ -49,4 +49,19 @@ record StateDelta(Map<String, List<List<String>>> removed, Map<String, List<List
         }
         return Optional.of(new DbState(tables));
     }
+
+    /** Both deltas' changes, this one's rows first (two parts of one statement, on disjoint rows). */
+    StateDelta and(StateDelta other) {
+        Map<String, List<List<String>>> r = new LinkedHashMap<>(removed);
+        Map<String, List<List<String>>> a = new LinkedHashMap<>(added);
+        other.removed.forEach((t, rows) -> r.merge(t, rows, StateDelta::concat));
+        other.added.forEach((t, rows) -> a.merge(t, rows, StateDelta::concat));
+        return new StateDelta(r, a);
+    }
+
+    private static List<List<String>> concat(List<List<String>> a, List<List<String>> b) {
+        List<List<String>> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
 }

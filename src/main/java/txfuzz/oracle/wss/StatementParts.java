@@ -194,7 +194,7 @@ final class StatementParts {
         if (sublinks.isPresent()) {
             Optional<List<Candidate>> perRow = recheckedOnJoinedRows(ref, snapshot, newestById, target, copy, chosen, sublinks.get());
             if (perRow.isPresent()) {
-                return perRow.get().stream().map(c -> new Candidate(merged(rest, c.delta()), c.count())).toList();
+                return perRow.get().stream().map(c -> new Candidate(rest.and(c.delta()), c.count())).toList();
             }
         }
         List<List<String>> rows = chosen.stream().sorted().filter(newestById::containsKey).map(newestById::get).toList();
@@ -204,15 +204,7 @@ final class StatementParts {
             return List.of();
         }
         Long processed = rows.isEmpty() ? Long.valueOf(0) : simulation.count(ref);
-        return List.of(new Candidate(merged(rest, onRows.get()), processed));
-    }
-
-    private static StateDelta merged(StateDelta a, StateDelta b) {
-        Map<String, List<List<String>>> removed = new LinkedHashMap<>(a.removed());
-        Map<String, List<List<String>>> added = new LinkedHashMap<>(a.added());
-        b.removed().forEach((t, r) -> removed.merge(t, r, StatementParts::concat));
-        b.added().forEach((t, r) -> added.merge(t, r, StatementParts::concat));
-        return new StateDelta(removed, added);
+        return List.of(new Candidate(rest.and(onRows.get()), processed));
     }
 
     /** Assignments of joined rows beyond this many per chosen row are not tried. */
@@ -264,7 +256,7 @@ final class StatementParts {
             for (Candidate sofar : combined) {
                 for (Candidate o : outcomes) {
                     if (next.size() < MAX_CANDIDATES) {
-                        next.add(new Candidate(merged(sofar.delta(), o.delta()),
+                        next.add(new Candidate(sofar.delta().and(o.delta()),
                                 sofar.count() == null || o.count() == null ? null : sofar.count() + o.count()));
                     }
                 }
@@ -307,12 +299,6 @@ final class StatementParts {
 
     private static String tableName(DbState state, String table) {
         return state.tables().keySet().stream().filter(t -> t.equalsIgnoreCase(table)).findFirst().orElse(table);
-    }
-
-    private static List<List<String>> concat(List<List<String>> a, List<List<String>> b) {
-        List<List<String>> out = new ArrayList<>(a);
-        out.addAll(b);
-        return out;
     }
 
     private static final Pattern UPDATE_OR_DELETE_TARGET = Pattern.compile(

@@ -19,12 +19,12 @@ import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
 
 /**
- * A measurement, not yet in H2's READ UNCOMMITTED model (docs/bugs.md, "Others", h2-RU-s204-i225): a waiting UPDATE
- * evaluates its SET's subquery for each row when it gets there, on the data of that moment, uncommitted rows included. The
- * row before the one it waited for counts {@code t0} as it was before the wait; the waited-for row, which T1 locked and
- * left as it was, counts T3's uncommitted rows, which T3 then rolls back. Correlated or not, the subquery runs again.
- * The re-check model runs a re-checked row's subqueries on the statement's snapshot and re-checks only rows whose values
- * changed, so until it learns this the wss oracle calls such a run a bug candidate.
+ * A measurement behind H2's READ UNCOMMITTED rule DIRTY_SCAN_IN_KEY_ORDER (docs/bugs.md, "Others", h2-RU-s204-i225): a
+ * waiting UPDATE evaluates its SET's subquery for each row when it gets there, on the data of that moment, uncommitted rows
+ * included. The row before the one it waited for counts {@code t0} as it was before the wait; the waited-for row, which T1
+ * locked and left as it was, counts T3's uncommitted rows, which T3 then rolls back. Correlated or not, the subquery runs
+ * again. (The re-check rule, which runs a re-checked row's subqueries on the statement's snapshot and re-checks only rows
+ * whose values changed, does not explain this; DirtyScanInKeyOrderTest shows the scan rule does.)
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class H2ReadUncommittedSubqueryAfterWaitTest {

@@ -1,0 +1,115 @@
+package txfuzz.oracle.wss;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import txfuzz.dbms.Database;
+import txfuzz.exec.SetupFailedException;
+import txfuzz.exec.StateLoader;
+import txfuzz.model.DbState;
+import txfuzz.model.StmtKind;
+import txfuzz.model.StmtRef;
+import txfuzz.oracle.wss.DeviationExplainer.Effect;
+
+/**
+ * What the scan-order mechanisms ({@link LockingScanInKeyOrder}, {@link DirtyScanInKeyOrder}) need to know of a write that
+ * waited: the rows its blockers held, and the key its table is scanned in. One instance per mechanism per case: it caches
+ * the engine's plans and what each holder's UPDATE matched.
+ */
+final class ScanWaits {
+    /** Per statement: its table's clustered key when the engine's plan scans it first, in key order; empty otherwise. */
+    private final Map<StmtRef, Optional<KeyOrderScan.ClusteredKey>> keyOrderScans = new HashMap<>();
+    /** Per single-table UPDATE: the identities of the rows it matched on the view it was simulated on. */
+    private final Map<StmtRef, Optional<Set<String>>> matchedByHolder = new HashMap<>();
+
+    /**
+     * The rows of a table held, when a write was submitted, by the transactions that ended while it waited: those their
+     * writes changed or deleted, as they were before, and those they matched and left as they were ({@code oldVersions});
+     * the rows their writes changed, as they left them, and those they inserted ({@code newVersions}).
+     */
+    record Held(List<List<String>> oldVersions, List<List<String>> newVersions) {
+    }
+
+    /** See {@link Held}: {@code ref}, of another transaction than the holders', was submitted at {@code submitted} and resumed at {@code resumed}. */
+    Held held(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted, int resumed) throws SQLException, SetupFailedException {
+        List<List<String>> oldVersions = new ArrayList<>();
+        List<List<String>> newVersions = new ArrayList<>();
+        for (Effect o : done) {
+            int end = sim.endPosition(o.txn());
+            if (o.txn() != ref.txn() && o.position() < submitted && end >= submitted && end < resumed) {
+                oldVersions.addAll(o.delta().removed().getOrDefault(table, List.of()));
+                oldVersions.addAll(matchedUnchanged(sim, o, table));
+                newVersions.addAll(o.delta().added().getOrDefault(table, List.of()));
+            }
+        }
+        return new Held(oldVersions, newVersions);
+    }
+
+    /** The rows of {@code table} that {@code o}'s UPDATE matched and left as they were, as it saw them. */
+    private List<List<String>> matchedUnchanged(DeviationExplainer sim, Effect o, String table) throws SQLException, SetupFailedException {
+        if (o.ref() == null || o.view().isEmpty() || sim.testCase.stmt(o.ref()).kind() != StmtKind.UPDATE) {
+            return List.of();
+        }
+        if (!matchedByHolder.containsKey(o.ref())) {
+            matchedByHolder.put(o.ref(), sim.matchedRows(o.view(), o.ref()));
+        }
+        Optional<Set<String>> matched = matchedByHolder.get(o.ref());
+        if (matched.isEmpty()) {
+            return List.of();
+        }
+        Set<String> changed = DeviationExplainer.rowIds(o.delta());
+        List<List<String>> out = new ArrayList<>();
+        for (List<String> row : o.view().get().tables().getOrDefault(table, List.of())) {
+            String id = row.get(row.size() - 1);
+            if (matched.get().contains(id) && !changed.contains(id)) {
+                out.add(row);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@code target}'s clustered key (or the hidden row id's order, for a table the engine stores in insertion order), on a
+     * database holding {@code view}, when the engine's plan for {@code ref} scans it first in that order; empty otherwise.
+     */
+    Optional<KeyOrderScan.ClusteredKey> key(DeviationExplainer sim, StmtRef ref, KeyOrderScan.Target target, DbState view)
+            throws SQLException, SetupFailedException {
+        if (!keyOrderScans.containsKey(ref)) {
+            keyOrderScans.put(ref, planned(sim, ref, target, view));
+        }
+        return keyOrderScans.get(ref);
+    }
+
+    private static Optional<KeyOrderScan.ClusteredKey> planned(DeviationExplainer sim, StmtRef ref, KeyOrderScan.Target target, DbState view)
+            throws SQLException, SetupFailedException {
+        try (Database db = sim.target.freshDatabase(); Connection c = db.connect(sim.testCase.isolation(), sim.testCase.mode());
+             Statement s = c.createStatement()) {
+            for (String sql : sim.testCase.setup()) {
+                s.execute(sql);
+            }
+            sim.addRowIdColumns(s);
+            try {
+                StateLoader.load(sim.target, c, sim.testCase.tables(), view);
+            } catch (SQLException | RuntimeException e) {
+                return Optional.empty();
+            }
+            Optional<KeyOrderScan.ClusteredKey> key = KeyOrderScan.clusteredKey(sim.target.engine(), c, target.table());
+            if (key.isEmpty() && sim.insertionOrdered.contains(target.table().toLowerCase(java.util.Locale.ROOT))
+                    && KeyOrderScan.keyColumns(sim.target.engine(), c, target.table()).isEmpty()) {
+                key = KeyOrderScan.byColumns(c, target.table(), List.of(DeviationExplainer.ROW_ID)); // the hidden row id's order: insertion order
+            }
+            if (key.isEmpty() || !KeyOrderScan.scansInKeyOrder(sim.target.engine(), c, sim.testCase.stmt(ref).sql(), target)) {
+                return Optional.empty();
+            }
+            return key;
+        } catch (SQLException e) {
+            return Optional.empty(); // the plan cannot be asked for: the order is not known
+        }
+    }
+}
