@@ -349,7 +349,9 @@ class H2BugsTest {
     /**
      * h2-ru-waiting-write-retries-until-lock-timeout: at READ UNCOMMITTED an UPDATE that waited for T2 and reads through an
      * index (its own scan, or its subquery's) into which T2 then inserted a row of its range fails with a lock timeout
-     * after T2's commit, on every release; with T2's row outside the range (the control) it returns at once.
+     * after T2's commit, on every release; with T2's row outside the range (the control) it returns at once. A DELETE whose
+     * subquery reads through an index a row its blocker deleted spins the same way once the blocker rolled back; without
+     * the index (the control) it returns at once.
      */
     @Test
     void h2RuWaitingWriteRetriesUntilLockTimeoutOnEachVersion() throws Exception {
@@ -372,6 +374,20 @@ class H2BugsTest {
                 assertFalse(controlUpdate.failed(), control.toString());
                 assertEquals(1, controlUpdate.updateCount(), control.toString());
                 assertEquals(rows("(1, 1) (NULL, 5)"), control.last().rows(), control.toString());
+
+                // the blocker rolls back a delete whose row the waiting DELETE's subquery reads through the index
+                String delete = "DELETE FROM t0 WHERE c0 IN (SELECT s0.c0 FROM t0 s0 WHERE s0.c1 >= 0)";
+                Run rolledBack = PrintedSql.of("h2-ru-waiting-write-subquery-spins-after-blocker-rollback").run(h2);
+                Outcome spinning = rolledBack.of(delete);
+                assertTrue(spinning.waited() && spinning.failed(), rolledBack.toString());
+                assertEquals(LOCK_TIMEOUT, spinning.error().getErrorCode(), "spun after T1's rollback until the lock timeout: " + rolledBack);
+                assertEquals(rows("(0, 0) (0, 1)"), rolledBack.last().rows(), rolledBack.toString());
+                Run withoutIndex = PrintedSql.of("h2-ru-waiting-write-subquery-without-index-after-blocker-rollback").run(h2);
+                Outcome returned = withoutIndex.of(delete);
+                assertTrue(returned.waited(), withoutIndex.toString());
+                assertFalse(returned.failed(), withoutIndex.toString());
+                assertEquals(1, returned.updateCount(), withoutIndex.toString());
+                assertEquals(rows("(0, 0)"), withoutIndex.last().rows(), withoutIndex.toString());
             }
         });
     }
