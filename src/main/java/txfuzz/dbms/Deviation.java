@@ -46,6 +46,9 @@ public enum Deviation {
      * scan reaches the row (H2 at READ UNCOMMITTED): a write that waited for a row lock read the rows ordered before the
      * waited-for row, with everything their subqueries read, as the data were when it was submitted, and the waited-for row
      * and those after it, with their subqueries, as the data were when it resumed; uncommitted writes included both times.
+     * Its scan walks the table as it was when it began: a row deleted then (even by a transaction that later rolled back)
+     * is skipped, a row inserted while it waited is not met, and a row it meets is read in its newest version, found by its
+     * key where the key is the row's place (a row deleted and inserted again with its key is the same row to it).
      * The waited-for row is the first, in scan order, of the rows it matched that a transaction which ended while it waited
      * held, even one that transaction matched and left as it was. Applied only where the scan order is known, as for
      * {@link #LOCKING_SCAN_IN_KEY_ORDER} ({@link Engine#scansInClusteredKeyOrder}, {@link Engine#insertionOrderRead}).

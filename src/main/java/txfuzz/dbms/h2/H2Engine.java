@@ -70,7 +70,9 @@ public final class H2Engine implements Engine {
             "an UPDATE or DELETE that waited for a row lock read the rows before that row in scan order (the table's"
                     + " _ROWID_: insertion order, or an integer PRIMARY KEY), with their SET and WHERE subqueries, on the data as"
                     + " they were when it began, and that row (even one the holder left as it was) and the rows after it, with"
-                    + " their subqueries, on the data as they were when it resumed; uncommitted writes included both times",
+                    + " their subqueries, on the data as they were when it resumed; uncommitted writes included both times. The scan"
+                    + " walks the rows the table held when it began: a row deleted then, even by a transaction that rolled back"
+                    + " while it waited, is skipped; a row inserted meanwhile is not met",
             "DirtyScanInKeyOrderTest, H2ReadUncommittedSubqueryAfterWaitTest",
             "READ UNCOMMITTED promises no more than its writes waiting for each other (" + DOCS + ": \"Dirty reads, non-repeatable"
                     + " reads, and phantom reads are possible\"), and Adya's PL-1 proscribes only dirty writes");
@@ -173,19 +175,41 @@ public final class H2Engine implements Engine {
         return java.util.Optional.of("SELECT * FROM " + quotedTable + " ORDER BY _ROWID_");
     }
 
-    /** Whether the plan reads the table by its primary index (EXPLAIN's first index comment ends in ".tableScan"), in row-key order. */
+    /**
+     * Whether the plan reads the table by its primary index, in row-key order: EXPLAIN's first index comment names the
+     * table's "tableScan", or its PRIMARY KEY's index where that key is the row key ({@link #clusteredKey}).
+     */
     @Override
     public java.util.Optional<Boolean> scansInClusteredKeyOrder(Connection c, String sql, String table, String name) throws SQLException {
+        String plan;
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN " + sql)) {
             if (!rs.next()) {
                 return java.util.Optional.empty();
             }
-            java.util.regex.Matcher m = FIRST_INDEX_COMMENT.matcher(rs.getString(1));
-            return java.util.Optional.of(m.find() && m.group(1).equalsIgnoreCase(table));
+            plan = rs.getString(1);
+        }
+        java.util.regex.Matcher m = FIRST_INDEX_COMMENT.matcher(plan);
+        if (!m.find()) {
+            return java.util.Optional.of(false);
+        }
+        if (m.group(3) != null) {
+            return java.util.Optional.of(m.group(2).equalsIgnoreCase(table));
+        }
+        if (clusteredKey(c, table).orElse(List.of()).isEmpty()) {
+            return java.util.Optional.of(false);
+        }
+        try (java.sql.PreparedStatement p = c.prepareStatement("SELECT 1 FROM INFORMATION_SCHEMA.INDEXES WHERE INDEX_NAME = ? AND TABLE_NAME = ?"
+                + " AND INDEX_TYPE_NAME = 'PRIMARY KEY'")) {
+            p.setString(1, m.group(2));
+            p.setString(2, table.toUpperCase(java.util.Locale.ROOT));
+            try (ResultSet rs = p.executeQuery()) {
+                return java.util.Optional.of(rs.next());
+            }
         }
     }
 
-    private static final java.util.regex.Pattern FIRST_INDEX_COMMENT = java.util.regex.Pattern.compile("^[^/]*/\\*\\s*\\w+\\.(\\w+)\\.tableScan\\s*\\*/");
+    /** EXPLAIN's first comment: {@code /* SCHEMA.TABLE.tableScan *}{@code /} or {@code /* SCHEMA.INDEX: condition *}{@code /}. */
+    private static final java.util.regex.Pattern FIRST_INDEX_COMMENT = java.util.regex.Pattern.compile("^[^/]*/\\*\\s*(\\w+)\\.(\\w+)(\\.tableScan)?[\\s:*]");
 
     @Override
     public Dialect dialect() {

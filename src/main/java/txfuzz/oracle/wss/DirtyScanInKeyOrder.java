@@ -32,7 +32,8 @@ final class DirtyScanInKeyOrder extends Mechanism {
         return "dirty scan in key order: each write read the data as they were when it began, writes not committed yet included"
                 + " (dirty reads); an UPDATE or DELETE that waited for a row lock read the rows before that row in scan order, and ran"
                 + " their subqueries, on the data as they were when it began, and that row and the rows after it, with their"
-                + " subqueries, on the data as they were when it resumed (" + String.join("; ", splits) + ")";
+                + " subqueries, on the data as they were when it resumed, its scan walking the rows the table held when it began"
+                + " (" + String.join("; ", splits) + ")";
     }
 
     /** Where each write the last simulation split waited, in words ("T2.1 waited on t2 row (0, 1)"). */
@@ -76,7 +77,8 @@ final class DirtyScanInKeyOrder extends Mechanism {
     /**
      * The effect of {@code ref}, which waited: the statement run on the rows of its table before the waited-for row as they
      * were at its submission, every other read on the data as of then, plus the statement run on that row and the rows after
-     * it as they were when it resumed, every other read on the data as of then; its count the sum of both. Empty when the
+     * it that the table held at its submission, each as it was when it resumed ({@link KeyOrderScan#splitOnSubmitted}), every
+     * other read on the data as of then; its count the sum of both. Empty when the
      * rule does not apply (not a single-table UPDATE or DELETE, a scan order not known, no row it matched that a blocker
      * held, keys whose order is not certain) or the parts break a key.
      */
@@ -118,7 +120,7 @@ final class DirtyScanInKeyOrder extends Mechanism {
         }
         Optional<KeyOrderScan.ClusteredKey> key = scanWaits.key(sim, ref, target.get(), before.get());
         Optional<List<String>> waitedOn = key.flatMap(k -> KeyOrderScan.firstInKeyOrder(k, held));
-        Optional<KeyOrderScan.Split> split = waitedOn.flatMap(w -> KeyOrderScan.split(before.get(), after.get(), table.get(), key.get(), w));
+        Optional<KeyOrderScan.Split> split = waitedOn.flatMap(w -> KeyOrderScan.splitOnSubmitted(before.get(), after.get(), table.get(), key.get(), w));
         if (split.isEmpty()) {
             return Optional.empty();
         }

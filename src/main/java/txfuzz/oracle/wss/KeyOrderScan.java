@@ -259,6 +259,55 @@ final class KeyOrderScan {
         return Optional.of(new Split(before, after));
     }
 
+    /**
+     * The rows of {@code table} a scan that walked the table as it was in {@code submitted} and waited on {@code waitedOn}
+     * read: those ordered before it as they were in {@code submitted}; it and those after it that {@code submitted} holds, each
+     * in its version in {@code resumed} (a scan that locks each row reads its newest version), skipped when gone there. A row
+     * is found in {@code resumed} by its identity (the last column), or, where the key is a column of the row (not the
+     * identity's order), by its key: the engine keeps a row's place by its key, so a row deleted and inserted again with the
+     * same key is the same place to it. Empty when some key cannot be placed.
+     */
+    static Optional<Split> splitOnSubmitted(DbState submitted, DbState resumed, String table, ClusteredKey key, List<String> waitedOn) {
+        List<List<String>> resumedRows = resumed.tables().getOrDefault(table, List.of());
+        List<List<String>> before = new ArrayList<>();
+        List<List<String>> after = new ArrayList<>();
+        Set<String> taken = new HashSet<>();
+        for (List<String> row : submitted.tables().getOrDefault(table, List.of())) {
+            Optional<Integer> c = key.compare(row, waitedOn);
+            if (c.isEmpty()) {
+                return Optional.empty();
+            }
+            if (c.get() < 0) {
+                before.add(row);
+                continue;
+            }
+            boolean byKey = !key.positions().contains(row.size() - 1);
+            List<String> newest = null;
+            for (List<String> r : resumedRows) {
+                String id = r.get(r.size() - 1);
+                if (id.equals(row.get(row.size() - 1)) && !taken.contains(id)) {
+                    newest = r;
+                    break;
+                }
+            }
+            for (int i = 0; newest == null && byKey && i < resumedRows.size(); i++) {
+                List<String> r = resumedRows.get(i);
+                Optional<Integer> same = key.compare(r, row);
+                if (same.isEmpty()) {
+                    return Optional.empty();
+                }
+                if (same.get() == 0 && !taken.contains(r.get(r.size() - 1))) {
+                    newest = r;
+                }
+            }
+            if (newest != null) {
+                taken.add(newest.get(newest.size() - 1));
+                after.add(newest);
+            }
+        }
+        return Optional.of(new Split(before, after));
+    }
+
     /** {@code resumed} with {@code table} read as {@link #split} says: every other table as it is in {@code resumed}. */
     static Optional<DbState> splitView(DbState submitted, DbState resumed, String table, ClusteredKey key, List<String> waitedOn) {
         return split(submitted, resumed, table, key, waitedOn).map(split -> {

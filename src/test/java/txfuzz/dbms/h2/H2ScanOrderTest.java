@@ -48,7 +48,7 @@ class H2ScanOrderTest {
     }
 
     @Test
-    void onlyAPlanReadingTheTableItselfScansInThatOrder() throws Exception {
+    void onlyAPlanReadingTheTableOrItsRowKeyScansInThatOrder() throws Exception {
         try (Target h2 = Targets.create("h2"); Database db = h2.freshDatabase(); Connection c = db.connect(IsolationLevel.READ_COMMITTED, "default");
              Statement s = c.createStatement()) {
             s.execute("CREATE TABLE t1 (c0 INT, c1 INT, c2 INT)");
@@ -58,6 +58,10 @@ class H2ScanOrderTest {
             assertEquals(Optional.of(true), engine.scansInClusteredKeyOrder(c, "DELETE FROM t1", "t1", "t1"));
             assertEquals(Optional.of(false), engine.scansInClusteredKeyOrder(c, "UPDATE t1 SET c0 = 1 WHERE c2 = 3", "t1", "t1"));
             assertEquals(Optional.of(false), engine.scansInClusteredKeyOrder(c, "UPDATE t1 x SET c0 = 1 WHERE x.c2 > 3", "t1", "x"));
+            s.execute("CREATE TABLE t2 (c0 INT PRIMARY KEY, c1 INT)");
+            s.execute("CREATE TABLE t3 (c0 VARCHAR(10) PRIMARY KEY, c1 INT)");
+            assertEquals(Optional.of(true), engine.scansInClusteredKeyOrder(c, "UPDATE t2 SET c1 = 1 WHERE c0 > 0", "t2", "t2")); // the row key's own index
+            assertEquals(Optional.of(false), engine.scansInClusteredKeyOrder(c, "UPDATE t3 SET c1 = 1 WHERE c0 > 'a'", "t3", "t3")); // a key apart from _ROWID_
         }
     }
 

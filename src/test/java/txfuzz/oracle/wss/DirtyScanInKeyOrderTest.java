@@ -91,4 +91,59 @@ class DirtyScanInKeyOrderTest {
             assertTrue(run.verdict().violations().stream().anyMatch(x -> x.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
         }
     }
+
+    /**
+     * h2-RU-s211-i275, reduced: T1 deletes every row of t1 (integer key: scanned in key order) and inserts key 1 again; T2's
+     * UPDATE of every row waits for that new row 1; T1 rolls back. T2 then updates row 1 as it is again, and skips row 8,
+     * which its scan had met deleted (it walks the table as it was when it began).
+     */
+    static TestCase waitingUpdateBesideADeleteRolledBack(String firstWrite) {
+        return Cases.on("h2").level(IsolationLevel.READ_UNCOMMITTED).table("t1")
+                .setup("CREATE TABLE t1 (c0 INT, c2 VARCHAR(10), PRIMARY KEY (c0))", "INSERT INTO t1 (c0, c2) VALUES (8, 'a')",
+                        "INSERT INTO t1 (c0, c2) VALUES (1, 'a')")
+                .txn(firstWrite, "INSERT INTO t1 (c0, c2) VALUES (1, '')", "ROLLBACK")
+                .autocommit("UPDATE t1 SET c2 = ''")
+                .order(1, 1, 1, 2, 1);
+    }
+
+    @Test
+    void aRowDeletedWhenTheScanBeganIsSkippedAfterTheWait() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            WssRun run = WssRun.of(h2, waitingUpdateBesideADeleteRolledBack("DELETE FROM t1"));
+            assertEquals(1, run.trace().executed(new StmtRef(2, 0)).orElseThrow().result().updateCount(), run.trace().toString());
+            assertEquals(List.of(List.of("1", ""), List.of("8", "a")), run.trace().finalState().tables().get("t1"), run.trace().toString());
+            WssRun.assertNoBugCandidate(run.verdict());
+        }
+    }
+
+    /** The control: T1 deletes only row 1, so row 8 was there all along; the UPDATE made to skip it stays a bug candidate. */
+    @Test
+    void aRowThereAllAlongSkippedAfterTheWaitStaysABugCandidate() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            String update = "UPDATE t1 SET c2 = ''";
+            WssRun run = WssRun.of(new ReplacedBesideUncommittedWriteTarget(h2, update, update + " WHERE c0 <> 8"),
+                    waitingUpdateBesideADeleteRolledBack("DELETE FROM t1 WHERE c0 = 1"));
+            assertEquals(List.of(List.of("1", ""), List.of("8", "a")), run.trace().finalState().tables().get("t1"), run.trace().toString());
+            assertTrue(run.verdict().violations().stream().anyMatch(x -> x.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
+        }
+    }
+
+    /** A row inserted and committed while the UPDATE waited, after the waited-for row in key order, is not met (measured). */
+    @Test
+    void aRowInsertedWhileTheScanWaitedIsNotMet() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            TestCase c = Cases.on("h2").level(IsolationLevel.READ_UNCOMMITTED).table("t1")
+                    .setup("CREATE TABLE t1 (c0 INT, c2 VARCHAR(10), PRIMARY KEY (c0))", "INSERT INTO t1 (c0, c2) VALUES (8, 'a')",
+                            "INSERT INTO t1 (c0, c2) VALUES (1, 'a')")
+                    .txn("UPDATE t1 SET c2 = 'x' WHERE c0 = 1", "COMMIT")
+                    .autocommit("UPDATE t1 SET c2 = c2 || '!'")
+                    .autocommit("INSERT INTO t1 (c0, c2) VALUES (9, 'n')")
+                    .order(1, 1, 2, 3, 1);
+            WssRun run = WssRun.of(h2, c);
+            assertTrue(run.trace().executed(new StmtRef(2, 0)).orElseThrow().blocked(), run.trace().toString());
+            assertEquals(List.of(List.of("1", "x!"), List.of("8", "a!"), List.of("9", "n")), run.trace().finalState().tables().get("t1"),
+                    run.trace().toString());
+            WssRun.assertNoBugCandidate(run.verdict());
+        }
+    }
 }
