@@ -32,6 +32,14 @@ public interface Database extends AutoCloseable {
     default void madeTablesOf(java.util.List<String> ddl) throws SQLException {
     }
 
+    /**
+     * Told by a case's setup before it connects, with the case it is about to run: an engine that hands a run the
+     * sessions an earlier run closed does so only for a run it was told of, and only when nothing the case sends could
+     * tell such a session from a new one. Default: nothing.
+     */
+    default void willRun(txfuzz.model.TestCase testCase) throws SQLException {
+    }
+
     @Override
     void close();
 }

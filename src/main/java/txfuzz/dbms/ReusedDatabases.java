@@ -461,6 +461,11 @@ public final class ReusedDatabases<D extends ReusedDatabases.Reusable> implement
         }
 
         @Override
+        public void willRun(txfuzz.model.TestCase testCase) throws SQLException {
+            db().willRun(testCase);
+        }
+
+        @Override
         public Connection connect(IsolationLevel level, String mode) throws SQLException {
             return db().connect(level, mode);
         }

@@ -31,6 +31,7 @@ final class CaseSetup {
         java.util.List<String> tables = ddl < 0 ? null : setup.subList(0, ddl);
         // the same DDL as a former run of this database: its tables are kept, emptied and checked (docs/performance.md)
         boolean kept = tables != null && !tables.isEmpty() && db.hasTablesOf(tables);
+        db.willRun(testCase);
         boolean batched = target.engine().server();
         try (Connection c = db.connect(testCase.isolation(), testCase.mode()); Statement s = c.createStatement()) {
             boolean inTransaction = false;

@@ -103,6 +103,14 @@ public final class SqliteTarget implements Target {
         return databases.counts();
     }
 
+    private final AtomicLong sessionsOpened = new AtomicLong();
+    private final AtomicLong sessionsReused = new AtomicLong();
+
+    /** Sessions opened, and sessions a run got that an earlier run closed (tests). */
+    long[] sessionCounts() {
+        return new long[] {sessionsOpened.get(), sessionsReused.get()};
+    }
+
     /** Why the latest reset database was dropped instead of reused (tests). */
     String lastDiscardReason() {
         return databases.lastDiscardReason();
@@ -171,29 +179,45 @@ public final class SqliteTarget implements Target {
     }
 
     /**
-     * What a case can leave in a SQLite file: its schema (tables, indexes, views, triggers, and SQLite's own
-     * tables such as sqlite_sequence or sqlite_stat1, which the reset does not drop) and the settings that
-     * persist in the file.
+     * What a case can leave in a SQLite file: its schema (tables, indexes, views, triggers, each with the SQL that
+     * makes it as it now is, and SQLite's own tables such as sqlite_sequence or sqlite_stat1, which the reset does
+     * not drop) and the settings that persist in the file.
      */
-    private static final String FINGERPRINT = "SELECT type, name, tbl_name FROM sqlite_schema"
-            + " UNION ALL SELECT 'pragma', 'user_version', user_version FROM pragma_user_version"
-            + " UNION ALL SELECT 'pragma', 'application_id', application_id FROM pragma_application_id"
-            + " UNION ALL SELECT 'pragma', 'journal_mode', journal_mode FROM pragma_journal_mode"
-            + " UNION ALL SELECT 'pragma', 'page_size', page_size FROM pragma_page_size"
-            + " UNION ALL SELECT 'pragma', 'auto_vacuum', auto_vacuum FROM pragma_auto_vacuum"
-            + " UNION ALL SELECT 'pragma', 'encoding', encoding FROM pragma_encoding"
+    private static final String FINGERPRINT = "SELECT type, name, tbl_name, sql FROM sqlite_schema"
+            + " UNION ALL SELECT 'pragma', 'user_version', user_version, NULL FROM pragma_user_version"
+            + " UNION ALL SELECT 'pragma', 'application_id', application_id, NULL FROM pragma_application_id"
+            + " UNION ALL SELECT 'pragma', 'journal_mode', journal_mode, NULL FROM pragma_journal_mode"
+            + " UNION ALL SELECT 'pragma', 'page_size', page_size, NULL FROM pragma_page_size"
+            + " UNION ALL SELECT 'pragma', 'auto_vacuum', auto_vacuum, NULL FROM pragma_auto_vacuum"
+            + " UNION ALL SELECT 'pragma', 'encoding', encoding, NULL FROM pragma_encoding"
             + " ORDER BY 1, 2";
 
-    private final class SqliteDatabase implements ReusedDatabases.Reusable {
+    /**
+     * A file keeps a case's tables for the case's next run (emptied and checked, ReusedDatabases) and its closed
+     * sessions with them: SQLite locks the whole file, never a row or a page, so where the emptied rows' pages were
+     * cannot change a run; a rowid table restarts at rowid 1 when empty, and emptying clears sqlite_sequence.
+     * -Dtxfuzz.sqlite.keepSessions=false opens every session anew (for measurements side by side).
+     */
+    static final boolean KEEP_SESSIONS = ReusedDatabases.ENABLED && !"false".equals(System.getProperty("txfuzz.sqlite.keepSessions"));
+
+    private final class SqliteDatabase implements ReusedDatabases.KeepsTables {
         private final Path file;
         private final String url;
         private final OpenSessions sessions = new OpenSessions();
+        private final KeptSessions kept;
+        /**
+         * Whether the current run may get sessions a former run closed: set when its case's statements were told
+         * ({@link #willRun}) and none could tell a kept session from a new one; cleared whenever the file is handed back
+         * (ReusedDatabases checks for open sessions then), so a run that tells nothing gets new sessions.
+         */
+        private volatile boolean reuseSessions;
         /** Creates the file and resets it; foreign keys off, so dropping a parent table needs no order. */
         private final Connection keeper;
 
         SqliteDatabase(Path file) throws SQLException {
             this.file = file;
             this.url = "jdbc:sqlite:" + file;
+            this.kept = new KeptSessions(m -> jdbc.connect(url, config(m)), KEEP_SESSIONS, sessionsOpened, sessionsReused);
             // Create the file and switch it to WAL (persistent in the file) before any session opens. The switch
             // comes after synchronous = OFF: the driver applies its properties in an order of its own, and a
             // switch made while synchronous is still FULL syncs the new file (~15 ms a database, three a case).
@@ -216,10 +240,8 @@ public final class SqliteTarget implements Target {
          */
         @Override
         public void reset() throws SQLException {
-            int open = sessions.stillOpen();
-            if (open > 0) {
-                throw new SQLException(open + " session(s) of the last run still open");
-            }
+            checkNoSessions();
+            kept.clear(); // the next case's schema is another
             List<String> drops = new java.util.ArrayList<>();
             try (Statement s = keeper.createStatement();
                  java.sql.ResultSet rs = s.executeQuery("SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'view')"
@@ -249,6 +271,84 @@ public final class SqliteTarget implements Target {
         }
 
         @Override
+        public void willRun(txfuzz.model.TestCase testCase) {
+            List<String> transactions = new java.util.ArrayList<>();
+            for (txfuzz.model.Txn t : testCase.transactions()) {
+                transactions.addAll(t.settings());
+                t.statements().forEach(st -> transactions.add(st.sql()));
+            }
+            reuseSessions = KeptSessions.mayReuseFor(testCase.setup(), transactions);
+            if (!reuseSessions) {
+                kept.clear(); // its transactions may change the schema the kept sessions read
+            }
+        }
+
+        @Override
+        public void checkNoSessions() throws SQLException {
+            reuseSessions = false;
+            int open = sessions.stillOpen();
+            if (open > 0) {
+                throw new SQLException(open + " session(s) of the last run still open");
+            }
+        }
+
+        /**
+         * Deletes every row of every table, SQLite's sqlite_sequence too (AUTOINCREMENT counts from 1 again), in one
+         * transaction on the keeper, whose foreign keys are off. A delete trigger that adds rows elsewhere leaves rows,
+         * which the check finds.
+         */
+        @Override
+        public void empty() throws SQLException {
+            checkNoSessions();
+            List<String> tables = tables();
+            try (Statement s = keeper.createStatement()) {
+                s.execute("BEGIN IMMEDIATE");
+                try {
+                    for (String t : tables) {
+                        s.execute("DELETE FROM " + t);
+                    }
+                    s.execute("COMMIT");
+                } catch (SQLException e) {
+                    try {
+                        s.execute("ROLLBACK");
+                    } catch (SQLException second) {
+                        e.addSuppressed(second);
+                    }
+                    throw e;
+                }
+            }
+        }
+
+        @Override
+        public long rows() throws SQLException {
+            List<String> tables = tables();
+            if (tables.isEmpty()) {
+                return 0;
+            }
+            StringBuilder sql = new StringBuilder("SELECT 0");
+            for (String t : tables) {
+                sql.append(" + (SELECT COUNT(*) FROM ").append(t).append(')');
+            }
+            try (Statement s = keeper.createStatement(); java.sql.ResultSet rs = s.executeQuery(sql.toString())) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+
+        /** The file's tables, quoted: the case's and sqlite_sequence (not sqlite_stat1, which the fingerprint names). */
+        private List<String> tables() throws SQLException {
+            List<String> out = new java.util.ArrayList<>();
+            try (Statement s = keeper.createStatement();
+                 java.sql.ResultSet rs = s.executeQuery("SELECT name FROM sqlite_schema WHERE type = 'table'"
+                         + " AND (name NOT LIKE 'sqlite\\_%' ESCAPE '\\' OR name = 'sqlite_sequence') ORDER BY name")) {
+                while (rs.next()) {
+                    out.add("\"" + rs.getString(1).replace("\"", "\"\"") + "\"");
+                }
+            }
+            return out;
+        }
+
+        @Override
         public String fingerprint() throws SQLException {
             return ReusedDatabases.rows(keeper, FINGERPRINT);
         }
@@ -271,7 +371,7 @@ public final class SqliteTarget implements Target {
         public Connection connect(IsolationLevel level, String mode) throws SQLException {
             SqliteEngine.checkLevel(level);
             String m = SqliteEngine.checkMode(mode);
-            Connection c = sessions.register(jdbc.connect(url, config(m)));
+            Connection c = sessions.register(kept.take(m, reuseSessions));
             modes.put(c, m);
             return c;
         }
@@ -290,6 +390,7 @@ public final class SqliteTarget implements Target {
         @Override
         public void close() {
             sessions.closeAll();
+            kept.close();
             try {
                 keeper.close();
             } catch (SQLException ignored) {
