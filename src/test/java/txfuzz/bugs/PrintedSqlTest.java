@@ -28,7 +28,7 @@ class PrintedSqlTest {
             "h2-savepoint-undo-strands-waiter", "h2-savepoint-undo-earlier-write-wakes-waiter",
             "h2-ru-waiting-write-retries-until-lock-timeout", "h2-ru-waiting-write-insert-outside-its-range",
             "h2-ru-waiting-write-subquery-retries-until-lock-timeout", "h2-ru-waiting-write-subquery-spins-after-blocker-rollback",
-            "h2-ru-waiting-write-subquery-without-index-after-blocker-rollback",
+            "h2-ru-waiting-write-subquery-without-index-after-blocker-rollback", "sqlite-stale-schema-refuses-upsert", "sqlite-stale-schema-plain-insert",
             "hsqldb-mvlocks-merge-deleted-row-commit-npe",
             "hsqldb-mvlocks-update-updated-row-commit-fails", "hsqldb-mvlocks-writer-reads-start-snapshot", "hsqldb-mvlocks-writer-update-after-wait",
             "hsqldb-2pl-failed-statement-releases-read-lock", "hsqldb-2pl-failed-statement-releases-read-lock-mvlocks", "hsqldb-2pl-read-keeps-read-lock",
