@@ -78,9 +78,9 @@ final class DirtyScanInKeyOrder extends Mechanism {
      * The effect of {@code ref}, which waited: the statement run on the rows of its table before the waited-for row as they
      * were at its submission, every other read on the data as of then, plus the statement run on that row and the rows after
      * it that the table held at its submission, each as it was when it resumed ({@link KeyOrderScan#splitOnSubmitted}), every
-     * other read on the data as of then; its count the sum of both. Empty when the
-     * rule does not apply (not a single-table UPDATE or DELETE, a scan order not known, no row it matched that a blocker
-     * held, keys whose order is not certain) or the parts break a key.
+     * other read on the data as of then; its count the sum of both. Empty when the rule does not apply (not a single-table
+     * UPDATE or DELETE, a scan order not known, no row it matched that a blocker held, keys whose order is not certain) or
+     * the parts break a key.
      */
     private Optional<StateDelta> splitEffect(DeviationExplainer sim, List<Effect> done, StmtRef ref, int submitted, int resumed)
             throws SQLException, SetupFailedException {
@@ -99,7 +99,7 @@ final class DirtyScanInKeyOrder extends Mechanism {
         }
         // It waits on a row it matches as it reads it (the holder's uncommitted version), held by a transaction that ended
         // while it waited: one that transaction changed, deleted, inserted, or matched and left as it was (it locked them all).
-        // (keys dropped: which rows it matches does not depend on them; the parts' result is checked against them below)
+        // Keys are dropped here (which rows it matches does not depend on them); the parts' result is checked against them.
         Optional<StateDelta> onSubmitted = sim.effectOn(before, List.of(ref), DeviationExplainer.Keys.DROPPED);
         if (onSubmitted.isEmpty()) {
             return Optional.empty();
