@@ -5,6 +5,7 @@ import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +17,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The compact history format (docs/history-format.md, "The compact form"): the same transactions as the
@@ -63,6 +66,8 @@ public final class CompactHistory {
         int length;
         /** The reader's own: the row's number among the columns' rows, -1 before its first operation. */
         int row = -1;
+        /** Whether the row's id is the empty text (set by the decoding thread when reading on two: see {@link Reader#checkRow}). */
+        boolean emptyRowText;
         /**
          * The reader's own: the row's versions as committed transactions saw them, which its lists are lengths on
          * (entries are only appended past the longest one's end), kept by the row's {@code owner}: itself, unless the
@@ -279,8 +284,55 @@ public final class CompactHistory {
 
     /** Reads a compact history; any defect is a {@link HistoryFormatException} naming the file and where. */
     public static History read(Path file) throws HistoryFormatException {
+        return read(file, onTwoThreads(file));
+    }
+
+    /**
+     * The files txfuzz writes take about ten bytes an operation (12 at 20,000 stale transactions, 10 at a million): a file
+     * is read on two threads when it holds about as many operations as the checker splits its passes at.
+     */
+    private static final long BYTES_PER_OP = 10;
+
+    private static boolean onTwoThreads(Path file) {
+        long twoThreadOps = DependencyGraph.Limits.DEFAULT.twoThreadOps();
+        try {
+            return twoThreadOps != Long.MAX_VALUE && Files.size(file) / BYTES_PER_OP > twoThreadOps;
+        } catch (IOException e) {
+            return false; // the read names what is wrong with the file
+        }
+    }
+
+    /**
+     * Reads on one thread, or on two: one decoding the bytes (numbers, strings and every check that needs no row's state)
+     * into a stream of values, the other reading those values exactly as it reads the bytes on one thread, into the same
+     * columns (see {@link Feed}). The same history, or the same error, either way.
+     */
+    static History read(Path file, boolean twoThreads) throws HistoryFormatException {
         try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-            return new Reader(in, file.toString()).read();
+            if (!twoThreads) {
+                return new Reader(in, file.toString(), null).read();
+            }
+            Feed feed = new Feed();
+            Reader decoder = new Reader(in, file.toString(), null);
+            Reader reader = new Reader(null, file.toString(), feed);
+            History[] read = new History[1];
+            Exception[] failed = new Exception[1];
+            TwoThreads.run(true, () -> {
+                try {
+                    read[0] = reader.read();
+                } catch (IOException | HistoryFormatException e) {
+                    failed[0] = e;
+                } finally {
+                    feed.close(); // the decoder stops at its next chunk if this side stopped first
+                }
+            }, () -> decoder.decodeInto(feed));
+            if (failed[0] instanceof HistoryFormatException e) {
+                throw e;
+            }
+            if (failed[0] instanceof IOException e) {
+                throw e;
+            }
+            return read[0];
         } catch (NoSuchFileException e) {
             throw new HistoryFormatException(file + ": no such file", e);
         } catch (IOException e) {
@@ -315,14 +367,28 @@ public final class CompactHistory {
         private boolean aborted;
         private long[] fresh = new long[64];
 
-        Reader(InputStream in, String source) {
+        /** Where values come from when another thread decodes the bytes ({@link Feed}); null when reading them here. */
+        private final Feed feed;
+        /** The chunk of values being read, its values, the next one's place and how many there are. */
+        private Chunk chunk;
+        private long[] values;
+        private int at;
+        private int valueCount;
+        /** The chunk's next object (string or row), and how far {@link #touchRowsAhead} has looked. */
+        private int objectAt;
+        private int touchedTo;
+
+        Reader(InputStream in, String source, Feed feed) {
             this.in = in;
             this.source = source;
+            this.feed = feed;
         }
 
         History read() throws IOException, HistoryFormatException {
             try {
-                header();
+                if (feed == null) {
+                    header(); // else the decoder checks it
+                }
                 Map<String, String> meta = new LinkedHashMap<>();
                 int metaCount = count("meta entries");
                 for (int i = 0; i < metaCount; i++) {
@@ -418,6 +484,10 @@ public final class CompactHistory {
          * what is read afterwards decides everything, checks included.
          */
         private void touchRows(int opCount) {
+            if (feed != null) {
+                touchRowsAhead();
+                return;
+            }
             byte[] b = buf;
             int p = pos;
             long sum = 0;
@@ -542,10 +612,10 @@ public final class CompactHistory {
                         throw corrupt("a read with flags " + code);
                     }
                     int row = ref();
-                    RowOrder o = orders.of(table, row);
+                    RowOrder o = rowOrder(table, row);
                     int len = wList(o, owner(o, table, row));
                     Op.checkCommon(stmt, strings.get(table));
-                    checkRow(row);
+                    checkRow(o, row);
                     columns.op(HistoryColumns.READ | (code & LOCKING) | (code & MATCHED), stmt, o.row, len);
                 }
                 case OP_WRITE -> {
@@ -554,10 +624,10 @@ public final class CompactHistory {
                         throw corrupt("a write of kind code " + wk);
                     }
                     int row = ref();
-                    RowOrder o = orders.of(table, row);
+                    RowOrder o = rowOrder(table, row);
                     int len = wList(o, owner(o, table, row));
                     Op.checkCommon(stmt, strings.get(table));
-                    checkRow(row);
+                    checkRow(o, row);
                     columns.op(HistoryColumns.WRITE | wk << HistoryColumns.WRITE_KIND_SHIFT, stmt, o.row, len);
                     int n = listLength(columns.ops - 1);
                     if (wk == WriteKind.INSERT.ordinal() && n != 1) {
@@ -578,9 +648,9 @@ public final class CompactHistory {
                     columns.op(HistoryColumns.PRED | (code & LOCKING), stmt, canonical[table], predicate);
                     for (int i = 0; i < n; i++) {
                         int row = ref();
-                        RowOrder o = orders.of(table, row);
+                        RowOrder o = rowOrder(table, row);
                         int len = wList(o, owner(o, table, row));
-                        checkRow(row);
+                        checkRow(o, row);
                         columns.op(HistoryColumns.PRED_ROW | (code & LOCKING), stmt, o.row, len);
                     }
                     Op.checkCommon(stmt, strings.get(table));
@@ -593,10 +663,20 @@ public final class CompactHistory {
          * {@link Op#checkRow} of string {@code k}, which only refuses an empty row id: its text is looked at only then, since
          * loading every operation's row id text (a million distinct ones and more) was a cache miss or two each.
          */
-        private void checkRow(int k) {
-            if (emptyText[k]) {
+        private void checkRow(RowOrder o, int k) {
+            if (feed != null ? o.emptyRowText : emptyText[k]) { // on two threads, in the row's state, loaded already
                 Op.checkRow(strings.get(k));
             }
+        }
+
+        /** The row's format order: on two threads the decoder looked it up (a cache miss or two fewer here). */
+        private RowOrder rowOrder(int table, int row) throws IOException, HistoryFormatException {
+            if (feed == null) {
+                return orders.of(table, row);
+            }
+            int slot = (int) next();
+            objectAt = slot + 1;
+            return (RowOrder) chunk.objects[slot];
         }
 
         /** The owner of the row's shared versions, the row numbered on its first operation (by the texts: equal ones are one row). */
@@ -620,9 +700,10 @@ public final class CompactHistory {
         private int wList(RowOrder o, RowOrder owner) throws IOException, HistoryFormatException {
             int n = count("wList length");
             int freshCount = count("new wList entries");
+            long offset = feed != null ? next() : consumed + pos; // the decoder sends where the list's header ended
             int common = n - freshCount;
             if (n == 0 || freshCount > n || common > o.length) {
-                throw corrupt("a wList of " + n + " entries with " + freshCount + " new ones, on a row of " + o.length + " known");
+                throw corrupt(offset, "a wList of " + n + " entries with " + freshCount + " new ones, on a row of " + o.length + " known");
             }
             if (n > fresh.length) {
                 fresh = Arrays.copyOf(fresh, Math.max(n, fresh.length * 2));
@@ -715,6 +796,11 @@ public final class CompactHistory {
         }
 
         private String raw() throws IOException, HistoryFormatException {
+            if (feed != null) {
+                int slot = (int) next();
+                objectAt = slot + 1;
+                return (String) chunk.objects[slot];
+            }
             int n = count("string length");
             if (n > MAX_STRING) {
                 throw corrupt("a string of " + n + " bytes");
@@ -740,6 +826,9 @@ public final class CompactHistory {
         }
 
         private long varlong() throws IOException, HistoryFormatException {
+            if (feed != null) {
+                return next();
+            }
             if (end - pos >= 10) {
                 // the buffer holds any number: decode without a refill check per byte
                 byte[] b = buf;
@@ -776,6 +865,13 @@ public final class CompactHistory {
         }
 
         private int byte1OrEof() throws IOException {
+            if (feed != null) {
+                try {
+                    return (int) next();
+                } catch (HistoryFormatException e) {
+                    throw new IllegalStateException("the compact reader's decoder is out of step", e); // it checks no byte it reads alone
+                }
+            }
             if (pos == end) {
                 consumed += end;
                 end = in.read(buf, 0, buf.length);
@@ -789,7 +885,360 @@ public final class CompactHistory {
         }
 
         private HistoryFormatException corrupt(String what) {
-            return new HistoryFormatException(source + ": corrupt at byte " + (consumed + pos) + ", in transaction " + txnNo + ": " + what, null);
+            if (feed != null) {
+                return decoderError(); // the decoder made the same check on the same values, and stopped there
+            }
+            return corrupt(consumed + pos, what);
+        }
+
+        private HistoryFormatException corrupt(long offset, String what) {
+            return new HistoryFormatException(source + ": corrupt at byte " + offset + ", in transaction " + txnNo + ": " + what, null);
+        }
+
+        // ---- reading the decoder's values (this side, when a feed is given)
+
+        private long next() throws IOException, HistoryFormatException {
+            if (at == valueCount) {
+                nextChunk();
+            }
+            return values[at++];
+        }
+
+        /** Moves to the next chunk with values; at the decoder's end, throws what stopped it there. */
+        private void nextChunk() throws IOException, HistoryFormatException {
+            while (at == valueCount) {
+                if (chunk != null && chunk.last) {
+                    Throwable e = chunk.failure;
+                    if (e instanceof IOException io) {
+                        throw io;
+                    }
+                    if (e instanceof HistoryFormatException h) {
+                        throw h;
+                    }
+                    if (e instanceof RuntimeException r) {
+                        throw r;
+                    }
+                    if (e instanceof Error r) {
+                        throw r;
+                    }
+                    throw new IllegalStateException(e == null ? "the compact reader read past the decoder's end" : "the decoder failed", e);
+                }
+                if (chunk != null) {
+                    feed.recycle(chunk);
+                }
+                chunk = feed.take();
+                values = chunk.values;
+                valueCount = chunk.count;
+                at = 0;
+                objectAt = 0;
+                touchedTo = 0;
+            }
+        }
+
+        /** The decoder's error where this side stands: a check of the bytes alone failed there on both sides. */
+        private HistoryFormatException decoderError() {
+            try {
+                nextChunk(); // throws the decoder's error if this side stands at it
+            } catch (HistoryFormatException e) {
+                return e;
+            } catch (IOException | RuntimeException e) {
+                throw new IllegalStateException("the compact reader's decoder is out of step", e);
+            }
+            throw new IllegalStateException("the compact reader's decoder is out of step: no error where this side found one");
+        }
+
+        /** How many rows ahead of the one being read {@link #touchRowsAhead} loads. */
+        private static final int ROWS_AHEAD = 32;
+
+        /**
+         * {@link #touchRows} on two threads: the decoder sent the rows themselves, so the look ahead loads the state of the
+         * chunk's next rows, each once, however many transactions they span.
+         */
+        private void touchRowsAhead() {
+            Object[] objects = chunk.objects;
+            int to = Math.min(chunk.objectCount, objectAt + ROWS_AHEAD);
+            long sum = 0;
+            for (int k = Math.max(objectAt, touchedTo); k < to; k++) {
+                if (objects[k] instanceof RowOrder o) {
+                    long[] ids = o.ids;
+                    int n = o.length;
+                    sum += n > 0 && n <= ids.length ? ids[n - 1] : n;
+                }
+            }
+            touchedTo = Math.max(touchedTo, to);
+            touched += sum;
+        }
+
+        // ---- decoding the bytes into values (the other side, when reading on two threads)
+
+        private Feed sink;
+        private Chunk out;
+        private long[] outValues;
+        private int outCount;
+        /** How many strings the file has defined so far (this side keeps no texts but those it sends). */
+        private int stringCount;
+
+        /**
+         * Decodes the whole file into {@code feed}: the values {@link #read} would take from the bytes, in its order, each
+         * checked as it checks them when it needs no row's state; at the first defect, the error in place of the rest.
+         */
+        void decodeInto(Feed feed) {
+            sink = feed;
+            out = feed.fresh();
+            outValues = out.values;
+            Throwable failed = null;
+            try {
+                header();
+                int metaCount = count("meta entries");
+                put(metaCount);
+                for (int i = 0; i < 2 * metaCount; i++) {
+                    putString(raw());
+                }
+                while (true) {
+                    int tag = byte1();
+                    put(tag);
+                    if (tag == TAG_END) {
+                        long n = varlong();
+                        if (n != txnNo) {
+                            throw corrupt("the end record counts " + n + " transactions, the file holds " + txnNo);
+                        }
+                        put(n);
+                        int after = byte1OrEof();
+                        put(after);
+                        if (after >= 0) {
+                            throw corrupt("bytes after the end record");
+                        }
+                        break;
+                    }
+                    if (tag != TAG_TXN) {
+                        throw corrupt("a record of unknown kind " + tag);
+                    }
+                    txnNo++;
+                    decodeTransaction();
+                }
+            } catch (Feed.Closed e) {
+                return; // the reading side stopped: nobody takes the rest
+            } catch (Throwable e) {
+                failed = e;
+            }
+            try {
+                out.count = outCount;
+                out.failure = failed;
+                out.last = true;
+                feed.put(out);
+            } catch (Feed.Closed e) {
+                // the reading side stopped first
+            }
+        }
+
+        private void decodeTransaction() throws IOException, HistoryFormatException {
+            long id = varlong();
+            put(id);
+            put(count("session"));
+            put(count("seq"));
+            int outcome = byte1();
+            put(outcome);
+            if (outcome >= Outcome.values().length) {
+                throw corrupt("transaction " + txnNo + " (T" + id + ") has outcome code " + outcome);
+            }
+            int sqlCount = count("statements");
+            put(sqlCount);
+            for (int i = 0; i < sqlCount; i++) {
+                putString(raw());
+            }
+            int opCount = count("operations");
+            put(opCount);
+            if (txnNo - 1 == HistoryColumns.MAX_TRANSACTIONS) {
+                throw new HistoryFormatException("the reading side stops here with its own error", null);
+            }
+            for (int i = 0; i < opCount; i++) {
+                decodeOp();
+            }
+        }
+
+        private void decodeOp() throws IOException, HistoryFormatException {
+            int code = byte1();
+            put(code);
+            int kind = code & 3;
+            put(count("stmt"));
+            int table = decodeRef();
+            switch (kind) {
+                case OP_READ -> {
+                    if ((code & ~(3 | LOCKING | MATCHED)) != 0) {
+                        throw corrupt("a read with flags " + code);
+                    }
+                    putRowOrder(table, decodeRef());
+                    decodeWList();
+                }
+                case OP_WRITE -> {
+                    int wk = code >>> 2;
+                    if (wk >= WriteKind.values().length) {
+                        throw corrupt("a write of kind code " + wk);
+                    }
+                    putRowOrder(table, decodeRef());
+                    decodeWList();
+                }
+                case OP_PRED -> {
+                    if ((code & ~(3 | LOCKING | HAS_PREDICATE)) != 0) {
+                        throw corrupt("a predicate read with flags " + code);
+                    }
+                    if ((code & HAS_PREDICATE) != 0) {
+                        decodeRef();
+                    }
+                    int n = count("rows of a predicate read");
+                    put(n);
+                    for (int i = 0; i < n; i++) {
+                        putRowOrder(table, decodeRef());
+                        decodeWList();
+                    }
+                }
+                default -> throw corrupt("an operation of unknown kind " + kind);
+            }
+        }
+
+        /** A string reference; returns the string's number. */
+        private int decodeRef() throws IOException, HistoryFormatException {
+            int k = count("string reference");
+            put(k);
+            if (k == 0) {
+                String text = raw();
+                putString(text);
+                if (stringCount == emptyText.length) {
+                    emptyText = Arrays.copyOf(emptyText, stringCount * 2);
+                }
+                emptyText[stringCount] = text.isEmpty();
+                return stringCount++;
+            }
+            if (k > stringCount) {
+                throw corrupt("a reference to string " + k + " of " + stringCount);
+            }
+            return k - 1;
+        }
+
+        /** The row's format order, made here on its first operation: the reading side only keeps its state. */
+        private void putRowOrder(int table, int row) {
+            RowOrder o = orders.known(table, row);
+            if (o == null) {
+                o = orders.of(table, row);
+                o.emptyRowText = emptyText[row];
+            }
+            putObject(o);
+        }
+
+        /** The list's length and count of new entries, where its header ended (for the reading side's check), the entries as read. */
+        private void decodeWList() throws IOException, HistoryFormatException {
+            put(count("wList length"));
+            int freshCount = count("new wList entries");
+            put(freshCount);
+            put(consumed + pos);
+            for (int i = 0; i < freshCount; i++) {
+                put(varlong());
+            }
+        }
+
+        private void put(long v) {
+            if (outCount == outValues.length) {
+                ship();
+            }
+            outValues[outCount++] = v;
+        }
+
+        /** A string as its slot among the chunk's strings, in the chunk of the slot. */
+        private void putString(String s) {
+            putObject(s);
+        }
+
+        private void putObject(Object x) {
+            if (outCount == outValues.length) {
+                ship();
+            }
+            outValues[outCount++] = out.add(x);
+        }
+
+        private void ship() {
+            out.count = outCount;
+            sink.put(out);
+            out = sink.fresh();
+            outValues = out.values;
+            outCount = 0;
+        }
+    }
+
+    /** A run of decoded values, with the strings they name by slot; the last one says what stopped the decoder, if anything. */
+    private static final class Chunk {
+        final long[] values = new long[1 << 14];
+        int count;
+        /** The strings and rows the values name by slot, in their order. */
+        Object[] objects = new Object[1 << 12];
+        int objectCount;
+        boolean last;
+        Throwable failure;
+
+        int add(Object x) {
+            if (objectCount == objects.length) {
+                objects = Arrays.copyOf(objects, objectCount * 2);
+            }
+            objects[objectCount] = x;
+            return objectCount++;
+        }
+    }
+
+    /**
+     * Chunks from the decoding thread to the reading one, in order, and back for reuse: a few hundred KB in flight however
+     * large the file. Either side may stop early: the reader at an error of its own (it then closes the feed and the decoder
+     * stops at its next chunk), the decoder at the file's first defect, sent as the last chunk's failure at the place the
+     * reader reaches it, after every value before it (so that the reader's own checks, which need the rows' state, come
+     * first where they do on one thread).
+     */
+    static final class Feed {
+        private final ArrayBlockingQueue<Chunk> full = new ArrayBlockingQueue<>(8);
+        private final ArrayBlockingQueue<Chunk> spare = new ArrayBlockingQueue<>(10);
+        private volatile boolean closed;
+
+        /** Thrown on the decoding side once the reader stopped. */
+        static final class Closed extends RuntimeException {
+            Closed() {
+                super(null, null, false, false);
+            }
+        }
+
+        Chunk fresh() {
+            Chunk c = spare.poll();
+            return c != null ? c : new Chunk();
+        }
+
+        void put(Chunk c) {
+            try {
+                while (!full.offer(c, 20, TimeUnit.MILLISECONDS)) {
+                    if (closed) {
+                        throw new Closed();
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new Closed();
+            }
+        }
+
+        Chunk take() throws InterruptedIOException {
+            try {
+                return full.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while reading a history");
+            }
+        }
+
+        void recycle(Chunk c) {
+            Arrays.fill(c.objects, 0, c.objectCount, null);
+            c.objectCount = 0;
+            c.count = 0;
+            spare.offer(c);
+        }
+
+        void close() {
+            closed = true;
+            full.clear();
         }
     }
 }
