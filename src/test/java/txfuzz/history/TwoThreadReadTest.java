@@ -78,7 +78,7 @@ class TwoThreadReadTest {
         byte[] all = Files.readAllBytes(f);
         SplittableRandom rnd = new SplittableRandom(7);
         List<String> errors = new ArrayList<>();
-        for (int k = 0; k < 600; k++) {
+        for (int k = 0; k < 200; k++) {
             byte[] bad;
             if (k % 10 == 9) {
                 bad = Arrays.copyOf(all, CompactHistory.MAGIC.length + rnd.nextInt(all.length - CompactHistory.MAGIC.length)); // cut short
