@@ -31,6 +31,8 @@ public final class MariadbEngine implements Engine {
     /** MariaDB's default sql_mode, without NO_AUTO_CREATE_USER (MySQL 8 does not know it). */
     static final String SQL_MODE = "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION";
     static final String KB_SET_TRANSACTION = "https://mariadb.com/kb/en/set-transaction/";
+    /** MariaDB's page on READ UNCOMMITTED, quoted for what the level allows (its dirty reads). */
+    static final String KB_READ_UNCOMMITTED = "https://mariadb.com/docs/server/reference/sql-statements/transactions/transactions-read-uncommitted";
     static final String MYSQL_LEVELS = "https://dev.mysql.com/doc/refman/8.0/en/innodb-transaction-isolation-levels.html";
     static final String MYSQL_CONSISTENT_READ = "https://dev.mysql.com/doc/refman/8.0/en/innodb-consistent-read.html";
     static final String MDEV_26687 = "https://jira.mariadb.org/browse/MDEV-26687";
@@ -222,8 +224,9 @@ public final class MariadbEngine implements Engine {
                 java.util.EnumSet.of(Deviation.ReadPoint.RESUMED));
         Basis scanOrder = new Basis.Documented("A locking read, an UPDATE, or a DELETE generally set record locks on every index record"
                 + " that is scanned in the processing of the SQL statement.", MYSQL_LOCKS_SET);
-        m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(KB_SET_TRANSACTION + "#read-uncommitted (dirty reads; otherwise as READ"
-                + " COMMITTED) and " + rc, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_SNAPSHOT_WITH_RECHECK)
+        m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(KB_READ_UNCOMMITTED + ": \"This lowest isolation level allows dirty"
+                + " reads, where a transaction can see uncommitted changes. [...] SELECT statements are performed in a non-locking fashion, but a"
+                + " possible earlier version of a row might be used.\" And " + rc, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_SNAPSHOT_WITH_RECHECK)
                 .basedOn(Deviation.STATEMENT_VISIBILITY, noGapLocks)
                 .basedOn(Deviation.LOCKING_SCAN_IN_KEY_ORDER, scanOrder)
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS).arbitratingUpserts(Deviation.UpsertArbitration.LATEST_COMMITTED));
