@@ -74,6 +74,11 @@ public enum Deviation {
      */
     SOME_SERIAL_ORDER;
 
+    /** Whether the rule follows the order a scan walks a table in (and so needs the rows' stored order). */
+    public boolean followsScanOrder() {
+        return this == LOCKING_SCAN_IN_KEY_ORDER || this == DIRTY_SCAN_IN_KEY_ORDER;
+    }
+
     /**
      * How a statement that waited is taken to have read under {@link #STATEMENT_VISIBILITY} and {@link #DIRTY_VISIBILITY}: a
      * manual may describe one of them and not the others ({@link Basis.Documented#readPoints}).

@@ -250,14 +250,19 @@ public final class SqliteTarget implements Target {
                     drops.add("DROP " + rs.getString(1).toUpperCase(Locale.ROOT) + " \"" + rs.getString(2).replace("\"", "\"\"") + "\"");
                 }
             }
+            drops.add("PRAGMA user_version = 0");
+            drops.add("PRAGMA application_id = 0");
+            inOneTransaction(drops);
+        }
+
+        /** {@code statements} on the keeper in one write transaction, rolled back if one fails. */
+        private void inOneTransaction(List<String> statements) throws SQLException {
             try (Statement s = keeper.createStatement()) {
                 s.execute("BEGIN IMMEDIATE");
                 try {
-                    for (String drop : drops) {
-                        s.execute(drop);
+                    for (String sql : statements) {
+                        s.execute(sql);
                     }
-                    s.execute("PRAGMA user_version = 0");
-                    s.execute("PRAGMA application_id = 0");
                     s.execute("COMMIT");
                 } catch (SQLException e) {
                     try {
@@ -300,23 +305,7 @@ public final class SqliteTarget implements Target {
         @Override
         public void empty() throws SQLException {
             checkNoSessions();
-            List<String> tables = tables();
-            try (Statement s = keeper.createStatement()) {
-                s.execute("BEGIN IMMEDIATE");
-                try {
-                    for (String t : tables) {
-                        s.execute("DELETE FROM " + t);
-                    }
-                    s.execute("COMMIT");
-                } catch (SQLException e) {
-                    try {
-                        s.execute("ROLLBACK");
-                    } catch (SQLException second) {
-                        e.addSuppressed(second);
-                    }
-                    throw e;
-                }
-            }
+            inOneTransaction(tables().stream().map(t -> "DELETE FROM " + t).toList());
         }
 
         @Override

@@ -1013,7 +1013,7 @@ final class DeviationExplainer implements AutoCloseable {
         insertionOrdered.clear();
         Map<String, List<List<String>>> out = new HashMap<>();
         if (target.engine().insertionOrderRead(target.quote("t")).isEmpty()
-                || !semantics.deviations().contains(Deviation.LOCKING_SCAN_IN_KEY_ORDER) && !semantics.deviations().contains(Deviation.DIRTY_SCAN_IN_KEY_ORDER)) {
+                || semantics.deviations().stream().noneMatch(Deviation::followsScanOrder)) {
             return out; // only the scan-order rules follow it: elsewhere it costs no fresh database
         }
         try (Database db = target.freshDatabase(); Connection c = db.connect(testCase.isolation(), testCase.mode());

@@ -137,9 +137,7 @@ final class DirtyScanInKeyOrder extends Mechanism {
             return Optional.empty(); // the parts together break a key: the statement would have failed
         }
         sim.simulatedCounts.put(ref, firstCount + sim.copyCount);
-        List<String> shown = waitedOn.get().subList(0, waitedOn.get().size() - 1);
-        splits.add("T" + ref.txn() + "." + ref.index() + " waited on " + table.get() + " row (" + String.join(", ", shown.stream()
-                .map(String::valueOf).toList()) + ")");
+        splits.add(ScanWaits.waitedOn(ref, table.get(), waitedOn.get()));
         return Optional.of(both);
     }
 

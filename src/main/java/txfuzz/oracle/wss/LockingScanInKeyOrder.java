@@ -122,9 +122,7 @@ final class LockingScanInKeyOrder extends Mechanism {
         Optional<List<String>> waitedOn = KeyOrderScan.firstInKeyOrder(key.get(), held);
         Optional<DbState> split = waitedOn.flatMap(w -> KeyOrderScan.splitView(before.get(), after.get(), table.get(), key.get(), w));
         if (split.isPresent()) {
-            List<String> shown = waitedOn.get().subList(0, waitedOn.get().size() - 1);
-            keyOrderSplits.add("T" + ref.txn() + "." + ref.index() + " waited on " + table.get() + " row (" + String.join(", ", shown.stream()
-                    .map(String::valueOf).toList()) + ")");
+            keyOrderSplits.add(ScanWaits.waitedOn(ref, table.get(), waitedOn.get()));
         }
         return split;
     }

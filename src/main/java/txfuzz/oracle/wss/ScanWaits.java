@@ -112,4 +112,10 @@ final class ScanWaits {
             return Optional.empty(); // the plan cannot be asked for: the order is not known
         }
     }
+
+    /** Where {@code ref} waited, in words: "T2.1 waited on t2 row (0, 1)" (the row without its identity). */
+    static String waitedOn(StmtRef ref, String table, List<String> row) {
+        return "T" + ref.txn() + "." + ref.index() + " waited on " + table + " row (" + String.join(", ",
+                row.subList(0, row.size() - 1).stream().map(String::valueOf).toList()) + ")";
+    }
 }
