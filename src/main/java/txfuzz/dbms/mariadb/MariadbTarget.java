@@ -77,6 +77,12 @@ public final class MariadbTarget implements Target {
     private volatile boolean probeWorks;
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile boolean closed;
+    /**
+     * Held while the server's lease is taken and the server published, and while {@link #close()} reads it: a close (the
+     * shutdown hook after a signal) that came between the two would otherwise see no server, return, and let the JVM halt
+     * with the lease and data directory left behind.
+     */
+    private final Object publishing = new Object();
     private int restarts;
 
     @Override
@@ -139,11 +145,13 @@ public final class MariadbTarget implements Target {
      */
     private void connectServer() {
         if (embedded) {
-            EmbeddedMariadb s = EmbeddedMariadb.prepare(installation);
-            server = s;
-            if (closed) {
-                s.stop();
-                throw new IllegalStateException("the mariadb target was closed while its server started");
+            EmbeddedMariadb s;
+            synchronized (publishing) {
+                if (closed) {
+                    throw new IllegalStateException("the mariadb target was closed while its server started");
+                }
+                s = EmbeddedMariadb.prepare(installation);
+                server = s;
             }
             s.start();
             user = s.user();
@@ -384,8 +392,11 @@ public final class MariadbTarget implements Target {
         if (!closing.compareAndSet(false, true)) {
             return;
         }
-        closed = true;
-        EmbeddedMariadb s = server;
+        EmbeddedMariadb s;
+        synchronized (publishing) {
+            closed = true;
+            s = server;
+        }
         if (s != null) {
             s.stop();
         }

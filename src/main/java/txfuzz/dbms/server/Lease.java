@@ -39,6 +39,8 @@ public final class Lease implements AutoCloseable {
 
     private final Path file;
     private final Properties props;
+    /** Set by {@link #close()}: a start that records its process after a stop must not write the lease again. */
+    private boolean closed;
 
     private Lease(Path file, Properties props) {
         this.file = file;
@@ -84,7 +86,7 @@ public final class Lease implements AutoCloseable {
     }
 
     /** Records the server's process once it runs (the process the sweep stops). */
-    public void serverStarted(long pid) {
+    public synchronized void serverStarted(long pid) {
         props.remove(SETUP_PROGRAM);
         record(pid);
     }
@@ -93,7 +95,7 @@ public final class Lease implements AutoCloseable {
      * Records the program that sets the server's data directory up before it runs ({@code program}, e.g.
      * initdb), which the sweep stops too: it would otherwise go on writing there.
      */
-    public void settingUp(String program, long pid) {
+    public synchronized void settingUp(String program, long pid) {
         props.setProperty(SETUP_PROGRAM, program);
         record(pid);
     }
@@ -106,7 +108,8 @@ public final class Lease implements AutoCloseable {
 
     /** Deletes the lease: its server is stopped and its data directory removed. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
         try {
             Files.deleteIfExists(file);
         } catch (IOException ignored) {
@@ -115,6 +118,9 @@ public final class Lease implements AutoCloseable {
     }
 
     private void save() {
+        if (closed) {
+            return;
+        }
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try (OutputStream out = Files.newOutputStream(tmp)) {
             Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));

@@ -51,6 +51,20 @@ class LeaseTest {
         }
     }
 
+    /** A stop during start-up closes the lease while the start goes on: the process it then records must not write it again. */
+    @Test
+    void aServerRecordedAfterCloseLeavesNoLease() throws Exception {
+        Path data = Files.createDirectories(PrivateDirectory.root().resolve("data-late"));
+        Lease lease = Lease.take("TestServer", data);
+        lease.settingUp("initdb", ProcessHandle.current().pid());
+        lease.close();
+        lease.serverStarted(ProcessHandle.current().pid());
+        lease.settingUp("initdb", ProcessHandle.current().pid());
+        try (var leases = Files.list(Lease.folder())) {
+            assertEquals(List.of(), leases.toList(), "a closed lease stays deleted");
+        }
+    }
+
     @Test
     void aKilledRunsServerAndDataDirectoryAreRemovedByTheNextRun() throws Exception {
         Path data = Files.createDirectories(PrivateDirectory.root().resolve("data-2"));
