@@ -386,8 +386,10 @@ class H2BugsTest {
                 Outcome returned = withoutIndex.of(delete);
                 assertTrue(returned.waited(), withoutIndex.toString());
                 assertFalse(returned.failed(), withoutIndex.toString());
-                assertEquals(1, returned.updateCount(), withoutIndex.toString());
-                assertEquals(rows("(0, 0)"), withoutIndex.last().rows(), withoutIndex.toString());
+                // 1 row, or (once under load, on 2.4.240) 0: whether the subquery runs again after the wait is timing; the
+                // control pins the return without an error, and that the rows left are what the count says
+                assertTrue(returned.updateCount() == 1 || returned.updateCount() == 0, withoutIndex.toString());
+                assertEquals(rows(returned.updateCount() == 1 ? "(0, 0)" : "(0, 0) (0, 1)"), withoutIndex.last().rows(), withoutIndex.toString());
             }
         });
     }
