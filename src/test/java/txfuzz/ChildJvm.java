@@ -18,10 +18,20 @@ public final class ChildJvm {
      * compiler's and the parallel collector's threads cost more than they return.
      */
     public static List<String> command(String... jvmArgsAndMain) {
-        List<String> cmd = new ArrayList<>(List.of("perl", "-e", "$SIG{INT} = $SIG{TERM} = 'DEFAULT'; exec @ARGV or die \"exec: $!\"",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path")));
+        List<String> cmd = new ArrayList<>(List.of("perl", "-e", "$SIG{INT} = $SIG{TERM} = 'DEFAULT'; exec @ARGV or die \"exec: $!\""));
+        cmd.addAll(java("-cp", System.getProperty("java.class.path")));
         cmd.addAll(List.of(jvmArgsAndMain));
+        return cmd;
+    }
+
+    /**
+     * {@code java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC <args...>} of the test JVM's Java: the short-lived JVMs tests start
+     * (txfuzz, a printed program, a recipe's workers) compile with C1 only and collect with one thread, see above.
+     */
+    public static List<String> java(String... args) {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+        cmd.addAll(List.of(args));
         return cmd;
     }
 }

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import txfuzz.ChildJvm;
 
 /**
  * The recipes in deploy/, run as written: the one-host recipe for real (3 processes with --worker i/3, then
@@ -44,10 +45,10 @@ class DeployRecipesTest {
     private static Path launcherDir(Path tmp) throws IOException {
         Path bin = Files.createDirectories(tmp.resolve("bin"));
         Path txfuzz = bin.resolve("txfuzz");
-        // C1 only and the serial collector: these JVMs live seconds, and start with a fraction of the CPU so
-        Files.writeString(txfuzz, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
-                + "' -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp '"
-                + System.getProperty("java.class.path") + "' txfuzz.cli.Main \"$@\"\n");
+        // the flags of the suite's other child JVMs: these live seconds
+        String java = String.join(" ", ChildJvm.java("-cp", System.getProperty("java.class.path"), "txfuzz.cli.Main").stream()
+                .map(a -> "'" + a + "'").toList());
+        Files.writeString(txfuzz, "#!/bin/sh\nexec " + java + " \"$@\"\n");
         assertTrue(txfuzz.toFile().setExecutable(true));
         return bin;
     }

@@ -206,10 +206,9 @@ class JdbcReproProgramTest {
     static Launched launch(Path program, List<Path> jars) throws Exception {
         List<String> cp = new ArrayList<>();
         jars.forEach(j -> cp.add(j.toString()));
-        // the printed command, with C1 alone and the serial collector: the program (and javac, which the source launcher
-        // runs first) lives a second, and on two cores beside the suite's other JVMs C2's and the parallel GC's threads cost more than they return
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", String.join(java.io.File.pathSeparator, cp), program.getFileName().toString()));
+        // the printed command, with the flags of the suite's other child JVMs: the program (and javac, which the source
+        // launcher runs first) lives a second
+        List<String> cmd = txfuzz.ChildJvm.java("-cp", String.join(java.io.File.pathSeparator, cp), program.getFileName().toString());
         Process p = new ProcessBuilder(cmd).directory(program.getParent().toFile()).redirectErrorStream(true).start();
         byte[] bytes = p.getInputStream().readAllBytes();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the program ended");
