@@ -63,9 +63,10 @@ public record Tracking(Role role,
          */
         COMPANION_READ,
         /**
-         * Companion {@code SELECT rid, wl FROM t} right before a statement of the program: the version
-         * set the statement's predicates could use (TxCheck's Version-Set Read), for the equiv oracle.
-         * Not recorded in the row history: it only describes what the next statement saw.
+         * Companion read of the (rid, wl) of every row of {@link #tables} right before a statement of the
+         * program: the version set the statement's predicates could use (TxCheck's Version-Set Read), for
+         * the equiv oracle. {@code SELECT rid, wl FROM t} for one table; for more, its rows lead with their
+         * table's name. Not recorded in the row history: it only describes what the next statement saw.
          */
         VERSION_SET_READ,
         /**
@@ -122,9 +123,9 @@ public record Tracking(Role role,
         return new Tracking(Role.COMPANION_READ, List.of(table), false, predicate, null, null, false, null);
     }
 
-    /** A version-set read of {@code table} (see {@link Role#VERSION_SET_READ}). */
-    public static Tracking versionSetRead(String table) {
-        return new Tracking(Role.VERSION_SET_READ, List.of(table), false, null, null, null, false, null);
+    /** A version-set read of {@code tables} (see {@link Role#VERSION_SET_READ}). */
+    public static Tracking versionSetRead(List<String> tables) {
+        return new Tracking(Role.VERSION_SET_READ, tables, false, null, null, null, false, null);
     }
 
     public static Tracking write(String table, String tag, List<String> rids, boolean deletes) {

@@ -18,7 +18,7 @@ import txfuzz.model.Tracking;
 class TrackingReadsTest {
     @Test
     void theTrackingsOwnReadsAreLeftOut() {
-        assertTrue(TrackingReads.isTrackingRead(Stmt.of(StmtKind.SELECT, "SELECT rid, wl FROM t0", Tracking.versionSetRead("t0"))));
+        assertTrue(TrackingReads.isTrackingRead(Stmt.of(StmtKind.SELECT, "SELECT rid, wl FROM t0", Tracking.versionSetRead(List.of("t0")))));
         assertTrue(TrackingReads.isTrackingRead(Stmt.of(StmtKind.SELECT, "SELECT rid, wl FROM t0 WHERE wl LIKE '%,1.1'",
                 Tracking.postRead("t0", "1.1"))));
         assertTrue(TrackingReads.isTrackingRead(Stmt.of(StmtKind.SELECT, "SELECT rid, wl FROM t0 WHERE c0 > 1",

@@ -32,7 +32,7 @@ import txfuzz.model.Txn;
  *       its tag, or what a {@code DELETE … RETURNING rid, wl} returned; its After-Write Read: the
  *       versions it installed — the post-read's rows, or the rids of an {@code INSERT … VALUES} with
  *       the list {@code ,tag};</li>
- *   <li>its version-set reads: the (rid, wl) of every row of each table, right before it.</li>
+ *   <li>its version-set read: the (rid, wl) of every row of each table, right before it.</li>
  * </ul>
  * Every statement counts as a predicate operation and every write as a value write: without the
  * statement's syntax tree this says "may depend on the versions it saw", which only adds
@@ -107,13 +107,11 @@ public final class TraceCapture {
                 b.blocked();
             }
             for (StmtRef v : g.vsrs()) {
-                ExecutedStmt e = executed.get(v);
-                String table = c.stmt(v).tracking().tables().get(0);
-                Set<Item> items = new LinkedHashSet<>();
-                if (e != null && !e.result().failed() && e.result().rows() != null) {
-                    e.result().rows().forEach(r -> items.add(Item.of(table, r.get(0), r.get(1))));
+                Map<String, Set<Item>> sets = versionSets(c.stmt(v).tracking().tables(), executed.get(v));
+                if (sets == null) {
+                    return Optional.empty();
                 }
-                b.vsr(table, items.toArray(Item[]::new));
+                sets.forEach((table, items) -> b.vsr(table, items.toArray(Item[]::new)));
             }
             if (tr.role() == Tracking.Role.WRITE) {
                 writeItems(c, g, tr, executed, b);
@@ -225,6 +223,31 @@ public final class TraceCapture {
             }
         }
         return false;
+    }
+
+    /**
+     * What a version-set read of {@code tables} showed, per table in their order (a table's set is empty
+     * when the read failed or never ran). Of more than one table its rows lead with their table's name;
+     * an engine may pad that name to the longest one's length (a CHAR), hence the strip. Null when a
+     * row names no table of the read: the run cannot be captured.
+     */
+    private static Map<String, Set<Item>> versionSets(List<String> tables, ExecutedStmt e) {
+        Map<String, Set<Item>> out = new LinkedHashMap<>();
+        tables.forEach(t -> out.put(t, new LinkedHashSet<>()));
+        if (e == null || e.result().failed() || e.result().rows() == null) {
+            return out;
+        }
+        boolean named = tables.size() > 1;
+        for (List<String> row : e.result().rows()) {
+            String table = named ? (row.get(0) == null ? null : row.get(0).stripTrailing()) : tables.get(0);
+            int p = named ? 1 : 0;
+            Set<Item> items = out.get(table);
+            if (items == null) {
+                return null;
+            }
+            items.add(Item.of(table, row.get(p), row.get(p + 1)));
+        }
+        return out;
     }
 
     private static List<Item> readItems(Tracking tr, StmtResult r) {

@@ -13,16 +13,20 @@ import txfuzz.model.Txn;
 
 /**
  * Adds TxCheck's Version-Set Reads (OSDI 2023 §3.2, Fig. 5) to an instrumented case: right before
- * each statement of the program (and before its tag-update, if it has one), in its session,
- * {@code SELECT rid, wl FROM t} for every table of the case. Every table, not only the ones the
+ * each statement of the program (and before its tag-update, if it has one), in its session, one read
+ * of the {@code (rid, wl)} of every row of every table of the case. Every table, not only the ones the
  * statement names: a larger version set only adds dependencies that constrain the replay orders,
- * never one that allows a wrong order (§3.3).
+ * never one that allows a wrong order (§3.3). One statement reads them all ({@code SELECT 't0', rid,
+ * wl FROM t0 UNION ALL SELECT 't1', rid, wl FROM t1}, each row led by its table's name), not a
+ * statement per table: the reads were most of an instrumented case's statements, and each is a round
+ * trip, on a server, in the run and in every replay. Nothing of another session runs between a
+ * statement's reads either way, so one statement sees what the reads one by one saw.
  */
 public final class VersionSetReads {
     private VersionSetReads() {
     }
 
-    /** {@code c} with exactly one version-set read per table before each program statement. */
+    /** {@code c} with exactly one version-set read (of every table) before each program statement. */
     public static TestCase add(TestCase c) {
         TestCase plain = strip(c);
         Set<StmtRef> firsts = new HashSet<>();
@@ -32,9 +36,7 @@ public final class VersionSetReads {
             List<Stmt> out = new ArrayList<>();
             for (int k = 0; k < t.statements().size(); k++) {
                 if (firsts.contains(new StmtRef(t.id(), k))) {
-                    for (String table : plain.tables()) {
-                        out.add(Stmt.of(StmtKind.SELECT, "SELECT rid, wl FROM " + table, Tracking.versionSetRead(table)));
-                    }
+                    out.add(read(plain.tables()));
                 }
                 out.add(t.statements().get(k));
             }
@@ -43,11 +45,26 @@ public final class VersionSetReads {
         List<Integer> order = new ArrayList<>();
         for (StmtRef r : plain.submittedOrder()) {
             if (firsts.contains(r)) {
-                plain.tables().forEach(table -> order.add(r.txn()));
+                order.add(r.txn());
             }
             order.add(r.txn());
         }
         return plain.withTransactions(txns, order);
+    }
+
+    /**
+     * The version-set read of {@code tables}: {@code SELECT rid, wl FROM t} for one table; for more, a
+     * {@code UNION ALL} whose rows lead with their table's name (as {@link TraceCapture} reads them).
+     */
+    static Stmt read(List<String> tables) {
+        if (tables.size() == 1) {
+            return Stmt.of(StmtKind.SELECT, "SELECT rid, wl FROM " + tables.get(0), Tracking.versionSetRead(tables));
+        }
+        List<String> sides = new ArrayList<>();
+        for (String table : tables) {
+            sides.add("SELECT '" + table.replace("'", "''") + "', rid, wl FROM " + table);
+        }
+        return Stmt.of(StmtKind.SELECT, String.join(" UNION ALL ", sides), Tracking.versionSetRead(tables));
     }
 
     /** {@code c} without any version-set read. */

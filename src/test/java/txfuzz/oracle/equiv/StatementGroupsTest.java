@@ -49,21 +49,30 @@ class StatementGroupsTest {
     }
 
     @Test
-    void versionSetReadsPrecedeEachGroupForEveryTableAndStripBack() {
+    void oneVersionSetReadOfEveryTablePrecedesEachGroupAndStripsBack() {
         TestCase c = instrumented();
         TestCase with = VersionSetReads.add(c);
         List<TrackedGroups.Group> g = StatementGroups.of(with).groups();
         assertEquals(3, g.size());
         for (TrackedGroups.Group group : g) {
-            assertEquals(2, group.vsrs().size(), group.toString());
-            assertEquals("SELECT rid, wl FROM t", with.stmt(group.vsrs().get(0)).sql());
-            assertEquals("SELECT rid, wl FROM u", with.stmt(group.vsrs().get(1)).sql());
-            // the version-set reads are submitted right before the group's first statement
+            assertEquals(1, group.vsrs().size(), group.toString());
+            assertEquals("SELECT 't', rid, wl FROM t UNION ALL SELECT 'u', rid, wl FROM u", with.stmt(group.vsrs().get(0)).sql());
+            assertEquals(List.of("t", "u"), with.stmt(group.vsrs().get(0)).tracking().tables());
+            // the version-set read is submitted right before the group's first statement
             List<StmtRef> order = with.submittedOrder();
             int first = order.indexOf(group.members().get(0));
-            assertEquals(group.vsrs(), order.subList(first - 2, first));
+            assertEquals(group.vsrs(), order.subList(first - 1, first));
         }
-        assertEquals(with, VersionSetReads.add(with)); // exactly one set per statement, however often added
+        assertEquals(with, VersionSetReads.add(with)); // exactly one read per statement, however often added
         assertEquals(c, VersionSetReads.strip(with));
+    }
+
+    @Test
+    void aCaseOfOneTableKeepsThePlainRead() {
+        TestCase c = instrumented();
+        TestCase one = c.withSetup(List.of("t"), c.setup());
+        TestCase with = VersionSetReads.add(one);
+        TrackedGroups.Group group = StatementGroups.of(with).groups().get(0);
+        assertEquals("SELECT rid, wl FROM t", with.stmt(group.vsrs().get(0)).sql());
     }
 }
