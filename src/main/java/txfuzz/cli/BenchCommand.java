@@ -167,7 +167,7 @@ final class BenchCommand implements Callable<Integer> {
             throw new Main.UserError("--checker runs no DBMS: --version does not apply to it");
         }
         if (checker) {
-            System.out.printf(Locale.ROOT, "JIT: %s%n", JitMode.current());
+            System.out.printf(Locale.ROOT, "JIT: %s%nCollector: %s%n", JitMode.current(), CollectorName.current());
             return checkerBench();
         }
         java.time.Duration reduce = RunCommand.reduceDuration(reduceTime);
