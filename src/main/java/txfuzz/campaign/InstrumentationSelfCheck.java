@@ -209,12 +209,13 @@ public final class InstrumentationSelfCheck {
     }
 
     /**
-     * Whether {@code waiter}'s wait in {@code run} ended with a deadlock victim's: another transaction's statement failed
-     * as a deadlock victim while it waited (after it was sent and before it completed, or in its sweep). Such a wait is
-     * the one that closed the cycle: the engine breaks the cycle the moment it forms, and whether the client sees the
-     * waiter blocked before the victim's locks are gone is timing (Derby's `MERGE` of seed 1, iteration 12, at READ
-     * UNCOMMITTED: waited in one run of either twin and not in the next). The victim's error and its transaction's end
-     * are compared on their own, so a twin where tracking changes the victim still differs.
+     * Whether {@code waiter}'s wait in {@code run} ended with a deadlock: another transaction's statement failed as the
+     * deadlock's victim while it waited (after it was sent and before it completed, or in its sweep). Such a wait is the
+     * one that closed the cycle: the engine breaks the cycle the moment it forms, and whether the client sees the waiter
+     * blocked before the victim's locks are gone is timing (a MERGE that closed a cycle was seen waiting in one run of
+     * either twin and not in the next, and a real bug, visible only in the tracking's columns, came out as an
+     * instrumentation effect in some runs: docs/verdicts.md). The victim's error and its transaction's end are compared
+     * on their own, so a twin where tracking changes the victim still differs.
      */
     static boolean waitEndedByADeadlock(Trace run, ExecutedStmt waiter) {
         List<ExecutedStmt> schedule = run.schedule();
@@ -224,7 +225,7 @@ public final class InstrumentationSelfCheck {
             boolean whileWaiting = i >= waiter.completedBefore() && i < completed
                     || waiter.resumedWith() >= 0 && other.resumedWith() == waiter.resumedWith();
             if (whileWaiting && other.ref().txn() != waiter.ref().txn() && other.result().failed()
-                    && other.result().errorClass() == txfuzz.dbms.ErrorClass.DEADLOCK) {
+                    && other.result().errorClass() == ErrorClass.DEADLOCK) {
                 return true;
             }
         }

@@ -46,7 +46,7 @@ class VersionSetReadFormsTest {
                 int compared = 0;
                 int sawLaterTables = 0;
                 for (IsolationLevel level : List.of(t.isolationLevels().get(0), t.isolationLevels().get(t.isolationLevels().size() - 1))) {
-                    for (long i = 0; i < 12 && compared < 6; i++) {
+                    for (long i = 0; i < 12 && compared < 4; i++) {
                         TestCase generated = GENERATOR.generate(t.name(), t.dialect(), level, t.modes().get(0), 13, i);
                         if (generated.tables().size() < 2) {
                             continue;
