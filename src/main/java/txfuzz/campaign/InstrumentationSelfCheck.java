@@ -217,6 +217,11 @@ public final class InstrumentationSelfCheck {
      * instrumentation effect in some runs: docs/verdicts.md). The victim's error and its transaction's end are compared
      * on their own, so a twin where tracking changes the victim still differs.
      */
+    /** Whether the wait of one of {@code statements} (those of one side that waited) in {@code run} ended with a deadlock. */
+    private static boolean waitEndedByADeadlock(List<ExecutedStmt> statements, Trace run) {
+        return statements.stream().anyMatch(e -> e.blocked() && waitEndedByADeadlock(run, e));
+    }
+
     static boolean waitEndedByADeadlock(Trace run, ExecutedStmt waiter) {
         List<ExecutedStmt> schedule = run.schedule();
         int completed = schedule.indexOf(waiter);
@@ -272,8 +277,8 @@ public final class InstrumentationSelfCheck {
             return Optional.of((plainError == null ? "succeeded" : "failed with " + plainError) + " without tracking, "
                     + (trackedError == null ? "succeeded" : "failed with " + trackedError) + " with it");
         }
-        if (plainDone.blocked() != trackedBlocked && !(plainDone.blocked() ? waitEndedByADeadlock(untracked, plainDone)
-                : group.all().stream().map(tracked::executed).flatMap(Optional::stream).anyMatch(e -> e.blocked() && waitEndedByADeadlock(tracked, e)))) {
+        if (plainDone.blocked() != trackedBlocked && !waitEndedByADeadlock(plainDone.blocked() ? List.of(plainDone)
+                : group.all().stream().map(tracked::executed).flatMap(Optional::stream).toList(), plainDone.blocked() ? untracked : tracked)) {
             return Optional.of((plainDone.blocked() ? "waited" : "did not wait") + " without tracking, "
                     + (trackedBlocked ? "waited" : "did not wait") + " with it");
         }

@@ -237,7 +237,7 @@ public final class TraceCapture {
         if (e == null || e.result().failed() || e.result().rows() == null) {
             return out;
         }
-        boolean named = tables.size() > 1;
+        boolean named = VersionSetReads.rowsLeadWithTable(tables);
         for (List<String> row : e.result().rows()) {
             String table = named ? (row.get(0) == null ? null : row.get(0).stripTrailing()) : tables.get(0);
             int p = named ? 1 : 0;

@@ -57,7 +57,7 @@ public final class VersionSetReads {
      * {@code UNION ALL} whose rows lead with their table's name (as {@link TraceCapture} reads them).
      */
     static Stmt read(List<String> tables) {
-        if (tables.size() == 1) {
+        if (!rowsLeadWithTable(tables)) {
             return Stmt.of(StmtKind.SELECT, "SELECT rid, wl FROM " + tables.get(0), Tracking.versionSetRead(tables));
         }
         List<String> sides = new ArrayList<>();
@@ -65,6 +65,11 @@ public final class VersionSetReads {
             sides.add("SELECT '" + table.replace("'", "''") + "', rid, wl FROM " + table);
         }
         return Stmt.of(StmtKind.SELECT, String.join(" UNION ALL ", sides), Tracking.versionSetRead(tables));
+    }
+
+    /** Whether a version-set read of {@code tables} leads each row with its table's name: the read and its capture agree here. */
+    static boolean rowsLeadWithTable(List<String> tables) {
+        return tables.size() > 1;
     }
 
     /** {@code c} without any version-set read. */
