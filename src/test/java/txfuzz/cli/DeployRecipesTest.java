@@ -48,7 +48,17 @@ class DeployRecipesTest {
         // the flags of the suite's other child JVMs: these live seconds
         String java = String.join(" ", ChildJvm.java("-cp", System.getProperty("java.class.path"), "txfuzz.cli.Main").stream()
                 .map(a -> "'" + a + "'").toList());
-        Files.writeString(txfuzz, "#!/bin/sh\nexec " + java + " \"$@\"\n");
+        // written by a child process, not by this JVM: a process another thread forks while this JVM holds the script open
+        // for writing inherits that descriptor, and exec of the script then fails with "Text file busy" (ETXTBSY; seen in a
+        // clean-clone suite). The JVM writes a file nobody runs, and cp, which exits before the test goes on, makes the script.
+        Path text = Files.writeString(tmp.resolve("txfuzz.sh"), "#!/bin/sh\nexec " + java + " \"$@\"\n");
+        Process cp = new ProcessBuilder("cp", text.toString(), txfuzz.toString()).inheritIO().start();
+        try {
+            assertTrue(cp.waitFor(30, TimeUnit.SECONDS) && cp.exitValue() == 0, "cp made the launcher");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
         assertTrue(txfuzz.toFile().setExecutable(true));
         return bin;
     }
