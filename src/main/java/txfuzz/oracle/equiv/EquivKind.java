@@ -7,7 +7,9 @@ public enum EquivKind implements ViolationKind {
     STATEMENT_RESULT("equiv-result", "a statement gives another result inside its transaction than in a replay that keeps every dependency"),
     FINAL_STATE("equiv-state", "the final state differs from a replay that keeps every dependency"),
     /** Checked on the transactional run itself (TxCheck §4's checks from the graph's item dependencies). */
-    OWN_WRITE_UNSEEN("equiv-own-write", "a statement uses a row version its own transaction had already overwritten");
+    OWN_WRITE_UNSEEN("equiv-own-write", "a statement uses a row version its own transaction had already overwritten"),
+    /** The run's own version-set reads returned what no engine may: a row naming none of the tables read. */
+    TRACKING_READ("equiv-tracking-read", "a version-set read returned a row naming none of the tables it reads");
 
     private static final String RULE = "txfuzz recorded which row versions every statement read, replaced and installed, and which versions "
             + "of every table it could have used, and built the statement-dependency graph of the committed statements (TxCheck, OSDI "
@@ -45,11 +47,23 @@ public enum EquivKind implements ViolationKind {
                     + "the writes that produced each version). At every isolation level a transaction sees its own writes: once one of its "
                     + "statements has replaced a row version, no later statement of the same transaction may read or replace that version.";
         }
+        if (this == TRACKING_READ) {
+            return "Before every statement txfuzz reads the row identity and write list of every row of every table in one statement, "
+                    + "`SELECT 't0', rid, wl FROM t0 UNION ALL SELECT 't1', rid, wl FROM t1`. In SQL a character-string literal in a select "
+                    + "list has that value in every row, and UNION ALL returns every row of each of its operands as it is (the SQL "
+                    + "standard's query expression), so each row leads with the name of one of the tables read, at every isolation level. "
+                    + "A row that names another table, or none, is a wrong result of the read itself; the run's version sets cannot be "
+                    + "known from it.";
+        }
         return RULE;
     }
 
     @Override
     public String undocumented(Setting where) {
+        if (this == TRACKING_READ) {
+            return "No isolation level changes the value of a literal in a select list or which rows a UNION ALL returns; "
+                    + where.dbms() + " documents no exception at " + where.level().sql() + ". This is a bug candidate.";
+        }
         return "No isolation level lets a statement's result depend on anything but the versions it read; "
                 + where.dbms() + " documents no exception at " + where.level().sql() + ". This is a bug candidate.";
     }

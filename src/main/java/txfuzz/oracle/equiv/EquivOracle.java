@@ -137,6 +137,9 @@ public final class EquivOracle implements Oracle {
             return new Judgement(new Verdict(NAME, List.of(stale.get())), Optional.empty());
         }
         Examination e = examination(c, trace, executor);
+        if (e.wrongRead() != null) {
+            return new Judgement(new Verdict(NAME, List.of(e.wrongRead())), Optional.empty());
+        }
         Optional<Examined> examined = Optional.ofNullable(e.examined());
         if (examined.isEmpty()) {
             return new Judgement(Verdict.notApplicable(NAME, e.notApplicable()), examined);
@@ -192,6 +195,17 @@ public final class EquivOracle implements Oracle {
                 new Differed(List.of(later.sql())));
     }
 
+    private static Violation misnamedRow(VersionSetReads.MisnamedRow m) {
+        String named = m.named() == null ? "NULL" : "'" + m.named() + "'";
+        String tables = String.join(", ", m.tables());
+        String summary = EquivKind.TRACKING_READ.label() + ": " + StmtExec.label(m.read()) + "'s version-set read returned a row naming " + named
+                + ", none of the tables it reads (" + tables + ")";
+        String details = "- " + StmtExec.label(m.read()) + " `" + m.sql() + "` returned a row whose first value is " + named + ".\n"
+                + "- Each operand of that UNION ALL selects its table's name as a literal, so every row names one of " + tables + ".\n\n"
+                + "The run's version sets cannot be read from it, so the case was not compared with a replay.\n";
+        return new Violation(EquivKind.TRACKING_READ, Classification.BUG_CANDIDATE, summary, details, null, Map.of(), new Differed(List.of(m.sql())));
+    }
+
     /** The oracle's work on one case: the case it ran (with version-set reads) and what decycling and the replays gave. */
     public record Examined(TestCase judged, EquivCheck.Outcome outcome) {
     }
@@ -204,8 +218,15 @@ public final class EquivOracle implements Oracle {
         return Optional.ofNullable(examination(c, given, executor).examined());
     }
 
-    /** What {@link #examine} did, or (examined null) why the oracle does not apply: the phrase the verdict gives. */
-    private record Examination(Examined examined, String notApplicable) {
+    /**
+     * What {@link #examine} did; or (examined null) why the oracle does not apply, the phrase the verdict gives; or the wrong
+     * result of a version-set read, the verdict itself.
+     */
+    private record Examination(Examined examined, String notApplicable, Violation wrongRead) {
+        Examination(Examined examined, String notApplicable) {
+            this(examined, notApplicable, null);
+        }
+
         static Examination not(String why) {
             return new Examination(null, why);
         }
@@ -237,6 +258,11 @@ public final class EquivOracle implements Oracle {
         }
         TestCase withVsrs = VersionSetReads.add(c); // the case as prepared, or made so (a reduced or hand-written case)
         Trace trace = withVsrs.equals(c) ? given : executor.run(withVsrs);
+        Optional<VersionSetReads.MisnamedRow> misnamed = VersionSetReads.misnamedRow(withVsrs, trace);
+        if (misnamed.isPresent()) {
+            // a wrong result of the tracking's own read: a finding, never a run that merely "cannot be captured"
+            return new Examination(null, null, misnamedRow(misnamed.get()));
+        }
         boolean currentReads = executor.target().dialect().features().contains(txfuzz.dbms.Feature.CURRENT_READS);
         Optional<Execution> first = trace.hung().isEmpty() ? TraceCapture.capture(withVsrs, trace, UnaryOperator.identity(), currentReads)
                 : Optional.empty();

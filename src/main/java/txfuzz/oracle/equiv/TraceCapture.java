@@ -229,7 +229,8 @@ public final class TraceCapture {
      * What a version-set read of {@code tables} showed, per table in their order (a table's set is empty
      * when the read failed or never ran). Of more than one table its rows lead with their table's name;
      * an engine may pad that name to the longest one's length (a CHAR), hence the strip. Null when a
-     * row names no table of the read: the run cannot be captured.
+     * row names no table of the read: the run cannot be captured (the oracle reports such a row as a wrong
+     * result before it captures: {@link VersionSetReads#misnamedRow}).
      */
     private static Map<String, Set<Item>> versionSets(List<String> tables, ExecutedStmt e) {
         Map<String, Set<Item>> out = new LinkedHashMap<>();

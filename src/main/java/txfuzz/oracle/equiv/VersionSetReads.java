@@ -72,6 +72,33 @@ public final class VersionSetReads {
         return tables.size() > 1;
     }
 
+    /**
+     * A row of a run's version-set read that names no table of the read, with the read it came from: a wrong result of the
+     * read itself, whose first select item is a string literal that a {@code UNION ALL} passes through unchanged.
+     *
+     * @param named the row's first value as the engine returned it (null for SQL NULL)
+     */
+    record MisnamedRow(StmtRef read, String sql, List<String> tables, String named) {
+    }
+
+    /** The first row of a version-set read of {@code trace} that names no table of its read, if any (see {@link MisnamedRow}). */
+    static java.util.Optional<MisnamedRow> misnamedRow(TestCase c, txfuzz.exec.Trace trace) {
+        for (txfuzz.exec.ExecutedStmt e : trace.schedule()) {
+            Stmt s = c.stmt(e.ref());
+            if (!isVsr(s) || !rowsLeadWithTable(s.tracking().tables()) || e.result().failed() || e.result().rows() == null) {
+                continue;
+            }
+            for (List<String> row : e.result().rows()) {
+                // an engine may pad the name to the longest one's length (a CHAR): TraceCapture strips it too
+                String named = row.isEmpty() || row.get(0) == null ? null : row.get(0).stripTrailing();
+                if (named == null || !s.tracking().tables().contains(named)) {
+                    return java.util.Optional.of(new MisnamedRow(e.ref(), s.sql(), s.tracking().tables(), row.isEmpty() ? null : row.get(0)));
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     /** {@code c} without any version-set read. */
     public static TestCase strip(TestCase c) {
         List<Txn> txns = new ArrayList<>();
