@@ -20,12 +20,15 @@ import txfuzz.model.StmtRef;
 import txfuzz.oracle.wss.DeviationExplainer.Effect;
 
 /**
- * Under dirty visibility, what a write may have read of another transaction's UPDATE or DELETE that was in flight while it
- * ran: submitted before the reader completed, not completed before the reader began, and waiting for a lock (it later
- * completed or failed). Such a statement may be half done when the reader reads: H2 moves a row to a new primary key as a
- * delete of the old row and an insert of the new one, and the delete is visible while the insert waits
- * (campaign h2-RU-s33-i9000). Each row the in-flight write targets (its WHERE on the data it saw when submitted) is seen
- * as before it, as it left it, or — for a DELETE, or an UPDATE that changes the row's primary key — as absent.
+ * Under dirty visibility, what a write may have read of another transaction's write (UPDATE, DELETE, INSERT, MERGE or
+ * upsert) that was in flight while it ran: submitted before the reader completed, not completed before the reader began,
+ * and waiting for a lock (it later completed or failed). Such a statement may be half done when the reader reads: H2
+ * moves a row to a new primary key as a delete of the old row and an insert of the new one, and the delete is visible
+ * while the insert waits (campaign h2-RU-s33-i9000); a MERGE's row inserted for one source row is visible while it waits
+ * for the lock of the row another source row matches, and stays so if the MERGE then fails (campaign h2-RU-s7-i4260).
+ * Each row the in-flight write targets (its effect on the data it saw when submitted) is seen as before it, as it left
+ * it, or — for a DELETE, or an UPDATE that changes the row's primary key — as absent; a row it inserts, as absent or as
+ * inserted.
  *
  * <p>Sound at READ UNCOMMITTED: Adya's PL-1 proscribes only G0 (dirty writes); reading any intermediate state of another
  * transaction, even one its statement later undoes, is G1a/G1b, which only PL-2 proscribes. The reader's own changes are
@@ -47,12 +50,10 @@ final class InFlightReads {
         this.sim = sim;
     }
 
-    /** Whether the case has a write that could have been in flight beside another: an UPDATE or DELETE that waited. */
+    /** Whether the case has a write that could have been in flight beside another: a write that waited. */
     static boolean anyCandidate(DeviationExplainer sim) {
-        return sim.writesInCompletionOrder(true).stream().anyMatch(w -> {
-            StmtKind kind = sim.testCase.stmt(w).kind();
-            return (kind == StmtKind.UPDATE || kind == StmtKind.DELETE) && sim.trace.executed(w).map(ExecutedStmt::blocked).orElse(false);
-        });
+        return sim.writesInCompletionOrder(true).stream().anyMatch(w -> sim.testCase.stmt(w).kind().isWrite()
+                && sim.trace.executed(w).map(ExecutedStmt::blocked).orElse(false));
     }
 
     /** One way the reader may have seen a targeted row: the change applied to its view, and its words. */
@@ -77,12 +78,28 @@ final class InFlightReads {
             return plain;
         }
         Long plainCount = sim.simulatedCounts.get(reader);
+        Optional<StateDelta> firstFit = Optional.empty();
+        List<String> firstFitSeen = List.of();
         for (Alternative a : alternatives(done, reader, view.get())) {
             Optional<StateDelta> d = sim.effectOn(Optional.of(a.view()), List.of(reader));
             if (d.isPresent() && recorded.get().equals(sim.simulatedCounts.get(reader))) {
-                chosen.addAll(a.seen());
-                return d;
+                // of the views that give the recorded count, one whose rows the committed reader added are in the final state
+                // first: another would only fail the state's comparison later (a MERGE's half-done rows give the same count
+                // whichever of them the reader saw)
+                if (!sim.committed.contains(reader.txn()) || addedRowsKept(d.get())) {
+                    chosen.addAll(a.seen());
+                    return d;
+                }
+                if (firstFit.isEmpty()) {
+                    firstFit = d;
+                    firstFitSeen = a.seen();
+                }
             }
+        }
+        if (firstFit.isPresent()) {
+            sim.simulatedCounts.put(reader, recorded.get());
+            chosen.addAll(firstFitSeen);
+            return firstFit;
         }
         if (plainCount == null) {
             sim.simulatedCounts.remove(reader);
@@ -90,6 +107,19 @@ final class InFlightReads {
             sim.simulatedCounts.put(reader, plainCount);
         }
         return plain;
+    }
+
+    /** Whether every row {@code d} adds (its values, without the row id the simulation adds) is in the run's final state. */
+    private boolean addedRowsKept(StateDelta d) {
+        for (var e : d.added().entrySet()) {
+            List<List<String>> kept = sim.trace.finalState().tables().getOrDefault(e.getKey(), List.of());
+            for (List<String> row : e.getValue()) {
+                if (!kept.contains(sim.withRowIds ? row.subList(0, row.size() - 1) : row)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** The views other than {@code view} itself that {@code reader} may have read; none past the bound. */
@@ -102,7 +132,7 @@ final class InFlightReads {
             StmtKind kind = sim.testCase.stmt(w).kind();
             ExecutedStmt e = sim.trace.executed(w).orElseThrow();
             boolean inFlight = w.txn() != reader.txn() && e.blocked() && e.completedBefore() <= ended && sim.trace.position(w) >= began;
-            if (!inFlight || (kind != StmtKind.UPDATE && kind != StmtKind.DELETE)) {
+            if (!inFlight || !kind.isWrite()) {
                 continue;
             }
             // what it did to the rows it targets, on the data it saw when submitted; run even where it failed in the end
@@ -137,9 +167,20 @@ final class InFlightReads {
         }
     }
 
-    /** Per row {@code w} changed (by identity), the ways other than "before it" a reader may have seen it. */
+    /** Per row {@code w} changed or inserted (by identity), the ways other than "before it" a reader may have seen it. */
     private List<List<RowSeen>> rowsSeen(StmtRef w, StmtKind kind, StateDelta change) throws SQLException {
         List<List<RowSeen>> out = new ArrayList<>();
+        for (var e : change.added().entrySet()) {
+            String table = e.getKey();
+            java.util.Set<String> replaced = new java.util.HashSet<>();
+            change.removed().getOrDefault(table, List.of()).forEach(old -> replaced.add(old.get(old.size() - 1)));
+            for (List<String> row : e.getValue()) {
+                if (!replaced.contains(row.get(row.size() - 1))) {
+                    out.add(List.of(new RowSeen(new StateDelta(Map.of(), Map.of(table, List.of(row))),
+                            table + " row " + shown(row) + " already inserted by " + w)));
+                }
+            }
+        }
         for (var e : change.removed().entrySet()) {
             String table = e.getKey();
             List<List<String>> added = change.added().getOrDefault(table, List.of());

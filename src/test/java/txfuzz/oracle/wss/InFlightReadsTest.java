@@ -61,6 +61,108 @@ class InFlightReadsTest {
         }
     }
 
+    private static final StmtRef WAITING_MERGE = new StmtRef(2, 0);
+    private static final StmtRef MERGE_READER = new StmtRef(3, 0);
+
+    /**
+     * Campaign h2-RU-s7-i4260, reduced: T1 deletes every row of t0 and holds them; T2's autocommit MERGE inserts t0's row 0
+     * for t1's first source row and then waits for T1's lock on row 6, which the second matches; T3's autocommit
+     * {@code INSERT … SELECT} reads t0 meanwhile and copies the MERGE's row. T1 rolls back, row 6 is back, the MERGE's
+     * update of it breaks t0's UNIQUE (c2) and the MERGE fails, its insert undone: T3 committed a copy of a row no one
+     * committed, which READ UNCOMMITTED permits.
+     */
+    static TestCase readerBesideAWaitingMerge() {
+        return Cases.on("h2").level(IsolationLevel.READ_UNCOMMITTED).table("t0").table("t1")
+                .setup("CREATE TABLE t0 (c0 INT, c1 INT, c2 INT, PRIMARY KEY (c0), UNIQUE (c2))",
+                        "CREATE TABLE t1 (c0 INT, c1 INT, PRIMARY KEY (c0))",
+                        "INSERT INTO t0 (c0, c1, c2) VALUES (6, 0, 0), (1, NULL, 8)", "INSERT INTO t1 (c0, c1) VALUES (2, 6), (0, 0)")
+                .txn("DELETE FROM t0", "ROLLBACK")
+                .autocommit("MERGE INTO t0 USING t1 x0 ON (t0.c0 = x0.c1) WHEN MATCHED THEN UPDATE SET c2 = 8"
+                        + " WHEN NOT MATCHED THEN INSERT (c0, c1) VALUES (x0.c1, x0.c0)")
+                .autocommit("INSERT INTO t1 (c0, c1) SELECT (x0.c0 + 1), (x0.c0 + 0) FROM t0 x0")
+                .order(1, 1, 2, 3, 1);
+    }
+
+    @Test
+    void h2ReadOfAWaitingMergesInsertedRowIsExplainedAsADirtyRead() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            WssRun run = WssRun.of(h2, readerBesideAWaitingMerge());
+            assertTrue(run.trace().executed(WAITING_MERGE).orElseThrow().blocked(), "the MERGE waits for T1's row 6: " + run.trace());
+            assertFalse(run.succeeded(WAITING_MERGE), "the MERGE fails once T1 rolls back: " + run.trace());
+            assertTrue(run.trace().executed(MERGE_READER).orElseThrow().result().updateCount() == 1,
+                    "the reader copied the MERGE's row: " + run.trace());
+            List<Violation> found = run.verdict().violations();
+            assertFalse(found.isEmpty(), "run first, the reader fails on t1's key 2: " + run.trace());
+            run.assertNoBugCandidate();
+            assertTrue(found.stream().allMatch(v -> v.classification() == Classification.DOCUMENTED
+                    && String.valueOf(v.reference()).contains("still in flight")), run.verdict().toString());
+        }
+    }
+
+    /**
+     * Negative control: the same run with the reader made to read a row of t0 that no statement writes (a row 4 added to
+     * what it selects, beside the waiting MERGE only) stays a bug candidate: only rows an in-flight write inserts may appear.
+     */
+    @Test
+    void aReaderSeeingARowNoWriteInsertsStaysABugCandidate() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            ReaderAddsRowTarget faulty = new ReaderAddsRowTarget(h2);
+            WssRun run = WssRun.of(faulty, readerBesideAWaitingMerge());
+            assertTrue(faulty.struck && run.trace().executed(WAITING_MERGE).orElseThrow().blocked(), run.trace().toString());
+            assertTrue(run.trace().executed(MERGE_READER).orElseThrow().result().updateCount() == 2, "row 4 added: " + run.trace());
+            List<Classification> found = run.verdict().violations().stream().map(Violation::classification).toList();
+            assertTrue(found.contains(Classification.BUG_CANDIDATE), run.verdict() + "\n" + run.trace());
+        }
+    }
+
+    /**
+     * Fault injection: a real engine whose {@code INSERT … SELECT … FROM t0 x0}, run while a statement of another session is
+     * in flight, also reads a row (4) that no statement wrote. Serial replays and simulations never meet the fault. The
+     * wrapped target belongs to the caller.
+     */
+    static final class ReaderAddsRowTarget extends DelegatingTarget {
+        private final java.util.concurrent.atomic.AtomicInteger executing = new java.util.concurrent.atomic.AtomicInteger();
+        volatile boolean struck;
+
+        ReaderAddsRowTarget(Target real) {
+            super(real);
+        }
+
+        @Override
+        public String version() {
+            return real.version() + " with an INSERT … SELECT that reads a row no one wrote";
+        }
+
+        @Override
+        public void close() {
+            // the wrapped target is the caller's
+        }
+
+        @Override
+        public Database freshDatabase() throws java.sql.SQLException {
+            return trackingUncommittedWrites(real.freshDatabase(), this::adding);
+        }
+
+        private Statement adding(Connection c, Object session, Statement s, UncommittedWrites writes) {
+            return (Statement) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Statement.class}, (proxy, method, args) -> {
+                if (!method.getName().startsWith("execute") || args == null || args.length == 0 || !(args[0] instanceof String sql)) {
+                    return invoke(s, method, args);
+                }
+                boolean besideAnother = executing.getAndIncrement() > 0;
+                try {
+                    if (besideAnother && sql.startsWith("INSERT INTO t1") && sql.endsWith("FROM t0 x0")) {
+                        args = args.clone();
+                        args[0] = sql.replace("FROM t0 x0", "FROM (SELECT c0 FROM t0 UNION ALL SELECT 4) x0"); // the injected bug
+                        struck = true;
+                    }
+                    return invoke(s, method, args);
+                } finally {
+                    executing.decrementAndGet();
+                }
+            });
+        }
+    }
+
     /** {@code moved} rows moving to keys 10 and up, the last onto key 10 + moved - 1, which T2 holds; T2 then copies t1. */
     static TestCase readerBesideAMoveOf(int moved) {
         List<String> rows = new java.util.ArrayList<>();
