@@ -154,6 +154,12 @@ class H2BugsTest {
                 assertEquals(rows(descendingScanBug ? "(7) (5) (7)" : "(7) (5)"),
                         maxAfterKeyChange.of("SELECT c4 FROM t0 ORDER BY c4 DESC").rows(), maxAfterKeyChange.toString());
                 assertEquals(rows("(5) (7)"), maxAfterKeyChange.of("SELECT c4 FROM t0 ORDER BY c4").rows(), maxAfterKeyChange.toString());
+
+                Run ownInsert = PrintedSql.of("h2-rr-max-after-own-insert-below").run(h2);
+                assertEquals(rows("(0)"), ownInsert.of("SELECT MAX(c2) FROM t0").rows(), ownInsert.toString()); // every release
+                assertEquals(rows(descendingScanBug ? "(0) (1) (0)" : "(1) (0)"), ownInsert.of("SELECT c2 FROM t0 ORDER BY c2 DESC").rows(),
+                        ownInsert.toString());
+                assertEquals(rows("(0) (1)"), ownInsert.of("SELECT c2 FROM t0 ORDER BY c2").rows(), ownInsert.toString());
             }
         });
     }
