@@ -325,6 +325,27 @@ final class DeviationExplainer implements AutoCloseable {
         return matchedRows(view, ref, Keys.IF_UPSERTS);
     }
 
+    /**
+     * The rows (by identity) an UPDATE's WHERE matches on {@code view}, its assignments not evaluated
+     * ({@link KeyOrderScan#markingOnlyWhatItMatches}); empty without row identities or for another statement.
+     */
+    Optional<Set<String>> rowsItsWhereMatches(Optional<DbState> view, StmtRef ref) throws SQLException, SetupFailedException {
+        Optional<String> marked = KeyOrderScan.markingOnlyWhatItMatches(testCase.stmt(ref).sql(), ROW_ID);
+        if (!withRowIds || marked.isEmpty()) {
+            return Optional.empty();
+        }
+        Long count = simulatedCounts.get(ref);
+        try {
+            return effectOn(view, List.of(ref), Keys.IF_UPSERTS, sql -> marked.get()).map(DeviationExplainer::rowIds);
+        } finally {
+            if (count == null) {
+                simulatedCounts.remove(ref);
+            } else {
+                simulatedCounts.put(ref, count);
+            }
+        }
+    }
+
     /** {@link #matchedRows(Optional, StmtRef)}, keys as {@code keys} says. */
     Optional<Set<String>> matchedRows(Optional<DbState> view, StmtRef ref, Keys keys) throws SQLException, SetupFailedException {
         Optional<String> marked = KeyOrderScan.markingEveryMatch(testCase.stmt(ref).sql(), ROW_ID);

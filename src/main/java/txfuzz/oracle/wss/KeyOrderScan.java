@@ -79,6 +79,37 @@ final class KeyOrderScan {
     }
 
     /**
+     * {@code sql}, a single-table UPDATE ({@link #target}), with its SET list replaced by {@code column = -1 - column}: the
+     * rows its WHERE matches, without evaluating its assignments, which may fail on a row's version where they succeed on
+     * another (a CHECK on the value a SET computes). Empty for other statements, or where its WHERE cannot be found for
+     * certain (outside parentheses and quotes).
+     */
+    static Optional<String> markingOnlyWhatItMatches(String sql, String column) {
+        Matcher m = SINGLE_TABLE_WRITE.matcher(sql);
+        if (target(sql).isEmpty() || !m.find() || m.group(4) == null || !m.group(4).equalsIgnoreCase("SET")) {
+            return Optional.empty();
+        }
+        int depth = 0;
+        boolean quoted = false;
+        for (int i = m.end(4); i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (c == '\'') {
+                quoted = !quoted;
+            } else if (quoted) {
+                continue;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (depth == 0 && sql.regionMatches(true, i, "WHERE", 0, 5) && Character.isWhitespace(sql.charAt(i - 1))
+                    && (i + 5 == sql.length() || !Character.isLetterOrDigit(sql.charAt(i + 5)) && sql.charAt(i + 5) != '_')) {
+                return Optional.of(sql.substring(0, m.end(4)) + " " + column + " = -1 - " + column + " " + sql.substring(i));
+            }
+        }
+        return depth == 0 && !quoted ? Optional.of(sql.substring(0, m.end(4)) + " " + column + " = -1 - " + column) : Optional.empty();
+    }
+
+    /**
      * The key a table's rows are stored and scanned in (its PRIMARY KEY, or the index the engine clusters by):
      * the positions of its columns in a row as read by {@code SELECT *}, and whether each is numeric.
      */

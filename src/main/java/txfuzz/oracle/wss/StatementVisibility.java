@@ -86,12 +86,21 @@ final class StatementVisibility extends Mechanism {
                 Optional<DbState> view = sim.view(done, ref.txn(), submitted, dirty);
                 // a write re-checked at its resumption reads no half-done write: its rows are chosen on the plain view
                 delta = dirty && inFlightSeen != null && !rechecked ? sim.inFlightReads().effect(done, ref, view, seen) : sim.effectOn(view, List.of(ref));
-                if (rechecked && delta.isPresent()) {
-                    Set<String> chosen = DeviationExplainer.rowIds(delta.get());
+                // the rows it chose as submitted; an UPDATE whose SET fails on the versions it first read (a CHECK refusing the value
+                // it computes there) chose the rows its WHERE matched, and computes its SET on the newest versions it re-checks
+                Optional<Set<String>> chosenRows = rechecked ? delta.map(DeviationExplainer::rowIds) : Optional.empty();
+                if (rechecked && chosenRows.isEmpty() && kind == StmtKind.UPDATE) {
+                    chosenRows = sim.rowsItsWhereMatches(view, ref);
+                }
+                if (chosenRows.isPresent()) {
+                    Set<String> chosen = chosenRows.get();
                     Optional<DbState> before = sim.view(done, ref.txn(), submitted, dirty);
                     Optional<DbState> after = sim.view(done, ref.txn(), resumed, dirty);
                     // the rows it chose as of its submission, changed or not, that still match on their newest version
                     Optional<Set<String>> matchedBefore = kind == StmtKind.UPDATE ? sim.matchedRows(before, ref) : Optional.of(chosen);
+                    if (matchedBefore.isEmpty() && kind == StmtKind.UPDATE) {
+                        matchedBefore = sim.rowsItsWhereMatches(before, ref); // its SET fails there, as above
+                    }
                     delta = sim.effectOn(after, List.of(ref)).map(d -> d.restrictedTo(chosen));
                     Optional<Set<String>> matchedAfter = kind == StmtKind.UPDATE ? sim.matchedRows(after, ref) : delta.map(DeviationExplainer::rowIds);
                     if (matchedBefore.isPresent() && matchedAfter.isPresent()) {

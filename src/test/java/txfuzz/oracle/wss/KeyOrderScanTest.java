@@ -63,4 +63,14 @@ class KeyOrderScanTest {
         assertTrue(KeyOrderScan.markingEveryMatch("DELETE FROM t WHERE a", "rid").isEmpty());
         assertTrue(KeyOrderScan.markingEveryMatch("UPDATE t SET b = 0 ORDER BY a LIMIT 1", "rid").isEmpty());
     }
+    /** The marking of an UPDATE's matches alone: its SET list replaced, its WHERE found outside parentheses and quotes. */
+    @Test
+    void anUpdatesMatchesAreMarkedWithoutItsAssignments() {
+        assertEquals(java.util.Optional.of("UPDATE t0 SET rid = -1 - rid WHERE (t0.c0 = 0 OR t0.c2 <= 'e')"), KeyOrderScan.markingOnlyWhatItMatches(
+                "UPDATE t0 SET c2 = CASE WHEN t0.c3 <> 1 THEN 'e' ELSE '' END WHERE (t0.c0 = 0 OR t0.c2 <= 'e')", "rid"));
+        assertEquals(java.util.Optional.of("UPDATE t0 SET rid = -1 - rid WHERE t0.c1 > 2"), KeyOrderScan.markingOnlyWhatItMatches(
+                "UPDATE t0 SET c1 = (SELECT MAX(s.c1) FROM t1 s WHERE s.c0 = 1), c2 = 'a WHERE b' WHERE t0.c1 > 2", "rid"));
+        assertEquals(java.util.Optional.of("UPDATE t0 SET rid = -1 - rid"), KeyOrderScan.markingOnlyWhatItMatches("UPDATE t0 SET c1 = 0", "rid"));
+        assertEquals(java.util.Optional.empty(), KeyOrderScan.markingOnlyWhatItMatches("DELETE FROM t0 WHERE c1 = 0", "rid"));
+    }
 }
