@@ -330,25 +330,17 @@ final class DeviationExplainer implements AutoCloseable {
      * ({@link KeyOrderScan#markingOnlyWhatItMatches}); empty without row identities or for another statement.
      */
     Optional<Set<String>> rowsItsWhereMatches(Optional<DbState> view, StmtRef ref) throws SQLException, SetupFailedException {
-        Optional<String> marked = KeyOrderScan.markingOnlyWhatItMatches(testCase.stmt(ref).sql(), ROW_ID);
-        if (!withRowIds || marked.isEmpty()) {
-            return Optional.empty();
-        }
-        Long count = simulatedCounts.get(ref);
-        try {
-            return effectOn(view, List.of(ref), Keys.IF_UPSERTS, sql -> marked.get()).map(DeviationExplainer::rowIds);
-        } finally {
-            if (count == null) {
-                simulatedCounts.remove(ref);
-            } else {
-                simulatedCounts.put(ref, count);
-            }
-        }
+        return rowsMarkedBy(view, ref, Keys.IF_UPSERTS, KeyOrderScan.markingOnlyWhatItMatches(testCase.stmt(ref).sql(), ROW_ID));
     }
 
     /** {@link #matchedRows(Optional, StmtRef)}, keys as {@code keys} says. */
     Optional<Set<String>> matchedRows(Optional<DbState> view, StmtRef ref, Keys keys) throws SQLException, SetupFailedException {
-        Optional<String> marked = KeyOrderScan.markingEveryMatch(testCase.stmt(ref).sql(), ROW_ID);
+        return rowsMarkedBy(view, ref, keys, KeyOrderScan.markingEveryMatch(testCase.stmt(ref).sql(), ROW_ID));
+    }
+
+    /** The rows {@code marked}, {@code ref} rewritten to mark each row it matches, changes on {@code view}; {@code ref}'s count kept. */
+    private Optional<Set<String>> rowsMarkedBy(Optional<DbState> view, StmtRef ref, Keys keys, Optional<String> marked)
+            throws SQLException, SetupFailedException {
         if (!withRowIds || marked.isEmpty()) {
             return Optional.empty();
         }
