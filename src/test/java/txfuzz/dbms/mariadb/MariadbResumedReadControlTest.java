@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import txfuzz.dbms.Target;
+import txfuzz.dbms.WaitingWriteSkipsRowTarget;
 import txfuzz.dbms.TestServers;
 import txfuzz.exec.Cases;
 import txfuzz.exec.Executor;

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import txfuzz.dbms.Target;
-import txfuzz.dbms.WaitingDeleteSkipsRowTarget;
+import txfuzz.dbms.WaitingWriteSkipsRowTarget;
 import txfuzz.exec.Cases;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
@@ -141,7 +141,7 @@ class PostgresRecheckJoinedRowsTest {
         Judged plain = judge(SharedServer.target(), c);
         assertEquals(1, plain.deleted(), "real PostgreSQL deletes the row after the wait: " + plain.trace());
         assertTrue(plain.verdict().violations().isEmpty(), plain.verdict().toString());
-        Judged faulty = judge(new WaitingDeleteSkipsRowTarget(SharedServer.target()), c);
+        Judged faulty = judge(new WaitingWriteSkipsRowTarget(SharedServer.target()), c);
         assertTrue(faulty.waited(), "the injected DELETE still waits: " + faulty.trace());
         assertEquals(0, faulty.deleted(), faulty.trace().toString());
         assertTrue(faulty.anyBugCandidate(), faulty.labels().toString());

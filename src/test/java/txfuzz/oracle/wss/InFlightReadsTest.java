@@ -101,65 +101,19 @@ class InFlightReadsTest {
 
     /**
      * Negative control: the same run with the reader made to read a row of t0 that no statement writes (a row 4 added to
-     * what it selects, beside the waiting MERGE only) stays a bug candidate: only rows an in-flight write inserts may appear.
+     * what it selects, beside the waiting MERGE only: {@link ReaderRewrittenBesideAWriteTarget}) stays a bug candidate: only rows an in-flight write inserts may appear.
      */
     @Test
     void aReaderSeeingARowNoWriteInsertsStaysABugCandidate() throws Exception {
         try (Target h2 = Targets.create("h2")) {
-            ReaderAddsRowTarget faulty = new ReaderAddsRowTarget(h2);
+            ReaderRewrittenBesideAWriteTarget faulty = new ReaderRewrittenBesideAWriteTarget(h2, "an INSERT … SELECT that reads a row no one wrote",
+                    sql -> sql.startsWith("INSERT INTO t1") && sql.endsWith("FROM t0 x0")
+                            ? sql.replace("FROM t0 x0", "FROM (SELECT c0 FROM t0 UNION ALL SELECT 4) x0") : sql);
             WssRun run = WssRun.of(faulty, readerBesideAWaitingMerge());
             assertTrue(faulty.struck && run.trace().executed(WAITING_MERGE).orElseThrow().blocked(), run.trace().toString());
             assertTrue(run.trace().executed(MERGE_READER).orElseThrow().result().updateCount() == 2, "row 4 added: " + run.trace());
             List<Classification> found = run.verdict().violations().stream().map(Violation::classification).toList();
             assertTrue(found.contains(Classification.BUG_CANDIDATE), run.verdict() + "\n" + run.trace());
-        }
-    }
-
-    /**
-     * Fault injection: a real engine whose {@code INSERT … SELECT … FROM t0 x0}, run while a statement of another session is
-     * in flight, also reads a row (4) that no statement wrote. Serial replays and simulations never meet the fault. The
-     * wrapped target belongs to the caller.
-     */
-    static final class ReaderAddsRowTarget extends DelegatingTarget {
-        private final java.util.concurrent.atomic.AtomicInteger executing = new java.util.concurrent.atomic.AtomicInteger();
-        volatile boolean struck;
-
-        ReaderAddsRowTarget(Target real) {
-            super(real);
-        }
-
-        @Override
-        public String version() {
-            return real.version() + " with an INSERT … SELECT that reads a row no one wrote";
-        }
-
-        @Override
-        public void close() {
-            // the wrapped target is the caller's
-        }
-
-        @Override
-        public Database freshDatabase() throws java.sql.SQLException {
-            return trackingUncommittedWrites(real.freshDatabase(), this::adding);
-        }
-
-        private Statement adding(Connection c, Object session, Statement s, UncommittedWrites writes) {
-            return (Statement) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Statement.class}, (proxy, method, args) -> {
-                if (!method.getName().startsWith("execute") || args == null || args.length == 0 || !(args[0] instanceof String sql)) {
-                    return invoke(s, method, args);
-                }
-                boolean besideAnother = executing.getAndIncrement() > 0;
-                try {
-                    if (besideAnother && sql.startsWith("INSERT INTO t1") && sql.endsWith("FROM t0 x0")) {
-                        args = args.clone();
-                        args[0] = sql.replace("FROM t0 x0", "FROM (SELECT c0 FROM t0 UNION ALL SELECT 4) x0"); // the injected bug
-                        struck = true;
-                    }
-                    return invoke(s, method, args);
-                } finally {
-                    executing.decrementAndGet();
-                }
-            });
         }
     }
 
@@ -203,7 +157,8 @@ class InFlightReadsTest {
     @Test
     void aReaderMissingAnUntargetedCommittedRowStaysABugCandidate() throws Exception {
         try (Target h2 = Targets.create("h2")) {
-            ReaderMissesRowTarget faulty = new ReaderMissesRowTarget(h2, true);
+            ReaderRewrittenBesideAWriteTarget faulty = new ReaderRewrittenBesideAWriteTarget(h2, "an INSERT … SELECT that skips a committed row",
+                    sql -> sql.startsWith("INSERT INTO t0 SELECT") && sql.endsWith("FROM t1") ? sql + " WHERE c0 <> 2" : sql);
             WssRun run = WssRun.of(faulty, readerBesideAMovingUpdate());
             assertTrue(faulty.struck && run.trace().executed(MOVING_UPDATE).orElseThrow().blocked(), run.trace().toString());
             assertTrue(run.trace().executed(READER).orElseThrow().result().updateCount() == 1, "row 2 skipped: " + run.trace());
@@ -213,25 +168,26 @@ class InFlightReadsTest {
     }
 
     /**
-     * Fault injection: a real engine whose {@code INSERT … SELECT … FROM t1}, run while a statement of another session is in
-     * flight (waiting), skips t1's row with key 2 — a committed row no statement in flight targets. No reading of
-     * uncommitted data gives that. Serial replays and simulations (one statement at a time) never meet the fault. The
-     * wrapped target belongs to the caller.
+     * Fault injection: a real engine where a statement run while a statement of another session is in flight (waiting) is
+     * rewritten by {@code fault} first, as an engine that read something it may not would: a committed row skipped that no
+     * statement in flight targets, or a row read that no statement wrote. No reading of uncommitted data gives either. Serial
+     * replays and simulations (one statement at a time) never meet the fault. The wrapped target belongs to the caller.
      */
-    static final class ReaderMissesRowTarget extends DelegatingTarget {
+    static final class ReaderRewrittenBesideAWriteTarget extends DelegatingTarget {
         /** Statements executing now, over every session of the target. */
         private final java.util.concurrent.atomic.AtomicInteger executing = new java.util.concurrent.atomic.AtomicInteger();
-        /** False only to check the control: with the fault off the same run is explained. */
-        private final boolean faulty;
+        private final String fault;
+        private final java.util.function.UnaryOperator<String> rewrite;
 
-        ReaderMissesRowTarget(Target real, boolean faulty) {
+        ReaderRewrittenBesideAWriteTarget(Target real, String fault, java.util.function.UnaryOperator<String> rewrite) {
             super(real);
-            this.faulty = faulty;
+            this.fault = fault;
+            this.rewrite = rewrite;
         }
 
         @Override
         public String version() {
-            return real.version() + " with an INSERT … SELECT that skips a committed row";
+            return real.version() + " with " + fault;
         }
 
         @Override
@@ -241,19 +197,20 @@ class InFlightReadsTest {
 
         @Override
         public Database freshDatabase() throws java.sql.SQLException {
-            return trackingUncommittedWrites(real.freshDatabase(), this::skipping);
+            return trackingUncommittedWrites(real.freshDatabase(), this::rewriting);
         }
 
-        private Statement skipping(Connection c, Object session, Statement s, UncommittedWrites writes) {
+        private Statement rewriting(Connection c, Object session, Statement s, UncommittedWrites writes) {
             return (Statement) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Statement.class}, (proxy, method, args) -> {
                 if (!method.getName().startsWith("execute") || args == null || args.length == 0 || !(args[0] instanceof String sql)) {
                     return invoke(s, method, args);
                 }
                 boolean besideAnother = executing.getAndIncrement() > 0;
                 try {
-                    if (faulty && besideAnother && sql.startsWith("INSERT INTO t0 SELECT") && sql.endsWith("FROM t1")) {
+                    String faulty = besideAnother ? rewrite.apply(sql) : sql;
+                    if (!faulty.equals(sql)) {
                         args = args.clone();
-                        args[0] = sql + " WHERE c0 <> 2"; // the injected bug
+                        args[0] = faulty; // the injected bug
                         struck = true;
                     }
                     return invoke(s, method, args);

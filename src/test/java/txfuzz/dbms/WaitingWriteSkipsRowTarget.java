@@ -1,28 +1,25 @@
-package txfuzz.dbms.mariadb;
+package txfuzz.dbms;
 
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import txfuzz.dbms.Database;
-import txfuzz.dbms.DelegatingTarget;
-import txfuzz.dbms.Target;
 
 /**
- * Fault injection for READ COMMITTED's and READ UNCOMMITTED's resumed read (issue 33 rule 9): real MariaDB whose
+ * Fault injection for the rules that explain a waiting write by what it reads once its lock is granted (H2's and
+ * PostgreSQL's READ COMMITTED re-check, MariaDB's resumed and semi-consistent read): a real engine whose
  * {@code UPDATE t SET … WHERE c} or {@code DELETE FROM t WHERE c}, submitted while another session holds an uncommitted
- * write, waits for the rows it chose (a {@code SELECT … FOR UPDATE} of them) and then changes none. InnoDB documents the
- * statement reading the row's newest committed version once the lock is granted (the semi-consistent read: "returning the
- * latest committed version to MySQL so that MySQL can determine whether the row matches the WHERE condition"); a write that
- * skips a row whose newest version still matches is what no such reading gives, so it must stay a bug candidate. Serial
- * replays (one session at a time) never meet the fault. The wrapped target belongs to the caller.
+ * write, waits for the rows it chose (a {@code SELECT … FOR UPDATE} of them) and then changes none. A waiting write that skips
+ * a row whose newest committed version still matches is what no such reading gives — the shape of H2's real defect
+ * (h2-rc-waiting-update-skips-rekeyed-row) — so it must stay a bug candidate. Serial replays and simulations (one session at a
+ * time) never meet the fault. The wrapped target belongs to the caller.
  */
-final class WaitingWriteSkipsRowTarget extends DelegatingTarget {
+public final class WaitingWriteSkipsRowTarget extends DelegatingTarget {
     private static final Pattern UPDATE = Pattern.compile("(?is)\\s*UPDATE\\s+(\\w+)\\s+SET\\s+(.+?)\\s+WHERE\\s+(.+?)\\s*;?\\s*");
     private static final Pattern DELETE = Pattern.compile("(?is)\\s*DELETE\\s+FROM\\s+(\\w+)\\s+WHERE\\s+(.+?)\\s*;?\\s*");
 
-    WaitingWriteSkipsRowTarget(Target real) {
+    public WaitingWriteSkipsRowTarget(Target real) {
         super(real);
     }
 
