@@ -35,12 +35,15 @@ import txfuzz.oracle.wss.DeviationExplainer.Effect;
  * still applied to the rows as the other effects leave them, so a reader that changed a half-written row collides and
  * explains nothing. Narrow: only rows an in-flight statement targets may differ; a committed row no such statement
  * targets that vanishes from the reader's view stays unexplained (InFlightReadsTest's negative control). At most
- * {@link #MAX_ROWS} targeted rows are varied (3^3 views); past that only the plain view is tried, and the run stays a bug
- * candidate unless it explains it.
+ * {@link #MAX_VIEWS} views are tried (six rows seen two ways each, or three seen three ways); past that only the plain
+ * view is tried, and the run stays a bug candidate unless it explains it.
  */
 final class InFlightReads {
-    /** The most targeted rows varied for one reader: beyond it the alternatives are not tried. */
-    static final int MAX_ROWS = 3;
+    /**
+     * The most views tried for one reader, the plain one included: beyond it the alternatives are not tried. A view is a
+     * simulation of the reader, tried only for a violation at READ UNCOMMITTED beside a write that waited.
+     */
+    static final int MAX_VIEWS = 64;
 
     private final DeviationExplainer sim;
     /** Table (lower case) → positions of its primary-key columns, asked of the case's schema once. */
@@ -128,6 +131,7 @@ final class InFlightReads {
         int began = r.completedBefore();
         int ended = sim.trace.position(reader);
         List<List<RowSeen>> rows = new ArrayList<>();
+        long views = 1;
         for (StmtRef w : sim.writesInCompletionOrder(true)) {
             StmtKind kind = sim.testCase.stmt(w).kind();
             ExecutedStmt e = sim.trace.executed(w).orElseThrow();
@@ -140,9 +144,12 @@ final class InFlightReads {
             if (change.isEmpty()) {
                 continue;
             }
-            rows.addAll(rowsSeen(w, kind, change.get()));
-            if (rows.size() > MAX_ROWS) {
-                return List.of(); // too many ways to read them: only the plain view is tried
+            for (List<RowSeen> ways : rowsSeen(w, kind, change.get())) {
+                rows.add(ways);
+                views *= 1 + ways.size();
+                if (views > MAX_VIEWS) {
+                    return List.of(); // too many ways to read them: only the plain view is tried
+                }
             }
         }
         List<Alternative> out = new ArrayList<>();

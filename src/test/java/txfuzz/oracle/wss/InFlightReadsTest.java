@@ -100,6 +100,54 @@ class InFlightReadsTest {
     }
 
     /**
+     * The same shape with the MERGE inserting {@code inserted} rows before it waits (campaign h2-RU-s7-i4260 as found: a
+     * MERGE over six source rows): t1's source rows 0 … inserted - 1 insert t0's rows 100 and up, then the source row
+     * matching T1's row 6 waits; T3 copies every inserted row.
+     */
+    static TestCase readerBesideAMergeInserting(int inserted) {
+        List<String> sources = new java.util.ArrayList<>();
+        for (int k = 0; k < inserted; k++) {
+            sources.add("(" + k + ", " + (100 + k) + ")");
+        }
+        sources.add("(" + inserted + ", 6)");
+        return Cases.on("h2").level(IsolationLevel.READ_UNCOMMITTED).table("t0").table("t1")
+                .setup("CREATE TABLE t0 (c0 INT, c1 INT, c2 INT, PRIMARY KEY (c0), UNIQUE (c2))",
+                        "CREATE TABLE t1 (c0 INT, c1 INT, PRIMARY KEY (c0))",
+                        "INSERT INTO t0 (c0, c1, c2) VALUES (6, 0, 0), (1, NULL, 8)", "INSERT INTO t1 (c0, c1) VALUES " + String.join(", ", sources))
+                .txn("DELETE FROM t0", "ROLLBACK")
+                .autocommit("MERGE INTO t0 USING t1 x0 ON (t0.c0 = x0.c1) WHEN MATCHED THEN UPDATE SET c2 = 8"
+                        + " WHEN NOT MATCHED THEN INSERT (c0, c1) VALUES (x0.c1, x0.c0)")
+                .autocommit("INSERT INTO t1 (c0, c1) SELECT (x0.c0 + 1000), (x0.c0 + 0) FROM t0 x0")
+                .order(1, 1, 2, 3, 1);
+    }
+
+    /**
+     * Within the bound of {@link InFlightReads#MAX_VIEWS} views the MERGE's inserted rows are explained (each inserted or
+     * not: its {@code inserted} rows and, on the data it saw when submitted, T1's deleted row 6 as well, so 2^(inserted + 1)
+     * views); one row more and the same shape stays a bug candidate. Before the bound counted views, three rows was the most.
+     */
+    @Test
+    void aMergesInsertedRowsAreExplainedWithinTheBoundOnly() throws Exception {
+        int most = 0;
+        while (Math.pow(2, most + 2) <= InFlightReads.MAX_VIEWS) {
+            most++;
+        }
+        try (Target h2 = Targets.create("h2")) {
+            WssRun within = WssRun.of(h2, readerBesideAMergeInserting(most));
+            assertTrue(within.trace().executed(WAITING_MERGE).orElseThrow().blocked() && !within.succeeded(WAITING_MERGE), within.trace().toString());
+            assertTrue(within.trace().executed(MERGE_READER).orElseThrow().result().updateCount() == most,
+                    "the reader copied every row the MERGE inserted: " + within.trace());
+            assertFalse(within.verdict().violations().isEmpty(), within.trace().toString());
+            within.assertNoBugCandidate();
+
+            WssRun past = WssRun.of(h2, readerBesideAMergeInserting(most + 1));
+            assertTrue(past.trace().executed(WAITING_MERGE).orElseThrow().blocked(), past.trace().toString());
+            List<Classification> found = past.verdict().violations().stream().map(Violation::classification).toList();
+            assertTrue(found.contains(Classification.BUG_CANDIDATE), past.verdict() + "\n" + past.trace());
+        }
+    }
+
+    /**
      * Negative control: the same run with the reader made to read a row of t0 that no statement writes (a row 4 added to
      * what it selects, beside the waiting MERGE only: {@link ReaderRewrittenBesideAWriteTarget}) stays a bug candidate: only rows an in-flight write inserts may appear.
      */
@@ -132,18 +180,23 @@ class InFlightReadsTest {
     }
 
     /**
-     * Within the bound of {@link InFlightReads#MAX_ROWS} targeted rows a half-done move of several rows is explained; past
-     * it the alternatives are not tried and the same shape stays a bug candidate.
+     * Within the bound of {@link InFlightReads#MAX_VIEWS} views a half-done move of several rows (three ways each: before,
+     * moved, deleted but not yet inserted) is explained; one row more and the alternatives are not tried, and the same shape
+     * stays a bug candidate.
      */
     @Test
     void aHalfDoneMoveIsExplainedWithinTheBoundOnly() throws Exception {
+        int most = 0;
+        while (Math.pow(3, most + 1) <= InFlightReads.MAX_VIEWS) {
+            most++;
+        }
         try (Target h2 = Targets.create("h2")) {
-            WssRun within = WssRun.of(h2, readerBesideAMoveOf(InFlightReads.MAX_ROWS));
+            WssRun within = WssRun.of(h2, readerBesideAMoveOf(most));
             assertTrue(within.trace().executed(MOVING_UPDATE).orElseThrow().blocked(), within.trace().toString());
             assertFalse(within.verdict().violations().isEmpty(), within.trace().toString());
             within.assertNoBugCandidate();
 
-            WssRun past = WssRun.of(h2, readerBesideAMoveOf(InFlightReads.MAX_ROWS + 1));
+            WssRun past = WssRun.of(h2, readerBesideAMoveOf(most + 1));
             assertTrue(past.trace().executed(MOVING_UPDATE).orElseThrow().blocked(), past.trace().toString());
             List<Classification> found = past.verdict().violations().stream().map(Violation::classification).toList();
             assertTrue(found.contains(Classification.BUG_CANDIDATE), past.verdict() + "\n" + past.trace());
