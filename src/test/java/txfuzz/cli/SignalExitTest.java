@@ -24,6 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * txfuzz as a separate process, interrupted the ways a user and a CI runner interrupt it: SIGINT and
  * SIGTERM while a server starts, in the middle of a case and in the middle of a reduction, and SIGKILL.
+ * Both signals take one path in txfuzz (the JVM's exit and its shutdown hooks), and each server stops by its own
+ * means whatever the signal, so each server meets each signal once and each phase each signal once (PostgreSQL:
+ * SIGTERM while it starts, SIGINT mid-case; MariaDB the other way round) instead of every combination.
  * After every exit it can see, no server process and no data directory of the run remain and the
  * output folder is whole; what a SIGKILLed run left, the next run removes, saying so.
  */
@@ -65,12 +68,8 @@ class SignalExitTest {
         scenario("aKilledRunsServerIsRemovedByTheNextRun", "postgres", s -> killedRunsServerIsRemovedByTheNextRun(s));
         scenario("anInterruptedRunOverTwoSubjectsStopsBothServers", "postgres", s -> interruptedRunOverTwoSubjectsStopsBothServers(s));
         scenario("mariadbTerminatedMidCase", "mariadb", s -> interruptMidCase(s, "mariadb", "TERM"));
-        scenario("mariadbInterruptedMidCase", "mariadb", s -> interruptMidCase(s, "mariadb", "INT"));
-        scenario("postgresTerminatedMidCase", "postgres", s -> interruptMidCase(s, "postgres", "TERM"));
         scenario("postgresInterruptedMidCase", "postgres", s -> interruptMidCase(s, "postgres", "INT"));
         scenario("mariadbInterruptedDuringStartUp", "mariadb", s -> interruptDuringStartUp(s, "mariadb", "INT"));
-        scenario("mariadbTerminatedDuringStartUp", "mariadb", s -> interruptDuringStartUp(s, "mariadb", "TERM"));
-        scenario("postgresInterruptedDuringStartUp", "postgres", s -> interruptDuringStartUp(s, "postgres", "INT"));
         scenario("postgresTerminatedDuringStartUp", "postgres", s -> interruptDuringStartUp(s, "postgres", "TERM"));
         scenario("interruptedMidReductionLeavesWholeFindingsAndSaysSo", null, s -> stopMidReduction(s, "INT"));
         scenario("terminatedMidReductionLeavesWholeFindingsAndSaysSo", null, s -> stopMidReduction(s, "TERM"));
@@ -110,11 +109,6 @@ class SignalExitTest {
     }
 
     @Test
-    void postgresInterruptedDuringStartUp() throws Throwable {
-        outcome("postgresInterruptedDuringStartUp");
-    }
-
-    @Test
     void postgresTerminatedDuringStartUp() throws Throwable {
         outcome("postgresTerminatedDuringStartUp");
     }
@@ -125,11 +119,6 @@ class SignalExitTest {
     }
 
     @Test
-    void postgresTerminatedMidCase() throws Throwable {
-        outcome("postgresTerminatedMidCase");
-    }
-
-    @Test
     void postgresInterruptedMidCase() throws Throwable {
         outcome("postgresInterruptedMidCase");
     }
@@ -137,16 +126,6 @@ class SignalExitTest {
     @Test
     void mariadbInterruptedDuringStartUp() throws Throwable {
         outcome("mariadbInterruptedDuringStartUp");
-    }
-
-    @Test
-    void mariadbTerminatedDuringStartUp() throws Throwable {
-        outcome("mariadbTerminatedDuringStartUp");
-    }
-
-    @Test
-    void mariadbInterruptedMidCase() throws Throwable {
-        outcome("mariadbInterruptedMidCase");
     }
 
     @Test
@@ -250,8 +229,9 @@ class SignalExitTest {
 
     private static void stopMidReduction(Scenario s, String sig) throws Exception {
         Path out = s.out();
-        // H2 at READ UNCOMMITTED finds a documented write deviation within the first cases of seed 1 (reduced when asked)
-        Process p = launch(s, out, "run", "--dbms", "h2", "--isolation", "READ_UNCOMMITTED", "--seed", "1", "--tests", "500",
+        // H2 at READ UNCOMMITTED files documented findings within the first cases of seed 1 (five in 120 cases); asked to
+        // reduce them, it does so once the cases have run, two at a time, for several seconds: time to signal mid-reduction
+        Process p = launch(s, out, "run", "--dbms", "h2", "--isolation", "READ_UNCOMMITTED", "--seed", "1", "--tests", "120",
                 "--reduce-time", "5m", "--reduce-documented");
         waitFor(() -> findingFolders(out).size() > 0, 60, "a finding is written", p);
         // the reduction of that finding is under way: the last event is its "reducing" step (a finding is written before it)
