@@ -339,6 +339,45 @@ final class KeyOrderScan {
         return Optional.of(new Split(before, after));
     }
 
+    /**
+     * The view of a scan that waited twice: the rows ordered before {@code firstWait} as in {@code submitted}, those from it up
+     * to (not including) {@code secondWait} as in {@code between} (when the first wait ended), and {@code secondWait} and the
+     * rows after it as in {@code resumed}; a row is read once, in the last part that holds it (by identity), as {@link #split}
+     * does for one wait. Every other table as it is in {@code resumed}. Empty when some key cannot be placed.
+     */
+    static Optional<DbState> splitViewTwice(DbState submitted, DbState between, DbState resumed, String table, ClusteredKey key,
+            List<String> firstWait, List<String> secondWait) {
+        Optional<Split> late = split(between, resumed, table, key, secondWait);
+        Optional<Split> early = split(submitted, between, table, key, firstWait);
+        if (late.isEmpty() || early.isEmpty()) {
+            return Optional.empty();
+        }
+        Set<String> seenLater = new HashSet<>();
+        List<List<String>> middle = new ArrayList<>();
+        for (List<String> row : late.get().before()) {
+            Optional<Integer> c = key.compare(row, firstWait);
+            if (c.isEmpty()) {
+                return Optional.empty();
+            }
+            if (c.get() >= 0) {
+                middle.add(row);
+            }
+        }
+        middle.forEach(r -> seenLater.add(r.get(r.size() - 1)));
+        late.get().fromWaitedOn().forEach(r -> seenLater.add(r.get(r.size() - 1)));
+        List<List<String>> rows = new ArrayList<>();
+        for (List<String> row : early.get().before()) {
+            if (!seenLater.contains(row.get(row.size() - 1))) {
+                rows.add(row);
+            }
+        }
+        rows.addAll(middle);
+        rows.addAll(late.get().fromWaitedOn());
+        Map<String, List<List<String>>> tables = new LinkedHashMap<>(resumed.tables());
+        tables.put(table, rows);
+        return Optional.of(new DbState(tables));
+    }
+
     /** {@code resumed} with {@code table} read as {@link #split} says: every other table as it is in {@code resumed}. */
     static Optional<DbState> splitView(DbState submitted, DbState resumed, String table, ClusteredKey key, List<String> waitedOn) {
         return split(submitted, resumed, table, key, waitedOn).map(split -> {

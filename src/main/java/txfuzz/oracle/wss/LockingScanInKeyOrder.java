@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import txfuzz.dbms.Deviation;
 import txfuzz.dbms.Promise;
@@ -30,7 +31,9 @@ final class LockingScanInKeyOrder extends Mechanism {
                 + " began; an UPDATE or DELETE that waited for a row lock read the rows before that row in clustered-key order (insertion"
                 + " order for a table without a key) as they were"
                 + " when it began, and that row and the rows after it as they were when it resumed, so a row inserted or moved before"
-                + " the waited-for row meanwhile was not seen (" + String.join("; ", keyOrderSplits) + ")";
+                + " the waited-for row meanwhile was not seen; one that waited again further on, on a row another transaction's"
+                + " write or locking read had read with locks, read the rows between the two waits as they were when the first"
+                + " ended (" + String.join("; ", keyOrderSplits) + ")";
     }
 
     /** Where each write the last key-order simulation split waited, in words ("T2.1 waited on t2 row (0, 1)"). */
@@ -121,9 +124,69 @@ final class LockingScanInKeyOrder extends Mechanism {
         }
         Optional<List<String>> waitedOn = KeyOrderScan.firstInKeyOrder(key.get(), held);
         Optional<DbState> split = waitedOn.flatMap(w -> KeyOrderScan.splitView(before.get(), after.get(), table.get(), key.get(), w));
-        if (split.isPresent()) {
-            keyOrderSplits.add(ScanWaits.waitedOn(ref, table.get(), waitedOn.get()));
+        if (split.isEmpty()) {
+            return split;
         }
+        Optional<DbState> twice = waitedTwice(sim, done, ref, table.get(), key.get(), waitedOn.get(), split.get(), before.get(), after.get(),
+                submitted, resumed, matchedOnSubmitted != null);
+        if (twice.isPresent()) {
+            return twice;
+        }
+        keyOrderSplits.add(ScanWaits.waitedOn(ref, table.get(), waitedOn.get()));
         return split;
+    }
+
+    /**
+     * Where the view split once does not give {@code ref} its recorded count: the scan may have waited a second time, on a
+     * row further on in key order that another transaction, ending later, had read with locks
+     * ({@link ScanWaits#lockingReaders}), reading the rows between the two waits as when the first ended. Campaign
+     * mariadb-RC-s21-i1401: a DELETE waited on T1's inserted rows, then on the row T2's DELETE … WHERE EXISTS (SELECT … FROM
+     * t1 …) had read, and missed the row T2 inserted between the two meanwhile. The first such view (holders in the order
+     * they ended, rows in key order) that gives the recorded count; empty when none does. An UPDATE (semi-consistent read)
+     * waits only on a row it matches.
+     */
+    private Optional<DbState> waitedTwice(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, KeyOrderScan.ClusteredKey key,
+            List<String> firstWait, DbState once, DbState submittedView, DbState resumedView, int submitted, int resumed, boolean update)
+            throws SQLException, SetupFailedException {
+        Optional<Long> recorded = sim.actualCount(ref);
+        if (recorded.isEmpty()) {
+            return Optional.empty();
+        }
+        Long countOnce = sim.effectOn(Optional.of(once), List.of(ref)).map(d -> sim.simulatedCounts.get(ref)).orElse(null);
+        if (recorded.get().equals(countOnce)) {
+            return Optional.empty();
+        }
+        OptionalInt firstEnd = scanWaits.holderEnd(sim, done, ref, table, submitted, resumed, firstWait);
+        if (firstEnd.isEmpty()) {
+            return Optional.empty();
+        }
+        for (ScanWaits.LockingReader reader : ScanWaits.lockingReaders(sim, ref, table, firstEnd.getAsInt(), resumed)) {
+            Optional<DbState> between = sim.view(done, ref.txn(), firstEnd.getAsInt() + 1, false);
+            if (between.isEmpty()) {
+                continue;
+            }
+            Optional<Set<String>> matched = update ? sim.matchedRows(between, ref) : Optional.empty();
+            for (List<String> row : between.get().tables().getOrDefault(table, List.of())) {
+                Optional<Integer> c = key.compare(row, firstWait);
+                if (c.isEmpty()) {
+                    return Optional.empty();
+                }
+                if (c.get() <= 0 || update && (matched.isEmpty() || !matched.get().contains(row.get(row.size() - 1)))) {
+                    continue;
+                }
+                Optional<DbState> view = KeyOrderScan.splitViewTwice(submittedView, between.get(), resumedView, table, key, firstWait, row);
+                if (view.isEmpty()) {
+                    continue;
+                }
+                Optional<StateDelta> d = sim.effectOn(view, List.of(ref));
+                if (d.isPresent() && recorded.get().equals(sim.simulatedCounts.get(ref))) {
+                    keyOrderSplits.add(ScanWaits.waitedOn(ref, table, firstWait) + ", then on " + table + " row ("
+                            + String.join(", ", row.subList(0, row.size() - 1).stream().map(String::valueOf).toList()) + "), which "
+                            + reader.statement() + " had read with locks");
+                    return view;
+                }
+            }
+        }
+        return Optional.empty();
     }
 }

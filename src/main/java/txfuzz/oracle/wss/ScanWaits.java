@@ -4,12 +4,16 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
+import java.util.regex.Pattern;
 import txfuzz.dbms.Database;
+import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.SetupFailedException;
 import txfuzz.exec.StateLoader;
 import txfuzz.model.DbState;
@@ -50,6 +54,78 @@ final class ScanWaits {
         }
         return new Held(oldVersions, newVersions);
     }
+
+    /**
+     * The schedule position at which the first of the transactions {@link #held} counts as holding {@code row} (by identity)
+     * ended; empty when none holds it.
+     */
+    OptionalInt holderEnd(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted, int resumed,
+            List<String> row) throws SQLException, SetupFailedException {
+        String id = row.get(row.size() - 1);
+        OptionalInt first = OptionalInt.empty();
+        for (Effect o : done) {
+            int end = sim.endPosition(o.txn());
+            if (o.txn() == ref.txn() || o.position() >= submitted || end < submitted || end >= resumed) {
+                continue;
+            }
+            List<List<String>> rows = new ArrayList<>(o.delta().removed().getOrDefault(table, List.of()));
+            rows.addAll(o.delta().added().getOrDefault(table, List.of()));
+            rows.addAll(matchedUnchanged(sim, o, table));
+            if (rows.stream().anyMatch(r -> id.equals(r.get(r.size() - 1))) && (first.isEmpty() || end < first.getAsInt())) {
+                first = OptionalInt.of(end);
+            }
+        }
+        return first;
+    }
+
+    /** A transaction that may hold read locks on rows of a table a waiting scan walks: where it ended, and the statement that read them. */
+    record LockingReader(int end, StmtRef statement) {
+    }
+
+    /**
+     * The transactions other than {@code ref}'s that ended after position {@code after} and before {@code resumed}, and ran,
+     * before that, a statement that reads {@code table} with locks: a subquery of an UPDATE or DELETE (InnoDB locks the rows a
+     * write's subquery reads until the transaction ends, even at READ COMMITTED: measured, docs/bugs.md
+     * {@code mariadb-RC-s21-i1401}), or a SELECT … FOR UPDATE, FOR SHARE or LOCK IN SHARE MODE. In the order they ended.
+     */
+    static List<LockingReader> lockingReaders(DeviationExplainer sim, StmtRef ref, String table, int after, int resumed) {
+        Pattern reads = Pattern.compile("\\b(FROM|JOIN)\\s+" + Pattern.quote(table) + "\\b",
+                Pattern.CASE_INSENSITIVE);
+        List<LockingReader> out = new ArrayList<>();
+        for (int i = 0; i < resumed; i++) {
+            ExecutedStmt x = sim.trace.schedule().get(i);
+            int txn = x.ref().txn();
+            if (txn == ref.txn() || sim.trace.outcome(txn) == null) {
+                continue;
+            }
+            int end = sim.endPosition(txn);
+            if (end <= after || end >= resumed || x.result().error() != null || out.stream().anyMatch(r -> r.statement().txn() == txn)) {
+                continue;
+            }
+            String sql = sim.testCase.stmt(x.ref()).sql();
+            StmtKind kind = sim.testCase.stmt(x.ref()).kind();
+            long readsOfTable = reads.matcher(sql).results().count();
+            boolean lockingRead = switch (kind) {
+                case UPDATE -> readsOfTable > 0;
+                case DELETE -> readsOfTable > (deletesFrom(table).matcher(sql).find() ? 1 : 0);
+                case SELECT -> readsOfTable > 0 && LOCKING_SELECT.matcher(sql).find();
+                default -> false;
+            };
+            if (lockingRead) {
+                out.add(new LockingReader(end, x.ref()));
+            }
+        }
+        out.sort(Comparator.comparingInt(LockingReader::end));
+        return out;
+    }
+
+    /** A DELETE whose target is {@code table}: its own FROM is not a read of it. */
+    private static Pattern deletesFrom(String table) {
+        return Pattern.compile("^\\s*DELETE\\s+FROM\\s+" + Pattern.quote(table) + "\\b", Pattern.CASE_INSENSITIVE);
+    }
+
+    private static final Pattern LOCKING_SELECT = Pattern.compile(
+            "\\b(FOR\\s+UPDATE|FOR\\s+SHARE|LOCK\\s+IN\\s+SHARE\\s+MODE)\\b", Pattern.CASE_INSENSITIVE);
 
     /** The rows of {@code table} that {@code o}'s UPDATE matched and left as they were, as it saw them. */
     private List<List<String>> matchedUnchanged(DeviationExplainer sim, Effect o, String table) throws SQLException, SetupFailedException {

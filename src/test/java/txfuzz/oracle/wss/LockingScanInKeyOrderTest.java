@@ -314,4 +314,49 @@ class LockingScanInKeyOrderTest {
             assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
         }
     }
+
+    private static final String DELETE_EVERY_T1_ROW = "DELETE FROM t1";
+
+    /**
+     * Campaign mariadb-RC-s21-i1401, reduced: T4's DELETE of every t1 row (in a transaction, so that a fault can tell its run
+     * from the simulations) waits on T1's uncommitted rows (0, 0) and (0, 1). T2's {@code DELETE FROM t0 WHERE EXISTS
+     * (SELECT … FROM t1 …)} reads t1's row (19, 0) with a shared lock, then waits for T3's row of t0. T1 commits, and the
+     * scan goes on in key order to (19, 0), where it waits for T2. T3 commits; T2's REPLACE inserts (0, 5), behind the scan
+     * (no gap locks), and T2 commits. The DELETE resumes and deletes 3 rows; (0, 5) stays.
+     */
+    private static TestCase waitsAgainOnARowASubqueryRead() {
+        return Cases.on("mariadb").table("t0").table("t1").level(IsolationLevel.READ_COMMITTED)
+                .setup("CREATE TABLE t0 (c0 DOUBLE, c3 DOUBLE)", "CREATE TABLE t1 (c0 INT, c1 INT, PRIMARY KEY (c0, c1))",
+                        "INSERT INTO t0 (c0, c3) VALUES (0, 0)", "INSERT INTO t1 (c0, c1) VALUES (19, 0)")
+                .txn("INSERT INTO t1 (c0, c1) VALUES (0, 0), (0, 1)")
+                .txn("DELETE FROM t0 WHERE EXISTS (SELECT 0 FROM t1 s0 WHERE s0.c0 = 19)", "REPLACE INTO t1 (c0, c1) VALUES (0, 5)")
+                .txn("INSERT INTO t0 (c0, c3) VALUES (0, 0)")
+                .txn(DELETE_EVERY_T1_ROW)
+                .order(1, 1, 2, 3, 3, 4, 4, 2, 2, 2, 1, 3, 4);
+    }
+
+    @Test
+    void aScanThatWaitsAgainOnARowAnotherWritesSubqueryReadIsDocumented() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            Verdict v = judge(maria, waitsAgainOnARowASubqueryRead(), new txfuzz.model.StmtRef(4, 1));
+            List<Violation> found = wssViolations(v);
+            assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+            assertTrue(found.stream().allMatch(x -> x.reference().contains("then on t1 row (19, 0), which T2.1 had read with locks")), found.toString());
+        }
+    }
+
+    /**
+     * Negative control: the same schedule with T4's DELETE also skipping row (0, 1), which is in every view the rule allows
+     * (before the second wait it reads the rows as T1 committed them), stays a bug candidate. With the fault off the run is
+     * documented (the test above), so the fault is what it catches.
+     */
+    @Test
+    void aScanThatWaitsAgainAndAlsoSkipsARowStaysABugCandidate() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            Target skipping = new SkippingDeletes(maria, DELETE_EVERY_T1_ROW, DELETE_EVERY_T1_ROW + " WHERE c1 <> 1");
+            List<Violation> found = wssViolations(judge(skipping, waitsAgainOnARowASubqueryRead(), new txfuzz.model.StmtRef(4, 1)));
+            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
+            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+        }
+    }
 }
