@@ -50,6 +50,25 @@ class KeyOrderScanTest {
     }
 
     @Test
+    void aScanThatWaitedTwiceReadsBetweenItsWaitsAsWhenTheFirstEnded() {
+        // at the start k = 1, 5, 9; when the first wait (at 5) ended, row 5 had changed; by the end a row at 7 was inserted
+        // (between the waits: behind the scan, which waited at 9 by then), a row at 0 too (before the first wait), and 9 changed
+        DbState submitted = new DbState(Map.of("t", List.of(List.of("1", "0", "a"), List.of("5", "0", "b"), List.of("9", "0", "c"))));
+        DbState between = new DbState(Map.of("t", List.of(List.of("1", "0", "a"), List.of("5", "1", "b"), List.of("9", "0", "c"))));
+        DbState resumed = new DbState(Map.of("t", List.of(List.of("0", "0", "d"), List.of("1", "0", "a"), List.of("5", "1", "b"),
+                List.of("7", "0", "e"), List.of("9", "2", "c"))));
+        DbState twice = KeyOrderScan.splitViewTwice(submitted, between, resumed, "t", INT_KEY, List.of("5", "0", "b"), List.of("9", "0", "c"))
+                .orElseThrow();
+        assertEquals(List.of(List.of("1", "0", "a"), List.of("5", "1", "b"), List.of("9", "2", "c")), twice.tables().get("t"),
+                "0 and 7 are behind the scan when they come; 5 as the first wait left it, 9 as the second did");
+        // a row moved from before the first wait to after the second is read once, where the scan meets it last
+        DbState moved = new DbState(Map.of("t", List.of(List.of("5", "1", "b"), List.of("9", "0", "c"), List.of("12", "0", "a"))));
+        twice = KeyOrderScan.splitViewTwice(submitted, between, moved, "t", INT_KEY, List.of("5", "0", "b"), List.of("9", "0", "c")).orElseThrow();
+        assertEquals(new DbState(Map.of("t", List.of(List.of("5", "1", "b"), List.of("9", "0", "c"), List.of("12", "0", "a")))).tables().get("t"),
+                twice.tables().get("t"), "(a state keeps its rows in its own order)");
+    }
+
+    @Test
     void theWaitedForRowIsTheFirstHeldInKeyOrder() {
         assertEquals(Optional.of(List.of("1", "x")), KeyOrderScan.firstInKeyOrder(INT_KEY, List.of(List.of("7", "y"), List.of("1", "x"))));
         assertTrue(KeyOrderScan.firstInKeyOrder(TEXT_KEY, List.of(List.of("B", "y"), List.of("a", "x"))).isEmpty());
