@@ -12,16 +12,16 @@ import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
 
 /**
- * Every registered target runs ~200 generated cases statement by statement in autocommit. Setup
+ * Every registered target runs ~120 generated cases statement by statement in autocommit. Setup
  * statements must all succeed; statements the target classifies as INVALID_STATEMENT must stay
  * rare. Picks up new targets from {@link Targets#names()} automatically.
  */
 class GeneratedSqlValidityTest {
     /** Deeper runs: -Dgen.validity.cases=5000 -Dgen.validity.budgetMs=120000 -Dgen.validity.seed=7 */
-    static final int CASES = Integer.getInteger("gen.validity.cases", 200);
+    static final int CASES = Integer.getInteger("gen.validity.cases", 120);
     /** Slow engines (Derby creates each table slowly) run fewer cases; the suite must stay near a minute. */
     static final int MIN_CASES = 40;
-    static final long BUDGET_MS = Long.getLong("gen.validity.budgetMs", 6_000);
+    static final long BUDGET_MS = Long.getLong("gen.validity.budgetMs", 4_000);
     static final long SEED = Long.getLong("gen.validity.seed", 20240601L);
 
     static List<String> targets() {

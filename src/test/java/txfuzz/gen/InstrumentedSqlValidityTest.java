@@ -19,9 +19,9 @@ import txfuzz.dbms.Targets;
  * silently lose history.
  */
 class InstrumentedSqlValidityTest {
-    static final int CASES = Integer.getInteger("gen.instrumented.cases", 120);
+    static final int CASES = Integer.getInteger("gen.instrumented.cases", 80);
     static final int MIN_CASES = 30;
-    static final long BUDGET_MS = Long.getLong("gen.instrumented.budgetMs", 4_000);
+    static final long BUDGET_MS = Long.getLong("gen.instrumented.budgetMs", 3_000);
     static final long SEED = Long.getLong("gen.instrumented.seed", 20250714L);
 
     static List<String> targets() {

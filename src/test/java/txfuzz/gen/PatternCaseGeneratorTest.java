@@ -34,7 +34,7 @@ class PatternCaseGeneratorTest {
      * Derby and DuckDB create tables slowly: they may stop early, after every pattern ran at least
      * once. All 20 seeds everywhere: -Dgen.pattern.budgetMs=300000
      */
-    static final long BUDGET_MS = Long.getLong("gen.pattern.budgetMs", 3_000);
+    static final long BUDGET_MS = Long.getLong("gen.pattern.budgetMs", 2_000);
 
     static List<String> inProcess() {
         return Targets.names().stream().filter(n -> !Targets.engine(n).server()).toList();
