@@ -6,11 +6,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import txfuzz.dbms.Database;
 import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.SetupFailedException;
@@ -179,7 +182,7 @@ final class InFlightReads {
         List<List<RowSeen>> out = new ArrayList<>();
         for (var e : change.added().entrySet()) {
             String table = e.getKey();
-            java.util.Set<String> replaced = new java.util.HashSet<>();
+            Set<String> replaced = new HashSet<>();
             change.removed().getOrDefault(table, List.of()).forEach(old -> replaced.add(old.get(old.size() - 1)));
             for (List<String> row : e.getValue()) {
                 if (!replaced.contains(row.get(row.size() - 1))) {
@@ -218,7 +221,7 @@ final class InFlightReads {
 
     private boolean keyChanged(String table, List<String> old, List<String> now) throws SQLException {
         List<Integer> key = keyPositions().getOrDefault(table.toLowerCase(Locale.ROOT), List.of());
-        return key.stream().anyMatch(i -> !java.util.Objects.equals(old.get(i), now.get(i)));
+        return key.stream().anyMatch(i -> !Objects.equals(old.get(i), now.get(i)));
     }
 
     /** The primary-key columns of the case's tables, by position; none when they cannot be read. */

@@ -62,11 +62,16 @@ final class LockingScanInKeyOrder extends Mechanism {
             ExecutedStmt e = sim.trace.executed(ref).orElseThrow();
             int submitted = e.completedBefore();
             int resumed = sim.trace.position(ref);
-            Optional<DbState> view = e.blocked() ? splitView(sim, done, ref, submitted, resumed) : Optional.empty();
-            if (view.isEmpty()) {
-                view = sim.view(done, ref.txn(), e.blocked() ? resumed : submitted, false);
-            }
+            Optional<SplitScan> split = e.blocked() ? splitView(sim, done, ref, submitted, resumed) : Optional.empty();
+            Optional<DbState> view = split.isPresent() ? Optional.of(split.get().view()) : sim.view(done, ref.txn(), e.blocked() ? resumed : submitted, false);
             Optional<StateDelta> delta = sim.effectOn(view, List.of(ref));
+            if (split.isPresent() && (delta.isEmpty() || sim.actualCount(ref).filter(n -> !sim.reproducedCount(ref, n)).isPresent())) {
+                Optional<DbState> twice = waitedTwice(sim, done, ref, split.get(), submitted, resumed);
+                if (twice.isPresent()) {
+                    view = twice;
+                    delta = sim.effectOn(view, List.of(ref));
+                }
+            }
             if (delta.isEmpty() || sim.skippedALockedRow(done, ref, e, delta.get(), submitted)) {
                 return false;
             }
@@ -76,11 +81,19 @@ final class LockingScanInKeyOrder extends Mechanism {
     }
 
     /**
+     * A waiting write's view split at the row it waited on, and what a second wait ({@link #waitedTwice}) starts from: its
+     * table and key, that row, the data as of its submission and its resumption, and whether it is an UPDATE.
+     */
+    private record SplitScan(DbState view, String table, KeyOrderScan.ClusteredKey key, List<String> waitedOn, DbState submitted,
+            DbState resumed, boolean update) {
+    }
+
+    /**
      * The view of {@code ref}, which waited, under {@link KeyOrderScan}: empty when the rule does not
      * apply (not a single-table UPDATE or DELETE, no clustered key, a plan not known to scan in key order,
      * no row a blocker held in its table, or keys whose order is not certain).
      */
-    private Optional<DbState> splitView(DeviationExplainer sim, List<Effect> done, StmtRef ref, int submitted, int resumed) throws SQLException, SetupFailedException {
+    private Optional<SplitScan> splitView(DeviationExplainer sim, List<Effect> done, StmtRef ref, int submitted, int resumed) throws SQLException, SetupFailedException {
         StmtKind kind = sim.testCase.stmt(ref).kind();
         Optional<KeyOrderScan.Target> target = KeyOrderScan.target(sim.testCase.stmt(ref).sql());
         if (target.isEmpty() || (kind != StmtKind.UPDATE && kind != StmtKind.DELETE) || sim.failedInActualRun(ref)) {
@@ -125,66 +138,49 @@ final class LockingScanInKeyOrder extends Mechanism {
         Optional<List<String>> waitedOn = KeyOrderScan.firstInKeyOrder(key.get(), held);
         Optional<DbState> split = waitedOn.flatMap(w -> KeyOrderScan.splitView(before.get(), after.get(), table.get(), key.get(), w));
         if (split.isEmpty()) {
-            return split;
-        }
-        Optional<DbState> twice = waitedTwice(sim, done, ref, table.get(), key.get(), waitedOn.get(), split.get(), before.get(), after.get(),
-                submitted, resumed, matchedOnSubmitted != null);
-        if (twice.isPresent()) {
-            return twice;
+            return Optional.empty();
         }
         keyOrderSplits.add(ScanWaits.waitedOn(ref, table.get(), waitedOn.get()));
-        return split;
+        return Optional.of(new SplitScan(split.get(), table.get(), key.get(), waitedOn.get(), before.get(), after.get(), matchedOnSubmitted != null));
     }
 
     /**
      * Where the view split once does not give {@code ref} its recorded count: the scan may have waited a second time, on a
-     * row further on in key order that another transaction, ending later, had read with locks
+     * row further on in key order that another transaction, ending after the first wait, had read with locks
      * ({@link ScanWaits#lockingReaders}), reading the rows between the two waits as when the first ended. Campaign
      * mariadb-RC-s21-i1401: a DELETE waited on T1's inserted rows, then on the row T2's DELETE … WHERE EXISTS (SELECT … FROM
-     * t1 …) had read, and missed the row T2 inserted between the two meanwhile. The first such view (holders in the order
-     * they ended, rows in key order) that gives the recorded count; empty when none does. An UPDATE (semi-consistent read)
+     * t1 …) had read, and missed the row T2 inserted between the two meanwhile. The first such view (rows in key order) that
+     * gives the recorded count, its words replacing the single wait's; empty when none does. An UPDATE (semi-consistent read)
      * waits only on a row it matches.
      */
-    private Optional<DbState> waitedTwice(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, KeyOrderScan.ClusteredKey key,
-            List<String> firstWait, DbState once, DbState submittedView, DbState resumedView, int submitted, int resumed, boolean update)
+    private Optional<DbState> waitedTwice(DeviationExplainer sim, List<Effect> done, StmtRef ref, SplitScan once, int submitted, int resumed)
             throws SQLException, SetupFailedException {
         Optional<Long> recorded = sim.actualCount(ref);
-        if (recorded.isEmpty()) {
+        OptionalInt firstEnd = scanWaits.holderEnd(sim, done, ref, once.table(), submitted, resumed, once.waitedOn());
+        if (recorded.isEmpty() || firstEnd.isEmpty()) {
             return Optional.empty();
         }
-        Long countOnce = sim.effectOn(Optional.of(once), List.of(ref)).map(d -> sim.simulatedCounts.get(ref)).orElse(null);
-        if (recorded.get().equals(countOnce)) {
+        List<StmtRef> readers = ScanWaits.lockingReaders(sim, ref, once.table(), firstEnd.getAsInt(), resumed);
+        Optional<DbState> between = sim.view(done, ref.txn(), firstEnd.getAsInt() + 1, false);
+        if (readers.isEmpty() || between.isEmpty()) {
             return Optional.empty();
         }
-        OptionalInt firstEnd = scanWaits.holderEnd(sim, done, ref, table, submitted, resumed, firstWait);
-        if (firstEnd.isEmpty()) {
-            return Optional.empty();
-        }
-        for (ScanWaits.LockingReader reader : ScanWaits.lockingReaders(sim, ref, table, firstEnd.getAsInt(), resumed)) {
-            Optional<DbState> between = sim.view(done, ref.txn(), firstEnd.getAsInt() + 1, false);
-            if (between.isEmpty()) {
+        Optional<Set<String>> matched = once.update() ? sim.matchedRows(between, ref) : Optional.empty();
+        for (List<String> row : between.get().tables().getOrDefault(once.table(), List.of())) {
+            Optional<Integer> c = once.key().compare(row, once.waitedOn());
+            if (c.isEmpty()) {
+                return Optional.empty();
+            }
+            if (c.get() <= 0 || once.update() && (matched.isEmpty() || !matched.get().contains(row.get(row.size() - 1)))) {
                 continue;
             }
-            Optional<Set<String>> matched = update ? sim.matchedRows(between, ref) : Optional.empty();
-            for (List<String> row : between.get().tables().getOrDefault(table, List.of())) {
-                Optional<Integer> c = key.compare(row, firstWait);
-                if (c.isEmpty()) {
-                    return Optional.empty();
-                }
-                if (c.get() <= 0 || update && (matched.isEmpty() || !matched.get().contains(row.get(row.size() - 1)))) {
-                    continue;
-                }
-                Optional<DbState> view = KeyOrderScan.splitViewTwice(submittedView, between.get(), resumedView, table, key, firstWait, row);
-                if (view.isEmpty()) {
-                    continue;
-                }
-                Optional<StateDelta> d = sim.effectOn(view, List.of(ref));
-                if (d.isPresent() && recorded.get().equals(sim.simulatedCounts.get(ref))) {
-                    keyOrderSplits.add(ScanWaits.waitedOn(ref, table, firstWait) + ", then on " + table + " row ("
-                            + String.join(", ", row.subList(0, row.size() - 1).stream().map(String::valueOf).toList()) + "), which "
-                            + reader.statement() + " had read with locks");
-                    return view;
-                }
+            Optional<DbState> view = KeyOrderScan.splitViewTwice(once.submitted(), between.get(), once.resumed(), once.table(), once.key(),
+                    once.waitedOn(), row);
+            if (view.isPresent() && sim.effectOn(view, List.of(ref)).isPresent() && recorded.get().equals(sim.simulatedCounts.get(ref))) {
+                keyOrderSplits.set(keyOrderSplits.size() - 1, ScanWaits.waitedOn(ref, once.table(), once.waitedOn()) + ", then on "
+                        + once.table() + " row (" + String.join(", ", row.subList(0, row.size() - 1).stream().map(String::valueOf).toList())
+                        + "), which " + String.join(" or ", readers.stream().map(StmtRef::toString).toList()) + " had read with locks");
+                return view;
             }
         }
         return Optional.empty();

@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,13 +43,10 @@ final class ScanWaits {
     Held held(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted, int resumed) throws SQLException, SetupFailedException {
         List<List<String>> oldVersions = new ArrayList<>();
         List<List<String>> newVersions = new ArrayList<>();
-        for (Effect o : done) {
-            int end = sim.endPosition(o.txn());
-            if (o.txn() != ref.txn() && o.position() < submitted && end >= submitted && end < resumed) {
-                oldVersions.addAll(o.delta().removed().getOrDefault(table, List.of()));
-                oldVersions.addAll(matchedUnchanged(sim, o, table));
-                newVersions.addAll(o.delta().added().getOrDefault(table, List.of()));
-            }
+        for (Effect o : holders(sim, done, ref, submitted, resumed)) {
+            oldVersions.addAll(o.delta().removed().getOrDefault(table, List.of()));
+            oldVersions.addAll(matchedUnchanged(sim, o, table));
+            newVersions.addAll(o.delta().added().getOrDefault(table, List.of()));
         }
         return new Held(oldVersions, newVersions);
     }
@@ -63,14 +59,11 @@ final class ScanWaits {
             List<String> row) throws SQLException, SetupFailedException {
         String id = row.get(row.size() - 1);
         OptionalInt first = OptionalInt.empty();
-        for (Effect o : done) {
-            int end = sim.endPosition(o.txn());
-            if (o.txn() == ref.txn() || o.position() >= submitted || end < submitted || end >= resumed) {
-                continue;
-            }
+        for (Effect o : holders(sim, done, ref, submitted, resumed)) {
             List<List<String>> rows = new ArrayList<>(o.delta().removed().getOrDefault(table, List.of()));
             rows.addAll(o.delta().added().getOrDefault(table, List.of()));
             rows.addAll(matchedUnchanged(sim, o, table));
+            int end = sim.endPosition(o.txn());
             if (rows.stream().anyMatch(r -> id.equals(r.get(r.size() - 1))) && (first.isEmpty() || end < first.getAsInt())) {
                 first = OptionalInt.of(end);
             }
@@ -78,50 +71,45 @@ final class ScanWaits {
         return first;
     }
 
-    /** A transaction that may hold read locks on rows of a table a waiting scan walks: where it ended, and the statement that read them. */
-    record LockingReader(int end, StmtRef statement) {
+    /** The effects of other transactions than {@code ref}'s that were done when it was submitted and whose transactions ended while it waited. */
+    private static List<Effect> holders(DeviationExplainer sim, List<Effect> done, StmtRef ref, int submitted, int resumed) {
+        return done.stream().filter(o -> {
+            int end = sim.endPosition(o.txn());
+            return o.txn() != ref.txn() && o.position() < submitted && end >= submitted && end < resumed;
+        }).toList();
     }
 
     /**
-     * The transactions other than {@code ref}'s that ended after position {@code after} and before {@code resumed}, and ran,
-     * before that, a statement that reads {@code table} with locks: a subquery of an UPDATE or DELETE (InnoDB locks the rows a
-     * write's subquery reads until the transaction ends, even at READ COMMITTED: measured, docs/bugs.md
-     * {@code mariadb-RC-s21-i1401}), or a SELECT … FOR UPDATE, FOR SHARE or LOCK IN SHARE MODE. In the order they ended.
+     * The statements, one per transaction (its first such), of the transactions other than {@code ref}'s that ended after
+     * position {@code after} and before {@code resumed} and ran, before that, a statement that reads {@code table} with locks:
+     * a subquery of an UPDATE or DELETE (InnoDB locks the rows a write's subquery reads until the transaction ends, even at
+     * READ COMMITTED: measured, docs/bugs.md {@code mariadb-RC-s21-i1401}), or a SELECT … FOR UPDATE, FOR SHARE or LOCK IN
+     * SHARE MODE. A statement that failed is left out.
      */
-    static List<LockingReader> lockingReaders(DeviationExplainer sim, StmtRef ref, String table, int after, int resumed) {
-        Pattern reads = Pattern.compile("\\b(FROM|JOIN)\\s+" + Pattern.quote(table) + "\\b",
-                Pattern.CASE_INSENSITIVE);
-        List<LockingReader> out = new ArrayList<>();
+    static List<StmtRef> lockingReaders(DeviationExplainer sim, StmtRef ref, String table, int after, int resumed) {
+        Pattern reads = Pattern.compile("\\b(FROM|JOIN)\\s+" + Pattern.quote(table) + "\\b", Pattern.CASE_INSENSITIVE);
+        Pattern deletesFrom = Pattern.compile("^\\s*DELETE\\s+FROM\\s+" + Pattern.quote(table) + "\\b", Pattern.CASE_INSENSITIVE);
+        List<StmtRef> out = new ArrayList<>();
         for (int i = 0; i < resumed; i++) {
             ExecutedStmt x = sim.trace.schedule().get(i);
             int txn = x.ref().txn();
-            if (txn == ref.txn() || sim.trace.outcome(txn) == null) {
+            if (txn == ref.txn() || sim.trace.outcome(txn) == null || x.result().error() != null || out.stream().anyMatch(r -> r.txn() == txn)) {
                 continue;
             }
             int end = sim.endPosition(txn);
-            if (end <= after || end >= resumed || x.result().error() != null || out.stream().anyMatch(r -> r.statement().txn() == txn)) {
-                continue;
-            }
             String sql = sim.testCase.stmt(x.ref()).sql();
-            StmtKind kind = sim.testCase.stmt(x.ref()).kind();
             long readsOfTable = reads.matcher(sql).results().count();
-            boolean lockingRead = switch (kind) {
+            boolean lockingRead = switch (sim.testCase.stmt(x.ref()).kind()) {
                 case UPDATE -> readsOfTable > 0;
-                case DELETE -> readsOfTable > (deletesFrom(table).matcher(sql).find() ? 1 : 0);
+                case DELETE -> readsOfTable > (deletesFrom.matcher(sql).find() ? 1 : 0); // its own FROM is not a read of the table
                 case SELECT -> readsOfTable > 0 && LOCKING_SELECT.matcher(sql).find();
                 default -> false;
             };
-            if (lockingRead) {
-                out.add(new LockingReader(end, x.ref()));
+            if (lockingRead && end > after && end < resumed) {
+                out.add(x.ref());
             }
         }
-        out.sort(Comparator.comparingInt(LockingReader::end));
         return out;
-    }
-
-    /** A DELETE whose target is {@code table}: its own FROM is not a read of it. */
-    private static Pattern deletesFrom(String table) {
-        return Pattern.compile("^\\s*DELETE\\s+FROM\\s+" + Pattern.quote(table) + "\\b", Pattern.CASE_INSENSITIVE);
     }
 
     private static final Pattern LOCKING_SELECT = Pattern.compile(
