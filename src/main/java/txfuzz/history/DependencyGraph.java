@@ -363,6 +363,8 @@ public final class DependencyGraph {
         /** The rows with dependencies, in the order their versions are numbered for ww edges ({@link RowVersions#base}). */
         final List<RowVersions> byBase = new ArrayList<>();
         int nextBase;
+        /** Where the rows are split in two stretches with about as many observations each, when found on two threads. */
+        int rowsMid;
 
         record PredKey(String table, String predicate) {
         }
@@ -508,10 +510,7 @@ public final class DependencyGraph {
                 placing = true;
                 edges.startPlacing();
                 predicateEdges.clear();
-                RowScratch scratch = new RowScratch(edges, null);
-                for (RowVersions r : rows) {
-                    rowDependencies(scratch, r);
-                }
+                allRowDependencies();
                 sessionOrder();
                 predicates();
             }
@@ -1099,10 +1098,8 @@ public final class DependencyGraph {
 
         /**
          * The rows' dependencies, in the rows' order (their found order). Each row's versions are numbered first, in that order
-         * (a ww dependency names its version by its place among all rows'); then, for a large history found once, the rows are
-         * split in two stretches with about as many observations each, found on two threads ({@link TwoThreads}) into two lists
-         * of dependencies, the second appended to the first, and what they report is reported afterwards, the first's first:
-         * the same dependencies in the same order, the same reports in the same order.
+         * (a ww dependency names its version by its place among all rows'); then the dependencies are found
+         * ({@link #allRowDependencies}).
          */
         private void findRowDependencies() {
             long observations = 0;
@@ -1114,21 +1111,32 @@ public final class DependencyGraph {
                 }
                 observations += r.observations();
             }
-            if (!together || c.ops > limits.onePassOps()) {
+            for (long before = 0; rowsMid < rows.size() && 2 * before < observations; rowsMid++) {
+                before += rows.get(rowsMid).observations();
+            }
+            allRowDependencies();
+        }
+
+        /**
+         * Every row's dependencies, in the rows' order: for a large history, the rows are split in two stretches with about as
+         * many observations each ({@link #rowsMid}), found on two threads ({@link TwoThreads}), and what they report is
+         * reported afterwards, the first's first. Found once, the second stretch's dependencies are kept apart and appended to
+         * the first's; found twice, the second's are counted apart and then placed past the first's of each vertex
+         * ({@link Edges#laterStretch}). Either way the same dependencies in the same order, the same reports in the same order.
+         */
+        private void allRowDependencies() {
+            if (!together) {
                 RowScratch scratch = new RowScratch(edges, null);
                 for (RowVersions r : rows) {
                     rowDependencies(scratch, r);
                 }
                 return;
             }
-            int mid = 0;
-            for (long before = 0; mid < rows.size() && 2 * before < observations; mid++) {
-                before += rows.get(mid).observations();
-            }
+            boolean foundOnce = c.ops <= limits.onePassOps();
             RowScratch first = new RowScratch(edges, new ArrayList<>());
-            RowScratch second = new RowScratch(new Edges(vertexIds.length, true), new ArrayList<>());
-            List<RowVersions> firstRows = rows.subList(0, mid);
-            List<RowVersions> secondRows = rows.subList(mid, rows.size());
+            RowScratch second = new RowScratch(foundOnce ? new Edges(vertexIds.length, true) : edges.laterStretch(), new ArrayList<>());
+            List<RowVersions> firstRows = rows.subList(0, rowsMid);
+            List<RowVersions> secondRows = rows.subList(rowsMid, rows.size());
             TwoThreads.run(true, () -> {
                 for (RowVersions r : firstRows) {
                     rowDependencies(first, r);
@@ -1139,7 +1147,11 @@ public final class DependencyGraph {
                 }
             });
             passesOnTwoThreads++;
-            edges.appendAll(second.edges);
+            if (foundOnce) {
+                edges.appendAll(second.edges);
+            } else {
+                edges.join(second.edges);
+            }
             first.reports.forEach(Runnable::run);
             second.reports.forEach(Runnable::run);
         }

@@ -32,9 +32,17 @@ final class Edges {
     private int[][] toBlocks;
     private int[][] sourceBlocks;
     private byte[][] codeBlocks;
+    /** Counting (the first pass): where each vertex's edges are counted (vertex v's at v + 1): {@link #off}, or a later stretch's. */
+    private int[] counts;
     /** Placing (the second pass): the next free place of each vertex's edges. */
     private int[] fill;
     private int placed;
+    /**
+     * Found twice on two threads ({@link #laterStretch}): the later stretch's counts, the rest's counted with them; once
+     * placing, the later stretch's first place of each vertex.
+     */
+    private int[] laterCounts;
+    private int[] laterFill;
     /**
      * Predicate dependencies, by their source: each one's {@link Dep} without its read and writer's statement, and its read (the
      * predicate read's header operation), from which {@link #dep} completes it.
@@ -56,14 +64,19 @@ final class Edges {
 
     /** {@code onePass}: the dependencies are found once, and kept in found order until {@link #group}ed. */
     Edges(int vertices, boolean onePass) {
-        this.vertices = vertices;
-        off = new int[vertices + 1];
+        this(vertices, new int[vertices + 1]);
         if (onePass) {
             fromBlocks = new int[4][];
             toBlocks = new int[4][];
             sourceBlocks = new int[4][];
             codeBlocks = new byte[4][];
         }
+    }
+
+    private Edges(int vertices, int[] off) {
+        this.vertices = vertices;
+        this.off = off;
+        counts = off;
     }
 
     static int code(DepType type, boolean predicate, boolean locking) {
@@ -78,7 +91,7 @@ final class Edges {
             return;
         }
         if (fill == null) {
-            off[from + 1]++; // counting
+            counts[from + 1]++; // counting
             size++;
             return;
         }
@@ -213,11 +226,58 @@ final class Edges {
         }
     }
 
+    /**
+     * Found twice, on two threads: where a later stretch of rows' dependencies go, found on a thread of its own beside this
+     * one's earlier stretch. Counting, they are counted apart; placing, each vertex's are placed past its edges of the earlier
+     * stretch, so each lands where it would on one thread. {@link #join} it once both stretches are done.
+     */
+    Edges laterStretch() {
+        if (fromBlocks != null || !predicateDeps.isEmpty()) {
+            throw new IllegalStateException("a later stretch is of rows found twice, before the predicates");
+        }
+        Edges later = new Edges(vertices, fill == null ? new int[vertices + 1] : off);
+        if (fill != null) {
+            later.to = to;
+            later.code = code;
+            later.source = source;
+            later.fill = laterFill;
+        }
+        return later;
+    }
+
+    /** The later stretch is done: what is found from now on (the rest, on one thread) comes after its edges. */
+    void join(Edges later) {
+        if (fill == null) {
+            size += later.size;
+            laterCounts = later.counts;
+            counts = laterCounts;
+        } else {
+            placed += later.placed;
+            fill = laterFill;
+            laterFill = null;
+        }
+    }
+
     /** The edges are counted: the same ones, found again in the same order, are now placed. */
     void startPlacing() {
-        for (int v = 0; v < vertices; v++) {
-            off[v + 1] += off[v];
+        if (laterCounts == null) {
+            for (int v = 0; v < vertices; v++) {
+                off[v + 1] += off[v];
+            }
+        } else {
+            // each vertex's edges of the earlier stretch, then those of the later one and the rest
+            laterFill = new int[vertices];
+            int start = 0;
+            for (int v = 0; v < vertices; v++) {
+                int earlier = off[v + 1];
+                off[v] = start;
+                laterFill[v] = start + earlier;
+                start += earlier + laterCounts[v + 1];
+            }
+            off[vertices] = start;
+            laterCounts = null;
         }
+        counts = null;
         to = new int[size];
         code = new byte[size];
         source = new int[size];
