@@ -123,9 +123,8 @@ final class CycleSearch {
     private final int nV;
     /** The graph's edges grouped by source vertex ({@link Edges#finish}): vertex v's are off[v] up to off[v + 1]. */
     private final int[] off;
-    private final int[] to;
-    /** Each edge's code: its search type in bits 0–2 ({@link Edges#TYPE_BITS}). */
-    private final byte[] type;
+    /** Each edge's target vertex and code ({@link Edges#links}): its search type in bits 0–2 ({@link Edges#TYPE_BITS}). */
+    private final int[] link;
     private final Edges edges;
     private final DependencyGraph.Limits limits;
     final List<String> warnings = new ArrayList<>();
@@ -172,11 +171,10 @@ final class CycleSearch {
         nV = g.vertexIds.length;
         edges = g.edges;
         off = edges.offsets();
-        to = edges.targets();
-        type = edges.codes();
+        link = edges.links();
         int present = 0;
-        for (byte c : type) {
-            present |= 1 << (c & Edges.TYPE_BITS);
+        for (int l : link) {
+            present |= 1 << (l & Edges.TYPE_BITS);
             if (present == 0b11111) {
                 break;
             }
@@ -275,8 +273,9 @@ final class CycleSearch {
                 int e = callE[csp - 1];
                 boolean pushed = false;
                 while (e < off[v + 1]) {
-                    int w = to[e];
-                    int t = type[e] & Edges.TYPE_BITS;
+                    int l = link[e];
+                    int w = Edges.target(l);
+                    int t = l & Edges.TYPE_BITS;
                     e++;
                     if ((mask & (1 << t)) == 0) {
                         continue;
@@ -385,7 +384,7 @@ final class CycleSearch {
                 continue;
             }
             for (int e = off[v]; e < off[v + 1]; e++) {
-                if ((type[e] & Edges.TYPE_BITS) == spec.anchor && comp[to[e]] == comp[v]) {
+                if ((link[e] & Edges.TYPE_BITS) == spec.anchor && comp[Edges.target(link[e])] == comp[v]) {
                     anchors.computeIfAbsent(comp[v], k -> new Anchors()).add(e, keep);
                 }
             }
@@ -472,7 +471,7 @@ final class CycleSearch {
     private void bfs(Spec spec, int anchorEdge, int[] comp, int pathMask, Map<Anomaly, Witness> best, long[] steps) {
         Dep anchor = dep(anchorEdge);
         int u = edges.fromVertex(anchorEdge);
-        int v = to[anchorEdge];
+        int v = Edges.target(link[anchorEdge]);
         int c = comp[u];
         cur++;
         if (cur == Integer.MAX_VALUE) {
@@ -501,11 +500,12 @@ final class CycleSearch {
             int x = key / STATES;
             int s = key % STATES;
             for (int e = off[x]; e < off[x + 1]; e++) {
-                int t = type[e] & Edges.TYPE_BITS;
+                int l = link[e];
+                int t = l & Edges.TYPE_BITS;
                 if ((pathMask & (1 << t)) == 0) {
                     continue;
                 }
-                int y = to[e];
+                int y = Edges.target(l);
                 if (comp[y] != c) {
                     continue;
                 }

@@ -294,7 +294,7 @@ public final class DependencyGraph {
     record Limits(int findingsPerKind, long predicateEdges, int anchorsPerComponent, long bfsStepsPerSpec, long onePassOps, long twoThreadOps) {
         /**
          * Dependencies are found once for histories of up to {@code onePassOps} operations, twice beyond ({@link Edges}): about
-         * two dependencies per operation, 13 bytes each in found order and 9 grouped, with room to spare for the rest. Passes
+         * two dependencies per operation, 12 bytes each in found order and 8 grouped, with room to spare for the rest. Passes
          * are split over two threads ({@link TwoThreads}) for histories of more than {@code twoThreadOps} operations, when
          * there is a second core: a test case's few hundred operations are not worth a thread.
          */

@@ -9,7 +9,7 @@ import java.util.List;
  * The dependencies of a graph as columns grouped by their source vertex (compressed rows: vertex v's edges are
  * {@code off[v]} up to {@code off[v + 1]}, in the order they were found), which is the form the cycle search
  * walks. A history of a million transactions has about 13 million dependencies: as objects they were a gigabyte,
- * as eight columns in found order plus the search's own copy about 800 MB; now 9 bytes each. The inference
+ * as eight columns in found order plus the search's own copy about 800 MB; now 8 bytes each. The inference
  * finds them once, held in found order in blocks and then grouped, when the heap has room for both forms;
  * otherwise twice: first each vertex's are counted, then they are placed (at ten million transactions both
  * forms did not fit the default heap; finding them again costs about a third of the check).
@@ -23,15 +23,29 @@ import java.util.List;
 final class Edges {
     /** The code: bits 0–2 the search's type ({@link CycleSearch#WW} ...), then these. */
     static final int TYPE_BITS = 7, PREDICATE = 8, LOCKING = 16;
+    /**
+     * An edge's target vertex and code in one int (a link: the target shifted past the code's bits): placing writes one
+     * scattered place instead of two, and the cycle search reads one column. It bounds a graph to 2^27 vertices; the
+     * dependencies' count, an int, bounds it about as much (some 13 a transaction).
+     */
+    static final int CODE_BITS = 5;
+    static final int MAX_VERTICES = 1 << (31 - CODE_BITS + 1);
+
+    static int target(int link) {
+        return link >>> CODE_BITS;
+    }
+
+    static int link(int to, int code) {
+        return to << CODE_BITS | code;
+    }
 
     private final int vertices;
     private int size;
-    /** Found once: in found order in these blocks (from and to vertex, source, code), grouped at the end. */
+    /** Found once: in found order in these blocks (from vertex, link, source), grouped at the end. */
     private static final int BLOCK_BITS = 17, BLOCK = 1 << BLOCK_BITS; // 512 KB: under the collector's large-object size
     private int[][] fromBlocks;
-    private int[][] toBlocks;
+    private int[][] linkBlocks;
     private int[][] sourceBlocks;
-    private byte[][] codeBlocks;
     /** Counting (the first pass): where each vertex's edges are counted (vertex v's at v + 1): {@link #off}, or a later stretch's. */
     private int[] counts;
     /** Placing (the second pass): the next free place of each vertex's edges. */
@@ -52,8 +66,7 @@ final class Edges {
 
     /** Grouped by source vertex: vertex v's edges are off[v] up to off[v + 1]. */
     private final int[] off;
-    private int[] to;
-    private byte[] code;
+    private int[] link;
     private int[] source;
     /** What a {@link Dep} is made from. */
     private long[] vertexIds;
@@ -67,13 +80,16 @@ final class Edges {
         this(vertices, new int[vertices + 1]);
         if (onePass) {
             fromBlocks = new int[4][];
-            toBlocks = new int[4][];
+            linkBlocks = new int[4][];
             sourceBlocks = new int[4][];
-            codeBlocks = new byte[4][];
         }
     }
 
     private Edges(int vertices, int[] off) {
+        if (vertices > MAX_VERTICES) {
+            throw new IllegalArgumentException("a dependency graph of " + vertices + " committed transactions is past the checker's "
+                    + MAX_VERTICES);
+        }
         this.vertices = vertices;
         this.off = off;
         counts = off;
@@ -86,7 +102,7 @@ final class Edges {
     /** An edge between vertices {@code from} and {@code to}: {@code source} as the class comment says, -1 for session order. */
     void add(int from, int to, int code, int source) {
         if (fromBlocks != null) {
-            append(from, to, code, source); // counted per vertex in group(), in a loop of its own
+            append(from, link(to, code), source); // counted per vertex in group(), in a loop of its own
             size++;
             return;
         }
@@ -96,8 +112,7 @@ final class Edges {
             return;
         }
         int k = fill[from]++;
-        this.to[k] = to;
-        this.code[k] = (byte) code;
+        link[k] = link(to, code);
         this.source[k] = source;
         placed++;
     }
@@ -117,33 +132,29 @@ final class Edges {
         return size;
     }
 
-    private void append(int from, int to, int code, int source) {
+    private void append(int from, int link, int source) {
         int b = size >>> BLOCK_BITS;
         int i = size & (BLOCK - 1);
         if (i == 0) {
             if (b == fromBlocks.length) {
                 int n = b * 2;
                 fromBlocks = Arrays.copyOf(fromBlocks, n);
-                toBlocks = Arrays.copyOf(toBlocks, n);
+                linkBlocks = Arrays.copyOf(linkBlocks, n);
                 sourceBlocks = Arrays.copyOf(sourceBlocks, n);
-                codeBlocks = Arrays.copyOf(codeBlocks, n);
             }
             int length = b == 0 ? 64 : BLOCK; // the first small: most graphs (a test case's) have a few dozen edges
             fromBlocks[b] = new int[length];
-            toBlocks[b] = new int[length];
+            linkBlocks[b] = new int[length];
             sourceBlocks[b] = new int[length];
-            codeBlocks[b] = new byte[length];
         } else if (b == 0 && i == fromBlocks[0].length) {
             int n = Math.min(BLOCK, i * 4);
             fromBlocks[0] = Arrays.copyOf(fromBlocks[0], n);
-            toBlocks[0] = Arrays.copyOf(toBlocks[0], n);
+            linkBlocks[0] = Arrays.copyOf(linkBlocks[0], n);
             sourceBlocks[0] = Arrays.copyOf(sourceBlocks[0], n);
-            codeBlocks[0] = Arrays.copyOf(codeBlocks[0], n);
         }
         fromBlocks[b][i] = from;
-        toBlocks[b][i] = to;
+        linkBlocks[b][i] = link;
         sourceBlocks[b][i] = source;
-        codeBlocks[b][i] = (byte) code;
     }
 
     /** Found once: appends {@code later}'s edges (found once, no predicate ones), in their order, after these. */
@@ -153,12 +164,11 @@ final class Edges {
         }
         for (int b = 0; b * (long) BLOCK < later.size; b++) {
             int[] f = later.fromBlocks[b];
-            int[] t = later.toBlocks[b];
+            int[] l = later.linkBlocks[b];
             int[] s = later.sourceBlocks[b];
-            byte[] c = later.codeBlocks[b];
             int n = Math.min(f.length, later.size - b * BLOCK);
             for (int i = 0; i < n; i++) {
-                append(f[i], t[i], c[i], s[i]);
+                append(f[i], l[i], s[i]);
                 size++;
             }
         }
@@ -187,13 +197,11 @@ final class Edges {
                 secondAt[v] += off[v];
             }
         }
-        to = new int[size];
-        code = new byte[size];
+        link = new int[size];
         source = new int[size];
         TwoThreads.run(together, () -> place(0, half, Arrays.copyOf(off, vertices)), () -> place(half, blocks, secondAt));
-        toBlocks = null;
+        linkBlocks = null;
         sourceBlocks = null;
-        codeBlocks = null;
         fromBlocks = null;
         placed = size;
     }
@@ -213,15 +221,13 @@ final class Edges {
     private void place(int from, int until, int[] at) {
         for (int b = from; b < until; b++) {
             int[] f = fromBlocks[b];
-            int[] t = toBlocks[b];
+            int[] l = linkBlocks[b];
             int[] s = sourceBlocks[b];
-            byte[] c = codeBlocks[b];
             int n = Math.min(f.length, size - b * BLOCK);
             for (int i = 0; i < n; i++) {
                 int k = at[f[i]]++;
-                to[k] = t[i];
+                link[k] = l[i];
                 source[k] = s[i];
-                code[k] = c[i];
             }
         }
     }
@@ -237,8 +243,7 @@ final class Edges {
         }
         Edges later = new Edges(vertices, fill == null ? new int[vertices + 1] : off);
         if (fill != null) {
-            later.to = to;
-            later.code = code;
+            later.link = link;
             later.source = source;
             later.fill = laterFill;
         }
@@ -278,8 +283,7 @@ final class Edges {
             laterCounts = null;
         }
         counts = null;
-        to = new int[size];
-        code = new byte[size];
+        link = new int[size];
         source = new int[size];
         if (fromBlocks == null) {
             fill = Arrays.copyOf(off, vertices);
@@ -307,12 +311,9 @@ final class Edges {
         return off;
     }
 
-    int[] targets() {
-        return to;
-    }
-
-    byte[] codes() {
-        return code;
+    /** Each grouped edge's target vertex and code ({@link #target}, the code in its low {@link #CODE_BITS} bits). */
+    int[] links() {
+        return link;
     }
 
     /** The source vertex of grouped edge {@code k}. */
@@ -334,9 +335,9 @@ final class Edges {
 
     /** Grouped edge {@code k} as a {@link Dep} (a new object each time; equal to any other for the same edge). */
     Dep dep(int k) {
-        int c = code[k];
+        int c = link[k] & ((1 << CODE_BITS) - 1);
         long from = vertexIds[fromVertex(k)];
-        long toId = vertexIds[to[k]];
+        long toId = vertexIds[target(link[k])];
         DepType type = BY_SEARCH_TYPE[c & TYPE_BITS];
         int s = source[k];
         if ((c & PREDICATE) != 0) {
