@@ -69,7 +69,12 @@ final class DeviationExplainer implements AutoCloseable {
      * write's count; it explains the state when no choice of the simulation reproduces both.
      */
     private Map<StmtRef, Long> stateOnlyCounts;
-    private final boolean hasUpsert;
+    /** Whether some statement's effect depends on the keys ({@link #dependsOnKeys}): the database prepared first keeps them. */
+    private final boolean anyDependsOnKeys;
+    /** An INSERT whose effect depends on the keys: REPLACE, INSERT (OR) IGNORE, INSERT OR REPLACE, ON CONFLICT, ON DUPLICATE KEY. */
+    private static final java.util.regex.Pattern KEYED_INSERT = java.util.regex.Pattern.compile(
+            "^\\s*(REPLACE\\b|INSERT\\s+(OR\\s+)?IGNORE\\b|INSERT\\s+OR\\s+REPLACE\\b)|\\bON\\s+(CONFLICT|DUPLICATE\\s+KEY)\\b",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
     /** Generated keys are compared by position: a simulation allocates other numbers than the run did. */
     final GeneratedKeys keys;
     Boolean withRowIds;
@@ -96,8 +101,7 @@ final class DeviationExplainer implements AutoCloseable {
         this.committed = SerialSchedule.fcrfsCommitted(trace);
         this.keys = GeneratedKeys.of(testCase, executor.target().dialect());
         this.simulations = new SimulationDatabases(target, testCase, keys.isEmpty());
-        this.hasUpsert = testCase.transactions().stream().flatMap(t -> t.statements().stream())
-                .anyMatch(st -> st.kind() == StmtKind.UPSERT);
+        this.anyDependsOnKeys = testCase.transactions().stream().flatMap(t -> t.statements().stream()).anyMatch(DeviationExplainer::dependsOnKeys);
         committed.forEach(t -> endOf.put(t, trace.position(trace.outcome(t).cause())));
         for (int t : committed) {
             for (StmtRef ref : SerialSchedule.effective(testCase, trace, t)) {
@@ -809,7 +813,7 @@ final class DeviationExplainer implements AutoCloseable {
      */
     private boolean rowIdsSupported() throws SQLException {
         if (withRowIds == null) {
-            boolean dropKeys = !hasUpsert;
+            boolean dropKeys = !anyDependsOnKeys;
             try (SimulationDatabases.Session session = simulations.open(way(dropKeys, true), simulationPreparation(dropKeys, true))) {
                 withRowIds = true;
             } catch (SQLException | RuntimeException e) {
@@ -914,7 +918,10 @@ final class DeviationExplainer implements AutoCloseable {
 
     /** Whether a simulation checks the case's unique and primary keys. */
     enum Keys {
-        /** only when the case has an upsert (whose effect depends on them): elsewhere keys are checked against the newest data, not the view */
+        /**
+         * only when a simulated statement's effect depends on them ({@link DeviationExplainer#dependsOnKeys}: an upsert, REPLACE, INSERT … IGNORE);
+         * elsewhere the engine checks keys against the newest data, not against the view a simulation loads
+         */
         IF_UPSERTS,
         KEPT,
         DROPPED
@@ -942,7 +949,7 @@ final class DeviationExplainer implements AutoCloseable {
             return Optional.empty(); // the effects visible to it collide: no state the engine could have shown
         }
         initial();
-        boolean dropKeys = keys == Keys.DROPPED || keys == Keys.IF_UPSERTS && !hasUpsert;
+        boolean dropKeys = keys == Keys.DROPPED || keys == Keys.IF_UPSERTS && statements.stream().noneMatch(ref -> dependsOnKeys(testCase.stmt(ref)));
         boolean rowIds = withRowIds;
         try (SimulationDatabases.Session session = simulations.open(way(dropKeys, rowIds), simulationPreparation(dropKeys, rowIds))) {
             Connection c = session.connection();
@@ -982,6 +989,11 @@ final class DeviationExplainer implements AutoCloseable {
         } catch (SQLException e) {
             throw new SetupFailedException("cannot rebuild a state for the explanation: " + e.getMessage(), e);
         }
+    }
+
+    /** Whether {@code st}'s effect depends on the table's keys: which rows an upsert updates, a REPLACE deletes, an INSERT … IGNORE skips. */
+    static boolean dependsOnKeys(txfuzz.model.Stmt st) {
+        return st.kind() == StmtKind.UPSERT || st.kind() == StmtKind.INSERT && KEYED_INSERT.matcher(st.sql()).find();
     }
 
     /** {@code INSERT INTO t VALUES ...} with t's own column list, so the identity column takes its default. */

@@ -1,0 +1,116 @@
+package txfuzz.oracle.wss;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Proxy;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import txfuzz.dbms.Database;
+import txfuzz.dbms.DelegatingTarget;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
+import txfuzz.exec.Cases;
+import txfuzz.model.IsolationLevel;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+
+/**
+ * duckdb-SI-s31-i244, reduced: T1's {@code INSERT … SELECT} copies the rows of its snapshot, one of which a concurrent
+ * upsert (T2) changed and committed meanwhile, and T1 commits. DuckDB checks its unique index against the newest data,
+ * where the copied value is free again, as snapshot isolation allows. The snapshot simulation kept the keys for every
+ * statement of a case with an upsert, so it checked the index against the snapshot, failed, and the run was a bug
+ * candidate. A simulation now keeps the keys only for a statement whose effect depends on them, and DuckDB's simulations
+ * drop its unique indexes. Real DuckDB, in process.
+ */
+class KeysPerStatementTest {
+    private static final String COPY = "INSERT INTO t0 (c0, c1) SELECT c1 + 1, c1 + 3 FROM t0";
+
+    /** t0 holds (11, 4) and (0, 7), c1 unique; T1 reads (its snapshot), T2 sets row 0's c1 to 0, T1 copies every row. */
+    private static TestCase copyBesideAnUpsert() {
+        return Cases.on("duckdb").level(IsolationLevel.SNAPSHOT).table("t0")
+                .setup("CREATE TABLE t0 (c0 INT, c1 INT DEFAULT 4, PRIMARY KEY (c0))", "CREATE UNIQUE INDEX i0 ON t0 (c1)",
+                        "INSERT INTO t0 (c0) VALUES (11)", "INSERT INTO t0 (c0, c1) VALUES (0, 7)")
+                .txn("SELECT COUNT(*) FROM t0", COPY)
+                .autocommit("INSERT INTO t0 (c0) VALUES (0) ON CONFLICT (c0) DO UPDATE SET c1 = 0")
+                .order(1, 1, 2, 1, 1);
+    }
+
+    private static Set<List<String>> rows(WssRun run) {
+        return new HashSet<>(run.trace().finalState().tables().get("t0"));
+    }
+
+    @Test
+    void aCopyOfItsSnapshotCheckedAgainstTheNewestKeysIsNoBugCandidate() throws Exception {
+        try (Target duckdb = Targets.create("duckdb")) {
+            WssRun run = WssRun.of(duckdb, copyBesideAnUpsert());
+            assertEquals(Set.of(List.of("0", "0"), List.of("11", "4"), List.of("5", "7"), List.of("8", "10")), rows(run), run.trace().toString());
+            assertFalse(run.verdict().violations().isEmpty(), "no serial order gives the run: " + run.verdict());
+            assertTrue(run.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.NOT_PROMISED), run.verdict().toString());
+            WssRun.assertNoBugCandidate(run.verdict());
+        }
+    }
+
+    /**
+     * The negative control: the same schedule where T1's copy, in the run only, leaves out the row T2 changed. Dropping the
+     * index in the simulation explains the copy of both rows, not of one, so the run stays a bug candidate.
+     */
+    @Test
+    void aCopyThatLeavesARowOutStaysABugCandidate() throws Exception {
+        try (Target duckdb = Targets.create("duckdb")) {
+            WssRun run = WssRun.of(new RewrittenOnce(duckdb, COPY, COPY + " WHERE c0 <> 0"), copyBesideAnUpsert());
+            assertEquals(Set.of(List.of("0", "0"), List.of("11", "4"), List.of("5", "7")), rows(run), run.trace().toString());
+            assertTrue(run.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
+        }
+    }
+
+    /** Which statements' simulations keep the keys: those whose effect depends on them, whatever else the case holds. */
+    @Test
+    void onlyAStatementWhoseEffectDependsOnTheKeysKeepsThem() {
+        for (String keyed : List.of("INSERT INTO t0 (c0) VALUES (0) ON CONFLICT (c0) DO UPDATE SET c1 = 0", "INSERT INTO t0 VALUES (1, 2) ON CONFLICT DO NOTHING",
+                "INSERT INTO t0 VALUES (1, 2) ON DUPLICATE KEY UPDATE c1 = 3", "REPLACE INTO t0 VALUES (1, 2)", "INSERT IGNORE INTO t0 VALUES (1, 2)",
+                "insert or ignore into t0 values (1, 2)", "INSERT OR REPLACE INTO t0 VALUES (1, 2)", "MERGE INTO t0 USING t1 ON t0.c0 = t1.c0 WHEN MATCHED THEN DELETE")) {
+            assertTrue(DeviationExplainer.dependsOnKeys(txfuzz.model.Stmt.of(Cases.kindOf(keyed), keyed)), keyed);
+        }
+        for (String plain : List.of(COPY, "INSERT INTO t0 VALUES (1, 2)", "UPDATE t0 SET c1 = 2", "DELETE FROM t0 WHERE c0 = 1", "SELECT * FROM t0")) {
+            assertFalse(DeviationExplainer.dependsOnKeys(txfuzz.model.Stmt.of(Cases.kindOf(plain), plain)), plain);
+        }
+    }
+
+    /** Runs statement {@code from} as {@code to} the first time only: in the concurrent run, not in the replays and simulations after it. */
+    private static final class RewrittenOnce extends DelegatingTarget {
+        private final String from;
+        private final String to;
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        RewrittenOnce(Target real, String from, String to) {
+            super(real);
+            this.from = from;
+            this.to = to;
+        }
+
+        @Override
+        public String version() {
+            return real.version() + " whose first '" + from + "' leaves a row out";
+        }
+
+        @Override
+        public Database freshDatabase() throws SQLException {
+            return wrappingStatements(real.freshDatabase(), (c, s) -> (Statement) Proxy.newProxyInstance(getClass().getClassLoader(),
+                    new Class<?>[] {Statement.class}, (proxy, method, args) -> {
+                        if (method.getName().startsWith("execute") && args != null && args.length > 0 && from.equals(args[0])
+                                && done.compareAndSet(false, true)) {
+                            args = args.clone();
+                            args[0] = to;
+                        }
+                        return invoke(s, method, args);
+                    }));
+        }
+    }
+}
