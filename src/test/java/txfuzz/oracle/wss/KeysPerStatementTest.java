@@ -26,7 +26,8 @@ import txfuzz.oracle.Classification;
  * upsert (T2) changed and committed meanwhile, and T1 commits. DuckDB checks its unique index against the newest data,
  * where the copied value is free again, as snapshot isolation allows. The snapshot simulation kept the keys for every
  * statement of a case with an upsert, so it checked the index against the snapshot, failed, and the run was a bug
- * candidate. A simulation now keeps the keys only for a statement whose effect depends on them, and DuckDB's simulations
+ * candidate. A simulation now keeps the keys only for a statement whose effect depends on them (in a case without a foreign
+ * key: {@code H2BugsTest.h2FkCheckDoesNotLockParentStillShowsOnTheBundledH2} holds that side), and DuckDB's simulations
  * drop its unique indexes. Real DuckDB, in process.
  */
 class KeysPerStatementTest {
