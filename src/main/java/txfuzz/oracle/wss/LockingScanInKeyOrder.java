@@ -66,10 +66,15 @@ final class LockingScanInKeyOrder extends Mechanism {
             Optional<DbState> view = split.isPresent() ? Optional.of(split.get().view()) : sim.view(done, ref.txn(), e.blocked() ? resumed : submitted, false);
             Optional<StateDelta> delta = sim.effectOn(view, List.of(ref));
             if (split.isPresent() && (delta.isEmpty() || sim.actualCount(ref).filter(n -> !sim.reproducedCount(ref, n)).isPresent())) {
-                Optional<DbState> twice = waitedTwice(sim, done, ref, split.get(), submitted, resumed);
+                Long onceCount = sim.simulatedCounts.get(ref);
+                Optional<Scanned> twice = waitedTwice(sim, done, ref, split.get(), submitted, resumed);
                 if (twice.isPresent()) {
-                    view = twice;
-                    delta = sim.effectOn(view, List.of(ref));
+                    view = Optional.of(twice.get().view());
+                    delta = Optional.of(twice.get().delta());
+                } else if (onceCount == null) {
+                    sim.simulatedCounts.remove(ref); // the second waits tried leave no count of theirs behind
+                } else {
+                    sim.simulatedCounts.put(ref, onceCount);
                 }
             }
             if (delta.isEmpty() || sim.skippedALockedRow(done, ref, e, delta.get(), submitted)) {
@@ -86,6 +91,10 @@ final class LockingScanInKeyOrder extends Mechanism {
      */
     private record SplitScan(DbState view, String table, KeyOrderScan.ClusteredKey key, List<String> waitedOn, DbState submitted,
             DbState resumed, boolean update) {
+    }
+
+    /** A view a write was simulated on, and its effect there. */
+    private record Scanned(DbState view, StateDelta delta) {
     }
 
     /**
@@ -150,10 +159,10 @@ final class LockingScanInKeyOrder extends Mechanism {
      * ({@link ScanWaits#lockingReaders}), reading the rows between the two waits as when the first ended. Campaign
      * mariadb-RC-s21-i1401: a DELETE waited on T1's inserted rows, then on the row T2's DELETE … WHERE EXISTS (SELECT … FROM
      * t1 …) had read, and missed the row T2 inserted between the two meanwhile. The first such view (rows in key order) that
-     * gives the recorded count, its words replacing the single wait's; empty when none does. An UPDATE (semi-consistent read)
-     * waits only on a row it matches.
+     * gives the recorded count, with the effect simulated there, its words replacing the single wait's; empty when none does.
+     * An UPDATE (semi-consistent read) waits only on a row it matches.
      */
-    private Optional<DbState> waitedTwice(DeviationExplainer sim, List<Effect> done, StmtRef ref, SplitScan once, int submitted, int resumed)
+    private Optional<Scanned> waitedTwice(DeviationExplainer sim, List<Effect> done, StmtRef ref, SplitScan once, int submitted, int resumed)
             throws SQLException, SetupFailedException {
         Optional<Long> recorded = sim.actualCount(ref);
         OptionalInt firstEnd = scanWaits.holderEnd(sim, done, ref, once.table(), submitted, resumed, once.waitedOn());
@@ -176,11 +185,12 @@ final class LockingScanInKeyOrder extends Mechanism {
             }
             Optional<DbState> view = KeyOrderScan.splitViewTwice(once.submitted(), between.get(), once.resumed(), once.table(), once.key(),
                     once.waitedOn(), row);
-            if (view.isPresent() && sim.effectOn(view, List.of(ref)).isPresent() && recorded.get().equals(sim.simulatedCounts.get(ref))) {
+            Optional<StateDelta> delta = sim.effectOn(view, List.of(ref));
+            if (delta.isPresent() && recorded.get().equals(sim.simulatedCounts.get(ref))) {
                 keyOrderSplits.set(keyOrderSplits.size() - 1, ScanWaits.waitedOn(ref, once.table(), once.waitedOn()) + ", then on "
-                        + once.table() + " row (" + String.join(", ", row.subList(0, row.size() - 1).stream().map(String::valueOf).toList())
-                        + "), which " + String.join(" or ", readers.stream().map(StmtRef::toString).toList()) + " had read with locks");
-                return view;
+                        + ScanWaits.rowText(once.table(), row) + ", which " + String.join(" or ", readers.stream().map(StmtRef::toString).toList())
+                        + " had read with locks");
+                return Optional.of(new Scanned(view.get(), delta.get()));
             }
         }
         return Optional.empty();

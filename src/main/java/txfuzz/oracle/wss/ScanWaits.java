@@ -44,11 +44,18 @@ final class ScanWaits {
         List<List<String>> oldVersions = new ArrayList<>();
         List<List<String>> newVersions = new ArrayList<>();
         for (Effect o : holders(sim, done, ref, submitted, resumed)) {
-            oldVersions.addAll(o.delta().removed().getOrDefault(table, List.of()));
-            oldVersions.addAll(matchedUnchanged(sim, o, table));
-            newVersions.addAll(o.delta().added().getOrDefault(table, List.of()));
+            Held h = heldBy(sim, o, table);
+            oldVersions.addAll(h.oldVersions());
+            newVersions.addAll(h.newVersions());
         }
         return new Held(oldVersions, newVersions);
+    }
+
+    /** What one holder's write {@code o} holds of {@code table} ({@link Held}). */
+    private Held heldBy(DeviationExplainer sim, Effect o, String table) throws SQLException, SetupFailedException {
+        List<List<String>> oldVersions = new ArrayList<>(o.delta().removed().getOrDefault(table, List.of()));
+        oldVersions.addAll(matchedUnchanged(sim, o, table));
+        return new Held(oldVersions, o.delta().added().getOrDefault(table, List.of()));
     }
 
     /**
@@ -60,11 +67,11 @@ final class ScanWaits {
         String id = row.get(row.size() - 1);
         OptionalInt first = OptionalInt.empty();
         for (Effect o : holders(sim, done, ref, submitted, resumed)) {
-            List<List<String>> rows = new ArrayList<>(o.delta().removed().getOrDefault(table, List.of()));
-            rows.addAll(o.delta().added().getOrDefault(table, List.of()));
-            rows.addAll(matchedUnchanged(sim, o, table));
+            Held h = heldBy(sim, o, table);
             int end = sim.endPosition(o.txn());
-            if (rows.stream().anyMatch(r -> id.equals(r.get(r.size() - 1))) && (first.isEmpty() || end < first.getAsInt())) {
+            boolean holds = java.util.stream.Stream.concat(h.oldVersions().stream(), h.newVersions().stream())
+                    .anyMatch(r -> id.equals(r.get(r.size() - 1)));
+            if (holds && (first.isEmpty() || end < first.getAsInt())) {
                 first = OptionalInt.of(end);
             }
         }
@@ -179,7 +186,11 @@ final class ScanWaits {
 
     /** Where {@code ref} waited, in words: "T2.1 waited on t2 row (0, 1)" (the row without its identity). */
     static String waitedOn(StmtRef ref, String table, List<String> row) {
-        return "T" + ref.txn() + "." + ref.index() + " waited on " + table + " row (" + String.join(", ",
-                row.subList(0, row.size() - 1).stream().map(String::valueOf).toList()) + ")";
+        return "T" + ref.txn() + "." + ref.index() + " waited on " + rowText(table, row);
+    }
+
+    /** A row of {@code table} in words, without its identity: "t1 row (19, 0)". */
+    static String rowText(String table, List<String> row) {
+        return table + " row (" + String.join(", ", row.subList(0, row.size() - 1).stream().map(String::valueOf).toList()) + ")";
     }
 }

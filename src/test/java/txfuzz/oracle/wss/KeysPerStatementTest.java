@@ -4,16 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Proxy;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
-import txfuzz.dbms.Database;
-import txfuzz.dbms.DelegatingTarget;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.Targets;
 import txfuzz.exec.Cases;
@@ -65,7 +59,7 @@ class KeysPerStatementTest {
     @Test
     void aCopyThatLeavesARowOutStaysABugCandidate() throws Exception {
         try (Target duckdb = Targets.create("duckdb")) {
-            WssRun run = WssRun.of(new RewrittenOnce(duckdb, COPY, COPY + " WHERE c0 <> 0"), copyBesideAnUpsert());
+            WssRun run = WssRun.of(RewritingTarget.once(duckdb, COPY, COPY + " WHERE c0 <> 0"), copyBesideAnUpsert());
             assertEquals(Set.of(List.of("0", "0"), List.of("11", "4"), List.of("5", "7")), rows(run), run.trace().toString());
             assertTrue(run.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
         }
@@ -81,37 +75,6 @@ class KeysPerStatementTest {
         }
         for (String plain : List.of(COPY, "INSERT INTO t0 VALUES (1, 2)", "UPDATE t0 SET c1 = 2", "DELETE FROM t0 WHERE c0 = 1", "SELECT * FROM t0")) {
             assertFalse(DeviationExplainer.dependsOnKeys(txfuzz.model.Stmt.of(Cases.kindOf(plain), plain)), plain);
-        }
-    }
-
-    /** Runs statement {@code from} as {@code to} the first time only: in the concurrent run, not in the replays and simulations after it. */
-    private static final class RewrittenOnce extends DelegatingTarget {
-        private final String from;
-        private final String to;
-        private final AtomicBoolean done = new AtomicBoolean();
-
-        RewrittenOnce(Target real, String from, String to) {
-            super(real);
-            this.from = from;
-            this.to = to;
-        }
-
-        @Override
-        public String version() {
-            return real.version() + " whose first '" + from + "' leaves a row out";
-        }
-
-        @Override
-        public Database freshDatabase() throws SQLException {
-            return wrappingStatements(real.freshDatabase(), (c, s) -> (Statement) Proxy.newProxyInstance(getClass().getClassLoader(),
-                    new Class<?>[] {Statement.class}, (proxy, method, args) -> {
-                        if (method.getName().startsWith("execute") && args != null && args.length > 0 && from.equals(args[0])
-                                && done.compareAndSet(false, true)) {
-                            args = args.clone();
-                            args[0] = to;
-                        }
-                        return invoke(s, method, args);
-                    }));
         }
     }
 }

@@ -3,14 +3,8 @@ package txfuzz.oracle.wss;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Proxy;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import txfuzz.dbms.Database;
-import txfuzz.dbms.DelegatingTarget;
 import txfuzz.dbms.Deviation;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TestServers;
@@ -102,42 +96,6 @@ class LockingScanInKeyOrderTest {
      * that also skips a row (after the waited-for key, or where a key-order scan would have missed it). The simulations run their statements in autocommit,
      * as the engine would, so only the run (and the serial replays) carry the fault.
      */
-    private static final class SkippingDeletes extends DelegatingTarget {
-        private final String from;
-        private final String to;
-
-        SkippingDeletes(Target real, String from, String to) {
-            super(real);
-            this.from = from;
-            this.to = to;
-        }
-
-        @Override
-        public String version() {
-            return real.version() + " whose transactional '" + from + "' skips a row";
-        }
-
-        @Override
-        public Database freshDatabase() throws SQLException {
-            return wrappingStatements(real.freshDatabase(), this::skipping);
-        }
-
-        @Override
-        public void close() {
-            // the shared server outlives the test
-        }
-
-        private Statement skipping(Connection c, Statement s) {
-            return (Statement) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Statement.class}, (proxy, method, args) -> {
-                if (method.getName().startsWith("execute") && args != null && args.length > 0 && from.equals(args[0]) && !c.getAutoCommit()) {
-                    args = args.clone();
-                    args[0] = to;
-                }
-                return invoke(s, method, args);
-            });
-        }
-    }
-
     private static Verdict judge(Target target, TestCase c) throws Exception {
         return judge(target, c, new txfuzz.model.StmtRef(2, 1));
     }
@@ -190,12 +148,12 @@ class LockingScanInKeyOrderTest {
     @Test
     void aDeleteThatAlsoSkipsARowAfterTheWaitedKeyStaysABugCandidate() throws Exception {
         try (Target maria = TestServers.open("mariadb")) {
-            Target inserted = new SkippingDeletes(maria, DELETE_INSERTED_BEHIND, DELETE_INSERTED_BEHIND + " AND c2 <> 5");
+            Target inserted = RewritingTarget.inTransactions(maria, DELETE_INSERTED_BEHIND, DELETE_INSERTED_BEHIND + " AND c2 <> 5");
             List<Violation> found = wssViolations(judge(inserted, insertedBehind(IsolationLevel.READ_COMMITTED)));
             assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
             assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
 
-            Target moved = new SkippingDeletes(maria, DELETE_ALL, DELETE_ALL + " WHERE k <> 5");
+            Target moved = RewritingTarget.inTransactions(maria, DELETE_ALL, DELETE_ALL + " WHERE k <> 5");
             found = wssViolations(judge(moved, movedBehind(IsolationLevel.READ_COMMITTED)));
             assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
             assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
@@ -236,7 +194,7 @@ class LockingScanInKeyOrderTest {
     @Test
     void anUpdateThatAlsoSkipsARowAfterTheWaitedUniqueKeyStaysABugCandidate() throws Exception {
         try (Target maria = TestServers.open("mariadb")) {
-            Target faulty = new SkippingDeletes(maria, UPDATE_WHERE_C0_LE_C1, UPDATE_WHERE_C0_LE_C1 + " AND c3 <> 17");
+            Target faulty = RewritingTarget.inTransactions(maria, UPDATE_WHERE_C0_LE_C1, UPDATE_WHERE_C0_LE_C1 + " AND c3 <> 17");
             List<Violation> found = wssViolations(judge(faulty, movedBehindUniqueKey(IsolationLevel.READ_COMMITTED, true)));
             assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
             assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
@@ -252,7 +210,7 @@ class LockingScanInKeyOrderTest {
     @Test
     void aTableWithoutAClusteredKeyDoesNotGetTheRule() throws Exception {
         try (Target maria = TestServers.open("mariadb")) {
-            Target faulty = new SkippingDeletes(maria, UPDATE_WHERE_C0_LE_C1, UPDATE_WHERE_C0_LE_C1 + " AND c3 <> 0");
+            Target faulty = RewritingTarget.inTransactions(maria, UPDATE_WHERE_C0_LE_C1, UPDATE_WHERE_C0_LE_C1 + " AND c3 <> 0");
             List<Violation> found = wssViolations(judge(faulty, movedBehindUniqueKey(IsolationLevel.READ_COMMITTED, false)));
             assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
             assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
@@ -286,7 +244,7 @@ class LockingScanInKeyOrderTest {
                 List<Violation> found = wssViolations(judge(maria, mdev26643(level)));
                 assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), level + ": " + found);
             }
-            Target faulty = new SkippingDeletes(maria, MDEV_26643_UPDATE, MDEV_26643_UPDATE + " AND b <> 3");
+            Target faulty = RewritingTarget.inTransactions(maria, MDEV_26643_UPDATE, MDEV_26643_UPDATE + " AND b <> 3");
             List<Violation> found = wssViolations(judge(faulty, mdev26643(IsolationLevel.READ_COMMITTED)));
             assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
             assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
@@ -353,7 +311,7 @@ class LockingScanInKeyOrderTest {
     @Test
     void aScanThatWaitsAgainAndAlsoSkipsARowStaysABugCandidate() throws Exception {
         try (Target maria = TestServers.open("mariadb")) {
-            Target skipping = new SkippingDeletes(maria, DELETE_EVERY_T1_ROW, DELETE_EVERY_T1_ROW + " WHERE c1 <> 1");
+            Target skipping = RewritingTarget.inTransactions(maria, DELETE_EVERY_T1_ROW, DELETE_EVERY_T1_ROW + " WHERE c1 <> 1");
             List<Violation> found = wssViolations(judge(skipping, waitsAgainOnARowASubqueryRead(), new txfuzz.model.StmtRef(4, 1)));
             assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
             assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
