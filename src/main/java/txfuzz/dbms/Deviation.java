@@ -150,6 +150,18 @@ public enum Deviation {
         JOINED_ROWS_KEPT
     }
 
+    /** Which target rows a MERGE locks under {@link #STATEMENT_SNAPSHOT_WITH_RECHECK}, and so re-checks on their newest version. */
+    public enum MergeLocks {
+        /** the rows an action updates or deletes (PostgreSQL: a matched row no WHEN clause acts on is left as the snapshot has it; the default) */
+        ACTED_ROWS,
+        /**
+         * every row its ON join matched, before a WHEN clause is chosen: a source row whose matched row was deleted meanwhile, or
+         * no longer matches on its newest version, is taken as NOT MATCHED (measured on H2, whose MergeUsing locks each matched
+         * target row)
+         */
+        MATCHED_ROWS
+    }
+
     /**
      * How an INSERT-based upsert ({@code INSERT ... ON CONFLICT}, {@code ON DUPLICATE KEY UPDATE},
      * {@code REPLACE}) decides whether its row conflicts with an existing key, at a level that reads

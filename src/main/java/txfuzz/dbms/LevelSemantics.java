@@ -35,11 +35,14 @@ import txfuzz.history.Documented;
  *                            engine's claimed standard promise permits what it does (the promise its mechanism keeps, txfuzz.oracle.wss.Mechanism#keeps)
  * @param recheckedSubqueries under {@link Deviation#STATEMENT_SNAPSHOT_WITH_RECHECK}, what the re-check of a chosen row
  *                            reads for the statement's subqueries
+ * @param mergeLocks          under {@link Deviation#STATEMENT_SNAPSHOT_WITH_RECHECK}, which target rows a MERGE locks and re-checks
  */
 public record LevelSemantics(Set<Deviation> deviations, boolean serializableReads, String reference, Set<Anomaly> documentedAnomalies,
                              String anomalyReference, Set<Deviation.Precondition> preconditions, Deviation.UpsertArbitration upserts,
-                             Documented documented, Map<Deviation, Basis> bases, Deviation.RecheckedSubqueries recheckedSubqueries) {
+                             Documented documented, Map<Deviation, Basis> bases, Deviation.RecheckedSubqueries recheckedSubqueries,
+                             Deviation.MergeLocks mergeLocks) {
     public LevelSemantics {
+        mergeLocks = mergeLocks == null ? Deviation.MergeLocks.ACTED_ROWS : mergeLocks;
         recheckedSubqueries = recheckedSubqueries == null ? Deviation.RecheckedSubqueries.RUN_AGAIN_ON_SNAPSHOT : recheckedSubqueries;
         bases = bases == null || bases.isEmpty() ? Map.of() : Collections.unmodifiableMap(new EnumMap<>(bases));
         if (documented == null) {
@@ -59,7 +62,7 @@ public record LevelSemantics(Set<Deviation> deviations, boolean serializableRead
 
     public LevelSemantics(Set<Deviation> deviations, boolean serializableReads, String reference, Set<Anomaly> documentedAnomalies,
                           String anomalyReference) {
-        this(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, Set.of(), null, null, null, null);
+        this(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, Set.of(), null, null, null, null, null);
     }
 
     public LevelSemantics(Set<Deviation> deviations, boolean serializableReads, String reference) {
@@ -76,7 +79,7 @@ public record LevelSemantics(Set<Deviation> deviations, boolean serializableRead
 
     /** The same, plus anomalies the engine documents at this level, with where it says so. */
     public LevelSemantics documenting(String where, Anomaly... anomalies) {
-        return new LevelSemantics(deviations, serializableReads, reference, Set.of(anomalies), where, preconditions, upserts, null, bases, recheckedSubqueries);
+        return new LevelSemantics(deviations, serializableReads, reference, Set.of(anomalies), where, preconditions, upserts, null, bases, recheckedSubqueries, mergeLocks);
     }
 
     /**
@@ -85,7 +88,7 @@ public record LevelSemantics(Set<Deviation> deviations, boolean serializableRead
      */
     public LevelSemantics onlyIn(CycleCondition shape, String why, Anomaly... kinds) {
         return new LevelSemantics(deviations, serializableReads, reference, null,
-                anomalyReference == null ? why : anomalyReference + "; " + why, preconditions, upserts, documented.onlyIn(shape, kinds), bases, recheckedSubqueries);
+                anomalyReference == null ? why : anomalyReference + "; " + why, preconditions, upserts, documented.onlyIn(shape, kinds), bases, recheckedSubqueries, mergeLocks);
     }
 
     /** The same, with rules the engine documents at this level that the wss oracle checks against the trace. */
@@ -93,12 +96,12 @@ public record LevelSemantics(Set<Deviation> deviations, boolean serializableRead
         Set<Deviation.Precondition> all = EnumSet.noneOf(Deviation.Precondition.class);
         all.addAll(preconditions);
         all.addAll(Set.of(rules));
-        return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, all, upserts, documented, bases, recheckedSubqueries);
+        return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, all, upserts, documented, bases, recheckedSubqueries, mergeLocks);
     }
 
     /** The same, with INSERT-based upserts arbitrating key conflicts as {@code how}. */
     public LevelSemantics arbitratingUpserts(Deviation.UpsertArbitration how) {
-        return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, preconditions, how, documented, bases, recheckedSubqueries);
+        return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, preconditions, how, documented, bases, recheckedSubqueries, mergeLocks);
     }
 
     /**
@@ -108,7 +111,7 @@ public record LevelSemantics(Set<Deviation> deviations, boolean serializableRead
     public LevelSemantics measuredIn(CycleCondition shape, Basis.Measured basis, Anomaly... kinds) {
         return new LevelSemantics(deviations, serializableReads, reference, null,
                 anomalyReference == null ? basis.cite() : anomalyReference + "; " + basis.cite(), preconditions, upserts,
-                documented.measuredIn(shape, kinds), bases, recheckedSubqueries);
+                documented.measuredIn(shape, kinds), bases, recheckedSubqueries, mergeLocks);
     }
 
     /** The same, with {@code deviation} permitted on {@code basis} (the manual's sentence, or a measurement within the level's promises). */
@@ -119,13 +122,19 @@ public record LevelSemantics(Set<Deviation> deviations, boolean serializableRead
         Map<Deviation, Basis> b = new EnumMap<>(Deviation.class);
         b.putAll(bases);
         b.put(deviation, basis);
-        return new LevelSemantics(all, serializableReads, reference, documentedAnomalies, anomalyReference, preconditions, upserts, documented, b, recheckedSubqueries);
+        return new LevelSemantics(all, serializableReads, reference, documentedAnomalies, anomalyReference, preconditions, upserts, documented, b, recheckedSubqueries, mergeLocks);
     }
 
     /** The same, with the re-check of {@link Deviation#STATEMENT_SNAPSHOT_WITH_RECHECK} reading subqueries as {@code how}. */
     public LevelSemantics recheckingSubqueries(Deviation.RecheckedSubqueries how) {
         return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, preconditions, upserts, documented,
-                bases, how);
+                bases, how, mergeLocks);
+    }
+
+    /** The same, with a MERGE under {@link Deviation#STATEMENT_SNAPSHOT_WITH_RECHECK} locking and re-checking {@code which} target rows. */
+    public LevelSemantics lockingMergeRows(Deviation.MergeLocks which) {
+        return new LevelSemantics(deviations, serializableReads, reference, documentedAnomalies, anomalyReference, preconditions, upserts, documented,
+                bases, recheckedSubqueries, which);
     }
 
     /** Why {@code deviation} may explain a violation here, where the catalogue says more than the standard level. */

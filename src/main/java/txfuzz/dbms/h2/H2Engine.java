@@ -46,8 +46,10 @@ public final class H2Engine implements Engine {
      */
     private static final txfuzz.dbms.Basis.Measured RECHECK_MEASURED = new txfuzz.dbms.Basis.Measured(
             "a statement reads the data committed before it began; an UPDATE, DELETE or MERGE that waited for a row lock re-checks that"
-                    + " row on its newest committed version, its subqueries still reading the statement's snapshot",
-            "H2ReadCommittedRecheckTest",
+                    + " row on its newest committed version, its subqueries still reading the statement's snapshot; a MERGE locks every"
+                    + " target row its ON join matched, acted on or not, and takes a source row whose matched row was deleted meanwhile"
+                    + " or no longer matches as NOT MATCHED",
+            "H2ReadCommittedRecheckTest, MergeLocksMatchedRowsTest",
             "every statement reads committed data only, so the manual's READ COMMITTED promise holds (" + DOCS + ": \"Dirty reads aren't"
                     + " possible; non-repeatable reads and phantom reads are possible\"), as does Adya's PL-2");
 
@@ -57,8 +59,8 @@ public final class H2Engine implements Engine {
                     + " waited for a row lock re-checks that row on what is left of it once the holder ended (a row the holder"
                     + " inserted and rolled back is gone), the subqueries of its WHERE still reading what the statement began with"
                     + " (where H2 runs a subquery again for the waited-for row on the data as it resumed, the dirty scan in key order"
-                    + " below applies)",
-            "DirtyRecheckTest, H2ReadCommittedRecheckTest, SnapshotRulesTest, H2ReadUncommittedSubqueryAfterWaitTest",
+                    + " below applies); a MERGE re-checks every target row its ON join matched, as at READ COMMITTED",
+            "DirtyRecheckTest, H2ReadCommittedRecheckTest, SnapshotRulesTest, H2ReadUncommittedSubqueryAfterWaitTest, MergeLocksMatchedRowsTest",
             "READ UNCOMMITTED promises no more than its writes waiting for each other (" + DOCS + ": \"Dirty reads, non-repeatable"
                     + " reads, and phantom reads are possible\"), and Adya's PL-1 proscribes only dirty writes");
 
@@ -234,11 +236,13 @@ public final class H2Engine implements Engine {
                 .basedOn(Deviation.DIRTY_VISIBILITY, new txfuzz.dbms.Basis.Documented("Dirty reads, non-repeatable reads, and phantom reads are possible.", DOCS))
                 .basedOn(Deviation.STATEMENT_SNAPSHOT_WITH_RECHECK, DIRTY_RECHECK_MEASURED)
                 .basedOn(Deviation.DIRTY_SCAN_IN_KEY_ORDER, DIRTY_SCAN_MEASURED)
-                .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
+                .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS)
+                .lockingMergeRows(Deviation.MergeLocks.MATCHED_ROWS));
         // Statement visibility is what the standard level permits (no basis needed); the re-check is measured.
         m.put(IsolationLevel.READ_COMMITTED, LevelSemantics.permits(DOCS, Deviation.STATEMENT_VISIBILITY)
                 .basedOn(Deviation.STATEMENT_SNAPSHOT_WITH_RECHECK, RECHECK_MEASURED)
-                .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS));
+                .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS)
+                .lockingMergeRows(Deviation.MergeLocks.MATCHED_ROWS));
         // H2 takes the snapshot of each table when the transaction first reads it (measured on 2.5.252, pinned in
         // SnapshotRulesTest, TableSnapshotPointsTest, SnapshotReadsTest and IsolationOracleEngineTest: a table the
         // transaction has not read yet shows what others committed since it began; docs/isolation-tables.md). A statement

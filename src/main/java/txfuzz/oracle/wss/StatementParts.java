@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import txfuzz.dbms.Deviation;
 import txfuzz.exec.SetupFailedException;
 import txfuzz.model.DbState;
 import txfuzz.model.StmtKind;
@@ -31,7 +32,9 @@ import txfuzz.model.TestCase;
  *     on that view, so its WHERE, join and actions are re-evaluated on them, while rows inserted
  *     meanwhile stay invisible. A chosen row whose change left its values as they were does not show
  *     in the snapshot run's delta; the run's update count says how many there were, and each subset of
- *     the rows that changed meanwhile up to that many is a candidate.</li>
+ *     the rows that changed meanwhile up to that many is a candidate. Where a MERGE locks every row its
+ *     join matched ({@link Deviation.MergeLocks#MATCHED_ROWS}), the chosen rows are known instead: those
+ *     its ON join matched on the snapshot, acted on or not.</li>
  * <li>INSERT (VALUES or SELECT): its rows computed on the snapshot without key checks, then the keys
  *     checked on the newest committed data plus those rows.</li>
  * <li>INSERT ... ON CONFLICT: the conflict arbitrated on the newest committed data of the table it
@@ -77,16 +80,19 @@ final class StatementParts {
     private final TestCase testCase;
     private final Simulation simulation;
     private final boolean joinedRowsKept;
+    private final Deviation.MergeLocks mergeLocks;
 
     /**
      * @param joinedRowsKept whether the re-check of a chosen row uses the rows a pulled-up subquery joined to it
      *                       ({@link JoinedSublinks}, PostgreSQL's EvalPlanQual) rather than running its subqueries again on
      *                       the snapshot
+     * @param mergeLocks     which target rows a MERGE locks, and so re-checks
      */
-    StatementParts(TestCase testCase, Simulation simulation, boolean joinedRowsKept) {
+    StatementParts(TestCase testCase, Simulation simulation, boolean joinedRowsKept, Deviation.MergeLocks mergeLocks) {
         this.testCase = testCase;
         this.simulation = simulation;
         this.joinedRowsKept = joinedRowsKept;
+        this.mergeLocks = mergeLocks;
     }
 
     /**
@@ -143,6 +149,14 @@ final class StatementParts {
                 changedMeanwhile.add(id);
             }
         });
+        if (merge && mergeLocks == Deviation.MergeLocks.MATCHED_ROWS) {
+            Optional<Set<String>> matched = matchedMeanwhileChanged(ref, snapshot, target, changedMeanwhile);
+            if (matched.isPresent()) {
+                return matched.get().isEmpty() ? List.of(new Candidate(d, count))
+                        : simulation.effectOn(recheckView(snapshot, newestById, target, matched.get()), ref, false)
+                                .map(delta -> List.of(new Candidate(delta, simulation.count(ref)))).orElse(List.of());
+            }
+        }
         Set<String> changedHere = new HashSet<>(rowIds(d));
         Set<String> mustRecheck = new HashSet<>(changedHere);
         mustRecheck.retainAll(changedMeanwhile);
@@ -172,6 +186,74 @@ final class StatementParts {
             }
         }
         return out;
+    }
+
+    /**
+     * Of the rows of {@code target} that changed meanwhile, those the MERGE's ON join matched on the snapshot: the statement
+     * run on a copy of the target holding only their snapshot versions, every WHEN clause replaced by one that deletes the
+     * matched row. Empty when the statement cannot be rewritten so or the probe fails.
+     */
+    private Optional<Set<String>> matchedMeanwhileChanged(StmtRef ref, DbState snapshot, String target, Set<String> changedMeanwhile)
+            throws SQLException, SetupFailedException {
+        List<List<String>> rows = byId(snapshot, target).entrySet().stream().filter(e -> changedMeanwhile.contains(e.getKey()))
+                .sorted(Map.Entry.comparingByKey()).map(Map.Entry::getValue).toList();
+        if (rows.isEmpty()) {
+            return Optional.of(Set.of());
+        }
+        String copy = target + "_txfuzz_recheck";
+        Optional<String> probe = matchedRowsProbe(testCase.stmt(ref).sql(), copy);
+        if (probe.isEmpty()) {
+            return Optional.empty();
+        }
+        return simulation.effectOnCopy(snapshot, ref, target, copy, probe.get(), rows, Map.of()).map(StatementParts::rowIds);
+    }
+
+    private static final Pattern MERGE_TARGET = Pattern.compile("^(\\s*MERGE\\s+INTO\\s+)(\\w+)(\\s+(?:AS\\s+)?(\\w+))?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern WHEN_CLAUSE = Pattern.compile("\\bWHEN\\s+(?:NOT\\s+)?MATCHED\\b", Pattern.CASE_INSENSITIVE);
+
+    /**
+     * {@code MERGE INTO t ... USING ... ON ...} changing {@code copy} under t's name (or its alias), its WHEN clauses replaced by
+     * {@code WHEN MATCHED THEN DELETE}, so it deletes exactly the rows its join matches; empty if not of that form.
+     */
+    static Optional<String> matchedRowsProbe(String sql, String copy) {
+        Matcher m = MERGE_TARGET.matcher(sql);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        boolean aliased = m.group(4) != null && !NOT_AN_ALIAS.contains(m.group(4).toUpperCase(Locale.ROOT));
+        String alias = aliased ? m.group(4) : m.group(2);
+        int end = aliased ? m.end() : m.end(2);
+        int when = firstOutsideParentheses(sql, WHEN_CLAUSE.matcher(sql), end);
+        if (when < 0) {
+            return Optional.empty();
+        }
+        return Optional.of(m.group(1) + copy + " AS " + alias + sql.substring(end, when) + "WHEN MATCHED THEN DELETE");
+    }
+
+    /** Where {@code m} first matches at or past {@code from}, outside parentheses and quotes; -1 if nowhere. */
+    private static int firstOutsideParentheses(String sql, Matcher m, int from) {
+        int depth = 0;
+        char quote = 0;
+        int i = 0;
+        while (m.find(from)) {
+            for (; i < m.start(); i++) {
+                char c = sql.charAt(i);
+                if (quote != 0) {
+                    quote = c == quote ? 0 : quote;
+                } else if (c == '\'' || c == '"') {
+                    quote = c;
+                } else if (c == '(') {
+                    depth++;
+                } else if (c == ')') {
+                    depth--;
+                }
+            }
+            if (depth == 0 && quote == 0) {
+                return m.start();
+            }
+            from = m.end();
+        }
+        return -1;
     }
 
     /**

@@ -31,8 +31,11 @@ final class StatementSnapshotWithRecheck extends Mechanism {
                 + " version after the wait (EvalPlanQual)"
                 + (sim.semantics.recheckedSubqueries() == Deviation.RecheckedSubqueries.JOINED_ROWS_KEPT
                         ? ", with the rows its EXISTS or IN subqueries had joined to it, not the subqueries run again" : "")
-                + " and rows inserted meanwhile stayed invisible; unique keys and ON CONFLICT were checked against the newest"
-                + " committed data";
+                + " and rows inserted meanwhile stayed invisible"
+                + (sim.semantics.mergeLocks() == Deviation.MergeLocks.MATCHED_ROWS
+                        ? "; a MERGE locked every row its ON join matched, acted on or not, so a source row whose matched row was deleted"
+                                + " meanwhile or no longer matched was taken as NOT MATCHED" : "")
+                + "; unique keys and ON CONFLICT were checked against the newest committed data";
     }
 
     /**
@@ -76,7 +79,7 @@ final class StatementSnapshotWithRecheck extends Mechanism {
                 sim.simulatedCounts.put(ref, sim.copyCount); // count(ref) is now the rows it processed in the copy
                 return d;
             }
-        }, sim.semantics.recheckedSubqueries() == Deviation.RecheckedSubqueries.JOINED_ROWS_KEPT);
+        }, sim.semantics.recheckedSubqueries() == Deviation.RecheckedSubqueries.JOINED_ROWS_KEPT, sim.semantics.mergeLocks());
         statementsLeftToSimulate = MAX_RECHECK_STATEMENTS;
         dirty = false;
         if (recheckedFrom(sim, parts, writes, 0, new ArrayList<>())) {

@@ -127,7 +127,7 @@ class DirtyWriteTest {
                 kept.addAll(s.preconditions());
                 kept.remove(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS);
                 levels.put(level, new LevelSemantics(s.deviations(), s.serializableReads(), s.reference(), s.documentedAnomalies(),
-                        s.anomalyReference(), kept, s.upserts(), s.documented(), s.bases(), s.recheckedSubqueries()));
+                        s.anomalyReference(), kept, s.upserts(), s.documented(), s.bases(), s.recheckedSubqueries(), s.mergeLocks()));
             });
             return new Profile(levels);
         }

@@ -1,0 +1,111 @@
+package txfuzz.oracle.wss;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
+import txfuzz.exec.Cases;
+import txfuzz.model.IsolationLevel;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+
+/**
+ * H2's MERGE locks every target row its ON join matched before it chooses a WHEN clause (MergeUsing.update: lockRow on each
+ * matched row); once the holder ends, a matched row that is gone, or no longer matches on its newest version, makes its source
+ * row NOT MATCHED, the source still read on the statement's snapshot. The re-check model chose a MERGE's rows by its update
+ * count, which counts only rows an action changed, so a matched row with no action was never re-checked, and campaign
+ * h2-RC-s52-i7721 (reduced) was a bug candidate. Measured, not documented: the manual does not describe it, and
+ * every read is of committed data, so READ COMMITTED's promise holds. Real H2, in process.
+ */
+class MergeLocksMatchedRowsTest {
+    private static final String MERGE = "MERGE INTO t1 USING t0 x0 ON (t1.c1 = x0.c0) WHEN NOT MATCHED AND x0.c2 < x0.c0"
+            + " THEN INSERT (c0, c1, c2) VALUES (x0.c4, x0.c0, 0)";
+
+    private static Cases tables() {
+        return Cases.on("h2").level(IsolationLevel.READ_COMMITTED).table("t0").table("t1")
+                .setup("CREATE TABLE t0 (c0 VARCHAR(10), c2 VARCHAR(10), c4 INT)", "CREATE TABLE t1 (c0 INT, c1 VARCHAR(10), c2 INT)",
+                        "INSERT INTO t0 VALUES ('d', 'b', 0)");
+    }
+
+    /**
+     * h2-RC-s52-i7721, reduced: T2 deletes the one row of t1, which the MERGE's join matches, then sets t0's c0 to '0' and commits;
+     * the autocommit MERGE (T1) waited for the deleted row, takes its source row as NOT MATCHED and inserts it as its snapshot
+     * had it ('d' &gt; 'b'). Run after T2 it matches nothing and inserts nothing ('0' &lt; 'b').
+     */
+    private static TestCase mergeWaitsForADeletedMatch() {
+        return tables().setup("INSERT INTO t1 VALUES (0, 'd', 0)")
+                .txn("DELETE FROM t1", "UPDATE t0 SET c0 = '0'")
+                .autocommit(MERGE)
+                .order(1, 1, 2, 1, 1);
+    }
+
+    private static Set<List<String>> t1(WssRun run) {
+        return new HashSet<>(run.trace().finalState().tables().get("t1"));
+    }
+
+    @Test
+    void aMergeWhoseMatchedRowWasDeletedMeanwhileInsertsFromItsSnapshotAndIsNoBugCandidate() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            WssRun run = WssRun.of(h2, mergeWaitsForADeletedMatch());
+            var merge = run.trace().executed(new StmtRef(2, 0)).orElseThrow();
+            assertTrue(merge.blocked(), "the MERGE waits for the row T2 deleted: " + run.trace());
+            assertEquals(1, merge.result().updateCount(), run.trace().toString());
+            assertEquals(Set.of(List.of("0", "d", "0")), t1(run), run.trace().toString());
+            assertFalse(run.verdict().violations().isEmpty(), "no serial order gives the run: " + run.verdict());
+            assertTrue(run.verdict().violations().stream().allMatch(v -> v.classification() == Classification.NOT_PROMISED), run.verdict().toString());
+            assertTrue(run.verdict().violations().get(0).reference().contains("measured, not in the manual"), run.verdict().violations().get(0).reference());
+        }
+    }
+
+    /**
+     * T2 gives both rows of t1 new keys and commits; only (0, 'd') matches the MERGE's join, and its newest version (5, 'd') still
+     * does, so real H2 waits for it, re-checks it and inserts nothing.
+     */
+    private static TestCase mergeWaitsForAMatchThatStillMatches() {
+        return tables().setup("INSERT INTO t1 VALUES (0, 'd', 0)", "INSERT INTO t1 VALUES (1, 'z', 0)")
+                .txn("UPDATE t1 SET c0 = c0 + 5")
+                .autocommit(MERGE)
+                .order(1, 1, 2, 1);
+    }
+
+    /**
+     * The negative control: in the run only, the MERGE takes its source row as NOT MATCHED though the row it matched changed
+     * meanwhile and still matches (injected: its join rewritten to match the other row, which T2's new key makes fail the
+     * re-check). A re-check of the matched row does not give that insert, so the run stays a bug candidate.
+     */
+    @Test
+    void aMergeThatTakesAStillMatchingRowAsNotMatchedStaysABugCandidate() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            WssRun plain = WssRun.of(h2, mergeWaitsForAMatchThatStillMatches());
+            assertTrue(plain.trace().executed(new StmtRef(2, 0)).orElseThrow().blocked(), plain.trace().toString());
+            assertTrue(plain.verdict().violations().isEmpty(), "real H2 re-checks the row and inserts nothing: " + plain.verdict());
+
+            String notMatched = MERGE.replace("ON (t1.c1 = x0.c0)", "ON (t1.c1 = 'z' AND t1.c0 = 1)");
+            WssRun faulty = WssRun.of(RewritingTarget.once(h2, MERGE, notMatched), mergeWaitsForAMatchThatStillMatches());
+            var merge = faulty.trace().executed(new StmtRef(2, 0)).orElseThrow();
+            assertTrue(merge.blocked(), "the injected MERGE still waits: " + faulty.trace());
+            assertEquals(1, merge.result().updateCount(), faulty.trace().toString());
+            assertTrue(faulty.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), faulty.verdict().toString());
+        }
+    }
+
+    /** The probe that finds the rows a MERGE's join matched: its target renamed, every WHEN clause one that deletes the match. */
+    @Test
+    void theProbeKeepsTheJoinAndDeletesWhatItMatches() {
+        assertEquals(Optional.of("MERGE INTO t1_copy AS t1 USING t0 x0 ON (t1.c1 = x0.c0) WHEN MATCHED THEN DELETE"),
+                StatementParts.matchedRowsProbe(MERGE, "t1_copy"));
+        assertEquals(Optional.of("MERGE INTO t1_copy AS a USING t0 x0 ON a.c1 = CASE WHEN x0.c0 = 'WHEN MATCHED' THEN 1 END WHEN MATCHED THEN DELETE"),
+                StatementParts.matchedRowsProbe("MERGE INTO t1 a USING t0 x0 ON a.c1 = CASE WHEN x0.c0 = 'WHEN MATCHED' THEN 1 END"
+                        + " WHEN MATCHED AND (a.c2 > 0) THEN UPDATE SET c2 = 0 WHEN NOT MATCHED THEN INSERT VALUES (1, 'x', 2)", "t1_copy"));
+        assertEquals(Optional.empty(), StatementParts.matchedRowsProbe("MERGE INTO t1 KEY (c0) VALUES (1, 'x', 2)", "t1_copy"));
+        assertEquals(Optional.empty(), StatementParts.matchedRowsProbe("UPDATE t1 SET c2 = 0", "t1_copy"));
+    }
+}
