@@ -156,6 +156,44 @@ class FirstCommitterWinsLostUpdateTest {
         }
     }
 
+    /**
+     * Campaign h2-SER-s52-i12019, reduced: T2 reads both rows (its snapshot); T1 deletes them, inserts (6, 3) again and
+     * commits; T2's UPDATE of row 6. H2 stores the rows of a table whose primary key is one integer column under that key,
+     * and finds the row T2's snapshot shows there with the same values: no conflict, as for a row changed and changed back.
+     */
+    private static TestCase rowInsertedAgain(IsolationLevel level, String keyType, String insertedAgain) {
+        return Cases.on("h2").table("t0").level(level)
+                .setup("CREATE TABLE t0 (c0 " + keyType + ", c1 INT, PRIMARY KEY (c0))", "INSERT INTO t0 VALUES (8, 0)", "INSERT INTO t0 VALUES (6, 3)")
+                .txn("DELETE FROM t0", "INSERT INTO t0 (c0, c1) VALUES " + insertedAgain)
+                .txn("SELECT c1 FROM t0", "UPDATE t0 SET c0 = c0 + 1 WHERE c0 BETWEEN 0 AND 6")
+                .order(2, 2, 1, 1, 1, 1, 2, 2);
+    }
+
+    @Test
+    void aRowDeletedAndInsertedAgainAsItWasUnderItsIntegerKeyIsNoLostUpdate() throws Exception {
+        for (IsolationLevel level : SNAPSHOT_LEVELS) {
+            WssRun j = judge(h2, rowInsertedAgain(level, "INT", "(6, 3)"));
+            assertTrue(j.succeeded(new StmtRef(2, 2)) && j.committed(1) && j.committed(2), level + ": " + j.trace());
+            assertNoBugCandidate(j.verdict());
+        }
+    }
+
+    /**
+     * The negative controls: inserted again with another value, or under a key H2 does not store the rows by (NUMERIC), H2
+     * fails T2's UPDATE (40001); let through by the injected fault, each is a bug candidate.
+     */
+    @Test
+    void aRowInsertedAgainOtherwiseConflictsAndIsALostUpdateWhenLetThrough() throws Exception {
+        for (IsolationLevel level : SNAPSHOT_LEVELS) {
+            for (TestCase c : List.of(rowInsertedAgain(level, "INT", "(6, 4)"), rowInsertedAgain(level, "NUMERIC(10)", "(6, 3)"))) {
+                WssRun real = judge(h2, c);
+                assertFalse(real.succeeded(new StmtRef(2, 2)) && real.committed(2), level + ": " + real.trace());
+                assertTrue(real.verdict().violations().stream().noneMatch(x -> x.kind() == WssKind.FIRST_COMMITTER_WINS), real.verdict().toString());
+                firstCommitterWinsCandidate(judge(new SerializationSwallowingTarget(h2), c).verdict());
+            }
+        }
+    }
+
     @Test
     void serialOrdersKeepTheWriterAfterTheOtherTransaction() {
         assertEquals(List.of(List.of(2, 1, 3), List.of(2, 3, 1), List.of(3, 2, 1)), WssOracle.writerAfter(List.of(2, 1, 3), 1, Set.of(2), 24));
