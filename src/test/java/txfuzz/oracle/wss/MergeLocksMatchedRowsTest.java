@@ -97,6 +97,30 @@ class MergeLocksMatchedRowsTest {
         }
     }
 
+    /**
+     * h2-RC-s53-i8906, reduced: T1's MERGE sets row 0's c1 from 8.75 to 0 and inserts row 1; the autocommit MERGE (T2), adding
+     * 1.25 to each matched row, waits for row 0 and adds it to 0. On the snapshot's 8.75 the same action breaks the CHECK
+     * (c1 &lt; 10), so the model runs a MERGE's actions on the re-check view only; row 1, inserted meanwhile, stays invisible.
+     */
+    @Test
+    void aMergeWhoseActionFailsOnlyOnTheSnapshotVersionOfItsMatchIsTheRecheck() throws Exception {
+        String add = "MERGE INTO t2 USING t1 x0 ON (t2.c0 = x0.c0) WHEN MATCHED AND x0.c1 >= 0 THEN UPDATE SET c1 = (t2.c1 + 1.25)";
+        TestCase c = Cases.on("h2").level(IsolationLevel.READ_COMMITTED).table("t1").table("t2")
+                .setup("CREATE TABLE t1 (c0 INT, c1 INT)", "CREATE TABLE t2 (c0 INT, c1 DOUBLE PRECISION CHECK (c1 < 10.0))",
+                        "INSERT INTO t1 VALUES (0, 0), (1, 0)", "INSERT INTO t2 VALUES (0, 8.75)")
+                .txn("MERGE INTO t2 USING t1 x0 ON (t2.c0 = x0.c0) WHEN MATCHED THEN UPDATE SET c1 = 0 WHEN NOT MATCHED THEN INSERT (c0, c1) VALUES (x0.c0, 0)")
+                .autocommit(add)
+                .order(1, 1, 2, 1);
+        try (Target h2 = Targets.create("h2")) {
+            WssRun run = WssRun.of(h2, c);
+            var merge = run.trace().executed(new StmtRef(2, 0)).orElseThrow();
+            assertTrue(merge.blocked(), "the MERGE waits for row 0: " + run.trace());
+            assertEquals(1, merge.result().updateCount(), run.trace().toString());
+            assertFalse(run.verdict().violations().isEmpty(), "run after T1 it updates both rows: " + run.verdict());
+            assertTrue(run.verdict().violations().stream().allMatch(v -> v.classification() == Classification.NOT_PROMISED), run.verdict().toString());
+        }
+    }
+
     /** The probe that finds the rows a MERGE's join matched: its target renamed, every WHEN clause one that deletes the match. */
     @Test
     void theProbeKeepsTheJoinAndDeletesWhatItMatches() {
