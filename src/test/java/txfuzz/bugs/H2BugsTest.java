@@ -160,6 +160,12 @@ class H2BugsTest {
                 assertEquals(rows(descendingScanBug ? "(0) (1) (0)" : "(1) (0)"), ownInsert.of("SELECT c2 FROM t0 ORDER BY c2 DESC").rows(),
                         ownInsert.toString());
                 assertEquals(rows("(0) (1)"), ownInsert.of("SELECT c2 FROM t0 ORDER BY c2").rows(), ownInsert.toString());
+
+                Run ownLock = PrintedSql.of("h2-rr-max-after-own-lock-below").run(h2);
+                assertEquals(rows("(0)"), ownLock.of("SELECT MAX(c0) FROM t0").rows(), ownLock.toString()); // every release
+                assertEquals(rows(descendingScanBug ? "(0) (1) (0)" : "(1) (0)"), ownLock.of("SELECT c0 FROM t0 ORDER BY c0 DESC").rows(),
+                        ownLock.toString());
+                assertEquals(rows("(0) (1)"), ownLock.of("SELECT c0 FROM t0 ORDER BY c0").rows(), ownLock.toString());
             }
         });
     }
