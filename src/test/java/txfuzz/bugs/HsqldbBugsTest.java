@@ -239,6 +239,26 @@ class HsqldbBugsTest {
                 .autocommit("SELECT x0.c2 FROM t1 x0 LEFT JOIN t0 x1 ON (x0.c1 BETWEEN 0 AND 0 AND x1.c1 LIKE 'a%')").order(1);
     }
 
+    /**
+     * hsqldb-distinct-ordered-by-other-index-general-error, printed: the DISTINCT over the key's columns ordered by the other
+     * index's column fails with S1000 / -458 on every release; without that index (the control) it returns the row.
+     */
+    @Test
+    void hsqldbDistinctOrderedByOtherIndexGeneralErrorOnEachVersion() throws Exception {
+        String select = "SELECT DISTINCT c0, c1 FROM t0 ORDER BY c1";
+        EachVersion.run(RELEASES, v -> {
+            try (Target hsqldb = Targets.create("hsqldb", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("hsqldb-distinct-ordered-by-other-index-general-error").run(hsqldb);
+                Outcome failed = r.of(select);
+                assertTrue(failed.failed(), r.toString());
+                assertEquals("S1000", failed.error().getSQLState(), r.toString());
+                assertEquals(-458, failed.error().getErrorCode(), r.toString());
+                Run control = PrintedSql.of("hsqldb-distinct-ordered-by-other-index-without-index").run(hsqldb);
+                assertEquals(PrintedSql.rows("(1, 2)"), control.of(select).rows(), control.toString());
+            }
+        });
+    }
+
     /** The releases before the one that brought hsqldb-mvcc-fk-rewritten-parent-key-refuses-child. */
     private static final Set<String> BEFORE_2_5_0 = Set.of("2.3.6", "2.4.0", "2.4.1");
 
