@@ -259,6 +259,22 @@ class HsqldbBugsTest {
         });
     }
 
+    /** hsqldb-distinct-ordered-by-other-index-general-error through the oracles: an explicit engine-error bug candidate; without the index, clean. */
+    @Test
+    void hsqldbDistinctOrderedByOtherIndexGeneralErrorStillShowsOnTheBundledHsqldb() throws Exception {
+        candidateAndCleanControl("explicit/engine-error/bug-candidate", distinctOrderedByOtherIndex(true), distinctOrderedByOtherIndex(false), "explicit");
+    }
+
+    private static TestCase distinctOrderedByOtherIndex(boolean index) {
+        List<String> setup = new java.util.ArrayList<>(List.of("CREATE TABLE t0 (c0 INT, c1 INT, PRIMARY KEY (c0, c1))"));
+        if (index) {
+            setup.add("CREATE INDEX i0 ON t0 (c1)");
+        }
+        setup.add("INSERT INTO t0 VALUES (1, 2)");
+        return Cases.on("hsqldb").mode("mvcc").level(IsolationLevel.REPEATABLE_READ).table("t0").setup(setup.toArray(String[]::new))
+                .autocommit("SELECT DISTINCT c0, c1 FROM t0 ORDER BY c1").order(1);
+    }
+
     /** The releases before the one that brought hsqldb-mvcc-fk-rewritten-parent-key-refuses-child. */
     private static final Set<String> BEFORE_2_5_0 = Set.of("2.3.6", "2.4.0", "2.4.1");
 
