@@ -144,25 +144,10 @@ public final class DuckdbEngine implements Engine {
         };
     }
 
-    /**
-     * Its unique indexes only: DuckDB's ALTER TABLE has no DROP CONSTRAINT
-     * (https://duckdb.org/docs/stable/sql/statements/alter_table), so a PRIMARY KEY or UNIQUE constraint stays, and a
-     * simulation still checks those against the data it loaded.
-     */
+    /** DuckDB cannot drop a constraint: the keyed tables are made again without their keys ({@link KeylessTables}). */
     @Override
     public void dropKeyConstraints(Connection c) throws SQLException {
-        List<String> indexes = new java.util.ArrayList<>();
-        try (java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("SELECT index_name FROM duckdb_indexes() "
-                + "WHERE is_unique AND NOT is_primary AND database_name = current_database() AND schema_name = current_schema()")) {
-            while (rs.next()) {
-                indexes.add(rs.getString(1));
-            }
-        }
-        try (java.sql.Statement s = c.createStatement()) {
-            for (String index : indexes) {
-                s.execute("DROP INDEX IF EXISTS \"" + index.replace("\"", "\"\"") + "\"");
-            }
-        }
+        KeylessTables.drop(c);
     }
 
     @Override

@@ -65,6 +65,41 @@ class KeysPerStatementTest {
         }
     }
 
+    private static final String COPY_T1 = "INSERT INTO t0 (c1, c2) SELECT x0.c1, 0 FROM t1 x0";
+
+    /**
+     * duckdb-SI-s56-i161, reduced: T2 copies t1's row 0 (its snapshot), a concurrent DELETE of that row commits, and T2
+     * inserts key 0 into t1 again. DuckDB checks t1's PRIMARY KEY against the newest data, where 0 is free; the snapshot
+     * simulation could not drop a DuckDB PRIMARY KEY, failed the insert on its snapshot's row 0, and the run was a bug
+     * candidate. DuckDB's simulations now make the keyed tables again without their keys.
+     */
+    private static TestCase reinsertBesideADelete() {
+        return Cases.on("duckdb").level(IsolationLevel.SNAPSHOT).table("t0").table("t1")
+                .setup("CREATE TABLE t0 (c1 INT, c2 INT)", "CREATE TABLE t1 (c0 INT, c1 INT, PRIMARY KEY (c0))", "INSERT INTO t1 VALUES (0, 0)")
+                .txn(COPY_T1, "INSERT INTO t1 (c0) VALUES (0)")
+                .autocommit("DELETE FROM t1")
+                .order(1, 1, 2, 1, 1);
+    }
+
+    @Test
+    void anInsertOfAKeyItsSnapshotHoldsButANewerDeleteFreedIsNoBugCandidate() throws Exception {
+        try (Target duckdb = Targets.create("duckdb")) {
+            WssRun run = WssRun.of(duckdb, reinsertBesideADelete());
+            assertTrue(run.committed(1) && run.committed(2), run.trace().toString());
+            assertFalse(run.verdict().violations().isEmpty(), "after the DELETE, T2 copies nothing: " + run.verdict());
+            WssRun.assertNoBugCandidate(run.verdict());
+        }
+    }
+
+    /** The negative control: the same run with T2's copy, in the run only, writing another value stays a bug candidate. */
+    @Test
+    void aCopyThatWritesAnotherValueBesideTheDeleteStaysABugCandidate() throws Exception {
+        try (Target duckdb = Targets.create("duckdb")) {
+            WssRun run = WssRun.of(RewritingTarget.once(duckdb, COPY_T1, COPY_T1.replace("x0.c1, 0", "x0.c1 + 1, 0")), reinsertBesideADelete());
+            assertTrue(run.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
+        }
+    }
+
     /** Which statements' simulations keep the keys: those whose effect depends on them, whatever else the case holds. */
     @Test
     void onlyAStatementWhoseEffectDependsOnTheKeysKeepsThem() {
