@@ -97,6 +97,22 @@ class DerbyBugsTest {
         });
     }
 
+    /** derby-coalesce-max-in-list-internal-error, printed: XJ001 on every release; without the primary key (the control) the value. */
+    @Test
+    @Order(1)
+    void derbyCoalesceMaxInListInternalErrorOnEachVersion() throws Exception {
+        String values = "VALUES COALESCE((SELECT MAX(c0) FROM t1 WHERE c0 IN (0, 1)), 0)";
+        EachVersion.run(RELEASES, v -> {
+            try (Target derby = Targets.create("derby", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("derby-coalesce-max-in-list-internal-error").run(derby);
+                assertTrue(r.of(values).failed(), r.toString());
+                assertEquals("XJ001", r.of(values).error().getSQLState(), r.toString());
+                Run control = PrintedSql.of("derby-coalesce-max-in-list-without-key").run(derby);
+                assertEquals(PrintedSql.rows("(0)"), control.of(values).rows(), control.toString());
+            }
+        });
+    }
+
     /**
      * derby-ru-merge-stale-row-lost-update: at READ UNCOMMITTED, T2's MERGE … WHEN MATCHED THEN UPDATE
      * reads a row T1 has changed, waits for T1's lock, and after T1 changed the row again and committed

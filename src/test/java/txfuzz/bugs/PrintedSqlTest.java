@@ -33,7 +33,7 @@ class PrintedSqlTest {
             "hsqldb-mvlocks-update-updated-row-commit-fails", "hsqldb-mvlocks-writer-reads-start-snapshot", "hsqldb-mvlocks-writer-update-after-wait",
             "hsqldb-2pl-failed-statement-releases-read-lock", "hsqldb-2pl-failed-statement-releases-read-lock-mvlocks", "hsqldb-2pl-read-keeps-read-lock",
             "hsqldb-mvlocks-write-skew-after-wait", "hsqldb-locks-read-after-wait", "hsqldb-mvcc-fk-check-ignores-uncommitted-child",
-            "hsqldb-locks-fk-check-refuses-uncommitted-child", "hsqldb-mvcc-fk-rewritten-parent-key-refuses-child", "hsqldb-left-join-range-and-like-general-error", "hsqldb-distinct-ordered-by-other-index-general-error", "hsqldb-distinct-ordered-by-other-index-without-index", "hsqldb-left-join-range-and-like-without-index",
+            "hsqldb-locks-fk-check-refuses-uncommitted-child", "hsqldb-mvcc-fk-rewritten-parent-key-refuses-child", "hsqldb-left-join-range-and-like-general-error", "hsqldb-distinct-ordered-by-other-index-general-error", "hsqldb-distinct-ordered-by-other-index-without-index", "derby-coalesce-max-in-list-internal-error", "derby-coalesce-max-in-list-without-key", "hsqldb-left-join-range-and-like-without-index",
             "derby-ru-merge-stale-row-lost-update", "derby-ru-merge-keeps-rolled-back-write", "derby-deferred-update-stale-row-lost-update",
             "derby-deferred-update-serializable", "duckdb-update-after-concurrent-delete", "duckdb-key-change-lost-update",
             "duckdb-indexed-column-update-lost-update", "duckdb-update-different-columns-no-conflict", "duckdb-update-same-column-conflict",
