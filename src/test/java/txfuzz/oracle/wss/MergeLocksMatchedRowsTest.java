@@ -121,6 +121,29 @@ class MergeLocksMatchedRowsTest {
         }
     }
 
+    /**
+     * h2-RU-s52-i12140, reduced, at READ UNCOMMITTED: the MERGE reads T1's uncommitted source and target rows, matches them
+     * (no WHEN clause acts on the match), waits for the target row, and once T1 rolls back takes its source row (still as it
+     * read it) as NOT MATCHED and inserts it.
+     */
+    @Test
+    void atReadUncommittedAMergeWhoseMatchedRowRolledBackInsertsAndIsNoBugCandidate() throws Exception {
+        TestCase c = Cases.on("h2").level(IsolationLevel.READ_UNCOMMITTED).table("t0").table("t2")
+                .setup("CREATE TABLE t0 (c0 VARCHAR(10), c1 INT)", "CREATE TABLE t2 (c0 INT, c2 VARCHAR(10))")
+                .txn("INSERT INTO t0 (c0) VALUES ('c')", "INSERT INTO t2 (c0, c2) VALUES (0, 'c')", "ROLLBACK")
+                .autocommit("MERGE INTO t0 USING t2 x0 ON (t0.c0 = x0.c2) WHEN MATCHED AND t0.c1 = 5 THEN UPDATE SET c1 = 1"
+                        + " WHEN NOT MATCHED THEN INSERT (c0) VALUES (x0.c2)")
+                .order(1, 1, 1, 2, 1);
+        try (Target h2 = Targets.create("h2")) {
+            WssRun run = WssRun.of(h2, c);
+            var merge = run.trace().executed(new StmtRef(2, 0)).orElseThrow();
+            assertTrue(merge.blocked(), "the MERGE waits for T1's row: " + run.trace());
+            assertEquals(1, merge.result().updateCount(), run.trace().toString());
+            assertFalse(run.verdict().violations().isEmpty(), "alone, T2 finds no source row: " + run.verdict());
+            WssRun.assertNoBugCandidate(run.verdict());
+        }
+    }
+
     /** The probe that finds the rows a MERGE's join matched: its target renamed, every WHEN clause one that deletes the match. */
     @Test
     void theProbeKeepsTheJoinAndDeletesWhatItMatches() {
