@@ -206,18 +206,8 @@ class HsqldbBugsTest {
      */
     @Test
     void hsqldbLeftJoinRangeAndLikeGeneralErrorOnEachVersion() throws Exception {
-        String select = "SELECT x0.c2 FROM t1 x0 LEFT JOIN t0 x1 ON (x0.c1 BETWEEN 0 AND 0 AND x1.c1 LIKE 'a%')";
-        EachVersion.run(RELEASES, v -> {
-            try (Target hsqldb = Targets.create("hsqldb", TargetOptions.version(v))) {
-                Run r = PrintedSql.of("hsqldb-left-join-range-and-like-general-error").run(hsqldb);
-                Outcome failed = r.of(select);
-                assertTrue(failed.failed(), r.toString());
-                assertEquals("S1000", failed.error().getSQLState(), r.toString());
-                assertEquals(-458, failed.error().getErrorCode(), r.toString());
-                Run control = PrintedSql.of("hsqldb-left-join-range-and-like-without-index").run(hsqldb);
-                assertEquals(PrintedSql.rows("()"), control.of(select).rows(), control.toString());
-            }
-        });
+        generalErrorOnEachVersion("hsqldb-left-join-range-and-like-general-error", "hsqldb-left-join-range-and-like-without-index",
+                LEFT_JOIN_RANGE_AND_LIKE, "()");
     }
 
     /**
@@ -229,14 +219,11 @@ class HsqldbBugsTest {
         candidateAndCleanControl("explicit/engine-error/bug-candidate", leftJoinRangeAndLike(true), leftJoinRangeAndLike(false), "explicit");
     }
 
+    private static final String LEFT_JOIN_RANGE_AND_LIKE = "SELECT x0.c2 FROM t1 x0 LEFT JOIN t0 x1 ON (x0.c1 BETWEEN 0 AND 0 AND x1.c1 LIKE 'a%')";
+
     private static TestCase leftJoinRangeAndLike(boolean index) {
-        List<String> setup = new java.util.ArrayList<>(List.of("CREATE TABLE t0 (c1 VARCHAR(10))"));
-        if (index) {
-            setup.add("CREATE INDEX i1 ON t0 (c1)");
-        }
-        setup.addAll(List.of("CREATE TABLE t1 (c1 DOUBLE PRECISION, c2 VARCHAR(10))", "INSERT INTO t0 VALUES ('')", "INSERT INTO t1 VALUES (0, '')"));
-        return Cases.on("hsqldb").mode("mvcc").level(IsolationLevel.REPEATABLE_READ).table("t0").table("t1").setup(setup.toArray(String[]::new))
-                .autocommit("SELECT x0.c2 FROM t1 x0 LEFT JOIN t0 x1 ON (x0.c1 BETWEEN 0 AND 0 AND x1.c1 LIKE 'a%')").order(1);
+        return loneSelect(LEFT_JOIN_RANGE_AND_LIKE, List.of("t0", "t1"), "CREATE TABLE t0 (c1 VARCHAR(10))", index ? "CREATE INDEX i1 ON t0 (c1)" : null,
+                "CREATE TABLE t1 (c1 DOUBLE PRECISION, c2 VARCHAR(10))", "INSERT INTO t0 VALUES ('')", "INSERT INTO t1 VALUES (0, '')");
     }
 
     /**
@@ -245,18 +232,8 @@ class HsqldbBugsTest {
      */
     @Test
     void hsqldbDistinctOrderedByOtherIndexGeneralErrorOnEachVersion() throws Exception {
-        String select = "SELECT DISTINCT c0, c1 FROM t0 ORDER BY c1";
-        EachVersion.run(RELEASES, v -> {
-            try (Target hsqldb = Targets.create("hsqldb", TargetOptions.version(v))) {
-                Run r = PrintedSql.of("hsqldb-distinct-ordered-by-other-index-general-error").run(hsqldb);
-                Outcome failed = r.of(select);
-                assertTrue(failed.failed(), r.toString());
-                assertEquals("S1000", failed.error().getSQLState(), r.toString());
-                assertEquals(-458, failed.error().getErrorCode(), r.toString());
-                Run control = PrintedSql.of("hsqldb-distinct-ordered-by-other-index-without-index").run(hsqldb);
-                assertEquals(PrintedSql.rows("(1, 2)"), control.of(select).rows(), control.toString());
-            }
-        });
+        generalErrorOnEachVersion("hsqldb-distinct-ordered-by-other-index-general-error", "hsqldb-distinct-ordered-by-other-index-without-index",
+                DISTINCT_ORDERED_BY_OTHER_INDEX, "(1, 2)");
     }
 
     /** hsqldb-distinct-ordered-by-other-index-general-error through the oracles: an explicit engine-error bug candidate; without the index, clean. */
@@ -265,14 +242,33 @@ class HsqldbBugsTest {
         candidateAndCleanControl("explicit/engine-error/bug-candidate", distinctOrderedByOtherIndex(true), distinctOrderedByOtherIndex(false), "explicit");
     }
 
+    private static final String DISTINCT_ORDERED_BY_OTHER_INDEX = "SELECT DISTINCT c0, c1 FROM t0 ORDER BY c1";
+
     private static TestCase distinctOrderedByOtherIndex(boolean index) {
-        List<String> setup = new java.util.ArrayList<>(List.of("CREATE TABLE t0 (c0 INT, c1 INT, PRIMARY KEY (c0, c1))"));
-        if (index) {
-            setup.add("CREATE INDEX i0 ON t0 (c1)");
-        }
-        setup.add("INSERT INTO t0 VALUES (1, 2)");
-        return Cases.on("hsqldb").mode("mvcc").level(IsolationLevel.REPEATABLE_READ).table("t0").setup(setup.toArray(String[]::new))
-                .autocommit("SELECT DISTINCT c0, c1 FROM t0 ORDER BY c1").order(1);
+        return loneSelect(DISTINCT_ORDERED_BY_OTHER_INDEX, List.of("t0"), "CREATE TABLE t0 (c0 INT, c1 INT, PRIMARY KEY (c0, c1))",
+                index ? "CREATE INDEX i0 ON t0 (c1)" : null, "INSERT INTO t0 VALUES (1, 2)");
+    }
+
+    /** A printed block's {@code select} fails with HSQLDB's S1000 / -458 "General error" on every release; its control's gives {@code controlRows}. */
+    private static void generalErrorOnEachVersion(String block, String control, String select, String controlRows) throws Exception {
+        EachVersion.run(RELEASES, v -> {
+            try (Target hsqldb = Targets.create("hsqldb", TargetOptions.version(v))) {
+                Run r = PrintedSql.of(block).run(hsqldb);
+                Outcome failed = r.of(select);
+                assertTrue(failed.failed(), r.toString());
+                assertEquals("S1000", failed.error().getSQLState(), r.toString());
+                assertEquals(-458, failed.error().getErrorCode(), r.toString());
+                Run clean = PrintedSql.of(control).run(hsqldb);
+                assertEquals(PrintedSql.rows(controlRows), clean.of(select).rows(), clean.toString());
+            }
+        });
+    }
+
+    /** One autocommit {@code select} (MVCC, REPEATABLE READ) after {@code setup}, whose null entries are left out. */
+    private static TestCase loneSelect(String select, List<String> tables, String... setup) {
+        Cases c = Cases.on("hsqldb").mode("mvcc").level(IsolationLevel.REPEATABLE_READ);
+        tables.forEach(c::table);
+        return c.setup(java.util.Arrays.stream(setup).filter(java.util.Objects::nonNull).toArray(String[]::new)).autocommit(select).order(1);
     }
 
     /** The releases before the one that brought hsqldb-mvcc-fk-rewritten-parent-key-refuses-child. */

@@ -454,22 +454,31 @@ final class DeviationExplainer implements AutoCloseable {
      * Per table, the tables whose per-table snapshot the engine takes with it ({@code Engine#snapshotsTakenWith}), asked of
      * the case's schema once; none when the engine cannot be asked (then each table's snapshot is its own).
      */
-    private Map<String, java.util.Set<String>> snapshotsTakenWith() throws SetupFailedException {
-        if (snapshotsTakenWith == null && testCase.setup().stream().noneMatch(sql -> sql.toUpperCase(java.util.Locale.ROOT).contains("REFERENCES"))) {
-            snapshotsTakenWith = Map.of(); // no foreign key: nothing to ask the engine (a fresh database per case costs)
-        }
+    private Map<String, java.util.Set<String>> snapshotsTakenWith() {
         if (snapshotsTakenWith == null) {
-            try (Database db = target.freshDatabase(); Connection c = db.connect(testCase.isolation(), testCase.mode());
-                 Statement s = c.createStatement()) {
-                for (String sql : testCase.setup()) {
-                    s.execute(sql);
-                }
-                snapshotsTakenWith = target.engine().snapshotsTakenWith(c);
-            } catch (SQLException e) {
-                snapshotsTakenWith = Map.of();
-            }
+            // no foreign key: nothing to ask the engine (a fresh database per case costs)
+            snapshotsTakenWith = hasForeignKey ? askedOfSchema(c -> target.engine().snapshotsTakenWith(c), Map.of()) : Map.of();
         }
         return snapshotsTakenWith;
+    }
+
+    /** A question to the engine about the case's schema. */
+    @FunctionalInterface
+    private interface SchemaQuestion<T> {
+        T askedOn(Connection c) throws SQLException;
+    }
+
+    /** {@code question}'s answer on a fresh database holding the case's schema (its setup run); {@code otherwise} when the engine cannot be asked. */
+    private <T> T askedOfSchema(SchemaQuestion<T> question, T otherwise) {
+        try (Database db = target.freshDatabase(); Connection c = db.connect(testCase.isolation(), testCase.mode());
+             Statement s = c.createStatement()) {
+            for (String sql : testCase.setup()) {
+                s.execute(sql);
+            }
+            return question.askedOn(c);
+        } catch (SQLException e) {
+            return otherwise;
+        }
     }
 
     /** One write of a committed transaction, simulated on the data its rule says it saw. */
@@ -767,22 +776,16 @@ final class DeviationExplainer implements AutoCloseable {
      */
     private Map<String, List<Integer>> rowKeys() {
         if (rowKeys == null) {
-            Map<String, List<Integer>> keys = new HashMap<>();
-            try (Database db = target.freshDatabase(); Connection c = db.connect(testCase.isolation(), testCase.mode());
-                 Statement s = c.createStatement()) {
-                for (String sql : testCase.setup()) {
-                    s.execute(sql);
-                }
+            rowKeys = askedOfSchema(c -> {
+                Map<String, List<Integer>> keys = new HashMap<>();
                 for (String table : testCase.tables()) {
                     Optional<List<String>> columns = target.engine().clusteredKey(c, table);
                     if (columns.isPresent()) {
                         KeyOrderScan.byColumns(c, table, columns.get()).ifPresent(k -> keys.put(table.toLowerCase(java.util.Locale.ROOT), k.positions()));
                     }
                 }
-            } catch (SQLException e) {
-                keys.clear(); // the engine cannot be asked: identities alone decide
-            }
-            rowKeys = keys;
+                return keys;
+            }, Map.of()); // the engine cannot be asked: identities alone decide
         }
         return rowKeys;
     }

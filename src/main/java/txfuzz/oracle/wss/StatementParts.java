@@ -217,18 +217,10 @@ final class StatementParts {
      * {@code WHEN MATCHED THEN DELETE}, so it deletes exactly the rows its join matches; empty if not of that form.
      */
     static Optional<String> matchedRowsProbe(String sql, String copy) {
-        Matcher m = MERGE_TARGET.matcher(sql);
-        if (!m.find()) {
-            return Optional.empty();
-        }
-        boolean aliased = m.group(4) != null && !NOT_AN_ALIAS.contains(m.group(4).toUpperCase(Locale.ROOT));
-        String alias = aliased ? m.group(4) : m.group(2);
-        int end = aliased ? m.end() : m.end(2);
-        int when = firstOutsideParentheses(sql, WHEN_CLAUSE.matcher(sql), end);
-        if (when < 0) {
-            return Optional.empty();
-        }
-        return Optional.of(m.group(1) + copy + " AS " + alias + sql.substring(end, when) + "WHEN MATCHED THEN DELETE");
+        return onCopy(MERGE_TARGET, sql, copy).flatMap(renamed -> {
+            int when = firstOutsideParentheses(renamed, WHEN_CLAUSE.matcher(renamed), 0);
+            return when < 0 ? Optional.empty() : Optional.of(renamed.substring(0, when) + "WHEN MATCHED THEN DELETE");
+        });
     }
 
     /** Where {@code m} first matches at or past {@code from}, outside parentheses and quotes; -1 if nowhere. */
@@ -390,13 +382,18 @@ final class StatementParts {
 
     /** {@code UPDATE t ...} / {@code DELETE FROM t ...} changing {@code copy} under t's name (or its alias); empty if not of that form. */
     static Optional<String> onCopy(String sql, String copy) {
-        Matcher m = UPDATE_OR_DELETE_TARGET.matcher(sql);
+        return onCopy(UPDATE_OR_DELETE_TARGET, sql, copy);
+    }
+
+    /** {@code sql}, whose target {@code target} finds (its group 2, an alias in group 4), changing {@code copy} under t's name or alias. */
+    private static Optional<String> onCopy(Pattern target, String sql, String copy) {
+        Matcher m = target.matcher(sql);
         if (!m.find()) {
             return Optional.empty();
         }
-        String alias = m.group(4) == null || NOT_AN_ALIAS.contains(m.group(4).toUpperCase(Locale.ROOT)) ? m.group(2) : m.group(4);
-        int end = m.group(4) == null || NOT_AN_ALIAS.contains(m.group(4).toUpperCase(Locale.ROOT)) ? m.end(2) : m.end();
-        return Optional.of(m.group(1) + copy + " AS " + alias + sql.substring(end));
+        boolean aliased = m.group(4) != null && !NOT_AN_ALIAS.contains(m.group(4).toUpperCase(Locale.ROOT));
+        String alias = aliased ? m.group(4) : m.group(2);
+        return Optional.of(m.group(1) + copy + " AS " + alias + sql.substring(aliased ? m.end() : m.end(2)));
     }
 
     /** The snapshot with each chosen row of {@code target} in its newest version, or gone when deleted meanwhile. */
