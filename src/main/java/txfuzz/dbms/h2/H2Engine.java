@@ -247,7 +247,8 @@ public final class H2Engine implements Engine {
         // SnapshotRulesTest, TableSnapshotPointsTest, SnapshotReadsTest and IsolationOracleEngineTest: a table the
         // transaction has not read yet shows what others committed since it began; docs/isolation-tables.md). A statement
         // that only writes a table does not take its snapshot: INSERT ... VALUES (even failing on a key), UPDATE t SET c = 5,
-        // DELETE FROM t without WHERE or with a constant one; a SELECT, a subquery, an INSERT's SELECT, a WHERE or SET using t's columns, a
+        // DELETE FROM t without WHERE, with a constant one or with one whose subquery uses only its own columns; a SELECT,
+        // a subquery of t, an INSERT's SELECT, a WHERE or SET using a column of t (a correlated subquery's too), a
         // MERGE ... USING do (docs/verdicts.md). Reading a table also takes the snapshots of the tables with a foreign key
         // to it (snapshotsTakenWith below). SNAPSHOT and SERIALIZABLE take every table's at the first statement.
         // Not STATEMENT_VISIBILITY (READ COMMITTED's rule): a statement reading a table again from its newest committed

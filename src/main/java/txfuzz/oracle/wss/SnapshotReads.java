@@ -6,8 +6,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import net.sf.jsqlparser.expression.Expression;
-import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.delete.Delete;
 import net.sf.jsqlparser.statement.insert.Insert;
@@ -27,10 +27,11 @@ import net.sf.jsqlparser.util.TablesNamesFinder;
  * it fails on a key);</li>
  * <li>an UPDATE or DELETE reads the tables of the subqueries in its WHERE and SET, and its target when its WHERE or
  * SET uses the target's columns: {@code UPDATE t SET c = 5} and {@code DELETE FROM t} do not read {@code t},
- * {@code UPDATE t SET c = c + 1} and {@code ... WHERE c0 = 1} do. Only the clear cases count as not reading the
- * target: no WHERE, or a constant one ({@code WHERE TRUE}, {@code WHERE (1 = 1)}), and a SET without columns or
- * subqueries (a subquery whose columns were its own table's did not read the target either, but that is left as a
- * read);</li>
+ * {@code UPDATE t SET c = c + 1}, {@code ... WHERE c0 = 1} and a subquery correlated with the target do; a WHERE or
+ * SET whose only columns are its subqueries' own ({@code WHERE EXISTS (SELECT 1 FROM t0 s0 WHERE s0.c0 = 1)},
+ * {@code SET c = (SELECT MAX(s0.c0) FROM t0 s0)}) or that has none ({@code WHERE TRUE}) does not. Where a column's
+ * table cannot be told from its qualifier (unqualified inside a subquery, or a subquery that names the target again)
+ * it counts as the target's;</li>
  * <li>a MERGE ... USING reads its target (even with {@code ON (1 = 0)}) and every table it names.</li>
  * </ul>
  * Anything else (H2's {@code MERGE ... KEY}, a WITH, an UPDATE with a FROM, a statement the parser does not know)
@@ -68,15 +69,15 @@ final class SnapshotReads {
                 return null;
             }
             Set<String> out = new HashSet<>();
-            boolean readsTarget = update.getWhere() != null && !constant(update.getWhere());
+            boolean readsTarget = false;
             if (update.getWhere() != null) {
                 out.addAll(tables(update.getWhere()));
+                readsTarget = usesTarget(update.getWhere(), update.getTable());
             }
             for (UpdateSet set : update.getUpdateSets()) {
                 for (Expression value : set.getValues()) {
-                    Set<String> inValue = tables(value);
-                    out.addAll(inValue);
-                    readsTarget |= !inValue.isEmpty() || usesColumns(value);
+                    out.addAll(tables(value));
+                    readsTarget |= usesTarget(value, update.getTable());
                 }
             }
             if (readsTarget) {
@@ -92,7 +93,7 @@ final class SnapshotReads {
             Set<String> out = new HashSet<>();
             if (delete.getWhere() != null) {
                 out.addAll(tables(delete.getWhere()));
-                if (!constant(delete.getWhere())) {
+                if (usesTarget(delete.getWhere(), delete.getTable())) {
                     out.add(name(delete.getTable().getName()));
                 }
             }
@@ -131,22 +132,49 @@ final class SnapshotReads {
     }
 
     /**
-     * A WHERE that names no column and no table ({@code WHERE TRUE}, {@code WHERE (1 = 1)}): H2 folds it to a constant and
-     * reads the target no more than without a WHERE (measured, {@code SnapshotReadsTest}; campaign h2-RR-s59-i1542).
+     * Whether {@code expression} (an UPDATE's or DELETE's WHERE or SET value) uses a column of the statement's
+     * {@code target}: H2 takes the target's snapshot then and only then (measured, {@code SnapshotReadsTest}). A WHERE
+     * without columns ({@code WHERE TRUE}, {@code WHERE (1 = 1)}; campaign h2-RR-s59-i1542, reduced) or whose columns
+     * are all its subqueries' own ({@code WHERE EXISTS (SELECT 0 FROM t1 s0)}, the same case as found) does not read it.
+     * A column counts as another table's only when its qualifier is a table or alias that a subquery of the expression
+     * brings into scope and that cannot be the target; an unqualified column, one qualified by anything else, or a
+     * subquery that names the target's table or alias again, counts as a read of the target (the earlier snapshot,
+     * as the rule stood before it was told apart).
      */
-    private static boolean constant(Expression where) {
-        return !usesColumns(where) && tables(where).isEmpty();
+    private static boolean usesTarget(Expression expression, Table target) {
+        ScopeNames found = new ScopeNames();
+        found.getTables(expression);
+        Set<String> targetNames = new HashSet<>();
+        targetNames.add(name(target.getName()));
+        if (target.getAlias() != null) {
+            targetNames.add(name(target.getAlias().getName()));
+        }
+        if (found.tablesInScope.stream().anyMatch(targetNames::contains)) {
+            return !found.qualifiers.isEmpty() || found.unqualified;
+        }
+        return found.unqualified || !found.tablesInScope.containsAll(found.qualifiers);
     }
 
-    private static boolean usesColumns(Expression expression) {
-        boolean[] found = {false};
-        expression.accept(new ExpressionVisitorAdapter<Void>() {
-            @Override
-            public <S> Void visit(Column column, S context) {
-                found[0] = true;
-                return null;
+    /** The column qualifiers an expression uses and the names (alias, else table) its subqueries' FROM brings in. */
+    private static final class ScopeNames extends TablesNamesFinder<Void> {
+        private final Set<String> tablesInScope = new HashSet<>();
+        private final Set<String> qualifiers = new HashSet<>();
+        private boolean unqualified;
+
+        @Override
+        public <S> Void visit(Column column, S context) {
+            if (column.getTable() == null || column.getTable().getName() == null) {
+                unqualified = true;
+            } else {
+                qualifiers.add(name(column.getTable().getName()));
             }
-        }, null);
-        return found[0];
+            return null;
+        }
+
+        @Override
+        public <S> Void visit(Table table, S context) {
+            tablesInScope.add(name(table.getAlias() != null ? table.getAlias().getName() : table.getName()));
+            return super.visit(table, context);
+        }
     }
 }
