@@ -154,7 +154,7 @@ final class StatementParts {
         }
         Optional<StateDelta> onSnapshot = simulation.effectOn(snapshot, ref, false);
         if (onSnapshot.isEmpty()) {
-            return List.of();
+            return merge ? List.of() : recheckedWhereTheSnapshotFails(ref, snapshot, newestById, target, changedMeanwhile);
         }
         StateDelta d = onSnapshot.get();
         Long count = simulation.count(ref);
@@ -280,6 +280,62 @@ final class StatementParts {
         }
         Long processed = rows.isEmpty() ? Long.valueOf(0) : simulation.count(ref);
         return List.of(new Candidate(rest.and(onRows.get()), processed));
+    }
+
+    /**
+     * An UPDATE or DELETE that fails on the snapshot's version of a row changed meanwhile may pass on its newest version, the
+     * one it re-checks and writes (h2-RC-s60-i15826: {@code SET c0 = t0.c1} where the snapshot's c1 is NULL and the newest
+     * 1). Its effect then is the statement on the rows not changed meanwhile as the snapshot has them, and on the newest
+     * versions of the rows changed meanwhile that its WHERE chose on the snapshot (found by a probe: the WHERE as a DELETE
+     * on a copy of their snapshot versions); each part's subqueries read the snapshot. None where either part fails.
+     */
+    private List<Candidate> recheckedWhereTheSnapshotFails(StmtRef ref, DbState snapshot, Map<String, List<String>> newestById,
+                                                          String target, Set<String> changedMeanwhile) throws SQLException, SetupFailedException {
+        String copy = target + "_txfuzz_recheck";
+        String sql = testCase.stmt(ref).sql();
+        Optional<String> onCopy = onCopy(sql, copy);
+        Optional<String> probe = chosenRowsProbe(sql, copy);
+        if (changedMeanwhile.isEmpty() || onCopy.isEmpty() || probe.isEmpty()) {
+            return List.of();
+        }
+        Map<String, List<String>> snapshotById = byId(snapshot, target);
+        List<List<String>> changed = new ArrayList<>();
+        List<List<String>> unchanged = new ArrayList<>();
+        snapshotById.keySet().stream().sorted().forEach(id -> (changedMeanwhile.contains(id) ? changed : unchanged).add(snapshotById.get(id)));
+        Optional<StateDelta> chosenOnSnapshot = simulation.effectOnCopy(snapshot, ref, target, copy, probe.get(), changed, Map.of());
+        if (chosenOnSnapshot.isEmpty()) {
+            return List.of();
+        }
+        Optional<StateDelta> rest = unchanged.isEmpty() ? Optional.of(new StateDelta(Map.of(), Map.of()))
+                : simulation.effectOnCopy(snapshot, ref, target, copy, onCopy.get(), unchanged, Map.of());
+        Long restCount = unchanged.isEmpty() ? Long.valueOf(0) : simulation.count(ref);
+        if (rest.isEmpty()) {
+            return List.of();
+        }
+        List<List<String>> rechecked = rowIds(chosenOnSnapshot.get()).stream().sorted().filter(newestById::containsKey).map(newestById::get).toList();
+        Optional<StateDelta> onNewest = rechecked.isEmpty() ? Optional.of(new StateDelta(Map.of(), Map.of()))
+                : simulation.effectOnCopy(snapshot, ref, target, copy, onCopy.get(), rechecked, Map.of());
+        Long recheckedCount = rechecked.isEmpty() ? Long.valueOf(0) : simulation.count(ref);
+        if (onNewest.isEmpty()) {
+            return List.of();
+        }
+        Long count = restCount == null || recheckedCount == null ? null : restCount + recheckedCount;
+        return List.of(new Candidate(rest.get().and(onNewest.get()), count));
+    }
+
+    private static final Pattern WHERE_CLAUSE = Pattern.compile("\\bWHERE\\b", Pattern.CASE_INSENSITIVE);
+
+    /**
+     * {@code DELETE FROM copy AS t} with the WHERE of {@code UPDATE t ...} or {@code DELETE FROM t ...} (none: every row), so it
+     * deletes exactly the rows the statement chooses; empty if not of that form.
+     */
+    static Optional<String> chosenRowsProbe(String sql, String copy) {
+        return onCopy(sql, copy).map(renamed -> {
+            int where = firstOutsideParentheses(renamed, WHERE_CLAUSE.matcher(renamed), 0);
+            Matcher m = UPDATE_OR_DELETE_TARGET.matcher(renamed);
+            m.find(); // the renamed statement starts UPDATE|DELETE FROM copy AS alias
+            return "DELETE FROM " + copy + " AS " + m.group(4) + (where < 0 ? "" : " " + renamed.substring(where));
+        });
     }
 
     /** Assignments of joined rows beyond this many per chosen row are not tried. */
