@@ -48,7 +48,7 @@ public final class H2Engine implements Engine {
             "a statement reads the data committed before it began; an UPDATE, DELETE or MERGE that waited for a row lock re-checks that"
                     + " row on its newest committed version, its subqueries still reading the statement's snapshot; a MERGE locks every"
                     + " target row its ON join matched, acted on or not, and takes a source row whose matched row was deleted meanwhile"
-                    + " or no longer matches as NOT MATCHED",
+                    + " or no longer matches the source row it was joined to on the snapshot as NOT MATCHED",
             "H2ReadCommittedRecheckTest, MergeLocksMatchedRowsTest",
             "every statement reads committed data only, so the manual's READ COMMITTED promise holds (" + DOCS + ": \"Dirty reads aren't"
                     + " possible; non-repeatable reads and phantom reads are possible\"), as does Adya's PL-2");

@@ -48,6 +48,9 @@ final class StatementParts {
         /** What {@code ref}, run alone on {@code view}, removes and adds; empty when it fails there. Keys checked only when {@code keepKeys}. */
         Optional<StateDelta> effectOn(DbState view, StmtRef ref, boolean keepKeys) throws SQLException, SetupFailedException;
 
+        /** {@link #effectOn} with {@code sql}, a rewriting of {@code ref}'s statement, run in its place; keys not checked. */
+        Optional<StateDelta> effectOfRewritten(DbState view, StmtRef ref, String sql) throws SQLException, SetupFailedException;
+
         /** The update count the last simulation of {@code ref} gave. */
         Long count(StmtRef ref);
 
@@ -148,8 +151,13 @@ final class StatementParts {
             // versions of those rows they may fail where the newest pass (a CHECK, h2-RC-s53-i8906)
             Optional<Set<String>> matched = matchedMeanwhileChanged(ref, snapshot, target, changedMeanwhile);
             if (matched.isPresent()) {
-                DbState view = matched.get().isEmpty() ? snapshot : recheckView(snapshot, newestById, target, matched.get());
-                return simulation.effectOn(view, ref, false).map(delta -> List.of(new Candidate(delta, simulation.count(ref)))).orElse(List.of());
+                if (matched.get().isEmpty()) {
+                    return simulation.effectOn(snapshot, ref, false).map(delta -> List.of(new Candidate(delta, simulation.count(ref)))).orElse(List.of());
+                }
+                DbState view = recheckView(snapshot, newestById, target, matched.get());
+                Optional<String> paired = pairedAsOnTheSnapshot(ref, snapshot, target, matched.get());
+                Optional<StateDelta> d = paired.isPresent() ? simulation.effectOfRewritten(view, ref, paired.get()) : simulation.effectOn(view, ref, false);
+                return d.map(delta -> List.of(new Candidate(delta, simulation.count(ref)))).orElse(List.of());
             }
         }
         Optional<StateDelta> onSnapshot = simulation.effectOn(snapshot, ref, false);
@@ -207,6 +215,59 @@ final class StatementParts {
             return Optional.empty();
         }
         return simulation.effectOnCopy(snapshot, ref, target, copy, probe.get(), rows, Map.of()).map(StatementParts::rowIds);
+    }
+
+    private static final Pattern MERGE_USING_TABLE = Pattern.compile(
+            "^\\s*MERGE\\s+INTO\\s+(\\w+)(?:\\s+(?:AS\\s+)?(\\w+))?\\s+USING\\s+(\\w+)(?:\\s+(?:AS\\s+)?(\\w+))?\\s+ON\\s+",
+            Pattern.CASE_INSENSITIVE);
+
+    /**
+     * The MERGE with its ON join limited so that each re-checked target row (its newest version in the re-check view) can match
+     * only the source rows its snapshot version matched: H2 joins target and source on the statement's snapshot, then locks each
+     * matched target row and tests the ON condition again on its newest version with the same source row, so a row changed
+     * meanwhile never matches a source row it did not match before (campaign h2-RC-s60-i2761: the newest key of a moved row equal
+     * to another source row's). The pairs are found by a probe per re-checked row: the source rows that row's snapshot version
+     * joins, deleted from a copy of the source. Empty where the MERGE is not {@code MERGE INTO t [a] USING s [b] ON ... WHEN},
+     * its source is its target, or a probe fails: the MERGE then runs unlimited on the re-check view.
+     */
+    private Optional<String> pairedAsOnTheSnapshot(StmtRef ref, DbState snapshot, String target, Set<String> rechecked)
+            throws SQLException, SetupFailedException {
+        String sql = testCase.stmt(ref).sql();
+        Matcher m = MERGE_USING_TABLE.matcher(sql);
+        if (!m.find() || m.group(3).equalsIgnoreCase(m.group(1))) {
+            return Optional.empty();
+        }
+        int when = firstOutsideParentheses(sql, WHEN_CLAUSE.matcher(sql), m.end());
+        if (when < 0) {
+            return Optional.empty();
+        }
+        String targetName = m.group(2) != null ? m.group(2) : m.group(1);
+        String source = m.group(3);
+        String sourceName = m.group(4) != null ? m.group(4) : source;
+        String on = sql.substring(m.end(), when).trim();
+        String sourceTable = tableName(snapshot, source);
+        String sourceCopy = source + "_txfuzz_source";
+        String snapshotRow = target + "_txfuzz_snapshot_row";
+        Map<String, List<String>> snapshotById = byId(snapshot, target);
+        List<List<String>> sourceRows = snapshot.tables().getOrDefault(sourceTable, List.of());
+        String probe = "DELETE FROM " + sourceCopy + " AS " + sourceName + " WHERE EXISTS (SELECT 1 FROM " + snapshotRow + " AS " + targetName
+                + " WHERE " + on + ")";
+        String rowId = DeviationExplainer.ROW_ID;
+        List<String> pairs = new ArrayList<>();
+        for (String id : rechecked.stream().sorted().toList()) {
+            Optional<StateDelta> joined = simulation.effectOnCopy(snapshot, ref, sourceTable, sourceCopy, probe, sourceRows,
+                    Map.of(snapshotRow, new JoinedCopy(target, List.of(snapshotById.get(id)))));
+            if (joined.isEmpty()) {
+                return Optional.empty();
+            }
+            Set<String> sources = rowIds(joined.get());
+            if (!sources.isEmpty()) {
+                pairs.add("(" + targetName + "." + rowId + " = " + id + " AND " + sourceName + "." + rowId + " IN (" + String.join(", ", sources.stream().sorted().toList()) + "))");
+            }
+        }
+        String notRechecked = targetName + "." + rowId + " NOT IN (" + String.join(", ", rechecked.stream().sorted().toList()) + ")";
+        return Optional.of(sql.substring(0, m.end()) + "(" + on + ") AND (" + notRechecked + (pairs.isEmpty() ? "" : " OR " + String.join(" OR ", pairs))
+                + ") " + sql.substring(when));
     }
 
     private static final Pattern MERGE_TARGET = Pattern.compile("^(\\s*MERGE\\s+INTO\\s+)(\\w+)(\\s+(?:AS\\s+)?(\\w+))?", Pattern.CASE_INSENSITIVE);

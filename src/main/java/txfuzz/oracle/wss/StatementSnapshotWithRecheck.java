@@ -62,6 +62,11 @@ final class StatementSnapshotWithRecheck extends Mechanism {
             }
 
             @Override
+            public Optional<StateDelta> effectOfRewritten(DbState view, StmtRef ref, String sql) throws SQLException, SetupFailedException {
+                return sim.effectOn(Optional.of(view), List.of(ref), DeviationExplainer.Keys.DROPPED, original -> sql);
+            }
+
+            @Override
             public Long count(StmtRef ref) {
                 return sim.simulatedCounts.get(ref);
             }

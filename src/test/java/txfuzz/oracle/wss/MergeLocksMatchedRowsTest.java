@@ -144,6 +144,53 @@ class MergeLocksMatchedRowsTest {
         }
     }
 
+    private static final String MERGE_MOVED = "MERGE INTO t1 USING t0 x0 ON (t1.c0 = x0.c0) WHEN MATCHED THEN UPDATE SET c1 = x0.c1";
+
+    /**
+     * h2-RC-s60-i2761, reduced: T2 moves t1's one row from c0 = 2 to 6 and commits; the autocommit MERGE (T1) joined it to source
+     * row 2 on its snapshot, waits for it, and finds its newest version no longer matching row 2: NOT MATCHED, nothing changed.
+     * Its newest version matches source row 6, which H2 never pairs with it (the join was made on the snapshot); run after T2 the
+     * MERGE sets c1 to 60.
+     */
+    private static TestCase mergeWaitsForARowMovedToAnotherSourcesKey() {
+        return Cases.on("h2").level(IsolationLevel.READ_COMMITTED).table("t0").table("t1")
+                .setup("CREATE TABLE t0 (c0 INT, c1 INT)", "CREATE TABLE t1 (c0 INT, c1 INT)",
+                        "INSERT INTO t0 VALUES (2, 20), (6, 60)", "INSERT INTO t1 VALUES (2, 0)")
+                .txn("UPDATE t1 SET c0 = 6")
+                .autocommit(MERGE_MOVED)
+                .order(1, 1, 2, 1);
+    }
+
+    @Test
+    void aRowChangedMeanwhileMatchesOnlyTheSourceRowsItsSnapshotVersionMatchedAndIsNoBugCandidate() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            WssRun run = WssRun.of(h2, mergeWaitsForARowMovedToAnotherSourcesKey());
+            var merge = run.trace().executed(new StmtRef(2, 0)).orElseThrow();
+            assertTrue(merge.blocked(), "the MERGE waits for the moved row: " + run.trace());
+            assertEquals(0, merge.result().updateCount(), run.trace().toString());
+            assertEquals(Set.of(List.of("6", "0")), t1(run), run.trace().toString());
+            assertFalse(run.verdict().violations().isEmpty(), "run after T2 it updates the row: " + run.verdict());
+            assertTrue(run.verdict().violations().stream().allMatch(v -> v.classification() == Classification.NOT_PROMISED), run.verdict().toString());
+        }
+    }
+
+    /**
+     * The negative control: in the run only, the MERGE keeps the pair its snapshot made though the moved row no longer matches
+     * source row 2 (injected: an ON that also holds for a key 4 above the source's), and writes 20. The re-check model, which
+     * tests the pair again on the newest version, does not give it: a bug candidate.
+     */
+    @Test
+    void aMergeThatKeepsAPairTheNewestVersionNoLongerMatchesStaysABugCandidate() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            String stalePair = MERGE_MOVED.replace("ON (t1.c0 = x0.c0)", "ON (t1.c0 = x0.c0 OR t1.c0 = x0.c0 + 4)");
+            WssRun faulty = WssRun.of(RewritingTarget.once(h2, MERGE_MOVED, stalePair), mergeWaitsForARowMovedToAnotherSourcesKey());
+            var merge = faulty.trace().executed(new StmtRef(2, 0)).orElseThrow();
+            assertTrue(merge.blocked(), "the injected MERGE still waits: " + faulty.trace());
+            assertEquals(Set.of(List.of("6", "20")), t1(faulty), faulty.trace().toString());
+            assertTrue(faulty.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), faulty.verdict().toString());
+        }
+    }
+
     /** The probe that finds the rows a MERGE's join matched: its target renamed, every WHEN clause one that deletes the match. */
     @Test
     void theProbeKeepsTheJoinAndDeletesWhatItMatches() {
