@@ -349,6 +349,11 @@ final class DeviationExplainer implements AutoCloseable {
         return rowsMarkedBy(view, ref, Keys.IF_UPSERTS, KeyOrderScan.markingOnlyWhatItMatches(testCase.stmt(ref).sql(), ROW_ID));
     }
 
+    /** The rows (by identity) {@code marking}, a rewriting of {@code ref} that changes each row it selects, changes on {@code view}. */
+    Optional<Set<String>> rowsMarked(Optional<DbState> view, StmtRef ref, String marking) throws SQLException, SetupFailedException {
+        return rowsMarkedBy(view, ref, Keys.DROPPED, Optional.of(marking));
+    }
+
     /** {@link #matchedRows(Optional, StmtRef)}, keys as {@code keys} says. */
     Optional<Set<String>> matchedRows(Optional<DbState> view, StmtRef ref, Keys keys) throws SQLException, SetupFailedException {
         return rowsMarkedBy(view, ref, keys, KeyOrderScan.markingEveryMatch(testCase.stmt(ref).sql(), ROW_ID));

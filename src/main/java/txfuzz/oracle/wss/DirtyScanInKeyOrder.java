@@ -108,10 +108,11 @@ final class DirtyScanInKeyOrder extends Mechanism {
                 ? sim.matchedRows(before, ref, DeviationExplainer.Keys.DROPPED).orElse(DeviationExplainer.rowIds(onSubmitted.get()))
                 : DeviationExplainer.rowIds(onSubmitted.get());
         ScanWaits.Held holders = scanWaits.held(sim, done, ref, table.get(), submitted, resumed);
+        List<List<String>> lockedBySelects = scanWaits.lockedBySelects(sim, done, ref, table.get(), submitted, resumed, true);
         List<List<String>> held = new ArrayList<>();
         for (List<String> row : before.get().tables().getOrDefault(table.get(), List.of())) {
             String id = row.get(row.size() - 1);
-            if (matched.contains(id) && (holds(holders.oldVersions(), id) || holds(holders.newVersions(), id))) {
+            if (matched.contains(id) && (holds(holders.oldVersions(), id) || holds(holders.newVersions(), id) || holds(lockedBySelects, id))) {
                 held.add(row); // as the scan met it
             }
         }

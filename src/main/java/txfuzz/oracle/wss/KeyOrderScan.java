@@ -67,6 +67,24 @@ final class KeyOrderScan {
     }
 
     /**
+     * {@code sql}, a {@code SELECT … FROM table [alias] [WHERE …] [ORDER BY …] FOR UPDATE} of one table, as an UPDATE setting
+     * {@code column = -1 - column} on the rows its WHERE selects, which are the rows it locks: they show in its effect. Empty for
+     * other statements, and where not every row it selects is returned (LIMIT, OFFSET, FETCH, DISTINCT, GROUP BY).
+     */
+    static Optional<String> markingLockedRows(String sql, String table, String column) {
+        if (!(txfuzz.gen.StatementStructure.parse(sql) instanceof net.sf.jsqlparser.statement.select.PlainSelect select)
+                || select.getForMode() != net.sf.jsqlparser.statement.select.ForMode.UPDATE || select.getForUpdateTable() != null
+                || select.getJoins() != null && !select.getJoins().isEmpty() || select.getLimit() != null || select.getOffset() != null
+                || select.getFetch() != null || select.getDistinct() != null || select.getGroupBy() != null
+                || !(select.getFromItem() instanceof net.sf.jsqlparser.schema.Table from) || !from.getName().equalsIgnoreCase(table)) {
+            return Optional.empty();
+        }
+        String alias = from.getAlias() != null ? from.getAlias().getName() : from.getName();
+        return Optional.of("UPDATE " + from.getName() + " AS " + alias + " SET " + column + " = -1 - " + column
+                + (select.getWhere() == null ? "" : " WHERE " + select.getWhere()));
+    }
+
+    /**
      * {@code sql}, a single-table UPDATE ({@link #target}), with {@code column = -1 - column} put first in its SET
      * list: every row it matches then changes, so the rows it matched show in its effect. Empty for other statements.
      */

@@ -146,6 +146,40 @@ final class ScanWaits {
     }
 
     /**
+     * The rows of {@code table} locked, as they were read, by a single-table {@code SELECT … FOR UPDATE} of another
+     * transaction that completed before {@code ref} was submitted and whose transaction ended while {@code ref} waited: such a
+     * SELECT locks every row it returns until its transaction ends (H2; DirtyScanInKeyOrderTest, campaign h2-RU-s60-i15645).
+     * Found by running its WHERE as a marking UPDATE on the data it read, uncommitted writes included when {@code dirty}.
+     */
+    List<List<String>> lockedBySelects(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted, int resumed,
+                                       boolean dirty) throws SQLException, SetupFailedException {
+        List<List<String>> out = new ArrayList<>();
+        for (ExecutedStmt x : sim.trace.schedule()) {
+            int txn = x.ref().txn();
+            if (txn == ref.txn() || sim.trace.outcome(txn) == null || x.result().error() != null
+                    || sim.testCase.stmt(x.ref()).kind() != StmtKind.SELECT || sim.trace.position(x.ref()) >= submitted) {
+                continue;
+            }
+            int end = sim.endPosition(txn);
+            Optional<String> marking = KeyOrderScan.markingLockedRows(sim.testCase.stmt(x.ref()).sql(), table, DeviationExplainer.ROW_ID);
+            if (end < submitted || end >= resumed || marking.isEmpty()) {
+                continue;
+            }
+            Optional<DbState> read = sim.view(done, txn, x.blocked() ? sim.trace.position(x.ref()) : x.completedBefore(), dirty);
+            Optional<Set<String>> locked = sim.rowsMarked(read, x.ref(), marking.get());
+            if (read.isEmpty() || locked.isEmpty()) {
+                continue;
+            }
+            for (List<String> row : read.get().tables().getOrDefault(table, List.of())) {
+                if (locked.get().contains(row.get(row.size() - 1))) {
+                    out.add(row);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
      * {@code target}'s clustered key (or the hidden row id's order, for a table the engine stores in insertion order), on a
      * database holding {@code view}, when the engine's plan for {@code ref} scans it first in that order; empty otherwise.
      */
