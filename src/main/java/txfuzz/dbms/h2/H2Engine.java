@@ -72,7 +72,7 @@ public final class H2Engine implements Engine {
             "an UPDATE or DELETE that waited for a row lock read the rows before that row in scan order (the table's"
                     + " _ROWID_: insertion order, or an integer PRIMARY KEY), with their SET and WHERE subqueries, on the data as"
                     + " they were when it began, and that row (even one the holder left as it was, or locked with SELECT ... FOR"
-                    + " UPDATE) and the rows after it, with"
+                    + " UPDATE; its WHERE is not tested again when the holder left it as it was) and the rows after it, with"
                     + " their subqueries, on the data as they were when it resumed; uncommitted writes included both times. The scan"
                     + " walks the rows the table held when it began: a row deleted then, even by a transaction that rolled back"
                     + " while it waited, is skipped; a row inserted meanwhile is not met",

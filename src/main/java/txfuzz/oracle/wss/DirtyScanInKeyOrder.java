@@ -18,7 +18,8 @@ import txfuzz.oracle.wss.DeviationExplainer.Effect;
 /**
  * {@link Deviation#DIRTY_SCAN_IN_KEY_ORDER}: a scan that reads each row, and runs its subqueries, when it reaches it, on the
  * data of that moment, uncommitted writes included; a write that waited read the rows before the waited-for one as when it
- * began and the rest as when it resumed, each part with its own subqueries. One instance per case: it caches plans and
+ * began and the rest as when it resumed, each part with its own subqueries; the waited-for row, when its holder left it as it
+ * was, with the WHERE's result from when the scan met it. One instance per case: it caches plans and
  * keeps where each write was split.
  */
 final class DirtyScanInKeyOrder extends Mechanism {
@@ -125,19 +126,31 @@ final class DirtyScanInKeyOrder extends Mechanism {
         if (split.isEmpty()) {
             return Optional.empty();
         }
+        // H2 tests a waited-for row's WHERE again only when the row it locked is not the one its scan met: one the holder
+        // matched and left as it was keeps the WHERE's result from then (it waited for it, so it held), its SET computed on
+        // the data as resumed (campaign h2-RU-s52-i3385: an uncorrelated EXISTS true when the scan met the row, false after).
+        List<List<String>> fromWaitedOn = new ArrayList<>(split.get().fromWaitedOn());
+        List<List<String>> leftAsItWas = new ArrayList<>();
+        Optional<String> unconditional = StatementParts.withoutWhere(onCopy.get());
+        if (unconditional.isPresent() && fromWaitedOn.remove(waitedOn.get())) {
+            leftAsItWas.add(waitedOn.get());
+        }
         Optional<StateDelta> first = part(sim, before.get(), ref, table.get(), copy, onCopy.get(), split.get().before());
         long firstCount = sim.copyCount;
-        Optional<StateDelta> rest = first.isEmpty() ? Optional.empty()
-                : part(sim, after.get(), ref, table.get(), copy, onCopy.get(), split.get().fromWaitedOn());
+        Optional<StateDelta> waited = first.isEmpty() ? Optional.empty()
+                : part(sim, after.get(), ref, table.get(), copy, unconditional.orElse(onCopy.get()), leftAsItWas);
+        long waitedCount = sim.copyCount;
+        Optional<StateDelta> rest = waited.isEmpty() ? Optional.empty()
+                : part(sim, after.get(), ref, table.get(), copy, onCopy.get(), fromWaitedOn);
         if (rest.isEmpty()) {
             return Optional.empty();
         }
-        StateDelta both = first.get().and(rest.get());
+        StateDelta both = first.get().and(waited.get()).and(rest.get());
         Optional<DbState> result = both.applyTo(after.get());
         if (result.isEmpty() || sim.effectOn(result, List.of(), DeviationExplainer.Keys.KEPT).isEmpty()) {
             return Optional.empty(); // the parts together break a key: the statement would have failed
         }
-        sim.simulatedCounts.put(ref, firstCount + sim.copyCount);
+        sim.simulatedCounts.put(ref, firstCount + waitedCount + sim.copyCount);
         splits.add(ScanWaits.waitedOn(ref, table.get(), waitedOn.get()));
         return Optional.of(both);
     }

@@ -399,6 +399,15 @@ final class StatementParts {
         });
     }
 
+    /** {@code sql}, an UPDATE or DELETE, without its WHERE (found outside parentheses and quotes): it takes every row. */
+    static Optional<String> withoutWhere(String sql) {
+        if (!UPDATE_OR_DELETE_TARGET.matcher(sql).find()) {
+            return Optional.empty();
+        }
+        int where = firstOutsideParentheses(sql, WHERE_CLAUSE.matcher(sql), 0);
+        return Optional.of(where < 0 ? sql : sql.substring(0, where).stripTrailing());
+    }
+
     /** Assignments of joined rows beyond this many per chosen row are not tried. */
     private static final int MAX_JOINED_ASSIGNMENTS = 16;
 

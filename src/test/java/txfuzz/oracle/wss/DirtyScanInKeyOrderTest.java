@@ -3,6 +3,7 @@ package txfuzz.oracle.wss;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -203,6 +204,53 @@ class DirtyScanInKeyOrderTest {
         for (String notAll : List.of("SELECT x0.c1 FROM t0 x0 WHERE x0.c2 <> 19", "SELECT x0.c1 FROM t0 x0 LIMIT 1 FOR UPDATE",
                 "SELECT x0.c1 FROM t0 x0 JOIN t1 x1 ON x0.c0 = x1.c0 FOR UPDATE", "SELECT x0.c1 FROM t1 x0 FOR UPDATE")) {
             assertEquals(java.util.Optional.empty(), KeyOrderScan.markingLockedRows(notAll, "t0", "rid"), notAll);
+        }
+    }
+
+    private static final String WAITING_EXISTS_UPDATE = "UPDATE t1 SET c1 = 0 WHERE EXISTS (SELECT 0 FROM t0 s1)";
+
+    /**
+     * h2-RU-s52-i3385, reduced: T2 updates both rows of t1 leaving their values as they were (NULL * 0), then deletes t0's one
+     * row and commits; T1's UPDATE, whose uncorrelated EXISTS holds as its scan meets t1's first row, waits for it. After the
+     * wait H2 does not test the WHERE of a row its holder left as it was: it updates the first row, and finds the EXISTS false
+     * for the second. Run after T2 it updates neither.
+     */
+    static TestCase waitingUpdateOfARowLeftAsItWas() {
+        return Cases.on("h2").level(IsolationLevel.READ_UNCOMMITTED).table("t0").table("t1")
+                .setup("CREATE TABLE t0 (c1 INT)", "CREATE TABLE t1 (c0 INT, c1 DOUBLE PRECISION)", "INSERT INTO t0 (c1) VALUES (0)",
+                        "INSERT INTO t1 (c0) VALUES (0)", "INSERT INTO t1 (c0) VALUES (1)")
+                .autocommit(WAITING_EXISTS_UPDATE)
+                .txn("UPDATE t1 SET c1 = (t1.c1 * 0)", "DELETE FROM t0")
+                .order(2, 2, 1, 2, 2);
+    }
+
+    @Test
+    void aWaitedForRowItsHolderLeftAsItWasKeepsTheWheresResultFromWhenTheScanMetIt() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            WssRun run = WssRun.of(h2, waitingUpdateOfARowLeftAsItWas());
+            var update = run.trace().executed(new StmtRef(1, 0)).orElseThrow();
+            assertTrue(update.blocked(), run.trace().toString());
+            assertEquals(1, update.result().updateCount(), run.trace().toString());
+            assertEquals(List.of(Arrays.asList("0", "0"), Arrays.asList("1", null)), run.trace().finalState().tables().get("t1"), run.trace().toString());
+            assertTrue(run.verdict().violations().stream().anyMatch(x -> x.classification() == Classification.NOT_PROMISED
+                    && x.reference().contains("dirty scan in key order")), run.verdict().toString());
+            WssRun.assertNoBugCandidate(run.verdict());
+        }
+    }
+
+    /**
+     * The control: after the same wait the UPDATE skips the row it waited for and updates the next one with the WHERE as the
+     * scan began (injected: a WHERE that does not choose row 0 and chooses row 1 whatever t0 holds). No part of the split scan
+     * nor any other rule of the level gives it: a bug candidate.
+     */
+    @Test
+    void theRowAfterAWaitedForRowLeftAsItWasUpdatedInItsPlaceStaysABugCandidate() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            String swapped = "UPDATE t1 SET c1 = 0 WHERE (EXISTS (SELECT 0 FROM t0 s1) AND t1.c0 <> 0) OR t1.c0 = 1";
+            WssRun run = WssRun.of(RewritingTarget.once(h2, WAITING_EXISTS_UPDATE, swapped), waitingUpdateOfARowLeftAsItWas());
+            assertTrue(run.trace().executed(new StmtRef(1, 0)).orElseThrow().blocked(), run.trace().toString());
+            assertEquals(List.of(Arrays.asList("0", null), Arrays.asList("1", "0")), run.trace().finalState().tables().get("t1"), run.trace().toString());
+            assertTrue(run.verdict().violations().stream().anyMatch(x -> x.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
         }
     }
 }
