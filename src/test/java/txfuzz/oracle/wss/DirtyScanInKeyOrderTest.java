@@ -253,4 +253,47 @@ class DirtyScanInKeyOrderTest {
             assertTrue(run.verdict().violations().stream().anyMatch(x -> x.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
         }
     }
+
+    private static final String WAITING_CORRELATED_UPDATE = "UPDATE t1 SET c1 = 1 WHERE EXISTS (SELECT 0 FROM t1 s0 WHERE s0.c0 < t1.c1)";
+
+    /**
+     * h2-RU-s54-i10300, reduced: T1 inserts two rows with one INSERT, {@code values} in that order; T3's UPDATE of the table
+     * (no key: scanned in insertion order) meets them after the setup's row, waits for the one with c1 = 1, and T2 inserts
+     * (-1, 0), which makes the EXISTS of the row with c1 = 0 true. With (1), (0) the row with c1 = 0 comes after the wait and
+     * is updated; with (0), (1) it came before it and is not.
+     */
+    static TestCase waitingUpdateOverOneInsertsRows(String values) {
+        return Cases.on("h2").level(IsolationLevel.READ_UNCOMMITTED).table("t1")
+                .setup("CREATE TABLE t1 (c0 INT, c1 INT)", "INSERT INTO t1 (c0, c1) VALUES (0, 0)")
+                .txn("INSERT INTO t1 (c1) VALUES " + values)
+                .autocommit("INSERT INTO t1 (c0, c1) VALUES ((-1), 0)")
+                .autocommit(WAITING_CORRELATED_UPDATE)
+                .order(1, 1, 3, 2, 1);
+    }
+
+    @Test
+    void oneInsertsRowsAreScannedInTheOrderOfItsValues() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            for (String values : List.of("(1), (0)", "(0), (1)")) {
+                WssRun run = WssRun.of(h2, waitingUpdateOverOneInsertsRows(values));
+                var update = run.trace().executed(new StmtRef(3, 0)).orElseThrow();
+                assertTrue(update.blocked(), run.trace().toString());
+                assertEquals(values.startsWith("(1)") ? 2 : 1, update.result().updateCount(), values + ": " + run.trace());
+                assertTrue(!values.startsWith("(1)") || run.verdict().violations().stream().anyMatch(x -> x.classification() == Classification.NOT_PROMISED
+                        && x.reference().contains("dirty scan in key order")), values + ": " + run.verdict());
+                WssRun.assertNoBugCandidate(run.verdict());
+            }
+        }
+    }
+
+    /** The control: the case inserts (0), (1) while the run inserts (1), (0) (injected): its scan order is not the case's, and no rule gives 2 rows. */
+    @Test
+    void aScanOfOneInsertsRowsInAnotherOrderThanItsValuesStaysABugCandidate() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            WssRun run = WssRun.of(RewritingTarget.once(h2, "INSERT INTO t1 (c1) VALUES (0), (1)", "INSERT INTO t1 (c1) VALUES (1), (0)"),
+                    waitingUpdateOverOneInsertsRows("(0), (1)"));
+            assertEquals(2, run.trace().executed(new StmtRef(3, 0)).orElseThrow().result().updateCount(), run.trace().toString());
+            assertTrue(run.verdict().violations().stream().anyMatch(x -> x.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
+        }
+    }
 }
