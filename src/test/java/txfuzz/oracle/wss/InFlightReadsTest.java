@@ -222,6 +222,56 @@ class InFlightReadsTest {
         }
     }
 
+    private static final String MOVING_MERGE = "MERGE INTO t0 USING t1 x0 ON (t0.c1 = x0.c2) WHEN MATCHED THEN UPDATE SET c0 = 6"
+            + " WHEN NOT MATCHED THEN INSERT (c0, c1) VALUES (x0.c2, x0.c2)";
+    private static final String READING_MERGE = "MERGE INTO t1 USING t0 x0 ON (t1.c2 = x0.c1) WHEN MATCHED THEN UPDATE SET c3 = NULL"
+            + " WHEN NOT MATCHED THEN INSERT (c0, c1, c2, c4) VALUES (x0.c1, 0, x0.c1, (x0.c1 + 0))";
+
+    /**
+     * Campaign h2-RU-s59-i605, reduced: T1 sets row 6's c1 to NULL and holds it; T2's autocommit MERGE moves row 0 to key 6
+     * and waits for T1's row there, row 0 already deleted; T3's autocommit MERGE reads t0 meanwhile without row 0 and inserts
+     * a row for each of the other two source rows. T1 rolls back, T2 fails on key 6 and row 0 is back: T3 read a half-done
+     * move no one committed, which READ UNCOMMITTED permits. Row 3 is committed and no statement targets it.
+     */
+    static TestCase mergeReaderBesideAMergeMovingARow() {
+        return Cases.on("h2").level(IsolationLevel.READ_UNCOMMITTED).table("t0").table("t1")
+                .setup("CREATE TABLE t0 (c0 INT, c1 INT, PRIMARY KEY (c0))", "CREATE TABLE t1 (c0 INT, c1 DOUBLE PRECISION, c2 INT, c3 DOUBLE PRECISION, c4 INT)",
+                        "INSERT INTO t0 VALUES (0, 1), (6, 17), (3, 5)", "INSERT INTO t1 VALUES (0, 0, 1, 0, 0)")
+                .txn("UPDATE t0 SET c1 = NULL WHERE (t0.c1 = 17)", "ROLLBACK")
+                .autocommit(MOVING_MERGE)
+                .autocommit(READING_MERGE)
+                .order(1, 1, 2, 3, 1);
+    }
+
+    @Test
+    void h2ReadOfAMergesHalfDoneMoveIsExplainedAsADirtyRead() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            WssRun run = WssRun.of(h2, mergeReaderBesideAMergeMovingARow());
+            StmtRef moving = new StmtRef(2, 0);
+            assertTrue(run.trace().executed(moving).orElseThrow().blocked(), "the MERGE waits for T1's row 6: " + run.trace());
+            assertFalse(run.succeeded(moving), "the MERGE fails on key 6 once T1 rolls back: " + run.trace());
+            assertTrue(run.trace().executed(new StmtRef(3, 0)).orElseThrow().result().updateCount() == 2,
+                    "the reader missed row 0, half moved: " + run.trace());
+            assertFalse(run.verdict().violations().isEmpty(), "run alone the reader updates one row and inserts two: " + run.trace());
+            run.assertNoBugCandidate();
+            assertTrue(run.verdict().violations().stream().allMatch(v -> String.valueOf(v.reference()).contains("still in flight")),
+                    run.verdict().toString());
+        }
+    }
+
+    /** Negative control: the same run with the reading MERGE made to miss committed row 3, which nothing targets, stays a bug candidate. */
+    @Test
+    void aMergeReaderMissingAnUntargetedCommittedRowStaysABugCandidate() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            ReaderRewrittenBesideAWriteTarget faulty = new ReaderRewrittenBesideAWriteTarget(h2, "a MERGE that skips a committed source row",
+                    sql -> sql.equals(READING_MERGE) ? sql.replace("USING t0 x0", "USING (SELECT * FROM t0 WHERE c0 <> 3) x0") : sql);
+            WssRun run = WssRun.of(faulty, mergeReaderBesideAMergeMovingARow());
+            assertTrue(faulty.struck && run.trace().executed(new StmtRef(2, 0)).orElseThrow().blocked(), run.trace().toString());
+            assertTrue(run.trace().executed(new StmtRef(3, 0)).orElseThrow().result().updateCount() == 1, "row 3 skipped: " + run.trace());
+            assertTrue(run.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), run.verdict() + "\n" + run.trace());
+        }
+    }
+
     /**
      * Fault injection: a real engine where a statement run while a statement of another session is in flight (waiting) is
      * rewritten by {@code fault} first, as an engine that read something it may not would: a committed row skipped that no
