@@ -392,10 +392,10 @@ final class StatementParts {
      */
     static Optional<String> chosenRowsProbe(String sql, String copy) {
         return onCopy(sql, copy).map(renamed -> {
-            int where = firstOutsideParentheses(renamed, WHERE_CLAUSE.matcher(renamed), 0);
             Matcher m = UPDATE_OR_DELETE_TARGET.matcher(renamed);
             m.find(); // the renamed statement starts UPDATE|DELETE FROM copy AS alias
-            return "DELETE FROM " + copy + " AS " + m.group(4) + (where < 0 ? "" : " " + renamed.substring(where));
+            String where = renamed.substring(withoutWhere(renamed).orElseThrow().length()).strip();
+            return "DELETE FROM " + copy + " AS " + m.group(4) + (where.isEmpty() ? "" : " " + where);
         });
     }
 
