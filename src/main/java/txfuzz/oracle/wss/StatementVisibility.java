@@ -78,7 +78,10 @@ final class StatementVisibility extends Mechanism {
             Optional<StateDelta> delta;
             List<String> seen = new ArrayList<>();
             if (readPoint == Deviation.ReadPoint.RESUMED) {
-                delta = sim.effectOn(sim.view(done, ref.txn(), resumed, dirty), List.of(ref));
+                // a write that did not wait read when it ran, and may have read a half-done write in flight then, as at its
+                // submission (campaign h2-RU-s61-i14680: a MERGE reads the row a waiting MERGE has already updated)
+                Optional<DbState> view = sim.view(done, ref.txn(), resumed, dirty);
+                delta = dirty && inFlightSeen != null && !e.blocked() ? sim.inFlightReads().effect(done, ref, view, seen) : sim.effectOn(view, List.of(ref));
             } else {
                 StmtKind kind = sim.testCase.stmt(ref).kind();
                 boolean rechecked = readPoint == Deviation.ReadPoint.RECHECK && e.blocked() && sim.withRowIds

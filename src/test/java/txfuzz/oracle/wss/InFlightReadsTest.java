@@ -272,6 +272,56 @@ class InFlightReadsTest {
         }
     }
 
+    private static final String UPDATING_MERGE = "MERGE INTO t1 USING t0 x0 ON (t1.c0 = x0.c0) WHEN MATCHED THEN UPDATE SET c1 = (x0.c3 + 1)";
+    private static final String MATCHING_MERGE = "MERGE INTO t1 USING t0 x0 ON (t1.c1 = x0.c3) WHEN MATCHED THEN UPDATE SET c0 = x0.c4";
+
+    /**
+     * Campaign h2-RU-s61-i14680, reduced: T2 inserts (3, 0) into t1 and holds it; T1's autocommit MERGE sets c1 of both rows
+     * with c0 = 3 to 2, updating the committed (3, 1) and then waiting for T2's row; T3's autocommit MERGE, which did not wait,
+     * reads (3, 1) as T1 left it, (3, 2), matches nothing and changes nothing. T2 rolls back and T1 completes. Run after T1 the
+     * reader matches nothing either, run before it the reader updates (3, 1). {@code extraRows} are more committed rows of t1.
+     */
+    static TestCase mergeReaderBesideAWaitingMergesUpdate(String... extraRows) {
+        List<String> setup = new java.util.ArrayList<>(List.of("CREATE TABLE t0 (c0 INT, c1 VARCHAR(10), c2 VARCHAR(10), c3 DOUBLE PRECISION, c4 INT)",
+                "CREATE TABLE t1 (c0 INT, c1 DOUBLE PRECISION)", "INSERT INTO t0 VALUES (3, NULL, '', 1, 0)", "INSERT INTO t1 VALUES (3, 1)"));
+        for (String row : extraRows) {
+            setup.add("INSERT INTO t1 VALUES " + row);
+        }
+        return Cases.on("h2").level(IsolationLevel.READ_UNCOMMITTED).table("t0").table("t1")
+                .setup(setup.toArray(String[]::new))
+                .autocommit(UPDATING_MERGE)
+                .txn("INSERT INTO t1 (c0, c1) VALUES (3, 0)", "ROLLBACK")
+                .autocommit(MATCHING_MERGE)
+                .order(2, 2, 1, 3, 2);
+    }
+
+    @Test
+    void h2ReadOfAWaitingMergesUpdateByAWriteThatDidNotWaitIsExplainedAsADirtyRead() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            WssRun run = WssRun.of(h2, mergeReaderBesideAWaitingMergesUpdate());
+            assertTrue(run.trace().executed(new StmtRef(1, 0)).orElseThrow().blocked(), "T1's MERGE waits for T2's row: " + run.trace());
+            assertTrue(run.trace().executed(new StmtRef(3, 0)).orElseThrow().result().updateCount() == 0,
+                    "the reader matched nothing, reading (3, 1) as T1 left it: " + run.trace());
+            assertFalse(run.verdict().violations().isEmpty(), run.trace().toString());
+            run.assertNoBugCandidate();
+            assertTrue(run.verdict().violations().stream().allMatch(v -> String.valueOf(v.reference()).contains("still in flight")),
+                    run.verdict().toString());
+        }
+    }
+
+    /** Negative control: beside the same waiting MERGE the reader also misses committed row (5, 1), which nothing in flight targets. */
+    @Test
+    void aMergeReaderThatDidNotWaitMissingAnUntargetedCommittedRowStaysABugCandidate() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            ReaderRewrittenBesideAWriteTarget faulty = new ReaderRewrittenBesideAWriteTarget(h2, "a MERGE that skips a committed target row",
+                    sql -> sql.equals(MATCHING_MERGE) ? sql.replace("ON (t1.c1 = x0.c3)", "ON (t1.c1 = x0.c3 AND t1.c0 <> 5)") : sql);
+            WssRun run = WssRun.of(faulty, mergeReaderBesideAWaitingMergesUpdate("(5, 1)"));
+            assertTrue(faulty.struck && run.trace().executed(new StmtRef(1, 0)).orElseThrow().blocked(), run.trace().toString());
+            assertTrue(run.trace().executed(new StmtRef(3, 0)).orElseThrow().result().updateCount() == 0, "row 5 skipped: " + run.trace());
+            assertTrue(run.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), run.verdict() + "\n" + run.trace());
+        }
+    }
+
     /**
      * Fault injection: a real engine where a statement run while a statement of another session is in flight (waiting) is
      * rewritten by {@code fault} first, as an engine that read something it may not would: a committed row skipped that no
