@@ -346,28 +346,33 @@ final class DeviationExplainer implements AutoCloseable {
      * ({@link KeyOrderScan#markingOnlyWhatItMatches}); empty without row identities or for another statement.
      */
     Optional<Set<String>> rowsItsWhereMatches(Optional<DbState> view, StmtRef ref) throws SQLException, SetupFailedException {
-        return rowsMarkedBy(view, ref, Keys.IF_UPSERTS, KeyOrderScan.markingOnlyWhatItMatches(testCase.stmt(ref).sql(), ROW_ID));
+        return rowsMarkedBy(view, ref, Keys.IF_UPSERTS, KeyOrderScan.markingOnlyWhatItMatches(testCase.stmt(ref).sql(), ROW_ID), false);
     }
 
     /** The rows (by identity) {@code marking}, a rewriting of {@code ref} that changes each row it selects, changes on {@code view}. */
     Optional<Set<String>> rowsMarked(Optional<DbState> view, StmtRef ref, String marking) throws SQLException, SetupFailedException {
-        return rowsMarkedBy(view, ref, Keys.DROPPED, Optional.of(marking));
+        return rowsMarkedBy(view, ref, Keys.DROPPED, Optional.of(marking), false);
+    }
+
+    /** {@link #rowsItsWhereMatches} of an UPDATE that failed in the actual run: which rows it had matched (and locked). */
+    Optional<Set<String>> rowsItsWhereMatchedThoughItFailed(Optional<DbState> view, StmtRef ref) throws SQLException, SetupFailedException {
+        return rowsMarkedBy(view, ref, Keys.DROPPED, KeyOrderScan.markingOnlyWhatItMatches(testCase.stmt(ref).sql(), ROW_ID), true);
     }
 
     /** {@link #matchedRows(Optional, StmtRef)}, keys as {@code keys} says. */
     Optional<Set<String>> matchedRows(Optional<DbState> view, StmtRef ref, Keys keys) throws SQLException, SetupFailedException {
-        return rowsMarkedBy(view, ref, keys, KeyOrderScan.markingEveryMatch(testCase.stmt(ref).sql(), ROW_ID));
+        return rowsMarkedBy(view, ref, keys, KeyOrderScan.markingEveryMatch(testCase.stmt(ref).sql(), ROW_ID), false);
     }
 
     /** The rows {@code marked}, {@code ref} rewritten to mark each row it matches, changes on {@code view}; {@code ref}'s count kept. */
-    private Optional<Set<String>> rowsMarkedBy(Optional<DbState> view, StmtRef ref, Keys keys, Optional<String> marked)
+    private Optional<Set<String>> rowsMarkedBy(Optional<DbState> view, StmtRef ref, Keys keys, Optional<String> marked, boolean failedToo)
             throws SQLException, SetupFailedException {
         if (!withRowIds || marked.isEmpty()) {
             return Optional.empty();
         }
         Long count = simulatedCounts.get(ref);
         try {
-            return effectOn(view, List.of(ref), keys, sql -> marked.get()).map(DeviationExplainer::rowIds);
+            return effectOn(view, List.of(ref), keys, sql -> marked.get(), failedToo).map(DeviationExplainer::rowIds);
         } finally {
             if (count == null) {
                 simulatedCounts.remove(ref);

@@ -180,6 +180,40 @@ final class ScanWaits {
     }
 
     /**
+     * The rows of {@code table} whose WHERE a failed single-table UPDATE of another transaction matched, as it read them: it
+     * completed (failed) before {@code ref} was submitted, and its transaction ended while {@code ref} waited. InnoDB keeps
+     * the locks a failed statement took: "Locks are not released in a rollback of a single SQL statement" (MySQL manual,
+     * InnoDB Error Handling; campaign mariadb-RC-s62-i6073: an UPDATE of every row that failed on a duplicate key held them).
+     */
+    List<List<String>> lockedByFailedUpdates(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted,
+                                             int resumed) throws SQLException, SetupFailedException {
+        List<List<String>> out = new ArrayList<>();
+        for (ExecutedStmt x : sim.trace.schedule()) {
+            int txn = x.ref().txn();
+            if (txn == ref.txn() || sim.trace.outcome(txn) == null || !x.result().failed() || sim.testCase.stmt(x.ref()).kind() != StmtKind.UPDATE
+                    || sim.trace.position(x.ref()) >= submitted
+                    || !KeyOrderScan.target(sim.testCase.stmt(x.ref()).sql()).map(t -> t.table().equalsIgnoreCase(table)).orElse(false)) {
+                continue;
+            }
+            int end = sim.endPosition(txn);
+            if (end < submitted || end >= resumed) {
+                continue;
+            }
+            Optional<DbState> read = sim.view(done, txn, x.blocked() ? sim.trace.position(x.ref()) : x.completedBefore(), false);
+            Optional<Set<String>> matched = sim.rowsItsWhereMatchedThoughItFailed(read, x.ref());
+            if (read.isEmpty() || matched.isEmpty()) {
+                continue;
+            }
+            for (List<String> row : read.get().tables().getOrDefault(table, List.of())) {
+                if (matched.get().contains(row.get(row.size() - 1))) {
+                    out.add(row);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
      * {@code target}'s clustered key (or the hidden row id's order, for a table the engine stores in insertion order), on a
      * database holding {@code view}, when the engine's plan for {@code ref} scans it first in that order; empty otherwise.
      */

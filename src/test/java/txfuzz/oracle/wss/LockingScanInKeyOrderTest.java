@@ -317,4 +317,41 @@ class LockingScanInKeyOrderTest {
             assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
         }
     }
+
+    private static final String DELETE_BEHIND_FAILED_UPDATE = "DELETE FROM t0";
+
+    /**
+     * Campaign mariadb-RC-s62-i6073's shape: T1's UPDATE of rows 0 and 1 to key 0 fails on the duplicate key and keeps the
+     * locks it took ("Locks are not released in a rollback of a single SQL statement", MySQL manual, InnoDB Error Handling);
+     * T2's DELETE of every row waits on row 0; T3 moves row 5 to key -5 and commits; T1 commits and the DELETE goes on from
+     * row 0: the moved row, behind it, survives. Neither view of the DELETE alone (as submitted, as resumed, re-checked)
+     * leaves it.
+     */
+    private static TestCase deleteBehindAFailedUpdate() {
+        return Cases.on("mariadb").table("t0").level(IsolationLevel.READ_COMMITTED)
+                .setup("CREATE TABLE t0 (c0 INT, PRIMARY KEY (c0))", "INSERT INTO t0 VALUES (0), (1), (5)")
+                .txn("UPDATE t0 SET c0 = 0 WHERE c0 < 2")
+                .autocommit(DELETE_BEHIND_FAILED_UPDATE)
+                .autocommit("UPDATE t0 SET c0 = -5 WHERE c0 = 5")
+                .order(1, 1, 2, 3, 1);
+    }
+
+    @Test
+    void aScanWaitingOnTheLocksOfAFailedUpdateIsDocumented() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            List<Violation> found = wssViolations(judge(maria, deleteBehindAFailedUpdate(), new txfuzz.model.StmtRef(2, 0)));
+            assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+        }
+    }
+
+    /** The control: after the same wait the DELETE also skips row 1, which is not behind its scan: a bug candidate. */
+    @Test
+    void aDeleteBehindAFailedUpdateThatAlsoSkipsARowAfterTheWaitedKeyStaysABugCandidate() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            Target faulty = RewritingTarget.once(maria, DELETE_BEHIND_FAILED_UPDATE, DELETE_BEHIND_FAILED_UPDATE + " WHERE c0 <> 1");
+            List<Violation> found = wssViolations(judge(faulty, deleteBehindAFailedUpdate(), new txfuzz.model.StmtRef(2, 0)));
+            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
+            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+        }
+    }
 }
