@@ -155,9 +155,14 @@ final class DeviationExplainer implements AutoCloseable {
      * have done before it waited, {@link InFlightReads}); the current simulation's counts are left as they were.
      */
     Optional<StateDelta> attemptOn(Optional<DbState> view, StmtRef ref) throws SQLException, SetupFailedException {
+        return attemptOn(view, ref, testCase.stmt(ref).sql());
+    }
+
+    /** {@link #attemptOn(Optional, StmtRef)} with {@code sql}, a rewriting of {@code ref}'s statement, run in its place. */
+    Optional<StateDelta> attemptOn(Optional<DbState> view, StmtRef ref, String sql) throws SQLException, SetupFailedException {
         Long count = simulatedCounts.get(ref);
         try {
-            return effectOn(view, List.of(ref), Keys.DROPPED, sql -> sql, true);
+            return effectOn(view, List.of(ref), Keys.DROPPED, original -> sql, true);
         } finally {
             if (count == null) {
                 simulatedCounts.remove(ref);

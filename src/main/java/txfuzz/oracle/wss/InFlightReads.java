@@ -143,7 +143,11 @@ final class InFlightReads {
                 continue;
             }
             // what it did to the rows it targets, on the data it saw when submitted; run even where it failed in the end
-            Optional<StateDelta> change = sim.attemptOn(sim.view(done, w.txn(), e.completedBefore(), true), w);
+            Optional<DbState> seenByIt = sim.view(done, w.txn(), e.completedBefore(), true);
+            Optional<StateDelta> change = sim.attemptOn(seenByIt, w);
+            if (change.isEmpty() && kind == StmtKind.INSERT) {
+                change = rowByRow(seenByIt, w);
+            }
             if (change.isEmpty()) {
                 continue;
             }
@@ -158,6 +162,31 @@ final class InFlightReads {
         List<Alternative> out = new ArrayList<>();
         combine(rows, 0, view, new ArrayList<>(), out);
         out.removeIf(a -> a.seen().isEmpty()); // the plain view itself
+        return out;
+    }
+
+    /**
+     * A multi-row {@code INSERT … VALUES} that fails on the data it saw (a key another transaction holds, where the engine keeps
+     * the keys in its simulations) had inserted, by then, the rows of its VALUES before the failing one, which a dirty reader
+     * may have seen (campaign mariadb-RU-s62-i4604: the INSERT of ('', 0), ('a', 7) waits on ('a', 7) with ('', 0) in place).
+     * Each row that an INSERT of it alone would insert; empty when none would, or the statement is not of that form.
+     */
+    private Optional<StateDelta> rowByRow(Optional<DbState> view, StmtRef w) throws SQLException, SetupFailedException {
+        if (!(txfuzz.gen.StatementStructure.parse(sim.testCase.stmt(w).sql()) instanceof net.sf.jsqlparser.statement.insert.Insert insert)
+                || insert.getValues() == null || insert.getSelect() instanceof net.sf.jsqlparser.statement.select.PlainSelect
+                || insert.getDuplicateUpdateSets() != null || insert.getConflictAction() != null || insert.isModifierIgnore()
+                || insert.getValues().getExpressions().size() < 2) {
+            return Optional.empty();
+        }
+        String columns = insert.getColumns() == null || insert.getColumns().isEmpty() ? "" : " (" + insert.getColumns() + ")";
+        Optional<StateDelta> out = Optional.empty();
+        for (Object row : insert.getValues().getExpressions()) {
+            String single = "INSERT INTO " + insert.getTable() + columns + " VALUES " + row;
+            Optional<StateDelta> d = sim.attemptOn(view, w, single);
+            if (d.isPresent()) {
+                out = Optional.of(out.map(o -> o.and(d.get())).orElse(d.get()));
+            }
+        }
         return out;
     }
 

@@ -322,6 +322,47 @@ class InFlightReadsTest {
         }
     }
 
+    private static final String COPYING_INSERT = "INSERT INTO t0 (c0, c1) SELECT '', CASE WHEN x0.c0 >= '' THEN 1 ELSE 0 END FROM t0 x0"
+            + " WHERE x0.c0 NOT IN ('a', 'c')";
+
+    /**
+     * Campaign mariadb-RU-s62-i4604, reduced: T2 inserts ('a', 7); T1's autocommit INSERT of ('', 0), ('a', 7) inserts the
+     * first row and waits on T2's key; T2 copies the rows it reads other than 'a' and 'c' — T1's ('', 0) — as ('', 1) and
+     * commits; T1 fails on the duplicate key, its row gone. MariaDB keeps the keys in its simulations, so the INSERT alone
+     * fails there: the rows it may have inserted before are found one VALUES row at a time.
+     */
+    static TestCase readerBesideAMultiRowInsertWaitingOnAKey() {
+        return Cases.on("mariadb").level(IsolationLevel.READ_UNCOMMITTED).table("t0")
+                .setup("CREATE TABLE t0 (c0 VARCHAR(10), c1 INT, PRIMARY KEY (c0, c1))")
+                .autocommit("INSERT INTO t0 (c0, c1) VALUES ('', 0), ('a', 7)")
+                .txn("INSERT INTO t0 (c0, c1) VALUES ('a', 7)", COPYING_INSERT)
+                .order(2, 2, 1, 2, 2);
+    }
+
+    @Test
+    void mariadbReadOfAMultiRowInsertsFirstRowIsExplained() throws Exception {
+        try (Target maria = txfuzz.dbms.TestServers.open("mariadb")) {
+            WssRun run = WssRun.of(maria, readerBesideAMultiRowInsertWaitingOnAKey());
+            assertTrue(run.trace().executed(new StmtRef(1, 0)).orElseThrow().blocked(), "T1's INSERT waits on T2's key: " + run.trace());
+            assertFalse(run.succeeded(new StmtRef(1, 0)), run.trace().toString());
+            assertTrue(run.trace().executed(new StmtRef(2, 2)).orElseThrow().result().updateCount() == 1, "T2 copied T1's first row: " + run.trace());
+            assertFalse(run.verdict().violations().isEmpty(), run.trace().toString());
+            run.assertNoBugCandidate();
+        }
+    }
+
+    /** Negative control: the copying INSERT writes a value no row it could have read gives (2 for 1). */
+    @Test
+    void aCopyOfAMultiRowInsertsRowWithAnotherValueStaysABugCandidate() throws Exception {
+        try (Target maria = txfuzz.dbms.TestServers.open("mariadb")) {
+            ReaderRewrittenBesideAWriteTarget faulty = new ReaderRewrittenBesideAWriteTarget(maria, "an INSERT … SELECT that writes another value",
+                    sql -> sql.equals(COPYING_INSERT) ? sql.replace("THEN 1 ELSE", "THEN 2 ELSE") : sql);
+            WssRun run = WssRun.of(faulty, readerBesideAMultiRowInsertWaitingOnAKey());
+            assertTrue(faulty.struck && run.trace().executed(new StmtRef(1, 0)).orElseThrow().blocked(), run.trace().toString());
+            assertTrue(run.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), run.verdict() + "\n" + run.trace());
+        }
+    }
+
     /**
      * Fault injection: a real engine where a statement run while a statement of another session is in flight (waiting) is
      * rewritten by {@code fault} first, as an engine that read something it may not would: a committed row skipped that no
