@@ -186,7 +186,11 @@ final class AbortingErrors {
         for (int i = 0; i <= failedAt; i++) {
             ExecutedStmt e = trace.schedule().get(i);
             StmtRef ref = e.ref();
-            boolean own = ref.txn() == failure.txn() && !c.stmt(ref).kind().isControl()
+            // an earlier write of its own that changed no row had no effect, whatever data it read: at READ UNCOMMITTED a
+            // DELETE that saw another transaction's uncommitted deletion, replayed without it, would remove the rows
+            // (campaign h2-RU-s52-i12960)
+            boolean noEffect = !ref.equals(failure.statement()) && c.stmt(ref).kind().isWrite() && e.result().updateCount() == 0;
+            boolean own = ref.txn() == failure.txn() && !c.stmt(ref).kind().isControl() && !noEffect
                     && (ref.equals(failure.statement()) || !e.result().failed());
             boolean committedHere = ref.txn() != failure.txn() && trace.outcome(ref.txn()).status() == TxnStatus.COMMITTED
                     && trace.outcome(ref.txn()).cause().equals(ref);

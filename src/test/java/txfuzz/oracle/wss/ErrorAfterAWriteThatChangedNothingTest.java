@@ -1,0 +1,61 @@
+package txfuzz.oracle.wss;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.Targets;
+import txfuzz.exec.Cases;
+import txfuzz.model.IsolationLevel;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+
+/**
+ * The error judge replays a failing statement's own transaction up to it on the data the level let it see. An earlier write of
+ * its own that changed no row had no effect, whatever it read: campaign h2-RU-s52-i12960, where T2's DELETE of every row
+ * read T1's uncommitted deletion and deleted nothing, and after T1's rollback T2's UPDATE failed on the unique key. The replay
+ * ran that DELETE on the committed rows, removed them, and the error, the data's, went unexplained. Real H2, in process.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ErrorAfterAWriteThatChangedNothingTest {
+    private static final StmtRef FAILING = new StmtRef(2, 2);
+
+    /** T1 deletes both rows and holds them; T2 deletes every row (nothing, dirty), T1 rolls back, T2 runs {@code update}. */
+    static TestCase updateAfterADirtyDeleteOfNothing(String update) {
+        return Cases.on("h2").level(IsolationLevel.READ_UNCOMMITTED).table("t1")
+                .setup("CREATE TABLE t1 (c2 VARCHAR(10), UNIQUE (c2))", "INSERT INTO t1 (c2) VALUES ('')", "INSERT INTO t1 (c2) VALUES ('a')")
+                .txn("DELETE FROM t1", "ROLLBACK")
+                .txn("DELETE FROM t1", update)
+                .order(1, 1, 2, 2, 1, 2, 2);
+    }
+
+    @Test
+    void aKeyErrorAfterTheRollbackIsTheDatasNotABugCandidate() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            WssRun run = WssRun.of(h2, updateAfterADirtyDeleteOfNothing("UPDATE t1 SET c2 = ''"));
+            assertEquals(0, run.trace().executed(new StmtRef(2, 1)).orElseThrow().result().updateCount(), "the dirty DELETE found nothing: " + run.trace());
+            assertFalse(run.succeeded(FAILING), "the UPDATE fails on the unique key: " + run.trace());
+            assertFalse(run.verdict().violations().isEmpty(), run.trace().toString());
+            WssRun.assertNoBugCandidate(run.verdict());
+        }
+    }
+
+    /**
+     * The control: the run's UPDATE fails on the key where the case's, {@code SET c2 = 'z' WHERE c2 = 'a'}, breaks none
+     * (injected in the run only): no replay gives the error, so it stays a bug candidate.
+     */
+    @Test
+    void aKeyErrorTheDataDoNotGiveStaysABugCandidate() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            String harmless = "UPDATE t1 SET c2 = 'z' WHERE c2 = 'a'";
+            WssRun run = WssRun.of(RewritingTarget.once(h2, harmless, "UPDATE t1 SET c2 = ''"), updateAfterADirtyDeleteOfNothing(harmless));
+            assertFalse(run.succeeded(FAILING), run.trace().toString());
+            assertTrue(run.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
+        }
+    }
+}
