@@ -354,4 +354,40 @@ class LockingScanInKeyOrderTest {
             assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
         }
     }
+
+    private static final String UPDATE_KEY_COLUMN = "UPDATE t0 SET c1 = 0";
+
+    /**
+     * Campaign mariadb-RU-s62-i6180's shape: T1 moves (9, 9) to (0, 9) and holds it; T2's UPDATE of every row's c1 to 0 — on
+     * the rows as submitted it would move (9, 9) onto (9, 0)'s key and fail — matches (9, 0), waits on (9, 9), and after T1's
+     * commit finds it moved behind its scan: it matched one row and changed none. Run after T1 it changes (0, 9) too.
+     */
+    private static TestCase updateWhoseSetCollidesOnlyWithARowMovedBehind(IsolationLevel level) {
+        return Cases.on("mariadb").table("t0").level(level)
+                .setup("CREATE TABLE t0 (c0 INT, c1 INT, PRIMARY KEY (c0, c1))", "INSERT INTO t0 VALUES (9, 0), (9, 9)")
+                .txn("UPDATE t0 SET c0 = 0 WHERE t0.c0 <= t0.c1")
+                .autocommit(UPDATE_KEY_COLUMN)
+                .order(1, 1, 2, 1);
+    }
+
+    @Test
+    void anUpdateThatWouldCollideOnTheRowsAsSubmittedIsSplitAtTheRowItWaitedOn() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            for (IsolationLevel level : List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED)) {
+                List<Violation> found = wssViolations(judge(maria, updateWhoseSetCollidesOnlyWithARowMovedBehind(level), new txfuzz.model.StmtRef(2, 0)));
+                assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), level + ": " + found);
+            }
+        }
+    }
+
+    /** The control: after the same wait the UPDATE has also skipped (9, 0), which its WHERE matched before the waited row: a bug candidate. */
+    @Test
+    void anUpdateThatAlsoSkipsTheRowBeforeItsWaitStaysABugCandidate() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            Target faulty = RewritingTarget.once(maria, UPDATE_KEY_COLUMN, UPDATE_KEY_COLUMN + " WHERE c1 <> 0");
+            List<Violation> found = wssViolations(judge(faulty, updateWhoseSetCollidesOnlyWithARowMovedBehind(IsolationLevel.READ_COMMITTED),
+                    new txfuzz.model.StmtRef(2, 0)));
+            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
+        }
+    }
 }
