@@ -172,15 +172,16 @@ final class InFlightReads {
      * Each row that an INSERT of it alone would insert; empty when none would, or the statement is not of that form.
      */
     private Optional<StateDelta> rowByRow(Optional<DbState> view, StmtRef w) throws SQLException, SetupFailedException {
+        // getValues() casts the INSERT's source to VALUES: asked only once the source is known to be one
         if (!(txfuzz.gen.StatementStructure.parse(sim.testCase.stmt(w).sql()) instanceof net.sf.jsqlparser.statement.insert.Insert insert)
-                || insert.getValues() == null || insert.getSelect() instanceof net.sf.jsqlparser.statement.select.PlainSelect
+                || !(insert.getSelect() instanceof net.sf.jsqlparser.statement.select.Values values)
                 || insert.getDuplicateUpdateSets() != null || insert.getConflictAction() != null || insert.isModifierIgnore()
-                || insert.getValues().getExpressions().size() < 2) {
+                || values.getExpressions() == null || values.getExpressions().size() < 2) {
             return Optional.empty();
         }
         String columns = insert.getColumns() == null || insert.getColumns().isEmpty() ? "" : " (" + insert.getColumns() + ")";
         Optional<StateDelta> out = Optional.empty();
-        for (Object row : insert.getValues().getExpressions()) {
+        for (Object row : values.getExpressions()) {
             String single = "INSERT INTO " + insert.getTable() + columns + " VALUES " + row;
             Optional<StateDelta> d = sim.attemptOn(view, w, single);
             if (d.isPresent()) {

@@ -351,6 +351,26 @@ class InFlightReadsTest {
         }
     }
 
+    /**
+     * The same schedule with T1's rows from an {@code INSERT … SELECT}: its source is not a VALUES list, so it is not taken row by
+     * row; asking the parser for the VALUES of such an INSERT failed with a ClassCastException that ended the judging (campaign
+     * mariadb-RU-s62-i1176 replayed as an internal error). The run is judged; the partial insert is not modelled.
+     */
+    @Test
+    void anInsertSelectInFlightIsJudgedWithoutBeingTakenRowByRow() throws Exception {
+        try (Target maria = txfuzz.dbms.TestServers.open("mariadb")) {
+            TestCase c = Cases.on("mariadb").level(IsolationLevel.READ_UNCOMMITTED).table("t0").table("t1")
+                    .setup("CREATE TABLE t0 (c0 VARCHAR(10), c1 INT, PRIMARY KEY (c0, c1))", "CREATE TABLE t1 (c0 VARCHAR(10), c1 INT)",
+                            "INSERT INTO t1 VALUES ('', 0), ('a', 7)")
+                    .autocommit("INSERT INTO t0 (c0, c1) SELECT x.c0, x.c1 FROM t1 x")
+                    .txn("INSERT INTO t0 (c0, c1) VALUES ('a', 7)", COPYING_INSERT)
+                    .order(2, 2, 1, 2, 2);
+            WssRun run = WssRun.of(maria, c);
+            assertTrue(run.trace().executed(new StmtRef(1, 0)).orElseThrow().blocked(), run.trace().toString());
+            assertFalse(run.verdict().violations().isEmpty(), run.trace().toString());
+        }
+    }
+
     /** Negative control: the copying INSERT writes a value no row it could have read gives (2 for 1). */
     @Test
     void aCopyOfAMultiRowInsertsRowWithAnotherValueStaysABugCandidate() throws Exception {
