@@ -354,14 +354,12 @@ final class DeviationExplainer implements AutoCloseable {
         return rowsMarkedBy(view, ref, Keys.IF_UPSERTS, KeyOrderScan.markingOnlyWhatItMatches(testCase.stmt(ref).sql(), ROW_ID), false);
     }
 
-    /** The rows (by identity) {@code marking}, a rewriting of {@code ref} that changes each row it selects, changes on {@code view}. */
+    /**
+     * The rows (by identity) {@code marking}, a rewriting of {@code ref} that changes each row it selects or locked, changes on
+     * {@code view}; run even where {@code ref} failed in the actual run (a failed statement may have kept its locks).
+     */
     Optional<Set<String>> rowsMarked(Optional<DbState> view, StmtRef ref, String marking) throws SQLException, SetupFailedException {
-        return rowsMarkedBy(view, ref, Keys.DROPPED, Optional.of(marking), false);
-    }
-
-    /** {@link #rowsItsWhereMatches} of an UPDATE that failed in the actual run: which rows it had matched (and locked). */
-    Optional<Set<String>> rowsItsWhereMatchedThoughItFailed(Optional<DbState> view, StmtRef ref) throws SQLException, SetupFailedException {
-        return rowsMarkedBy(view, ref, Keys.DROPPED, KeyOrderScan.markingOnlyWhatItMatches(testCase.stmt(ref).sql(), ROW_ID), true);
+        return rowsMarkedBy(view, ref, Keys.DROPPED, Optional.of(marking), true);
     }
 
     /** {@link #matchedRows(Optional, StmtRef)}, keys as {@code keys} says. */
@@ -1173,6 +1171,9 @@ final class DeviationExplainer implements AutoCloseable {
 
     /** The rows of each table {@link #insertionOrdered} on {@code c}, in the order the engine stores them; the same rows as a plain read. */
     private Map<String, List<List<String>>> inInsertionOrder(Connection c) throws SQLException {
+        if (insertionOrdered.isEmpty()) {
+            return Map.of(); // most cases: no simulation reads anything more
+        }
         Map<String, List<List<String>>> out = new HashMap<>();
         for (String t : testCase.tables()) {
             Optional<String> read = target.engine().insertionOrderRead(target.quote(t));

@@ -149,63 +149,55 @@ final class ScanWaits {
      * The rows of {@code table} locked, as they were read, by a single-table {@code SELECT … FOR UPDATE} of another
      * transaction that completed before {@code ref} was submitted and whose transaction ended while {@code ref} waited: such a
      * SELECT locks every row it returns until its transaction ends (H2; DirtyScanInKeyOrderTest, campaign h2-RU-s60-i15645).
-     * Found by running its WHERE as a marking UPDATE on the data it read, uncommitted writes included when {@code dirty}.
+     * Its WHERE, run as a marking UPDATE, finds them; uncommitted writes are read when {@code dirty}.
      */
     List<List<String>> lockedBySelects(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted, int resumed,
                                        boolean dirty) throws SQLException, SetupFailedException {
+        return lockedBy(sim, done, ref, table, submitted, resumed, dirty, x -> x.result().error() == null
+                && sim.testCase.stmt(x.ref()).kind() == StmtKind.SELECT
+                ? KeyOrderScan.markingLockedRows(sim.testCase.stmt(x.ref()).sql(), table, DeviationExplainer.ROW_ID) : Optional.empty());
+    }
+
+    /**
+     * The rows of {@code table} whose WHERE a failed single-table UPDATE of another transaction matched, in the same window:
+     * InnoDB keeps the locks a failed statement took, "Locks are not released in a rollback of a single SQL statement" (MySQL
+     * manual, InnoDB Error Handling; campaign mariadb-RC-s62-i6073: an UPDATE of every row that failed on a duplicate key
+     * held them). Its WHERE, run as a marking UPDATE without its SET, finds them.
+     */
+    List<List<String>> lockedByFailedUpdates(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted,
+                                             int resumed) throws SQLException, SetupFailedException {
+        return lockedBy(sim, done, ref, table, submitted, resumed, false, x -> x.result().failed()
+                && sim.testCase.stmt(x.ref()).kind() == StmtKind.UPDATE
+                && KeyOrderScan.target(sim.testCase.stmt(x.ref()).sql()).map(t -> t.table().equalsIgnoreCase(table)).orElse(false)
+                ? KeyOrderScan.markingOnlyWhatItMatches(sim.testCase.stmt(x.ref()).sql(), DeviationExplainer.ROW_ID) : Optional.empty());
+    }
+
+    /**
+     * The rows of {@code table}, as they were read, that {@code marking} (a statement's rewriting that changes each row the
+     * statement locked; empty: it is not such a statement) marks, over the statements of other transactions that completed
+     * before {@code ref} was submitted and whose transactions ended while {@code ref} waited.
+     */
+    private static List<List<String>> lockedBy(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted,
+                                               int resumed, boolean dirty, java.util.function.Function<ExecutedStmt, Optional<String>> marking)
+            throws SQLException, SetupFailedException {
         List<List<String>> out = new ArrayList<>();
         for (ExecutedStmt x : sim.trace.schedule()) {
             int txn = x.ref().txn();
-            if (txn == ref.txn() || sim.trace.outcome(txn) == null || x.result().error() != null
-                    || sim.testCase.stmt(x.ref()).kind() != StmtKind.SELECT || sim.trace.position(x.ref()) >= submitted) {
+            if (txn == ref.txn() || sim.trace.outcome(txn) == null || sim.trace.position(x.ref()) >= submitted) {
                 continue;
             }
             int end = sim.endPosition(txn);
-            Optional<String> marking = KeyOrderScan.markingLockedRows(sim.testCase.stmt(x.ref()).sql(), table, DeviationExplainer.ROW_ID);
-            if (end < submitted || end >= resumed || marking.isEmpty()) {
+            Optional<String> marked = end < submitted || end >= resumed ? Optional.empty() : marking.apply(x);
+            if (marked.isEmpty()) {
                 continue;
             }
             Optional<DbState> read = sim.view(done, txn, x.blocked() ? sim.trace.position(x.ref()) : x.completedBefore(), dirty);
-            Optional<Set<String>> locked = sim.rowsMarked(read, x.ref(), marking.get());
+            Optional<Set<String>> locked = sim.rowsMarked(read, x.ref(), marked.get());
             if (read.isEmpty() || locked.isEmpty()) {
                 continue;
             }
             for (List<String> row : read.get().tables().getOrDefault(table, List.of())) {
                 if (locked.get().contains(row.get(row.size() - 1))) {
-                    out.add(row);
-                }
-            }
-        }
-        return out;
-    }
-
-    /**
-     * The rows of {@code table} whose WHERE a failed single-table UPDATE of another transaction matched, as it read them: it
-     * completed (failed) before {@code ref} was submitted, and its transaction ended while {@code ref} waited. InnoDB keeps
-     * the locks a failed statement took: "Locks are not released in a rollback of a single SQL statement" (MySQL manual,
-     * InnoDB Error Handling; campaign mariadb-RC-s62-i6073: an UPDATE of every row that failed on a duplicate key held them).
-     */
-    List<List<String>> lockedByFailedUpdates(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted,
-                                             int resumed) throws SQLException, SetupFailedException {
-        List<List<String>> out = new ArrayList<>();
-        for (ExecutedStmt x : sim.trace.schedule()) {
-            int txn = x.ref().txn();
-            if (txn == ref.txn() || sim.trace.outcome(txn) == null || !x.result().failed() || sim.testCase.stmt(x.ref()).kind() != StmtKind.UPDATE
-                    || sim.trace.position(x.ref()) >= submitted
-                    || !KeyOrderScan.target(sim.testCase.stmt(x.ref()).sql()).map(t -> t.table().equalsIgnoreCase(table)).orElse(false)) {
-                continue;
-            }
-            int end = sim.endPosition(txn);
-            if (end < submitted || end >= resumed) {
-                continue;
-            }
-            Optional<DbState> read = sim.view(done, txn, x.blocked() ? sim.trace.position(x.ref()) : x.completedBefore(), false);
-            Optional<Set<String>> matched = sim.rowsItsWhereMatchedThoughItFailed(read, x.ref());
-            if (read.isEmpty() || matched.isEmpty()) {
-                continue;
-            }
-            for (List<String> row : read.get().tables().getOrDefault(table, List.of())) {
-                if (matched.get().contains(row.get(row.size() - 1))) {
                     out.add(row);
                 }
             }

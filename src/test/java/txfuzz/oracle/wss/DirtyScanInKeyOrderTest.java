@@ -76,7 +76,7 @@ class DirtyScanInKeyOrderTest {
                     waitingUpdateWithSubquery(WAITING_UPDATE, "(1, 7, 0)", "(0, 1, 0)", "(5, 3, 0)"));
             assertEquals(List.of(List.of("0", "3", "0"), List.of("0", "7", "0"), List.of("2", "1", "0")), // sorted
                     run.trace().finalState().tables().get("t1"), run.trace().toString());
-            assertTrue(run.verdict().violations().stream().anyMatch(x -> x.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
+            run.assertBugCandidate();
         }
     }
 
@@ -89,7 +89,7 @@ class DirtyScanInKeyOrderTest {
                     waitingUpdateWithSubquery(WAITING_UPDATE, "(1, 7, 0)", "(0, 1, 0)", "(5, 3, 0)"));
             assertEquals(List.of(List.of("0", "1", "0"), List.of("0", "7", "0"), List.of("2", "3", "0")), // sorted
                     run.trace().finalState().tables().get("t1"), run.trace().toString());
-            assertTrue(run.verdict().violations().stream().anyMatch(x -> x.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
+            run.assertBugCandidate();
         }
     }
 
@@ -125,7 +125,7 @@ class DirtyScanInKeyOrderTest {
             WssRun run = WssRun.of(new ReplacedBesideUncommittedWriteTarget(h2, update, update + " WHERE c0 <> 8"),
                     waitingUpdateBesideADeleteRolledBack("DELETE FROM t1 WHERE c0 = 1"));
             assertEquals(List.of(List.of("1", ""), List.of("8", "a")), run.trace().finalState().tables().get("t1"), run.trace().toString());
-            assertTrue(run.verdict().violations().stream().anyMatch(x -> x.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
+            run.assertBugCandidate();
         }
     }
 
@@ -192,7 +192,7 @@ class DirtyScanInKeyOrderTest {
             WssRun run = WssRun.of(RewritingTarget.once(h2, WAITING_DELETE, WAITING_DELETE + " OR t0.c0 = 6"), waitingDeleteBehindSelectForUpdate());
             assertTrue(run.trace().executed(new StmtRef(3, 0)).orElseThrow().blocked(), run.trace().toString());
             assertEquals(List.of(List.of("0", "", "2")), run.trace().finalState().tables().get("t0"), run.trace().toString());
-            assertTrue(run.verdict().violations().stream().anyMatch(x -> x.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
+            run.assertBugCandidate();
         }
     }
 
@@ -250,7 +250,7 @@ class DirtyScanInKeyOrderTest {
             WssRun run = WssRun.of(RewritingTarget.once(h2, WAITING_EXISTS_UPDATE, swapped), waitingUpdateOfARowLeftAsItWas());
             assertTrue(run.trace().executed(new StmtRef(1, 0)).orElseThrow().blocked(), run.trace().toString());
             assertEquals(List.of(Arrays.asList("0", null), Arrays.asList("1", "0")), run.trace().finalState().tables().get("t1"), run.trace().toString());
-            assertTrue(run.verdict().violations().stream().anyMatch(x -> x.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
+            run.assertBugCandidate();
         }
     }
 
@@ -293,7 +293,7 @@ class DirtyScanInKeyOrderTest {
             WssRun run = WssRun.of(RewritingTarget.once(h2, "INSERT INTO t1 (c1) VALUES (0), (1)", "INSERT INTO t1 (c1) VALUES (1), (0)"),
                     waitingUpdateOverOneInsertsRows("(0), (1)"));
             assertEquals(2, run.trace().executed(new StmtRef(3, 0)).orElseThrow().result().updateCount(), run.trace().toString());
-            assertTrue(run.verdict().violations().stream().anyMatch(x -> x.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
+            run.assertBugCandidate();
         }
     }
 }

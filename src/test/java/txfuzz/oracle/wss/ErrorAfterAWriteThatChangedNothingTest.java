@@ -13,7 +13,6 @@ import txfuzz.exec.Cases;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
-import txfuzz.oracle.Classification;
 
 /**
  * The error judge replays a failing statement's own transaction up to it on the data the level let it see. An earlier write of
@@ -55,7 +54,7 @@ class ErrorAfterAWriteThatChangedNothingTest {
             String harmless = "UPDATE t1 SET c2 = 'z' WHERE c2 = 'a'";
             WssRun run = WssRun.of(RewritingTarget.once(h2, harmless, "UPDATE t1 SET c2 = ''"), updateAfterADirtyDeleteOfNothing(harmless));
             assertFalse(run.succeeded(FAILING), run.trace().toString());
-            assertTrue(run.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), run.verdict().toString());
+            run.assertBugCandidate();
         }
     }
 }

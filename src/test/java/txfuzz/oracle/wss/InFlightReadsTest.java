@@ -268,7 +268,7 @@ class InFlightReadsTest {
             WssRun run = WssRun.of(faulty, mergeReaderBesideAMergeMovingARow());
             assertTrue(faulty.struck && run.trace().executed(new StmtRef(2, 0)).orElseThrow().blocked(), run.trace().toString());
             assertTrue(run.trace().executed(new StmtRef(3, 0)).orElseThrow().result().updateCount() == 1, "row 3 skipped: " + run.trace());
-            assertTrue(run.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), run.verdict() + "\n" + run.trace());
+            run.assertBugCandidate();
         }
     }
 
@@ -318,7 +318,7 @@ class InFlightReadsTest {
             WssRun run = WssRun.of(faulty, mergeReaderBesideAWaitingMergesUpdate("(5, 1)"));
             assertTrue(faulty.struck && run.trace().executed(new StmtRef(1, 0)).orElseThrow().blocked(), run.trace().toString());
             assertTrue(run.trace().executed(new StmtRef(3, 0)).orElseThrow().result().updateCount() == 0, "row 5 skipped: " + run.trace());
-            assertTrue(run.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), run.verdict() + "\n" + run.trace());
+            run.assertBugCandidate();
         }
     }
 
@@ -379,7 +379,7 @@ class InFlightReadsTest {
                     sql -> sql.equals(COPYING_INSERT) ? sql.replace("THEN 1 ELSE", "THEN 2 ELSE") : sql);
             WssRun run = WssRun.of(faulty, readerBesideAMultiRowInsertWaitingOnAKey());
             assertTrue(faulty.struck && run.trace().executed(new StmtRef(1, 0)).orElseThrow().blocked(), run.trace().toString());
-            assertTrue(run.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), run.verdict() + "\n" + run.trace());
+            run.assertBugCandidate();
         }
     }
 

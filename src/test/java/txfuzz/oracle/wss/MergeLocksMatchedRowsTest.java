@@ -93,7 +93,7 @@ class MergeLocksMatchedRowsTest {
             var merge = faulty.trace().executed(new StmtRef(2, 0)).orElseThrow();
             assertTrue(merge.blocked(), "the injected MERGE still waits: " + faulty.trace());
             assertEquals(1, merge.result().updateCount(), faulty.trace().toString());
-            assertTrue(faulty.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), faulty.verdict().toString());
+            faulty.assertBugCandidate();
         }
     }
 
@@ -187,7 +187,7 @@ class MergeLocksMatchedRowsTest {
             var merge = faulty.trace().executed(new StmtRef(2, 0)).orElseThrow();
             assertTrue(merge.blocked(), "the injected MERGE still waits: " + faulty.trace());
             assertEquals(Set.of(List.of("6", "20")), t1(faulty), faulty.trace().toString());
-            assertTrue(faulty.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), faulty.verdict().toString());
+            faulty.assertBugCandidate();
         }
     }
 

@@ -69,7 +69,7 @@ class RecheckWhereTheSnapshotFailsTest {
             var update = faulty.trace().executed(new StmtRef(2, 0)).orElseThrow();
             assertTrue(update.blocked(), "the injected UPDATE still waits: " + faulty.trace());
             assertEquals(2, update.result().updateCount(), faulty.trace().toString());
-            assertTrue(faulty.verdict().violations().stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), faulty.verdict().toString());
+            faulty.assertBugCandidate();
         }
     }
 

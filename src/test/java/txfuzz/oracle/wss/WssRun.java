@@ -37,4 +37,9 @@ record WssRun(Trace trace, Verdict verdict) {
     void assertNoBugCandidate() {
         assertTrue(verdict.violations().stream().noneMatch(x -> x.classification() == Classification.BUG_CANDIDATE), verdict + "\n" + trace);
     }
+
+    /** A negative control's check: the injected fault still comes out as a bug candidate. */
+    void assertBugCandidate() {
+        assertTrue(verdict.violations().stream().anyMatch(x -> x.classification() == Classification.BUG_CANDIDATE), verdict + "\n" + trace);
+    }
 }
