@@ -57,4 +57,42 @@ class ErrorAfterAWriteThatChangedNothingTest {
             run.assertBugCandidate();
         }
     }
+
+    private static final StmtRef FAILING_INSERT = new StmtRef(2, 0);
+
+    /**
+     * A newcomer's first run, h2-RU-s1796062425617-i10: T1 deletes row 7 and holds it; T3's autocommit DELETE of every row reads
+     * that deletion and deletes nothing; T1 rolls back, and T2's autocommit {@code insert} runs. A committed transaction's write
+     * that changed no row is left out of the replay as the failing one's own is: replayed, T3's DELETE would remove row 7.
+     */
+    static TestCase insertAfterAnotherTransactionsDirtyDeleteOfNothing(String insert) {
+        return Cases.on("h2").level(IsolationLevel.READ_UNCOMMITTED).table("t0")
+                .setup("CREATE TABLE t0 (c0 INT, PRIMARY KEY (c0))", "INSERT INTO t0 (c0) VALUES (7)")
+                .txn("DELETE FROM t0", "ROLLBACK")
+                .autocommit(insert)
+                .autocommit("DELETE FROM t0")
+                .order(1, 1, 3, 1, 2);
+    }
+
+    @Test
+    void aKeyErrorAfterAnotherTransactionsDeleteOfNothingIsTheDatasNotABugCandidate() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            WssRun run = WssRun.of(h2, insertAfterAnotherTransactionsDirtyDeleteOfNothing("INSERT INTO t0 (c0) VALUES (7)"));
+            assertEquals(0, run.trace().executed(new StmtRef(3, 0)).orElseThrow().result().updateCount(), "the dirty DELETE found nothing: " + run.trace());
+            assertFalse(run.succeeded(FAILING_INSERT), "the INSERT meets row 7, back after the rollback: " + run.trace());
+            assertFalse(run.verdict().violations().isEmpty(), run.trace().toString());
+            WssRun.assertNoBugCandidate(run.verdict());
+        }
+    }
+
+    /** The control: the run's INSERT fails on key 7 where the case's inserts the free key 8 (injected in the run only). */
+    @Test
+    void aKeyErrorAfterAnotherTransactionsDeleteOfNothingThatTheDataDoNotGiveStaysABugCandidate() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            String free = "INSERT INTO t0 (c0) VALUES (8)";
+            WssRun run = WssRun.of(RewritingTarget.once(h2, free, "INSERT INTO t0 (c0) VALUES (7)"), insertAfterAnotherTransactionsDirtyDeleteOfNothing(free));
+            assertFalse(run.succeeded(FAILING_INSERT), run.trace().toString());
+            run.assertBugCandidate();
+        }
+    }
 }
