@@ -1,5 +1,6 @@
 package txfuzz.exec;
 
+import java.util.List;
 import txfuzz.model.StmtRef;
 
 /**
@@ -12,6 +13,17 @@ import txfuzz.model.StmtRef;
  * @param resumedWith     statements that resumed in the same sweep share this number (-1: resumed
  *                        alone, or never blocked). Their order in the schedule is the order their
  *                        clients saw them finish, which need not be the engine's order.
+ * @param waitedFor       the transactions the engine last named as holding what it waited for (empty: it never waited, or
+ *                        the engine named none of ours): in a sweep, it ended after such a transaction's ending statement
  */
-public record ExecutedStmt(StmtRef ref, StmtResult result, boolean blocked, int submitSeq, int completedBefore, int resumedWith) {
+public record ExecutedStmt(StmtRef ref, StmtResult result, boolean blocked, int submitSeq, int completedBefore, int resumedWith,
+                           List<Integer> waitedFor) {
+    public ExecutedStmt {
+        waitedFor = List.copyOf(waitedFor);
+    }
+
+    /** A statement whose waits, if any, named none of the case's transactions. */
+    public ExecutedStmt(StmtRef ref, StmtResult result, boolean blocked, int submitSeq, int completedBefore, int resumedWith) {
+        this(ref, result, blocked, submitSeq, completedBefore, resumedWith, List.of());
+    }
 }

@@ -318,7 +318,7 @@ public final class Executor implements AutoCloseable {
                 Optional<Set<String>> waits = probe.waitsFor(t.session.engineId());
                 boolean onLive = waits.isPresent() && waitsOnLiveTransaction(waits.get());
                 boolean waiting = onLive && !(now < t.waitsDoubtedUntil && t.doubtedBlockers.containsAll(waits.get()));
-                t.noteProbe(now, waiting, waits, waits.isPresent() && !onLive ? endedTransactions(waits.get()) : List.of());
+                t.noteProbe(now, waiting, waits, waits.isPresent() && !onLive ? transactionsOf(waits.get()) : List.of());
                 if (!waiting && now - t.lastSeenWaiting > config.statementTimeout().toNanos() / ACTIVITY_SAMPLES
                         && now - t.lastActivityNanos > config.statementTimeout().toNanos() / ACTIVITY_SAMPLES) {
                     // Not seen waiting for a while: ask the process list too, a few times over the
@@ -377,7 +377,7 @@ public final class Executor implements AutoCloseable {
         }
 
         /** The numbers of our transactions behind the engine's session ids {@code blockers}, in order. */
-        private List<Integer> endedTransactions(Set<String> blockers) {
+        private List<Integer> transactionsOf(Set<String> blockers) {
             return blockers.stream().map(txnOfSession::get).filter(java.util.Objects::nonNull).sorted().toList();
         }
 
@@ -613,7 +613,8 @@ public final class Executor implements AutoCloseable {
             }
             // A statement that overran the timeout but then finished by itself was waiting invisibly:
             // it is recorded as blocked, not hung.
-            schedule.add(new ExecutedStmt(ref, result, t.blocked, t.inFlightSeq, t.inFlightCompletedBefore, currentSweep));
+            schedule.add(new ExecutedStmt(ref, result, t.blocked, t.inFlightSeq, t.inFlightCompletedBefore, currentSweep,
+                    transactionsOf(t.lastNamedBlockers)));
             t.inFlight = null;
             t.blocked = false;
             t.hung = false;

@@ -72,4 +72,12 @@ public record Trace(List<ExecutedStmt> schedule, Map<Integer, TxnOutcome> outcom
     public TxnOutcome outcome(int txn) {
         return outcomes.get(txn);
     }
+
+    /**
+     * This trace first, then the recordings of the same run that differ only in the order of statements found finished in
+     * one sweep ({@link ExecutedStmt#resumedWith}), where no named wait fixes it; at most {@code limit} in all.
+     */
+    public List<Trace> possibleRecordings(int limit) {
+        return SweepRecordings.of(this, limit);
+    }
 }

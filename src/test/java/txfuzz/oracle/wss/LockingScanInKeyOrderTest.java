@@ -9,6 +9,7 @@ import txfuzz.dbms.Deviation;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TestServers;
 import txfuzz.exec.Cases;
+import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.Executor;
 import txfuzz.exec.ExecutorConfig;
 import txfuzz.exec.Trace;
@@ -352,6 +353,68 @@ class LockingScanInKeyOrderTest {
             List<Violation> found = wssViolations(judge(faulty, deleteBehindAFailedUpdate(), new txfuzz.model.StmtRef(2, 0)));
             assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
             assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+        }
+    }
+
+    private static final String DELETE_RELEASED_WITH_ANOTHER = "DELETE FROM t0";
+
+    /**
+     * Campaign mariadb-RC-s62-i6073 as found: T1's UPDATE of every row to key 0 fails on the duplicate key and keeps its
+     * locks; T2's UPDATE of every row to c0 - 1 and T3's DELETE of every row both wait on row 0. T1's COMMIT releases them:
+     * T2 goes first (T3 then waits on it), moving row 0 to -1, behind T3's scan, and row 1 to 0, which T3 deletes. The two
+     * reach their clients in either order, so the run is recorded either way.
+     */
+    private static TestCase twoWritesOneCommitReleases() {
+        return Cases.on("mariadb").table("t0").level(IsolationLevel.READ_COMMITTED)
+                .setup("CREATE TABLE t0 (c0 INT, PRIMARY KEY (c0))", "INSERT INTO t0 VALUES (0), (1)")
+                .txn("UPDATE t0 SET c0 = 0")
+                .autocommit("UPDATE t0 SET c0 = (t0.c0 - 1)")
+                .autocommit(DELETE_RELEASED_WITH_ANOTHER)
+                .order(1, 1, 2, 3, 1);
+    }
+
+    /** Every recording of the run in which T2.0 and T3.0, released by one COMMIT, are found finished together: both orders. */
+    private static List<Trace> bothRecordings(Executor ex, TestCase c) throws Exception {
+        Trace trace = ex.run(c);
+        List<ExecutedStmt> schedule = new java.util.ArrayList<>(trace.schedule());
+        int n = schedule.size();
+        java.util.Set<txfuzz.model.StmtRef> last = java.util.Set.of(schedule.get(n - 2).ref(), schedule.get(n - 1).ref());
+        assertTrue(last.equals(java.util.Set.of(new txfuzz.model.StmtRef(2, 0), new txfuzz.model.StmtRef(3, 0))), "both finish after T1's COMMIT: " + trace);
+        for (int i = n - 2; i < n; i++) {
+            ExecutedStmt e = schedule.get(i);
+            assertTrue(e.blocked(), e + " waited: " + trace);
+            // as the executor records statements it finds finished in one sweep
+            schedule.set(i, new ExecutedStmt(e.ref(), e.result(), true, e.submitSeq(), e.completedBefore(), 0, e.waitedFor()));
+        }
+        Trace together = new Trace(schedule, trace.outcomes(), trace.endOrder(), trace.finalState(), trace.stalls(), trace.hung());
+        List<Trace> recordings = together.possibleRecordings(24);
+        assertTrue(recordings.size() == 2, "T2.0 and T3.0 in either order: " + recordings);
+        return recordings;
+    }
+
+    @Test
+    void twoWritesOneCommitReleasedAreJudgedAsTheSameRunInEitherRecordedOrder() throws Exception {
+        try (Target maria = TestServers.open("mariadb"); Executor ex = new Executor(maria, ExecutorConfig.defaults())) {
+            TestCase c = twoWritesOneCommitReleases();
+            for (Trace recording : bothRecordings(ex, c)) {
+                List<Violation> found = wssViolations(WSS.judge(c, recording, ex));
+                assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), recording.schedule() + ": " + found);
+            }
+        }
+    }
+
+    /** The control: the DELETE that also skips the row it reaches after its wait stays a bug candidate in either recorded order. */
+    @Test
+    void aDeleteReleasedWithAnotherWriteThatSkipsARowStaysABugCandidateInEitherRecordedOrder() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            Target faulty = RewritingTarget.once(maria, DELETE_RELEASED_WITH_ANOTHER, DELETE_RELEASED_WITH_ANOTHER + " WHERE c0 <> 0");
+            try (Executor ex = new Executor(faulty, ExecutorConfig.defaults())) {
+                TestCase c = twoWritesOneCommitReleases();
+                for (Trace recording : bothRecordings(ex, c)) {
+                    List<Violation> found = wssViolations(WSS.judge(c, recording, ex));
+                    assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), recording.schedule() + ": " + found);
+                }
+            }
         }
     }
 
