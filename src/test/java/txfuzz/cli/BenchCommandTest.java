@@ -35,6 +35,21 @@ class BenchCommandTest {
         return out.substring(at).lines().filter(l -> l.startsWith("| ")).toList();
     }
 
+    /** The checker's benchmark reports its first round, which compiles, apart from the best of its rounds (issue 34 item 4). */
+    @Test
+    void theCheckersFirstRoundIsReportedApartFromItsBestRound() {
+        CliTest.Result r = CliTest.run("bench", "--checker", "--transactions", "2000");
+        assertEquals(0, r.code(), r.toString());
+        List<String> lines = r.out().lines().filter(l -> l.startsWith("checker ")).toList();
+        assertEquals(2, lines.size(), r.out());
+        assertTrue(lines.get(0).startsWith("checker serial: 2000 transactions"), lines.get(0));
+        assertTrue(lines.get(0).endsWith("observed []"), "a serial history shows no anomaly: " + lines.get(0));
+        assertTrue(lines.get(1).startsWith("checker stale: 2000 transactions") && lines.get(1).contains("WRITE_SKEW"), lines.get(1));
+        for (String l : lines) {
+            assertTrue(l.contains("; first round (the JIT compiling): read ") && l.contains("; best of 3 rounds: read "), l);
+        }
+    }
+
     @Test
     void aWarmUpRowComesBeforeTheMeasuredRowsAndTheCostTableSplitsACase(@TempDir Path dir) {
         CliTest.Result r = CliTest.run("bench", "--dbms", "h2", "--tests", "6", "--warm-up", "4", "--jobs", "1", "--oracle", "wss,explicit",
