@@ -67,13 +67,18 @@ final class KeyOrderScan {
     }
 
     /**
-     * {@code sql}, a {@code SELECT … FROM table [alias] [WHERE …] [ORDER BY …] FOR UPDATE} of one table, as an UPDATE setting
-     * {@code column = -1 - column} on the rows its WHERE selects, which are the rows it locks: they show in its effect. Empty for
-     * other statements, and where not every row it selects is returned (LIMIT, OFFSET, FETCH, DISTINCT, GROUP BY).
+     * {@code sql}, a {@code SELECT … FROM table [alias] [WHERE …] [ORDER BY …]} of one table that locks the rows it returns
+     * ({@code FOR UPDATE}, {@code FOR SHARE}, {@code LOCK IN SHARE MODE}), as an UPDATE setting {@code column = -1 - column}
+     * on the rows its WHERE selects, which are the rows it locks: they show in its effect. Empty for other statements, and
+     * where not every row it selects is returned (LIMIT, OFFSET, FETCH, DISTINCT, GROUP BY).
      */
     static Optional<String> markingLockedRows(String sql, String table, String column) {
-        if (!(txfuzz.gen.StatementStructure.parse(sql) instanceof net.sf.jsqlparser.statement.select.PlainSelect select)
-                || select.getForMode() != net.sf.jsqlparser.statement.select.ForMode.UPDATE || select.getForUpdateTable() != null
+        // the parser does not read MySQL's LOCK IN SHARE MODE: the SELECT without it is what selects the rows
+        Matcher shareMode = LOCK_IN_SHARE_MODE.matcher(sql);
+        boolean sharing = shareMode.find();
+        if (!(txfuzz.gen.StatementStructure.parse(sharing ? sql.substring(0, shareMode.start()) : sql)
+                instanceof net.sf.jsqlparser.statement.select.PlainSelect select)
+                || !(sharing ? select.getForMode() == null : select.getForMode() != null && LOCKING_MODES.contains(select.getForMode())) || select.getForUpdateTable() != null
                 || select.getJoins() != null && !select.getJoins().isEmpty() || select.getLimit() != null || select.getOffset() != null
                 || select.getFetch() != null || select.getDistinct() != null || select.getGroupBy() != null
                 || !(select.getFromItem() instanceof net.sf.jsqlparser.schema.Table from) || !from.getName().equalsIgnoreCase(table)) {
@@ -83,6 +88,11 @@ final class KeyOrderScan {
         return Optional.of("UPDATE " + from.getName() + " AS " + alias + " SET " + column + " = -1 - " + column
                 + (select.getWhere() == null ? "" : " WHERE " + select.getWhere()));
     }
+
+    private static final Pattern LOCK_IN_SHARE_MODE = Pattern.compile("\\s+LOCK\\s+IN\\s+SHARE\\s+MODE\\s*;?\\s*$", Pattern.CASE_INSENSITIVE);
+
+    private static final Set<net.sf.jsqlparser.statement.select.ForMode> LOCKING_MODES = Set.of(
+            net.sf.jsqlparser.statement.select.ForMode.UPDATE, net.sf.jsqlparser.statement.select.ForMode.SHARE);
 
     /**
      * {@code sql}, a single-table UPDATE ({@link #target}), with {@code column = -1 - column} put first in its SET

@@ -115,8 +115,8 @@ final class LockingScanInKeyOrder extends Mechanism {
             return Optional.empty();
         }
         // The rows held, when it was submitted, by transactions that ended while it waited — the rows their writes
-        // changed, those an UPDATE matched and left as they were (it locked them all), and those a failed UPDATE matched
-        // (InnoDB keeps a failed statement's locks): a DELETE waits on the
+        // changed, those an UPDATE matched and left as they were (it locked them all), those a failed UPDATE matched
+        // (InnoDB keeps a failed statement's locks), and those a locking SELECT returned: a DELETE waits on the
         // first of their old and new versions; an UPDATE's semi-consistent read (MDEV-26687) passes, without waiting,
         // a locked row whose newest committed version its WHERE does not match (a row inserted by the holder has
         // none), so it waits on the first committed version it matches on the data as of its submission.
@@ -137,6 +137,7 @@ final class LockingScanInKeyOrder extends Mechanism {
         ScanWaits.Held holders = scanWaits.held(sim, done, ref, table.get(), submitted, resumed);
         List<List<String>> oldVersions = new ArrayList<>(holders.oldVersions());
         oldVersions.addAll(scanWaits.lockedByFailedUpdates(sim, done, ref, table.get(), submitted, resumed));
+        oldVersions.addAll(scanWaits.lockedBySelects(sim, done, ref, table.get(), submitted, resumed, false));
         List<List<String>> held = new ArrayList<>();
         for (List<String> row : oldVersions) {
             if (matchedOnSubmitted == null || matchedOnSubmitted.contains(row.get(row.size() - 1))) {

@@ -146,9 +146,13 @@ final class ScanWaits {
     }
 
     /**
-     * The rows of {@code table} locked, as they were read, by a single-table {@code SELECT … FOR UPDATE} of another
-     * transaction that completed before {@code ref} was submitted and whose transaction ended while {@code ref} waited: such a
-     * SELECT locks every row it returns until its transaction ends (H2; DirtyScanInKeyOrderTest, campaign h2-RU-s60-i15645).
+     * The rows of {@code table} locked, as they were read, by a single-table locking {@code SELECT} ({@code FOR UPDATE}, {@code
+     * FOR SHARE}, {@code LOCK IN SHARE MODE}) of another transaction that completed before {@code ref} was submitted and whose
+     * transaction ended while {@code ref} waited: such a SELECT locks every row it returns until its transaction ends (H2:
+     * DirtyScanInKeyOrderTest, campaign h2-RU-s60-i15645; MariaDB: "Selected rows can be locked using LOCK IN SHARE MODE or FOR
+     * UPDATE. In both cases, a lock is acquired on the rows read by the query, and it will be released when the current
+     * transaction is committed", https://mariadb.com/kb/en/lock-in-share-mode; LockingScanInKeyOrderTest, campaign
+     * mariadb-RU-s62-i5396).
      * Its WHERE, run as a marking UPDATE, finds them; uncommitted writes are read when {@code dirty}.
      */
     List<List<String>> lockedBySelects(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted, int resumed,

@@ -201,6 +201,12 @@ class DirtyScanInKeyOrderTest {
         assertEquals(java.util.Optional.of("UPDATE t0 AS x0 SET rid = -1 - rid WHERE x0.c2 <> 19"),
                 KeyOrderScan.markingLockedRows("SELECT x0.c1 FROM t0 x0 WHERE x0.c2 <> 19 ORDER BY x0.c1 FOR UPDATE", "t0", "rid"));
         assertEquals(java.util.Optional.of("UPDATE t0 AS t0 SET rid = -1 - rid"), KeyOrderScan.markingLockedRows("SELECT * FROM t0 FOR UPDATE", "t0", "rid"));
+        // shared locks too: PostgreSQL's and MySQL's FOR SHARE, MariaDB's LOCK IN SHARE MODE (which the parser does not read)
+        assertEquals(java.util.Optional.of("UPDATE t0 AS x0 SET rid = -1 - rid WHERE x0.c2 = 0"),
+                KeyOrderScan.markingLockedRows("SELECT x0.c1 FROM t0 x0 WHERE x0.c2 = 0 FOR SHARE", "t0", "rid"));
+        assertEquals(java.util.Optional.of("UPDATE t0 AS x0 SET rid = -1 - rid WHERE x0.c2 = 0"),
+                KeyOrderScan.markingLockedRows("SELECT x0.c1 FROM t0 x0 WHERE x0.c2 = 0 lock in share mode", "t0", "rid"));
+        assertEquals(java.util.Optional.empty(), KeyOrderScan.markingLockedRows("SELECT x0.c1 FROM t0 x0 FOR UPDATE LOCK IN SHARE MODE", "t0", "rid"));
         for (String notAll : List.of("SELECT x0.c1 FROM t0 x0 WHERE x0.c2 <> 19", "SELECT x0.c1 FROM t0 x0 LIMIT 1 FOR UPDATE",
                 "SELECT x0.c1 FROM t0 x0 JOIN t1 x1 ON x0.c0 = x1.c0 FOR UPDATE", "SELECT x0.c1 FROM t1 x0 FOR UPDATE")) {
             assertEquals(java.util.Optional.empty(), KeyOrderScan.markingLockedRows(notAll, "t0", "rid"), notAll);

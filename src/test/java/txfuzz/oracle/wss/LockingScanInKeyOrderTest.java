@@ -418,6 +418,53 @@ class LockingScanInKeyOrderTest {
         }
     }
 
+    private static final String DELETE_BEHIND_LOCKING_READ = "DELETE FROM t1";
+
+    /**
+     * Campaign mariadb-RU-s62-i5396's shape, reduced: T1 reads row 1 with {@code LOCK IN SHARE MODE} (or {@code FOR UPDATE}),
+     * which holds a lock on it until T1 ends; T2's DELETE of every row waits on it; T3 inserts row 9, ahead of the DELETE's
+     * scan, and row 0, behind it, and commits; T1 commits and the DELETE goes on from row 1: it deletes rows 1 and 9, and
+     * row 0 survives. Neither the data as submitted (row 1 alone) nor as resumed (all three) gives that.
+     */
+    private static TestCase deleteBehindALockingRead(IsolationLevel level, String lockingRead) {
+        return Cases.on("mariadb").table("t1").level(level)
+                .setup("CREATE TABLE t1 (c1 INT, c2 INT, PRIMARY KEY (c1))", "INSERT INTO t1 VALUES (1, 0)")
+                .txn(lockingRead)
+                .autocommit(DELETE_BEHIND_LOCKING_READ)
+                .autocommit("INSERT INTO t1 (c1, c2) VALUES (9, 0), (0, 0)")
+                .order(1, 1, 2, 3, 1);
+    }
+
+    /** MariaDB 11.4 has no {@code FOR SHARE} (a syntax error); {@code FOR UPDATE} holds the row as well. */
+    private static final List<String> LOCKING_READS = List.of("SELECT x0.c1 FROM t1 x0 LOCK IN SHARE MODE",
+            "SELECT x0.c1 FROM t1 x0 WHERE x0.c2 = 0 FOR UPDATE");
+
+    @Test
+    void aScanWaitingOnARowAnotherTransactionReadWithLocksIsDocumented() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            for (IsolationLevel level : List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED)) {
+                for (String read : LOCKING_READS) {
+                    List<Violation> found = wssViolations(judge(maria, deleteBehindALockingRead(level, read), new txfuzz.model.StmtRef(2, 0)));
+                    assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), level + ", " + read + ": " + found);
+                }
+            }
+        }
+    }
+
+    /** The control: after the same wait the DELETE also skips row 1, the row it waited on: a bug candidate. */
+    @Test
+    void aDeleteBehindALockingReadThatAlsoSkipsTheRowItWaitedOnStaysABugCandidate() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            for (String read : LOCKING_READS) {
+                Target faulty = RewritingTarget.once(maria, DELETE_BEHIND_LOCKING_READ, DELETE_BEHIND_LOCKING_READ + " WHERE c1 <> 1");
+                List<Violation> found = wssViolations(judge(faulty, deleteBehindALockingRead(IsolationLevel.READ_COMMITTED, read),
+                        new txfuzz.model.StmtRef(2, 0)));
+                assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), read + ": " + found);
+                assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), read + ": " + found);
+            }
+        }
+    }
+
     private static final String UPDATE_KEY_COLUMN = "UPDATE t0 SET c1 = 0";
 
     /**
