@@ -587,6 +587,48 @@ class H2BugsTest {
     }
 
     /**
+     * h2-rr-merge-lock-npe: at REPEATABLE READ a MERGE that moves a matched row and whose inserted row meets another
+     * transaction's uncommitted unique value fails with "General error", on every release (in most runs: a race); at READ
+     * COMMITTED (the control) the same MERGE waits for that transaction and, once it commits, fails with the unique violation.
+     */
+    @Test
+    void h2RrMergeLockNpeOnEachVersion() throws Exception {
+        String merge = "MERGE INTO t1 USING t0 x0 ON (t1.c1 = x0.c0) WHEN MATCHED THEN UPDATE SET c0 = 7 WHEN NOT MATCHED THEN INSERT (c0, c1)"
+                + " VALUES (x0.c0, x0.c0)";
+        EachVersion.run(RELEASES, v -> {
+            try (Target h2 = Targets.create("h2", TargetOptions.version(v))) {
+                // a race: in about one run of ten the MERGE waits for T1 and fails with the unique violation, as at READ
+                // COMMITTED, so the block runs up to five times and one run must show the General error
+                Run r = null;
+                for (int attempt = 0; attempt < 5 && (r == null || !r.of(merge).failed() || r.of(merge).error().getErrorCode() != GENERAL_ERROR);
+                        attempt++) {
+                    r = PrintedSql.of("h2-rr-merge-lock-npe").run(h2);
+                }
+                Outcome failed = r.of(merge);
+                assertTrue(failed.failed(), r.toString());
+                assertEquals(GENERAL_ERROR, failed.error().getErrorCode(), "in five runs never the General error; the last: " + r);
+                assertTrue(failed.error().getMessage().contains("NullPointerException"), r.toString());
+                assertEquals(rows("(0, NULL, 0) (1, 4, 1)"), r.last().rows(), r.toString());
+
+                Run control = PrintedSql.of("h2-rr-merge-lock-npe-read-committed").run(h2);
+                Outcome refused = control.of(merge);
+                assertTrue(refused.waited() && refused.failed(), "it waits for T1, then fails: " + control);
+                assertEquals(DUPLICATE_KEY, refused.error().getErrorCode(), control.toString());
+                assertEquals(rows("(0, NULL, 0) (1, 4, 1)"), control.last().rows(), control.toString());
+            }
+        });
+    }
+
+    /** h2-rr-merge-lock-npe through the explicit oracle: the campaign's reduced case (SERIALIZABLE) is an engine-error bug candidate. */
+    @Test
+    void h2RrMergeLockNpeStillShowsOnTheBundledH2() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            Result r = BugReplay.replay(h2, BugReplay.testCase("h2-rr-merge-lock-npe"), "wss", "explicit");
+            assertTrue(r.labels().contains("explicit/engine-error/bug-candidate"), r.toString());
+        }
+    }
+
+    /**
      * h2-multi-row-insert-own-row-duplicate through the wss oracle: the INSERT's error is explained by no serial order
      * (T1 rolled back, so T2 alone inserts both rows) and is a bug candidate; with T1 committing (the control) the
      * order T1 → T2 raises the error too, and nothing is a bug candidate.
