@@ -195,7 +195,11 @@ final class ScanWaits {
             if (marked.isEmpty()) {
                 continue;
             }
-            Optional<DbState> read = sim.view(done, txn, x.blocked() ? sim.trace.position(x.ref()) : x.completedBefore(), dirty);
+            int readAt = x.blocked() ? sim.trace.position(x.ref()) : x.completedBefore();
+            // as it read them: its own transaction's later writes, which the view shows its own transaction whenever done, left out
+            // (campaign mariadb-RU-s66-i1160: the holder's UPDATE after its SELECT … FOR UPDATE moved the row the SELECT locked)
+            List<Effect> before = done.stream().filter(d -> d.position() < readAt).toList();
+            Optional<DbState> read = sim.view(before, txn, readAt, dirty);
             Optional<Set<String>> locked = sim.rowsMarked(read, x.ref(), marked.get());
             if (read.isEmpty() || locked.isEmpty()) {
                 continue;

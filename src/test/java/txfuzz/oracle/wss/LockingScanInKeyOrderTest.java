@@ -465,6 +465,43 @@ class LockingScanInKeyOrderTest {
         }
     }
 
+    private static final String DELETE_BEHIND_LOCKED_THEN_MOVED = "DELETE FROM t2";
+
+    /**
+     * Campaign mariadb-RU-s66-i1160's shape: T1 locks rows 5 and 9 with {@code SELECT … FOR UPDATE}; T2's DELETE of every
+     * row waits on row 5; T1 then moves row 5 to key 0, behind the DELETE's scan, and commits: the DELETE deletes row 9 and
+     * misses row 0. The rows T1's SELECT locked are the rows as it read them, before its own later UPDATE.
+     */
+    private static TestCase deleteBehindARowLockedThenMoved(IsolationLevel level) {
+        return Cases.on("mariadb").table("t2").level(level)
+                .setup("CREATE TABLE t2 (c0 INT, PRIMARY KEY (c0))", "INSERT INTO t2 VALUES (5), (9)")
+                .txn("SELECT x0.c0 FROM t2 x0 FOR UPDATE", "UPDATE t2 SET c0 = 0 WHERE c0 = 5")
+                .autocommit(DELETE_BEHIND_LOCKED_THEN_MOVED)
+                .order(1, 1, 2, 1, 1);
+    }
+
+    @Test
+    void aScanWaitingOnARowItsLockerMovedBehindItIsDocumented() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            for (IsolationLevel level : List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED)) {
+                List<Violation> found = wssViolations(judge(maria, deleteBehindARowLockedThenMoved(level), new txfuzz.model.StmtRef(2, 0)));
+                assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), level + ": " + found);
+            }
+        }
+    }
+
+    /** The control: after the same wait the DELETE also skips row 9, which is after the row it waited on: a bug candidate. */
+    @Test
+    void aDeleteBehindARowLockedThenMovedThatAlsoSkipsARowAfterItStaysABugCandidate() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            Target faulty = RewritingTarget.once(maria, DELETE_BEHIND_LOCKED_THEN_MOVED, DELETE_BEHIND_LOCKED_THEN_MOVED + " WHERE c0 <> 9");
+            List<Violation> found = wssViolations(judge(faulty, deleteBehindARowLockedThenMoved(IsolationLevel.READ_UNCOMMITTED),
+                    new txfuzz.model.StmtRef(2, 0)));
+            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
+            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+        }
+    }
+
     private static final String UPDATE_KEY_COLUMN = "UPDATE t0 SET c1 = 0";
 
     /**
