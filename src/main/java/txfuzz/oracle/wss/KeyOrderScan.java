@@ -78,7 +78,8 @@ final class KeyOrderScan {
         boolean sharing = shareMode.find();
         if (!(txfuzz.gen.StatementStructure.parse(sharing ? sql.substring(0, shareMode.start()) : sql)
                 instanceof net.sf.jsqlparser.statement.select.PlainSelect select)
-                || !(sharing ? select.getForMode() == null : select.getForMode() != null && LOCKING_MODES.contains(select.getForMode())) || select.getForUpdateTable() != null
+                || !(sharing ? select.getForMode() == null : select.getForMode() != null && LOCKING_MODES.contains(select.getForMode()))
+                || select.getForUpdateTable() != null
                 || select.getJoins() != null && !select.getJoins().isEmpty() || select.getLimit() != null || select.getOffset() != null
                 || select.getFetch() != null || select.getDistinct() != null || select.getGroupBy() != null
                 || !(select.getFromItem() instanceof net.sf.jsqlparser.schema.Table from) || !from.getName().equalsIgnoreCase(table)) {
