@@ -20,7 +20,8 @@ class PrintedSqlTest {
     private static final Set<String> RUN_BY_TESTS = Set.of(
             "h2-rr-descending-scan-own-write", "h2-rr-key-change-both-versions", "h2-rr-shifted-keys-old-max",
             "h2-rr-descending-index-row-twice", "h2-rr-descending-scan-deleted-row", "h2-rc-waiting-update-skips-rekeyed-row", "h2-rc-waiting-update-numeric-key", "h2-rc-waiting-update-reinserted-key",
-            "h2-rr-max-after-key-change-never-returns", "h2-rr-max-after-own-insert-below", "h2-rr-max-after-own-lock-below", "h2-rc-waiting-delete-skips-rekeyed-row", "h2-rc-waiting-delete-numeric-key",
+            "h2-rr-max-after-key-change-never-returns", "h2-rr-max-after-own-insert-below", "h2-rr-max-after-own-lock-below",
+            "h2-rr-merge-lock-npe", "h2-rr-merge-lock-npe-read-committed", "h2-rc-waiting-delete-skips-rekeyed-row", "h2-rc-waiting-delete-numeric-key",
             "h2-fk-check-does-not-lock-parent", "h2-fk-check-does-not-lock-deleted-parent", "h2-fk-uncommitted-child-read-uncommitted",
             "h2-fk-child-of-uncommitted-parent",
             "h2-rr-rewritten-key-row-twice", "h2-merge-hang-read-uncommitted", "h2-for-update-deadlock-victim-keeps-waiters",
