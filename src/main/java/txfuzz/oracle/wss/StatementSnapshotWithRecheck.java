@@ -84,6 +84,14 @@ final class StatementSnapshotWithRecheck extends Mechanism {
                 sim.simulatedCounts.put(ref, sim.copyCount); // count(ref) is now the rows it processed in the copy
                 return d;
             }
+
+            @Override
+            public Optional<StateDelta> effectOnEmptyCopy(DbState view, StmtRef ref, String table, String copy, String sql)
+                    throws SQLException, SetupFailedException {
+                Optional<StateDelta> d = sim.effectOnCopy(view, table, copy, sql, List.of(), Map.of()).map(sim::withOwnRowIds);
+                sim.simulatedCounts.put(ref, sim.copyCount);
+                return d;
+            }
         }, sim.semantics.recheckedSubqueries() == Deviation.RecheckedSubqueries.JOINED_ROWS_KEPT, sim.semantics.mergeLocks());
         statementsLeftToSimulate = MAX_RECHECK_STATEMENTS;
         dirty = false;
