@@ -198,6 +198,17 @@ public interface Engine {
     }
 
     /**
+     * Where {@code sql}, a single-table UPDATE or DELETE of {@code table} naming it {@code name}, reads that table first
+     * through a secondary index in the plan the engine makes on {@code c}'s data: that index's columns in its order, then
+     * the columns of the key the rows are stored in (none when a hidden row id orders them), the order the index keeps
+     * its entries in. Empty when the plan reads no secondary index first, or the engine cannot tell the index's order
+     * (a descending or prefix column). Default: cannot tell.
+     */
+    default java.util.Optional<List<String>> secondaryIndexScanOrder(Connection c, String sql, String table, String name) throws SQLException {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * The columns, in order, of the key {@code table}'s rows are stored in, as the engine itself reports it on
      * {@code c} (InnoDB's clustered index: the PRIMARY KEY, else a UNIQUE index whose columns are all NOT NULL);
      * an empty list when it orders them by a hidden row id even though the table has a PRIMARY KEY (H2's composite or

@@ -406,6 +406,41 @@ public final class MariadbEngine implements Engine {
         }
     }
 
+    /**
+     * A secondary index read in its order (EXPLAIN's type {@code range}, {@code index}, {@code ref}, {@code ref_or_null}):
+     * InnoDB keeps each secondary index record with the clustered index's key after the index's columns ("In InnoDB, each
+     * record in a secondary index contains the primary key columns for the row, as well as the columns specified for the
+     * secondary index", {@link #MYSQL_CLUSTERED_INDEX}), so its entries are in the order of both.
+     */
+    @Override
+    public java.util.Optional<List<String>> secondaryIndexScanOrder(java.sql.Connection c, String sql, String table, String name)
+            throws SQLException {
+        java.util.Optional<ClusteredIndex> clustered = ClusteredIndex.of(c, table);
+        String clusteredName = clustered.map(ClusteredIndex::name).orElse("PRIMARY");
+        String key;
+        try (java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("EXPLAIN " + sql)) {
+            if (!rs.next()) {
+                return java.util.Optional.empty();
+            }
+            String first = rs.getString("table");
+            key = rs.getString("key");
+            if (first == null || key == null || !first.equalsIgnoreCase(name) || clusteredName.equalsIgnoreCase(key)
+                    || !INDEX_ORDER_ACCESS.contains(rs.getString("type"))) {
+                return java.util.Optional.empty();
+            }
+        }
+        java.util.Optional<List<String>> columns = IndexColumns.ascending(c, table, key);
+        if (columns.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        List<String> order = new java.util.ArrayList<>(columns.get());
+        clustered.ifPresent(k -> k.columns().stream().filter(col -> order.stream().noneMatch(col::equalsIgnoreCase)).forEach(order::add));
+        return java.util.Optional.of(List.copyOf(order));
+    }
+
+    /** EXPLAIN's access types that read an index's entries in its order. */
+    private static final java.util.Set<String> INDEX_ORDER_ACCESS = java.util.Set.of("range", "index", "ref", "ref_or_null");
+
     /** From InnoDB's data dictionary ({@link ClusteredIndex}): the PRIMARY KEY, or the UNIQUE NOT NULL index InnoDB clusters by. */
     @Override
     public java.util.Optional<List<String>> clusteredKey(java.sql.Connection c, String table) {

@@ -214,8 +214,10 @@ final class ScanWaits {
     }
 
     /**
-     * {@code target}'s clustered key (or the hidden row id's order, for a table the engine stores in insertion order), on a
-     * database holding {@code view}, when the engine's plan for {@code ref} scans it first in that order; empty otherwise.
+     * The order the engine's plan for {@code ref} scans {@code target} in, on a database holding {@code view}: its clustered
+     * key (or the hidden row id's order, for a table the engine stores in insertion order) when the plan scans that first,
+     * else the secondary index's the plan reads it through ({@link txfuzz.dbms.Engine#secondaryIndexScanOrder}); empty
+     * otherwise.
      */
     Optional<KeyOrderScan.ClusteredKey> key(DeviationExplainer sim, StmtRef ref, KeyOrderScan.Target target, DbState view)
             throws SQLException, SetupFailedException {
@@ -238,15 +240,29 @@ final class ScanWaits {
             } catch (SQLException | RuntimeException e) {
                 return Optional.empty();
             }
+            boolean hiddenRowId = sim.insertionOrdered.contains(target.table().toLowerCase(java.util.Locale.ROOT))
+                    && KeyOrderScan.keyColumns(sim.target.engine(), c, target.table()).isEmpty();
             Optional<KeyOrderScan.ClusteredKey> key = KeyOrderScan.clusteredKey(sim.target.engine(), c, target.table());
-            if (key.isEmpty() && sim.insertionOrdered.contains(target.table().toLowerCase(java.util.Locale.ROOT))
-                    && KeyOrderScan.keyColumns(sim.target.engine(), c, target.table()).isEmpty()) {
+            if (key.isEmpty() && hiddenRowId) {
                 key = KeyOrderScan.byColumns(c, target.table(), List.of(DeviationExplainer.ROW_ID)); // the hidden row id's order: insertion order
             }
-            if (key.isEmpty() || !KeyOrderScan.scansInKeyOrder(sim.target.engine(), c, sim.testCase.stmt(ref).sql(), target)) {
+            String sql = sim.testCase.stmt(ref).sql();
+            if (key.isPresent() && KeyOrderScan.scansInKeyOrder(sim.target.engine(), c, sql, target)) {
+                return key;
+            }
+            // a scan through a secondary index follows its entries: the index's columns, then the stored order's key (campaigns
+            // mariadb-RC-s58-i1237, mariadb-RU-s67-i3728: a row inserted before the waited one in the index's order was missed)
+            Optional<List<String>> index = sim.target.engine().secondaryIndexScanOrder(c, sql, target.table(), target.name());
+            if (index.isEmpty()) {
                 return Optional.empty();
             }
-            return key;
+            List<String> columns = new ArrayList<>(index.get());
+            if (hiddenRowId) {
+                columns.add(DeviationExplainer.ROW_ID);
+            } else if (KeyOrderScan.keyColumns(sim.target.engine(), c, target.table()).isEmpty()) {
+                return Optional.empty(); // rows ordered by nothing txfuzz can follow
+            }
+            return KeyOrderScan.byColumns(c, target.table(), columns);
         } catch (SQLException e) {
             return Optional.empty(); // the plan cannot be asked for: the order is not known
         }
