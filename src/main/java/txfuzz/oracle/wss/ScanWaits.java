@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import txfuzz.dbms.Database;
 import txfuzz.exec.ExecutedStmt;
@@ -175,6 +176,49 @@ final class ScanWaits {
                 && KeyOrderScan.target(sim.testCase.stmt(x.ref()).sql()).map(t -> t.table().equalsIgnoreCase(table)).orElse(false)
                 ? KeyOrderScan.markingOnlyWhatItMatches(sim.testCase.stmt(x.ref()).sql(), DeviationExplainer.ROW_ID) : Optional.empty());
     }
+
+    /**
+     * The rows of {@code table} a failed INSERT of another transaction, in the same window, collided with on the key the rows
+     * are stored in ({@code key}): InnoDB keeps a shared lock on the record a duplicate-key error met, "If a duplicate-key
+     * error occurs, a shared lock on the duplicate index record is set" (MySQL manual, locks set by InnoDB statements;
+     * campaign mariadb-RU-s68-i2584). The INSERT's rows are found by running it into an empty copy of the table on the data
+     * as it read them; an INSERT that fails there too (no column list beside the identity column) is left out.
+     */
+    List<List<String>> lockedByFailedInserts(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted,
+                                             int resumed, KeyOrderScan.ClusteredKey key) throws SQLException, SetupFailedException {
+        List<List<String>> out = new ArrayList<>();
+        for (ExecutedStmt x : sim.trace.schedule()) {
+            int txn = x.ref().txn();
+            Matcher into = INSERT_INTO.matcher(sim.testCase.stmt(x.ref()).sql());
+            if (txn == ref.txn() || sim.trace.outcome(txn) == null || sim.trace.position(x.ref()) >= submitted || !x.result().failed()
+                    || sim.testCase.stmt(x.ref()).kind() != StmtKind.INSERT || !into.find() || !into.group(2).equalsIgnoreCase(table)) {
+                continue;
+            }
+            int end = sim.endPosition(txn);
+            if (end < submitted || end >= resumed) {
+                continue;
+            }
+            int readAt = x.blocked() ? sim.trace.position(x.ref()) : x.completedBefore();
+            List<Effect> before = done.stream().filter(d -> d.position() < readAt).toList();
+            Optional<DbState> read = sim.view(before, txn, readAt, false);
+            if (read.isEmpty()) {
+                continue;
+            }
+            String copy = table + "_txfuzz_inserted";
+            String sql = into.group(1) + copy + sim.testCase.stmt(x.ref()).sql().substring(into.end());
+            Optional<StateDelta> inserted = sim.effectOnCopy(read.get(), table, copy, sql, List.of(), Map.of());
+            for (List<String> row : inserted.map(d -> d.added().getOrDefault(table, List.of())).orElse(List.of())) {
+                for (List<String> existing : read.get().tables().getOrDefault(table, List.of())) {
+                    if (key.compare(row, existing).equals(Optional.of(0))) {
+                        out.add(existing);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static final Pattern INSERT_INTO = Pattern.compile("^(\\s*INSERT\\s+INTO\\s+)(\\w+)\\b", Pattern.CASE_INSENSITIVE);
 
     /**
      * The rows of {@code table}, as they were read, that {@code marking} (a statement's rewriting that changes each row the

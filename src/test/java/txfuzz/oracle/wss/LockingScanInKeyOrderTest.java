@@ -544,6 +544,44 @@ class LockingScanInKeyOrderTest {
         }
     }
 
+    private static final String UPDATE_BEHIND_A_FAILED_INSERT = "UPDATE t0 SET c3 = NULL";
+
+    /**
+     * Campaign mariadb-RU-s68-i2584's shape: T1's INSERT of key 4 fails on the duplicate key and keeps a shared lock on row
+     * 4 ("If a duplicate-key error occurs, a shared lock on the duplicate index record is set", MySQL manual, locks set by
+     * InnoDB statements); T2's UPDATE of every row waits on it; T1 moves row 4 to key 3, behind the scan, and commits: the
+     * UPDATE changes row 9 and misses row 3. Run after T1 it changes both.
+     */
+    private static TestCase updateBehindAFailedInsert(IsolationLevel level) {
+        return Cases.on("mariadb").table("t0").level(level)
+                .setup("CREATE TABLE t0 (c0 INT, c2 INT, c3 INT, PRIMARY KEY (c0))", "INSERT INTO t0 VALUES (4, 0, 0), (9, 0, 0)")
+                .txn("INSERT INTO t0 (c0, c2) VALUES (4, 0)", "UPDATE t0 SET c0 = (t0.c0 - 1) WHERE c0 = 4")
+                .autocommit(UPDATE_BEHIND_A_FAILED_INSERT)
+                .order(1, 1, 2, 1, 1);
+    }
+
+    @Test
+    void aScanWaitingOnTheLockOfAFailedInsertIsDocumented() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            for (IsolationLevel level : List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED)) {
+                List<Violation> found = wssViolations(judge(maria, updateBehindAFailedInsert(level), new txfuzz.model.StmtRef(2, 0)));
+                assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), level + ": " + found);
+            }
+        }
+    }
+
+    /** The control: after the same wait the UPDATE also skips row 9, after the row it waited on: a bug candidate. */
+    @Test
+    void anUpdateBehindAFailedInsertThatAlsoSkipsARowAfterItStaysABugCandidate() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            Target faulty = RewritingTarget.once(maria, UPDATE_BEHIND_A_FAILED_INSERT, UPDATE_BEHIND_A_FAILED_INSERT + " WHERE c0 <> 9");
+            List<Violation> found = wssViolations(judge(faulty, updateBehindAFailedInsert(IsolationLevel.READ_UNCOMMITTED),
+                    new txfuzz.model.StmtRef(2, 0)));
+            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
+            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+        }
+    }
+
     private static final String UPDATE_KEY_COLUMN = "UPDATE t0 SET c1 = 0";
 
     /**
