@@ -954,19 +954,7 @@ final class DeviationExplainer implements AutoCloseable {
 
     /** {@code delta} with an identity of its own for each added row that has none (a row a copy's INSERT added). */
     StateDelta withOwnRowIds(StateDelta delta) {
-        if (!withRowIds) {
-            return delta;
-        }
-        Map<String, List<List<String>>> added = new LinkedHashMap<>();
-        delta.added().forEach((t, rows) -> added.put(t, rows.stream().map(row -> {
-            if (row.get(row.size() - 1) != null) {
-                return row;
-            }
-            List<String> r = new ArrayList<>(row);
-            r.set(r.size() - 1, String.valueOf(nextRowId++));
-            return r;
-        }).toList()));
-        return new StateDelta(delta.removed(), added);
+        return withRowIds ? new StateDelta(delta.removed(), withFilledRowIds(new DbState(delta.added()), Map.of()).tables()) : delta;
     }
 
     /** The update count of the statement {@link #effectOnCopy} last ran. */

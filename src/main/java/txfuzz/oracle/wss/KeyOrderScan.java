@@ -90,6 +90,14 @@ final class KeyOrderScan {
                 + (select.getWhere() == null ? "" : " WHERE " + select.getWhere()));
     }
 
+    private static final Pattern INSERT_INTO = Pattern.compile("^(\\s*INSERT\\s+INTO\\s+)(\\w+)\\b", Pattern.CASE_INSENSITIVE);
+
+    /** {@code sql}, an {@code INSERT INTO table …}, inserting into {@code copy} instead; empty for other statements. */
+    static Optional<String> insertingInto(String sql, String table, String copy) {
+        Matcher m = INSERT_INTO.matcher(sql);
+        return m.find() && m.group(2).equalsIgnoreCase(table) ? Optional.of(m.group(1) + copy + sql.substring(m.end())) : Optional.empty();
+    }
+
     private static final Pattern LOCK_IN_SHARE_MODE = Pattern.compile("\\s+LOCK\\s+IN\\s+SHARE\\s+MODE\\s*;?\\s*$", Pattern.CASE_INSENSITIVE);
 
     private static final Set<net.sf.jsqlparser.statement.select.ForMode> LOCKING_MODES = Set.of(

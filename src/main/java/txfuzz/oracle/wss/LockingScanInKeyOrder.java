@@ -117,7 +117,7 @@ final class LockingScanInKeyOrder extends Mechanism {
         // The rows held, when it was submitted, by transactions that ended while it waited — the rows their writes
         // changed, those an UPDATE matched and left as they were (it locked them all), those a failed UPDATE matched
         // (InnoDB keeps a failed statement's locks), those a locking SELECT returned, and the one a failed INSERT collided
-        // with on the key (after the key is known, below): a DELETE waits on the
+        // with on the key: a DELETE waits on the
         // first of their old and new versions; an UPDATE's semi-consistent read (MDEV-26687) passes, without waiting,
         // a locked row whose newest committed version its WHERE does not match (a row inserted by the holder has
         // none), so it waits on the first committed version it matches on the data as of its submission.
@@ -139,6 +139,8 @@ final class LockingScanInKeyOrder extends Mechanism {
         List<List<String>> oldVersions = new ArrayList<>(holders.oldVersions());
         oldVersions.addAll(scanWaits.lockedByFailedUpdates(sim, done, ref, table.get(), submitted, resumed));
         oldVersions.addAll(scanWaits.lockedBySelects(sim, done, ref, table.get(), submitted, resumed, false));
+        oldVersions.addAll(scanWaits.lockedByFailedInserts(sim, done, ref, table.get(), submitted, resumed,
+                () -> scanWaits.key(sim, ref, target.get(), before.get())));
         List<List<String>> held = new ArrayList<>();
         for (List<String> row : oldVersions) {
             if (matchedOnSubmitted == null || matchedOnSubmitted.contains(row.get(row.size() - 1))) {
@@ -148,16 +150,11 @@ final class LockingScanInKeyOrder extends Mechanism {
         if (matchedOnSubmitted == null) {
             held.addAll(holders.newVersions());
         }
-        Optional<KeyOrderScan.ClusteredKey> key = scanWaits.key(sim, ref, target.get(), before.get());
-        if (key.isEmpty()) {
+        if (held.isEmpty()) {
             return Optional.empty();
         }
-        for (List<String> row : scanWaits.lockedByFailedInserts(sim, done, ref, table.get(), submitted, resumed, key.get())) {
-            if (matchedOnSubmitted == null || matchedOnSubmitted.contains(row.get(row.size() - 1))) {
-                held.add(row);
-            }
-        }
-        if (held.isEmpty()) {
+        Optional<KeyOrderScan.ClusteredKey> key = scanWaits.key(sim, ref, target.get(), before.get());
+        if (key.isEmpty()) {
             return Optional.empty();
         }
         Optional<List<String>> waitedOn = KeyOrderScan.firstInKeyOrder(key.get(), held);

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import txfuzz.dbms.Database;
 import txfuzz.exec.ExecutedStmt;
@@ -158,9 +157,9 @@ final class ScanWaits {
      */
     List<List<String>> lockedBySelects(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted, int resumed,
                                        boolean dirty) throws SQLException, SetupFailedException {
-        return lockedBy(sim, done, ref, table, submitted, resumed, dirty, x -> x.result().error() == null
+        return lockedBy(sim, done, ref, table, submitted, resumed, dirty, marking(sim, table, x -> x.result().error() == null
                 && sim.testCase.stmt(x.ref()).kind() == StmtKind.SELECT
-                ? KeyOrderScan.markingLockedRows(sim.testCase.stmt(x.ref()).sql(), table, DeviationExplainer.ROW_ID) : Optional.empty());
+                ? KeyOrderScan.markingLockedRows(sim.testCase.stmt(x.ref()).sql(), table, DeviationExplainer.ROW_ID) : Optional.empty()));
     }
 
     /**
@@ -171,62 +170,76 @@ final class ScanWaits {
      */
     List<List<String>> lockedByFailedUpdates(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted,
                                              int resumed) throws SQLException, SetupFailedException {
-        return lockedBy(sim, done, ref, table, submitted, resumed, false, x -> x.result().failed()
+        return lockedBy(sim, done, ref, table, submitted, resumed, false, marking(sim, table, x -> x.result().failed()
                 && sim.testCase.stmt(x.ref()).kind() == StmtKind.UPDATE
                 && KeyOrderScan.target(sim.testCase.stmt(x.ref()).sql()).map(t -> t.table().equalsIgnoreCase(table)).orElse(false)
-                ? KeyOrderScan.markingOnlyWhatItMatches(sim.testCase.stmt(x.ref()).sql(), DeviationExplainer.ROW_ID) : Optional.empty());
+                ? KeyOrderScan.markingOnlyWhatItMatches(sim.testCase.stmt(x.ref()).sql(), DeviationExplainer.ROW_ID) : Optional.empty()));
     }
 
     /**
      * The rows of {@code table} a failed INSERT of another transaction, in the same window, collided with on the key the rows
-     * are stored in ({@code key}): InnoDB keeps a shared lock on the record a duplicate-key error met, "If a duplicate-key
-     * error occurs, a shared lock on the duplicate index record is set" (MySQL manual, locks set by InnoDB statements;
-     * campaign mariadb-RU-s68-i2584). The INSERT's rows are found by running it into an empty copy of the table on the data
-     * as it read them; an INSERT that fails there too (no column list beside the identity column) is left out.
+     * are stored in ({@code key}, asked for only when there is such an INSERT): InnoDB keeps a shared lock on the record a
+     * duplicate-key error met, "If a duplicate-key error occurs, a shared lock on the duplicate index record is set" (MySQL
+     * manual, locks set by InnoDB statements; campaign mariadb-RU-s68-i2584). The INSERT's rows are found by running it into
+     * an empty copy of the table on the data as it read them; an INSERT that fails there too (no column list beside the
+     * identity column) is left out.
      */
     List<List<String>> lockedByFailedInserts(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted,
-                                             int resumed, KeyOrderScan.ClusteredKey key) throws SQLException, SetupFailedException {
-        List<List<String>> out = new ArrayList<>();
-        for (ExecutedStmt x : sim.trace.schedule()) {
-            int txn = x.ref().txn();
-            Matcher into = INSERT_INTO.matcher(sim.testCase.stmt(x.ref()).sql());
-            if (txn == ref.txn() || sim.trace.outcome(txn) == null || sim.trace.position(x.ref()) >= submitted || !x.result().failed()
-                    || sim.testCase.stmt(x.ref()).kind() != StmtKind.INSERT || !into.find() || !into.group(2).equalsIgnoreCase(table)) {
-                continue;
-            }
-            int end = sim.endPosition(txn);
-            if (end < submitted || end >= resumed) {
-                continue;
-            }
-            int readAt = x.blocked() ? sim.trace.position(x.ref()) : x.completedBefore();
-            List<Effect> before = done.stream().filter(d -> d.position() < readAt).toList();
-            Optional<DbState> read = sim.view(before, txn, readAt, false);
-            if (read.isEmpty()) {
-                continue;
-            }
-            String copy = table + "_txfuzz_inserted";
-            String sql = into.group(1) + copy + sim.testCase.stmt(x.ref()).sql().substring(into.end());
-            Optional<StateDelta> inserted = sim.effectOnCopy(read.get(), table, copy, sql, List.of(), Map.of());
-            for (List<String> row : inserted.map(d -> d.added().getOrDefault(table, List.of())).orElse(List.of())) {
-                for (List<String> existing : read.get().tables().getOrDefault(table, List.of())) {
-                    if (key.compare(row, existing).equals(Optional.of(0))) {
-                        out.add(existing);
+                                             int resumed, ScanOrder key) throws SQLException, SetupFailedException {
+        String copy = table + "_txfuzz_inserted";
+        return lockedBy(sim, done, ref, table, submitted, resumed, false, x -> {
+            Optional<String> intoCopy = x.result().failed() && sim.testCase.stmt(x.ref()).kind() == StmtKind.INSERT
+                    ? KeyOrderScan.insertingInto(sim.testCase.stmt(x.ref()).sql(), table, copy) : Optional.empty();
+            return intoCopy.map(sql -> read -> {
+                Optional<KeyOrderScan.ClusteredKey> order = key.get();
+                Optional<StateDelta> inserted = order.isEmpty() ? Optional.empty() : sim.effectOnCopy(read, table, copy, sql, List.of(), Map.of());
+                List<List<String>> collided = new ArrayList<>();
+                for (List<String> row : inserted.map(d -> d.added().getOrDefault(table, List.of())).orElse(List.of())) {
+                    for (List<String> existing : read.tables().getOrDefault(table, List.of())) {
+                        if (order.get().compare(row, existing).equals(Optional.of(0))) {
+                            collided.add(existing);
+                        }
                     }
                 }
-            }
-        }
-        return out;
+                return collided;
+            });
+        });
     }
 
-    private static final Pattern INSERT_INTO = Pattern.compile("^(\\s*INSERT\\s+INTO\\s+)(\\w+)\\b", Pattern.CASE_INSENSITIVE);
+    /** The order a waiting statement's scan follows ({@link #key}), asked for when needed: it costs a database and a plan. */
+    @FunctionalInterface
+    interface ScanOrder {
+        Optional<KeyOrderScan.ClusteredKey> get() throws SQLException, SetupFailedException;
+    }
+
+    /** The rows of a table a blocker's statement locked, found on the data as that statement read them. */
+    @FunctionalInterface
+    private interface LockedRows {
+        List<List<String>> on(DbState read) throws SQLException, SetupFailedException;
+    }
+
+    /** {@link LockedRows} of a statement {@code marking} rewrites into one that changes each row it locked (empty: none such). */
+    private static java.util.function.Function<ExecutedStmt, Optional<LockedRows>> marking(DeviationExplainer sim, String table,
+            java.util.function.Function<ExecutedStmt, Optional<String>> marking) {
+        return x -> marking.apply(x).map(marked -> read -> {
+            Optional<Set<String>> locked = sim.rowsMarked(Optional.of(read), x.ref(), marked);
+            List<List<String>> out = new ArrayList<>();
+            for (List<String> row : locked.isEmpty() ? List.<List<String>>of() : read.tables().getOrDefault(table, List.of())) {
+                if (locked.get().contains(row.get(row.size() - 1))) {
+                    out.add(row);
+                }
+            }
+            return out;
+        });
+    }
 
     /**
-     * The rows of {@code table}, as they were read, that {@code marking} (a statement's rewriting that changes each row the
-     * statement locked; empty: it is not such a statement) marks, over the statements of other transactions that completed
-     * before {@code ref} was submitted and whose transactions ended while {@code ref} waited.
+     * The rows of {@code table}, as they were read, that {@code locks} finds a statement locked (empty: not a statement it
+     * reads locks of), over the statements of other transactions that completed before {@code ref} was submitted and whose
+     * transactions ended while {@code ref} waited.
      */
     private static List<List<String>> lockedBy(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted,
-                                               int resumed, boolean dirty, java.util.function.Function<ExecutedStmt, Optional<String>> marking)
+                                               int resumed, boolean dirty, java.util.function.Function<ExecutedStmt, Optional<LockedRows>> locks)
             throws SQLException, SetupFailedException {
         List<List<String>> out = new ArrayList<>();
         for (ExecutedStmt x : sim.trace.schedule()) {
@@ -235,8 +248,8 @@ final class ScanWaits {
                 continue;
             }
             int end = sim.endPosition(txn);
-            Optional<String> marked = end < submitted || end >= resumed ? Optional.empty() : marking.apply(x);
-            if (marked.isEmpty()) {
+            Optional<LockedRows> locked = end < submitted || end >= resumed ? Optional.empty() : locks.apply(x);
+            if (locked.isEmpty()) {
                 continue;
             }
             int readAt = x.blocked() ? sim.trace.position(x.ref()) : x.completedBefore();
@@ -244,14 +257,8 @@ final class ScanWaits {
             // (campaign mariadb-RU-s66-i1160: the holder's UPDATE after its SELECT … FOR UPDATE moved the row the SELECT locked)
             List<Effect> before = done.stream().filter(d -> d.position() < readAt).toList();
             Optional<DbState> read = sim.view(before, txn, readAt, dirty);
-            Optional<Set<String>> locked = sim.rowsMarked(read, x.ref(), marked.get());
-            if (read.isEmpty() || locked.isEmpty()) {
-                continue;
-            }
-            for (List<String> row : read.get().tables().getOrDefault(table, List.of())) {
-                if (locked.get().contains(row.get(row.size() - 1))) {
-                    out.add(row);
-                }
+            if (read.isPresent()) {
+                out.addAll(locked.get().on(read.get()));
             }
         }
         return out;
@@ -284,9 +291,10 @@ final class ScanWaits {
             } catch (SQLException | RuntimeException e) {
                 return Optional.empty();
             }
-            boolean hiddenRowId = sim.insertionOrdered.contains(target.table().toLowerCase(java.util.Locale.ROOT))
-                    && KeyOrderScan.keyColumns(sim.target.engine(), c, target.table()).isEmpty();
-            Optional<KeyOrderScan.ClusteredKey> key = KeyOrderScan.clusteredKey(sim.target.engine(), c, target.table());
+            List<String> keyColumns = KeyOrderScan.keyColumns(sim.target.engine(), c, target.table());
+            boolean keyless = keyColumns.isEmpty();
+            boolean hiddenRowId = keyless && sim.insertionOrdered.contains(target.table().toLowerCase(java.util.Locale.ROOT));
+            Optional<KeyOrderScan.ClusteredKey> key = KeyOrderScan.byColumns(c, target.table(), keyColumns); // its clustered key
             if (key.isEmpty() && hiddenRowId) {
                 key = KeyOrderScan.byColumns(c, target.table(), List.of(DeviationExplainer.ROW_ID)); // the hidden row id's order: insertion order
             }
@@ -303,7 +311,7 @@ final class ScanWaits {
             List<String> columns = new ArrayList<>(index.get());
             if (hiddenRowId) {
                 columns.add(DeviationExplainer.ROW_ID);
-            } else if (KeyOrderScan.keyColumns(sim.target.engine(), c, target.table()).isEmpty()) {
+            } else if (keyless) {
                 return Optional.empty(); // rows ordered by nothing txfuzz can follow
             }
             return KeyOrderScan.byColumns(c, target.table(), columns);

@@ -139,7 +139,7 @@ final class StatementParts {
         return d.map(delta -> List.of(new Candidate(delta, simulation.count(ref)))).orElse(List.of());
     }
 
-    private static final Pattern INSERT_SELECT_INTO = Pattern.compile("^(\\s*INSERT\\s+INTO\\s+)(\\w+)(\\s*\\([^)]*\\)\\s*SELECT\\b)",
+    private static final Pattern INSERT_SELECT_WITH_COLUMNS = Pattern.compile("^\\s*INSERT\\s+INTO\\s+\\w+\\s*\\([^)]*\\)\\s*SELECT\\b",
             Pattern.CASE_INSENSITIVE);
 
     /**
@@ -152,14 +152,14 @@ final class StatementParts {
      * statements, or when the copy's insert fails.
      */
     private Optional<StateDelta> insertedIntoAnEmptyCopy(StmtRef ref, DbState snapshot) throws SQLException, SetupFailedException {
-        Matcher m = INSERT_SELECT_INTO.matcher(testCase.stmt(ref).sql());
-        if (testCase.stmt(ref).kind() != StmtKind.INSERT || !m.find()) {
+        String sql = testCase.stmt(ref).sql();
+        if (testCase.stmt(ref).kind() != StmtKind.INSERT || !INSERT_SELECT_WITH_COLUMNS.matcher(sql).find()) {
             return Optional.empty();
         }
-        String target = m.group(2);
+        String target = target(ref);
         String copy = target + "_txfuzz_inserted";
-        String sql = m.group(1) + copy + m.group(3) + testCase.stmt(ref).sql().substring(m.end());
-        return simulation.effectOnEmptyCopy(snapshot, ref, target, copy, sql);
+        Optional<String> intoCopy = KeyOrderScan.insertingInto(sql, target, copy);
+        return intoCopy.isEmpty() ? Optional.empty() : simulation.effectOnEmptyCopy(snapshot, ref, target, copy, intoCopy.get());
     }
 
     private List<Candidate> arbitratedOnNewest(StmtRef ref, DbState snapshot, DbState newest) throws SQLException, SetupFailedException {

@@ -115,6 +115,21 @@ class LockingScanInKeyOrderTest {
         return found;
     }
 
+    /** At READ COMMITTED and READ UNCOMMITTED, every wss violation of {@code shape}'s run is documented by the rule. */
+    private static void assertDocumentedAtBothLevels(Target maria,
+            java.util.function.Function<IsolationLevel, TestCase> shape, txfuzz.model.StmtRef waiting) throws Exception {
+        for (IsolationLevel level : List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED)) {
+            List<Violation> found = wssViolations(judge(maria, shape.apply(level), waiting));
+            assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), level + ": " + found);
+        }
+    }
+
+    /** A negative control's run: some violation is a bug candidate, and the rule documents none. */
+    private static void assertBugCandidateTheRuleDoesNotDocument(String context, List<Violation> found) {
+        assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), context + found);
+        assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), context + found);
+    }
+
     private static boolean documentedByTheRule(Violation v) {
         return v.classification() == Classification.DOCUMENTED && v.reference() != null && v.reference().contains(RULE);
     }
@@ -151,13 +166,11 @@ class LockingScanInKeyOrderTest {
         try (Target maria = TestServers.open("mariadb")) {
             Target inserted = RewritingTarget.inTransactions(maria, DELETE_INSERTED_BEHIND, DELETE_INSERTED_BEHIND + " AND c2 <> 5");
             List<Violation> found = wssViolations(judge(inserted, insertedBehind(IsolationLevel.READ_COMMITTED)));
-            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
-            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+            assertBugCandidateTheRuleDoesNotDocument("", found);
 
             Target moved = RewritingTarget.inTransactions(maria, DELETE_ALL, DELETE_ALL + " WHERE k <> 5");
             found = wssViolations(judge(moved, movedBehind(IsolationLevel.READ_COMMITTED)));
-            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
-            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+            assertBugCandidateTheRuleDoesNotDocument("", found);
         }
     }
 
@@ -197,8 +210,7 @@ class LockingScanInKeyOrderTest {
         try (Target maria = TestServers.open("mariadb")) {
             Target faulty = RewritingTarget.inTransactions(maria, UPDATE_WHERE_C0_LE_C1, UPDATE_WHERE_C0_LE_C1 + " AND c3 <> 17");
             List<Violation> found = wssViolations(judge(faulty, movedBehindUniqueKey(IsolationLevel.READ_COMMITTED, true)));
-            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
-            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+            assertBugCandidateTheRuleDoesNotDocument("", found);
         }
     }
 
@@ -213,8 +225,7 @@ class LockingScanInKeyOrderTest {
         try (Target maria = TestServers.open("mariadb")) {
             Target faulty = RewritingTarget.inTransactions(maria, UPDATE_WHERE_C0_LE_C1, UPDATE_WHERE_C0_LE_C1 + " AND c3 <> 0");
             List<Violation> found = wssViolations(judge(faulty, movedBehindUniqueKey(IsolationLevel.READ_COMMITTED, false)));
-            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
-            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+            assertBugCandidateTheRuleDoesNotDocument("", found);
 
             Verdict v = judge(maria, movedBehindUniqueKey(IsolationLevel.READ_COMMITTED, false));
             assertTrue(v.violations().stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), v.toString());
@@ -247,8 +258,7 @@ class LockingScanInKeyOrderTest {
             }
             Target faulty = RewritingTarget.inTransactions(maria, MDEV_26643_UPDATE, MDEV_26643_UPDATE + " AND b <> 3");
             List<Violation> found = wssViolations(judge(faulty, mdev26643(IsolationLevel.READ_COMMITTED)));
-            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
-            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+            assertBugCandidateTheRuleDoesNotDocument("", found);
         }
     }
 
@@ -314,8 +324,7 @@ class LockingScanInKeyOrderTest {
         try (Target maria = TestServers.open("mariadb")) {
             Target skipping = RewritingTarget.inTransactions(maria, DELETE_EVERY_T1_ROW, DELETE_EVERY_T1_ROW + " WHERE c1 <> 1");
             List<Violation> found = wssViolations(judge(skipping, waitsAgainOnARowASubqueryRead(), new txfuzz.model.StmtRef(4, 1)));
-            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
-            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+            assertBugCandidateTheRuleDoesNotDocument("", found);
         }
     }
 
@@ -351,8 +360,7 @@ class LockingScanInKeyOrderTest {
         try (Target maria = TestServers.open("mariadb")) {
             Target faulty = RewritingTarget.once(maria, DELETE_BEHIND_FAILED_UPDATE, DELETE_BEHIND_FAILED_UPDATE + " WHERE c0 <> 1");
             List<Violation> found = wssViolations(judge(faulty, deleteBehindAFailedUpdate(), new txfuzz.model.StmtRef(2, 0)));
-            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
-            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+            assertBugCandidateTheRuleDoesNotDocument("", found);
         }
     }
 
@@ -459,8 +467,7 @@ class LockingScanInKeyOrderTest {
                 Target faulty = RewritingTarget.once(maria, DELETE_BEHIND_LOCKING_READ, DELETE_BEHIND_LOCKING_READ + " WHERE c1 <> 1");
                 List<Violation> found = wssViolations(judge(faulty, deleteBehindALockingRead(IsolationLevel.READ_COMMITTED, read),
                         new txfuzz.model.StmtRef(2, 0)));
-                assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), read + ": " + found);
-                assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), read + ": " + found);
+                assertBugCandidateTheRuleDoesNotDocument(read + ": ", found);
             }
         }
     }
@@ -483,10 +490,8 @@ class LockingScanInKeyOrderTest {
     @Test
     void aScanWaitingOnARowItsLockerMovedBehindItIsDocumented() throws Exception {
         try (Target maria = TestServers.open("mariadb")) {
-            for (IsolationLevel level : List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED)) {
-                List<Violation> found = wssViolations(judge(maria, deleteBehindARowLockedThenMoved(level), new txfuzz.model.StmtRef(2, 0)));
-                assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), level + ": " + found);
-            }
+            assertDocumentedAtBothLevels(maria, LockingScanInKeyOrderTest::deleteBehindARowLockedThenMoved,
+                    new txfuzz.model.StmtRef(2, 0));
         }
     }
 
@@ -497,8 +502,7 @@ class LockingScanInKeyOrderTest {
             Target faulty = RewritingTarget.once(maria, DELETE_BEHIND_LOCKED_THEN_MOVED, DELETE_BEHIND_LOCKED_THEN_MOVED + " WHERE c0 <> 9");
             List<Violation> found = wssViolations(judge(faulty, deleteBehindARowLockedThenMoved(IsolationLevel.READ_UNCOMMITTED),
                     new txfuzz.model.StmtRef(2, 0)));
-            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
-            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+            assertBugCandidateTheRuleDoesNotDocument("", found);
         }
     }
 
@@ -521,10 +525,8 @@ class LockingScanInKeyOrderTest {
     @Test
     void aScanThroughASecondaryIndexFollowsTheIndexsOrder() throws Exception {
         try (Target maria = TestServers.open("mariadb")) {
-            for (IsolationLevel level : List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED)) {
-                List<Violation> found = wssViolations(judge(maria, deleteThroughASecondaryIndex(level), new txfuzz.model.StmtRef(2, 0)));
-                assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), level + ": " + found);
-            }
+            assertDocumentedAtBothLevels(maria, LockingScanInKeyOrderTest::deleteThroughASecondaryIndex,
+                    new txfuzz.model.StmtRef(2, 0));
         }
     }
 
@@ -539,8 +541,7 @@ class LockingScanInKeyOrderTest {
             Target faulty = RewritingTarget.once(maria, DELETE_THROUGH_AN_INDEX, DELETE_THROUGH_AN_INDEX + " AND t0.c1 <> 1");
             List<Violation> found = wssViolations(judge(faulty, deleteThroughASecondaryIndex(IsolationLevel.READ_UNCOMMITTED),
                     new txfuzz.model.StmtRef(2, 0)));
-            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
-            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+            assertBugCandidateTheRuleDoesNotDocument("", found);
         }
     }
 
@@ -563,10 +564,8 @@ class LockingScanInKeyOrderTest {
     @Test
     void aScanWaitingOnTheLockOfAFailedInsertIsDocumented() throws Exception {
         try (Target maria = TestServers.open("mariadb")) {
-            for (IsolationLevel level : List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED)) {
-                List<Violation> found = wssViolations(judge(maria, updateBehindAFailedInsert(level), new txfuzz.model.StmtRef(2, 0)));
-                assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), level + ": " + found);
-            }
+            assertDocumentedAtBothLevels(maria, LockingScanInKeyOrderTest::updateBehindAFailedInsert,
+                    new txfuzz.model.StmtRef(2, 0));
         }
     }
 
@@ -577,8 +576,7 @@ class LockingScanInKeyOrderTest {
             Target faulty = RewritingTarget.once(maria, UPDATE_BEHIND_A_FAILED_INSERT, UPDATE_BEHIND_A_FAILED_INSERT + " WHERE c0 <> 9");
             List<Violation> found = wssViolations(judge(faulty, updateBehindAFailedInsert(IsolationLevel.READ_UNCOMMITTED),
                     new txfuzz.model.StmtRef(2, 0)));
-            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
-            assertTrue(found.stream().noneMatch(LockingScanInKeyOrderTest::documentedByTheRule), found.toString());
+            assertBugCandidateTheRuleDoesNotDocument("", found);
         }
     }
 
@@ -600,10 +598,8 @@ class LockingScanInKeyOrderTest {
     @Test
     void anUpdateThatWouldCollideOnTheRowsAsSubmittedIsSplitAtTheRowItWaitedOn() throws Exception {
         try (Target maria = TestServers.open("mariadb")) {
-            for (IsolationLevel level : List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED)) {
-                List<Violation> found = wssViolations(judge(maria, updateWhoseSetCollidesOnlyWithARowMovedBehind(level), new txfuzz.model.StmtRef(2, 0)));
-                assertTrue(found.stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), level + ": " + found);
-            }
+            assertDocumentedAtBothLevels(maria, LockingScanInKeyOrderTest::updateWhoseSetCollidesOnlyWithARowMovedBehind,
+                    new txfuzz.model.StmtRef(2, 0));
         }
     }
 
