@@ -40,7 +40,10 @@ class RunStopsAndStepsTest {
         // the reduction of each finding is an event and a progress line naming it, printed as it starts
         assertTrue(events.stream().anyMatch(e -> e.get("event").asText().equals("step") && e.get("step").asText().equals("reducing")
                 && e.get("finding").asText().equals(candidate)), "a step event for reducing " + candidate);
-        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("[") && l.endsWith("; reducing " + candidate + " …")), r.out());
+        // the line lists every step in progress, by worker: another worker's confirmation may follow it ("; reducing h2-RC-s1-i156;
+        // confirming iteration 186 …", seen once in a clean clone's suite)
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("[") && (l.endsWith("; reducing " + candidate + " …")
+                || l.contains("; reducing " + candidate + "; ") && l.endsWith(" …"))), r.out());
         // its case says which build it was found on, in the engine's words and as a release --version takes
         JsonNode engine = CliTest.json(out.resolve("findings").resolve(candidate).resolve("case.json")).get("engine");
         assertEquals("h2", engine.get("dbms").asText());
