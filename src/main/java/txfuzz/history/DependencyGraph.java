@@ -1,5 +1,6 @@
 package txfuzz.history;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -287,23 +288,48 @@ public final class DependencyGraph {
 
     /** One inference for every history: on its columns, read as such or made from its objects ({@link HistoryColumns#of}). */
     static DependencyGraph infer(History h, Limits limits) {
-        return new Builder(h, HistoryColumns.of(h), limits).build();
+        HistoryColumns c = HistoryColumns.of(h);
+        Builder b = new Builder(h, c, limits);
+        try {
+            return b.build();
+        } catch (FoundOrder.NoRoom e) {
+            // its disk filled while the found order was written: the same graph, its dependencies found twice, once the first
+            // inference's state is garbage
+            b.closeFoundOrder();
+            b = null;
+            return new Builder(h, c, limits.withFoundOrderDir(null)).build();
+        } finally {
+            if (b != null) {
+                b.closeFoundOrder(); // its files, if the inference stopped before grouping
+            }
+        }
     }
 
     /** Bounds that keep pathological histories from taking forever; reaching one adds a warning. */
-    record Limits(int findingsPerKind, long predicateEdges, int anchorsPerComponent, long bfsStepsPerSpec, long onePassOps, long twoThreadOps) {
+    record Limits(int findingsPerKind, long predicateEdges, int anchorsPerComponent, long bfsStepsPerSpec, long onePassOps, long twoThreadOps,
+            Path foundOrderDir) {
         /**
-         * Dependencies are found once for histories of up to {@code onePassOps} operations, twice beyond ({@link Edges}): about
-         * two dependencies per operation, 12 bytes each in found order and 8 grouped, with room to spare for the rest. Passes
-         * are split over two threads ({@link TwoThreads}) for histories of more than {@code twoThreadOps} operations, when
-         * there is a second core: a test case's few hundred operations are not worth a thread.
+         * Dependencies are kept in found order in memory for histories of up to {@code onePassOps} operations ({@link Edges}):
+         * about two dependencies per operation, 12 bytes each in found order and 8 grouped, with room to spare for the rest;
+         * beyond, in a file in {@code foundOrderDir} ({@link FoundOrder}); where none can be written (null, or no room) they
+         * are found twice. Passes are split over two threads ({@link TwoThreads}) for histories of more than {@code
+         * twoThreadOps} operations, when there is a second core: a test case's few hundred operations are not worth a thread.
          */
         static final Limits DEFAULT = new Limits(20, 2_000_000, 200, 50_000_000, Runtime.getRuntime().maxMemory() / 176,
-                TwoThreads.AVAILABLE ? 100_000 : Long.MAX_VALUE);
+                TwoThreads.AVAILABLE ? 100_000 : Long.MAX_VALUE, Path.of(System.getProperty("java.io.tmpdir")));
 
         /** These limits with passes split over two threads from {@code ops} operations on ({@link Long#MAX_VALUE}: never). */
         Limits withTwoThreadOps(long ops) {
-            return new Limits(findingsPerKind, predicateEdges, anchorsPerComponent, bfsStepsPerSpec, onePassOps, ops);
+            return new Limits(findingsPerKind, predicateEdges, anchorsPerComponent, bfsStepsPerSpec, onePassOps, ops, foundOrderDir);
+        }
+
+        /** These limits with the found order in memory up to {@code ops} operations, and beyond in a file in {@code dir} (null: none). */
+        Limits withFoundOrder(long ops, Path dir) {
+            return new Limits(findingsPerKind, predicateEdges, anchorsPerComponent, bfsStepsPerSpec, ops, twoThreadOps, dir);
+        }
+
+        Limits withFoundOrderDir(Path dir) {
+            return withFoundOrder(onePassOps, dir);
         }
     }
 
@@ -468,6 +494,27 @@ public final class DependencyGraph {
             return i >= 0 && status[i] == 1;
         }
 
+        /** Where the dependencies are kept in found order ({@link Edges}); null: none, they are found twice. */
+        private FoundOrder foundOrder;
+        private boolean foundOnce;
+
+        private FoundOrder foundOrder() {
+            if (c.ops <= limits.onePassOps()) {
+                foundOrder = FoundOrder.inMemory();
+            } else if (limits.foundOrderDir() != null) {
+                // some two dependencies an operation (1.6 in the synthetic histories)
+                foundOrder = FoundOrder.inFile(limits.foundOrderDir(), 3L * c.ops * FoundOrder.BYTES_PER_EDGE);
+            }
+            foundOnce = foundOrder != null;
+            return foundOrder;
+        }
+
+        void closeFoundOrder() {
+            if (foundOrder != null) {
+                foundOrder.close();
+            }
+        }
+
         DependencyGraph build() {
             resolveOutcomes();
             vertexOfTxn = new int[n];
@@ -476,7 +523,7 @@ public final class DependencyGraph {
                 vertexOfTxn[i] = status[i] == 1 ? nv++ : -1;
             }
             vertexIds = new long[nv];
-            edges = new Edges(nv, c.ops <= limits.onePassOps());
+            edges = new Edges(nv, foundOrder());
             // by id directly when ids are dense: two look-ups per end of every edge were a tenth of the inference
             vertexById = lookup.dense == null ? null : new int[lookup.dense.length];
             for (int i = 0; i < n; i++) {
@@ -500,13 +547,12 @@ public final class DependencyGraph {
             internal();
             sessionOrder();
             predicates();
-            if (c.ops <= limits.onePassOps()) {
+            if (foundOnce) {
                 edges.group(together);
                 passesOnTwoThreads += together ? 1 : 0;
             } else {
                 // again, placing each dependency among its source vertex's: the same rows, sessions and predicates in the
-                // same order give the same dependencies (and found order), and keeping them meanwhile in found order as
-                // well did not fit the default heap at ten million transactions
+                // same order give the same dependencies (and found order)
                 placing = true;
                 edges.startPlacing();
                 predicateEdges.clear();
@@ -1132,9 +1178,9 @@ public final class DependencyGraph {
                 }
                 return;
             }
-            boolean foundOnce = c.ops <= limits.onePassOps();
             RowScratch first = new RowScratch(edges, new ArrayList<>());
-            RowScratch second = new RowScratch(foundOnce ? new Edges(vertexIds.length, true) : edges.laterStretch(), new ArrayList<>());
+            RowScratch second = new RowScratch(foundOnce ? new Edges(vertexIds.length, foundOrder.sibling()) : edges.laterStretch(),
+                    new ArrayList<>());
             List<RowVersions> firstRows = rows.subList(0, rowsMid);
             List<RowVersions> secondRows = rows.subList(rowsMid, rows.size());
             TwoThreads.run(true, () -> {

@@ -10,9 +10,10 @@ import java.util.List;
  * {@code off[v]} up to {@code off[v + 1]}, in the order they were found), which is the form the cycle search
  * walks. A history of a million transactions has about 13 million dependencies: as objects they were a gigabyte,
  * as eight columns in found order plus the search's own copy about 800 MB; now 8 bytes each. The inference
- * finds them once, held in found order in blocks and then grouped, when the heap has room for both forms;
- * otherwise twice: first each vertex's are counted, then they are placed (at ten million transactions both
- * forms did not fit the default heap; finding them again costs about a third of the check).
+ * finds them once, held in found order ({@link FoundOrder}: in memory when the heap has room for both forms,
+ * else in a file) and then grouped; twice only when no such file can be written: first each vertex's are
+ * counted, then they are placed (at ten million transactions both forms do not fit the default heap, and
+ * finding them again costs about a third of the check).
  *
  * <p>An edge's evidence is not stored but named by its source: for a wr or rw edge the observation
  * (operation) of the reader, which has the row, the version read and the statement; for a ww edge the place
@@ -41,11 +42,8 @@ final class Edges {
 
     private final int vertices;
     private int size;
-    /** Found once: in found order in these blocks (from vertex, link, source), grouped at the end. */
-    private static final int BLOCK_BITS = 17, BLOCK = 1 << BLOCK_BITS; // 512 KB: under the collector's large-object size
-    private int[][] fromBlocks;
-    private int[][] linkBlocks;
-    private int[][] sourceBlocks;
+    /** Found once: in found order (from vertex, link, source), grouped at the end; null when found twice. */
+    private FoundOrder found;
     /** Counting (the first pass): where each vertex's edges are counted (vertex v's at v + 1): {@link #off}, or a later stretch's. */
     private int[] counts;
     /** Placing (the second pass): the next free place of each vertex's edges. */
@@ -75,14 +73,10 @@ final class Edges {
     private RowVersions[] byBase;
     private int[] bases;
 
-    /** {@code onePass}: the dependencies are found once, and kept in found order until {@link #group}ed. */
-    Edges(int vertices, boolean onePass) {
+    /** {@code found}: the dependencies are found once, and kept there in found order until {@link #group}ed; null: found twice. */
+    Edges(int vertices, FoundOrder found) {
         this(vertices, new int[vertices + 1]);
-        if (onePass) {
-            fromBlocks = new int[4][];
-            linkBlocks = new int[4][];
-            sourceBlocks = new int[4][];
-        }
+        this.found = found;
     }
 
     private Edges(int vertices, int[] off) {
@@ -101,8 +95,8 @@ final class Edges {
 
     /** An edge between vertices {@code from} and {@code to}: {@code source} as the class comment says, -1 for session order. */
     void add(int from, int to, int code, int source) {
-        if (fromBlocks != null) {
-            append(from, link(to, code), source); // counted per vertex in group(), in a loop of its own
+        if (found != null) {
+            found.append(from, link(to, code), source); // counted per vertex in group(), in a loop of its own
             size++;
             return;
         }
@@ -132,46 +126,13 @@ final class Edges {
         return size;
     }
 
-    private void append(int from, int link, int source) {
-        int b = size >>> BLOCK_BITS;
-        int i = size & (BLOCK - 1);
-        if (i == 0) {
-            if (b == fromBlocks.length) {
-                int n = b * 2;
-                fromBlocks = Arrays.copyOf(fromBlocks, n);
-                linkBlocks = Arrays.copyOf(linkBlocks, n);
-                sourceBlocks = Arrays.copyOf(sourceBlocks, n);
-            }
-            int length = b == 0 ? 64 : BLOCK; // the first small: most graphs (a test case's) have a few dozen edges
-            fromBlocks[b] = new int[length];
-            linkBlocks[b] = new int[length];
-            sourceBlocks[b] = new int[length];
-        } else if (b == 0 && i == fromBlocks[0].length) {
-            int n = Math.min(BLOCK, i * 4);
-            fromBlocks[0] = Arrays.copyOf(fromBlocks[0], n);
-            linkBlocks[0] = Arrays.copyOf(linkBlocks[0], n);
-            sourceBlocks[0] = Arrays.copyOf(sourceBlocks[0], n);
-        }
-        fromBlocks[b][i] = from;
-        linkBlocks[b][i] = link;
-        sourceBlocks[b][i] = source;
-    }
-
     /** Found once: appends {@code later}'s edges (found once, no predicate ones), in their order, after these. */
     void appendAll(Edges later) {
         if (!later.predicateDeps.isEmpty()) {
             throw new IllegalStateException("predicate dependencies are found on one thread, after the rows'");
         }
-        for (int b = 0; b * (long) BLOCK < later.size; b++) {
-            int[] f = later.fromBlocks[b];
-            int[] l = later.linkBlocks[b];
-            int[] s = later.sourceBlocks[b];
-            int n = Math.min(f.length, later.size - b * BLOCK);
-            for (int i = 0; i < n; i++) {
-                append(f[i], l[i], s[i]);
-                size++;
-            }
-        }
+        found.appendAll(later.found);
+        size += later.size;
     }
 
     /**
@@ -182,8 +143,8 @@ final class Edges {
      * so each lands where it would on one thread. The blocks are dropped once all are placed.
      */
     void group(boolean together) {
-        int blocks = (int) ((size + (long) BLOCK - 1) >>> BLOCK_BITS);
-        int half = together ? blocks / 2 : blocks;
+        int blocks = found.blocks();
+        int half = together ? found.halfway() : blocks;
         int[] secondCounts = together ? new int[vertices + 1] : off;
         TwoThreads.run(together, () -> count(0, half, off), () -> count(half, blocks, secondCounts));
         int[] secondAt = together ? new int[vertices] : null;
@@ -200,18 +161,18 @@ final class Edges {
         link = new int[size];
         source = new int[size];
         TwoThreads.run(together, () -> place(0, half, Arrays.copyOf(off, vertices)), () -> place(half, blocks, secondAt));
-        linkBlocks = null;
-        sourceBlocks = null;
-        fromBlocks = null;
+        found.close();
+        found = null;
         placed = size;
     }
 
     /** Counts blocks {@code from} up to {@code until}'s edges per source vertex into {@code counts} (vertex v's at v + 1). */
     private void count(int from, int until, int[] counts) {
+        FoundOrder.Reader r = found.reader();
         for (int b = from; b < until; b++) {
-            int[] f = fromBlocks[b];
-            int n = Math.min(f.length, size - b * BLOCK);
-            for (int i = 0; i < n; i++) {
+            r.load(b, false);
+            int[] f = r.from;
+            for (int i = 0; i < r.count; i++) {
                 counts[f[i] + 1]++;
             }
         }
@@ -219,16 +180,24 @@ final class Edges {
 
     /** Places blocks {@code from} up to {@code until}'s edges, each at its source vertex's next place in {@code at}. */
     private void place(int from, int until, int[] at) {
+        FoundOrder.Reader r = found.reader();
         for (int b = from; b < until; b++) {
-            int[] f = fromBlocks[b];
-            int[] l = linkBlocks[b];
-            int[] s = sourceBlocks[b];
-            int n = Math.min(f.length, size - b * BLOCK);
-            for (int i = 0; i < n; i++) {
+            r.load(b, true);
+            int[] f = r.from;
+            int[] l = r.link;
+            int[] s = r.source;
+            for (int i = 0; i < r.count; i++) {
                 int k = at[f[i]]++;
                 link[k] = l[i];
                 source[k] = s[i];
             }
+        }
+    }
+
+    /** Frees what the found order holds (its files among it) if the inference stopped before grouping. */
+    void close() {
+        if (found != null) {
+            found.close();
         }
     }
 
@@ -238,7 +207,7 @@ final class Edges {
      * stretch, so each lands where it would on one thread. {@link #join} it once both stretches are done.
      */
     Edges laterStretch() {
-        if (fromBlocks != null || !predicateDeps.isEmpty()) {
+        if (found != null || !predicateDeps.isEmpty()) {
             throw new IllegalStateException("a later stretch is of rows found twice, before the predicates");
         }
         Edges later = new Edges(vertices, fill == null ? new int[vertices + 1] : off);
@@ -285,7 +254,7 @@ final class Edges {
         counts = null;
         link = new int[size];
         source = new int[size];
-        if (fromBlocks == null) {
+        if (found == null) {
             fill = Arrays.copyOf(off, vertices);
             predicateDeps.clear();
         }

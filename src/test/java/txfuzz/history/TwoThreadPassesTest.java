@@ -20,8 +20,7 @@ class TwoThreadPassesTest {
     private static final DependencyGraph.Limits ONE = DependencyGraph.Limits.DEFAULT.withTwoThreadOps(Long.MAX_VALUE);
     private static final DependencyGraph.Limits TWO = DependencyGraph.Limits.DEFAULT.withTwoThreadOps(0);
     /** Found twice (as at ten million transactions): the rows' dependencies are counted, then placed, on two threads. */
-    private static final DependencyGraph.Limits TWO_FOUND_TWICE = new DependencyGraph.Limits(TWO.findingsPerKind(), TWO.predicateEdges(),
-            TWO.anchorsPerComponent(), TWO.bfsStepsPerSpec(), 0, 0);
+    private static final DependencyGraph.Limits TWO_FOUND_TWICE = TWO.withFoundOrder(0, null);
     private static final int ROWS = 40;
 
     private static List<String> edges(DependencyGraph g) {
