@@ -2,11 +2,13 @@ package txfuzz.history;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -21,7 +23,14 @@ public record History(Map<String, String> meta, List<Transaction> transactions) 
     public static final long INITIAL = 0;
 
     public History {
-        meta = meta == null ? Map.of() : Map.copyOf(meta);
+        // in the order given: Map.copyOf's order changes from one JVM to the next, and so did the files written from it
+        if (meta != null) {
+            meta.forEach((k, v) -> { // refused as Map.copyOf refused them
+                Objects.requireNonNull(k);
+                Objects.requireNonNull(v);
+            });
+        }
+        meta = meta == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(meta));
         // a history read as columns keeps them, and makes a transaction only when one is asked for
         transactions = transactions instanceof HistoryColumns.Transactions ? transactions : List.copyOf(transactions);
         if (anyRepeated(transactions)) {
