@@ -85,10 +85,6 @@ final class FoundOrder implements Closeable {
         return s;
     }
 
-    long size() {
-        return size;
-    }
-
     void append(int f, int l, int s) {
         if (from == null || filling == from.length) {
             room();
