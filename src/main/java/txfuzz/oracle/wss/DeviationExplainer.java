@@ -952,8 +952,19 @@ final class DeviationExplainer implements AutoCloseable {
         }
     }
 
+    /**
+     * The rows {@code sql}, an {@code INSERT INTO table …}, adds when run into an empty copy of {@code table}, every read
+     * seeing {@code view}, as rows of {@code table} with identities of their own; {@link #copyCount} then gives its count.
+     * Empty for another statement, or when the copy's insert fails.
+     */
+    Optional<StateDelta> insertedIntoAnEmptyCopy(DbState view, String table, String sql) throws SQLException, SetupFailedException {
+        String copy = table + "_txfuzz_inserted";
+        Optional<String> intoCopy = KeyOrderScan.insertingInto(sql, table, copy);
+        return intoCopy.isEmpty() ? Optional.empty() : effectOnCopy(view, table, copy, intoCopy.get(), List.of(), Map.of()).map(this::withOwnRowIds);
+    }
+
     /** {@code delta} with an identity of its own for each added row that has none (a row a copy's INSERT added). */
-    StateDelta withOwnRowIds(StateDelta delta) {
+    private StateDelta withOwnRowIds(StateDelta delta) {
         return withRowIds ? new StateDelta(delta.removed(), withFilledRowIds(new DbState(delta.added()), Map.of()).tables()) : delta;
     }
 

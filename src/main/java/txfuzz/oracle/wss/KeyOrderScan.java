@@ -98,6 +98,11 @@ final class KeyOrderScan {
         return m.find() && m.group(2).equalsIgnoreCase(table) ? Optional.of(m.group(1) + copy + sql.substring(m.end())) : Optional.empty();
     }
 
+    /** Whether {@code sql} is an {@code INSERT INTO table …}. */
+    static boolean insertsInto(String sql, String table) {
+        return insertingInto(sql, table, table).isPresent();
+    }
+
     private static final Pattern LOCK_IN_SHARE_MODE = Pattern.compile("\\s+LOCK\\s+IN\\s+SHARE\\s+MODE\\s*;?\\s*$", Pattern.CASE_INSENSITIVE);
 
     private static final Set<net.sf.jsqlparser.statement.select.ForMode> LOCKING_MODES = Set.of(

@@ -186,13 +186,14 @@ final class ScanWaits {
      */
     List<List<String>> lockedByFailedInserts(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted,
                                              int resumed, ScanOrder key) throws SQLException, SetupFailedException {
-        String copy = table + "_txfuzz_inserted";
         return lockedBy(sim, done, ref, table, submitted, resumed, false, x -> {
-            Optional<String> intoCopy = x.result().failed() && sim.testCase.stmt(x.ref()).kind() == StmtKind.INSERT
-                    ? KeyOrderScan.insertingInto(sim.testCase.stmt(x.ref()).sql(), table, copy) : Optional.empty();
-            return intoCopy.map(sql -> read -> {
+            String sql = sim.testCase.stmt(x.ref()).sql();
+            if (!x.result().failed() || sim.testCase.stmt(x.ref()).kind() != StmtKind.INSERT || !KeyOrderScan.insertsInto(sql, table)) {
+                return Optional.empty();
+            }
+            return Optional.of(read -> {
                 Optional<KeyOrderScan.ClusteredKey> order = key.get();
-                Optional<StateDelta> inserted = order.isEmpty() ? Optional.empty() : sim.effectOnCopy(read, table, copy, sql, List.of(), Map.of());
+                Optional<StateDelta> inserted = order.isEmpty() ? Optional.empty() : sim.insertedIntoAnEmptyCopy(read, table, sql);
                 List<List<String>> collided = new ArrayList<>();
                 for (List<String> row : inserted.map(d -> d.added().getOrDefault(table, List.of())).orElse(List.of())) {
                     for (List<String> existing : read.tables().getOrDefault(table, List.of())) {

@@ -6,15 +6,12 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.BiPredicate;
 import txfuzz.dbms.Deviation;
 import txfuzz.dbms.Promise;
-import txfuzz.exec.ExecutedStmt;
 import txfuzz.exec.SetupFailedException;
 import txfuzz.exec.Trace;
-import txfuzz.model.Stmt;
 import txfuzz.model.StmtRef;
 
 /**
@@ -53,7 +50,7 @@ final class SomeSerialOrder extends Mechanism {
         Map<Integer, Integer> ended = new HashMap<>();
         Map<Integer, OptionalInt> began = new HashMap<>();
         for (int t : sim.committed) {
-            ended.put(t, sim.trace.position(sim.trace.outcome(t).cause()));
+            ended.put(t, sim.endPosition(t));
             began.put(t, firstStatementBegan(sim, t));
         }
         // a transaction that ended before another began comes first (the cap counts only orders that keep real time)
@@ -80,20 +77,13 @@ final class SomeSerialOrder extends Mechanism {
     }
 
     /**
-     * How many statements had finished when transaction {@code txn}'s first statement that reads or writes was submitted
-     * (a BEGIN takes no snapshot on any engine: the first statement does).
+     * How many statements had finished when transaction {@code txn}'s first effective statement was submitted (a BEGIN takes
+     * no snapshot on any engine: the first statement does).
      */
     private static OptionalInt firstStatementBegan(DeviationExplainer sim, int txn) {
-        List<Stmt> statements = sim.testCase.txn(txn).statements();
-        for (int k = 0; k < statements.size(); k++) {
-            if (!statements.get(k).kind().isControl()) {
-                Optional<ExecutedStmt> e = sim.trace.executed(new StmtRef(txn, k));
-                if (e.isPresent()) {
-                    return OptionalInt.of(e.get().completedBefore());
-                }
-            }
-        }
-        return OptionalInt.empty();
+        List<StmtRef> body = SerialSchedule.effective(sim.testCase, sim.trace, txn);
+        return body.isEmpty() ? OptionalInt.empty()
+                : sim.trace.executed(body.get(0)).map(e -> OptionalInt.of(e.completedBefore())).orElse(OptionalInt.empty());
     }
 
     /**

@@ -67,11 +67,10 @@ final class StatementParts {
                 throws SQLException, SetupFailedException;
 
         /**
-         * The rows {@code sql} — {@code ref} rewritten to insert into {@code copy}, an empty copy of {@code table} — adds, as
-         * rows of {@code table} with identities of their own, every read seeing {@code view}; {@link #count} then gives them.
+         * The rows {@code ref}, an INSERT into {@code table}, adds when run into an empty copy of the table, as rows of
+         * {@code table} with identities of their own, every read seeing {@code view}; {@link #count} then gives them.
          */
-        Optional<StateDelta> effectOnEmptyCopy(DbState view, StmtRef ref, String table, String copy, String sql)
-                throws SQLException, SetupFailedException;
+        Optional<StateDelta> effectOnEmptyCopy(DbState view, StmtRef ref, String table) throws SQLException, SetupFailedException;
     }
 
     /** A table {@code sql} reads in place of a subquery's table {@code of}: the rows that subquery joined, and only them. */
@@ -156,10 +155,7 @@ final class StatementParts {
         if (testCase.stmt(ref).kind() != StmtKind.INSERT || !INSERT_SELECT_WITH_COLUMNS.matcher(sql).find()) {
             return Optional.empty();
         }
-        String target = target(ref);
-        String copy = target + "_txfuzz_inserted";
-        Optional<String> intoCopy = KeyOrderScan.insertingInto(sql, target, copy);
-        return intoCopy.isEmpty() ? Optional.empty() : simulation.effectOnEmptyCopy(snapshot, ref, target, copy, intoCopy.get());
+        return simulation.effectOnEmptyCopy(snapshot, ref, target(ref));
     }
 
     private List<Candidate> arbitratedOnNewest(StmtRef ref, DbState snapshot, DbState newest) throws SQLException, SetupFailedException {

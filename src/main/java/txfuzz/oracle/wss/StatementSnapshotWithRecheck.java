@@ -86,9 +86,8 @@ final class StatementSnapshotWithRecheck extends Mechanism {
             }
 
             @Override
-            public Optional<StateDelta> effectOnEmptyCopy(DbState view, StmtRef ref, String table, String copy, String sql)
-                    throws SQLException, SetupFailedException {
-                Optional<StateDelta> d = sim.effectOnCopy(view, table, copy, sql, List.of(), Map.of()).map(sim::withOwnRowIds);
+            public Optional<StateDelta> effectOnEmptyCopy(DbState view, StmtRef ref, String table) throws SQLException, SetupFailedException {
+                Optional<StateDelta> d = sim.insertedIntoAnEmptyCopy(view, table, sim.testCase.stmt(ref).sql());
                 sim.simulatedCounts.put(ref, sim.copyCount);
                 return d;
             }

@@ -10,9 +10,6 @@ import org.junit.jupiter.api.Timeout;
 import txfuzz.dbms.Target;
 import txfuzz.dbms.TestServers;
 import txfuzz.exec.Cases;
-import txfuzz.exec.Executor;
-import txfuzz.exec.ExecutorConfig;
-import txfuzz.exec.Trace;
 import txfuzz.model.IsolationLevel;
 import txfuzz.model.StmtRef;
 import txfuzz.model.TestCase;
@@ -30,7 +27,6 @@ import txfuzz.oracle.Violation;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class InsertSelectFromItsSnapshotTest {
-    private static final WssOracle WSS = new WssOracle();
     private static final String INSERT_SELECT = "INSERT INTO t0 (c0, c2, c3) SELECT (x0.c0 + 0), '', COALESCE(x0.c0, 0) FROM t0 x0";
 
     private static TestCase insertSelectBehindADelete() {
@@ -42,14 +38,11 @@ class InsertSelectFromItsSnapshotTest {
     }
 
     private static List<Violation> judged(Target target) throws Exception {
-        try (Executor ex = new Executor(target, ExecutorConfig.defaults())) {
-            TestCase c = insertSelectBehindADelete();
-            Trace trace = ex.run(c);
-            assertTrue(trace.executed(new StmtRef(2, 0)).orElseThrow().blocked(), "the INSERT waits on T1's deleted key: " + trace);
-            List<Violation> found = WSS.judge(c, trace, ex).violations();
-            assertFalse(found.isEmpty(), "the INSERT changes a row, run after T1 none: " + found);
-            return found;
-        }
+        WssRun run = WssRun.of(target, insertSelectBehindADelete());
+        assertTrue(run.trace().executed(new StmtRef(2, 0)).orElseThrow().blocked(), "the INSERT waits on T1's deleted key: " + run.trace());
+        List<Violation> found = run.verdict().violations();
+        assertFalse(found.isEmpty(), "the INSERT changes a row, run after T1 none: " + found);
+        return found;
     }
 
     @Test
