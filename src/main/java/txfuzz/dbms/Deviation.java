@@ -42,6 +42,14 @@ public enum Deviation {
      */
     LOCKING_SCAN_IN_KEY_ORDER,
     /**
+     * {@link #LOCKING_SCAN_IN_KEY_ORDER} where the subqueries of a write that waited are consistent reads of one snapshot,
+     * taken when the statement first ran one: before its wait (the data as of its submission) or after it (as of its
+     * resumption), while its scan reads its own table's rows as the key-order scan does (InnoDB at READ COMMITTED and READ
+     * UNCOMMITTED: a read view opened at a statement's first consistent read and kept to its end; an uncorrelated subquery's
+     * result kept for every row). Explains only where a write that waited has a subquery.
+     */
+    LOCKING_SCAN_WITH_ONE_SUBQUERY_SNAPSHOT,
+    /**
      * {@link #DIRTY_VISIBILITY} for an engine whose UPDATE or DELETE reads each row, and runs that row's subqueries, when its
      * scan reaches the row (H2 at READ UNCOMMITTED): a write that waited for a row lock read the rows ordered before the
      * waited-for row, with everything their subqueries read, as the data were when it was submitted, and the waited-for row
@@ -76,7 +84,7 @@ public enum Deviation {
 
     /** Whether the rule follows the order a scan walks a table in (and so needs the rows' stored order). */
     public boolean followsScanOrder() {
-        return this == LOCKING_SCAN_IN_KEY_ORDER || this == DIRTY_SCAN_IN_KEY_ORDER;
+        return this == LOCKING_SCAN_IN_KEY_ORDER || this == LOCKING_SCAN_WITH_ONE_SUBQUERY_SNAPSHOT || this == DIRTY_SCAN_IN_KEY_ORDER;
     }
 
     /**

@@ -21,8 +21,24 @@ import txfuzz.oracle.wss.DeviationExplainer.Effect;
  * when it resumed. One instance per case: it caches plans and keeps where each write was split.
  */
 final class LockingScanInKeyOrder extends Mechanism {
+    /** Whether the subqueries of a write that waited read one snapshot ({@link LockingScanWithOneSubquerySnapshot}). */
+    private final boolean oneSubquerySnapshot;
+    /** The subqueries' reads this instance tries, in order. */
+    private final List<SubqueryReads> forms;
+
     LockingScanInKeyOrder() {
+        this(false);
+    }
+
+    /**
+     * @param oneSubquerySnapshot the subqueries of a write that waited read one snapshot, as submitted or as resumed, and an
+     *                            UPDATE with a subquery on its own table waits as a DELETE does
+     *                            ({@link LockingScanWithOneSubquerySnapshot}, which simulates with such an instance)
+     */
+    LockingScanInKeyOrder(boolean oneSubquerySnapshot) {
         super(Deviation.LOCKING_SCAN_IN_KEY_ORDER, Promise.READ_COMMITTED, "LockingScanInKeyOrderTest");
+        this.oneSubquerySnapshot = oneSubquerySnapshot;
+        this.forms = oneSubquerySnapshot ? List.of(SubqueryReads.AS_SUBMITTED, SubqueryReads.AS_RESUMED) : List.of(SubqueryReads.SPLIT_VIEW);
     }
 
     @Override
@@ -33,7 +49,9 @@ final class LockingScanInKeyOrder extends Mechanism {
                 + " when it began, and that row and the rows after it as they were when it resumed, so a row inserted or moved before"
                 + " the waited-for row meanwhile was not seen; one that waited again further on, on a row another transaction's"
                 + " write or locking read had read with locks, read the rows between the two waits as they were when the first"
-                + " ended (" + String.join("; ", keyOrderSplits) + ")";
+                + " ended" + (!oneSubquerySnapshot ? "" : "; the subqueries of such a write, consistent reads, read one"
+                + " snapshot, taken before its wait or after it, and an UPDATE with a subquery on its own table read with locks and no"
+                + " semi-consistent read, waiting as a DELETE does") + " (" + String.join("; ", keyOrderSplits) + ")";
     }
 
     /** Where each write the last key-order simulation split waited, in words ("T2.1 waited on t2 row (0, 1)"). */
@@ -42,12 +60,44 @@ final class LockingScanInKeyOrder extends Mechanism {
     private final ScanWaits scanWaits = new ScanWaits();
 
     /**
+     * Where the subqueries of a write that waited read. InnoDB reads a DML statement's subqueries as consistent reads, and at
+     * READ COMMITTED "each consistent read [...] sets and reads its own fresh snapshot": a read view opened when the statement
+     * first runs one and kept to its end, so every subquery of the statement reads one snapshot, taken before its wait (the
+     * data as of its submission) or after it (as of its resumption), whichever first ran a subquery: campaign
+     * mariadb-RC-s70-i257, an uncorrelated {@code SET c0 = (SELECT COUNT(*) …)} first run on the waited-for row, read after
+     * the wait; i9105, an uncorrelated {@code WHERE EXISTS} run on the first row, before the wait, its result kept for a row
+     * met after it; i6509, a correlated one run again after the wait on the read view of before it.
+     */
+    private enum SubqueryReads {
+        /** The split view itself, as the scan's own rows (the rule's first form, tried first). */
+        SPLIT_VIEW(""),
+        AS_SUBMITTED("as when it began"),
+        AS_RESUMED("as when it resumed");
+
+        final String words;
+
+        SubqueryReads(String words) {
+            this.words = words;
+        }
+    }
+
+    /** A subquery in a statement's text. */
+    private static final java.util.regex.Pattern SUBQUERY = java.util.regex.Pattern.compile("(?i)\\(\\s*SELECT\\b");
+
+    /** Whether a subquery of {@code sql}, a single-table UPDATE or DELETE, reads {@code table} (its target's FROM is its only other). */
+    private static boolean subqueryReads(String sql, String table) {
+        return SUBQUERY.matcher(sql).find() && java.util.regex.Pattern.compile("(?i)\\b(?:FROM|JOIN)\\s+[`\"]?"
+                + java.util.regex.Pattern.quote(table) + "[`\"]?(?:\\s|\\)|,|$)").matcher(sql).find();
+    }
+
+    /**
      * {@link Deviation#LOCKING_SCAN_IN_KEY_ORDER}: each committed write, in the order they completed, reads
      * the data committed before it was submitted; one that waited for a lock reads, if it is a single-table
      * UPDATE or DELETE scanning its table in the order of its clustered key, the split view {@link KeyOrderScan} gives
      * (the waited-for row: the first in key order of the rows its blockers held), else the data as of when
-     * it resumed. Explains only when at least one write was split (otherwise it is statement visibility).
-     * Needs row identities.
+     * it resumed; under {@link Deviation#LOCKING_SCAN_WITH_ONE_SUBQUERY_SNAPSHOT}, the subqueries of a split write read one
+     * snapshot instead, as submitted or as resumed ({@link SubqueryReads}). Explains only when at least one write was split
+     * (otherwise it is statement visibility). Needs row identities.
      */
     @Override
     boolean simulate(DeviationExplainer sim, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
@@ -55,6 +105,23 @@ final class LockingScanInKeyOrder extends Mechanism {
         if (!sim.withRowIds) {
             return false;
         }
+        for (SubqueryReads reads : forms) {
+            splitWithSubquery = false;
+            sim.simulatedCounts.clear();
+            if (simulate(sim, reads) && (reads == SubqueryReads.SPLIT_VIEW || splitWithSubquery)) {
+                return true;
+            }
+            if (!splitWithSubquery) {
+                return false; // no write that waited has a subquery: every form reads as the first did
+            }
+        }
+        return false;
+    }
+
+    /** Whether the last {@link #simulate(DeviationExplainer, SubqueryReads)} split a write that has a subquery. */
+    private boolean splitWithSubquery;
+
+    private boolean simulate(DeviationExplainer sim, SubqueryReads reads) throws SQLException, SetupFailedException {
         keyOrderSplits.clear();
         List<StmtRef> writes = sim.writesInCompletionOrder(false);
         List<Effect> done = new ArrayList<>();
@@ -64,8 +131,18 @@ final class LockingScanInKeyOrder extends Mechanism {
             int resumed = sim.trace.position(ref);
             Optional<SplitScan> split = e.blocked() ? splitView(sim, done, ref, submitted, resumed) : Optional.empty();
             Optional<DbState> view = split.isPresent() ? Optional.of(split.get().view()) : sim.view(done, ref.txn(), e.blocked() ? resumed : submitted, false);
-            Optional<StateDelta> delta = sim.effectOn(view, List.of(ref));
-            if (split.isPresent() && (delta.isEmpty() || sim.actualCount(ref).filter(n -> !sim.reproducedCount(ref, n)).isPresent())) {
+            boolean withSubquery = split.isPresent() && SUBQUERY.matcher(sim.testCase.stmt(ref).sql()).find();
+            splitWithSubquery |= withSubquery;
+            Optional<StateDelta> delta;
+            if (withSubquery && reads != SubqueryReads.SPLIT_VIEW) {
+                delta = onOneSnapshot(sim, ref, split.get(), reads == SubqueryReads.AS_SUBMITTED ? split.get().submitted() : split.get().resumed());
+                keyOrderSplits.set(keyOrderSplits.size() - 1, keyOrderSplits.get(keyOrderSplits.size() - 1) + ", its subqueries reading the data "
+                        + reads.words);
+            } else {
+                delta = sim.effectOn(view, List.of(ref));
+            }
+            if (split.isPresent() && reads == SubqueryReads.SPLIT_VIEW
+                    && (delta.isEmpty() || sim.actualCount(ref).filter(n -> !sim.reproducedCount(ref, n)).isPresent())) {
                 Long onceCount = sim.simulatedCounts.get(ref);
                 Optional<Scanned> twice = waitedTwice(sim, done, ref, split.get(), submitted, resumed);
                 if (twice.isPresent()) {
@@ -83,6 +160,26 @@ final class LockingScanInKeyOrder extends Mechanism {
             done.add(new Effect(resumed, ref.txn(), delta.get(), ref, view));
         }
         return !keyOrderSplits.isEmpty() && sim.accepted(sim.reproducesActual(done.stream().map(Effect::delta).toList()));
+    }
+
+    /**
+     * The effect of {@code ref}, which waited, on the rows of its table its split scan read ({@code split}'s view), every
+     * subquery reading {@code snapshot}: the statement run on a copy of its table holding only those rows. Its count goes to
+     * {@link DeviationExplainer#simulatedCounts}; empty where the statement cannot be pointed at a copy or fails there.
+     */
+    private static Optional<StateDelta> onOneSnapshot(DeviationExplainer sim, StmtRef ref, SplitScan split, DbState snapshot)
+            throws SQLException, SetupFailedException {
+        String copy = split.table() + "_txfuzz_scanned";
+        Optional<String> onCopy = StatementParts.onCopy(sim.testCase.stmt(ref).sql(), copy);
+        if (onCopy.isEmpty()) {
+            return Optional.empty();
+        }
+        List<List<String>> scanned = split.view().tables().getOrDefault(split.table(), List.of());
+        Optional<StateDelta> delta = sim.effectOnCopy(snapshot, split.table(), copy, onCopy.get(), scanned, java.util.Map.of());
+        if (delta.isPresent()) {
+            sim.simulatedCounts.put(ref, sim.copyCount);
+        }
+        return delta;
     }
 
     /**
@@ -120,9 +217,14 @@ final class LockingScanInKeyOrder extends Mechanism {
         // with on the key: a DELETE waits on the
         // first of their old and new versions; an UPDATE's semi-consistent read (MDEV-26687) passes, without waiting,
         // a locked row whose newest committed version its WHERE does not match (a row inserted by the holder has
-        // none), so it waits on the first committed version it matches on the data as of its submission.
+        // none), so it waits on the first committed version it matches on the data as of its submission. An UPDATE with a
+        // subquery on its own table is one MariaDB runs as a multi-table update, whose scan reads with locks and no
+        // semi-consistent read: it waits as a DELETE does (campaign mariadb-RC-s70-i257 waited on a row the holder inserted).
+        // Only the rule whose subqueries read one snapshot takes it so; no manual describes it.
+        boolean semiConsistent = kind == StmtKind.UPDATE
+                && !(oneSubquerySnapshot && subqueryReads(sim.testCase.stmt(ref).sql(), target.get().table()));
         Set<String> matchedOnSubmitted = null;
-        if (kind == StmtKind.UPDATE) {
+        if (semiConsistent) {
             Optional<StateDelta> onSubmitted = sim.effectOn(before, List.of(ref));
             // an UPDATE whose SET breaks a key on the rows as submitted (it moves one onto another's key) still matched the
             // rows its WHERE matches there; the split view decides whether the scan ever met the row it collides with
