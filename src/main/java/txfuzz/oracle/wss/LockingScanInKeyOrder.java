@@ -50,7 +50,8 @@ final class LockingScanInKeyOrder extends Mechanism {
                 + " the waited-for row meanwhile was not seen; one that waited again further on, on a row another transaction's"
                 + " write or locking read had read with locks, read the rows between the two waits as they were when the first"
                 + " ended" + (!oneSubquerySnapshot ? "" : "; the subqueries of such a write, consistent reads, read one"
-                + " snapshot, taken before its wait or after it, and an UPDATE with a subquery on its own table read with locks and no"
+                + " snapshot, taken before its wait or after it (where plain reads may see uncommitted writes, of the committed data or"
+                + " of every transaction's writes as they then were), and an UPDATE with a subquery on its own table read with locks and no"
                 + " semi-consistent read, waiting as a DELETE does") + " (" + String.join("; ", keyOrderSplits) + ")";
     }
 
@@ -105,25 +106,32 @@ final class LockingScanInKeyOrder extends Mechanism {
         if (!sim.withRowIds) {
             return false;
         }
-        for (SubqueryReads reads : forms) {
-            splitWithSubquery = false;
-            sim.simulatedCounts.clear();
-            if (simulate(sim, reads) && (reads == SubqueryReads.SPLIT_VIEW || splitWithSubquery)) {
-                return true;
-            }
-            if (!splitWithSubquery) {
-                return false; // no write that waited has a subquery: every form reads as the first did
+        // where plain reads may see uncommitted writes (READ UNCOMMITTED: "a possible earlier version of a row might be used"),
+        // the subqueries may have read either: committed data, or every transaction's writes as they were then
+        List<Boolean> dirtyToo = oneSubquerySnapshot && sim.semantics.deviations().contains(Deviation.DIRTY_VISIBILITY)
+                ? List.of(false, true) : List.of(false);
+        for (boolean dirty : dirtyToo) {
+            for (SubqueryReads reads : forms) {
+                splitWithSubquery = false;
+                sim.simulatedCounts.clear();
+                if (simulate(sim, reads, dirty) && (reads == SubqueryReads.SPLIT_VIEW || splitWithSubquery)) {
+                    return true;
+                }
+                if (!splitWithSubquery) {
+                    break; // no write that waited has a subquery: every form reads as the first did
+                }
             }
         }
         return false;
     }
 
-    /** Whether the last {@link #simulate(DeviationExplainer, SubqueryReads)} split a write that has a subquery. */
+    /** Whether the last {@link #simulate(DeviationExplainer, SubqueryReads, boolean)} split a write that has a subquery. */
     private boolean splitWithSubquery;
 
-    private boolean simulate(DeviationExplainer sim, SubqueryReads reads) throws SQLException, SetupFailedException {
+    /** With {@code dirty}, every transaction's writes are simulated, the subqueries read them, and the committed ones' are compared with the run. */
+    private boolean simulate(DeviationExplainer sim, SubqueryReads reads, boolean dirty) throws SQLException, SetupFailedException {
         keyOrderSplits.clear();
-        List<StmtRef> writes = sim.writesInCompletionOrder(false);
+        List<StmtRef> writes = sim.writesInCompletionOrder(dirty);
         List<Effect> done = new ArrayList<>();
         for (StmtRef ref : writes) {
             ExecutedStmt e = sim.trace.executed(ref).orElseThrow();
@@ -135,9 +143,12 @@ final class LockingScanInKeyOrder extends Mechanism {
             splitWithSubquery |= withSubquery;
             Optional<StateDelta> delta;
             if (withSubquery && reads != SubqueryReads.SPLIT_VIEW) {
-                delta = onOneSnapshot(sim, ref, split.get(), reads == SubqueryReads.AS_SUBMITTED ? split.get().submitted() : split.get().resumed());
+                boolean asSubmitted = reads == SubqueryReads.AS_SUBMITTED;
+                Optional<DbState> snapshot = dirty ? sim.view(done, ref.txn(), asSubmitted ? submitted : resumed, true)
+                        : Optional.of(asSubmitted ? split.get().submitted() : split.get().resumed());
+                delta = snapshot.isEmpty() ? Optional.empty() : onOneSnapshot(sim, ref, split.get(), snapshot.get());
                 keyOrderSplits.set(keyOrderSplits.size() - 1, keyOrderSplits.get(keyOrderSplits.size() - 1) + ", its subqueries reading the data "
-                        + reads.words);
+                        + reads.words + (dirty ? ", uncommitted writes included" : ""));
             } else {
                 delta = sim.effectOn(view, List.of(ref));
             }
@@ -159,7 +170,8 @@ final class LockingScanInKeyOrder extends Mechanism {
             }
             done.add(new Effect(resumed, ref.txn(), delta.get(), ref, view));
         }
-        return !keyOrderSplits.isEmpty() && sim.accepted(sim.reproducesActual(done.stream().map(Effect::delta).toList()));
+        return !keyOrderSplits.isEmpty()
+                && sim.accepted(sim.reproducesActual(done.stream().filter(d -> sim.committed.contains(d.txn())).map(Effect::delta).toList()));
     }
 
     /**

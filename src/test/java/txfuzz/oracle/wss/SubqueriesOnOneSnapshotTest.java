@@ -71,6 +71,23 @@ class SubqueriesOnOneSnapshotTest {
                 .order(1, 2, 2, 2, 3, 3, 1, 1, 2, 3, 1);
     }
 
+    private static final String MATCH_DIRTY_VALUE = "UPDATE t0 SET c1 = 7 WHERE t0.c0 IN (SELECT s1.c1 FROM t0 s1)";
+
+    /**
+     * i2784 of seed 67's shape, at READ UNCOMMITTED: T1 inserts B = (0, 3) and holds it; T2's UPDATE of every row sets the
+     * c1 of A = (3, NULL) and C = (15, 1) to 0 (it passes B: semi-consistent read); T3's UPDATE, whose IN subquery on its own
+     * table read B uncommitted (values 0, 0, 3), matches A, passes C, waits on B (a multi-table update waits on any row) and,
+     * after T1's rollback, has set A's c1 to 7: one row, where a serial run without T1 changes none.
+     */
+    private static TestCase dirtySubqueryBeforeTheWait() {
+        return Cases.on("mariadb").level(IsolationLevel.READ_UNCOMMITTED).table("t0")
+                .setup("CREATE TABLE t0 (c0 INT, c1 INT)", "INSERT INTO t0 (c0, c1) VALUES (3, NULL)", "INSERT INTO t0 (c0, c1) VALUES (15, 1)")
+                .txn("INSERT INTO t0 (c0, c1) VALUES (0, 3)", "ROLLBACK")
+                .autocommit("UPDATE t0 SET c1 = CASE WHEN (t0.c0 BETWEEN 0 AND 20) THEN 0 ELSE t0.c0 END")
+                .autocommit(MATCH_DIRTY_VALUE)
+                .order(1, 1, 2, 3, 1);
+    }
+
     private static final StmtRef WAITING = new StmtRef(2, 0);
 
     private static List<Violation> wssViolations(Target target, TestCase c) throws Exception {
@@ -116,6 +133,22 @@ class SubqueriesOnOneSnapshotTest {
     void anUncorrelatedExistsKeepsWhatItFoundBeforeTheWait() throws Exception {
         try (Target mariadb = TestServers.open("mariadb")) {
             assertNotPromisedByTheRule(wssViolations(mariadb, existsKeptFromBeforeTheWait(), new StmtRef(1, 1)));
+        }
+    }
+
+    @Test
+    void atReadUncommittedTheSubqueriesMayHaveReadAnUncommittedRow() throws Exception {
+        try (Target mariadb = TestServers.open("mariadb")) {
+            assertNotPromisedByTheRule(wssViolations(mariadb, dirtySubqueryBeforeTheWait(), new StmtRef(3, 0)));
+        }
+    }
+
+    /** The control of the dirty read: the run's UPDATE also matches C, whose key no snapshot's subquery gives. */
+    @Test
+    void aMatchNoSnapshotGivesStaysABugCandidateAtReadUncommitted() throws Exception {
+        try (Target mariadb = TestServers.open("mariadb")) {
+            Target faulty = RewritingTarget.once(mariadb, MATCH_DIRTY_VALUE, MATCH_DIRTY_VALUE + " OR t0.c0 = 15");
+            assertBugCandidateTheRuleDoesNotExplain(wssViolations(faulty, dirtySubqueryBeforeTheWait(), new StmtRef(3, 0)));
         }
     }
 
