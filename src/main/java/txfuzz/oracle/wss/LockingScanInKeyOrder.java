@@ -251,7 +251,8 @@ final class LockingScanInKeyOrder extends Mechanism {
         }
         ScanWaits.Held holders = scanWaits.held(sim, done, ref, table.get(), submitted, resumed);
         List<List<String>> oldVersions = new ArrayList<>(holders.oldVersions());
-        oldVersions.addAll(scanWaits.lockedByFailedUpdates(sim, done, ref, table.get(), submitted, resumed));
+        oldVersions.addAll(scanWaits.lockedByFailedUpdates(sim, done, ref, table.get(), submitted, resumed,
+                () -> scanWaits.key(sim, ref, target.get(), before.get())));
         oldVersions.addAll(scanWaits.lockedBySelects(sim, done, ref, table.get(), submitted, resumed, false));
         oldVersions.addAll(scanWaits.lockedByFailedInserts(sim, done, ref, table.get(), submitted, resumed,
                 () -> scanWaits.key(sim, ref, target.get(), before.get())));

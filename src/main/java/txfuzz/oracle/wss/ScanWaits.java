@@ -166,14 +166,67 @@ final class ScanWaits {
      * The rows of {@code table} whose WHERE a failed single-table UPDATE of another transaction matched, in the same window:
      * InnoDB keeps the locks a failed statement took, "Locks are not released in a rollback of a single SQL statement" (MySQL
      * manual, InnoDB Error Handling; campaign mariadb-RC-s62-i6073: an UPDATE of every row that failed on a duplicate key
-     * held them). Its WHERE, run as a marking UPDATE without its SET, finds them.
+     * held them). Its WHERE, run as a marking UPDATE without its SET, finds them. Where that WHERE itself fails, the UPDATE
+     * failed on the first row, in {@code key}'s order, whose WHERE raises the error: a scan locks "every index record that is
+     * scanned" (MySQL manual, locks set by InnoDB statements) before its WHERE reads it, so it held that row and the rows
+     * before it that it matched (campaign mariadb-RU-s74-i2824: {@code WHERE c1 IN (0)} on a VARCHAR '' failed, in strict
+     * mode, on the row another UPDATE then waited for).
      */
     List<List<String>> lockedByFailedUpdates(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted,
-                                             int resumed) throws SQLException, SetupFailedException {
-        return lockedBy(sim, done, ref, table, submitted, resumed, false, marking(sim, table, x -> x.result().failed()
-                && sim.testCase.stmt(x.ref()).kind() == StmtKind.UPDATE
-                && KeyOrderScan.target(sim.testCase.stmt(x.ref()).sql()).map(t -> t.table().equalsIgnoreCase(table)).orElse(false)
-                ? KeyOrderScan.markingOnlyWhatItMatches(sim.testCase.stmt(x.ref()).sql(), DeviationExplainer.ROW_ID) : Optional.empty()));
+                                             int resumed, ScanOrder key) throws SQLException, SetupFailedException {
+        return lockedBy(sim, done, ref, table, submitted, resumed, false, x -> {
+            String sql = sim.testCase.stmt(x.ref()).sql();
+            Optional<String> marked = x.result().failed() && sim.testCase.stmt(x.ref()).kind() == StmtKind.UPDATE
+                    && KeyOrderScan.target(sql).map(t -> t.table().equalsIgnoreCase(table)).orElse(false)
+                    ? KeyOrderScan.markingOnlyWhatItMatches(sql, DeviationExplainer.ROW_ID) : Optional.empty();
+            return marked.map(marking -> read -> {
+                Optional<Set<String>> matched = sim.rowsMarked(Optional.of(read), x.ref(), marking);
+                if (matched.isPresent()) {
+                    return read.tables().getOrDefault(table, List.of()).stream().filter(r -> matched.get().contains(r.get(r.size() - 1))).toList();
+                }
+                return scannedUpToItsFailure(sim, x.ref(), marking, read, table, key);
+            });
+        });
+    }
+
+    /**
+     * The rows of {@code table} a scan in {@code key}'s order locked up to the first row on which {@code marking} (a failed
+     * UPDATE's WHERE, marking what it matches) fails, that row included, found one row at a time; none where no single row
+     * fails it or the order is not known.
+     */
+    private static List<List<String>> scannedUpToItsFailure(DeviationExplainer sim, StmtRef failed, String marking, DbState read, String table,
+                                                            ScanOrder key) throws SQLException, SetupFailedException {
+        Optional<KeyOrderScan.ClusteredKey> order = key.get();
+        if (order.isEmpty()) {
+            return List.of();
+        }
+        List<List<String>> rows = new ArrayList<>(read.tables().getOrDefault(table, List.of()));
+        for (int i = 1; i < rows.size(); i++) { // insertion sort: a pair whose order is not certain gives up
+            for (int j = i; j > 0; j--) {
+                Optional<Integer> c = order.get().compare(rows.get(j - 1), rows.get(j));
+                if (c.isEmpty()) {
+                    return List.of();
+                }
+                if (c.get() <= 0) {
+                    break;
+                }
+                java.util.Collections.swap(rows, j - 1, j);
+            }
+        }
+        List<List<String>> locked = new ArrayList<>();
+        for (List<String> row : rows) {
+            Map<String, List<List<String>>> tables = new java.util.LinkedHashMap<>(read.tables());
+            tables.put(table, List.of(row));
+            Optional<Set<String>> matched = sim.rowsMarked(Optional.of(new DbState(tables)), failed, marking);
+            if (matched.isEmpty()) {
+                locked.add(row);
+                return locked;
+            }
+            if (!matched.get().isEmpty()) {
+                locked.add(row);
+            }
+        }
+        return List.of();
     }
 
     /**

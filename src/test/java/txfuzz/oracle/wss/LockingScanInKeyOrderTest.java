@@ -581,6 +581,38 @@ class LockingScanInKeyOrderTest {
         }
     }
 
+    private static final String UPDATE_BEHIND_A_FAILED_WHERE = "UPDATE t0 SET c0 = (t0.c2 + 1)";
+
+    /**
+     * Campaign mariadb-RU-s74-i2824's shape: T1's UPDATE fails on row 0, in strict mode, as its WHERE compares the VARCHAR ''
+     * with 0; InnoDB locked the row before the WHERE read it and keeps the lock ("Locks are not released in a rollback of a
+     * single SQL statement"). T2's UPDATE of every row waits on it; T1 moves row 0 to key -1, behind the scan, and row 5 to
+     * key 4, and commits: the UPDATE changes row 4 and misses row -1. Run after T1 it changes both.
+     */
+    private static TestCase updateBehindAFailedWhere(IsolationLevel level) {
+        return Cases.on("mariadb").table("t0").level(level)
+                .setup("CREATE TABLE t0 (c0 INT, c1 VARCHAR(10), c2 INT, PRIMARY KEY (c0))", "INSERT INTO t0 VALUES (0, '', 0), (5, '', 5)")
+                .txn("UPDATE t0 SET c1 = '' WHERE t0.c1 IN (0)", "UPDATE t0 SET c2 = (t0.c0 - 1), c0 = t0.c2")
+                .autocommit(UPDATE_BEHIND_A_FAILED_WHERE)
+                .order(1, 1, 2, 1, 1);
+    }
+
+    @Test
+    void aScanWaitingOnARowWhoseWhereFailedAnotherUpdateIsDocumented() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            assertDocumentedAtBothLevels(maria, LockingScanInKeyOrderTest::updateBehindAFailedWhere, new txfuzz.model.StmtRef(2, 0));
+        }
+    }
+
+    /** The control: after the same wait the UPDATE also skips row 4, after the row it waited on: a bug candidate. */
+    @Test
+    void anUpdateBehindAFailedWhereThatAlsoSkipsARowAfterItStaysABugCandidate() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            assertSkippingStaysABugCandidate(maria, UPDATE_BEHIND_A_FAILED_WHERE, UPDATE_BEHIND_A_FAILED_WHERE + " WHERE c0 <> 4",
+                    updateBehindAFailedWhere(IsolationLevel.READ_COMMITTED), new txfuzz.model.StmtRef(2, 0), "");
+        }
+    }
+
     private static final String UPDATE_KEY_COLUMN = "UPDATE t0 SET c1 = 0";
 
     /**
