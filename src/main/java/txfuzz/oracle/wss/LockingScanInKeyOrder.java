@@ -128,10 +128,12 @@ final class LockingScanInKeyOrder extends Mechanism {
     /** Whether the last {@link #simulate(DeviationExplainer, SubqueryReads, boolean)} split a write that has a subquery. */
     private boolean splitWithSubquery;
 
-    /** With {@code dirty}, every transaction's writes are simulated, the subqueries read them, and the committed ones' are compared with the run. */
+    /** With {@code dirty}, the subqueries of a split write read every transaction's writes as they then were. */
     private boolean simulate(DeviationExplainer sim, SubqueryReads reads, boolean dirty) throws SQLException, SetupFailedException {
         keyOrderSplits.clear();
-        List<StmtRef> writes = sim.writesInCompletionOrder(dirty);
+        // the writes of transactions that rolled back too: their rows were locked until they ended, so a scan waited on them
+        // (campaign mariadb-RU-s74-i2360); the committed views leave them out, and only the committed ones are compared
+        List<StmtRef> writes = sim.writesInCompletionOrder(true);
         List<Effect> done = new ArrayList<>();
         for (StmtRef ref : writes) {
             ExecutedStmt e = sim.trace.executed(ref).orElseThrow();
@@ -165,7 +167,11 @@ final class LockingScanInKeyOrder extends Mechanism {
                     sim.simulatedCounts.put(ref, onceCount);
                 }
             }
-            if (delta.isEmpty() || sim.skippedALockedRow(done, ref, e, delta.get(), submitted)) {
+            boolean rolledBack = !sim.committed.contains(ref.txn());
+            if (rolledBack && delta.isEmpty()) {
+                continue; // what it locked is not known: it holds nothing here, as before it was counted at all
+            }
+            if (delta.isEmpty() || !rolledBack && sim.skippedALockedRow(done, ref, e, delta.get(), submitted)) {
                 return false;
             }
             done.add(new Effect(resumed, ref.txn(), delta.get(), ref, view));
@@ -192,6 +198,13 @@ final class LockingScanInKeyOrder extends Mechanism {
             sim.simulatedCounts.put(ref, sim.copyCount);
         }
         return delta;
+    }
+
+    /** The identities of {@code rows}. */
+    private static Set<String> ids(List<List<String>> rows) {
+        Set<String> out = new java.util.HashSet<>();
+        rows.forEach(r -> out.add(r.get(r.size() - 1)));
+        return out;
     }
 
     /**
@@ -299,11 +312,30 @@ final class LockingScanInKeyOrder extends Mechanism {
         }
         List<StmtRef> readers = ScanWaits.lockingReaders(sim, ref, once.table(), firstEnd.getAsInt(), resumed);
         Optional<DbState> between = sim.view(done, ref.txn(), firstEnd.getAsInt() + 1, false);
-        if (readers.isEmpty() || between.isEmpty()) {
+        if (between.isEmpty()) {
+            return Optional.empty();
+        }
+        // or on a row a transaction still live when the first wait ended had written, and held until it ended before the scan
+        // resumed (campaign mariadb-RU-s74-i2360: a DELETE of every row waited on a row inserted by a transaction that rolled
+        // back, then on one another transaction inserted meanwhile, further on, and missed the row that one inserted behind it)
+        ScanWaits.Held written = scanWaits.held(sim, done, ref, once.table(), firstEnd.getAsInt() + 1, resumed);
+        Set<String> writtenIds = ids(written.oldVersions());
+        writtenIds.addAll(ids(written.newVersions()));
+        List<List<String>> candidates = new ArrayList<>();
+        for (List<String> row : between.get().tables().getOrDefault(once.table(), List.of())) {
+            if (!readers.isEmpty() || writtenIds.contains(row.get(row.size() - 1))) {
+                candidates.add(row);
+            }
+        }
+        if (!once.update()) { // a DELETE waits on a row the holder inserted too; an UPDATE's semi-consistent read passes it
+            Set<String> inBetween = ids(between.get().tables().getOrDefault(once.table(), List.of()));
+            written.newVersions().stream().filter(r -> !inBetween.contains(r.get(r.size() - 1))).forEach(candidates::add);
+        }
+        if (candidates.isEmpty()) {
             return Optional.empty();
         }
         Optional<Set<String>> matched = once.update() ? sim.matchedRows(between, ref) : Optional.empty();
-        for (List<String> row : between.get().tables().getOrDefault(once.table(), List.of())) {
+        for (List<String> row : candidates) {
             Optional<Integer> c = once.key().compare(row, once.waitedOn());
             if (c.isEmpty()) {
                 return Optional.empty();
@@ -315,9 +347,11 @@ final class LockingScanInKeyOrder extends Mechanism {
                     once.waitedOn(), row);
             Optional<StateDelta> delta = sim.effectOn(view, List.of(ref));
             if (delta.isPresent() && recorded.get().equals(sim.simulatedCounts.get(ref))) {
+                String holder = readers.isEmpty() ? "another transaction had written"
+                        : String.join(" or ", readers.stream().map(StmtRef::toString).toList()) + " had read with locks"
+                        + (writtenIds.contains(row.get(row.size() - 1)) ? " or another transaction had written" : "");
                 keyOrderSplits.set(keyOrderSplits.size() - 1, ScanWaits.waitedOn(ref, once.table(), once.waitedOn()) + ", then on "
-                        + ScanWaits.rowText(once.table(), row) + ", which " + String.join(" or ", readers.stream().map(StmtRef::toString).toList())
-                        + " had read with locks");
+                        + ScanWaits.rowText(once.table(), row) + ", which " + holder);
                 return Optional.of(new Scanned(view.get(), delta.get()));
             }
         }

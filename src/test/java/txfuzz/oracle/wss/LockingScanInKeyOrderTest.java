@@ -613,6 +613,39 @@ class LockingScanInKeyOrderTest {
         }
     }
 
+    private static final String DELETE_EVERY_ROW = "DELETE FROM t0";
+
+    /**
+     * Campaign mariadb-RU-s74-i2360's shape, with a committed row 'z': T3 inserts '' and 'dac' and holds them; T1's DELETE of
+     * every row waits on ''; T2 inserts 'e'; T3 rolls back, and the DELETE goes on to 'e' and waits on T2; T2 inserts '',
+     * behind the scan, and commits: the DELETE deletes 'e' and 'z'. Run after T2 it deletes all three.
+     */
+    private static TestCase deleteWaitingOnARolledBackRowThenOnAnInsertedOne(IsolationLevel level) {
+        return Cases.on("mariadb").table("t0").level(level)
+                .setup("CREATE TABLE t0 (c0 VARCHAR(10), PRIMARY KEY (c0))", "INSERT INTO t0 VALUES ('z')")
+                .autocommit(DELETE_EVERY_ROW)
+                .txn("REPLACE INTO t0 (c0) VALUES ('e')", "INSERT INTO t0 (c0) VALUES ('')")
+                .txn("INSERT INTO t0 (c0) VALUES (''), ('dac')", "ROLLBACK")
+                .order(3, 3, 2, 1, 2, 3, 2, 2);
+    }
+
+    @Test
+    void aScanThatWaitedOnARolledBackRowThenOnOneInsertedMeanwhileIsDocumented() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            assertDocumentedAtBothLevels(maria, LockingScanInKeyOrderTest::deleteWaitingOnARolledBackRowThenOnAnInsertedOne,
+                    new txfuzz.model.StmtRef(1, 0));
+        }
+    }
+
+    /** The control: after the second wait the DELETE also leaves 'z', after the row it waited on: a bug candidate. */
+    @Test
+    void aDeleteAfterTwoWaitsThatAlsoSkipsARowAfterThemStaysABugCandidate() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            assertSkippingStaysABugCandidate(maria, DELETE_EVERY_ROW, DELETE_EVERY_ROW + " WHERE c0 <> 'z'",
+                    deleteWaitingOnARolledBackRowThenOnAnInsertedOne(IsolationLevel.READ_COMMITTED), new txfuzz.model.StmtRef(1, 0), "");
+        }
+    }
+
     private static final String UPDATE_KEY_COLUMN = "UPDATE t0 SET c1 = 0";
 
     /**
