@@ -143,21 +143,21 @@ final class LockingScanInKeyOrder extends Mechanism {
             Optional<DbState> view = split.isPresent() ? Optional.of(split.get().view()) : sim.view(done, ref.txn(), e.blocked() ? resumed : submitted, false);
             boolean withSubquery = split.isPresent() && SUBQUERY.matcher(sim.testCase.stmt(ref).sql()).find();
             splitWithSubquery |= withSubquery;
-            Optional<StateDelta> delta;
+            // what the write does on the rows its scan read: run as it is, or, its subqueries on one snapshot, on a copy of them
+            ScanEffect effect = scanned -> sim.effectOn(Optional.of(scanned), List.of(ref));
+            String subqueriesRead = "";
             if (withSubquery && reads != SubqueryReads.SPLIT_VIEW) {
                 boolean asSubmitted = reads == SubqueryReads.AS_SUBMITTED;
                 Optional<DbState> snapshot = dirty ? sim.view(done, ref.txn(), asSubmitted ? submitted : resumed, true)
                         : Optional.of(asSubmitted ? split.get().submitted() : split.get().resumed());
-                delta = snapshot.isEmpty() ? Optional.empty() : onOneSnapshot(sim, ref, split.get(), snapshot.get());
-                keyOrderSplits.set(keyOrderSplits.size() - 1, keyOrderSplits.get(keyOrderSplits.size() - 1) + ", its subqueries reading the data "
-                        + reads.words + (dirty ? ", uncommitted writes included" : ""));
-            } else {
-                delta = sim.effectOn(view, List.of(ref));
+                String table = split.get().table();
+                effect = scanned -> snapshot.isEmpty() ? Optional.empty() : onOneSnapshot(sim, ref, table, scanned, snapshot.get());
+                subqueriesRead = ", its subqueries reading the data " + reads.words + (dirty ? ", uncommitted writes included" : "");
             }
-            if (split.isPresent() && reads == SubqueryReads.SPLIT_VIEW
-                    && (delta.isEmpty() || sim.actualCount(ref).filter(n -> !sim.reproducedCount(ref, n)).isPresent())) {
+            Optional<StateDelta> delta = view.isEmpty() ? Optional.empty() : effect.on(view.get());
+            if (split.isPresent() && (delta.isEmpty() || sim.actualCount(ref).filter(n -> !sim.reproducedCount(ref, n)).isPresent())) {
                 Long onceCount = sim.simulatedCounts.get(ref);
-                Optional<Scanned> twice = waitedTwice(sim, done, ref, split.get(), submitted, resumed);
+                Optional<Scanned> twice = waitedTwice(sim, done, ref, split.get(), submitted, resumed, effect);
                 if (twice.isPresent()) {
                     view = Optional.of(twice.get().view());
                     delta = Optional.of(twice.get().delta());
@@ -166,6 +166,9 @@ final class LockingScanInKeyOrder extends Mechanism {
                 } else {
                     sim.simulatedCounts.put(ref, onceCount);
                 }
+            }
+            if (!subqueriesRead.isEmpty()) {
+                keyOrderSplits.set(keyOrderSplits.size() - 1, keyOrderSplits.get(keyOrderSplits.size() - 1) + subqueriesRead);
             }
             boolean rolledBack = !sim.committed.contains(ref.txn());
             if (rolledBack && delta.isEmpty()) {
@@ -180,20 +183,26 @@ final class LockingScanInKeyOrder extends Mechanism {
                 && sim.accepted(sim.reproducesActual(done.stream().filter(d -> sim.committed.contains(d.txn())).map(Effect::delta).toList()));
     }
 
+    /** What a write does on the rows its scan read, {@code scanned} holding them (its count left in {@link DeviationExplainer#simulatedCounts}). */
+    @FunctionalInterface
+    private interface ScanEffect {
+        Optional<StateDelta> on(DbState scanned) throws SQLException, SetupFailedException;
+    }
+
     /**
-     * The effect of {@code ref}, which waited, on the rows of its table its split scan read ({@code split}'s view), every
+     * The effect of {@code ref}, which waited, on the rows of {@code table} its split scan read ({@code scanned}'s), every
      * subquery reading {@code snapshot}: the statement run on a copy of its table holding only those rows. Its count goes to
      * {@link DeviationExplainer#simulatedCounts}; empty where the statement cannot be pointed at a copy or fails there.
      */
-    private static Optional<StateDelta> onOneSnapshot(DeviationExplainer sim, StmtRef ref, SplitScan split, DbState snapshot)
+    private static Optional<StateDelta> onOneSnapshot(DeviationExplainer sim, StmtRef ref, String table, DbState scanned, DbState snapshot)
             throws SQLException, SetupFailedException {
-        String copy = split.table() + "_txfuzz_scanned";
+        String copy = table + "_txfuzz_scanned";
         Optional<String> onCopy = StatementParts.onCopy(sim.testCase.stmt(ref).sql(), copy);
         if (onCopy.isEmpty()) {
             return Optional.empty();
         }
-        List<List<String>> scanned = split.view().tables().getOrDefault(split.table(), List.of());
-        Optional<StateDelta> delta = sim.effectOnCopy(snapshot, split.table(), copy, onCopy.get(), scanned, java.util.Map.of());
+        Optional<StateDelta> delta = sim.effectOnCopy(snapshot, table, copy, onCopy.get(), scanned.tables().getOrDefault(table, List.of()),
+                java.util.Map.of());
         if (delta.isPresent()) {
             sim.simulatedCounts.put(ref, sim.copyCount);
         }
@@ -297,14 +306,14 @@ final class LockingScanInKeyOrder extends Mechanism {
     /**
      * Where the view split once does not give {@code ref} its recorded count: the scan may have waited a second time, on a
      * row further on in key order that another transaction, ending after the first wait, had read with locks
-     * ({@link ScanWaits#lockingReaders}), reading the rows between the two waits as when the first ended. Campaign
+     * ({@link ScanWaits#lockingReaders}) or written, reading the rows between the two waits as when the first ended. Campaign
      * mariadb-RC-s21-i1401: a DELETE waited on T1's inserted rows, then on the row T2's DELETE … WHERE EXISTS (SELECT … FROM
      * t1 …) had read, and missed the row T2 inserted between the two meanwhile. The first such view (rows in key order) that
-     * gives the recorded count, with the effect simulated there, its words replacing the single wait's; empty when none does.
+     * gives the recorded count, with {@code effect} there, its words replacing the single wait's; empty when none does.
      * An UPDATE (semi-consistent read) waits only on a row it matches.
      */
-    private Optional<Scanned> waitedTwice(DeviationExplainer sim, List<Effect> done, StmtRef ref, SplitScan once, int submitted, int resumed)
-            throws SQLException, SetupFailedException {
+    private Optional<Scanned> waitedTwice(DeviationExplainer sim, List<Effect> done, StmtRef ref, SplitScan once, int submitted, int resumed,
+                                          ScanEffect effect) throws SQLException, SetupFailedException {
         Optional<Long> recorded = sim.actualCount(ref);
         OptionalInt firstEnd = scanWaits.holderEnd(sim, done, ref, once.table(), submitted, resumed, once.waitedOn());
         if (recorded.isEmpty() || firstEnd.isEmpty()) {
@@ -345,7 +354,7 @@ final class LockingScanInKeyOrder extends Mechanism {
             }
             Optional<DbState> view = KeyOrderScan.splitViewTwice(once.submitted(), between.get(), once.resumed(), once.table(), once.key(),
                     once.waitedOn(), row);
-            Optional<StateDelta> delta = sim.effectOn(view, List.of(ref));
+            Optional<StateDelta> delta = view.isEmpty() ? Optional.empty() : effect.on(view.get());
             if (delta.isPresent() && recorded.get().equals(sim.simulatedCounts.get(ref))) {
                 String holder = readers.isEmpty() ? "another transaction had written"
                         : String.join(" or ", readers.stream().map(StmtRef::toString).toList()) + " had read with locks"
