@@ -78,6 +78,14 @@ public enum Deviation {
      */
     TABLE_SNAPSHOTS,
     /**
+     * {@link #DIRTY_VISIBILITY} for an engine whose UPDATE reads a row another transaction has written and not committed in
+     * that row's newest committed version, and passes one that has none (InnoDB's semi-consistent read at READ UNCOMMITTED),
+     * while its other reads, and every other write's, see the uncommitted data: an UPDATE that did not wait ran on the
+     * committed versions of its table's rows, its subqueries on the data with uncommitted writes. Explains only where an
+     * UPDATE's table held such a row.
+     */
+    DIRTY_READS_BESIDE_SEMI_CONSISTENT_UPDATES,
+    /**
      * The run is serializable, but not necessarily in commit order (PostgreSQL's SSI may order a
      * reader before a writer that committed first): some serial order of the committed transactions
      * reproduces the final state.

@@ -21,6 +21,7 @@ final class Mechanisms {
         BY_NAME.put(Deviation.DIRTY_SCAN_IN_KEY_ORDER, DirtyScanInKeyOrder::new);
         BY_NAME.put(Deviation.TRANSACTION_SNAPSHOT, TransactionSnapshot::new);
         BY_NAME.put(Deviation.TABLE_SNAPSHOTS, TableSnapshots::new);
+        BY_NAME.put(Deviation.DIRTY_READS_BESIDE_SEMI_CONSISTENT_UPDATES, DirtyReadsBesideSemiConsistentUpdates::new);
         BY_NAME.put(Deviation.SOME_SERIAL_ORDER, SomeSerialOrder::new);
         for (Deviation d : Deviation.values()) {
             if (!BY_NAME.containsKey(d) || BY_NAME.get(d).get().name() != d) {
