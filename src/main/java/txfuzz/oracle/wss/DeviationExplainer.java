@@ -963,6 +963,26 @@ final class DeviationExplainer implements AutoCloseable {
         return intoCopy.isEmpty() ? Optional.empty() : effectOnCopy(view, table, copy, intoCopy.get(), List.of(), Map.of()).map(this::withOwnRowIds);
     }
 
+    /**
+     * What {@code ref}, a single-table UPDATE or DELETE of {@code table}, does when its scan reads {@code rows} alone: the
+     * statement run on a copy of the table holding them, every other read (its subqueries) seeing {@code view}; its count
+     * goes to {@link #simulatedCounts}. Empty where the statement cannot be pointed at a copy, or fails there.
+     */
+    Optional<StateDelta> effectOnRows(StmtRef ref, String table, List<List<String>> rows, DbState view) throws SQLException, SetupFailedException {
+        String copy = table + "_txfuzz_scanned";
+        Optional<String> onCopy = StatementParts.onCopy(testCase.stmt(ref).sql(), copy);
+        Optional<StateDelta> delta = onCopy.isEmpty() ? Optional.empty() : effectOnCopy(view, table, copy, onCopy.get(), rows, Map.of());
+        if (delta.isPresent()) {
+            simulatedCounts.put(ref, copyCount);
+        }
+        return delta;
+    }
+
+    /** The case's table named {@code name} (any case), as the initial state spells it. */
+    Optional<String> tableNamed(String name) throws SQLException, SetupFailedException {
+        return initial().tables().keySet().stream().filter(t -> t.equalsIgnoreCase(name)).findFirst();
+    }
+
     /** {@code delta} with an identity of its own for each added row that has none (a row a copy's INSERT added). */
     private StateDelta withOwnRowIds(StateDelta delta) {
         return withRowIds ? new StateDelta(delta.removed(), withFilledRowIds(new DbState(delta.added()), Map.of()).tables()) : delta;

@@ -3,7 +3,6 @@ package txfuzz.oracle.wss;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import txfuzz.dbms.Deviation;
 import txfuzz.dbms.Promise;
@@ -79,7 +78,7 @@ final class DirtyReadsBesideSemiConsistentUpdates extends Mechanism {
         if (target.isEmpty() || committed.isEmpty() || dirty.isEmpty()) {
             return Optional.empty();
         }
-        Optional<String> table = sim.initial().tables().keySet().stream().filter(t -> t.equalsIgnoreCase(target.get().table())).findFirst();
+        Optional<String> table = sim.tableNamed(target.get().table());
         if (table.isEmpty()) {
             return Optional.empty();
         }
@@ -88,16 +87,8 @@ final class DirtyReadsBesideSemiConsistentUpdates extends Mechanism {
         if (new java.util.HashSet<>(versions).equals(new java.util.HashSet<>(newest))) {
             return Optional.empty();
         }
-        String copy = table.get() + "_txfuzz_committed";
-        Optional<String> onCopy = StatementParts.onCopy(sim.testCase.stmt(ref).sql(), copy);
-        if (onCopy.isEmpty()) {
-            return Optional.empty();
-        }
-        Optional<StateDelta> delta = sim.effectOnCopy(dirty.get(), table.get(), copy, onCopy.get(), versions, Map.of());
-        if (delta.isPresent()) {
-            sim.simulatedCounts.put(ref, sim.copyCount);
-            passed.add(ref + " read " + table.get() + "'s committed versions");
-        }
+        Optional<StateDelta> delta = sim.effectOnRows(ref, table.get(), versions, dirty.get());
+        delta.ifPresent(d -> passed.add(ref + " read " + table.get() + "'s committed versions"));
         return delta;
     }
 }

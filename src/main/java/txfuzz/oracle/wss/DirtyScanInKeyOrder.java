@@ -90,7 +90,7 @@ final class DirtyScanInKeyOrder extends Mechanism {
         if (target.isEmpty() || (kind != StmtKind.UPDATE && kind != StmtKind.DELETE) || sim.failedInActualRun(ref)) {
             return Optional.empty();
         }
-        Optional<String> table = sim.initial().tables().keySet().stream().filter(t -> t.equalsIgnoreCase(target.get().table())).findFirst();
+        Optional<String> table = sim.tableNamed(target.get().table());
         Optional<DbState> before = sim.view(done, ref.txn(), submitted, true);
         Optional<DbState> after = sim.view(done, ref.txn(), resumed, true);
         String copy = target.get().table() + "_txfuzz_split";

@@ -87,8 +87,7 @@ final class LockingScanInKeyOrder extends Mechanism {
 
     /** Whether a subquery of {@code sql}, a single-table UPDATE or DELETE, reads {@code table} (its target's FROM is its only other). */
     private static boolean subqueryReads(String sql, String table) {
-        return SUBQUERY.matcher(sql).find() && java.util.regex.Pattern.compile("(?i)\\b(?:FROM|JOIN)\\s+[`\"]?"
-                + java.util.regex.Pattern.quote(table) + "[`\"]?(?:\\s|\\)|,|$)").matcher(sql).find();
+        return SUBQUERY.matcher(sql).find() && ScanWaits.readsOf(table).matcher(sql).find();
     }
 
     /**
@@ -151,7 +150,8 @@ final class LockingScanInKeyOrder extends Mechanism {
                 Optional<DbState> snapshot = dirty ? sim.view(done, ref.txn(), asSubmitted ? submitted : resumed, true)
                         : Optional.of(asSubmitted ? split.get().submitted() : split.get().resumed());
                 String table = split.get().table();
-                effect = scanned -> snapshot.isEmpty() ? Optional.empty() : onOneSnapshot(sim, ref, table, scanned, snapshot.get());
+                effect = scanned -> snapshot.isEmpty() ? Optional.empty()
+                        : sim.effectOnRows(ref, table, scanned.tables().getOrDefault(table, List.of()), snapshot.get());
                 subqueriesRead = ", its subqueries reading the data " + reads.words + (dirty ? ", uncommitted writes included" : "");
             }
             Optional<StateDelta> delta = view.isEmpty() ? Optional.empty() : effect.on(view.get());
@@ -189,26 +189,6 @@ final class LockingScanInKeyOrder extends Mechanism {
         Optional<StateDelta> on(DbState scanned) throws SQLException, SetupFailedException;
     }
 
-    /**
-     * The effect of {@code ref}, which waited, on the rows of {@code table} its split scan read ({@code scanned}'s), every
-     * subquery reading {@code snapshot}: the statement run on a copy of its table holding only those rows. Its count goes to
-     * {@link DeviationExplainer#simulatedCounts}; empty where the statement cannot be pointed at a copy or fails there.
-     */
-    private static Optional<StateDelta> onOneSnapshot(DeviationExplainer sim, StmtRef ref, String table, DbState scanned, DbState snapshot)
-            throws SQLException, SetupFailedException {
-        String copy = table + "_txfuzz_scanned";
-        Optional<String> onCopy = StatementParts.onCopy(sim.testCase.stmt(ref).sql(), copy);
-        if (onCopy.isEmpty()) {
-            return Optional.empty();
-        }
-        Optional<StateDelta> delta = sim.effectOnCopy(snapshot, table, copy, onCopy.get(), scanned.tables().getOrDefault(table, List.of()),
-                java.util.Map.of());
-        if (delta.isPresent()) {
-            sim.simulatedCounts.put(ref, sim.copyCount);
-        }
-        return delta;
-    }
-
     /** The identities of {@code rows}. */
     private static Set<String> ids(List<List<String>> rows) {
         Set<String> out = new java.util.HashSet<>();
@@ -239,7 +219,7 @@ final class LockingScanInKeyOrder extends Mechanism {
         if (target.isEmpty() || (kind != StmtKind.UPDATE && kind != StmtKind.DELETE) || sim.failedInActualRun(ref)) {
             return Optional.empty();
         }
-        Optional<String> table = sim.initial().tables().keySet().stream().filter(t -> t.equalsIgnoreCase(target.get().table())).findFirst();
+        Optional<String> table = sim.tableNamed(target.get().table());
         Optional<DbState> before = sim.view(done, ref.txn(), submitted, false);
         Optional<DbState> after = sim.view(done, ref.txn(), resumed, false);
         if (table.isEmpty() || before.isEmpty() || after.isEmpty()) {

@@ -86,6 +86,11 @@ final class ScanWaits {
         }).toList();
     }
 
+    /** A FROM or JOIN of {@code table} in a statement's text: a read of it (the target of an UPDATE or DELETE … FROM aside). */
+    static Pattern readsOf(String table) {
+        return Pattern.compile("\\b(FROM|JOIN)\\s+" + Pattern.quote(table) + "\\b", Pattern.CASE_INSENSITIVE);
+    }
+
     /**
      * The statements, one per transaction (its first such), of the transactions other than {@code ref}'s that ended after
      * position {@code after} and before {@code resumed} and ran, before that, a statement that reads {@code table} with locks:
@@ -94,7 +99,7 @@ final class ScanWaits {
      * SHARE MODE. A statement that failed is left out.
      */
     static List<StmtRef> lockingReaders(DeviationExplainer sim, StmtRef ref, String table, int after, int resumed) {
-        Pattern reads = Pattern.compile("\\b(FROM|JOIN)\\s+" + Pattern.quote(table) + "\\b", Pattern.CASE_INSENSITIVE);
+        Pattern reads = readsOf(table);
         Pattern deletesFrom = Pattern.compile("^\\s*DELETE\\s+FROM\\s+" + Pattern.quote(table) + "\\b", Pattern.CASE_INSENSITIVE);
         List<StmtRef> out = new ArrayList<>();
         for (int i = 0; i < resumed; i++) {
