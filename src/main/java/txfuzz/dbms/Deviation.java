@@ -52,6 +52,14 @@ public enum Deviation {
      */
     LOCKING_SCAN_WITH_ONE_SUBQUERY_SNAPSHOT,
     /**
+     * {@link #LOCKING_SCAN_IN_KEY_ORDER} (and, where the level permits it, {@link #LOCKING_SCAN_WITH_ONE_SUBQUERY_SNAPSHOT})
+     * where a blocker's statement held, besides the rows the model derives from what it matched, every row the engine itself
+     * holds locked after running it on the same data ({@link Engine#lockedRowsSkippingRead}): a statement may keep the lock on
+     * a row its WHERE did not match (InnoDB: a range scan through a secondary index keeps the record that ended its range,
+     * MySQL bug #58157). Explains only where a write that waited did so on such a row.
+     */
+    LOCKING_SCAN_WITH_LOCKS_KEPT_ON_UNMATCHED_ROWS,
+    /**
      * {@link #DIRTY_VISIBILITY} for an engine whose UPDATE or DELETE reads each row, and runs that row's subqueries, when its
      * scan reaches the row (H2 at READ UNCOMMITTED): a write that waited for a row lock read the rows ordered before the
      * waited-for row, with everything their subqueries read, as the data were when it was submitted, and the waited-for row
@@ -94,7 +102,8 @@ public enum Deviation {
 
     /** Whether the rule follows the order a scan walks a table in (and so needs the rows' stored order). */
     public boolean followsScanOrder() {
-        return this == LOCKING_SCAN_IN_KEY_ORDER || this == LOCKING_SCAN_WITH_ONE_SUBQUERY_SNAPSHOT || this == DIRTY_SCAN_IN_KEY_ORDER;
+        return this == LOCKING_SCAN_IN_KEY_ORDER || this == LOCKING_SCAN_WITH_ONE_SUBQUERY_SNAPSHOT
+                || this == LOCKING_SCAN_WITH_LOCKS_KEPT_ON_UNMATCHED_ROWS || this == DIRTY_SCAN_IN_KEY_ORDER;
     }
 
     /**

@@ -240,6 +240,15 @@ public interface Engine {
     }
 
     /**
+     * A locking read of {@code column} over every row of {@code quotedTable} that passes, without waiting, the rows another
+     * session holds locked: what it leaves out is what other sessions hold ({@link Deviation#LOCKING_SCAN_WITH_LOCKS_KEPT_ON_UNMATCHED_ROWS}
+     * asks it so). Empty where the engine has none. The read scans the table's stored order, not a secondary index.
+     */
+    default java.util.Optional<String> lockedRowsSkippingRead(String quotedTable, String column) {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * The live part: starts the engine (or the server; or connects to {@code options.url()}).
      * IllegalArgumentException saying what is wrong with {@code options}.
      */

@@ -224,6 +224,20 @@ public final class MariadbEngine implements Engine {
                 java.util.EnumSet.of(Deviation.ReadPoint.RESUMED));
         Basis scanOrder = new Basis.Documented("A locking read, an UPDATE, or a DELETE generally set record locks on every index record"
                 + " that is scanned in the processing of the SQL statement.", MYSQL_LOCKS_SET);
+        // A statement may keep locks on rows its WHERE never matched: a range scan through a secondary index, the record that
+        // ended its range (campaign mariadb-RU-s75-i712; MySQL bug #58157); an UPDATE with an IN subquery on its own table, the
+        // rows its subquery read (mariadb-RC-s75-i6969; MDEV-36832). The manual says the opposite, so it is measured, and a lock held longer only
+        // makes another write wait, which the key-order scan then describes.
+        Basis keptLocks = new Basis.Measured("a statement keeps the lock on a row its WHERE did not match, as the server reports"
+                + " after running it on the same data (a range scan through a secondary index, `WHERE c1 < ''` or `c1 NOT IN ('')`, keeps"
+                + " the record that ended its range, the first index record past it, to the end of its transaction, at READ COMMITTED"
+                + " and READ UNCOMMITTED alike, known upstream as MySQL bug #58157, https://bugs.mysql.com/bug.php?id=58157; an UPDATE"
+                + " with an IN subquery on its own table, which MariaDB runs as a multi-table update, keeps the locks its subquery took"
+                + " on the rows it read, campaign mariadb-RC-s75-i6969, known upstream as MDEV-36832, whose fix, MariaDB/server pull request"
+                + " #4682, makes such a subquery a consistent read); the manual says \"Record locks for nonmatching rows are released after MySQL has"
+                + " evaluated the WHERE condition\", " + MYSQL_LEVELS + "#isolevel_read-committed", "LocksKeptOnUnmatchedRowsTest",
+                "a lock held longer only makes another write wait longer: no read of uncommitted data and no overwrite of an uncommitted"
+                + " write comes of it, so the level's promise holds, and what the waiting write then read is the documented key-order scan");
         // Every level permits a run equivalent to a serial one; below SERIALIZABLE nothing promises that order is the commit
         // order: a write whose duplicate-key check read a key before another transaction inserted it and committed first
         // (mariadb-RR-s68-i6638) is serializable with the writer last (Deviation.SOME_SERIAL_ORDER, in orders that keep real time).
@@ -240,6 +254,7 @@ public final class MariadbEngine implements Engine {
                         Deviation.SOME_SERIAL_ORDER, Deviation.LOCKING_SCAN_WITH_ONE_SUBQUERY_SNAPSHOT, Deviation.DIRTY_READS_BESIDE_SEMI_CONSISTENT_UPDATES)
                 .basedOn(Deviation.STATEMENT_VISIBILITY, noGapLocks)
                 .basedOn(Deviation.LOCKING_SCAN_IN_KEY_ORDER, scanOrder)
+                .basedOn(Deviation.LOCKING_SCAN_WITH_LOCKS_KEPT_ON_UNMATCHED_ROWS, keptLocks)
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS).arbitratingUpserts(Deviation.UpsertArbitration.LATEST_COMMITTED));
         // A DML statement's subquery is a consistent read, "its own fresh snapshot", taken when the statement starts, while its
         // target rows are read by the locking scan at their newest committed version after a wait: PostgreSQL's
@@ -249,6 +264,7 @@ public final class MariadbEngine implements Engine {
                         Deviation.LOCKING_SCAN_WITH_ONE_SUBQUERY_SNAPSHOT)
                 .basedOn(Deviation.STATEMENT_VISIBILITY, noGapLocks)
                 .basedOn(Deviation.LOCKING_SCAN_IN_KEY_ORDER, scanOrder)
+                .basedOn(Deviation.LOCKING_SCAN_WITH_LOCKS_KEPT_ON_UNMATCHED_ROWS, keptLocks)
                 .requiring(Deviation.Precondition.WRITERS_WAIT_FOR_LOCKED_ROWS).arbitratingUpserts(Deviation.UpsertArbitration.LATEST_COMMITTED));
         // Plain SELECTs read the read view of the transaction's first consistent read; locking reads and DML read the
         // newest committed rows and lock them to the end, so their anti-dependencies, like ww edges, only put one commit
@@ -468,6 +484,12 @@ public final class MariadbEngine implements Engine {
     @Override
     public java.util.Optional<String> insertionOrderRead(String quotedTable) {
         return java.util.Optional.of("SELECT * FROM " + quotedTable + " USE INDEX ()");
+    }
+
+    /** {@code FOR UPDATE SKIP LOCKED} (MariaDB 10.6 and later, InnoDB); {@code USE INDEX ()} reads the clustered index. */
+    @Override
+    public java.util.Optional<String> lockedRowsSkippingRead(String quotedTable, String column) {
+        return java.util.Optional.of("SELECT " + quote(column) + " FROM " + quotedTable + " USE INDEX () FOR UPDATE SKIP LOCKED");
     }
 
     @Override

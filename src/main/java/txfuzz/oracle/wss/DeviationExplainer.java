@@ -362,6 +362,65 @@ final class DeviationExplainer implements AutoCloseable {
         return rowsMarkedBy(view, ref, Keys.DROPPED, Optional.of(marking), true);
     }
 
+    /**
+     * The rows (by identity) of {@code table} the engine holds locked once {@code ref} has run, in an open transaction, on
+     * {@code view} with the case's keys and indexes: the rows a second session's locking read that skips locked rows
+     * ({@link txfuzz.dbms.Engine#lockedRowsSkippingRead}) leaves out. A statement that fails there is asked after too (a failed
+     * statement keeps its locks). Empty without row identities, where the engine has no such read, or where the view cannot
+     * be loaded or the read fails.
+     */
+    Optional<Set<String>> rowsHeldAfter(DbState view, StmtRef ref, String table) throws SQLException, SetupFailedException {
+        Optional<String> probe = target.engine().lockedRowsSkippingRead(target.engine().quote(table), ROW_ID);
+        initial();
+        if (!withRowIds || probe.isEmpty()) {
+            return Optional.empty();
+        }
+        try (SimulationDatabases.Session session = simulations.open(way(false, true), simulationPreparation(false, true))) {
+            Connection c = session.connection();
+            Statement s = session.statement();
+            s.setQueryTimeout(SIMULATION_TIMEOUT_S);
+            try {
+                StateLoader.load(target, c, testCase.tables(), view);
+            } catch (SQLException | RuntimeException e) {
+                return Optional.empty();
+            }
+            c.setAutoCommit(false);
+            try {
+                try {
+                    s.execute(withColumnList(testCase.stmt(ref).sql()));
+                } catch (SQLException e) {
+                    // failed as in the run or not: what it locked before it failed is what the engine holds
+                }
+                Set<String> passed = new java.util.HashSet<>();
+                try (Connection other = session.another(); Statement o = other.createStatement()) {
+                    o.setQueryTimeout(SIMULATION_TIMEOUT_S);
+                    other.setAutoCommit(false);
+                    try (java.sql.ResultSet rs = o.executeQuery(probe.get())) {
+                        while (rs.next()) {
+                            passed.add(rs.getString(1));
+                        }
+                    }
+                    other.rollback();
+                }
+                Set<String> held = new java.util.HashSet<>();
+                for (List<String> row : view.tables().getOrDefault(table, List.of())) {
+                    String id = row.get(row.size() - 1);
+                    if (!passed.contains(id)) {
+                        held.add(id);
+                    }
+                }
+                return Optional.of(held);
+            } catch (SQLException e) {
+                return Optional.empty(); // the engine cannot say
+            } finally {
+                c.rollback();
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new SetupFailedException("cannot rebuild a state for the explanation: " + e.getMessage(), e);
+        }
+    }
+
     /** {@link #matchedRows(Optional, StmtRef)}, keys as {@code keys} says. */
     Optional<Set<String>> matchedRows(Optional<DbState> view, StmtRef ref, Keys keys) throws SQLException, SetupFailedException {
         return rowsMarkedBy(view, ref, keys, KeyOrderScan.markingEveryMatch(testCase.stmt(ref).sql(), ROW_ID), false);

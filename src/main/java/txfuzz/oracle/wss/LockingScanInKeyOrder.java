@@ -23,21 +23,26 @@ import txfuzz.oracle.wss.DeviationExplainer.Effect;
 final class LockingScanInKeyOrder extends Mechanism {
     /** Whether the subqueries of a write that waited read one snapshot ({@link LockingScanWithOneSubquerySnapshot}). */
     private final boolean oneSubquerySnapshot;
+    /** Whether a blocker held, besides what the model derives, the rows the engine holds after its statement ({@link LockingScanWithLocksKeptOnUnmatchedRows}). */
+    private final boolean locksTheEngineHolds;
     /** The subqueries' reads this instance tries, in order. */
     private final List<SubqueryReads> forms;
 
     LockingScanInKeyOrder() {
-        this(false);
+        this(false, false);
     }
 
     /**
      * @param oneSubquerySnapshot the subqueries of a write that waited read one snapshot, as submitted or as resumed, and an
      *                            UPDATE with a subquery on its own table waits as a DELETE does
      *                            ({@link LockingScanWithOneSubquerySnapshot}, which simulates with such an instance)
+     * @param locksTheEngineHolds a blocker's statement held the rows the engine holds locked after running it on the same
+     *                            data too ({@link LockingScanWithLocksKeptOnUnmatchedRows}, which simulates with such instances)
      */
-    LockingScanInKeyOrder(boolean oneSubquerySnapshot) {
+    LockingScanInKeyOrder(boolean oneSubquerySnapshot, boolean locksTheEngineHolds) {
         super(Deviation.LOCKING_SCAN_IN_KEY_ORDER, Promise.READ_COMMITTED, "LockingScanInKeyOrderTest");
         this.oneSubquerySnapshot = oneSubquerySnapshot;
+        this.locksTheEngineHolds = locksTheEngineHolds;
         this.forms = oneSubquerySnapshot ? List.of(SubqueryReads.AS_SUBMITTED, SubqueryReads.AS_RESUMED) : List.of(SubqueryReads.SPLIT_VIEW);
     }
 
@@ -52,7 +57,10 @@ final class LockingScanInKeyOrder extends Mechanism {
                 + " ended" + (!oneSubquerySnapshot ? "" : "; the subqueries of such a write, consistent reads, read one"
                 + " snapshot, taken before its wait or after it (where plain reads may see uncommitted writes, of the committed data or"
                 + " of every transaction's writes as they then were), and an UPDATE with a subquery on its own table read with locks and no"
-                + " semi-consistent read, waiting as a DELETE does") + " (" + String.join("; ", keyOrderSplits) + ")";
+                + " semi-consistent read, waiting as a DELETE does") + (!locksTheEngineHolds ? "" : "; a statement of a transaction it"
+                + " waited for held every row the engine holds locked after running it on the same data (asked of a second session"
+                + " whose locking read passes locked rows), its WHERE matching them or not")
+                + " (" + String.join("; ", keyOrderSplits) + ")";
     }
 
     /** Where each write the last key-order simulation split waited, in words ("T2.1 waited on t2 row (0, 1)"). */
@@ -83,7 +91,7 @@ final class LockingScanInKeyOrder extends Mechanism {
     }
 
     /** A subquery in a statement's text. */
-    private static final java.util.regex.Pattern SUBQUERY = java.util.regex.Pattern.compile("(?i)\\(\\s*SELECT\\b");
+    static final java.util.regex.Pattern SUBQUERY = java.util.regex.Pattern.compile("(?i)\\(\\s*SELECT\\b");
 
     /** Whether a subquery of {@code sql}, a single-table UPDATE or DELETE, reads {@code table} (its target's FROM is its only other). */
     private static boolean subqueryReads(String sql, String table) {
@@ -126,10 +134,13 @@ final class LockingScanInKeyOrder extends Mechanism {
 
     /** Whether the last {@link #simulate(DeviationExplainer, SubqueryReads, boolean)} split a write that has a subquery. */
     private boolean splitWithSubquery;
+    /** Whether it split a write at a row only {@link ScanWaits#lockedAsTheEngineHolds} gives ({@link #locksTheEngineHolds}). */
+    private boolean waitedOnARowOnlyTheEngineShows;
 
     /** With {@code dirty}, the subqueries of a split write read every transaction's writes as they then were. */
     private boolean simulate(DeviationExplainer sim, SubqueryReads reads, boolean dirty) throws SQLException, SetupFailedException {
         keyOrderSplits.clear();
+        waitedOnARowOnlyTheEngineShows = false;
         // the writes of transactions that rolled back too: their rows were locked until they ended, so a scan waited on them
         // (campaign mariadb-RU-s74-i2360); the committed views leave them out, and only the committed ones are compared
         List<StmtRef> writes = sim.writesInCompletionOrder(true);
@@ -179,7 +190,8 @@ final class LockingScanInKeyOrder extends Mechanism {
             }
             done.add(new Effect(resumed, ref.txn(), delta.get(), ref, view));
         }
-        return !keyOrderSplits.isEmpty()
+        // with the engine's own locks, only a wait on a row they alone show is this rule's (the rest is the scan's own)
+        return !keyOrderSplits.isEmpty() && (!locksTheEngineHolds || waitedOnARowOnlyTheEngineShows)
                 && sim.accepted(sim.reproducesActual(done.stream().filter(d -> sim.committed.contains(d.txn())).map(Effect::delta).toList()));
     }
 
@@ -258,6 +270,11 @@ final class LockingScanInKeyOrder extends Mechanism {
         oldVersions.addAll(scanWaits.lockedBySelects(sim, done, ref, table.get(), submitted, resumed, false));
         oldVersions.addAll(scanWaits.lockedByFailedInserts(sim, done, ref, table.get(), submitted, resumed,
                 () -> scanWaits.key(sim, ref, target.get(), before.get())));
+        Set<String> derived = ids(oldVersions);
+        derived.addAll(ids(holders.newVersions()));
+        if (locksTheEngineHolds) {
+            oldVersions.addAll(scanWaits.lockedAsTheEngineHolds(sim, done, ref, table.get(), submitted, resumed));
+        }
         List<List<String>> held = new ArrayList<>();
         for (List<String> row : oldVersions) {
             if (matchedOnSubmitted == null || matchedOnSubmitted.contains(row.get(row.size() - 1))) {
@@ -279,7 +296,10 @@ final class LockingScanInKeyOrder extends Mechanism {
         if (split.isEmpty()) {
             return Optional.empty();
         }
-        keyOrderSplits.add(ScanWaits.waitedOn(ref, table.get(), waitedOn.get()));
+        boolean onlyTheEngineShows = !derived.contains(waitedOn.get().get(waitedOn.get().size() - 1));
+        waitedOnARowOnlyTheEngineShows |= onlyTheEngineShows;
+        keyOrderSplits.add(ScanWaits.waitedOn(ref, table.get(), waitedOn.get())
+                + (onlyTheEngineShows ? ", which only the engine's own locks show held" : ""));
         return Optional.of(new SplitScan(split.get(), table.get(), key.get(), waitedOn.get(), before.get(), after.get(), matchedOnSubmitted != null));
     }
 

@@ -12,7 +12,7 @@ import txfuzz.exec.SetupFailedException;
  * scan, not when a waiting write's subqueries take their snapshot: what it explains is not promised, never documented.
  */
 final class LockingScanWithOneSubquerySnapshot extends Mechanism {
-    private final LockingScanInKeyOrder scan = new LockingScanInKeyOrder(true);
+    private final LockingScanInKeyOrder scan = new LockingScanInKeyOrder(true, false);
 
     LockingScanWithOneSubquerySnapshot() {
         // the subqueries read committed data only: no dirty read

@@ -18,6 +18,7 @@ final class Mechanisms {
         BY_NAME.put(Deviation.STATEMENT_SNAPSHOT_WITH_RECHECK, StatementSnapshotWithRecheck::new);
         BY_NAME.put(Deviation.LOCKING_SCAN_IN_KEY_ORDER, LockingScanInKeyOrder::new);
         BY_NAME.put(Deviation.LOCKING_SCAN_WITH_ONE_SUBQUERY_SNAPSHOT, LockingScanWithOneSubquerySnapshot::new);
+        BY_NAME.put(Deviation.LOCKING_SCAN_WITH_LOCKS_KEPT_ON_UNMATCHED_ROWS, LockingScanWithLocksKeptOnUnmatchedRows::new);
         BY_NAME.put(Deviation.DIRTY_SCAN_IN_KEY_ORDER, DirtyScanInKeyOrder::new);
         BY_NAME.put(Deviation.TRANSACTION_SNAPSHOT, TransactionSnapshot::new);
         BY_NAME.put(Deviation.TABLE_SNAPSHOTS, TableSnapshots::new);

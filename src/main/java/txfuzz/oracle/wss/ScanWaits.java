@@ -265,6 +265,25 @@ final class ScanWaits {
         });
     }
 
+    /**
+     * The rows of {@code table} the engine itself holds locked after a write or locking read of another transaction, in the
+     * same window, run on the data as that statement read them ({@link DeviationExplainer#rowsHeldAfter}): besides those the
+     * rules above derive, a row the statement kept locked without matching it (MariaDB: a range scan through a secondary
+     * index keeps the record that ended its range, MySQL bug #58157, campaign mariadb-RU-s75-i712).
+     */
+    List<List<String>> lockedAsTheEngineHolds(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted,
+                                              int resumed) throws SQLException, SetupFailedException {
+        return lockedBy(sim, done, ref, table, submitted, resumed, false, x -> {
+            StmtKind kind = sim.testCase.stmt(x.ref()).kind();
+            boolean locks = kind.isWrite() || kind == StmtKind.SELECT && LOCKING_SELECT.matcher(sim.testCase.stmt(x.ref()).sql()).find();
+            return !locks ? Optional.empty() : Optional.of(read -> {
+                Optional<Set<String>> held = sim.rowsHeldAfter(read, x.ref(), table);
+                return read.tables().getOrDefault(table, List.of()).stream()
+                        .filter(r -> held.isPresent() && held.get().contains(r.get(r.size() - 1))).toList();
+            });
+        });
+    }
+
     /** The order a waiting statement's scan follows ({@link #key}), asked for when needed: it costs a database and a plan. */
     @FunctionalInterface
     interface ScanOrder {

@@ -61,7 +61,7 @@ final class SimulationDatabases implements AutoCloseable {
             Database db = target.freshDatabase();
             try {
                 Connection c = db.connect(testCase.isolation(), testCase.mode());
-                Session s = new Session(c, db);
+                Session s = new Session(c, db, true);
                 try {
                     preparation.prepare(c, s.statement());
                 } catch (SQLException | RuntimeException e) {
@@ -85,7 +85,7 @@ final class SimulationDatabases implements AutoCloseable {
             }
             prepared.put(way, db);
         }
-        return new Session(db.connect(testCase.isolation(), testCase.mode()), null);
+        return new Session(db.connect(testCase.isolation(), testCase.mode()), db, false);
     }
 
     @Override
@@ -94,19 +94,26 @@ final class SimulationDatabases implements AutoCloseable {
         prepared.clear();
     }
 
-    /** A simulation's session, with the database it alone used where it had one of its own (closed with it). */
-    static final class Session implements AutoCloseable {
+    /** A simulation's session, on its database (closed with it where the session alone used it). */
+    final class Session implements AutoCloseable {
         private final Connection connection;
-        private final Database own;
+        private final Database database;
+        private final boolean own;
         private Statement statement;
 
-        private Session(Connection connection, Database own) {
+        private Session(Connection connection, Database database, boolean own) {
             this.connection = connection;
+            this.database = database;
             this.own = own;
         }
 
         Connection connection() {
             return connection;
+        }
+
+        /** A second session on the same database, at the case's level (to ask what the first holds locked); the caller closes it. */
+        Connection another() throws SQLException {
+            return database.connect(testCase.isolation(), testCase.mode());
         }
 
         Statement statement() throws SQLException {
@@ -124,8 +131,8 @@ final class SimulationDatabases implements AutoCloseable {
                 }
                 connection.close();
             } finally {
-                if (own != null) {
-                    own.close();
+                if (own) {
+                    database.close();
                 }
             }
         }

@@ -1,0 +1,73 @@
+package txfuzz.oracle.wss;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import txfuzz.dbms.Target;
+import txfuzz.dbms.TestServers;
+import txfuzz.exec.Cases;
+import txfuzz.model.IsolationLevel;
+import txfuzz.model.StmtRef;
+import txfuzz.model.TestCase;
+import txfuzz.oracle.Classification;
+import txfuzz.oracle.Violation;
+
+/**
+ * Campaign mariadb-RU-s75-i712: an UPDATE whose WHERE bounds an indexed column from above ({@code c1 NOT IN ('')}) scans
+ * that index and keeps the lock on the record that ended its range, which it never matched (MySQL bug #58157); a DELETE of
+ * every row waits on it, and misses the row the holder then moves behind the scan. On the real server such a run is not
+ * promised, on the locks the server itself reports; the same run with the DELETE made to leave a row nobody held stays a
+ * bug candidate.
+ */
+class LocksKeptOnUnmatchedRowsTest {
+    private static final String RULE = "which only the engine's own locks show held";
+    private static final String DELETE_ALL = "DELETE FROM t0";
+
+    /**
+     * A = (0, NULL), B = (5, ''), an index on c1. T1's UPDATE matches nothing: its range scan of c1 (above NULL, below '')
+     * ends at B's entry and keeps it locked, not A's. T2's DELETE deletes A and waits on B; T1 moves B to (1, ''), behind
+     * the scan, and commits: the DELETE changes 1 row, where run after T1 it changes 2. Were A held too, the scan would
+     * have waited on A and deleted both.
+     */
+    private static TestCase deleteWaitingOnTheRecordPastTheRange(IsolationLevel level) {
+        return Cases.on("mariadb").level(level).table("t0")
+                .setup("CREATE TABLE t0 (c0 INT, c1 VARCHAR(10), PRIMARY KEY (c0))", "CREATE INDEX i0 ON t0 (c1)",
+                        "INSERT INTO t0 (c0, c1) VALUES (0, NULL)", "INSERT INTO t0 (c0, c1) VALUES (5, '')")
+                .txn("UPDATE t0 SET c0 = COALESCE(0, 0) WHERE t0.c1 NOT IN ('')", "UPDATE t0 SET c0 = 1 WHERE t0.c0 = 5")
+                .autocommit(DELETE_ALL)
+                .order(1, 1, 2, 1, 1);
+    }
+
+    private static List<Violation> wssViolations(Target target, IsolationLevel level) throws Exception {
+        WssRun r = WssRun.of(target, deleteWaitingOnTheRecordPastTheRange(level));
+        assertTrue(r.trace().executed(new StmtRef(2, 0)).orElseThrow().blocked(), "T2's DELETE waits on B: " + r.trace());
+        List<Violation> found = r.verdict().violations().stream().filter(x -> x.kind() instanceof WssKind).toList();
+        assertFalse(found.isEmpty(), "the final state differs from the serial replay: " + r.verdict() + "\n" + r.trace());
+        return found;
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = IsolationLevel.class, names = {"READ_COMMITTED", "READ_UNCOMMITTED"})
+    void aDeleteThatWaitedOnARowTheHolderNeverMatchedIsNotPromised(IsolationLevel level) throws Exception {
+        try (Target mariadb = TestServers.open("mariadb")) {
+            List<Violation> found = wssViolations(mariadb, level);
+            assertTrue(found.stream().allMatch(v -> v.classification() == Classification.NOT_PROMISED && v.reference().contains(RULE)
+                    && v.reference().contains("T2.0 waited on t0 row (5, )")), found.toString());
+        }
+    }
+
+    /** The control: T2's DELETE also leaves A, a committed row no transaction held. */
+    @Test
+    void aDeleteThatAlsoLeavesARowNobodyHeldStaysABugCandidate() throws Exception {
+        try (Target mariadb = TestServers.open("mariadb")) {
+            List<Violation> found = wssViolations(RewritingTarget.once(mariadb, DELETE_ALL, DELETE_ALL + " WHERE t0.c0 <> 0"),
+                    IsolationLevel.READ_COMMITTED);
+            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
+            assertTrue(found.stream().noneMatch(v -> v.reference() != null && v.reference().contains(RULE)), found.toString());
+        }
+    }
+}
