@@ -98,6 +98,15 @@ final class KeyOrderScan {
         return m.find() && m.group(2).equalsIgnoreCase(table) ? Optional.of(m.group(1) + copy + sql.substring(m.end())) : Optional.empty();
     }
 
+    private static final Pattern INSERT_SELECT = Pattern.compile("^\\s*INSERT\\s+INTO\\s+(\\w+)\\s*(\\([^)]*\\))?\\s*SELECT\\b",
+            Pattern.CASE_INSENSITIVE);
+
+    /** The table an {@code INSERT INTO table [(columns)] SELECT …} inserts into; empty for other statements. */
+    static Optional<String> insertSelectTarget(String sql) {
+        Matcher m = INSERT_SELECT.matcher(sql);
+        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
     /** Whether {@code sql} is an {@code INSERT INTO table …}. */
     static boolean insertsInto(String sql, String table) {
         return insertingInto(sql, table, table).isPresent();

@@ -60,7 +60,10 @@ final class LockingScanInKeyOrder extends Mechanism {
                 + " semi-consistent read, waiting as a DELETE does") + (!locksTheEngineHolds ? "" : "; a statement of a transaction it"
                 + " waited for held every row the engine holds locked after running it on the same data (asked of a second session"
                 + " whose locking read passes locked rows), its WHERE matching them or not")
-                + " (" + String.join("; ", keyOrderSplits) + ")";
+                + (searchedBeforeItsWait.isEmpty() ? "" : "; an INSERT … SELECT that waited read its SELECT as of when it began (a"
+                + " consistent read) and checked its keys as of when it resumed")
+                + " (" + String.join("; ", keyOrderSplits)
+                + (searchedBeforeItsWait.isEmpty() ? "" : "; " + String.join(", ", searchedBeforeItsWait) + " searched before its wait") + ")";
     }
 
     /** Where each write the last key-order simulation split waited, in words ("T2.1 waited on t2 row (0, 1)"). */
@@ -132,6 +135,37 @@ final class LockingScanInKeyOrder extends Mechanism {
         return false;
     }
 
+    /**
+     * At READ COMMITTED, the data an {@code INSERT … SELECT} that waited read: "If the transaction isolation level is READ
+     * COMMITTED, InnoDB does the search on S as a consistent read (no locks)" (MySQL manual, locks set by InnoDB statements),
+     * and a consistent read there "sets and reads its own fresh snapshot", set when the search began, before the insert
+     * waited; so every table but its own as when it was submitted, its own, whose keys the inserted rows are checked against,
+     * as when it resumed (campaign mariadb-RC-s75-i2453: T2's {@code INSERT INTO t1 … SELECT … FROM t0} waited on a key of
+     * t1 and did not insert the row another transaction put in t0 meanwhile). Empty at other levels, for other statements,
+     * and where its SELECT reads its own table too (what it read and what it checks cannot be told apart).
+     */
+    private static Optional<Optional<DbState>> searchedAsSubmitted(DeviationExplainer sim, List<Effect> done, StmtRef ref, int submitted,
+                                                                  int resumed) throws SQLException, SetupFailedException {
+        String sql = sim.testCase.stmt(ref).sql();
+        Optional<String> target = KeyOrderScan.insertSelectTarget(sql);
+        if (sim.testCase.isolation() != txfuzz.model.IsolationLevel.READ_COMMITTED || target.isEmpty()
+                || ScanWaits.readsOf(target.get()).matcher(sql).find()) {
+            return Optional.empty();
+        }
+        Optional<String> table = sim.tableNamed(target.get());
+        Optional<DbState> asSubmitted = sim.view(done, ref.txn(), submitted, false);
+        Optional<DbState> asResumed = sim.view(done, ref.txn(), resumed, false);
+        if (table.isEmpty() || asSubmitted.isEmpty() || asResumed.isEmpty()) {
+            return Optional.of(Optional.empty());
+        }
+        java.util.Map<String, List<List<String>>> tables = new java.util.LinkedHashMap<>(asSubmitted.get().tables());
+        tables.put(table.get(), asResumed.get().tables().getOrDefault(table.get(), List.of()));
+        return Optional.of(Optional.of(new DbState(tables)));
+    }
+
+    /** The INSERT … SELECTs that waited whose search the last simulation read as submitted ({@link #searchedAsSubmitted}). */
+    private final List<String> searchedBeforeItsWait = new ArrayList<>();
+
     /** Whether the last {@link #simulate(DeviationExplainer, SubqueryReads, boolean)} split a write that has a subquery. */
     private boolean splitWithSubquery;
     /** Whether it split a write at a row only {@link ScanWaits#lockedAsTheEngineHolds} gives ({@link #locksTheEngineHolds}). */
@@ -140,6 +174,7 @@ final class LockingScanInKeyOrder extends Mechanism {
     /** With {@code dirty}, the subqueries of a split write read every transaction's writes as they then were. */
     private boolean simulate(DeviationExplainer sim, SubqueryReads reads, boolean dirty) throws SQLException, SetupFailedException {
         keyOrderSplits.clear();
+        searchedBeforeItsWait.clear();
         waitedOnARowOnlyTheEngineShows = false;
         // the writes of transactions that rolled back too: their rows were locked until they ended, so a scan waited on them
         // (campaign mariadb-RU-s74-i2360); the committed views leave them out, and only the committed ones are compared
@@ -151,6 +186,13 @@ final class LockingScanInKeyOrder extends Mechanism {
             int resumed = sim.trace.position(ref);
             Optional<SplitScan> split = e.blocked() ? splitView(sim, done, ref, submitted, resumed) : Optional.empty();
             Optional<DbState> view = split.isPresent() ? Optional.of(split.get().view()) : sim.view(done, ref.txn(), e.blocked() ? resumed : submitted, false);
+            if (split.isEmpty() && e.blocked()) {
+                Optional<Optional<DbState>> searched = searchedAsSubmitted(sim, done, ref, submitted, resumed);
+                if (searched.isPresent()) {
+                    view = searched.get();
+                    searchedBeforeItsWait.add(ref.toString());
+                }
+            }
             boolean withSubquery = split.isPresent() && SUBQUERY.matcher(sim.testCase.stmt(ref).sql()).find();
             splitWithSubquery |= withSubquery;
             // what the write does on the rows its scan read: run as it is, or, its subqueries on one snapshot, on a copy of them

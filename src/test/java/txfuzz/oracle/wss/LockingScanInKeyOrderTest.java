@@ -679,4 +679,40 @@ class LockingScanInKeyOrderTest {
             assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
         }
     }
+
+    private static final String INSERT_SELECT_FROM_T0 = "INSERT INTO t1 (c0, c1) SELECT (x0.c1 + 2), '' FROM t0 x0";
+
+    /**
+     * Campaign mariadb-RC-s75-i2453, reduced: T1 moves t1's (8, '') to (9, '') and inserts (0, 0) into t0, and holds both;
+     * T2's DELETE of the t1 rows its own subquery finds waits on (8, ''); T3's INSERT … SELECT reads t0 as a consistent read,
+     * (0, 6) alone, and waits on t1's key 8, which T1 deleted. After T1's commit the DELETE removes (9, '') and the INSERT
+     * adds (8, ''): one row, where run after T1 it adds (8, '') and (2, '').
+     */
+    private static TestCase insertSelectWaitingOnAKey() {
+        return Cases.on("mariadb").table("t0").table("t1").level(IsolationLevel.READ_COMMITTED)
+                .setup("CREATE TABLE t0 (c0 DOUBLE, c1 INT)", "CREATE TABLE t1 (c0 INT, c1 VARCHAR(10), PRIMARY KEY (c0))",
+                        "INSERT INTO t0 (c0, c1) VALUES (0, 6)", "INSERT INTO t1 (c0, c1) VALUES (8, '')")
+                .txn("UPDATE t1 SET c0 = (t1.c0 + 1)", "INSERT INTO t0 (c0, c1) VALUES (0, 0)")
+                .autocommit("DELETE FROM t1 WHERE t1.c0 IN (SELECT s0.c0 FROM t1 s0)")
+                .autocommit(INSERT_SELECT_FROM_T0)
+                .order(1, 1, 1, 2, 3, 1);
+    }
+
+    @Test
+    void anInsertSelectThatWaitedReadItsSelectAsItBeganAtReadCommitted() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            List<Violation> found = wssViolations(judge(maria, insertSelectWaitingOnAKey(), new txfuzz.model.StmtRef(3, 0)));
+            assertTrue(found.stream().allMatch(v -> documentedByTheRule(v) && v.reference().contains("T3.0 searched before its wait")),
+                    found.toString());
+        }
+    }
+
+    /** The control: after the same wait the INSERT … SELECT writes (8, 'x'), which no snapshot of t0 gives: a bug candidate. */
+    @Test
+    void anInsertSelectThatWritesAValueNoSnapshotGivesStaysABugCandidate() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            assertSkippingStaysABugCandidate(maria, INSERT_SELECT_FROM_T0, INSERT_SELECT_FROM_T0.replace("''", "'x'"),
+                    insertSelectWaitingOnAKey(), new txfuzz.model.StmtRef(3, 0), "");
+        }
+    }
 }
