@@ -47,8 +47,9 @@ public enum Deviation {
      * resumption), while its scan reads its own table's rows as the key-order scan does (InnoDB at READ COMMITTED and READ
      * UNCOMMITTED: a read view opened at a statement's first consistent read and kept to its end; an uncorrelated subquery's
      * result kept for every row; at READ UNCOMMITTED, where "a possible earlier version of a row might be used", a snapshot of
-     * the committed data or of every transaction's writes as they then were). Explains only where a write that waited has a
-     * subquery.
+     * the committed data or of every transaction's writes as they then were, or, no read view being kept there, the data with
+     * uncommitted writes as when the scan read each row: before the wait or after it). Explains only where a write that waited
+     * has a subquery.
      */
     LOCKING_SCAN_WITH_ONE_SUBQUERY_SNAPSHOT,
     /**

@@ -253,7 +253,8 @@ public final class MariadbEngine implements Engine {
         // A waiting write's subqueries read one read view, opened by the first of them to run, before the wait or after it
         // (campaign seed 70: i257, i6509, i9105). The manual says each consistent read at READ COMMITTED "sets and reads its own
         // fresh snapshot", not that a subquery run again after a wait keeps the view of before it: no sentence describes it,
-        // it keeps PL-2, so what it explains is not promised.
+        // it keeps PL-2, so what it explains is not promised. At READ UNCOMMITTED, where no read view is kept, each row's
+        // subqueries may read the data, uncommitted writes included, as the scan read that row (mariadb-RU-s78-i9020).
         m.put(IsolationLevel.READ_UNCOMMITTED, LevelSemantics.permits(KB_READ_UNCOMMITTED + ": \"This lowest isolation level allows dirty"
                 + " reads, where a transaction can see uncommitted changes. [...] SELECT statements are performed in a non-locking fashion, but a"
                 + " possible earlier version of a row might be used.\" And " + rc, Deviation.DIRTY_VISIBILITY, Deviation.STATEMENT_SNAPSHOT_WITH_RECHECK,

@@ -43,7 +43,8 @@ final class LockingScanInKeyOrder extends Mechanism {
         super(Deviation.LOCKING_SCAN_IN_KEY_ORDER, Promise.READ_COMMITTED, "LockingScanInKeyOrderTest");
         this.oneSubquerySnapshot = oneSubquerySnapshot;
         this.locksTheEngineHolds = locksTheEngineHolds;
-        this.forms = oneSubquerySnapshot ? List.of(SubqueryReads.AS_SUBMITTED, SubqueryReads.AS_RESUMED) : List.of(SubqueryReads.SPLIT_VIEW);
+        this.forms = oneSubquerySnapshot ? List.of(SubqueryReads.AS_SUBMITTED, SubqueryReads.AS_RESUMED, SubqueryReads.AS_EACH_ROW_WAS_READ)
+                : List.of(SubqueryReads.SPLIT_VIEW);
     }
 
     @Override
@@ -56,7 +57,8 @@ final class LockingScanInKeyOrder extends Mechanism {
                 + " write or locking read had read with locks, read the rows between the two waits as they were when the first"
                 + " ended" + (!oneSubquerySnapshot ? "" : "; the subqueries of such a write, consistent reads, read one"
                 + " snapshot, taken before its wait or after it (where plain reads may see uncommitted writes, of the committed data or"
-                + " of every transaction's writes as they then were), and an UPDATE with a subquery on its own table read with locks and no"
+                + " of every transaction's writes as they then were, or, no read view being kept there, the data with uncommitted writes"
+                + " as when the scan read each row), and an UPDATE with a subquery on its own table read with locks and no"
                 + " semi-consistent read, waiting as a DELETE does") + (!locksTheEngineHolds ? "" : "; a statement of a transaction it"
                 + " waited for held every row the engine holds locked after running it on the same data (asked of a second session"
                 + " whose locking read passes locked rows), its WHERE matching them or not")
@@ -84,7 +86,14 @@ final class LockingScanInKeyOrder extends Mechanism {
         /** The split view itself, as the scan's own rows (the rule's first form, tried first). */
         SPLIT_VIEW(""),
         AS_SUBMITTED("as when it began"),
-        AS_RESUMED("as when it resumed");
+        AS_RESUMED("as when it resumed"),
+        /**
+         * Where plain reads see uncommitted writes, no read view is kept: the subqueries of each row read the data as they
+         * were when the scan read that row, before the wait or after it (campaign mariadb-RU-s78-i9020: {@code SET c1 =
+         * (SELECT MAX(s0.c0) FROM t1 s0 WHERE s0.c0 <> t1.c0)} gave NULL for the row read before the wait and 1, a row
+         * inserted meanwhile, for the one after it). Tried with uncommitted writes only.
+         */
+        AS_EACH_ROW_WAS_READ("as when the scan read each row (before the wait, or after it)");
 
         final String words;
 
@@ -122,6 +131,9 @@ final class LockingScanInKeyOrder extends Mechanism {
                 ? List.of(false, true) : List.of(false);
         for (boolean dirty : dirtyToo) {
             for (SubqueryReads reads : forms) {
+                if (reads == SubqueryReads.AS_EACH_ROW_WAS_READ && !dirty) {
+                    continue;
+                }
                 splitWithSubquery = false;
                 sim.simulatedCounts.clear();
                 if (simulate(sim, reads, dirty) && (reads == SubqueryReads.SPLIT_VIEW || splitWithSubquery)) {
@@ -198,7 +210,10 @@ final class LockingScanInKeyOrder extends Mechanism {
             // what the write does on the rows its scan read: run as it is, or, its subqueries on one snapshot, on a copy of them
             ScanEffect effect = scanned -> sim.effectOn(Optional.of(scanned), List.of(ref));
             String subqueriesRead = "";
-            if (withSubquery && reads != SubqueryReads.SPLIT_VIEW) {
+            if (withSubquery && reads == SubqueryReads.AS_EACH_ROW_WAS_READ) {
+                effect = eachRowAsRead(sim, ref, split.get(), sim.view(done, ref.txn(), submitted, true), sim.view(done, ref.txn(), resumed, true));
+                subqueriesRead = ", its subqueries reading the data " + reads.words + ", uncommitted writes included";
+            } else if (withSubquery && reads != SubqueryReads.SPLIT_VIEW) {
                 boolean asSubmitted = reads == SubqueryReads.AS_SUBMITTED;
                 Optional<DbState> snapshot = dirty ? sim.view(done, ref.txn(), asSubmitted ? submitted : resumed, true)
                         : Optional.of(asSubmitted ? split.get().submitted() : split.get().resumed());
@@ -235,6 +250,39 @@ final class LockingScanInKeyOrder extends Mechanism {
         // with the engine's own locks, only a wait on a row they alone show is this rule's (the rest is the scan's own)
         return !keyOrderSplits.isEmpty() && (!locksTheEngineHolds || waitedOnARowOnlyTheEngineShows)
                 && sim.accepted(sim.reproducesActual(done.stream().filter(d -> sim.committed.contains(d.txn())).map(Effect::delta).toList()));
+    }
+
+    /**
+     * {@link SubqueryReads#AS_EACH_ROW_WAS_READ}: {@code ref} run on the rows its scan read before the row it waited on, its
+     * subqueries seeing {@code asSubmitted}, then on that row and those after it, its subqueries seeing {@code asResumed}; its
+     * count the two parts' sum. Its own changes stay out of its subqueries' data: MariaDB runs an UPDATE whose subquery reads
+     * its own table as a multi-table update, which changes the rows once it has read them all.
+     */
+    private static ScanEffect eachRowAsRead(DeviationExplainer sim, StmtRef ref, SplitScan split, Optional<DbState> asSubmitted,
+                                            Optional<DbState> asResumed) {
+        return scanned -> {
+            if (asSubmitted.isEmpty() || asResumed.isEmpty()) {
+                return Optional.empty();
+            }
+            List<List<String>> before = new ArrayList<>();
+            List<List<String>> after = new ArrayList<>();
+            for (List<String> row : scanned.tables().getOrDefault(split.table(), List.of())) {
+                Optional<Integer> c = split.key().compare(row, split.waitedOn());
+                if (c.isEmpty()) {
+                    return Optional.empty();
+                }
+                (c.get() < 0 ? before : after).add(row);
+            }
+            Optional<StateDelta> first = sim.effectOnRows(ref, split.table(), before, asSubmitted.get());
+            Long firstCount = sim.simulatedCounts.get(ref);
+            Optional<StateDelta> second = first.isEmpty() ? Optional.empty() : sim.effectOnRows(ref, split.table(), after, asResumed.get());
+            Long secondCount = sim.simulatedCounts.get(ref);
+            if (second.isEmpty() || firstCount == null || secondCount == null) {
+                return Optional.empty();
+            }
+            sim.simulatedCounts.put(ref, firstCount + secondCount);
+            return Optional.of(first.get().and(second.get()));
+        };
     }
 
     /** What a write does on the rows its scan read, {@code scanned} holding them (its count left in {@link DeviationExplainer#simulatedCounts}). */

@@ -88,6 +88,23 @@ class SubqueriesOnOneSnapshotTest {
                 .order(1, 1, 2, 3, 1);
     }
 
+    private static final String MAX_OF_THE_OTHERS = "UPDATE t1 SET c1 = (SELECT MAX(s0.c0) FROM t1 s0 WHERE s0.c0 <> t1.c0)";
+
+    /**
+     * Campaign mariadb-RU-s78-i9020, reduced: a table without a key holds A = (0, 0); T1 inserts B = (0, 0) (a REPLACE
+     * without a key to collide on) and holds it; T2's UPDATE sets each row's c1 to the largest other c0: it reads A, whose
+     * subquery sees A and B, both c0 = 0 (NULL), then waits on B; T3 inserts C = (1, 0) and commits, T1 commits; after the
+     * wait B's subquery sees C (1), and C's sees A and B (0). A run after T1 and T3 gives A 1 too.
+     */
+    private static TestCase subqueriesOfEachRowAsTheScanReadIt() {
+        return Cases.on("mariadb").level(IsolationLevel.READ_UNCOMMITTED).table("t1")
+                .setup("CREATE TABLE t1 (c0 INT, c1 INT)", "INSERT INTO t1 (c0, c1) VALUES (0, 0)")
+                .txn("REPLACE INTO t1 (c0, c1) VALUES (0, 0)")
+                .autocommit(MAX_OF_THE_OTHERS)
+                .autocommit("INSERT INTO t1 (c0, c1) VALUES (1, 0)")
+                .order(1, 1, 2, 3, 1);
+    }
+
     private static final StmtRef WAITING = new StmtRef(2, 0);
 
     private static List<Violation> wssViolations(Target target, TestCase c) throws Exception {
@@ -179,6 +196,25 @@ class SubqueriesOnOneSnapshotTest {
         try (Target mariadb = TestServers.open("mariadb")) {
             Target faulty = RewritingTarget.once(mariadb, SET_WHERE_ANOTHER_DIFFERS, "UPDATE t1 SET c3 = (t1.c2 + 0) WHERE c3 = 0 AND EXISTS (SELECT 0 FROM t1 s0)");
             assertBugCandidateTheRuleDoesNotExplain(wssViolations(faulty, correlatedSubqueryKeepsItsSnapshot()));
+        }
+    }
+
+    @Test
+    void atReadUncommittedEachRowsSubqueryReadsTheDataAsTheScanReadThatRow() throws Exception {
+        try (Target mariadb = TestServers.open("mariadb")) {
+            List<Violation> found = wssViolations(mariadb, subqueriesOfEachRowAsTheScanReadIt());
+            assertNotPromisedByTheRule(found);
+            assertTrue(found.stream().allMatch(v -> v.reference().contains("as when the scan read each row")), found.toString());
+        }
+    }
+
+    /** The control of each row's read: the run's UPDATE gives A 7, which no data it could read gives (NULL or 1). */
+    @Test
+    void aValueNoRowsDataGivesStaysABugCandidateAtReadUncommitted() throws Exception {
+        try (Target mariadb = TestServers.open("mariadb")) {
+            Target faulty = RewritingTarget.once(mariadb, MAX_OF_THE_OTHERS,
+                    "UPDATE t1 SET c1 = COALESCE((SELECT MAX(s0.c0) FROM t1 s0 WHERE s0.c0 <> t1.c0), 7)");
+            assertBugCandidateTheRuleDoesNotExplain(wssViolations(faulty, subqueriesOfEachRowAsTheScanReadIt()));
         }
     }
 }
