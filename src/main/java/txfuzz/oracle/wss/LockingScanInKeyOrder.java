@@ -153,26 +153,30 @@ final class LockingScanInKeyOrder extends Mechanism {
      * and a consistent read there "sets and reads its own fresh snapshot", set when the search began, before the insert
      * waited; so every table but its own as when it was submitted, its own, whose keys the inserted rows are checked against,
      * as when it resumed (campaign mariadb-RC-s75-i2453: T2's {@code INSERT INTO t1 … SELECT … FROM t0} waited on a key of
-     * t1 and did not insert the row another transaction put in t0 meanwhile). Empty at other levels, for other statements,
-     * and where its SELECT reads its own table too (what it read and what it checks cannot be told apart).
+     * t1 and did not insert the row another transaction put in t0 meanwhile). Empty where the views collide.
      */
-    private static Optional<Optional<DbState>> searchedAsSubmitted(DeviationExplainer sim, List<Effect> done, StmtRef ref, int submitted,
-                                                                  int resumed) throws SQLException, SetupFailedException {
-        String sql = sim.testCase.stmt(ref).sql();
-        Optional<String> target = KeyOrderScan.insertSelectTarget(sql);
-        if (sim.testCase.isolation() != txfuzz.model.IsolationLevel.READ_COMMITTED || target.isEmpty()
-                || ScanWaits.readsOf(target.get()).matcher(sql).find()) {
-            return Optional.empty();
-        }
-        Optional<String> table = sim.tableNamed(target.get());
+    private static Optional<DbState> searchedAsSubmitted(DeviationExplainer sim, List<Effect> done, StmtRef ref, int submitted,
+                                                         int resumed) throws SQLException, SetupFailedException {
+        Optional<String> table = sim.tableNamed(KeyOrderScan.insertSelectTarget(sim.testCase.stmt(ref).sql()).orElseThrow());
         Optional<DbState> asSubmitted = sim.view(done, ref.txn(), submitted, false);
         Optional<DbState> asResumed = sim.view(done, ref.txn(), resumed, false);
         if (table.isEmpty() || asSubmitted.isEmpty() || asResumed.isEmpty()) {
-            return Optional.of(Optional.empty());
+            return Optional.empty();
         }
         java.util.Map<String, List<List<String>>> tables = new java.util.LinkedHashMap<>(asSubmitted.get().tables());
         tables.put(table.get(), asResumed.get().tables().getOrDefault(table.get(), List.of()));
-        return Optional.of(Optional.of(new DbState(tables)));
+        return Optional.of(new DbState(tables));
+    }
+
+    /**
+     * Whether {@code ref} is an {@code INSERT … SELECT} at READ COMMITTED whose SELECT reads other tables only, so that what
+     * it read and what it checked its keys against can be told apart ({@link #searchedAsSubmitted}).
+     */
+    private static boolean searchesBeforeItsWait(DeviationExplainer sim, StmtRef ref) {
+        String sql = sim.testCase.stmt(ref).sql();
+        Optional<String> target = KeyOrderScan.insertSelectTarget(sql);
+        return sim.testCase.isolation() == txfuzz.model.IsolationLevel.READ_COMMITTED && target.isPresent()
+                && !ScanWaits.readsOf(target.get()).matcher(sql).find();
     }
 
     /** The INSERT … SELECTs that waited whose search the last simulation read as submitted ({@link #searchedAsSubmitted}). */
@@ -198,12 +202,9 @@ final class LockingScanInKeyOrder extends Mechanism {
             int resumed = sim.trace.position(ref);
             Optional<SplitScan> split = e.blocked() ? splitView(sim, done, ref, submitted, resumed) : Optional.empty();
             Optional<DbState> view = split.isPresent() ? Optional.of(split.get().view()) : sim.view(done, ref.txn(), e.blocked() ? resumed : submitted, false);
-            if (split.isEmpty() && e.blocked()) {
-                Optional<Optional<DbState>> searched = searchedAsSubmitted(sim, done, ref, submitted, resumed);
-                if (searched.isPresent()) {
-                    view = searched.get();
-                    searchedBeforeItsWait.add(ref.toString());
-                }
+            if (split.isEmpty() && e.blocked() && searchesBeforeItsWait(sim, ref)) {
+                view = searchedAsSubmitted(sim, done, ref, submitted, resumed);
+                searchedBeforeItsWait.add(ref.toString());
             }
             boolean withSubquery = split.isPresent() && SUBQUERY.matcher(sim.testCase.stmt(ref).sql()).find();
             splitWithSubquery |= withSubquery;
