@@ -57,7 +57,8 @@ public enum Deviation {
      * where a blocker's statement held, besides the rows the model derives from what it matched, every row the engine itself
      * holds locked after running it on the same data ({@link Engine#lockedRowsSkippingRead}): a statement may keep the lock on
      * a row its WHERE did not match (InnoDB: a range scan through a secondary index keeps the record that ended its range,
-     * MySQL bug #58157). Explains only where a write that waited did so on such a row.
+     * MySQL bug #58157); and a write of another transaction that was itself waiting held those of them its scan had met
+     * before its own wait. Explains only where a write that waited did so on such a row.
      */
     LOCKING_SCAN_WITH_LOCKS_KEPT_ON_UNMATCHED_ROWS,
     /**

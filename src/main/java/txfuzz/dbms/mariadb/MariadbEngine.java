@@ -232,7 +232,8 @@ public final class MariadbEngine implements Engine {
                 + " level is READ COMMITTED, InnoDB does the search on S as a consistent read (no locks).", MYSQL_LOCKS_SET);
         // A statement may keep locks on rows its WHERE never matched: a range scan through a secondary index, the record that
         // ended its range (campaign mariadb-RU-s75-i712; MySQL bug #58157); an UPDATE with an IN subquery on its own table, the
-        // rows its subquery read (mariadb-RC-s75-i6969; MDEV-36832). The manual says the opposite, so it is measured, and a lock held longer only
+        // rows its subquery read (mariadb-RC-s75-i6969; MDEV-36832); an UPDATE waiting itself, the rows it scanned before
+        // (mariadb-RU-s75-i2720). The manual says the opposite, so it is measured, and a lock held longer only
         // makes another write wait, which the key-order scan then describes.
         Basis keptLocks = new Basis.Measured("a statement keeps the lock on a row its WHERE did not match, as the server reports"
                 + " after running it on the same data (a range scan through a secondary index, `WHERE c1 < ''` or `c1 NOT IN ('')`, keeps"
@@ -240,7 +241,9 @@ public final class MariadbEngine implements Engine {
                 + " and READ UNCOMMITTED alike, known upstream as MySQL bug #58157, https://bugs.mysql.com/bug.php?id=58157; an UPDATE"
                 + " with an IN subquery on its own table, which MariaDB runs as a multi-table update, keeps the locks its subquery took"
                 + " on the rows it read, campaign mariadb-RC-s75-i6969, known upstream as MDEV-36832, whose fix, MariaDB/server pull request"
-                + " #4682, makes such a subquery a consistent read); the manual says \"Record locks for nonmatching rows are released after MySQL has"
+                + " #4682, makes such a subquery a consistent read; an UPDATE … WHERE c1 IN (SELECT …), run as a semi-join, waiting on"
+                + " another transaction's row still holds the rows its scan met before it, matched or not, campaign"
+                + " mariadb-RU-s75-i2720); the manual says \"Record locks for nonmatching rows are released after MySQL has"
                 + " evaluated the WHERE condition\", " + MYSQL_LEVELS + "#isolevel_read-committed", "LocksKeptOnUnmatchedRowsTest",
                 "a lock held longer only makes another write wait longer: no read of uncommitted data and no overwrite of an uncommitted"
                 + " write comes of it, so the level's promise holds, and what the waiting write then read is the documented key-order scan");

@@ -61,7 +61,8 @@ final class LockingScanInKeyOrder extends Mechanism {
                 + " as when the scan read each row), and an UPDATE with a subquery on its own table read with locks and no"
                 + " semi-consistent read, waiting as a DELETE does") + (!locksTheEngineHolds ? "" : "; a statement of a transaction it"
                 + " waited for held every row the engine holds locked after running it on the same data (asked of a second session"
-                + " whose locking read passes locked rows), its WHERE matching them or not")
+                + " whose locking read passes locked rows), its WHERE matching them or not, and a write still waiting itself held"
+                + " those of them its scan had met before its own wait")
                 + (searchedBeforeItsWait.isEmpty() ? "" : "; an INSERT … SELECT that waited read its SELECT as of when it began (a"
                 + " consistent read) and checked its keys as of when it resumed")
                 + " (" + String.join("; ", keyOrderSplits)
@@ -101,6 +102,10 @@ final class LockingScanInKeyOrder extends Mechanism {
             this.words = words;
         }
     }
+
+    /** A conjunct of a WHERE that is {@code column IN (SELECT …)}: the form MariaDB turns into a semi-join. */
+    private static final java.util.regex.Pattern SEMI_JOIN_IN = java.util.regex.Pattern.compile(
+            "(?i)\\b(WHERE|AND)\\s+\\(?\\s*[\\w.]+\\s+IN\\s*\\(\\s*SELECT\\b");
 
     /** A subquery in a statement's text. */
     static final java.util.regex.Pattern SUBQUERY = java.util.regex.Pattern.compile("(?i)\\(\\s*SELECT\\b");
@@ -179,6 +184,9 @@ final class LockingScanInKeyOrder extends Mechanism {
                 && !ScanWaits.readsOf(target.get()).matcher(sql).find();
     }
 
+    /** Each write the last simulation split so far, with where it waited (for the rows it held while it waited). */
+    private final java.util.Map<StmtRef, SplitScan> splits = new java.util.HashMap<>();
+
     /** The INSERT … SELECTs that waited whose search the last simulation read as submitted ({@link #searchedAsSubmitted}). */
     private final List<String> searchedBeforeItsWait = new ArrayList<>();
 
@@ -190,6 +198,7 @@ final class LockingScanInKeyOrder extends Mechanism {
     /** With {@code dirty}, the subqueries of a split write read every transaction's writes as they then were. */
     private boolean simulate(DeviationExplainer sim, SubqueryReads reads, boolean dirty) throws SQLException, SetupFailedException {
         keyOrderSplits.clear();
+        splits.clear();
         searchedBeforeItsWait.clear();
         waitedOnARowOnlyTheEngineShows = false;
         // the writes of transactions that rolled back too: their rows were locked until they ended, so a scan waited on them
@@ -201,6 +210,7 @@ final class LockingScanInKeyOrder extends Mechanism {
             int submitted = e.completedBefore();
             int resumed = sim.trace.position(ref);
             Optional<SplitScan> split = e.blocked() ? splitView(sim, done, ref, submitted, resumed) : Optional.empty();
+            split.ifPresent(s -> splits.put(ref, s));
             Optional<DbState> view = split.isPresent() ? Optional.of(split.get().view()) : sim.view(done, ref.txn(), e.blocked() ? resumed : submitted, false);
             if (split.isEmpty() && e.blocked() && searchesBeforeItsWait(sim, ref)) {
                 view = searchedAsSubmitted(sim, done, ref, submitted, resumed);
@@ -337,9 +347,13 @@ final class LockingScanInKeyOrder extends Mechanism {
         // none), so it waits on the first committed version it matches on the data as of its submission. An UPDATE with a
         // subquery on its own table is one MariaDB runs as a multi-table update, whose scan reads with locks and no
         // semi-consistent read: it waits as a DELETE does (campaign mariadb-RC-s70-i257 waited on a row the holder inserted).
-        // Only the rule whose subqueries read one snapshot takes it so; no manual describes it.
+        // Only the rule whose subqueries read one snapshot takes it so; no manual describes it. So does an UPDATE whose WHERE
+        // has a conjunct `column IN (SELECT …)` on any table, which MariaDB turns into a semi-join (measured: such an UPDATE
+        // matching nothing waits on a row another transaction inserted; with EXISTS, NOT IN, or a subquery in its SET it does
+        // not; campaign mariadb-RU-s75-i2720).
+        String sql = sim.testCase.stmt(ref).sql();
         boolean semiConsistent = kind == StmtKind.UPDATE
-                && !(oneSubquerySnapshot && subqueryReads(sim.testCase.stmt(ref).sql(), target.get().table()));
+                && !(oneSubquerySnapshot && (subqueryReads(sql, target.get().table()) || SEMI_JOIN_IN.matcher(sql).find()));
         Set<String> matchedOnSubmitted = null;
         if (semiConsistent) {
             Optional<StateDelta> onSubmitted = sim.effectOn(before, List.of(ref));
@@ -365,6 +379,7 @@ final class LockingScanInKeyOrder extends Mechanism {
         derived.addAll(ids(holders.newVersions()));
         if (locksTheEngineHolds) {
             oldVersions.addAll(scanWaits.lockedAsTheEngineHolds(sim, done, ref, table.get(), submitted, resumed));
+            oldVersions.addAll(heldWhileWaiting(sim, ref, table.get(), submitted, resumed));
         }
         List<List<String>> held = new ArrayList<>();
         for (List<String> row : oldVersions) {
@@ -392,6 +407,37 @@ final class LockingScanInKeyOrder extends Mechanism {
         keyOrderSplits.add(ScanWaits.waitedOn(ref, table.get(), waitedOn.get())
                 + (onlyTheEngineShows ? ", which only the engine's own locks show held" : ""));
         return Optional.of(new SplitScan(split.get(), table.get(), key.get(), waitedOn.get(), before.get(), after.get(), matchedOnSubmitted != null));
+    }
+
+    /**
+     * The rows of {@code table} that writes of other transactions, themselves waiting when {@code ref} was submitted and split
+     * earlier in this simulation, held: those the engine holds after such a write run on the data as it was submitted
+     * ({@link DeviationExplainer#rowsHeldAfter}) that its scan met before the row it waited on (measured on MariaDB: an
+     * {@code UPDATE … WHERE c1 IN (SELECT …)} waiting on another transaction's row still held a row it had scanned and not
+     * matched; campaign mariadb-RU-s75-i2720). Only writes whose transaction ended while {@code ref} waited.
+     */
+    private List<List<String>> heldWhileWaiting(DeviationExplainer sim, StmtRef ref, String table, int submitted, int resumed)
+            throws SQLException, SetupFailedException {
+        List<List<String>> out = new ArrayList<>();
+        int submitSeq = sim.trace.executed(ref).orElseThrow().submitSeq();
+        for (java.util.Map.Entry<StmtRef, SplitScan> w : splits.entrySet()) {
+            StmtRef other = w.getKey();
+            SplitScan split = w.getValue();
+            ExecutedStmt x = sim.trace.executed(other).orElseThrow();
+            int end = sim.endPosition(other.txn());
+            if (other.txn() == ref.txn() || !split.table().equals(table) || x.submitSeq() >= submitSeq
+                    || sim.trace.position(other) < submitted || end < submitted || end >= resumed) {
+                continue;
+            }
+            Optional<Set<String>> held = sim.rowsHeldAfter(split.submitted(), other, table);
+            for (List<String> row : split.submitted().tables().getOrDefault(table, List.of())) {
+                Optional<Integer> c = split.key().compare(row, split.waitedOn());
+                if (held.isPresent() && held.get().contains(row.get(row.size() - 1)) && c.isPresent() && c.get() < 0) {
+                    out.add(row);
+                }
+            }
+        }
+        return out;
     }
 
     /**

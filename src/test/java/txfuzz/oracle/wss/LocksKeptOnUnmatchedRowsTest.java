@@ -70,4 +70,53 @@ class LocksKeptOnUnmatchedRowsTest {
             assertTrue(found.stream().noneMatch(v -> v.reference() != null && v.reference().contains(RULE)), found.toString());
         }
     }
+
+    private static final String UPDATE_EVERY_ROW = "UPDATE t1 SET c2 = 1";
+
+    /**
+     * Campaign mariadb-RU-s75-i2720, its shape: t1 holds B = (1, 0, 0). T1 inserts C = (6, 0, 0) and holds it; T2 inserts A =
+     * (0, 0, 0), then its {@code UPDATE … WHERE t1.c1 IN (SELECT s0.c1 FROM t0 s0)} (t0 empty: it matches nothing; MariaDB
+     * runs it as a semi-join, with no semi-consistent read) scans A and B, keeps B locked, and waits on C. T3's UPDATE of
+     * every row passes A (no committed version) and waits on B; T1 commits, T2's UPDATE ends, T2 commits: T3 goes on from B
+     * and changes B and C, not A, behind it; run after T1 and T2 it changes all three.
+     */
+    private static TestCase updateWaitingOnARowAWaitingWriteHeld(IsolationLevel level) {
+        return Cases.on("mariadb").level(level).table("t0").table("t1")
+                .setup("CREATE TABLE t0 (c1 INT)", "CREATE TABLE t1 (c0 INT, c1 INT, c2 INT, PRIMARY KEY (c0))",
+                        "INSERT INTO t1 (c0, c1, c2) VALUES (1, 0, 0)")
+                .txn("INSERT INTO t1 (c0, c1, c2) VALUES (6, 0, 0)")
+                .txn("INSERT INTO t1 (c0, c1, c2) VALUES (0, 0, 0)", "UPDATE t1 SET c1 = (t1.c1 + 0) WHERE t1.c1 IN (SELECT s0.c1 FROM t0 s0)")
+                .autocommit(UPDATE_EVERY_ROW)
+                .order(1, 1, 2, 2, 2, 3, 1, 2);
+    }
+
+    private static List<Violation> waitingOnAWaitingWrite(Target target, IsolationLevel level) throws Exception {
+        WssRun r = WssRun.of(target, updateWaitingOnARowAWaitingWriteHeld(level));
+        assertTrue(r.trace().executed(new StmtRef(2, 2)).orElseThrow().blocked(), "T2's UPDATE waits on C: " + r.trace());
+        assertTrue(r.trace().executed(new StmtRef(3, 0)).orElseThrow().blocked(), "T3's UPDATE waits on B: " + r.trace());
+        List<Violation> found = r.verdict().violations().stream().filter(x -> x.kind() instanceof WssKind).toList();
+        assertFalse(found.isEmpty(), "the final state differs from the serial replay: " + r.verdict() + "\n" + r.trace());
+        return found;
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = IsolationLevel.class, names = {"READ_COMMITTED", "READ_UNCOMMITTED"})
+    void anUpdateWaitingOnARowAWriteHeldWhileItWaitedItselfIsNotPromised(IsolationLevel level) throws Exception {
+        try (Target mariadb = TestServers.open("mariadb")) {
+            List<Violation> found = waitingOnAWaitingWrite(mariadb, level);
+            assertTrue(found.stream().allMatch(v -> v.classification() == Classification.NOT_PROMISED && v.reference().contains(RULE)
+                    && v.reference().contains("T3.0 waited on t1 row (1, 0, 0)")), found.toString());
+        }
+    }
+
+    /** The control: T3's UPDATE writes 7 into C, a row it met after its wait, which no data it could read gives. */
+    @Test
+    void anUpdateThatWritesAValueNoReadGivesAfterItsWaitStaysABugCandidate() throws Exception {
+        try (Target mariadb = TestServers.open("mariadb")) {
+            List<Violation> found = waitingOnAWaitingWrite(RewritingTarget.once(mariadb, UPDATE_EVERY_ROW,
+                    "UPDATE t1 SET c2 = CASE WHEN t1.c0 = 6 THEN 7 ELSE 1 END"), IsolationLevel.READ_COMMITTED);
+            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
+            assertTrue(found.stream().noneMatch(v -> v.reference() != null && v.reference().contains(RULE)), found.toString());
+        }
+    }
 }
