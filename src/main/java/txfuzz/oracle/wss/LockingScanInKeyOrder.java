@@ -375,11 +375,12 @@ final class LockingScanInKeyOrder extends Mechanism {
         oldVersions.addAll(scanWaits.lockedBySelects(sim, done, ref, table.get(), submitted, resumed, false));
         oldVersions.addAll(scanWaits.lockedByFailedInserts(sim, done, ref, table.get(), submitted, resumed,
                 () -> scanWaits.key(sim, ref, target.get(), before.get())));
+        oldVersions.addAll(heldWhileWaiting(sim, done, ref, table.get(), submitted, resumed, false));
         Set<String> derived = ids(oldVersions);
         derived.addAll(ids(holders.newVersions()));
         if (locksTheEngineHolds) {
             oldVersions.addAll(scanWaits.lockedAsTheEngineHolds(sim, done, ref, table.get(), submitted, resumed));
-            oldVersions.addAll(heldWhileWaiting(sim, ref, table.get(), submitted, resumed));
+            oldVersions.addAll(heldWhileWaiting(sim, done, ref, table.get(), submitted, resumed, true));
         }
         List<List<String>> held = new ArrayList<>();
         for (List<String> row : oldVersions) {
@@ -411,13 +412,16 @@ final class LockingScanInKeyOrder extends Mechanism {
 
     /**
      * The rows of {@code table} that writes of other transactions, themselves waiting when {@code ref} was submitted and split
-     * earlier in this simulation, held: those the engine holds after such a write run on the data as it was submitted
-     * ({@link DeviationExplainer#rowsHeldAfter}) that its scan met before the row it waited on (measured on MariaDB: an
-     * {@code UPDATE … WHERE c1 IN (SELECT …)} waiting on another transaction's row still held a row it had scanned and not
-     * matched; campaign mariadb-RU-s75-i2720). Only writes whose transaction ended while {@code ref} waited.
+     * earlier in this simulation, held, of those their scans met before the row they waited on: the rows such a write changed
+     * or deleted there, as they were (it locks them to the end of its transaction; campaign mariadb-RC-s79-i3917: a DELETE
+     * waiting on another transaction's row had deleted the row before it, on which an UPDATE then waited); with {@code
+     * asTheEngineHolds}, those the engine holds after such a write run on the data as it was submitted ({@link
+     * DeviationExplainer#rowsHeldAfter}): measured on MariaDB, an {@code UPDATE … WHERE c1 IN (SELECT …)} waiting on another
+     * transaction's row still held a row it had scanned and not matched (campaign mariadb-RU-s75-i2720). Only writes whose
+     * transaction ended while {@code ref} waited.
      */
-    private List<List<String>> heldWhileWaiting(DeviationExplainer sim, StmtRef ref, String table, int submitted, int resumed)
-            throws SQLException, SetupFailedException {
+    private List<List<String>> heldWhileWaiting(DeviationExplainer sim, List<Effect> done, StmtRef ref, String table, int submitted,
+                                                int resumed, boolean asTheEngineHolds) throws SQLException, SetupFailedException {
         List<List<String>> out = new ArrayList<>();
         int submitSeq = sim.trace.executed(ref).orElseThrow().submitSeq();
         for (java.util.Map.Entry<StmtRef, SplitScan> w : splits.entrySet()) {
@@ -429,10 +433,11 @@ final class LockingScanInKeyOrder extends Mechanism {
                     || sim.trace.position(other) < submitted || end < submitted || end >= resumed) {
                 continue;
             }
-            Optional<Set<String>> held = sim.rowsHeldAfter(split.submitted(), other, table);
+            Set<String> held = asTheEngineHolds ? sim.rowsHeldAfter(split.submitted(), other, table).orElse(Set.of())
+                    : ids(done.stream().filter(d -> other.equals(d.ref())).flatMap(d -> d.delta().removed().getOrDefault(table, List.of()).stream()).toList());
             for (List<String> row : split.submitted().tables().getOrDefault(table, List.of())) {
                 Optional<Integer> c = split.key().compare(row, split.waitedOn());
-                if (held.isPresent() && held.get().contains(row.get(row.size() - 1)) && c.isPresent() && c.get() < 0) {
+                if (held.contains(row.get(row.size() - 1)) && c.isPresent() && c.get() < 0) {
                     out.add(row);
                 }
             }

@@ -715,4 +715,41 @@ class LockingScanInKeyOrderTest {
                     insertSelectWaitingOnAKey(), new txfuzz.model.StmtRef(3, 0), "");
         }
     }
+
+    private static final String UPDATE_EVERY_C2 = "UPDATE t0 SET c2 = (t0.c2 + 1)";
+
+    /**
+     * Campaign mariadb-RC-s79-i3917's shape: t0 holds (1, 1) and (5, 5). T1 inserts (8, 0) and holds it; T2's DELETE of every
+     * row but (5, 5) deletes (1, 1), passes (5, 5), and waits on (8, 0); T3's UPDATE of every row waits on (1, 1), which the
+     * waiting DELETE holds; T1 commits, the DELETE ends, T2 inserts (1, 0) and commits. T3 goes on from (1, 1), changes
+     * (5, 5), and misses (1, 0), behind it: one row, where run after T1 and T2 it changes two.
+     */
+    private static TestCase updateWaitingOnARowAWaitingDeleteDeleted(IsolationLevel level) {
+        return Cases.on("mariadb").table("t0").level(level)
+                .setup("CREATE TABLE t0 (c0 INT, c2 INT, PRIMARY KEY (c0, c2))", "INSERT INTO t0 (c0, c2) VALUES (1, 1), (5, 5)")
+                .txn("INSERT INTO t0 (c0, c2) VALUES (8, 0)")
+                .txn("DELETE FROM t0 WHERE t0.c0 <> 5", "INSERT INTO t0 (c0, c2) VALUES (1, 0)")
+                .autocommit(UPDATE_EVERY_C2)
+                .order(1, 1, 2, 2, 3, 1, 2, 2);
+    }
+
+    /** At READ UNCOMMITTED, dirty visibility, tried first, explains the same run: not promised there. */
+    @Test
+    void anUpdateWaitingOnARowAWaitingDeleteHadDeletedIsDocumentedAtReadCommitted() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            List<Violation> found = wssViolations(judge(maria, updateWaitingOnARowAWaitingDeleteDeleted(IsolationLevel.READ_COMMITTED),
+                    new txfuzz.model.StmtRef(3, 0)));
+            assertTrue(found.stream().allMatch(v -> documentedByTheRule(v) && v.reference().contains("T3.0 waited on t0 row (1, 1)")),
+                    found.toString());
+        }
+    }
+
+    /** The control: after the same wait the UPDATE also skips (5, 5), which it met after the row it waited on. */
+    @Test
+    void anUpdateBehindAWaitingDeleteThatAlsoSkipsARowStaysABugCandidate() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            assertSkippingStaysABugCandidate(maria, UPDATE_EVERY_C2, UPDATE_EVERY_C2 + " WHERE t0.c0 <> 5",
+                    updateWaitingOnARowAWaitingDeleteDeleted(IsolationLevel.READ_COMMITTED), new txfuzz.model.StmtRef(3, 0), "");
+        }
+    }
 }
