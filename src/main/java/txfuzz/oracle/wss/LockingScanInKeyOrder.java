@@ -185,7 +185,7 @@ final class LockingScanInKeyOrder extends Mechanism {
     }
 
     /** Each write the last simulation split so far, with where it waited (for the rows it held while it waited). */
-    private final java.util.Map<StmtRef, SplitScan> splits = new java.util.HashMap<>();
+    private final java.util.Map<StmtRef, SplitScan> splits = new java.util.LinkedHashMap<>();
 
     /** The INSERT … SELECTs that waited whose search the last simulation read as submitted ({@link #searchedAsSubmitted}). */
     private final List<String> searchedBeforeItsWait = new ArrayList<>();
