@@ -107,6 +107,12 @@ final class KeyOrderScan {
         return m.find() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
+    /** Whether {@code sql}, an {@code INSERT … SELECT}, names the columns it inserts into. */
+    static boolean insertSelectHasColumnList(String sql) {
+        Matcher m = INSERT_SELECT.matcher(sql);
+        return m.find() && m.group(2) != null;
+    }
+
     /** Whether {@code sql} is an {@code INSERT INTO table …}. */
     static boolean insertsInto(String sql, String table) {
         return insertingInto(sql, table, table).isPresent();

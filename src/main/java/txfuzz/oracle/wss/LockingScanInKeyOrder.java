@@ -187,6 +187,38 @@ final class LockingScanInKeyOrder extends Mechanism {
     /** Each write the last simulation split so far, with where it waited (for the rows it held while it waited). */
     private final java.util.Map<StmtRef, SplitScan> splits = new java.util.LinkedHashMap<>();
 
+    /**
+     * Whether {@code ref} is an {@code INSERT … SELECT} with a column list at READ COMMITTED whose SELECT reads its own table
+     * ({@link #ownTableSearchedAsSubmitted}).
+     */
+    private static boolean searchesItsOwnTableBeforeItsWait(DeviationExplainer sim, StmtRef ref) {
+        String sql = sim.testCase.stmt(ref).sql();
+        Optional<String> target = KeyOrderScan.insertSelectTarget(sql);
+        return sim.testCase.isolation() == txfuzz.model.IsolationLevel.READ_COMMITTED && target.isPresent()
+                && KeyOrderScan.insertSelectHasColumnList(sql) && ScanWaits.readsOf(target.get()).matcher(sql).find();
+    }
+
+    /**
+     * The effect of an {@code INSERT … SELECT} that waited and whose SELECT reads its own table, at READ COMMITTED: the rows
+     * its search found on the data as submitted ({@link #searchedAsSubmitted}), inserted into the table as it was when it
+     * resumed (the view the effect is applied to), found by running it into an empty copy of its table (campaign
+     * mariadb-RC-s80-i10729: an {@code INSERT INTO t0 … SELECT … FROM t0} waited on the key of a row another transaction had
+     * deleted, and after that transaction committed inserted the row its search had read).
+     */
+    private static ScanEffect ownTableSearchedAsSubmitted(DeviationExplainer sim, StmtRef ref, Optional<DbState> asSubmitted)
+            throws SQLException, SetupFailedException {
+        String sql = sim.testCase.stmt(ref).sql();
+        Optional<String> table = sim.tableNamed(KeyOrderScan.insertSelectTarget(sql).orElseThrow());
+        return resumed -> {
+            if (table.isEmpty() || asSubmitted.isEmpty()) {
+                return Optional.empty();
+            }
+            Optional<StateDelta> inserted = sim.insertedIntoAnEmptyCopy(asSubmitted.get(), table.get(), sql);
+            inserted.ifPresent(d -> sim.simulatedCounts.put(ref, sim.copyCount));
+            return inserted;
+        };
+    }
+
     /** The INSERT … SELECTs that waited whose search the last simulation read as submitted ({@link #searchedAsSubmitted}). */
     private final List<String> searchedBeforeItsWait = new ArrayList<>();
 
@@ -212,14 +244,17 @@ final class LockingScanInKeyOrder extends Mechanism {
             Optional<SplitScan> split = e.blocked() ? splitView(sim, done, ref, submitted, resumed) : Optional.empty();
             split.ifPresent(s -> splits.put(ref, s));
             Optional<DbState> view = split.isPresent() ? Optional.of(split.get().view()) : sim.view(done, ref.txn(), e.blocked() ? resumed : submitted, false);
+            // what the write does on the rows its scan read: run as it is, or, its subqueries on one snapshot, on a copy of them
+            ScanEffect effect = scanned -> sim.effectOn(Optional.of(scanned), List.of(ref));
             if (split.isEmpty() && e.blocked() && searchesBeforeItsWait(sim, ref)) {
                 view = searchedAsSubmitted(sim, done, ref, submitted, resumed);
+                searchedBeforeItsWait.add(ref.toString());
+            } else if (split.isEmpty() && e.blocked() && searchesItsOwnTableBeforeItsWait(sim, ref)) {
+                effect = ownTableSearchedAsSubmitted(sim, ref, sim.view(done, ref.txn(), submitted, false));
                 searchedBeforeItsWait.add(ref.toString());
             }
             boolean withSubquery = split.isPresent() && SUBQUERY.matcher(sim.testCase.stmt(ref).sql()).find();
             splitWithSubquery |= withSubquery;
-            // what the write does on the rows its scan read: run as it is, or, its subqueries on one snapshot, on a copy of them
-            ScanEffect effect = scanned -> sim.effectOn(Optional.of(scanned), List.of(ref));
             String subqueriesRead = "";
             if (withSubquery && reads == SubqueryReads.AS_EACH_ROW_WAS_READ) {
                 effect = eachRowAsRead(sim, ref, split.get(), sim.view(done, ref.txn(), submitted, true), sim.view(done, ref.txn(), resumed, true));

@@ -752,4 +752,38 @@ class LockingScanInKeyOrderTest {
                     updateWaitingOnARowAWaitingDeleteDeleted(IsolationLevel.READ_COMMITTED), new txfuzz.model.StmtRef(3, 0), "");
         }
     }
+
+    private static final String INSERT_SELECT_FROM_ITSELF = "INSERT INTO t0 (c0, c1, c2) SELECT (x0.c0 + 0), COALESCE(x0.c1, ''), (x0.c2 - 0) FROM t0 x0";
+
+    /**
+     * Campaign mariadb-RC-s80-i10729, reduced: t0 holds (0, '', NULL); T1 deletes it and holds the key; T2's INSERT … SELECT
+     * of t0 into itself reads (0, '', NULL) as a consistent read and waits on key 0; T3's UPDATE of every row waits on the
+     * same row; T1 commits: T2 inserts (0, '', NULL), and T3, going on from key 0, changes it. Run after T1 both change nothing.
+     */
+    private static TestCase insertSelectOfItsOwnTableWaitingOnADeletedKey() {
+        return Cases.on("mariadb").table("t0").level(IsolationLevel.READ_COMMITTED)
+                .setup("CREATE TABLE t0 (c0 INT, c1 VARCHAR(10), c2 DOUBLE, PRIMARY KEY (c0))", "INSERT INTO t0 (c0, c1, c2) VALUES (0, '', NULL)")
+                .txn("DELETE FROM t0")
+                .autocommit(INSERT_SELECT_FROM_ITSELF)
+                .autocommit("UPDATE t0 SET c2 = 0")
+                .order(1, 1, 2, 3, 1);
+    }
+
+    @Test
+    void anInsertSelectOfItsOwnTableThatWaitedReadItsSelectAsItBeganAtReadCommitted() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            List<Violation> found = wssViolations(judge(maria, insertSelectOfItsOwnTableWaitingOnADeletedKey(), new txfuzz.model.StmtRef(2, 0)));
+            assertTrue(found.stream().allMatch(v -> documentedByTheRule(v) && v.reference().contains("T2.0 searched before its wait")),
+                    found.toString());
+        }
+    }
+
+    /** The control: after the same wait the INSERT … SELECT writes 'x', which its search did not read: a bug candidate. */
+    @Test
+    void anInsertSelectOfItsOwnTableThatWritesAValueNoSnapshotGivesStaysABugCandidate() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            assertSkippingStaysABugCandidate(maria, INSERT_SELECT_FROM_ITSELF, INSERT_SELECT_FROM_ITSELF.replace("COALESCE(x0.c1, '')", "'x'"),
+                    insertSelectOfItsOwnTableWaitingOnADeletedKey(), new txfuzz.model.StmtRef(2, 0), "");
+        }
+    }
 }
