@@ -249,7 +249,8 @@ final class LockingScanInKeyOrder extends Mechanism {
             if (split.isEmpty() && e.blocked() && searchesBeforeItsWait(sim, ref)) {
                 view = searchedAsSubmitted(sim, done, ref, submitted, resumed);
                 searchedBeforeItsWait.add(ref.toString());
-            } else if (split.isEmpty() && e.blocked() && searchesItsOwnTableBeforeItsWait(sim, ref)) {
+            } else if (split.isEmpty() && e.blocked() && !sim.failedInActualRun(ref) && searchesItsOwnTableBeforeItsWait(sim, ref)) {
+                // (a statement that failed had no effect: the plain simulation leaves it out, and so does this one)
                 effect = ownTableSearchedAsSubmitted(sim, ref, sim.view(done, ref.txn(), submitted, false));
                 searchedBeforeItsWait.add(ref.toString());
             }
