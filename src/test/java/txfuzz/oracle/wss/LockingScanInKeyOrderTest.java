@@ -786,4 +786,34 @@ class LockingScanInKeyOrderTest {
                     insertSelectOfItsOwnTableWaitingOnADeletedKey(), new txfuzz.model.StmtRef(2, 0), "");
         }
     }
+
+    private static final String ADD_TEN = "UPDATE t0 SET c2 = (t0.c2 + 10)";
+
+    /**
+     * The failed form of the INSERT … SELECT of its own table: t0 holds (5, '', 0) and (9, '', 0); T1 updates (5, …), inserts
+     * (1, '', 0) and holds both; T2's INSERT … SELECT of t0 into itself reads (5, …) and (9, …) and waits on key 5; T3's UPDATE
+     * of every row waits on (5, …) too; T1 sets (9, …) to 5, inserts (7, '', 0) and commits: T2 fails on the duplicate key 5
+     * and inserts nothing;
+     * and (7, '', 0), then commits: T3 goes on from (5, …), changes (7, …) and (9, '', 5) as T1 left them, and misses
+     * (1, '', 0), behind it. Only the key-order scan explains T3 (a re-check of the rows chosen before the wait would miss
+     * (7, …)), and only with T2 simulated as inserting nothing (campaign mariadb-RC-s77-i3233 became a bug candidate
+     * while a failed T2 was taken to insert its rows).
+     */
+    private static TestCase failedInsertSelectOfItsOwnTableBesideAWaitingUpdate() {
+        return Cases.on("mariadb").table("t0").level(IsolationLevel.READ_COMMITTED)
+                .setup("CREATE TABLE t0 (c0 INT, c1 VARCHAR(10), c2 DOUBLE, PRIMARY KEY (c0))", "INSERT INTO t0 (c0, c1, c2) VALUES (5, '', 0), (9, '', 0)")
+                .txn("UPDATE t0 SET c2 = 1 WHERE t0.c0 = 5", "INSERT INTO t0 (c0, c1, c2) VALUES (1, '', 0)", "UPDATE t0 SET c2 = 5 WHERE t0.c0 = 9",
+                        "INSERT INTO t0 (c0, c1, c2) VALUES (7, '', 0)")
+                .autocommit(INSERT_SELECT_FROM_ITSELF)
+                .autocommit(ADD_TEN)
+                .order(1, 1, 1, 2, 3, 1, 1, 1);
+    }
+
+    @Test
+    void aFailedInsertSelectOfItsOwnTableThatWaitedInsertedNothing() throws Exception {
+        try (Target maria = TestServers.open("mariadb")) {
+            Verdict v = judge(maria, failedInsertSelectOfItsOwnTableBesideAWaitingUpdate(), new txfuzz.model.StmtRef(3, 0));
+            assertTrue(wssViolations(v).stream().allMatch(LockingScanInKeyOrderTest::documentedByTheRule), v.toString());
+        }
+    }
 }
