@@ -370,6 +370,18 @@ final class DeviationExplainer implements AutoCloseable {
      * be loaded or the read fails.
      */
     Optional<Set<String>> rowsHeldAfter(DbState view, StmtRef ref, String table) throws SQLException, SetupFailedException {
+        // the rule's forms (subquery reads, dirty or not) ask the same statement on the same data again: one probe each
+        List<Object> key = List.of(ref, table, view);
+        if (!heldAfter.containsKey(key)) {
+            heldAfter.put(key, probedRowsHeldAfter(view, ref, table));
+        }
+        return heldAfter.get(key);
+    }
+
+    /** What {@link #rowsHeldAfter} asked the engine, by statement, table and data. */
+    private final Map<List<Object>, Optional<Set<String>>> heldAfter = new HashMap<>();
+
+    private Optional<Set<String>> probedRowsHeldAfter(DbState view, StmtRef ref, String table) throws SQLException, SetupFailedException {
         Optional<String> probe = target.engine().lockedRowsSkippingRead(target.engine().quote(table), ROW_ID);
         initial();
         if (!withRowIds || probe.isEmpty()) {

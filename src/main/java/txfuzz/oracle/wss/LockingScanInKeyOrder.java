@@ -173,30 +173,31 @@ final class LockingScanInKeyOrder extends Mechanism {
         return Optional.of(new DbState(tables));
     }
 
-    /**
-     * Whether {@code ref} is an {@code INSERT … SELECT} at READ COMMITTED whose SELECT reads other tables only, so that what
-     * it read and what it checked its keys against can be told apart ({@link #searchedAsSubmitted}).
-     */
-    private static boolean searchesBeforeItsWait(DeviationExplainer sim, StmtRef ref) {
+    /** Where an {@code INSERT … SELECT} that waited searched, before its wait ({@link #searchBeforeItsWait}). */
+    private enum SearchBeforeWait {
+        /** Not such a statement, or not at READ COMMITTED: read as resumed, as any other write. */
+        NONE,
+        /** Other tables only: what it read and what it checked its keys against are told apart ({@link #searchedAsSubmitted}). */
+        OTHER_TABLES,
+        /** Its own table too, with a column list ({@link #ownTableSearchedAsSubmitted}). */
+        OWN_TABLE
+    }
+
+    /** Whether and where {@code ref}, at READ COMMITTED, searched before a wait on a key it inserts. */
+    private static SearchBeforeWait searchBeforeItsWait(DeviationExplainer sim, StmtRef ref) {
         String sql = sim.testCase.stmt(ref).sql();
         Optional<String> target = KeyOrderScan.insertSelectTarget(sql);
-        return sim.testCase.isolation() == txfuzz.model.IsolationLevel.READ_COMMITTED && target.isPresent()
-                && !ScanWaits.readsOf(target.get()).matcher(sql).find();
+        if (sim.testCase.isolation() != txfuzz.model.IsolationLevel.READ_COMMITTED || target.isEmpty()) {
+            return SearchBeforeWait.NONE;
+        }
+        if (!ScanWaits.readsOf(target.get()).matcher(sql).find()) {
+            return SearchBeforeWait.OTHER_TABLES;
+        }
+        return KeyOrderScan.insertSelectHasColumnList(sql) ? SearchBeforeWait.OWN_TABLE : SearchBeforeWait.NONE;
     }
 
     /** Each write the last simulation split so far, with where it waited (for the rows it held while it waited). */
     private final java.util.Map<StmtRef, SplitScan> splits = new java.util.LinkedHashMap<>();
-
-    /**
-     * Whether {@code ref} is an {@code INSERT … SELECT} with a column list at READ COMMITTED whose SELECT reads its own table
-     * ({@link #ownTableSearchedAsSubmitted}).
-     */
-    private static boolean searchesItsOwnTableBeforeItsWait(DeviationExplainer sim, StmtRef ref) {
-        String sql = sim.testCase.stmt(ref).sql();
-        Optional<String> target = KeyOrderScan.insertSelectTarget(sql);
-        return sim.testCase.isolation() == txfuzz.model.IsolationLevel.READ_COMMITTED && target.isPresent()
-                && KeyOrderScan.insertSelectHasColumnList(sql) && ScanWaits.readsOf(target.get()).matcher(sql).find();
-    }
 
     /**
      * The effect of an {@code INSERT … SELECT} that waited and whose SELECT reads its own table, at READ COMMITTED: the rows
@@ -246,10 +247,11 @@ final class LockingScanInKeyOrder extends Mechanism {
             Optional<DbState> view = split.isPresent() ? Optional.of(split.get().view()) : sim.view(done, ref.txn(), e.blocked() ? resumed : submitted, false);
             // what the write does on the rows its scan read: run as it is, or, its subqueries on one snapshot, on a copy of them
             ScanEffect effect = scanned -> sim.effectOn(Optional.of(scanned), List.of(ref));
-            if (split.isEmpty() && e.blocked() && searchesBeforeItsWait(sim, ref)) {
+            SearchBeforeWait search = split.isEmpty() && e.blocked() ? searchBeforeItsWait(sim, ref) : SearchBeforeWait.NONE;
+            if (search == SearchBeforeWait.OTHER_TABLES) {
                 view = searchedAsSubmitted(sim, done, ref, submitted, resumed);
                 searchedBeforeItsWait.add(ref.toString());
-            } else if (split.isEmpty() && e.blocked() && !sim.failedInActualRun(ref) && searchesItsOwnTableBeforeItsWait(sim, ref)) {
+            } else if (search == SearchBeforeWait.OWN_TABLE && !sim.failedInActualRun(ref)) {
                 // (a statement that failed had no effect: the plain simulation leaves it out, and so does this one)
                 effect = ownTableSearchedAsSubmitted(sim, ref, sim.view(done, ref.txn(), submitted, false));
                 searchedBeforeItsWait.add(ref.toString());

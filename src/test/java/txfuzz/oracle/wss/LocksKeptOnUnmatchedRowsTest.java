@@ -43,20 +43,37 @@ class LocksKeptOnUnmatchedRowsTest {
     }
 
     private static List<Violation> wssViolations(Target target, IsolationLevel level) throws Exception {
-        WssRun r = WssRun.of(target, deleteWaitingOnTheRecordPastTheRange(level));
-        assertTrue(r.trace().executed(new StmtRef(2, 0)).orElseThrow().blocked(), "T2's DELETE waits on B: " + r.trace());
+        return wssViolations(target, deleteWaitingOnTheRecordPastTheRange(level), new StmtRef(2, 0));
+    }
+
+    /** {@code c}'s wss violations on {@code target}, each of {@code waiting} having waited, and some violation found. */
+    private static List<Violation> wssViolations(Target target, TestCase c, StmtRef... waiting) throws Exception {
+        WssRun r = WssRun.of(target, c);
+        for (StmtRef w : waiting) {
+            assertTrue(r.trace().executed(w).orElseThrow().blocked(), w + " waits: " + r.trace());
+        }
         List<Violation> found = r.verdict().violations().stream().filter(x -> x.kind() instanceof WssKind).toList();
         assertFalse(found.isEmpty(), "the final state differs from the serial replay: " + r.verdict() + "\n" + r.trace());
         return found;
+    }
+
+    /** Every violation not promised by the rule, {@code waitedOn} ("T2.0 waited on t0 row (5, )") named. */
+    private static void assertNotPromisedByTheRule(List<Violation> found, String waitedOn) {
+        assertTrue(found.stream().allMatch(v -> v.classification() == Classification.NOT_PROMISED && v.reference().contains(RULE)
+                && v.reference().contains(waitedOn)), found.toString());
+    }
+
+    /** A negative control's run: some violation a bug candidate, none explained by the rule. */
+    private static void assertBugCandidateTheRuleDoesNotExplain(List<Violation> found) {
+        assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
+        assertTrue(found.stream().noneMatch(v -> v.reference() != null && v.reference().contains(RULE)), found.toString());
     }
 
     @ParameterizedTest
     @EnumSource(value = IsolationLevel.class, names = {"READ_COMMITTED", "READ_UNCOMMITTED"})
     void aDeleteThatWaitedOnARowTheHolderNeverMatchedIsNotPromised(IsolationLevel level) throws Exception {
         try (Target mariadb = TestServers.open("mariadb")) {
-            List<Violation> found = wssViolations(mariadb, level);
-            assertTrue(found.stream().allMatch(v -> v.classification() == Classification.NOT_PROMISED && v.reference().contains(RULE)
-                    && v.reference().contains("T2.0 waited on t0 row (5, )")), found.toString());
+            assertNotPromisedByTheRule(wssViolations(mariadb, level), "T2.0 waited on t0 row (5, )");
         }
     }
 
@@ -64,10 +81,8 @@ class LocksKeptOnUnmatchedRowsTest {
     @Test
     void aDeleteThatAlsoLeavesARowNobodyHeldStaysABugCandidate() throws Exception {
         try (Target mariadb = TestServers.open("mariadb")) {
-            List<Violation> found = wssViolations(RewritingTarget.once(mariadb, DELETE_ALL, DELETE_ALL + " WHERE t0.c0 <> 0"),
-                    IsolationLevel.READ_COMMITTED);
-            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
-            assertTrue(found.stream().noneMatch(v -> v.reference() != null && v.reference().contains(RULE)), found.toString());
+            assertBugCandidateTheRuleDoesNotExplain(wssViolations(RewritingTarget.once(mariadb, DELETE_ALL, DELETE_ALL + " WHERE t0.c0 <> 0"),
+                    IsolationLevel.READ_COMMITTED));
         }
     }
 
@@ -90,22 +105,16 @@ class LocksKeptOnUnmatchedRowsTest {
                 .order(1, 1, 2, 2, 2, 3, 1, 2);
     }
 
+    /** T2's UPDATE waits on C, T3's on B. */
     private static List<Violation> waitingOnAWaitingWrite(Target target, IsolationLevel level) throws Exception {
-        WssRun r = WssRun.of(target, updateWaitingOnARowAWaitingWriteHeld(level));
-        assertTrue(r.trace().executed(new StmtRef(2, 2)).orElseThrow().blocked(), "T2's UPDATE waits on C: " + r.trace());
-        assertTrue(r.trace().executed(new StmtRef(3, 0)).orElseThrow().blocked(), "T3's UPDATE waits on B: " + r.trace());
-        List<Violation> found = r.verdict().violations().stream().filter(x -> x.kind() instanceof WssKind).toList();
-        assertFalse(found.isEmpty(), "the final state differs from the serial replay: " + r.verdict() + "\n" + r.trace());
-        return found;
+        return wssViolations(target, updateWaitingOnARowAWaitingWriteHeld(level), new StmtRef(2, 2), new StmtRef(3, 0));
     }
 
     @ParameterizedTest
     @EnumSource(value = IsolationLevel.class, names = {"READ_COMMITTED", "READ_UNCOMMITTED"})
     void anUpdateWaitingOnARowAWriteHeldWhileItWaitedItselfIsNotPromised(IsolationLevel level) throws Exception {
         try (Target mariadb = TestServers.open("mariadb")) {
-            List<Violation> found = waitingOnAWaitingWrite(mariadb, level);
-            assertTrue(found.stream().allMatch(v -> v.classification() == Classification.NOT_PROMISED && v.reference().contains(RULE)
-                    && v.reference().contains("T3.0 waited on t1 row (1, 0, 0)")), found.toString());
+            assertNotPromisedByTheRule(waitingOnAWaitingWrite(mariadb, level), "T3.0 waited on t1 row (1, 0, 0)");
         }
     }
 
@@ -113,10 +122,8 @@ class LocksKeptOnUnmatchedRowsTest {
     @Test
     void anUpdateThatWritesAValueNoReadGivesAfterItsWaitStaysABugCandidate() throws Exception {
         try (Target mariadb = TestServers.open("mariadb")) {
-            List<Violation> found = waitingOnAWaitingWrite(RewritingTarget.once(mariadb, UPDATE_EVERY_ROW,
-                    "UPDATE t1 SET c2 = CASE WHEN t1.c0 = 6 THEN 7 ELSE 1 END"), IsolationLevel.READ_COMMITTED);
-            assertTrue(found.stream().anyMatch(v -> v.classification() == Classification.BUG_CANDIDATE), found.toString());
-            assertTrue(found.stream().noneMatch(v -> v.reference() != null && v.reference().contains(RULE)), found.toString());
+            assertBugCandidateTheRuleDoesNotExplain(waitingOnAWaitingWrite(RewritingTarget.once(mariadb, UPDATE_EVERY_ROW,
+                    "UPDATE t1 SET c2 = CASE WHEN t1.c0 = 6 THEN 7 ELSE 1 END"), IsolationLevel.READ_COMMITTED));
         }
     }
 }
