@@ -71,6 +71,22 @@ final class DeviationExplainer implements AutoCloseable {
      * write's count; it explains the state when no choice of the simulation reproduces both.
      */
     private Map<StmtRef, Long> stateOnlyCounts;
+    /**
+     * Per write that failed in the run, what it read and what its key check met in the current simulation
+     * ({@link #reproducedFailure}). Kept, saved and restored with {@link #simulatedCounts}: both say what the simulation
+     * that explained did.
+     */
+    final Map<StmtRef, KeyCheck> keyChecks = new HashMap<>();
+    /** {@link #keyChecks} of the simulation whose counts are {@link #stateOnlyCounts}. */
+    private Map<StmtRef, KeyCheck> stateOnlyKeyChecks;
+
+    /**
+     * What a write that failed in the run read in a simulation ({@code read}: the view the simulation gives it), and the data
+     * its key check met ({@code committed}): what had committed when it completed, plus what its own transaction's earlier
+     * writes did in that simulation.
+     */
+    record KeyCheck(DbState read, DbState committed) {
+    }
     /** Whether some statement's effect depends on the keys ({@link #dependsOnKeys}): the database prepared first keeps them. */
     private final boolean anyDependsOnKeys;
     /**
@@ -135,6 +151,72 @@ final class DeviationExplainer implements AutoCloseable {
         return simulated != null && simulated == actualCount;
     }
 
+    /**
+     * Whether the simulation that last explained the run makes {@code ref}, a write that failed in the run with an error of
+     * class {@code error}, fail so too ({@link #keyChecks}): run on what it read there without the case's keys, it fails
+     * with that error (a value it computed from what it read breaks a CHECK); or it succeeds, and what it changes, applied
+     * to the data its key check met, breaks a key (a constraint error). Its key check meets what had committed, not what
+     * was in flight: an engine checks a key another transaction holds uncommitted by waiting for it, so an error at once
+     * against an uncommitted key is no behaviour of the level's (h2-multi-row-insert-own-row-duplicate); what the
+     * simulation brings is what the statement and its own transaction's earlier writes read (a DELETE that read another
+     * transaction's uncommitted delete and so left a row whose key the INSERT after it meets once that transaction rolled
+     * back: h2-RU-s106-i1725). A simulation that recorded nothing for it explains no error.
+     */
+    boolean reproducedFailure(StmtRef ref, ErrorClass error) throws SQLException, SetupFailedException {
+        KeyCheck check = keyChecks.get(ref);
+        if (check == null || error == null) {
+            return false;
+        }
+        Optional<ErrorClass> onWhatItRead = errorWithoutKeys(check.read(), ref);
+        if (onWhatItRead.isPresent()) {
+            return onWhatItRead.get() == error;
+        }
+        if (error != ErrorClass.CONSTRAINT) {
+            return false;
+        }
+        Optional<DbState> checked = attemptOn(Optional.of(check.read()), ref).flatMap(d -> d.applyTo(check.committed()));
+        return checked.isPresent() && effectOn(checked, List.of(), Keys.KEPT).isEmpty();
+    }
+
+    /** The class of the error {@code ref} raises run alone, keys dropped, on a database holding {@code view}; empty if it succeeds. */
+    private Optional<ErrorClass> errorWithoutKeys(DbState view, StmtRef ref) throws SQLException, SetupFailedException {
+        initial();
+        try (SimulationDatabases.Session session = simulations.open(way(true, withRowIds), simulationPreparation(true, withRowIds))) {
+            Statement s = session.statement();
+            s.setQueryTimeout(SIMULATION_TIMEOUT_S);
+            try {
+                StateLoader.load(target, session.connection(), testCase.tables(), view);
+            } catch (SQLException | RuntimeException e) {
+                return Optional.empty(); // not loadable: the statement's own run (attemptOn) says no more
+            }
+            String sql = testCase.stmt(ref).sql();
+            try {
+                s.execute(withRowIds ? withColumnList(sql) : sql);
+                return Optional.empty();
+            } catch (SQLException e) {
+                return Optional.of(target.classify(e));
+            }
+        } catch (SQLException e) {
+            throw new SetupFailedException("cannot rebuild a state for the explanation: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Records, for {@code ref} where it failed in the run, what it read in the current simulation ({@code read}) and the data
+     * its key check met: the writes in {@code done} of its own transaction and of those committed before {@code completed}.
+     */
+    void recordKeyCheck(List<Effect> done, StmtRef ref, Optional<DbState> read, int completed) throws SQLException, SetupFailedException {
+        if (!failedInActualRun(ref)) {
+            return;
+        }
+        Optional<DbState> committedData = view(done, ref.txn(), completed, false);
+        if (read.isPresent() && committedData.isPresent()) {
+            keyChecks.put(ref, new KeyCheck(read.get(), committedData.get()));
+        } else {
+            keyChecks.remove(ref);
+        }
+    }
+
     /** The update count {@code ref} had in the actual run, where it is a committed write that succeeded. */
     Optional<Long> actualCount(StmtRef ref) {
         return Optional.ofNullable(actualCounts.get(ref));
@@ -191,6 +273,7 @@ final class DeviationExplainer implements AutoCloseable {
         }
         if (stateOnlyCounts == null) {
             stateOnlyCounts = new HashMap<>(simulatedCounts);
+            stateOnlyKeyChecks = new HashMap<>(keyChecks);
         }
         return false;
     }
@@ -228,6 +311,7 @@ final class DeviationExplainer implements AutoCloseable {
         Mechanism mechanism = mechanisms.computeIfAbsent(deviation, Mechanisms::of);
         Deviation.ReadPoint stateOnly = null;
         Map<StmtRef, Long> stateOnlyAt = null;
+        Map<StmtRef, KeyCheck> keyChecksAt = null;
         List<Deviation.ReadPoint> points = new ArrayList<>(preferred);
         points.sort(null);
         for (Deviation.ReadPoint p : Deviation.ReadPoint.values()) {
@@ -244,11 +328,14 @@ final class DeviationExplainer implements AutoCloseable {
             if (explained && stateOnly == null) {
                 stateOnly = p;
                 stateOnlyAt = new HashMap<>(simulatedCounts);
+                keyChecksAt = new HashMap<>(keyChecks);
             }
         }
         if (stateOnly != null) {
             simulatedCounts.clear();
             simulatedCounts.putAll(stateOnlyAt);
+            keyChecks.clear();
+            keyChecks.putAll(keyChecksAt);
             lastReadPoint = readPointOf(mechanism, stateOnly);
             return Optional.of(mechanism.describe(this, stateOnly));
         }
@@ -277,6 +364,7 @@ final class DeviationExplainer implements AutoCloseable {
     private boolean explains(Mechanism mechanism, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
         boolean explained;
         simulatedCounts.clear();
+        keyChecks.clear();
         stateOnlyCounts = null;
         try {
             explained = mechanism.simulate(this, readPoint);
@@ -286,15 +374,19 @@ final class DeviationExplainer implements AutoCloseable {
             withRowIds = false;
             initial = null;
             simulatedCounts.clear();
+            keyChecks.clear();
             stateOnlyCounts = null;
             explained = mechanism.simulate(this, readPoint);
         }
         if (!explained && stateOnlyCounts != null) {
             simulatedCounts.clear();
             simulatedCounts.putAll(stateOnlyCounts);
+            keyChecks.clear();
+            keyChecks.putAll(stateOnlyKeyChecks);
             explained = true;
         }
         stateOnlyCounts = null;
+        stateOnlyKeyChecks = null;
         return explained;
     }
 

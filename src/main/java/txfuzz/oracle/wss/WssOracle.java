@@ -340,9 +340,11 @@ public final class WssOracle implements Oracle {
                     boolean explained = switch ((WssKind) v.kind()) {
                         case READ_RESULT -> false;
                         // a write's count must come out of the simulation too, not just the final state; a write that failed
-                        // is not simulated, so its error is explained only as an aborting one is (issue 33 item 3)
+                        // must fail on the committed data the simulation gives its key check, or be explained as an
+                        // aborting error is (issue 33 item 3)
                         case WRITE_OUTCOME -> v.evidence() instanceof WssEvidence w && w.actual() != null
-                                && (w.actual().failed() ? errors.explained(w.statement())
+                                && (w.actual().failed()
+                                        ? explainer.reproducedFailure(w.statement(), w.actual().errorClass()) || errors.explained(w.statement())
                                         : explainer.reproducedCount(w.statement(), w.actual().updateCount()));
                         default -> true;
                     };
