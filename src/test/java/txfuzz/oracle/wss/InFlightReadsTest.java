@@ -121,6 +121,57 @@ class InFlightReadsTest {
                 .order(1, 1, 2, 3, 1);
     }
 
+    private static final StmtRef MERGE_WAITING_FOR_T2 = new StmtRef(1, 0);
+
+    /**
+     * Campaign h2-RU-s101-i1720 as reduced: T2 holds t0's row; T1's MERGE inserts a row for its first source row (c2 = 0)
+     * and waits on the row its second matches; T2's UPDATE of t1, without WHERE, sets c1 from a subquery over t0's c2
+     * values, and with the MERGE's row among them the maximum is 0, not NULL. The UPDATE counts both rows either way, so
+     * only its values tell that it read the half-done MERGE.
+     */
+    static TestCase setReaderBesideAMergeInserting() {
+        return Cases.on("h2").level(IsolationLevel.READ_UNCOMMITTED).table("t0").table("t1")
+                .setup("CREATE TABLE t0 (c0 INT, c1 VARCHAR(10), c2 INT, c3 VARCHAR(10))",
+                        "CREATE TABLE t1 (c0 INT, c1 INT, c2 VARCHAR(10), c3 VARCHAR(10))",
+                        "INSERT INTO t0 (c0, c1, c2, c3) VALUES (0, '', 4, '')",
+                        "INSERT INTO t1 (c0, c1, c2, c3) VALUES (0, 0, '', '')", "INSERT INTO t1 (c0, c1, c2, c3) VALUES (4, NULL, '', '')")
+                .autocommit("MERGE INTO t0 USING t1 x0 ON (t0.c2 = x0.c0) WHEN MATCHED THEN UPDATE SET c0 = t0.c2"
+                        + " WHEN NOT MATCHED THEN INSERT (c0, c1, c2, c3) VALUES (x0.c1, '', x0.c0, x0.c3)")
+                .txn("UPDATE t0 SET c3 = ''", "UPDATE t1 SET c1 = (SELECT MAX(s0.c1) FROM t1 s0 WHERE s0.c0 IN (SELECT s1.c2 FROM t0 s1))")
+                .order(2, 2, 1, 2, 2);
+    }
+
+    /** The values of a reader whose count any view gives tell which view it read: the MERGE's inserted row here. */
+    @Test
+    void h2SetSubqueryReadingAWaitingMergesInsertedRowIsExplainedAsADirtyRead() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            WssRun run = WssRun.of(h2, setReaderBesideAMergeInserting());
+            assertTrue(run.trace().executed(MERGE_WAITING_FOR_T2).orElseThrow().blocked(), "the MERGE waits for T2's row: " + run.trace());
+            assertTrue(run.trace().finalState().tables().get("t1").contains(List.of("0", "0", "", "")), "the UPDATE read the MERGE's row: " + run.trace());
+            List<Violation> found = run.verdict().violations();
+            assertFalse(found.isEmpty(), "T2 → T1 sets c1 to NULL: " + run.trace());
+            run.assertNoBugCandidate();
+            assertTrue(found.stream().allMatch(v -> v.classification() == Classification.DOCUMENTED
+                    && String.valueOf(v.reference()).contains("still in flight")), run.verdict().toString());
+        }
+    }
+
+    /**
+     * Negative control: the same run with the reader's SET made one more than what it read beside the waiting MERGE
+     * ({@link ReaderRewrittenBesideAWriteTarget}) stays a bug candidate: the values no view gives are no dirty read.
+     */
+    @Test
+    void aSetReaderWritingValuesNoViewGivesStaysABugCandidate() throws Exception {
+        try (Target h2 = Targets.create("h2")) {
+            ReaderRewrittenBesideAWriteTarget faulty = new ReaderRewrittenBesideAWriteTarget(h2, "an UPDATE whose SET is one more than it read",
+                    sql -> sql.replace("SELECT MAX(s0.c1) FROM", "SELECT MAX(s0.c1) + 1 FROM"));
+            WssRun run = WssRun.of(faulty, setReaderBesideAMergeInserting());
+            assertTrue(faulty.struck && run.trace().executed(MERGE_WAITING_FOR_T2).orElseThrow().blocked(), run.trace().toString());
+            List<Classification> found = run.verdict().violations().stream().map(Violation::classification).toList();
+            assertTrue(found.contains(Classification.BUG_CANDIDATE), run.verdict() + "\n" + run.trace());
+        }
+    }
+
     /**
      * Within the bound of {@link InFlightReads#MAX_VIEWS} views the MERGE's inserted rows are explained (each inserted or
      * not: its {@code inserted} rows and, on the data it saw when submitted, T1's deleted row 6 as well, so 2^(inserted + 1)
