@@ -81,11 +81,15 @@ final class DeviationExplainer implements AutoCloseable {
     private Map<StmtRef, KeyCheck> stateOnlyKeyChecks;
 
     /**
-     * What a write that failed in the run read in a simulation ({@code read}: the view the simulation gives it), and the data
-     * its key check met ({@code committed}): what had committed when it completed, plus what its own transaction's earlier
-     * writes did in that simulation.
+     * What a write that failed in the run may have read in a simulation ({@code reads}: the view the simulation gives it,
+     * then, under dirty visibility, the views other transactions' writes in flight allow, {@link InFlightReads}), and the
+     * data its key check met ({@code committed}): what had committed when it completed, plus what its own transaction's
+     * earlier writes did in that simulation.
      */
-    record KeyCheck(DbState read, DbState committed) {
+    record KeyCheck(List<DbState> reads, DbState committed) {
+        KeyCheck {
+            reads = List.copyOf(reads);
+        }
     }
     /** Whether some statement's effect depends on the keys ({@link #dependsOnKeys}): the database prepared first keeps them. */
     private final boolean anyDependsOnKeys;
@@ -153,9 +157,11 @@ final class DeviationExplainer implements AutoCloseable {
 
     /**
      * Whether the simulation that last explained the run makes {@code ref}, a write that failed in the run with an error of
-     * class {@code error}, fail so too ({@link #keyChecks}): run on what it read there without the case's keys, it fails
-     * with that error (a value it computed from what it read breaks a CHECK); or it succeeds, and what it changes, applied
-     * to the data its key check met, breaks a key (a constraint error). Its key check meets what had committed, not what
+     * class {@code error}, fail so too ({@link #keyChecks}): run on what it may have read there without the case's keys, it
+     * fails with that error (a value it computed from what it read breaks a CHECK or a NOT NULL: campaign
+     * mariadb-RU-s73-i256, an {@code INSERT … SELECT} that read the row a waiting INSERT had put in before its wait); or it
+     * succeeds, and what it changes, applied to the data its key check met, breaks a key (a constraint error). Its key
+     * check meets what had committed, not what
      * was in flight: an engine checks a key another transaction holds uncommitted by waiting for it, so an error at once
      * against an uncommitted key is no behaviour of the level's (h2-multi-row-insert-own-row-duplicate); what the
      * simulation brings is what the statement and its own transaction's earlier writes read (a DELETE that read another
@@ -167,15 +173,22 @@ final class DeviationExplainer implements AutoCloseable {
         if (check == null || error == null) {
             return false;
         }
-        Optional<ErrorClass> onWhatItRead = errorWithoutKeys(check.read(), ref);
-        if (onWhatItRead.isPresent()) {
-            return onWhatItRead.get() == error;
+        for (DbState read : check.reads()) {
+            Optional<ErrorClass> onWhatItRead = errorWithoutKeys(read, ref);
+            if (onWhatItRead.isPresent()) {
+                if (onWhatItRead.get() == error) {
+                    return true;
+                }
+                continue;
+            }
+            if (error == ErrorClass.CONSTRAINT) {
+                Optional<DbState> checked = attemptOn(Optional.of(read), ref).flatMap(d -> d.applyTo(check.committed()));
+                if (checked.isPresent() && effectOn(checked, List.of(), Keys.KEPT).isEmpty()) {
+                    return true;
+                }
+            }
         }
-        if (error != ErrorClass.CONSTRAINT) {
-            return false;
-        }
-        Optional<DbState> checked = attemptOn(Optional.of(check.read()), ref).flatMap(d -> d.applyTo(check.committed()));
-        return checked.isPresent() && effectOn(checked, List.of(), Keys.KEPT).isEmpty();
+        return false;
     }
 
     /** The class of the error {@code ref} raises run alone, keys dropped, on a database holding {@code view}; empty if it succeeds. */
@@ -202,19 +215,25 @@ final class DeviationExplainer implements AutoCloseable {
     }
 
     /**
-     * Records, for {@code ref} where it failed in the run, what it read in the current simulation ({@code read}) and the data
-     * its key check met: the writes in {@code done} of its own transaction and of those committed before {@code completed}.
+     * Records, for {@code ref} where it failed in the run, what it may have read in the current simulation ({@code read}, and
+     * with {@code inFlight} the views writes in flight allow beside it) and the data its key check met: the writes in
+     * {@code done} of its own transaction and of those committed before {@code completed}.
      */
-    void recordKeyCheck(List<Effect> done, StmtRef ref, Optional<DbState> read, int completed) throws SQLException, SetupFailedException {
+    void recordKeyCheck(List<Effect> done, StmtRef ref, Optional<DbState> read, int completed, boolean inFlight)
+            throws SQLException, SetupFailedException {
         if (!failedInActualRun(ref)) {
             return;
         }
         Optional<DbState> committedData = view(done, ref.txn(), completed, false);
-        if (read.isPresent() && committedData.isPresent()) {
-            keyChecks.put(ref, new KeyCheck(read.get(), committedData.get()));
-        } else {
+        if (read.isEmpty() || committedData.isEmpty()) {
             keyChecks.remove(ref);
+            return;
         }
+        List<DbState> reads = new ArrayList<>(List.of(read.get()));
+        if (inFlight && withRowIds) {
+            inFlightReads().alternatives(done, ref, read.get()).forEach(a -> reads.add(a.view()));
+        }
+        keyChecks.put(ref, new KeyCheck(reads, committedData.get()));
     }
 
     /** The update count {@code ref} had in the actual run, where it is a committed write that succeeded. */

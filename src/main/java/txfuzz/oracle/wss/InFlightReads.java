@@ -58,7 +58,7 @@ final class InFlightReads {
 
     /** Whether the case has a write that could have been in flight beside another: a write that waited. */
     static boolean anyCandidate(DeviationExplainer sim) {
-        return sim.writesInCompletionOrder(true).stream().anyMatch(w -> sim.testCase.stmt(w).kind().isWrite()
+        return mayHaveBeenInFlight(sim).stream().anyMatch(w -> sim.testCase.stmt(w).kind().isWrite()
                 && sim.trace.executed(w).map(ExecutedStmt::blocked).orElse(false));
     }
 
@@ -140,7 +140,7 @@ final class InFlightReads {
         int ended = sim.trace.position(reader);
         List<List<RowSeen>> rows = new ArrayList<>();
         long views = 1;
-        for (StmtRef w : sim.writesInCompletionOrder(true)) {
+        for (StmtRef w : mayHaveBeenInFlight(sim)) {
             StmtKind kind = sim.testCase.stmt(w).kind();
             ExecutedStmt e = sim.trace.executed(w).orElseThrow();
             boolean inFlight = w.txn() != reader.txn() && e.blocked() && e.completedBefore() <= ended && sim.trace.position(w) >= began;
@@ -168,6 +168,24 @@ final class InFlightReads {
         combine(rows, 0, view, new ArrayList<>(), out);
         out.removeIf(a -> a.seen().isEmpty()); // the plain view itself
         return out;
+    }
+
+    /**
+     * The writes another statement may have read in flight: every write the simulations run, and a write that waited and
+     * then lost a deadlock or another conflict, which they leave out (its transaction was undone), though while it waited
+     * what it had done before its wait was in place (campaign mariadb-RU-s73-i256: an INSERT whose row was in the clustered
+     * index while it waited on a unique secondary key, then a deadlock's victim; a dirty reader copied the row).
+     */
+    private static List<StmtRef> mayHaveBeenInFlight(DeviationExplainer sim) {
+        List<StmtRef> writes = new ArrayList<>(sim.writesInCompletionOrder(true));
+        for (ExecutedStmt e : sim.trace.schedule()) {
+            if (e.blocked() && e.result().failed() && e.result().errorClass() != null && e.result().errorClass().isConcurrencyConflict()
+                    && sim.testCase.stmt(e.ref()).kind().isWrite() && !writes.contains(e.ref())) {
+                writes.add(e.ref());
+            }
+        }
+        writes.sort((a, b) -> Integer.compare(sim.trace.position(a), sim.trace.position(b)));
+        return writes;
     }
 
     /**

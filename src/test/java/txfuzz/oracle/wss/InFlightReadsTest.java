@@ -1,5 +1,6 @@
 package txfuzz.oracle.wss;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -430,6 +431,59 @@ class InFlightReadsTest {
                     sql -> sql.equals(COPYING_INSERT) ? sql.replace("THEN 1 ELSE", "THEN 2 ELSE") : sql);
             WssRun run = WssRun.of(faulty, readerBesideAMultiRowInsertWaitingOnAKey());
             assertTrue(faulty.struck && run.trace().executed(new StmtRef(1, 0)).orElseThrow().blocked(), run.trace().toString());
+            run.assertBugCandidate();
+        }
+    }
+
+    private static final String COPYING_WITH_C3 = "INSERT INTO t0 (c0, c1, c2, c3) SELECT (x0.c3 + 1), (x0.c1 + 2), (x0.c2 + 1.75), (x0.c0 + 3)"
+            + " FROM t0 x0";
+    private static final StmtRef COPY_OF_T2 = new StmtRef(1, 2);
+    private static final StmtRef WAITING_INSERT = new StmtRef(2, 1);
+
+    /**
+     * Campaign mariadb-RU-s73-i256 by hand: T1 deletes every row of t0, three of them (so that InnoDB makes T2, the lighter
+     * one, a deadlock's victim); T2's INSERT of (20, NULL, 2.5, {@code c3}) puts its row in the clustered index and waits on
+     * the unique key 2.5, which T1's deleted row still holds; T1's INSERT … SELECT reads T2's row in flight (READ
+     * UNCOMMITTED) and computes its c0 from c3, NULL where c3 is; T1's UPDATE of row 20 waits on T2, a deadlock, and T2 is
+     * rolled back. Alone, T1 copies nothing: the table it reads is empty.
+     */
+    static TestCase copyBesideADeadlockVictimsInsert(String c3) {
+        return Cases.on("mariadb").level(IsolationLevel.READ_UNCOMMITTED).table("t0")
+                .setup("CREATE TABLE t0 (c0 INT NOT NULL, c1 INT, c2 DOUBLE NOT NULL, c3 INT, PRIMARY KEY (c0), UNIQUE (c2), UNIQUE (c3))",
+                        "INSERT INTO t0 (c0, c1, c2, c3) VALUES (4, 7, 2.5, 2), (5, 1, 3.5, 3), (6, 1, 4.5, 4)")
+                .txn("DELETE FROM t0", COPYING_WITH_C3, "UPDATE t0 SET c1 = 1 WHERE c0 = 20")
+                .txn("INSERT INTO t0 (c0, c1, c2, c3) VALUES (20, NULL, 2.5, " + c3 + ")")
+                .order(1, 1, 2, 2, 1, 1, 1, 2);
+    }
+
+    /**
+     * The INSERT … SELECT's NOT NULL error is what it gives on the data with T2's row in flight: explained, though T2, the
+     * deadlock's victim, is left out of what the simulations run (its INSERT failed with a conflict).
+     */
+    @Test
+    void mariadbCopyFailingOnADeadlockVictimsRowInFlightIsExplained() throws Exception {
+        try (Target maria = txfuzz.dbms.TestServers.open("mariadb")) {
+            WssRun run = WssRun.of(maria, copyBesideADeadlockVictimsInsert("NULL"));
+            assertTrue(run.trace().executed(WAITING_INSERT).orElseThrow().blocked(), "T2's INSERT waits on key 2.5: " + run.trace());
+            assertEquals(txfuzz.exec.TxnStatus.ABORTED, run.trace().outcome(2).status(), "T2 is the deadlock's victim: " + run.trace());
+            assertTrue(run.committed(1) && run.trace().executed(COPY_OF_T2).orElseThrow().result().failed(), "the copy failed: " + run.trace());
+            assertFalse(run.verdict().violations().isEmpty(), "alone, T1's copy succeeds: " + run.trace());
+            run.assertNoBugCandidate();
+        }
+    }
+
+    /**
+     * Negative control: with T2's row's c3 set (9), no data the copy may have read gives a NULL c0; the copy made to fail with
+     * NULL beside T2's waiting INSERT ({@link ReaderRewrittenBesideAWriteTarget}) stays a bug candidate.
+     */
+    @Test
+    void aCopyFailingOnANullNoRowInFlightGivesStaysABugCandidate() throws Exception {
+        try (Target maria = txfuzz.dbms.TestServers.open("mariadb")) {
+            ReaderRewrittenBesideAWriteTarget faulty = new ReaderRewrittenBesideAWriteTarget(maria, "an INSERT … SELECT that writes a NULL key",
+                    sql -> sql.equals(COPYING_WITH_C3) ? sql.replace("(x0.c3 + 1)", "(NULL + 1)") : sql);
+            WssRun run = WssRun.of(faulty, copyBesideADeadlockVictimsInsert("9"));
+            assertTrue(faulty.struck && run.trace().executed(WAITING_INSERT).orElseThrow().blocked(), run.trace().toString());
+            assertTrue(run.trace().executed(COPY_OF_T2).orElseThrow().result().failed(), "the fault struck: " + run.trace());
             run.assertBugCandidate();
         }
     }
