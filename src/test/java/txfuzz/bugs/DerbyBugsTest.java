@@ -114,6 +114,27 @@ class DerbyBugsTest {
     }
 
     /**
+     * derby-two-in-subqueries-concurrent-modification, printed: XJ001 (a ConcurrentModificationException) on every release;
+     * with an EXISTS in place of the correlated IN (the control), no row.
+     */
+    @Test
+    @Order(1)
+    void derbyTwoInSubqueriesConcurrentModificationOnEachVersion() throws Exception {
+        String twoIns = "SELECT x.c1 FROM t0 x WHERE x.c0 IN (SELECT s1.c0 FROM t0 s1) AND x.c0 IN (SELECT s2.c0 FROM t0 s2 WHERE s2.c0 = x.c1)";
+        String exists = "SELECT x.c1 FROM t0 x WHERE x.c0 IN (SELECT s1.c0 FROM t0 s1) AND EXISTS (SELECT 1 FROM t0 s2 WHERE s2.c0 = x.c0 AND s2.c0 = x.c1)";
+        EachVersion.run(RELEASES, v -> {
+            try (Target derby = Targets.create("derby", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("derby-two-in-subqueries-concurrent-modification").run(derby);
+                assertTrue(r.of(twoIns).failed(), r.toString());
+                assertEquals("XJ001", r.of(twoIns).error().getSQLState(), r.toString());
+                assertTrue(r.of(twoIns).error().getMessage().contains("ConcurrentModificationException"), r.toString());
+                Run control = PrintedSql.of("derby-two-in-subqueries-exists-control").run(derby);
+                assertEquals(List.of(), control.of(exists).rows(), control.toString());
+            }
+        });
+    }
+
+    /**
      * derby-ru-merge-stale-row-lost-update: at READ UNCOMMITTED, T2's MERGE … WHEN MATCHED THEN UPDATE
      * reads a row T1 has changed, waits for T1's lock, and after T1 changed the row again and committed
      * writes its SET over the version it read before waiting: T1's second update is lost.
