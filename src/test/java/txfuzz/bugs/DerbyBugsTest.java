@@ -135,6 +135,26 @@ class DerbyBugsTest {
     }
 
     /**
+     * derby-merge-int-into-double-restore-error, printed: XSDA7 with six matched rows on every release; with five (the
+     * control) the MERGE updates them.
+     */
+    @Test
+    @Order(1)
+    void derbyMergeIntIntoDoubleRestoreErrorOnEachVersion() throws Exception {
+        String merge = "MERGE INTO t0 USING t1 ON t0.c4 = t1.c0 WHEN MATCHED THEN UPDATE SET c3 = 1";
+        EachVersion.run(RELEASES, v -> {
+            try (Target derby = Targets.create("derby", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("derby-merge-int-into-double-restore-error").run(derby);
+                assertTrue(r.of(merge).failed(), r.toString());
+                assertEquals("XSDA7", r.of(merge).error().getSQLState(), r.toString());
+                Run control = PrintedSql.of("derby-merge-int-into-double-five-rows").run(derby);
+                assertEquals(5, control.of(merge).updateCount(), control.toString());
+                assertEquals(PrintedSql.rows("(1.0) (1.0) (1.0) (1.0) (1.0)"), control.last().rows(), control.toString());
+            }
+        });
+    }
+
+    /**
      * derby-ru-merge-stale-row-lost-update: at READ UNCOMMITTED, T2's MERGE … WHEN MATCHED THEN UPDATE
      * reads a row T1 has changed, waits for T1's lock, and after T1 changed the row again and committed
      * writes its SET over the version it read before waiting: T1's second update is lost.
