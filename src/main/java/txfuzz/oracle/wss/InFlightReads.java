@@ -199,7 +199,9 @@ final class InFlightReads {
         if (!(txfuzz.gen.StatementStructure.parse(sim.testCase.stmt(w).sql()) instanceof net.sf.jsqlparser.statement.insert.Insert insert)
                 || !(insert.getSelect() instanceof net.sf.jsqlparser.statement.select.Values values)
                 || insert.getDuplicateUpdateSets() != null || insert.getConflictAction() != null || insert.isModifierIgnore()
-                || values.getExpressions() == null || values.getExpressions().size() < 2) {
+                || values.getExpressions() == null || values.getExpressions().size() < 2
+                // one row's VALUES (a, b) lists its values, not rows: each row of several is a parenthesed list
+                || !values.getExpressions().stream().allMatch(e -> e instanceof net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList)) {
             return Optional.empty();
         }
         String columns = insert.getColumns() == null || insert.getColumns().isEmpty() ? "" : " (" + insert.getColumns() + ")";
