@@ -155,6 +155,28 @@ class DerbyBugsTest {
     }
 
     /**
+     * derby-merge-leaves-stale-index-entry, printed: after the MERGE the index check fails with X0X61 and the one-row
+     * UPDATE reports 2 rows, on every release; without the DEFAULT (the control) the check passes and the UPDATE counts 1.
+     */
+    @Test
+    @Order(1)
+    void derbyMergeLeavesStaleIndexEntryOnEachVersion() throws Exception {
+        String check = "VALUES SYSCS_UTIL.SYSCS_CHECK_TABLE('APP', 'T1')";
+        String update = "UPDATE t1 SET c4 = 2";
+        EachVersion.run(RELEASES, v -> {
+            try (Target derby = Targets.create("derby", TargetOptions.version(v))) {
+                Run r = PrintedSql.of("derby-merge-leaves-stale-index-entry").run(derby);
+                assertTrue(r.of(check).failed(), r.toString());
+                assertEquals("X0X61", r.of(check).error().getSQLState(), r.toString());
+                assertEquals(2, r.of(update).updateCount(), r.toString());
+                Run control = PrintedSql.of("derby-merge-index-without-default").run(derby);
+                assertEquals(PrintedSql.rows("(1)"), control.of(check).rows(), control.toString());
+                assertEquals(1, control.of(update).updateCount(), control.toString());
+            }
+        });
+    }
+
+    /**
      * derby-ru-merge-stale-row-lost-update: at READ UNCOMMITTED, T2's MERGE … WHEN MATCHED THEN UPDATE
      * reads a row T1 has changed, waits for T1's lock, and after T1 changed the row again and committed
      * writes its SET over the version it read before waiting: T1's second update is lost.
