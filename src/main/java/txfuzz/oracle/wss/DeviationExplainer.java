@@ -156,43 +156,48 @@ final class DeviationExplainer implements AutoCloseable {
     }
 
     /**
-     * Whether the simulation that last explained the run makes {@code ref}, a write that failed in the run with an error of
-     * class {@code error}, fail so too ({@link #keyChecks}): run on what it may have read there without the case's keys, it
-     * fails with that error (a value it computed from what it read breaks a CHECK or a NOT NULL: campaign
-     * mariadb-RU-s73-i256, an {@code INSERT … SELECT} that read the row a waiting INSERT had put in before its wait); or it
-     * succeeds, and what it changes, applied to the data its key check met, breaks a key (a constraint error). Its key
-     * check meets what had committed, not what
-     * was in flight: an engine checks a key another transaction holds uncommitted by waiting for it, so an error at once
-     * against an uncommitted key is no behaviour of the level's (h2-multi-row-insert-own-row-duplicate); what the
-     * simulation brings is what the statement and its own transaction's earlier writes read (a DELETE that read another
-     * transaction's uncommitted delete and so left a row whose key the INSERT after it meets once that transaction rolled
-     * back: h2-RU-s106-i1725). A simulation that recorded nothing for it explains no error.
+     * Whether the simulation that last explained the run makes {@code ref}, a write that failed in the run with {@code error},
+     * fail so too ({@link #keyChecks}): run on what it may have read there without the case's keys, it fails with that error
+     * (a value it computed from what it read breaks a CHECK or a NOT NULL: campaign mariadb-RU-s73-i256, an
+     * {@code INSERT … SELECT} that read the row a waiting INSERT had put in before its wait); or it succeeds, and what it
+     * changes, applied to the data its key check met, breaks a key with that error. The same error is the same SQLSTATE
+     * and, where the SQLSTATE has no subclass (MariaDB's 23000 for every integrity constraint), the same vendor code: a
+     * duplicate key does not explain a NULL refused. Its key check meets what had committed, not what was in flight: an
+     * engine checks a key another transaction holds uncommitted by waiting for it, so an error at once against an
+     * uncommitted key is no behaviour of the level's (h2-multi-row-insert-own-row-duplicate); what the simulation brings is
+     * what the statement and its own transaction's earlier writes read (a DELETE that read another transaction's
+     * uncommitted delete and so left a row whose key the INSERT after it meets once that transaction rolled back:
+     * h2-RU-s106-i1725). A simulation that recorded nothing for it explains no error.
      */
-    boolean reproducedFailure(StmtRef ref, ErrorClass error) throws SQLException, SetupFailedException {
+    boolean reproducedFailure(StmtRef ref, txfuzz.exec.StmtResult.EngineError error) throws SQLException, SetupFailedException {
         KeyCheck check = keyChecks.get(ref);
         if (check == null || error == null) {
             return false;
         }
         for (DbState read : check.reads()) {
-            Optional<ErrorClass> onWhatItRead = errorWithoutKeys(read, ref);
+            Optional<SQLException> onWhatItRead = failureWithoutKeys(read, ref);
             if (onWhatItRead.isPresent()) {
-                if (onWhatItRead.get() == error) {
+                if (sameError(onWhatItRead.get(), error)) {
                     return true;
                 }
                 continue;
             }
-            if (error == ErrorClass.CONSTRAINT) {
-                Optional<DbState> checked = attemptOn(Optional.of(read), ref).flatMap(d -> d.applyTo(check.committed()));
-                if (checked.isPresent() && effectOn(checked, List.of(), Keys.KEPT).isEmpty()) {
-                    return true;
-                }
+            Optional<DbState> checked = attemptOn(Optional.of(read), ref).flatMap(d -> d.applyTo(check.committed()));
+            if (checked.isPresent() && keyViolation(checked.get()).filter(e -> sameError(e, error)).isPresent()) {
+                return true;
             }
         }
         return false;
     }
 
-    /** The class of the error {@code ref} raises run alone, keys dropped, on a database holding {@code view}; empty if it succeeds. */
-    private Optional<ErrorClass> errorWithoutKeys(DbState view, StmtRef ref) throws SQLException, SetupFailedException {
+    private boolean sameError(SQLException e, txfuzz.exec.StmtResult.EngineError error) {
+        String state = e.getSQLState();
+        return target.classify(e) == error.errorClass() && state != null && state.equals(error.sqlState())
+                && (!state.endsWith("000") || e.getErrorCode() == error.vendorCode());
+    }
+
+    /** The error {@code ref} raises run alone, keys dropped, on a database holding {@code view}; empty if it succeeds. */
+    private Optional<SQLException> failureWithoutKeys(DbState view, StmtRef ref) throws SQLException, SetupFailedException {
         initial();
         try (SimulationDatabases.Session session = simulations.open(way(true, withRowIds), simulationPreparation(true, withRowIds))) {
             Statement s = session.statement();
@@ -207,7 +212,25 @@ final class DeviationExplainer implements AutoCloseable {
                 s.execute(withRowIds ? withColumnList(sql) : sql);
                 return Optional.empty();
             } catch (SQLException e) {
-                return Optional.of(target.classify(e));
+                return Optional.of(e);
+            }
+        } catch (SQLException e) {
+            throw new SetupFailedException("cannot rebuild a state for the explanation: " + e.getMessage(), e);
+        }
+    }
+
+    /** The error loading {@code state} into a database with the case's keys raises; empty when its keys hold. */
+    private Optional<SQLException> keyViolation(DbState state) throws SQLException, SetupFailedException {
+        initial();
+        try (SimulationDatabases.Session session = simulations.open(way(false, withRowIds), simulationPreparation(false, withRowIds))) {
+            session.statement().setQueryTimeout(SIMULATION_TIMEOUT_S);
+            try {
+                StateLoader.load(target, session.connection(), testCase.tables(), state);
+                return Optional.empty();
+            } catch (SQLException e) {
+                return Optional.of(e);
+            } catch (RuntimeException e) {
+                return Optional.empty(); // not an engine's error: nothing to compare with the run's
             }
         } catch (SQLException e) {
             throw new SetupFailedException("cannot rebuild a state for the explanation: " + e.getMessage(), e);

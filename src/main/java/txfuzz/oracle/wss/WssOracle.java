@@ -344,7 +344,7 @@ public final class WssOracle implements Oracle {
                         // aborting error is (issue 33 item 3)
                         case WRITE_OUTCOME -> v.evidence() instanceof WssEvidence w && w.actual() != null
                                 && (w.actual().failed()
-                                        ? explainer.reproducedFailure(w.statement(), w.actual().errorClass()) || errors.explained(w.statement())
+                                        ? explainer.reproducedFailure(w.statement(), w.actual().error()) || errors.explained(w.statement())
                                         : explainer.reproducedCount(w.statement(), w.actual().updateCount()));
                         default -> true;
                     };
