@@ -101,14 +101,21 @@ class UnexplainedErrorTest {
      * Documented, not a bug candidate; the RU row of {@link #aSpuriousErrorOfAStatementWhoseTransactionCommitsIsABugCandidate}
      * is its negative control.
      */
-    @Test
-    void anErrorThatFollowsFromItsTransactionsDirtyReadIsDocumented() throws Exception {
-        TestCase c = Cases.on("h2").level(IsolationLevel.READ_UNCOMMITTED).table("t")
-                .setup("CREATE TABLE t (c1 DOUBLE PRECISION, c3 INT, UNIQUE (c3))", "INSERT INTO t (c1, c3) VALUES (1, 3)",
+    private static final String INSERT_OF_THE_RESTORED_KEY = "INSERT INTO t (c1, c3) VALUES (0, 3)";
+
+    /** h2-RU-s106-i1725 as reduced (c1 NOT NULL, which changes nothing there: the negative control below needs it). */
+    static TestCase insertAfterADirtyReadOfItsTransaction() {
+        return Cases.on("h2").level(IsolationLevel.READ_UNCOMMITTED).table("t")
+                .setup("CREATE TABLE t (c1 DOUBLE PRECISION NOT NULL, c3 INT, UNIQUE (c3))", "INSERT INTO t (c1, c3) VALUES (1, 3)",
                         "INSERT INTO t (c1, c3) VALUES (0, 0)")
                 .txn("DELETE FROM t WHERE (t.c1 > 0)", "ROLLBACK")
-                .txn("DELETE FROM t", "INSERT INTO t (c1, c3) VALUES (0, 3)")
+                .txn("DELETE FROM t", INSERT_OF_THE_RESTORED_KEY)
                 .order(2, 1, 1, 2, 1, 2, 2);
+    }
+
+    @Test
+    void anErrorThatFollowsFromItsTransactionsDirtyReadIsDocumented() throws Exception {
+        TestCase c = insertAfterADirtyReadOfItsTransaction();
         try (Target h2 = TestServers.open("h2")) {
             WssRun r = WssRun.of(h2, c);
             assertTrue(r.committed(2), r.trace().toString());
@@ -117,6 +124,21 @@ class UnexplainedErrorTest {
                     && ((WssEvidence) v.evidence()).statement().equals(new StmtRef(2, 2))).findFirst().orElseThrow(() -> new AssertionError(r.verdict()));
             assertEquals(Classification.DOCUMENTED, error.classification(), error.toString());
             r.assertNoBugCandidate();
+        }
+    }
+
+    /**
+     * Negative control of the error's identity: the same run with the INSERT made to fail on a NULL (23502) where H2 gives the
+     * duplicate key (23505): the simulation's key check gives 23505, another error, and the INSERT stays a bug candidate.
+     */
+    @Test
+    void anotherErrorThanTheDirtyReadGivesStaysABugCandidate() throws Exception {
+        try (Target h2 = TestServers.open("h2");
+             Target faulty = RewritingTarget.once(h2, INSERT_OF_THE_RESTORED_KEY, "INSERT INTO t (c1, c3) VALUES (NULL, 3)")) {
+            WssRun r = WssRun.of(faulty, insertAfterADirtyReadOfItsTransaction());
+            assertEquals("23502", r.trace().executed(new StmtRef(2, 2)).orElseThrow().result().error().sqlState(), r.trace().toString());
+            assertTrue(r.verdict().violations().stream().anyMatch(v -> v.kind() == WssKind.WRITE_OUTCOME
+                    && v.classification() == Classification.BUG_CANDIDATE), r.verdict().toString());
         }
     }
 
