@@ -81,14 +81,15 @@ final class DeviationExplainer implements AutoCloseable {
     private Map<StmtRef, KeyCheck> stateOnlyKeyChecks;
 
     /**
-     * What a write that failed in the run may have read in a simulation ({@code reads}: the view the simulation gives it,
-     * then, under dirty visibility, the views other transactions' writes in flight allow, {@link InFlightReads}), and the
-     * data its key check met ({@code committed}): what had committed when it completed, plus what its own transaction's
-     * earlier writes did in that simulation.
+     * What a write that failed in the run read in a simulation ({@code read}: the view the simulation gives it; with
+     * {@code inFlight}, also the views other transactions' writes in flight then allow, {@link InFlightReads}, made from
+     * {@code done}, the effects before it, only when its error is asked about), and the data its key check met
+     * ({@code committed}): what had committed when it completed, plus what its own transaction's earlier writes did in that
+     * simulation.
      */
-    record KeyCheck(List<DbState> reads, DbState committed) {
+    record KeyCheck(DbState read, List<Effect> done, boolean inFlight, DbState committed) {
         KeyCheck {
-            reads = List.copyOf(reads);
+            done = List.copyOf(done);
         }
     }
     /** Whether some statement's effect depends on the keys ({@link #dependsOnKeys}): the database prepared first keeps them. */
@@ -174,7 +175,11 @@ final class DeviationExplainer implements AutoCloseable {
         if (check == null || error == null) {
             return false;
         }
-        for (DbState read : check.reads()) {
+        List<DbState> reads = new ArrayList<>(List.of(check.read()));
+        if (check.inFlight() && withRowIds) {
+            inFlightReads().alternatives(check.done(), ref, check.read()).forEach(a -> reads.add(a.view()));
+        }
+        for (DbState read : reads) {
             Optional<SQLException> onWhatItRead = failureWithoutKeys(read, ref);
             if (onWhatItRead.isPresent()) {
                 if (sameError(onWhatItRead.get(), error)) {
@@ -252,11 +257,7 @@ final class DeviationExplainer implements AutoCloseable {
             keyChecks.remove(ref);
             return;
         }
-        List<DbState> reads = new ArrayList<>(List.of(read.get()));
-        if (inFlight && withRowIds) {
-            inFlightReads().alternatives(done, ref, read.get()).forEach(a -> reads.add(a.view()));
-        }
-        keyChecks.put(ref, new KeyCheck(reads, committedData.get()));
+        keyChecks.put(ref, new KeyCheck(read.get(), done, inFlight, committedData.get()));
     }
 
     /** The update count {@code ref} had in the actual run, where it is a committed write that succeeded. */
