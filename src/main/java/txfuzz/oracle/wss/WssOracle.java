@@ -340,11 +340,11 @@ public final class WssOracle implements Oracle {
                     boolean explained = switch ((WssKind) v.kind()) {
                         case READ_RESULT -> false;
                         // a write's count must come out of the simulation too, not just the final state; a write that failed
-                        // must fail on the committed data the simulation gives its key check, or be explained as an
-                        // aborting error is (issue 33 item 3)
+                        // is explained as an aborting error is (issue 33 item 3; asked once per statement), or fails with the
+                        // same error on what the simulation gives it to read and its key check (asked per simulation)
                         case WRITE_OUTCOME -> v.evidence() instanceof WssEvidence w && w.actual() != null
                                 && (w.actual().failed()
-                                        ? explainer.reproducedFailure(w.statement(), w.actual().error()) || errors.explained(w.statement())
+                                        ? errors.explained(w.statement()) || explainer.reproducedFailure(w.statement(), w.actual().error())
                                         : explainer.reproducedCount(w.statement(), w.actual().updateCount()));
                         default -> true;
                     };
