@@ -143,7 +143,10 @@ final class InFlightReads {
         for (StmtRef w : mayHaveBeenInFlight(sim)) {
             StmtKind kind = sim.testCase.stmt(w).kind();
             ExecutedStmt e = sim.trace.executed(w).orElseThrow();
-            boolean inFlight = w.txn() != reader.txn() && e.blocked() && e.completedBefore() <= ended && sim.trace.position(w) >= began;
+            // a deadlock's victim is undone when it ends: in place only while it waited, so seen only by a reader sent while it
+            // waited (one sent before it that waited and resumed after it ended read before it came, or after it was undone)
+            boolean sentBefore = lostAConflict(e) ? e.submitSeq() < r.submitSeq() : e.completedBefore() <= ended;
+            boolean inFlight = w.txn() != reader.txn() && e.blocked() && sentBefore && sim.trace.position(w) >= began;
             if (!inFlight || !kind.isWrite()) {
                 continue;
             }
@@ -179,13 +182,17 @@ final class InFlightReads {
     private static List<StmtRef> mayHaveBeenInFlight(DeviationExplainer sim) {
         List<StmtRef> writes = new ArrayList<>(sim.writesInCompletionOrder(true));
         for (ExecutedStmt e : sim.trace.schedule()) {
-            if (e.blocked() && e.result().failed() && e.result().errorClass() != null && e.result().errorClass().isConcurrencyConflict()
-                    && sim.testCase.stmt(e.ref()).kind().isWrite() && !writes.contains(e.ref())) {
+            if (lostAConflict(e) && sim.testCase.stmt(e.ref()).kind().isWrite() && !writes.contains(e.ref())) {
                 writes.add(e.ref());
             }
         }
         writes.sort((a, b) -> Integer.compare(sim.trace.position(a), sim.trace.position(b)));
         return writes;
+    }
+
+    /** Whether {@code e} waited and then failed with a deadlock or another conflict (its transaction undone). */
+    private static boolean lostAConflict(ExecutedStmt e) {
+        return e.blocked() && e.result().failed() && e.result().errorClass() != null && e.result().errorClass().isConcurrencyConflict();
     }
 
     /**

@@ -41,7 +41,10 @@ class SerialOrderKeepingRealTimeTest {
      * order; T3's UPDATE passes that uncommitted row (its semi-consistent read finds no committed version) and waits on
      * (0, 1); T2's second INSERT waits for T4's DELETE of the same unique value; T4, T2 and T1 commit, and the UPDATE changes
      * (0, 1) alone. The commit order T4 → T2 → T1 → T3 would have it set (0, 0)'s key to NULL and fail; T4 → T1 → T3 → T2 is
-     * the run, and T3 began before T2 ended.
+     * the run, and T3 began before T2 ended. The documented key-order scan describes it too (the UPDATE read (0, 0), before
+     * the row it waited on, as it began) and, tried first, explains it; until 2026-12-01 a parsing slip in the in-flight
+     * reads (a one-row INSERT split into "rows") dropped the row identities that scan needs, and the serial order did.
+     * {@link #aRunSerialInAnotherOrderThatKeepsRealTimeIsNoBugCandidate} is the serial order's positive case.
      */
     private static TestCase updatePassingARowCommittedWhileItWaited() {
         return Cases.on("mariadb").level(IsolationLevel.READ_UNCOMMITTED).table("t0").table("t1")
@@ -55,14 +58,14 @@ class SerialOrderKeepingRealTimeTest {
     }
 
     @Test
-    void aWaitingUpdateThatPassedARowCommittedWhileItWaitedIsSerialWithTheInserterLast() throws Exception {
+    void aWaitingUpdateThatPassedARowCommittedWhileItWaitedIsExplained() throws Exception {
         try (Target mariadb = TestServers.open("mariadb")) {
             WssRun r = WssRun.of(mariadb, updatePassingARowCommittedWhileItWaited());
             assertTrue(r.trace().executed(new StmtRef(3, 0)).orElseThrow().blocked(), r.trace().toString());
             assertEquals(1, r.trace().executed(new StmtRef(3, 0)).orElseThrow().result().updateCount(), r.trace().toString());
             assertFalse(r.verdict().violations().isEmpty(), "the run is not the commit order's: " + r.verdict());
-            assertTrue(r.verdict().violations().stream().allMatch(v -> v.classification() == Classification.NOT_PROMISED
-                    && v.reference().contains("T3 → T2")), r.verdict().toString());
+            assertTrue(r.verdict().violations().stream().allMatch(v -> v.classification() == Classification.DOCUMENTED
+                    && v.reference().contains("locking scan in key order")), r.verdict().toString());
         }
     }
 
