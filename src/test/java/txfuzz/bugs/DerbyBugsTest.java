@@ -97,19 +97,36 @@ class DerbyBugsTest {
         });
     }
 
+    /** A check of printed SQL on one release's Derby. */
+    @FunctionalInterface
+    private interface OnDerby {
+        void check(Target derby) throws Exception;
+    }
+
+    /** {@code check} on every release in {@link #RELEASES}, each on a Derby of its own. */
+    private static void onEachRelease(OnDerby check) throws Exception {
+        EachVersion.run(RELEASES, v -> {
+            try (Target derby = Targets.create("derby", TargetOptions.version(v))) {
+                check.check(derby);
+            }
+        });
+    }
+
+    /** That statement {@code sql} of {@code r} failed with SQLSTATE {@code state}. */
+    private static void assertFailedWith(Run r, String sql, String state) {
+        assertTrue(r.of(sql).failed(), r.toString());
+        assertEquals(state, r.of(sql).error().getSQLState(), r.toString());
+    }
+
     /** derby-coalesce-max-in-list-internal-error, printed: XJ001 on every release; without the primary key (the control) the value. */
     @Test
     @Order(1)
     void derbyCoalesceMaxInListInternalErrorOnEachVersion() throws Exception {
         String values = "VALUES COALESCE((SELECT MAX(c0) FROM t1 WHERE c0 IN (0, 1)), 0)";
-        EachVersion.run(RELEASES, v -> {
-            try (Target derby = Targets.create("derby", TargetOptions.version(v))) {
-                Run r = PrintedSql.of("derby-coalesce-max-in-list-internal-error").run(derby);
-                assertTrue(r.of(values).failed(), r.toString());
-                assertEquals("XJ001", r.of(values).error().getSQLState(), r.toString());
-                Run control = PrintedSql.of("derby-coalesce-max-in-list-without-key").run(derby);
-                assertEquals(PrintedSql.rows("(0)"), control.of(values).rows(), control.toString());
-            }
+        onEachRelease(derby -> {
+            assertFailedWith(PrintedSql.of("derby-coalesce-max-in-list-internal-error").run(derby), values, "XJ001");
+            Run control = PrintedSql.of("derby-coalesce-max-in-list-without-key").run(derby);
+            assertEquals(PrintedSql.rows("(0)"), control.of(values).rows(), control.toString());
         });
     }
 
@@ -122,15 +139,12 @@ class DerbyBugsTest {
     void derbyTwoInSubqueriesConcurrentModificationOnEachVersion() throws Exception {
         String twoIns = "SELECT x.c1 FROM t0 x WHERE x.c0 IN (SELECT s1.c0 FROM t0 s1) AND x.c0 IN (SELECT s2.c0 FROM t0 s2 WHERE s2.c0 = x.c1)";
         String exists = "SELECT x.c1 FROM t0 x WHERE x.c0 IN (SELECT s1.c0 FROM t0 s1) AND EXISTS (SELECT 1 FROM t0 s2 WHERE s2.c0 = x.c0 AND s2.c0 = x.c1)";
-        EachVersion.run(RELEASES, v -> {
-            try (Target derby = Targets.create("derby", TargetOptions.version(v))) {
-                Run r = PrintedSql.of("derby-two-in-subqueries-concurrent-modification").run(derby);
-                assertTrue(r.of(twoIns).failed(), r.toString());
-                assertEquals("XJ001", r.of(twoIns).error().getSQLState(), r.toString());
-                assertTrue(r.of(twoIns).error().getMessage().contains("ConcurrentModificationException"), r.toString());
-                Run control = PrintedSql.of("derby-two-in-subqueries-exists-control").run(derby);
-                assertEquals(List.of(), control.of(exists).rows(), control.toString());
-            }
+        onEachRelease(derby -> {
+            Run r = PrintedSql.of("derby-two-in-subqueries-concurrent-modification").run(derby);
+            assertFailedWith(r, twoIns, "XJ001");
+            assertTrue(r.of(twoIns).error().getMessage().contains("ConcurrentModificationException"), r.toString());
+            Run control = PrintedSql.of("derby-two-in-subqueries-exists-control").run(derby);
+            assertEquals(List.of(), control.of(exists).rows(), control.toString());
         });
     }
 
@@ -142,15 +156,11 @@ class DerbyBugsTest {
     @Order(1)
     void derbyMergeIntIntoDoubleRestoreErrorOnEachVersion() throws Exception {
         String merge = "MERGE INTO t0 USING t1 ON t0.c4 = t1.c0 WHEN MATCHED THEN UPDATE SET c3 = 1";
-        EachVersion.run(RELEASES, v -> {
-            try (Target derby = Targets.create("derby", TargetOptions.version(v))) {
-                Run r = PrintedSql.of("derby-merge-int-into-double-restore-error").run(derby);
-                assertTrue(r.of(merge).failed(), r.toString());
-                assertEquals("XSDA7", r.of(merge).error().getSQLState(), r.toString());
-                Run control = PrintedSql.of("derby-merge-int-into-double-five-rows").run(derby);
-                assertEquals(5, control.of(merge).updateCount(), control.toString());
-                assertEquals(PrintedSql.rows("(1.0) (1.0) (1.0) (1.0) (1.0)"), control.last().rows(), control.toString());
-            }
+        onEachRelease(derby -> {
+            assertFailedWith(PrintedSql.of("derby-merge-int-into-double-restore-error").run(derby), merge, "XSDA7");
+            Run control = PrintedSql.of("derby-merge-int-into-double-five-rows").run(derby);
+            assertEquals(5, control.of(merge).updateCount(), control.toString());
+            assertEquals(PrintedSql.rows("(1.0) (1.0) (1.0) (1.0) (1.0)"), control.last().rows(), control.toString());
         });
     }
 
@@ -163,16 +173,13 @@ class DerbyBugsTest {
     void derbyMergeLeavesStaleIndexEntryOnEachVersion() throws Exception {
         String check = "VALUES SYSCS_UTIL.SYSCS_CHECK_TABLE('APP', 'T1')";
         String update = "UPDATE t1 SET c4 = 2";
-        EachVersion.run(RELEASES, v -> {
-            try (Target derby = Targets.create("derby", TargetOptions.version(v))) {
-                Run r = PrintedSql.of("derby-merge-leaves-stale-index-entry").run(derby);
-                assertTrue(r.of(check).failed(), r.toString());
-                assertEquals("X0X61", r.of(check).error().getSQLState(), r.toString());
-                assertEquals(2, r.of(update).updateCount(), r.toString());
-                Run control = PrintedSql.of("derby-merge-index-without-default").run(derby);
-                assertEquals(PrintedSql.rows("(1)"), control.of(check).rows(), control.toString());
-                assertEquals(1, control.of(update).updateCount(), control.toString());
-            }
+        onEachRelease(derby -> {
+            Run r = PrintedSql.of("derby-merge-leaves-stale-index-entry").run(derby);
+            assertFailedWith(r, check, "X0X61");
+            assertEquals(2, r.of(update).updateCount(), r.toString());
+            Run control = PrintedSql.of("derby-merge-index-without-default").run(derby);
+            assertEquals(PrintedSql.rows("(1)"), control.of(check).rows(), control.toString());
+            assertEquals(1, control.of(update).updateCount(), control.toString());
         });
     }
 

@@ -67,18 +67,38 @@ final class DeviationExplainer implements AutoCloseable {
     /** The update count each committed write that succeeded had in the actual run: what a simulation must reproduce. */
     private final Map<StmtRef, Long> actualCounts = new HashMap<>();
     /**
-     * The counts of the first simulation of the current explanation that reproduced the final state but not every
-     * write's count; it explains the state when no choice of the simulation reproduces both.
+     * What the first simulation of the current explanation that reproduced the final state but not every write's count
+     * recorded; it explains the state when no choice of the simulation reproduces both.
      */
-    private Map<StmtRef, Long> stateOnlyCounts;
+    private Recorded stateOnly;
     /**
      * Per write that failed in the run, what it read and what its key check met in the current simulation
-     * ({@link #reproducedFailure}). Kept, saved and restored with {@link #simulatedCounts}: both say what the simulation
-     * that explained did.
+     * ({@link #reproducedFailure}). Kept, saved and restored with {@link #simulatedCounts} ({@link Recorded}): both say what
+     * the simulation that explained did.
      */
     final Map<StmtRef, KeyCheck> keyChecks = new HashMap<>();
-    /** {@link #keyChecks} of the simulation whose counts are {@link #stateOnlyCounts}. */
-    private Map<StmtRef, KeyCheck> stateOnlyKeyChecks;
+
+    /** What a simulation recorded of the writes it ran: their counts, and the failed writes' key checks; a copy. */
+    private record Recorded(Map<StmtRef, Long> counts, Map<StmtRef, KeyCheck> keyChecks) {
+        Recorded {
+            counts = new HashMap<>(counts);
+            keyChecks = new HashMap<>(keyChecks);
+        }
+    }
+
+    private Recorded recorded() {
+        return new Recorded(simulatedCounts, keyChecks);
+    }
+
+    /** Makes {@code r} what the current simulation recorded; none ({@code null}): nothing. */
+    private void restore(Recorded r) {
+        simulatedCounts.clear();
+        keyChecks.clear();
+        if (r != null) {
+            simulatedCounts.putAll(r.counts());
+            keyChecks.putAll(r.keyChecks());
+        }
+    }
 
     /**
      * What a write that failed in the run read in a simulation ({@code read}: the view the simulation gives it; with
@@ -180,7 +200,7 @@ final class DeviationExplainer implements AutoCloseable {
             inFlightReads().alternatives(check.done(), ref, check.read()).forEach(a -> reads.add(a.view()));
         }
         for (DbState read : reads) {
-            Optional<SQLException> onWhatItRead = failureWithoutKeys(read, ref);
+            Optional<SQLException> onWhatItRead = errorOn(read, Optional.of(ref));
             if (onWhatItRead.isPresent()) {
                 if (sameError(onWhatItRead.get(), error)) {
                     return true;
@@ -188,7 +208,7 @@ final class DeviationExplainer implements AutoCloseable {
                 continue;
             }
             Optional<DbState> checked = attemptOn(Optional.of(read), ref).flatMap(d -> d.applyTo(check.committed()));
-            if (checked.isPresent() && keyViolation(checked.get()).filter(e -> sameError(e, error)).isPresent()) {
+            if (checked.isPresent() && errorOn(checked.get(), Optional.empty()).filter(e -> sameError(e, error)).isPresent()) {
                 return true;
             }
         }
@@ -201,41 +221,33 @@ final class DeviationExplainer implements AutoCloseable {
                 && (!state.endsWith("000") || e.getErrorCode() == error.vendorCode());
     }
 
-    /** The error {@code ref} raises run alone, keys dropped, on a database holding {@code view}; empty if it succeeds. */
-    private Optional<SQLException> failureWithoutKeys(DbState view, StmtRef ref) throws SQLException, SetupFailedException {
+    /**
+     * The error an engine raises on the data {@code view}: with {@code statement}, that statement's, run alone with the
+     * case's keys dropped (empty when it succeeds, or when {@code view} cannot be loaded); without, loading {@code view}
+     * with the keys kept (empty when its keys hold).
+     */
+    private Optional<SQLException> errorOn(DbState view, Optional<StmtRef> statement) throws SQLException, SetupFailedException {
         initial();
-        try (SimulationDatabases.Session session = simulations.open(way(true, withRowIds), simulationPreparation(true, withRowIds))) {
+        boolean dropKeys = statement.isPresent();
+        try (SimulationDatabases.Session session = simulations.open(way(dropKeys, withRowIds), simulationPreparation(dropKeys, withRowIds))) {
             Statement s = session.statement();
             s.setQueryTimeout(SIMULATION_TIMEOUT_S);
             try {
                 StateLoader.load(target, session.connection(), testCase.tables(), view);
-            } catch (SQLException | RuntimeException e) {
-                return Optional.empty(); // not loadable: the statement's own run (attemptOn) says no more
+            } catch (SQLException e) {
+                return statement.isPresent() ? Optional.empty() : Optional.of(e); // not loadable: the statement's own run says no more
+            } catch (RuntimeException e) {
+                return Optional.empty(); // not an engine's error: nothing to compare with the run's
             }
-            String sql = testCase.stmt(ref).sql();
+            if (statement.isEmpty()) {
+                return Optional.empty();
+            }
+            String sql = testCase.stmt(statement.get()).sql();
             try {
                 s.execute(withRowIds ? withColumnList(sql) : sql);
                 return Optional.empty();
             } catch (SQLException e) {
                 return Optional.of(e);
-            }
-        } catch (SQLException e) {
-            throw new SetupFailedException("cannot rebuild a state for the explanation: " + e.getMessage(), e);
-        }
-    }
-
-    /** The error loading {@code state} into a database with the case's keys raises; empty when its keys hold. */
-    private Optional<SQLException> keyViolation(DbState state) throws SQLException, SetupFailedException {
-        initial();
-        try (SimulationDatabases.Session session = simulations.open(way(false, withRowIds), simulationPreparation(false, withRowIds))) {
-            session.statement().setQueryTimeout(SIMULATION_TIMEOUT_S);
-            try {
-                StateLoader.load(target, session.connection(), testCase.tables(), state);
-                return Optional.empty();
-            } catch (SQLException e) {
-                return Optional.of(e);
-            } catch (RuntimeException e) {
-                return Optional.empty(); // not an engine's error: nothing to compare with the run's
             }
         } catch (SQLException e) {
             throw new SetupFailedException("cannot rebuild a state for the explanation: " + e.getMessage(), e);
@@ -304,7 +316,7 @@ final class DeviationExplainer implements AutoCloseable {
 
     /**
      * Whether a simulation whose effects {@code stateReproduced} the final state explains the run: only when it reproduced
-     * every write's count too; one that reproduced the state alone is kept ({@link #stateOnlyCounts}) and the search goes on
+     * every write's count too; one that reproduced the state alone is kept ({@link #stateOnly}) and the search goes on
      * for a choice (a read point, a re-checked row, a serial order) that reproduces both.
      */
     boolean accepted(boolean stateReproduced) {
@@ -314,16 +326,15 @@ final class DeviationExplainer implements AutoCloseable {
         if (everyCountReproduced()) {
             return true;
         }
-        if (stateOnlyCounts == null) {
-            stateOnlyCounts = new HashMap<>(simulatedCounts);
-            stateOnlyKeyChecks = new HashMap<>(keyChecks);
+        if (stateOnly == null) {
+            stateOnly = recorded();
         }
         return false;
     }
 
     /** Whether a simulation of the current explanation reproduced the final state but not every count ({@link #accepted}). */
     boolean stateOnlyExplained() {
-        return stateOnlyCounts != null;
+        return stateOnly != null;
     }
 
     /**
@@ -352,9 +363,8 @@ final class DeviationExplainer implements AutoCloseable {
     /** As {@link #explanation(Deviation)}, trying the read points in {@code preferred} first (those a manual describes). */
     Optional<String> explanation(Deviation deviation, Set<Deviation.ReadPoint> preferred) throws SQLException, SetupFailedException {
         Mechanism mechanism = mechanisms.computeIfAbsent(deviation, Mechanisms::of);
-        Deviation.ReadPoint stateOnly = null;
-        Map<StmtRef, Long> stateOnlyAt = null;
-        Map<StmtRef, KeyCheck> keyChecksAt = null;
+        Deviation.ReadPoint stateOnlyPoint = null;
+        Recorded stateOnlyAt = null;
         List<Deviation.ReadPoint> points = new ArrayList<>(preferred);
         points.sort(null);
         for (Deviation.ReadPoint p : Deviation.ReadPoint.values()) {
@@ -368,19 +378,15 @@ final class DeviationExplainer implements AutoCloseable {
                 lastReadPoint = readPointOf(mechanism, p);
                 return Optional.of(mechanism.describe(this, p));
             }
-            if (explained && stateOnly == null) {
-                stateOnly = p;
-                stateOnlyAt = new HashMap<>(simulatedCounts);
-                keyChecksAt = new HashMap<>(keyChecks);
+            if (explained && stateOnlyPoint == null) {
+                stateOnlyPoint = p;
+                stateOnlyAt = recorded();
             }
         }
-        if (stateOnly != null) {
-            simulatedCounts.clear();
-            simulatedCounts.putAll(stateOnlyAt);
-            keyChecks.clear();
-            keyChecks.putAll(keyChecksAt);
-            lastReadPoint = readPointOf(mechanism, stateOnly);
-            return Optional.of(mechanism.describe(this, stateOnly));
+        if (stateOnlyPoint != null) {
+            restore(stateOnlyAt);
+            lastReadPoint = readPointOf(mechanism, stateOnlyPoint);
+            return Optional.of(mechanism.describe(this, stateOnlyPoint));
         }
         lastReadPoint = null;
         return Optional.empty();
@@ -406,9 +412,8 @@ final class DeviationExplainer implements AutoCloseable {
      */
     private boolean explains(Mechanism mechanism, Deviation.ReadPoint readPoint) throws SQLException, SetupFailedException {
         boolean explained;
-        simulatedCounts.clear();
-        keyChecks.clear();
-        stateOnlyCounts = null;
+        restore(null);
+        stateOnly = null;
         try {
             explained = mechanism.simulate(this, readPoint);
         } catch (RowIdsUnusable e) {
@@ -416,20 +421,15 @@ final class DeviationExplainer implements AutoCloseable {
             // matching rows by value.
             withRowIds = false;
             initial = null;
-            simulatedCounts.clear();
-            keyChecks.clear();
-            stateOnlyCounts = null;
+            restore(null);
+            stateOnly = null;
             explained = mechanism.simulate(this, readPoint);
         }
-        if (!explained && stateOnlyCounts != null) {
-            simulatedCounts.clear();
-            simulatedCounts.putAll(stateOnlyCounts);
-            keyChecks.clear();
-            keyChecks.putAll(stateOnlyKeyChecks);
+        if (!explained && stateOnly != null) {
+            restore(stateOnly);
             explained = true;
         }
-        stateOnlyCounts = null;
-        stateOnlyKeyChecks = null;
+        stateOnly = null;
         return explained;
     }
 

@@ -81,16 +81,19 @@ final class StatementVisibility extends Mechanism {
                 // a write that did not wait read when it ran, and may have read a half-done write in flight then, as at its
                 // submission (campaign h2-RU-s61-i14680: a MERGE reads the row a waiting MERGE has already updated)
                 Optional<DbState> view = sim.view(done, ref.txn(), resumed, dirty);
-                sim.recordKeyCheck(done, ref, view, resumed, dirty); // where it failed: what it read, and what its key check met
-                delta = dirty && inFlightSeen != null && !e.blocked() ? sim.inFlightReads().effect(done, ref, view, seen) : sim.effectOn(view, List.of(ref));
+                boolean readsInFlight = dirty && !e.blocked();
+                // where it failed: what it read, and what its key check met (in-flight views asked of it even in the plain pass)
+                sim.recordKeyCheck(done, ref, view, resumed, readsInFlight);
+                delta = readsInFlight && inFlightSeen != null ? sim.inFlightReads().effect(done, ref, view, seen) : sim.effectOn(view, List.of(ref));
             } else {
                 StmtKind kind = sim.testCase.stmt(ref).kind();
                 boolean rechecked = readPoint == Deviation.ReadPoint.RECHECK && e.blocked() && sim.withRowIds
                         && (kind == StmtKind.UPDATE || kind == StmtKind.DELETE);
                 Optional<DbState> view = sim.view(done, ref.txn(), submitted, dirty);
-                sim.recordKeyCheck(done, ref, view, resumed, dirty && !rechecked);
                 // a write re-checked at its resumption reads no half-done write: its rows are chosen on the plain view
-                delta = dirty && inFlightSeen != null && !rechecked ? sim.inFlightReads().effect(done, ref, view, seen) : sim.effectOn(view, List.of(ref));
+                boolean readsInFlight = dirty && !rechecked;
+                sim.recordKeyCheck(done, ref, view, resumed, readsInFlight);
+                delta = readsInFlight && inFlightSeen != null ? sim.inFlightReads().effect(done, ref, view, seen) : sim.effectOn(view, List.of(ref));
                 // the rows it chose as submitted; an UPDATE whose SET fails on the versions it first read (a CHECK refusing the value
                 // it computes there) chose the rows its WHERE matched, and computes its SET on the newest versions it re-checks
                 Optional<Set<String>> chosenRows = rechecked ? delta.map(DeviationExplainer::rowIds) : Optional.empty();
