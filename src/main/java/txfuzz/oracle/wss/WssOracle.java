@@ -77,7 +77,10 @@ public final class WssOracle implements Oracle {
             // A rule the level documents and the run broke is a bug candidate whatever the final state, and
             // a deviation resting on it explains nothing; a rule only measured, where the break may have lost an update.
             boolean measured = semantics.requires(Deviation.Precondition.MEASURED_FIRST_COMMITTER_WINS);
-            Optional<DeviationExplainer.RuleBreak> broken = semantics.requires(Deviation.Precondition.FIRST_COMMITTER_WINS) || measured
+            boolean documented = semantics.requires(Deviation.Precondition.FIRST_COMMITTER_WINS);
+            // A measured rule's break counts only where no writer-last serial order gives the run, and the commit order is
+            // one for every break (the later committer ends last): where it gives the run, no simulation can find a break that counts.
+            Optional<DeviationExplainer.RuleBreak> broken = documented || (measured && !givesTheRun(c, trace, executor, SerialSchedule.fcrfsCommitted(trace)))
                     ? explainer.firstCommitterWinsBroken() : Optional.empty();
             if (broken.isPresent() && measured) {
                 // a rule only measured says no more than what was seen: a break whose run is the writer-first serial order's lost
@@ -196,30 +199,48 @@ public final class WssOracle implements Oracle {
             int at = trace.position(b.write());
             committed.stream().filter(t -> t != writer && trace.position(trace.outcome(t).cause()) < at).forEach(first::add);
         }
-        GeneratedKeys keys = GeneratedKeys.of(c, executor.target().dialect());
         List<String> tried = new ArrayList<>();
         for (List<Integer> order : writerAfter(committed, writer, first, MAX_ORDERS)) {
-            SerialSchedule tx = SerialSchedule.transactionLevel(c, trace, order);
-            Trace replay = executor.runSerial(tx.testCase());
-            if (!replay.hung().isEmpty() || replay.stalls() > 0) {
-                tried.add(tx.describeOrder() + " (the replay hung)");
-                continue;
-            }
-            Optional<Violation> state = stateViolation(c, WssKind.TX_WSS, "transaction-level", tx, trace, replay, keys);
-            // what the clients saw: every read, and every write's count or error (a write that reports a row it did not change is
-            // no outcome of that order either)
-            Optional<Violation> seen = outcomeViolations(c, tx, trace, replay, true, order, keys).stream().findFirst();
-            if (state.isEmpty() && seen.isEmpty()) {
+            Optional<String> differs = differsFromSerial(c, trace, executor, order);
+            if (differs.isEmpty()) {
                 return Optional.empty();
             }
-            tried.add(tx.describeOrder() + " (" + (state.isPresent() ? "its final state differs" : "") + (state.isPresent() && seen.isPresent()
-                    ? ", and " : "") + seen.map(v -> (v.kind() == WssKind.READ_RESULT ? "the read " : "the write ")
-                    + ((WssEvidence) v.evidence()).statement() + " returns otherwise").orElse("") + ")");
+            tried.add(differs.get());
         }
         String which = first.isEmpty() ? "" : " in which T" + writer + " follows " + String.join(", ", first.stream().map(t -> "T" + t).toList());
         String serial = "Nothing shows the break harmless: no serial order of the committed transactions" + which
                 + " gives the run's reads, write outcomes and final state (tried: " + String.join("; ", tried) + ").\n";
         return Optional.of(new DeviationExplainer.RuleBreak(b.write(), b.writes(), b.summary(), b.details() + "\n" + serial));
+    }
+
+    /** Whether the transaction-level replay in {@code order} gives every read, every write's outcome and the final state of the run. */
+    private boolean givesTheRun(TestCase c, Trace trace, Executor executor, List<Integer> order) throws SQLException, SetupFailedException {
+        return differsFromSerial(c, trace, executor, order).isEmpty();
+    }
+
+    /**
+     * How the run differs from its transaction-level replay in {@code order} (the order, then what differs: a replay that hung,
+     * the final state, a read or a write's count or error); empty when that replay gives every read, every write's outcome
+     * and the final state.
+     */
+    private Optional<String> differsFromSerial(TestCase c, Trace trace, Executor executor, List<Integer> order)
+            throws SQLException, SetupFailedException {
+        SerialSchedule tx = SerialSchedule.transactionLevel(c, trace, order);
+        Trace replay = executor.runSerial(tx.testCase());
+        if (!replay.hung().isEmpty() || replay.stalls() > 0) {
+            return Optional.of(tx.describeOrder() + " (the replay hung)");
+        }
+        GeneratedKeys keys = GeneratedKeys.of(c, executor.target().dialect());
+        Optional<Violation> state = stateViolation(c, WssKind.TX_WSS, "transaction-level", tx, trace, replay, keys);
+        // what the clients saw: every read, and every write's count or error (a write that reports a row it did not change is
+        // no outcome of that order either)
+        Optional<Violation> seen = outcomeViolations(c, tx, trace, replay, true, order, keys).stream().findFirst();
+        if (state.isEmpty() && seen.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(tx.describeOrder() + " (" + (state.isPresent() ? "its final state differs" : "") + (state.isPresent() && seen.isPresent()
+                ? ", and " : "") + seen.map(v -> (v.kind() == WssKind.READ_RESULT ? "the read " : "the write ")
+                + ((WssEvidence) v.evidence()).statement() + " returns otherwise").orElse("") + ")");
     }
 
     /** The orders of {@code committed} (its own first) in which {@code writer} comes after every transaction of {@code first}; at most {@code limit}. */
