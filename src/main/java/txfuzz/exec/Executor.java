@@ -148,28 +148,19 @@ public final class Executor implements AutoCloseable {
     /** Runs {@code testCase} on {@code db}, which must be empty. */
     public Trace run(TestCase testCase, Database db) throws SetupFailedException, SQLException {
         CaseSetup.load(testCase, db, target);
-        Map<Integer, Session> sessions = new HashMap<>();
+        RunSessions sessions = new RunSessions(target, db, testCase, isSerial(testCase.order()));
         LazyLockProbe probe = new LazyLockProbe(db);
-        List<Trace.RefusedSetting> refused = new ArrayList<>();
         try {
-            for (Txn t : testCase.transactions()) {
-                Connection c = db.connect(t.levelIn(testCase), testCase.mode());
-                Session session = new Session(target, c, db.sessionId(c), testCase.execution());
-                sessions.put(t.id(), session);
-                for (String setting : t.settings()) {
-                    session.setting(setting).ifPresent(error -> refused.add(new Trace.RefusedSetting(t.id(), setting, error)));
-                }
-            }
             Run run = new Run(testCase, sessions, probe);
             run.execute();
-            awaitBackgroundRollbacks(sessions.values());
+            awaitBackgroundRollbacks(sessions.all());
             DbState state;
             try (Connection c = db.connect(testCase.isolation(), testCase.mode())) {
                 state = StateReader.read(target, c, testCase.tables());
             }
-            return new Trace(run.schedule, run.outcomes, run.endOrder, state, run.stalls, run.hung, run.hangEvidence, refused);
+            return new Trace(run.schedule, run.outcomes, run.endOrder, state, run.stalls, run.hung, run.hangEvidence, sessions.refused());
         } finally {
-            sessions.values().forEach(Session::close);
+            sessions.all().forEach(Session::close);
             probe.close();
         }
     }
@@ -216,7 +207,7 @@ public final class Executor implements AutoCloseable {
     /** The state of one run of the protocol. */
     private final class Run {
         private final TestCase testCase;
-        private final Map<Integer, Session> sessions;
+        private final RunSessions sessions;
         private final LazyLockProbe lockProbe;
         /** Each transaction's statements one after another: a statement can wait only on something outside the run. */
         private final boolean serial;
@@ -232,14 +223,17 @@ public final class Executor implements AutoCloseable {
         private int sweeps;
         private int currentSweep = -1;
 
-        Run(TestCase testCase, Map<Integer, Session> sessions, LazyLockProbe lockProbe) {
+        Run(TestCase testCase, RunSessions sessions, LazyLockProbe lockProbe) throws SQLException {
             this.testCase = testCase;
             this.sessions = sessions;
             this.lockProbe = lockProbe;
             this.serial = isSerial(testCase.order());
             for (Txn t : testCase.transactions()) {
-                txns.put(t.id(), new TxnState(t, sessions.get(t.id())));
-                txnOfSession.put(sessions.get(t.id()).engineId(), t.id());
+                TxnState state = new TxnState(t);
+                txns.put(t.id(), state);
+                if (!sessions.shared()) {
+                    state.open(); // every session before the run: opening one must not fall between two statements
+                }
             }
         }
 
@@ -531,7 +525,7 @@ public final class Executor implements AutoCloseable {
          */
         private java.time.Duration stallWait() {
             java.util.Optional<java.time.Duration> detection = target.engine().deadlockDetectionDelay();
-            if (detection.isEmpty() || sessions.values().stream().anyMatch(Session::rollingBackFreely)) {
+            if (detection.isEmpty() || sessions.all().stream().anyMatch(Session::rollingBackFreely)) {
                 return config.stallTimeout();
             }
             java.time.Duration wait = detection.get().plus(DEADLOCK_VICTIM_GRACE);
@@ -639,7 +633,8 @@ public final class Executor implements AutoCloseable {
 
         private final class TxnState {
             final Txn txn;
-            final Session session;
+            /** Opened before the run, or where sessions are shared when its first statement is submitted. */
+            Session session;
             CompletableFuture<Session.Completed> inFlight;
             StmtRef inFlightRef;
             int inFlightSeq;
@@ -695,12 +690,19 @@ public final class Executor implements AutoCloseable {
                         List.copyOf(activities), error, engineState, endedBlockers);
             }
 
-            TxnState(Txn txn, Session session) {
+            TxnState(Txn txn) {
                 this.txn = txn;
-                this.session = session;
             }
 
-            void submit(StmtRef ref) {
+            void open() throws SQLException {
+                session = sessions.sessionFor(txn);
+                txnOfSession.put(session.engineId(), txn.id());
+            }
+
+            void submit(StmtRef ref) throws SQLException {
+                if (session == null) {
+                    open();
+                }
                 engineState = null;
                 inFlightRef = ref;
                 inFlightSeq = submitSeq++;

@@ -49,6 +49,8 @@ final class Session implements AutoCloseable {
 
     /** A statement was submitted and has not returned: closing must not wait for it. */
     private volatile boolean busy;
+    /** txfuzz cancelled a statement of it, or it failed as the engine or its connection broke: never handed to another transaction. */
+    private volatile boolean spoilt;
     /** The thread running the statement in flight (for a hang's evidence: its stack); null between statements. */
     private volatile Thread runner;
     /** Guards {@link #runner} between the statement's thread and an abort that interrupts it. */
@@ -63,6 +65,21 @@ final class Session implements AutoCloseable {
 
     String engineId() {
         return engineId;
+    }
+
+    /**
+     * Whether another transaction may run on it as on a session of its own: no statement in flight, no rollback going on,
+     * back in autocommit (its last transaction ended), and nothing cancelled or broken.
+     */
+    boolean freeForAnotherTransaction() {
+        if (busy || spoilt || rollingBack()) {
+            return false;
+        }
+        try {
+            return !connection.isClosed() && connection.getAutoCommit();
+        } catch (SQLException | RuntimeException e) {
+            return false;
+        }
     }
 
     CompletableFuture<Completed> submit(Stmt stmt, ExecutorService pool) {
@@ -140,9 +157,12 @@ final class Session implements AutoCloseable {
                 }
             };
         } catch (SQLException e) {
-            return StmtResult.failed(error(e));
+            StmtResult.EngineError error = error(e);
+            spoilt |= error.errorClass() != null && error.errorClass().isEngineFailure();
+            return StmtResult.failed(error);
         } catch (RuntimeException | StackOverflowError | AssertionError e) {
             // A driver or embedded engine that throws something other than SQLException failed internally.
+            spoilt = true;
             return StmtResult.failed(new StmtResult.EngineError(ErrorClass.INTERNAL, null, 0,
                     e.getClass().getName() + ": " + e.getMessage()));
         }
@@ -243,6 +263,7 @@ final class Session implements AutoCloseable {
      * ignore a cancel ({@link txfuzz.dbms.Engine#lockWaitEndsOnInterrupt()}).
      */
     void cancel(boolean interruptWait) {
+        spoilt = true;
         Statement s = running;
         if (s != null) {
             try {
@@ -265,6 +286,7 @@ final class Session implements AutoCloseable {
      * close() while a statement runs, so it happens on a thread of its own that nobody waits for.
      */
     void abortConnection() {
+        spoilt = true;
         Thread t = new Thread(() -> {
             try {
                 connection.abort(Runnable::run);

@@ -57,6 +57,24 @@ public record Stmt(StmtKind kind, String sql, boolean needsTransaction,
     /** The SQL text of a BEGIN that is no variant. */
     public static final String PLAIN_BEGIN = "BEGIN";
 
+    /**
+     * Functions that return the key the session generated last: a statement using one reads a value an earlier statement
+     * allocated on the same session, not data.
+     */
+    public static final java.util.regex.Pattern LAST_GENERATED = java.util.regex.Pattern.compile(
+            "(?i)\\b(?:currval|lastval|last_insert_id|last_insert_rowid|scope_identity|identity_val_local)\\s*\\(|@@identity\\b|\\bidentity\\s*\\(\\s*\\)");
+    /** A user variable ({@code @name}: MariaDB, H2), a value of the session's. */
+    private static final java.util.regex.Pattern USER_VARIABLE = java.util.regex.Pattern.compile("@@?\\w");
+
+    /**
+     * Whether what the statement does can depend on what earlier statements left in its session besides the data: it reads
+     * a value of the session ({@link #LAST_GENERATED}, a user variable), or is of a kind that may leave one (SET,
+     * SAVEPOINT, DDL: {@link StmtKind#OTHER}).
+     */
+    public boolean dependsOnSession() {
+        return kind == StmtKind.OTHER || LAST_GENERATED.matcher(sql).find() || USER_VARIABLE.matcher(sql).find();
+    }
+
     /** A BEGIN's variant SQL, empty for plain BEGIN and for any other statement. */
     public java.util.Optional<String> beginVariant() {
         return kind == StmtKind.BEGIN && !sql.strip().equalsIgnoreCase(PLAIN_BEGIN) ? java.util.Optional.of(sql) : java.util.Optional.empty();

@@ -91,16 +91,12 @@ public record SerialSchedule(TestCase testCase, Map<StmtRef, StmtRef> origin, Li
     }
 
     /**
-     * Functions that return the key the session generated last. A statement using one reads a value an
-     * earlier statement of its transaction allocated on the same session; stmt-WSS runs every
-     * statement as its own autocommit transaction, where that value is not there (PostgreSQL fails:
-     * "currval of sequence is not yet defined in this session"), so such a transaction has no
+     * stmt-WSS with the committed transactions in {@code order}. A statement using a function that returns the key the session
+     * generated last ({@link Stmt#LAST_GENERATED}) reads a value an earlier statement of its transaction allocated on the
+     * same session; stmt-WSS runs every statement as its own autocommit transaction, where that value is not there
+     * (PostgreSQL fails: "currval of sequence is not yet defined in this session"), so such a transaction has no
      * statement-level replay.
      */
-    private static final java.util.regex.Pattern LAST_GENERATED = java.util.regex.Pattern.compile(
-            "(?i)\\b(?:currval|lastval|last_insert_id|last_insert_rowid|scope_identity|identity_val_local)\\s*\\(|@@identity\\b|\\bidentity\\s*\\(\\s*\\)");
-
-    /** stmt-WSS with the committed transactions in {@code order}. */
     public static Optional<SerialSchedule> statementLevel(TestCase c, Trace trace, List<Integer> order) {
         List<StmtRef> refs = new ArrayList<>();
         for (int original : order) {
@@ -108,10 +104,10 @@ public record SerialSchedule(TestCase testCase, Map<StmtRef, StmtRef> origin, Li
                 return Optional.empty();
             }
             List<StmtRef> effective = effective(c, trace, original);
-            if (effective.stream().anyMatch(r -> LAST_GENERATED.matcher(c.stmt(r).sql()).find())) {
+            if (effective.stream().anyMatch(r -> Stmt.LAST_GENERATED.matcher(c.stmt(r).sql()).find())) {
                 return Optional.empty();
             }
-            // only the final state is compared: the tracking's reads change nothing there, and each would be a session of its own
+            // only the final state is compared: the tracking's reads change nothing there, and each would be a transaction of its own
             effective.stream().filter(r -> !txfuzz.oracle.TrackingReads.isTrackingRead(c.stmt(r))).forEach(refs::add);
         }
         return Optional.of(autocommit(c, refs, order));

@@ -36,13 +36,15 @@ final class SimulationDatabases implements AutoCloseable {
 
     private final Target target;
     private final TestCase testCase;
-    private final boolean reloadable;
+    private final boolean noGeneratedKeys;
+    /** Whether the case is {@link #reloadable(TestCase)}: read on the first simulation (most explainers run none), then kept. */
+    private Boolean reloadable;
     private final Map<String, Database> prepared = new HashMap<>();
 
     SimulationDatabases(Target target, TestCase testCase, boolean noGeneratedKeys) {
         this.target = target;
         this.testCase = testCase;
-        this.reloadable = noGeneratedKeys && reloadable(testCase);
+        this.noGeneratedKeys = noGeneratedKeys;
     }
 
     /** Whether a reload of its tables' rows sets a database of {@code c} back to any state a simulation needs. */
@@ -57,6 +59,9 @@ final class SimulationDatabases implements AutoCloseable {
      * it prepares now (and, for a reloadable case, keeps). The caller loads its view before anything else.
      */
     Session open(String way, Preparation preparation) throws SQLException {
+        if (reloadable == null) {
+            reloadable = noGeneratedKeys && reloadable(testCase);
+        }
         if (!reloadable) {
             Database db = target.freshDatabase();
             try {
